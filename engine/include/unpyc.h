@@ -1,0 +1,74 @@
+/*
+ * unpyc.h - public interface of libunpyc, the unpyc engine.
+ *
+ * The engine reads CPython .pyc files and marshal data of CPython 3.8 to 3.13
+ * by itself (it never includes Python.h), disassembles them and, in later
+ * layers, decompiles them.  Every entry point returns an unpyc_status and
+ * fills an unpyc_error on failure; output text is malloc'd and released with
+ * unpyc_free().  There is no global state: calls are independent and may run
+ * on several threads at once.
+ */
+#ifndef UNPYC_H
+#define UNPYC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One value per class of failure.  The CLI maps each to its own exit code
+ * (see cli/main.c) and the Python package to its own exception type, so the
+ * numbering is part of the interface: never renumber, only append. */
+typedef enum unpyc_status {
+    UNPYC_OK = 0,
+    UNPYC_E_USAGE = 1,       /* bad arguments to the API or the CLI */
+    UNPYC_E_IO = 2,          /* file could not be read */
+    UNPYC_E_NOT_PYC = 3,     /* too short for a .pyc header, or bad header */
+    UNPYC_E_BAD_MAGIC = 4,   /* magic number of no supported version */
+    UNPYC_E_TRUNCATED = 5,   /* marshal data ends in the middle of a value */
+    UNPYC_E_CORRUPT = 6,     /* unknown type code, invalid field, bad UTF-8 */
+    UNPYC_E_BAD_REF = 7,     /* back-reference to a missing object */
+    UNPYC_E_TOO_LARGE = 8,   /* size, depth or output over the engine's limits */
+    UNPYC_E_UNSUPPORTED = 9, /* valid input the engine cannot handle */
+    UNPYC_E_NOMEM = 10,      /* allocation failed */
+} unpyc_status;
+
+/* Describes the first failure.  offset is the byte offset in the input
+ * (of the .pyc file when one was given, else of the marshal data) where the
+ * problem was found, or -1 when it has no position. */
+typedef struct unpyc_error {
+    unpyc_status status;
+    long long offset;
+    char message[256];
+} unpyc_error;
+
+/* Output formats of the disassembler. */
+typedef enum unpyc_dis_format {
+    UNPYC_DIS_TEXT = 0, /* human-readable listing, like CPython's dis */
+    UNPYC_DIS_JSON = 1, /* one JSON document, see README "JSON disassembly" */
+} unpyc_dis_format;
+
+/* Short stable name of a status ("truncated", "bad-magic", ...). */
+const char *unpyc_status_name(unpyc_status status);
+
+/* Disassembles a whole .pyc file (header + marshalled module code). */
+unpyc_status unpyc_dis_pyc(const uint8_t *data, size_t len,
+                           unpyc_dis_format format, char **out,
+                           size_t *out_len, unpyc_error *err);
+
+/* Disassembles marshal data (marshal.dumps of a code object) written by
+ * CPython major.minor. */
+unpyc_status unpyc_dis_marshal(const uint8_t *data, size_t len, int major,
+                               int minor, unpyc_dis_format format, char **out,
+                               size_t *out_len, unpyc_error *err);
+
+/* Releases text returned by the engine. */
+void unpyc_free(char *text);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UNPYC_H */

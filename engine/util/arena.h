@@ -1,0 +1,36 @@
+/*
+ * arena.h - bump allocation for per-input data.
+ *
+ * Everything the engine builds for one input (objects, code objects, decoded
+ * instructions) lives in one arena and is released at once.  The arena has a
+ * byte limit so hostile input cannot make the engine take unbounded memory:
+ * an allocation over the limit fails like an out-of-memory one, and the
+ * caller reports UNPYC_E_TOO_LARGE.
+ */
+#ifndef UPY_ARENA_H
+#define UPY_ARENA_H
+
+#include <stddef.h>
+
+typedef struct upy_arena_chunk upy_arena_chunk;
+
+typedef struct upy_arena {
+    upy_arena_chunk *chunks; /* newest first */
+    size_t allocated;        /* bytes handed out, for the limit */
+    size_t limit;            /* 0 means no limit */
+    int over_limit;          /* set when an allocation failed on the limit */
+} upy_arena;
+
+void upy_arena_init(upy_arena *arena, size_t limit);
+
+/* Returns zeroed memory aligned for any object, or NULL when the system is
+ * out of memory or the arena's limit would be passed (then over_limit is
+ * set). */
+void *upy_arena_alloc(upy_arena *arena, size_t size);
+
+/* Like upy_arena_alloc for an array of count elements; fails on overflow. */
+void *upy_arena_array(upy_arena *arena, size_t count, size_t elem_size);
+
+void upy_arena_release(upy_arena *arena);
+
+#endif /* UPY_ARENA_H */
