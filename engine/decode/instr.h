@@ -19,13 +19,21 @@
 #include "util/arena.h"
 
 typedef struct upy_instr {
-    uint32_t offset;  /* byte offset of the opcode in co_code */
-    uint16_t op;      /* upy_op */
-    uint8_t opcode;   /* the version's opcode byte */
-    uint8_t caches;   /* inline CACHE code units that follow */
-    int32_t arg;      /* oparg with EXTENDED_ARG folded in; -1 when none */
-    int32_t line;     /* see upy_linetable_line_at; -1 when none */
-    int32_t target;   /* jump target byte offset; -1 when not a jump */
+    uint32_t offset; /* byte offset of the opcode in co_code */
+    uint16_t op;     /* upy_op */
+    uint8_t opcode;  /* the version's opcode byte */
+    uint8_t caches;  /* inline CACHE code units that follow */
+    uint8_t has_arg; /* the opcode takes an oparg */
+    int32_t arg;     /* oparg with EXTENDED_ARG folded in (int32 wrap, as
+                        CPython); 0 when has_arg is 0 */
+    int32_t line;    /* see upy_linetable_line_at; -1 when none */
+    int64_t target;  /* jump target byte offset; -1 when not a jump */
+    /* What the oparg names, resolved: the constant (hasconst), or the name
+     * as a str object (hasname, haslocal, hasfree; for the 3.13 paired
+     * LOAD_FAST_LOAD_FAST family, the first name, argobj2 the second).
+     * NULL where the oparg names nothing. */
+    const upy_object *argobj;
+    const upy_object *argobj2;
 } upy_instr;
 
 /* A code object with everything the decode layer knows about it. */

@@ -1,0 +1,113 @@
+/*
+ * api.c - the public entry points of unpyc.h: read, then hand the code
+ * object to the layer that prints what was asked for.
+ */
+#include <stdlib.h>
+
+#include "print/disasm.h"
+#include "read/marshal.h"
+#include "read/pyc.h"
+#include "unpyc.h"
+#include "util/arena.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+
+/* Memory limits.  What the reader builds is proportional to its input, so
+ * its arena may take a fixed allowance plus a multiple of the input size;
+ * the output and the per-code-object decode arenas get fixed caps.  Real
+ * files stay far below all three (the largest stdlib module disassembles to
+ * a few MB of JSON). */
+#define READ_ARENA_BASE ((size_t)64 << 20)
+#define READ_ARENA_PER_INPUT_BYTE 32
+#define DECODE_ARENA_LIMIT ((size_t)256 << 20)
+#define OUTPUT_LIMIT ((size_t)512 << 20)
+
+static void clear_error(unpyc_error *err) {
+    if (err) {
+        err->status = UNPYC_OK;
+        err->offset = -1;
+        err->message[0] = '\0';
+    }
+}
+
+static size_t read_arena_limit(size_t input_len) {
+    if (input_len > ((size_t)-1 - READ_ARENA_BASE) / READ_ARENA_PER_INPUT_BYTE)
+        return (size_t)-1;
+    return READ_ARENA_BASE + input_len * READ_ARENA_PER_INPUT_BYTE;
+}
+
+/* Reads the marshalled code object at data[0..len) and disassembles it. */
+static unpyc_status dis_code_data(const uint8_t *data, size_t len,
+                                  size_t base_offset, upy_version version,
+                                  unpyc_dis_format format, char **out,
+                                  size_t *out_len, unpyc_error *err) {
+    upy_arena arena;
+    upy_object *obj = NULL;
+    upy_strbuf sb;
+    unpyc_status st;
+
+    upy_arena_init(&arena, read_arena_limit(len));
+    upy_sb_init(&sb, OUTPUT_LIMIT);
+    st = upy_marshal_read(data, len, base_offset, version, &arena, &obj, NULL,
+                          err);
+    if (st == UNPYC_OK && obj->kind != UPY_CODE)
+        st = upy_fail(err, UNPYC_E_CORRUPT, (long long)base_offset,
+                      "the marshal data holds no code object");
+    if (st == UNPYC_OK)
+        st = upy_disasm(version, obj->u.code, format, DECODE_ARENA_LIMIT, &sb,
+                        err);
+    if (st == UNPYC_OK) {
+        *out = upy_sb_take(&sb, out_len);
+        if (!*out)
+            st = upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    }
+    upy_sb_release(&sb);
+    upy_arena_release(&arena);
+    return st;
+}
+
+static int valid_call(const uint8_t *data, unpyc_dis_format format,
+                      char **out) {
+    return data && out &&
+           (format == UNPYC_DIS_TEXT || format == UNPYC_DIS_JSON);
+}
+
+unpyc_status unpyc_dis_pyc(const uint8_t *data, size_t len,
+                           unpyc_dis_format format, char **out,
+                           size_t *out_len, unpyc_error *err) {
+    upy_pyc_header header;
+    unpyc_status st;
+
+    clear_error(err);
+    if (!valid_call(data, format, out))
+        return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
+    *out = NULL;
+    st = upy_pyc_read_header(data, len, &header, err);
+    if (st != UNPYC_OK)
+        return st;
+    return dis_code_data(data + UPY_PYC_HEADER_SIZE,
+                         len - UPY_PYC_HEADER_SIZE, UPY_PYC_HEADER_SIZE,
+                         header.version, format, out, out_len, err);
+}
+
+unpyc_status unpyc_dis_marshal(const uint8_t *data, size_t len, int major,
+                               int minor, unpyc_dis_format format, char **out,
+                               size_t *out_len, unpyc_error *err) {
+    upy_version version;
+
+    clear_error(err);
+    if (!valid_call(data, format, out))
+        return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
+    *out = NULL;
+    version.major = (uint8_t)major;
+    version.minor = (uint8_t)minor;
+    if (major != 3 || minor < 0 || minor > 255 ||
+        !upy_magic_for_version(version))
+        return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
+                        "Python %d.%d is not supported; unpyc reads 3.8 to "
+                        "3.13",
+                        major, minor);
+    return dis_code_data(data, len, 0, version, format, out, out_len, err);
+}
+
+void unpyc_free(char *text) { free(text); }

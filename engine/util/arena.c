@@ -1,0 +1,91 @@
+/*
+ * arena.c - bump allocation in chunks; see arena.h.
+ */
+#include "util/arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Allocations are rounded up to this, enough for any scalar type. */
+#define ARENA_ALIGN 16
+#define ARENA_CHUNK_SIZE (64 * 1024)
+
+struct upy_arena_chunk {
+    upy_arena_chunk *next;
+    size_t size; /* usable bytes after the header */
+    size_t used;
+    /* The header is padded to ARENA_ALIGN so the payload stays aligned. */
+    _Alignas(ARENA_ALIGN) unsigned char payload[];
+};
+
+void upy_arena_init(upy_arena *arena, size_t limit) {
+    arena->chunks = NULL;
+    arena->allocated = 0;
+    arena->limit = limit;
+    arena->over_limit = 0;
+}
+
+void *upy_arena_alloc(upy_arena *arena, size_t size) {
+    size_t rounded;
+    upy_arena_chunk *chunk;
+    void *p;
+
+    if (size == 0)
+        size = 1;
+    if (size > SIZE_MAX - ARENA_ALIGN)
+        return NULL;
+    rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (arena->limit && (rounded > arena->limit ||
+                         arena->allocated > arena->limit - rounded)) {
+        arena->over_limit = 1;
+        return NULL;
+    }
+    chunk = arena->chunks;
+    if (!chunk || chunk->size - chunk->used < rounded) {
+        /* Big requests get a chunk of their own so small ones keep
+         * filling the current chunk. */
+        size_t chunk_size = rounded > ARENA_CHUNK_SIZE / 4
+                                ? rounded
+                                : ARENA_CHUNK_SIZE;
+        if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk))
+            return NULL;
+        upy_arena_chunk *fresh = malloc(sizeof(upy_arena_chunk) + chunk_size);
+        if (!fresh)
+            return NULL;
+        fresh->size = chunk_size;
+        fresh->used = 0;
+        if (chunk && chunk_size == rounded && chunk_size != ARENA_CHUNK_SIZE) {
+            /* Keep the partly used chunk in front for later small
+             * requests. */
+            fresh->next = chunk->next;
+            chunk->next = fresh;
+        } else {
+            fresh->next = chunk;
+            arena->chunks = fresh;
+        }
+        chunk = fresh;
+    }
+    p = chunk->payload + chunk->used;
+    chunk->used += rounded;
+    arena->allocated += rounded;
+    memset(p, 0, size);
+    return p;
+}
+
+void *upy_arena_array(upy_arena *arena, size_t count, size_t elem_size) {
+    if (elem_size && count > SIZE_MAX / elem_size)
+        return NULL;
+    return upy_arena_alloc(arena, count * elem_size);
+}
+
+void upy_arena_release(upy_arena *arena) {
+    upy_arena_chunk *chunk = arena->chunks;
+    while (chunk) {
+        upy_arena_chunk *next = chunk->next;
+        free(chunk);
+        chunk = next;
+    }
+    arena->chunks = NULL;
+    arena->allocated = 0;
+}
