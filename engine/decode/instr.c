@@ -13,6 +13,11 @@
 
 #include "util/error.h"
 
+/* The input offset of byte `pos` of co_code, for error messages. */
+static long long code_file_offset(const upy_code *co, uint32_t pos) {
+    return (long long)(co->code->offset + pos);
+}
+
 /* How a version's opargs are encoded, beyond what the opcode tables say. */
 typedef struct oparg_format {
     uint8_t minor;
@@ -102,17 +107,19 @@ static unpyc_status resolve_arg(const oparg_format *fmt, const upy_code *co,
         return UNPYC_OK;
     }
     if (index < 0 || !in->argobj)
-        return upy_fail(err, UNPYC_E_CORRUPT, in->offset,
-                        "%s at offset %u uses %s %lld, which does not exist",
-                        upy_op_names[in->op], (unsigned)in->offset, what,
-                        (long long)in->arg);
+        return upy_fail(err, UNPYC_E_CORRUPT, code_file_offset(co, in->offset),
+                        "%s at offset %lld uses %s %lld, which does not "
+                        "exist",
+                        upy_op_names[in->op], code_file_offset(co, in->offset),
+                        what, (long long)in->arg);
     return UNPYC_OK;
 }
 
 static unpyc_status compute_target(const oparg_format *fmt, uint16_t flags,
-                                   uint32_t code_len, upy_instr *in,
+                                   const upy_code *co, upy_instr *in,
                                    unpyc_error *err) {
     int64_t unit = fmt->jump_unit;
+    uint32_t code_len = (uint32_t)co->code->u.bytes.len;
 
     if (flags & UPY_OPF_JABS) {
         in->target = (int64_t)in->arg * unit;
@@ -125,10 +132,10 @@ static unpyc_status compute_target(const oparg_format *fmt, uint16_t flags,
         return UNPYC_OK;
     }
     if (in->target < 0 || in->target >= code_len || (in->target & 1))
-        return upy_fail(err, UNPYC_E_CORRUPT, in->offset,
-                        "%s at offset %u jumps to %lld, outside the code "
+        return upy_fail(err, UNPYC_E_CORRUPT, code_file_offset(co, in->offset),
+                        "%s at offset %lld jumps to %lld, outside the code "
                         "(%u bytes)",
-                        upy_op_names[in->op], (unsigned)in->offset,
+                        upy_op_names[in->op], code_file_offset(co, in->offset),
                         (long long)in->target, (unsigned)code_len);
     return UNPYC_OK;
 }
@@ -157,8 +164,9 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
     code = co->code->u.bytes.data;
     len = (uint32_t)co->code->u.bytes.len;
     if (len & 1)
-        return upy_fail(err, UNPYC_E_CORRUPT, -1,
-                        "code length %u is odd", (unsigned)len);
+        return upy_fail(err, UNPYC_E_CORRUPT, code_file_offset(co, 0),
+                        "code at offset %lld has an odd length (%u bytes)",
+                        code_file_offset(co, 0), (unsigned)len);
 
     /* At most one instruction per code unit. */
     decoded->instrs = upy_arena_array(arena, len / 2 + 1, sizeof(upy_instr));
@@ -181,10 +189,11 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
         upy_instr *in = &decoded->instrs[n];
 
         if (!(info->flags & UPY_OPF_DEFINED))
-            return upy_fail(err, UNPYC_E_CORRUPT, pos,
-                            "unknown opcode %u at offset %u for Python %d.%d",
-                            (unsigned)opcode, (unsigned)pos, version.major,
-                            version.minor);
+            return upy_fail(err, UNPYC_E_CORRUPT, code_file_offset(co, pos),
+                            "unknown opcode %u at offset %lld for Python "
+                            "%d.%d",
+                            (unsigned)opcode, code_file_offset(co, pos),
+                            version.major, version.minor);
         in->offset = pos;
         in->op = info->op;
         in->opcode = opcode;
@@ -204,7 +213,7 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
         in->line = upy_linetable_line_at(&decoded->lines, pos);
         in->target = -1;
         if (in->has_arg) {
-            st = compute_target(fmt, info->flags, len, in, err);
+            st = compute_target(fmt, info->flags, co, in, err);
             if (st == UNPYC_OK)
                 st = resolve_arg(fmt, co, info->flags, in, err);
             if (st != UNPYC_OK)

@@ -55,6 +55,12 @@ typedef struct upy_int {
 
 struct upy_object {
     upy_kind kind;
+    /* Where the object is in the input (the .pyc file, or the marshal data
+     * when no file was given): the first byte of the payload for bytes and
+     * str (so a position inside co_code or a table maps to the file), the
+     * type byte for every other kind.  Error messages of the layers above
+     * use it to name file offsets. */
+    size_t offset;
     union {
         upy_int integer; /* UPY_INT */
         double real;     /* UPY_FLOAT */
