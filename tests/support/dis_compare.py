@@ -9,7 +9,7 @@ Without files it takes every .py file of that interpreter's standard library
 file is compiled by this interpreter into a real .pyc with py_compile; files
 the interpreter itself cannot compile are counted as skipped.  The .pyc is
 disassembled by the engine (through the extension module, as bytes of the
-file, and as marshal data of the loaded code object, which must agree) and
+file, and as marshal data of the loaded code object) and each result is
 compared, code object by code object and instruction by instruction, with
 the reference built from dis (dis_reference.py).
 """
@@ -73,14 +73,18 @@ class Comparison:
     def mismatch(self, where: str, what: str) -> None:
         self.mismatches.append("%s: %s" % (where, what))
 
-    def compare(self, where: str, exp: Dict[str, Any], act: Dict[str, Any]) -> None:
-        self.code_objects += 1
+    def compare(
+        self, where: str, exp: Dict[str, Any], act: Dict[str, Any], count: bool = True
+    ) -> None:
+        if count:
+            self.code_objects += 1
         where = "%s/%s" % (where, exp["qualname"] or exp["name"])
         for key in ("name", "qualname", "firstlineno", "exception_table"):
             if exp[key] != act.get(key):
                 self.mismatch(where, "%s %r != %r" % (key, act.get(key), exp[key]))
         ei, ai = exp["instructions"], act.get("instructions", [])
-        self.instructions += len(ei)
+        if count:
+            self.instructions += len(ei)
         if len(ei) != len(ai):
             self.mismatch(where, "%d instructions, expected %d" % (len(ai), len(ei)))
         for e, a in zip(ei, ai):
@@ -96,7 +100,7 @@ class Comparison:
         if len(ec) != len(ac):
             self.mismatch(where, "%d children, expected %d" % (len(ac), len(ec)))
         for e, a in zip(ec, ac):
-            self.compare(where, e, a)
+            self.compare(where, e, a, count)
 
 
 def check_file(
@@ -121,12 +125,16 @@ def check_file(
         )
     except _engine.EngineError as e:
         return "engine-error", "%s: %s" % (path, e)
-    if from_file != from_marshal:
-        comparison.mismatch(path, "pyc and marshal entry points disagree")
-    actual = json.loads(from_file)
-    if actual.get("version") != expected["version"]:
-        comparison.mismatch(path, "version %r" % actual.get("version"))
-    comparison.compare(path, expected["code"], actual["code"])
+    # Both entry points are held to the reference.  They need not agree
+    # byte for byte: marshal.dumps writes a frozenset in this process's
+    # hash order, the file in the order of the process that compiled it.
+    for label, text in (("pyc", from_file), ("marshal", from_marshal)):
+        actual = json.loads(text)
+        if actual.get("version") != expected["version"]:
+            comparison.mismatch(path, "%s: version %r" % (label, actual.get("version")))
+        comparison.compare(
+            path + " (" + label + ")", expected["code"], actual["code"], label == "pyc"
+        )
     return "ok", None
 
 

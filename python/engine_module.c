@@ -1,0 +1,131 @@
+/*
+ * engine_module.c - unpyc._engine, the CPython binding of libunpyc.
+ *
+ * Thin on purpose: bytes in, str out, and one exception type carrying the
+ * engine's status name, message and offset; the unpyc package turns that
+ * into its own exception classes.  Built against the stable ABI (3.8), so
+ * the same binary imports on every supported interpreter.  The engine runs
+ * without the GIL: it touches no Python object.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "unpyc.h"
+
+/* Raises module.EngineError(status_name, message, offset or None). */
+static PyObject *raise_engine_error(PyObject *module, const unpyc_error *err) {
+    PyObject *type = PyObject_GetAttrString(module, "EngineError");
+    PyObject *offset, *exc;
+
+    if (!type)
+        return NULL;
+    if (err->offset >= 0) {
+        offset = PyLong_FromLongLong(err->offset);
+    } else {
+        offset = Py_None;
+        Py_INCREF(offset);
+    }
+    exc = offset ? PyObject_CallFunction(type, "ssO",
+                                         unpyc_status_name(err->status),
+                                         err->message, offset)
+                 : NULL;
+    if (exc) {
+        PyErr_SetObject(type, exc);
+        Py_DECREF(exc);
+    }
+    Py_XDECREF(offset);
+    Py_DECREF(type);
+    return NULL;
+}
+
+/* Hands engine output to Python as str; the engine writes UTF-8. */
+static PyObject *finish(PyObject *module, unpyc_status st, char *out,
+                        size_t out_len, const unpyc_error *err) {
+    PyObject *text;
+    if (st != UNPYC_OK)
+        return raise_engine_error(module, err);
+    text = PyUnicode_DecodeUTF8(out, (Py_ssize_t)out_len, "surrogatepass");
+    unpyc_free(out);
+    return text;
+}
+
+static PyObject *dis_pyc(PyObject *module, PyObject *args) {
+    PyObject *data;
+    int json;
+    char *buf, *out = NULL;
+    Py_ssize_t len;
+    size_t out_len = 0;
+    unpyc_error err;
+    unpyc_status st;
+
+    if (!PyArg_ParseTuple(args, "Sp:dis_pyc", &data, &json))
+        return NULL;
+    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    st = unpyc_dis_pyc((const uint8_t *)buf, (size_t)len,
+                       json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out, &out_len,
+                       &err);
+    Py_END_ALLOW_THREADS
+    return finish(module, st, out, out_len, &err);
+}
+
+static PyObject *dis_marshal(PyObject *module, PyObject *args) {
+    PyObject *data;
+    int major, minor, json;
+    char *buf, *out = NULL;
+    Py_ssize_t len;
+    size_t out_len = 0;
+    unpyc_error err;
+    unpyc_status st;
+
+    if (!PyArg_ParseTuple(args, "Siip:dis_marshal", &data, &major, &minor,
+                          &json))
+        return NULL;
+    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    st = unpyc_dis_marshal((const uint8_t *)buf, (size_t)len, major, minor,
+                           json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out,
+                           &out_len, &err);
+    Py_END_ALLOW_THREADS
+    return finish(module, st, out, out_len, &err);
+}
+
+static PyMethodDef engine_methods[] = {
+    {"dis_pyc", dis_pyc, METH_VARARGS,
+     "dis_pyc(data: bytes, json: bool) -> str\n\n"
+     "Disassembles the bytes of a whole .pyc file."},
+    {"dis_marshal", dis_marshal, METH_VARARGS,
+     "dis_marshal(data: bytes, major: int, minor: int, json: bool) -> str\n\n"
+     "Disassembles marshal data of a code object written by CPython "
+     "major.minor."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef engine_module = {
+    PyModuleDef_HEAD_INIT, "unpyc._engine",
+    "The unpyc engine (libunpyc), bytes in and text out.", -1,
+    engine_methods,        NULL,
+    NULL,                  NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__engine(void) {
+    PyObject *module = PyModule_Create(&engine_module);
+    PyObject *error;
+
+    if (!module)
+        return NULL;
+    error = PyErr_NewExceptionWithDoc(
+        "unpyc._engine.EngineError",
+        "A failure of the engine: args are (status name, message, offset "
+        "or None).",
+        NULL, NULL);
+    if (!error || PyModule_AddObject(module, "EngineError", error) < 0) {
+        Py_XDECREF(error);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

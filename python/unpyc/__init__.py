@@ -1,0 +1,85 @@
+"""unpyc: a Python bytecode decompiler written in C.
+
+The engine (libunpyc) reads marshal data and .pyc files of CPython 3.8 to
+3.13 itself, whichever Python runs it.  This package hands it the bytes of a
+code object of the running interpreter (marshal.dumps) or of a file.
+"""
+
+from __future__ import annotations
+
+import json as _json
+import marshal
+import sys
+from typing import Any, Dict, Optional
+
+from . import _engine
+from ._objects import code_of
+from .errors import (
+    BadMagicError,
+    BadReferenceError,
+    CorruptError,
+    EngineMemoryError,
+    NotPycError,
+    TooLargeError,
+    TruncatedError,
+    UnpycError,
+    UnsupportedError,
+)
+
+__all__ = [
+    "dis",
+    "dis_json",
+    "dis_pyc",
+    "UnpycError",
+    "NotPycError",
+    "BadMagicError",
+    "TruncatedError",
+    "CorruptError",
+    "BadReferenceError",
+    "TooLargeError",
+    "UnsupportedError",
+    "EngineMemoryError",
+]
+
+__version__ = "0.1.0"
+
+
+def _raise_engine_error(error: Exception, path: Optional[str] = None) -> None:
+    from .errors import from_engine
+
+    status, message, offset = error.args
+    raise from_engine(status, message, offset, path) from None
+
+
+def _dis_code(obj: Any, as_json: bool) -> str:
+    code = code_of(obj)
+    major, minor = sys.version_info[:2]
+    try:
+        return _engine.dis_marshal(marshal.dumps(code), major, minor, as_json)
+    except _engine.EngineError as e:
+        _raise_engine_error(e)
+        raise  # unreachable: keeps type checkers informed
+
+
+def dis(obj: Any) -> str:
+    """The disassembly of obj (code object, function, method, partial,
+    module or source string) and of every code object nested in it."""
+    return _dis_code(obj, False)
+
+
+def dis_json(obj: Any) -> Dict[str, Any]:
+    """The disassembly of obj as the JSON document of `unpyc --dis --json`,
+    parsed: {"version": "3.X", "code": {...}} (see the README)."""
+    result: Dict[str, Any] = _json.loads(_dis_code(obj, True))
+    return result
+
+
+def dis_pyc(path: str, *, json: bool = False) -> str:
+    """The disassembly of a .pyc file of any supported version."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return _engine.dis_pyc(data, json)
+    except _engine.EngineError as e:
+        _raise_engine_error(e, path)
+        raise
