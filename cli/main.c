@@ -127,8 +127,8 @@ int main(int argc, char **argv) {
         return read_error == EFBIG ? UNPYC_E_TOO_LARGE : UNPYC_E_IO;
     }
 
-    st = unpyc_dis_pyc(data, len, json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT,
-                       &out, &out_len, &err);
+    st = unpyc_dis_pyc(data, len, json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out,
+                       &out_len, &err);
     free(data);
     if (st != UNPYC_OK) {
         fprintf(stderr, "unpyc: %s: %s\n", path, err.message);

@@ -62,12 +62,10 @@ static PyObject *dis_pyc(PyObject *module, PyObject *args) {
         return NULL;
     if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
         return NULL;
-    Py_BEGIN_ALLOW_THREADS
-    st = unpyc_dis_pyc((const uint8_t *)buf, (size_t)len,
-                       json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out, &out_len,
-                       &err);
-    Py_END_ALLOW_THREADS
-    return finish(module, st, out, out_len, &err);
+    Py_BEGIN_ALLOW_THREADS st = unpyc_dis_pyc(
+        (const uint8_t *)buf, (size_t)len,
+        json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out, &out_len, &err);
+    Py_END_ALLOW_THREADS return finish(module, st, out, out_len, &err);
 }
 
 static PyObject *dis_marshal(PyObject *module, PyObject *args) {
@@ -84,12 +82,10 @@ static PyObject *dis_marshal(PyObject *module, PyObject *args) {
         return NULL;
     if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
         return NULL;
-    Py_BEGIN_ALLOW_THREADS
-    st = unpyc_dis_marshal((const uint8_t *)buf, (size_t)len, major, minor,
-                           json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out,
-                           &out_len, &err);
-    Py_END_ALLOW_THREADS
-    return finish(module, st, out, out_len, &err);
+    Py_BEGIN_ALLOW_THREADS st = unpyc_dis_marshal(
+        (const uint8_t *)buf, (size_t)len, major, minor,
+        json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out, &out_len, &err);
+    Py_END_ALLOW_THREADS return finish(module, st, out, out_len, &err);
 }
 
 static PyMethodDef engine_methods[] = {
@@ -104,10 +100,14 @@ static PyMethodDef engine_methods[] = {
 };
 
 static struct PyModuleDef engine_module = {
-    PyModuleDef_HEAD_INIT, "unpyc._engine",
-    "The unpyc engine (libunpyc), bytes in and text out.", -1,
-    engine_methods,        NULL,
-    NULL,                  NULL,
+    PyModuleDef_HEAD_INIT,
+    "unpyc._engine",
+    "The unpyc engine (libunpyc), bytes in and text out.",
+    -1,
+    engine_methods,
+    NULL,
+    NULL,
+    NULL,
     NULL,
 };
 

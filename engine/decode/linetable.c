@@ -69,8 +69,7 @@ typedef struct line_starts {
 
 static void yield_start(line_starts *s, uint32_t addr, int64_t line) {
     if (s->has_pending)
-        add_range(s->list, s->pending_start, addr, s->pending_line, -1, -1,
-                  -1);
+        add_range(s->list, s->pending_start, addr, s->pending_line, -1, -1, -1);
     s->has_pending = 1;
     s->pending_start = addr;
     s->pending_line = (int32_t)line;
@@ -163,8 +162,8 @@ static int read_svarint(table_reader *t, int64_t *value) {
 /* 3.11+: location entries, each covering 1 to 8 code units. */
 static unpyc_status decode_locations(const upy_code *co, range_list *list,
                                      unpyc_error *err) {
-    table_reader t = {co->linetable->u.bytes.data,
-                      co->linetable->u.bytes.len, 0};
+    table_reader t = {co->linetable->u.bytes.data, co->linetable->u.bytes.len,
+                      0};
     int64_t line = co->firstlineno;
     uint64_t addr = 0;
 
@@ -218,8 +217,8 @@ static unpyc_status decode_locations(const upy_code *co, range_list *list,
         if (line < 0 || line > INT32_MAX || end_line < 0 ||
             end_line > INT32_MAX)
             return corrupt(co, entry, err);
-        add_range(list, (uint32_t)addr, end, (int32_t)line,
-                  (int32_t)end_line, col, end_col);
+        add_range(list, (uint32_t)addr, end, (int32_t)line, (int32_t)end_line,
+                  col, end_col);
         addr = end;
     }
     return UNPYC_OK;
@@ -239,8 +238,8 @@ unpyc_status upy_linetable_decode(upy_version version, const upy_code *co,
     list.capacity = (uint32_t)(table_len + 2 < list.code_len / 2 + 2
                                    ? table_len + 2
                                    : list.code_len / 2 + 2);
-    table->ranges = upy_arena_array(arena, list.capacity,
-                                    sizeof(upy_line_range));
+    table->ranges =
+        upy_arena_array(arena, list.capacity, sizeof(upy_line_range));
     if (!table->ranges)
         return upy_fail(err,
                         arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,

@@ -72,7 +72,8 @@ typedef struct reader {
 
 static unpyc_status fail_alloc(reader *r) {
     if (r->arena->over_limit)
-        return upy_fail(r->err, UNPYC_E_TOO_LARGE, (long long)(r->base + r->pos),
+        return upy_fail(r->err, UNPYC_E_TOO_LARGE,
+                        (long long)(r->base + r->pos),
                         "marshal data at offset %zu needs more memory than "
                         "the engine allows for an input of %zu bytes",
                         r->base + r->pos, r->len);
@@ -134,8 +135,8 @@ static unpyc_status read_size(reader *r, size_t *size, size_t min_bytes,
         return st;
     if (n < 0)
         return upy_fail(r->err, UNPYC_E_CORRUPT, (long long)(r->base + at),
-                        "negative size %ld of %s at offset %zu", (long)n,
-                        what, r->base + at);
+                        "negative size %ld of %s at offset %zu", (long)n, what,
+                        r->base + at);
     *size = (size_t)n;
     if (min_bytes && *size > (r->len - r->pos) / min_bytes)
         return upy_fail(r->err, UNPYC_E_TRUNCATED,
@@ -202,8 +203,7 @@ static size_t utf8_check(const uint8_t *s, size_t n) {
     return n;
 }
 
-static unpyc_status read_object(reader *r, upy_object **result,
-                                 int allow_null);
+static unpyc_status read_object(reader *r, upy_object **result, int allow_null);
 
 /* TYPE_STRING (bytes) and every str form: TYPE_UNICODE and TYPE_INTERNED
  * hold UTF-8, the ASCII forms ASCII. */
@@ -276,10 +276,9 @@ static unpyc_status read_long(reader *r, upy_object **result) {
         const uint8_t *p = r->data + r->pos + 2 * i;
         digits[i] = (uint16_t)(p[0] | p[1] << 8);
         if (digits[i] >> LONG_DIGIT_BITS)
-            return upy_fail(r->err, UNPYC_E_CORRUPT,
-                            (long long)(r->base + r->pos + 2 * i),
-                            "digit out of range in the long at offset %zu",
-                            r->base + at);
+            return upy_fail(
+                r->err, UNPYC_E_CORRUPT, (long long)(r->base + r->pos + 2 * i),
+                "digit out of range in the long at offset %zu", r->base + at);
     }
     if (n && digits[n - 1] == 0)
         return upy_fail(r->err, UNPYC_E_CORRUPT, (long long)(r->base + at),
@@ -444,8 +443,8 @@ static upy_object *names_of_kind(reader *r, const upy_code *co, uint8_t bit,
                                  int *count) {
     size_t n = co->localsplusnames->u.seq.len, i, k = 0;
     upy_object *o = new_object(r, UPY_TUPLE);
-    if (!o || !(o->u.seq.items = upy_arena_array(r->arena, n ? n : 1,
-                                                 sizeof(upy_object *))))
+    if (!o || !(o->u.seq.items =
+                    upy_arena_array(r->arena, n ? n : 1, sizeof(upy_object *))))
         return NULL;
     for (i = 0; i < n; i++)
         if (co->localspluskinds->u.bytes.data[i] & bit)
@@ -494,23 +493,23 @@ static unpyc_status read_code(reader *r, upy_object *o) {
          (st = read_field(r, &co->qualname, FIELD_STR, "co_qualname"))) ||
         (st = read_code_int(r, &firstlineno, "co_firstlineno")) ||
         (st = read_field(r, &co->linetable, FIELD_BYTES,
-                         localsplus || r->version.minor == 10
-                             ? "co_linetable"
-                             : "co_lnotab")) ||
+                         localsplus || r->version.minor == 10 ? "co_linetable"
+                                                              : "co_lnotab")) ||
         (localsplus && (st = read_field(r, &co->exceptiontable, FIELD_BYTES,
                                         "co_exceptiontable"))))
         return st;
     co->firstlineno = firstlineno;
 
     if (localsplus) {
-        if (co->localspluskinds->u.bytes.len !=
-            co->localsplusnames->u.seq.len)
-            return upy_fail(r->err, UNPYC_E_CORRUPT, (long long)(r->base + r->pos),
+        if (co->localspluskinds->u.bytes.len != co->localsplusnames->u.seq.len)
+            return upy_fail(r->err, UNPYC_E_CORRUPT,
+                            (long long)(r->base + r->pos),
                             "code object before offset %zu has %zu "
                             "co_localspluskinds for %zu co_localsplusnames",
                             r->base + r->pos, co->localspluskinds->u.bytes.len,
                             co->localsplusnames->u.seq.len);
-        if (!(co->varnames = names_of_kind(r, co, UPY_FAST_LOCAL, &co->nlocals)) ||
+        if (!(co->varnames =
+                  names_of_kind(r, co, UPY_FAST_LOCAL, &co->nlocals)) ||
             !(co->cellvars = names_of_kind(r, co, UPY_FAST_CELL, NULL)) ||
             !(co->freevars = names_of_kind(r, co, UPY_FAST_FREE, NULL)))
             return fail_alloc(r);
@@ -540,9 +539,9 @@ static unpyc_status read_value(reader *r, uint8_t type, upy_object **result,
     case TYPE_TRUE:
     case TYPE_STOPITER:
     case TYPE_ELLIPSIS:
-        o = new_object(r, type == TYPE_NONE    ? UPY_NONE
-                          : type == TYPE_FALSE ? UPY_FALSE
-                          : type == TYPE_TRUE  ? UPY_TRUE
+        o = new_object(r, type == TYPE_NONE       ? UPY_NONE
+                          : type == TYPE_FALSE    ? UPY_FALSE
+                          : type == TYPE_TRUE     ? UPY_TRUE
                           : type == TYPE_STOPITER ? UPY_STOPITER
                                                   : UPY_ELLIPSIS);
         break;
@@ -587,8 +586,8 @@ static unpyc_status read_value(reader *r, uint8_t type, upy_object **result,
     case TYPE_LIST:
     case TYPE_SET:
     case TYPE_FROZENSET: {
-        const char *what = type == TYPE_LIST  ? "a list"
-                           : type == TYPE_SET ? "a set"
+        const char *what = type == TYPE_LIST        ? "a list"
+                           : type == TYPE_SET       ? "a set"
                            : type == TYPE_FROZENSET ? "a frozenset"
                                                     : "a tuple";
         if (type == TYPE_SMALL_TUPLE) {
@@ -600,8 +599,8 @@ static unpyc_status read_value(reader *r, uint8_t type, upy_object **result,
         }
         if (st != UNPYC_OK)
             return st;
-        o = new_object(r, type == TYPE_LIST  ? UPY_LIST
-                          : type == TYPE_SET ? UPY_SET
+        o = new_object(r, type == TYPE_LIST        ? UPY_LIST
+                          : type == TYPE_SET       ? UPY_SET
                           : type == TYPE_FROZENSET ? UPY_FROZENSET
                                                    : UPY_TUPLE);
         if (o)

@@ -1,0 +1,42 @@
+/*
+ * ast.c - allocating syntax tree nodes; see ast.h.
+ */
+#include "ast/ast.h"
+
+#include <string.h>
+
+upy_expr *upy_expr_new(upy_arena *arena, upy_expr_kind kind) {
+    upy_expr *e = upy_arena_alloc(arena, sizeof *e);
+    if (e)
+        e->kind = kind;
+    return e;
+}
+
+upy_stmt *upy_stmt_new(upy_arena *arena, upy_stmt_kind kind) {
+    upy_stmt *s = upy_arena_alloc(arena, sizeof *s);
+    if (s)
+        s->kind = kind;
+    return s;
+}
+
+upy_pattern *upy_pattern_new(upy_arena *arena, upy_pattern_kind kind) {
+    upy_pattern *p = upy_arena_alloc(arena, sizeof *p);
+    if (p)
+        p->kind = kind;
+    return p;
+}
+
+int upy_vec_push(upy_arena *arena, upy_ptr_vec *vec, void *p) {
+    if (vec->len == vec->cap) {
+        uint32_t cap = vec->cap ? vec->cap * 2 : 4;
+        void **grown = upy_arena_array(arena, cap, sizeof *grown);
+        if (!grown)
+            return -1;
+        if (vec->len)
+            memcpy(grown, vec->items, vec->len * sizeof *grown);
+        vec->items = grown;
+        vec->cap = cap;
+    }
+    vec->items[vec->len++] = p;
+    return 0;
+}

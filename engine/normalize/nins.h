@@ -1,0 +1,229 @@
+/*
+ * nins.h - the version-neutral instruction set the recover layer reads.
+ *
+ * The normalize layer lowers each version's bytecode into this one form, so
+ * that recovery never asks which CPython wrote the code:
+ *
+ *   - jumps name the index of their target instruction, not an offset;
+ *   - each instruction knows its exception handler (from the 3.11+
+ *     exception table; before 3.11 from the SETUP_* block stack);
+ *   - calls are one N_CALL whatever the version spelled (PRECALL, KW_NAMES,
+ *     CALL_FUNCTION_KW, CALL_METHOD, CALL_KW ...), binary operators one
+ *     N_BINARY carrying a upy_binop, comparisons one N_COMPARE carrying a
+ *     upy_cmpop (COMPARE_OP, IS_OP, CONTAINS_OP), f-string parts one
+ *     N_FORMAT, and superinstructions are split;
+ *   - instructions with no meaning for the source (RESUME, CACHE, NOP,
+ *     EXTENDED_ARG, COPY_FREE_VARS, MAKE_CELL, RETURN_GENERATOR ...) are
+ *     dropped, and RETURN_CONST becomes N_LOAD_CONST + N_RETURN.
+ *
+ * Stack effects are documented per op as (pops -> pushes) on the neutral
+ * stack.  Version details that survive (3.11+ NULL slots under callables,
+ * END_FOR) are kept explicit rather than hidden, because the recover layer
+ * must still match stacks exactly.
+ */
+#ifndef UPY_NINS_H
+#define UPY_NINS_H
+
+#include <stdint.h>
+
+#include "ast/ast.h"
+#include "read/object.h"
+
+typedef enum upy_nop {
+    /* Stack shuffles. */
+    N_POP_TOP,   /* (v -> ) */
+    N_COPY,      /* arg = n: push a copy of the n-th item (1 = top) */
+    N_SWAP,      /* arg = n: swap top and n-th item */
+    N_PUSH_NULL, /* ( -> NULL) */
+
+    /* Names.  arg = upy_scope, obj = the name (str). */
+    N_LOAD,       /* ( -> value) */
+    N_STORE,      /* (value -> ) */
+    N_DELETE,     /* ( -> ) */
+    N_LOAD_CONST, /* obj = the constant ( -> value) */
+
+    /* Attributes and items. */
+    N_LOAD_ATTR,       /* obj = name (owner -> value) */
+    N_LOAD_METHOD,     /* obj = name (owner -> method, self_or_null) */
+    N_LOAD_SUPER_ATTR, /* obj = name, arg = 1 when a method load
+                          (global_super, class, self -> attr [, self]) */
+    N_STORE_ATTR,      /* obj = name (value, owner -> ) */
+    N_DELETE_ATTR,     /* obj = name (owner -> ) */
+    N_SUBSCR,          /* (container, key -> value) */
+    N_STORE_SUBSCR,    /* (value, container, key -> ) */
+    N_DELETE_SUBSCR,   /* (container, key -> ) */
+    N_SLICE,           /* 3.12+ BINARY_SLICE (container, start, stop -> v) */
+    N_STORE_SLICE,     /* (value, container, start, stop -> ) */
+    N_BUILD_SLICE,     /* arg = 2 or 3 (start, stop[, step] -> slice) */
+
+    /* Operators. */
+    N_BINARY,    /* arg = upy_binop, flags N_INPLACE (left, right -> v) */
+    N_UNARY,     /* arg = upy_unaryop (v -> v) */
+    N_COMPARE,   /* arg = upy_cmpop (a, b -> v) */
+    N_EXC_MATCH, /* CHECK_EXC_MATCH (exc, type -> exc, bool) */
+    N_EG_MATCH,  /* CHECK_EG_MATCH (exc, type -> rest, match) */
+
+    /* Containers.  arg = item count. */
+    N_BUILD_TUPLE,
+    N_BUILD_LIST,
+    N_BUILD_SET,
+    N_BUILD_MAP,           /* arg = pairs (k1, v1, ... -> dict) */
+    N_BUILD_CONST_KEY_MAP, /* arg = n (v1..vn, keys tuple -> dict) */
+    N_BUILD_STRING,        /* arg = n parts of an f-string */
+    N_LIST_APPEND,         /* arg = depth of the list (v -> ) */
+    N_SET_ADD,             /* arg = depth */
+    N_MAP_ADD,             /* arg = depth (k, v -> ) */
+    N_LIST_EXTEND,         /* arg = depth (iterable -> ) */
+    N_SET_UPDATE,          /* arg = depth */
+    N_DICT_UPDATE,         /* arg = depth (mapping -> ) */
+    N_DICT_MERGE,          /* arg = depth, for **kwargs of a call */
+    N_LIST_TO_TUPLE,       /* (list -> tuple) */
+    N_UNPACK_SEQUENCE,     /* arg = n (seq -> vn..v1) */
+    N_UNPACK_EX,           /* arg = before | after << 8 */
+
+    /* f-strings: arg = conversion (-1 none, 's', 'r', 'a'); flags
+     * N_FORMAT_SPEC when a spec is on the stack (v [, spec] -> str).  3.13
+     * converts first, in its own instruction: N_CONVERT (v -> v). */
+    N_FORMAT,
+    N_CONVERT,
+
+    /* Calls and functions. */
+    /* arg = count of arguments after the callable slots, keyword values
+     * included; obj = tuple of keyword names or NULL.  The callable takes
+     * two slots (callable and NULL, in either order, or method and self)
+     * except where N_ONE_SLOT says one (CALL_FUNCTION before 3.11):
+     * (slots..., args..., kwvalues... -> v). */
+    N_CALL,
+    N_CALL_EX,       /* flags N_CALL_KWARGS, N_ONE_SLOT (slots..., args tuple
+                        [, kwargs dict] -> v) */
+    N_MAKE_FUNCTION, /* arg = MAKE_FUNCTION flags (defaults 1, kwdefaults
+                        2, annotations 4, closure 8): (extras..., code ->
+                        function) with the 3.13 SET_FUNCTION_ATTRIBUTE
+                        sequence folded in */
+    N_LOAD_CLOSURE,  /* obj = cell name ( -> cell) */
+    N_LOAD_BUILD_CLASS,
+    N_INTRINSIC, /* arg = upy_intrinsic (v -> v) or (a, b -> v) */
+
+    /* Control flow.  target = instruction index. */
+    N_JUMP,           /* unconditional; flags N_JUMP_BACK when the version
+                         spelled it as a backward jump */
+    N_POP_JUMP_IF,    /* arg = upy_jump_cond (v -> ) */
+    N_JUMP_IF_OR_POP, /* arg = UPY_JUMP_TRUE / FALSE: keep v and jump, or
+                         pop and fall through (3.8-3.11's JUMP_IF_X_OR_POP,
+                         and the 3.12+ COPY 1; [TO_BOOL;] POP_JUMP_IF_X;
+                         POP_TOP idiom) */
+    /* (iter -> iter, v); when exhausted the iterator is popped and control
+     * goes to target (END_FOR of 3.12+ is folded in).  With N_ASYNC it is
+     * the header of an async for: GET_ANEXT and its await, with target the
+     * code after END_ASYNC_FOR. */
+    N_FOR_ITER,
+    N_RETURN, /* (v -> ) */
+    N_YIELD,  /* (v -> sent) */
+    N_GET_ITER,
+    N_GET_AITER,
+    /* The whole await loop (GET_AWAITABLE, SEND / YIELD_VALUE ...,
+     * END_SEND; YIELD_FROM before 3.11): (v -> result).  arg is where the
+     * await is: 0 await expression, 1 after __aenter__, 2 after
+     * __aexit__. */
+    N_AWAIT,
+    N_YIELD_FROM, /* GET_YIELD_FROM_ITER and its loop (v -> result) */
+    N_END_ASYNC_FOR,
+    N_RAISE,   /* arg = 0, 1 or 2 operands */
+    N_RERAISE, /* arg: set lasti */
+
+    /* Exceptions and with. */
+    N_PUSH_EXC_INFO, /* handler entry (exc -> prev_exc, exc) */
+    N_POP_EXCEPT,
+    N_BEFORE_WITH, /* flags N_ASYNC (ctx -> exit, value) */
+    N_WITH_EXCEPT_START,
+    N_LOAD_ASSERTION_ERROR,
+    N_SETUP_ANNOTATIONS,
+
+    /* Imports. */
+    N_IMPORT_NAME, /* obj = module name (level, fromlist -> module) */
+    N_IMPORT_FROM, /* obj = name (module -> module, value) */
+    N_IMPORT_STAR, /* (module -> ) */
+
+    /* Pattern matching. */
+    N_MATCH_CLASS, /* arg = positional count */
+    N_MATCH_MAPPING,
+    N_MATCH_SEQUENCE,
+    N_MATCH_KEYS,
+    N_GET_LEN,
+    N_COPY_DICT_WITHOUT_KEYS,
+
+    N_PRINT_EXPR, /* interactive mode only */
+    N_LOAD_LOCALS,
+    N_COUNT
+} upy_nop;
+
+/* Where a name lives. */
+typedef enum upy_scope {
+    UPY_SCOPE_FAST,  /* LOAD_FAST and friends */
+    UPY_SCOPE_DEREF, /* cell or free variable */
+    UPY_SCOPE_GLOBAL,
+    UPY_SCOPE_NAME,           /* module / class body names */
+    UPY_SCOPE_CLASSDEREF,     /* LOAD_CLASSDEREF, LOAD_FROM_DICT_OR_DEREF */
+    UPY_SCOPE_FAST_AND_CLEAR, /* 3.12+ inlined comprehension save */
+} upy_scope;
+
+typedef enum upy_jump_cond {
+    UPY_JUMP_FALSE,
+    UPY_JUMP_TRUE,
+    UPY_JUMP_NONE,
+    UPY_JUMP_NOT_NONE,
+} upy_jump_cond;
+
+typedef enum upy_intrinsic {
+    UPY_INTRINSIC_PRINT = 1,
+    UPY_INTRINSIC_IMPORT_STAR = 2,
+    UPY_INTRINSIC_STOPITERATION_ERROR = 3,
+    UPY_INTRINSIC_ASYNC_GEN_WRAP = 4,
+    UPY_INTRINSIC_UNARY_POSITIVE = 5,
+    UPY_INTRINSIC_LIST_TO_TUPLE = 6,
+    UPY_INTRINSIC_TYPEVAR = 7,
+    UPY_INTRINSIC_PARAMSPEC = 8,
+    UPY_INTRINSIC_TYPEVARTUPLE = 9,
+    UPY_INTRINSIC_SUBSCRIPT_GENERIC = 10,
+    UPY_INTRINSIC_TYPEALIAS = 11,
+    /* Two-operand intrinsics, offset by 100. */
+    UPY_INTRINSIC_PREP_RERAISE_STAR = 101,
+    UPY_INTRINSIC_TYPEVAR_WITH_BOUND = 102,
+    UPY_INTRINSIC_TYPEVAR_WITH_CONSTRAINTS = 103,
+    UPY_INTRINSIC_SET_FUNCTION_TYPE_PARAMS = 104,
+    UPY_INTRINSIC_SET_TYPEPARAM_DEFAULT = 105,
+} upy_intrinsic;
+
+/* N_*.flags */
+enum {
+    N_INPLACE = 1 << 0,     /* N_BINARY: augmented assignment form */
+    N_ONE_SLOT = 1 << 1,    /* N_CALL, N_CALL_EX: no NULL / self slot */
+    N_FORMAT_SPEC = 1 << 2, /* N_FORMAT */
+    N_CALL_KWARGS = 1 << 3, /* N_CALL_EX */
+    N_JUMP_BACK = 1 << 4,   /* N_JUMP: spelled as a backward jump */
+    N_ASYNC = 1 << 5,       /* N_BEFORE_WITH, N_FOR_ITER */
+};
+
+typedef struct upy_nin {
+    uint16_t op; /* upy_nop */
+    uint16_t flags;
+    int32_t arg;
+    const upy_object *obj;
+    int32_t target;         /* instruction index, -1 when not a jump */
+    int32_t handler;        /* index of the exception handler's first
+                               instruction, -1 when none */
+    uint16_t handler_depth; /* stack depth the handler unwinds to */
+    uint8_t handler_lasti;  /* the handler gets the raising offset */
+    uint32_t offset;        /* byte offset of the source instruction */
+    int32_t line;           /* -1 when none */
+} upy_nin;
+
+/* A code object in neutral form. */
+typedef struct upy_ncode {
+    const upy_code *code;
+    upy_version version;
+    upy_nin *ins;
+    uint32_t count;
+} upy_ncode;
+
+#endif /* UPY_NINS_H */

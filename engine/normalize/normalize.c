@@ -1,0 +1,857 @@
+/*
+ * normalize.c - lowering each version's instructions to neutral ones; see
+ * nins.h for the target form.
+ *
+ * One walk over the decoded instructions.  Most instructions map one to
+ * one through the switch in lower_one(); the few idioms that span several
+ * instructions are recognised first and emitted as one neutral op:
+ *
+ *   - the await / yield-from loop (GET_AWAITABLE, LOAD_CONST None, SEND,
+ *     YIELD_VALUE, RESUME, JUMP_BACKWARD_NO_INTERRUPT, END_SEND), and the
+ *     CLEANUP_THROW blocks that only serve it;
+ *   - the header of an async for (GET_ANEXT and its await, with the
+ *     END_ASYNC_FOR handler as the loop exit);
+ *   - 3.12+'s COPY 1; [TO_BOOL;] POP_JUMP_IF_X; POP_TOP, which is what
+ *     JUMP_IF_X_OR_POP became;
+ *   - the 3.12+ generator wrapper handler (CALL_INTRINSIC_1
+ *     STOPITERATION_ERROR; RERAISE), which no source statement makes.
+ *
+ * Jump targets and handlers are resolved at the end, through a map from
+ * each decoded instruction to the first neutral instruction at or after it.
+ * What differs between versions in the meaning of an oparg lives in the
+ * rules table.
+ */
+#include "normalize/normalize.h"
+
+#include <string.h>
+
+#include "util/error.h"
+
+typedef struct norm_rules {
+    uint8_t minor;
+    /* 3.11+: LOAD_GLOBAL's oparg & 1 pushes a NULL; 3.13 pushes it after
+     * the global, 3.11 and 3.12 before. */
+    uint8_t global_null;
+    uint8_t null_after;
+    /* 3.12+: LOAD_ATTR's oparg & 1 makes it a method load. */
+    uint8_t attr_method_bit;
+    /* COMPARE_OP: cmp_op index = oparg >> compare_shift. */
+    uint8_t compare_shift;
+    /* Callable slots of CALL_FUNCTION and CALL_FUNCTION_EX: 1 before
+     * 3.11, 2 from 3.11 on (NULL or self beside the callable). */
+    uint8_t call_slots;
+    /* Before 3.11 MAKE_FUNCTION pops a qualname pushed after the code. */
+    uint8_t function_qualname;
+} norm_rules;
+
+static const norm_rules rules_table[] = {
+    {8, 0, 0, 0, 0, 1, 1},  {9, 0, 0, 0, 0, 1, 1},  {10, 0, 0, 0, 0, 1, 1},
+    {11, 1, 0, 0, 0, 2, 0}, {12, 1, 0, 1, 4, 2, 0}, {13, 1, 1, 1, 5, 2, 0},
+};
+
+/* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
+ * of 3.9+ (0-5 only) map to upy_cmpop the same way. */
+static const int8_t cmp_op_map[] = {
+    UPY_CMP_LT, UPY_CMP_LE, UPY_CMP_EQ,     UPY_CMP_NE, UPY_CMP_GT,
+    UPY_CMP_GE, UPY_CMP_IN, UPY_CMP_NOT_IN, UPY_CMP_IS, UPY_CMP_IS_NOT,
+};
+
+/* The binary opcodes of 3.8-3.10, by operator. */
+typedef struct binary_name {
+    uint16_t op;
+    uint8_t binop;
+    uint8_t inplace;
+} binary_name;
+
+static const binary_name binary_names[] = {
+    {UPY_OP_BINARY_ADD, UPY_BIN_ADD, 0},
+    {UPY_OP_BINARY_AND, UPY_BIN_AND, 0},
+    {UPY_OP_BINARY_FLOOR_DIVIDE, UPY_BIN_FLOORDIV, 0},
+    {UPY_OP_BINARY_LSHIFT, UPY_BIN_LSHIFT, 0},
+    {UPY_OP_BINARY_MATRIX_MULTIPLY, UPY_BIN_MATMUL, 0},
+    {UPY_OP_BINARY_MULTIPLY, UPY_BIN_MUL, 0},
+    {UPY_OP_BINARY_MODULO, UPY_BIN_MOD, 0},
+    {UPY_OP_BINARY_OR, UPY_BIN_OR, 0},
+    {UPY_OP_BINARY_POWER, UPY_BIN_POW, 0},
+    {UPY_OP_BINARY_RSHIFT, UPY_BIN_RSHIFT, 0},
+    {UPY_OP_BINARY_SUBTRACT, UPY_BIN_SUB, 0},
+    {UPY_OP_BINARY_TRUE_DIVIDE, UPY_BIN_TRUEDIV, 0},
+    {UPY_OP_BINARY_XOR, UPY_BIN_XOR, 0},
+    {UPY_OP_INPLACE_ADD, UPY_BIN_ADD, 1},
+    {UPY_OP_INPLACE_AND, UPY_BIN_AND, 1},
+    {UPY_OP_INPLACE_FLOOR_DIVIDE, UPY_BIN_FLOORDIV, 1},
+    {UPY_OP_INPLACE_LSHIFT, UPY_BIN_LSHIFT, 1},
+    {UPY_OP_INPLACE_MATRIX_MULTIPLY, UPY_BIN_MATMUL, 1},
+    {UPY_OP_INPLACE_MULTIPLY, UPY_BIN_MUL, 1},
+    {UPY_OP_INPLACE_MODULO, UPY_BIN_MOD, 1},
+    {UPY_OP_INPLACE_OR, UPY_BIN_OR, 1},
+    {UPY_OP_INPLACE_POWER, UPY_BIN_POW, 1},
+    {UPY_OP_INPLACE_RSHIFT, UPY_BIN_RSHIFT, 1},
+    {UPY_OP_INPLACE_SUBTRACT, UPY_BIN_SUB, 1},
+    {UPY_OP_INPLACE_TRUE_DIVIDE, UPY_BIN_TRUEDIV, 1},
+    {UPY_OP_INPLACE_XOR, UPY_BIN_XOR, 1},
+};
+
+/* BINARY_OP's oparg: NB_ADD.. NB_XOR, then the in-place forms. */
+#define NB_INPLACE_OFFSET 13
+
+#define UNSET (-1)
+
+typedef struct norm {
+    const upy_decoded *dec;
+    const norm_rules *rules;
+    upy_arena *arena;
+    unpyc_error *err;
+    upy_nin *out;
+    uint32_t n, cap;
+    /* Per decoded instruction. */
+    int32_t *first_of;  /* first neutral instruction at or after it */
+    uint8_t *is_target; /* jump target or handler start */
+    uint8_t *skip;      /* consumed by an idiom, emits nothing itself */
+    uint8_t *dead;      /* handler code no source statement makes */
+    /* Per neutral instruction. */
+    int32_t *src;              /* decoded instruction it came from */
+    int32_t *handler_of;       /* decoded instruction whose handler it takes */
+    int64_t *target_off;       /* jump target byte offset, or -1 */
+    const upy_object *kwnames; /* pending 3.11/3.12 KW_NAMES */
+} norm;
+
+static unpyc_status fail_memory(norm *nm) {
+    return upy_fail(
+        nm->err, nm->arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
+        "no memory to normalize %u instructions", (unsigned)nm->dec->count);
+}
+
+static const upy_instr *at(const norm *nm, uint32_t i) {
+    return &nm->dec->instrs[i];
+}
+
+static int op_is(const norm *nm, uint32_t i, uint16_t op) {
+    return i < nm->dec->count && nm->dec->instrs[i].op == op;
+}
+
+/* The decoded instruction at byte offset `offset`, or -1. */
+static int32_t index_of_offset(const norm *nm, int64_t offset) {
+    uint32_t lo = 0, hi = nm->dec->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (nm->dec->instrs[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < nm->dec->count && nm->dec->instrs[lo].offset == offset)
+        return (int32_t)lo;
+    return -1;
+}
+
+/* The exception-table entry covering byte offset `offset`, or NULL. */
+static const upy_exc_entry *entry_at(const norm *nm, uint32_t offset) {
+    const upy_exc_table *t = &nm->dec->exceptions;
+    uint32_t i;
+    for (i = 0; i < t->count; i++)
+        if (t->entries[i].start <= offset && offset < t->entries[i].end)
+            return &t->entries[i];
+    return NULL;
+}
+
+/* Appends a neutral instruction made from decoded instruction i. */
+static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
+                     uint32_t i) {
+    upy_nin *in;
+    if (nm->n == nm->cap)
+        return NULL;
+    in = &nm->out[nm->n];
+    memset(in, 0, sizeof *in);
+    in->op = (uint16_t)op;
+    in->arg = arg;
+    in->obj = obj;
+    in->target = UNSET;
+    in->handler = UNSET;
+    in->offset = at(nm, i)->offset;
+    in->line = at(nm, i)->line;
+    nm->src[nm->n] = (int32_t)i;
+    nm->handler_of[nm->n] = (int32_t)i;
+    nm->target_off[nm->n] = -1;
+    if (nm->first_of[i] == UNSET)
+        nm->first_of[i] = (int32_t)nm->n;
+    nm->n++;
+    return in;
+}
+
+/* emit() for the common case where the instruction needs no more fields. */
+static unpyc_status put(norm *nm, upy_nop op, int32_t arg,
+                        const upy_object *obj, uint32_t i) {
+    return emit(nm, op, arg, obj, i) ? UNPYC_OK : fail_memory(nm);
+}
+
+static upy_nin *last_emitted(norm *nm) {
+    return nm->n ? &nm->out[nm->n - 1] : NULL;
+}
+
+/* The await loop that starts at i (GET_AWAITABLE, GET_YIELD_FROM_ITER or
+ * GET_ANEXT): returns the index of its last instruction, or -1 when the
+ * instructions after i are not the loop. */
+static int32_t await_loop_end(const norm *nm, uint32_t i) {
+    const upy_instr *send;
+    int32_t end;
+    if (!op_is(nm, i + 1, UPY_OP_LOAD_CONST) || !at(nm, i + 1)->argobj ||
+        at(nm, i + 1)->argobj->kind != UPY_NONE)
+        return -1;
+    if (op_is(nm, i + 2, UPY_OP_YIELD_FROM))
+        return (int32_t)i + 2;
+    if (!op_is(nm, i + 2, UPY_OP_SEND))
+        return -1;
+    send = at(nm, i + 2);
+    end = index_of_offset(nm, send->target);
+    if (end <= (int32_t)i + 2)
+        return -1;
+    /* 3.12+ ends the loop with END_SEND; 3.11 falls out of SEND. */
+    if (op_is(nm, (uint32_t)end, UPY_OP_END_SEND))
+        return end;
+    return end - 1;
+}
+
+/* Marks the decoded instructions of handler code that only the compiler's
+ * machinery reaches: CLEANUP_THROW blocks of await loops and the 3.12+
+ * generator wrapper.  Their exception-table entries are then ignored. */
+static void mark_dead_handlers(norm *nm) {
+    uint32_t i;
+    for (i = 0; i < nm->dec->count; i++) {
+        const upy_instr *in = at(nm, i);
+        if (in->op == UPY_OP_CLEANUP_THROW) {
+            nm->dead[i] = 1;
+            if ((op_is(nm, i + 1, UPY_OP_JUMP_BACKWARD) ||
+                 op_is(nm, i + 1, UPY_OP_JUMP_BACKWARD_NO_INTERRUPT)) &&
+                index_of_offset(nm, at(nm, i + 1)->target) >= 0 &&
+                op_is(nm, (uint32_t)index_of_offset(nm, at(nm, i + 1)->target),
+                      UPY_OP_END_SEND))
+                nm->dead[i + 1] = 1;
+        } else if (in->op == UPY_OP_CALL_INTRINSIC_1 &&
+                   in->arg == UPY_INTRINSIC_STOPITERATION_ERROR &&
+                   op_is(nm, i + 1, UPY_OP_RERAISE)) {
+            nm->dead[i] = nm->dead[i + 1] = 1;
+        }
+    }
+}
+
+static void mark_targets(norm *nm) {
+    uint32_t i;
+    for (i = 0; i < nm->dec->count; i++) {
+        int32_t t = at(nm, i)->target >= 0
+                        ? index_of_offset(nm, at(nm, i)->target)
+                        : -1;
+        if (t >= 0)
+            nm->is_target[t] = 1;
+    }
+    for (i = 0; i < nm->dec->exceptions.count; i++) {
+        int32_t t = index_of_offset(nm, nm->dec->exceptions.entries[i].target);
+        if (t >= 0)
+            nm->is_target[t] = 1;
+    }
+}
+
+/* COPY 1; [TO_BOOL;] POP_JUMP_IF_FALSE/TRUE L; POP_TOP with no jump into
+ * its middle: returns the index of the jump, or -1. */
+static int32_t jump_or_pop_idiom(const norm *nm, uint32_t i) {
+    uint32_t j = i + 1;
+    if (at(nm, i)->arg != 1)
+        return -1;
+    if (op_is(nm, j, UPY_OP_TO_BOOL)) {
+        if (nm->is_target[j])
+            return -1;
+        j++;
+    }
+    if (!(op_is(nm, j, UPY_OP_POP_JUMP_IF_FALSE) ||
+          op_is(nm, j, UPY_OP_POP_JUMP_IF_TRUE)) ||
+        !op_is(nm, j + 1, UPY_OP_POP_TOP) || nm->is_target[j] ||
+        nm->is_target[j + 1])
+        return -1;
+    return (int32_t)j;
+}
+
+static unpyc_status unsupported(norm *nm, uint32_t i) {
+    return upy_fail(nm->err, UNPYC_E_UNSUPPORTED, (long long)at(nm, i)->offset,
+                    "%s at offset %u is not supported by the decompiler yet",
+                    upy_op_names[at(nm, i)->op], (unsigned)at(nm, i)->offset);
+}
+
+static unpyc_status emit_call(norm *nm, uint32_t i, int slots,
+                              const upy_object *kwnames) {
+    upy_nin *in = emit(nm, N_CALL, at(nm, i)->arg, kwnames, i);
+    if (!in)
+        return fail_memory(nm);
+    if (slots == 1)
+        in->flags |= N_ONE_SLOT;
+    return UNPYC_OK;
+}
+
+/* Takes the keyword-names tuple a LOAD_CONST pushed just before a call
+ * (CALL_FUNCTION_KW, CALL_KW). */
+static const upy_object *pop_kwnames_const(norm *nm) {
+    upy_nin *last = last_emitted(nm);
+    if (!last || last->op != N_LOAD_CONST || !last->obj ||
+        last->obj->kind != UPY_TUPLE)
+        return NULL;
+    nm->n--;
+    return last->obj;
+}
+
+static unpyc_status emit_jump(norm *nm, upy_nop op, int32_t arg, uint32_t i,
+                              uint16_t flags) {
+    upy_nin *in = emit(nm, op, arg, NULL, i);
+    if (!in)
+        return fail_memory(nm);
+    in->flags = flags;
+    nm->target_off[nm->n - 1] = at(nm, i)->target;
+    return UNPYC_OK;
+}
+
+static const binary_name *binary_name_of(uint16_t op) {
+    size_t k;
+    for (k = 0; k < sizeof binary_names / sizeof binary_names[0]; k++)
+        if (binary_names[k].op == op)
+            return &binary_names[k];
+    return NULL;
+}
+
+/* Lowers decoded instruction i (and, for idioms, those after it, which it
+ * marks skipped). */
+static unpyc_status lower_one(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    const norm_rules *r = nm->rules;
+    const binary_name *bn;
+    upy_nin *out;
+    unpyc_status st;
+    int32_t end;
+
+    switch (in->op) {
+    /* Nothing for the source. */
+    case UPY_OP_NOP:
+    case UPY_OP_RESUME:
+    case UPY_OP_CACHE:
+    case UPY_OP_EXTENDED_ARG:
+    case UPY_OP_COPY_FREE_VARS:
+    case UPY_OP_MAKE_CELL:
+    case UPY_OP_PRECALL:
+    case UPY_OP_GEN_START:
+    case UPY_OP_TO_BOOL:
+    case UPY_OP_ASYNC_GEN_WRAP:
+        return UNPYC_OK;
+    case UPY_OP_RETURN_GENERATOR:
+        if (op_is(nm, i + 1, UPY_OP_POP_TOP))
+            nm->skip[i + 1] = 1;
+        return UNPYC_OK;
+    case UPY_OP_KW_NAMES:
+        nm->kwnames = in->argobj;
+        return UNPYC_OK;
+
+    case UPY_OP_POP_TOP:
+        return put(nm, N_POP_TOP, 0, NULL, i);
+    case UPY_OP_COPY:
+        end = jump_or_pop_idiom(nm, i);
+        if (end >= 0) {
+            uint32_t k;
+            for (k = i + 1; k <= (uint32_t)end + 1; k++)
+                nm->skip[k] = 1;
+            return emit_jump(nm, N_JUMP_IF_OR_POP,
+                             at(nm, (uint32_t)end)->op ==
+                                     UPY_OP_POP_JUMP_IF_TRUE
+                                 ? UPY_JUMP_TRUE
+                                 : UPY_JUMP_FALSE,
+                             (uint32_t)end, 0);
+        }
+        return put(nm, N_COPY, in->arg, NULL, i);
+    case UPY_OP_DUP_TOP:
+        return put(nm, N_COPY, 1, NULL, i);
+    case UPY_OP_SWAP:
+        return put(nm, N_SWAP, in->arg, NULL, i);
+    case UPY_OP_ROT_TWO:
+        return put(nm, N_SWAP, 2, NULL, i);
+    case UPY_OP_PUSH_NULL:
+        return put(nm, N_PUSH_NULL, 0, NULL, i);
+
+    case UPY_OP_LOAD_CONST:
+        return put(nm, N_LOAD_CONST, 0, in->argobj, i);
+    case UPY_OP_RETURN_CONST:
+        if (!emit(nm, N_LOAD_CONST, 0, in->argobj, i) ||
+            !emit(nm, N_RETURN, 0, NULL, i))
+            return fail_memory(nm);
+        return UNPYC_OK;
+    case UPY_OP_RETURN_VALUE:
+        return put(nm, N_RETURN, 0, NULL, i);
+
+    case UPY_OP_LOAD_FAST:
+    case UPY_OP_LOAD_FAST_CHECK:
+        return put(nm, N_LOAD, UPY_SCOPE_FAST, in->argobj, i);
+    case UPY_OP_LOAD_FAST_AND_CLEAR:
+        return put(nm, N_LOAD, UPY_SCOPE_FAST_AND_CLEAR, in->argobj, i);
+    case UPY_OP_STORE_FAST:
+        return put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj, i);
+    case UPY_OP_DELETE_FAST:
+        return put(nm, N_DELETE, UPY_SCOPE_FAST, in->argobj, i);
+    case UPY_OP_LOAD_FAST_LOAD_FAST:
+        st = put(nm, N_LOAD, UPY_SCOPE_FAST, in->argobj, i);
+        return st ? st : put(nm, N_LOAD, UPY_SCOPE_FAST, in->argobj2, i);
+    case UPY_OP_STORE_FAST_LOAD_FAST:
+        st = put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj, i);
+        return st ? st : put(nm, N_LOAD, UPY_SCOPE_FAST, in->argobj2, i);
+    case UPY_OP_STORE_FAST_STORE_FAST:
+        st = put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj, i);
+        return st ? st : put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj2, i);
+    case UPY_OP_LOAD_DEREF:
+        return put(nm, N_LOAD, UPY_SCOPE_DEREF, in->argobj, i);
+    case UPY_OP_STORE_DEREF:
+        return put(nm, N_STORE, UPY_SCOPE_DEREF, in->argobj, i);
+    case UPY_OP_DELETE_DEREF:
+        return put(nm, N_DELETE, UPY_SCOPE_DEREF, in->argobj, i);
+    case UPY_OP_LOAD_CLASSDEREF:
+        return put(nm, N_LOAD, UPY_SCOPE_CLASSDEREF, in->argobj, i);
+    case UPY_OP_LOAD_FROM_DICT_OR_DEREF:
+    case UPY_OP_LOAD_FROM_DICT_OR_GLOBALS: {
+        /* 3.12 class bodies: LOAD_LOCALS then this, one name lookup. */
+        upy_nin *last = last_emitted(nm);
+        if (last && last->op == N_LOAD_LOCALS)
+            nm->n--;
+        return put(nm, N_LOAD,
+                   in->op == UPY_OP_LOAD_FROM_DICT_OR_DEREF
+                       ? UPY_SCOPE_CLASSDEREF
+                       : UPY_SCOPE_NAME,
+                   in->argobj, i);
+    }
+    case UPY_OP_LOAD_CLOSURE:
+        return put(nm, N_LOAD_CLOSURE, 0, in->argobj, i);
+    case UPY_OP_LOAD_GLOBAL:
+        if (r->global_null && (in->arg & 1) && !r->null_after &&
+            !emit(nm, N_PUSH_NULL, 0, NULL, i))
+            return fail_memory(nm);
+        if ((st = put(nm, N_LOAD, UPY_SCOPE_GLOBAL, in->argobj, i)))
+            return st;
+        if (r->global_null && (in->arg & 1) && r->null_after &&
+            !emit(nm, N_PUSH_NULL, 0, NULL, i))
+            return fail_memory(nm);
+        return UNPYC_OK;
+    case UPY_OP_STORE_GLOBAL:
+        return put(nm, N_STORE, UPY_SCOPE_GLOBAL, in->argobj, i);
+    case UPY_OP_DELETE_GLOBAL:
+        return put(nm, N_DELETE, UPY_SCOPE_GLOBAL, in->argobj, i);
+    case UPY_OP_LOAD_NAME:
+        return put(nm, N_LOAD, UPY_SCOPE_NAME, in->argobj, i);
+    case UPY_OP_STORE_NAME:
+        return put(nm, N_STORE, UPY_SCOPE_NAME, in->argobj, i);
+    case UPY_OP_DELETE_NAME:
+        return put(nm, N_DELETE, UPY_SCOPE_NAME, in->argobj, i);
+
+    case UPY_OP_LOAD_ATTR:
+        return emit(nm,
+                    r->attr_method_bit && (in->arg & 1) ? N_LOAD_METHOD
+                                                        : N_LOAD_ATTR,
+                    0, in->argobj, i)
+                   ? UNPYC_OK
+                   : fail_memory(nm);
+    case UPY_OP_LOAD_METHOD:
+        return put(nm, N_LOAD_METHOD, 0, in->argobj, i);
+    case UPY_OP_LOAD_SUPER_ATTR:
+        return put(nm, N_LOAD_SUPER_ATTR, in->arg & 3, in->argobj, i);
+    case UPY_OP_STORE_ATTR:
+        return put(nm, N_STORE_ATTR, 0, in->argobj, i);
+    case UPY_OP_DELETE_ATTR:
+        return put(nm, N_DELETE_ATTR, 0, in->argobj, i);
+    case UPY_OP_BINARY_SUBSCR:
+        return put(nm, N_SUBSCR, 0, NULL, i);
+    case UPY_OP_STORE_SUBSCR:
+        return put(nm, N_STORE_SUBSCR, 0, NULL, i);
+    case UPY_OP_DELETE_SUBSCR:
+        return put(nm, N_DELETE_SUBSCR, 0, NULL, i);
+    case UPY_OP_BINARY_SLICE:
+        return put(nm, N_SLICE, 0, NULL, i);
+    case UPY_OP_STORE_SLICE:
+        return put(nm, N_STORE_SLICE, 0, NULL, i);
+    case UPY_OP_BUILD_SLICE:
+        return put(nm, N_BUILD_SLICE, in->arg, NULL, i);
+
+    case UPY_OP_BINARY_OP:
+        if (in->arg < 0 || in->arg >= 2 * NB_INPLACE_OFFSET)
+            return unsupported(nm, i);
+        out = emit(nm, N_BINARY, in->arg % NB_INPLACE_OFFSET, NULL, i);
+        if (!out)
+            return fail_memory(nm);
+        if (in->arg >= NB_INPLACE_OFFSET)
+            out->flags |= N_INPLACE;
+        return UNPYC_OK;
+    case UPY_OP_UNARY_NOT:
+        return put(nm, N_UNARY, UPY_UOP_NOT, NULL, i);
+    case UPY_OP_UNARY_NEGATIVE:
+        return put(nm, N_UNARY, UPY_UOP_NEG, NULL, i);
+    case UPY_OP_UNARY_POSITIVE:
+        return put(nm, N_UNARY, UPY_UOP_POS, NULL, i);
+    case UPY_OP_UNARY_INVERT:
+        return put(nm, N_UNARY, UPY_UOP_INVERT, NULL, i);
+    case UPY_OP_COMPARE_OP: {
+        int32_t k = in->arg >> r->compare_shift;
+        if (k < 0 || k >= (int32_t)(sizeof cmp_op_map / sizeof cmp_op_map[0]))
+            return unsupported(nm, i);
+        return put(nm, N_COMPARE, cmp_op_map[k], NULL, i);
+    }
+    case UPY_OP_IS_OP:
+        return put(nm, N_COMPARE, in->arg ? UPY_CMP_IS_NOT : UPY_CMP_IS, NULL,
+                   i);
+    case UPY_OP_CONTAINS_OP:
+        return put(nm, N_COMPARE, in->arg ? UPY_CMP_NOT_IN : UPY_CMP_IN, NULL,
+                   i);
+    case UPY_OP_CHECK_EXC_MATCH:
+        return put(nm, N_EXC_MATCH, 0, NULL, i);
+    case UPY_OP_CHECK_EG_MATCH:
+        return put(nm, N_EG_MATCH, 0, NULL, i);
+
+    case UPY_OP_BUILD_TUPLE:
+        return put(nm, N_BUILD_TUPLE, in->arg, NULL, i);
+    case UPY_OP_BUILD_LIST:
+        return put(nm, N_BUILD_LIST, in->arg, NULL, i);
+    case UPY_OP_BUILD_SET:
+        return put(nm, N_BUILD_SET, in->arg, NULL, i);
+    case UPY_OP_BUILD_MAP:
+        return put(nm, N_BUILD_MAP, in->arg, NULL, i);
+    case UPY_OP_BUILD_CONST_KEY_MAP:
+        return put(nm, N_BUILD_CONST_KEY_MAP, in->arg, NULL, i);
+    case UPY_OP_BUILD_STRING:
+        return put(nm, N_BUILD_STRING, in->arg, NULL, i);
+    case UPY_OP_LIST_APPEND:
+        return put(nm, N_LIST_APPEND, in->arg, NULL, i);
+    case UPY_OP_SET_ADD:
+        return put(nm, N_SET_ADD, in->arg, NULL, i);
+    case UPY_OP_MAP_ADD:
+        return put(nm, N_MAP_ADD, in->arg, NULL, i);
+    case UPY_OP_LIST_EXTEND:
+        return put(nm, N_LIST_EXTEND, in->arg, NULL, i);
+    case UPY_OP_SET_UPDATE:
+        return put(nm, N_SET_UPDATE, in->arg, NULL, i);
+    case UPY_OP_DICT_UPDATE:
+        return put(nm, N_DICT_UPDATE, in->arg, NULL, i);
+    case UPY_OP_DICT_MERGE:
+        return put(nm, N_DICT_MERGE, in->arg, NULL, i);
+    case UPY_OP_LIST_TO_TUPLE:
+        return put(nm, N_LIST_TO_TUPLE, 0, NULL, i);
+    case UPY_OP_UNPACK_SEQUENCE:
+        return put(nm, N_UNPACK_SEQUENCE, in->arg, NULL, i);
+    case UPY_OP_UNPACK_EX:
+        return put(nm, N_UNPACK_EX, in->arg, NULL, i);
+
+    case UPY_OP_FORMAT_VALUE: {
+        static const int conversions[4] = {-1, 's', 'r', 'a'};
+        out = emit(nm, N_FORMAT, conversions[in->arg & 3], NULL, i);
+        if (!out)
+            return fail_memory(nm);
+        if (in->arg & 4)
+            out->flags |= N_FORMAT_SPEC;
+        return UNPYC_OK;
+    }
+    case UPY_OP_CONVERT_VALUE: {
+        static const int conversions[4] = {-1, 's', 'r', 'a'};
+        return put(nm, N_CONVERT, conversions[in->arg & 3], NULL, i);
+    }
+    case UPY_OP_FORMAT_SIMPLE:
+        return put(nm, N_FORMAT, -1, NULL, i);
+    case UPY_OP_FORMAT_WITH_SPEC:
+        out = emit(nm, N_FORMAT, -1, NULL, i);
+        if (!out)
+            return fail_memory(nm);
+        out->flags |= N_FORMAT_SPEC;
+        return UNPYC_OK;
+
+    case UPY_OP_CALL: {
+        const upy_object *kw = nm->kwnames;
+        nm->kwnames = NULL;
+        return emit_call(nm, i, 2, kw);
+    }
+    case UPY_OP_CALL_KW:
+        return emit_call(nm, i, 2, pop_kwnames_const(nm));
+    case UPY_OP_CALL_FUNCTION:
+        return emit_call(nm, i, 1, NULL);
+    case UPY_OP_CALL_FUNCTION_KW:
+        return emit_call(nm, i, 1, pop_kwnames_const(nm));
+    case UPY_OP_CALL_METHOD:
+        return emit_call(nm, i, 2, NULL);
+    case UPY_OP_CALL_FUNCTION_EX:
+        out = emit(nm, N_CALL_EX, 0, NULL, i);
+        if (!out)
+            return fail_memory(nm);
+        if (in->arg & 1)
+            out->flags |= N_CALL_KWARGS;
+        if (r->call_slots == 1)
+            out->flags |= N_ONE_SLOT;
+        return UNPYC_OK;
+    case UPY_OP_MAKE_FUNCTION:
+        if (r->function_qualname) {
+            upy_nin *last = last_emitted(nm);
+            if (last && last->op == N_LOAD_CONST && last->obj &&
+                last->obj->kind == UPY_STR)
+                nm->n--;
+        }
+        return put(nm, N_MAKE_FUNCTION, in->arg, NULL, i);
+    case UPY_OP_SET_FUNCTION_ATTRIBUTE: {
+        upy_nin *last = last_emitted(nm);
+        if (!last || last->op != N_MAKE_FUNCTION)
+            return unsupported(nm, i);
+        last->arg |= in->arg;
+        return UNPYC_OK;
+    }
+    case UPY_OP_LOAD_BUILD_CLASS:
+        return put(nm, N_LOAD_BUILD_CLASS, 0, NULL, i);
+    case UPY_OP_CALL_INTRINSIC_1:
+        switch (in->arg) {
+        case UPY_INTRINSIC_UNARY_POSITIVE:
+            return put(nm, N_UNARY, UPY_UOP_POS, NULL, i);
+        case UPY_INTRINSIC_LIST_TO_TUPLE:
+            return put(nm, N_LIST_TO_TUPLE, 0, NULL, i);
+        case UPY_INTRINSIC_IMPORT_STAR:
+            return put(nm, N_IMPORT_STAR, 0, NULL, i);
+        case UPY_INTRINSIC_PRINT:
+            return put(nm, N_PRINT_EXPR, 0, NULL, i);
+        case UPY_INTRINSIC_ASYNC_GEN_WRAP:
+            return UNPYC_OK;
+        default:
+            return put(nm, N_INTRINSIC, in->arg, NULL, i);
+        }
+    case UPY_OP_CALL_INTRINSIC_2:
+        return put(nm, N_INTRINSIC, 100 + in->arg, NULL, i);
+    case UPY_OP_PREP_RERAISE_STAR:
+        return emit(nm, N_INTRINSIC, UPY_INTRINSIC_PREP_RERAISE_STAR, NULL, i)
+                   ? UNPYC_OK
+                   : fail_memory(nm);
+
+    case UPY_OP_JUMP_FORWARD:
+    case UPY_OP_JUMP_ABSOLUTE:
+        return emit_jump(nm, N_JUMP, 0, i, 0);
+    case UPY_OP_JUMP_BACKWARD:
+    case UPY_OP_JUMP_BACKWARD_NO_INTERRUPT:
+        return emit_jump(nm, N_JUMP, 0, i, N_JUMP_BACK);
+    case UPY_OP_POP_JUMP_IF_FALSE:
+    case UPY_OP_POP_JUMP_FORWARD_IF_FALSE:
+    case UPY_OP_POP_JUMP_BACKWARD_IF_FALSE:
+        return emit_jump(nm, N_POP_JUMP_IF, UPY_JUMP_FALSE, i, 0);
+    case UPY_OP_POP_JUMP_IF_TRUE:
+    case UPY_OP_POP_JUMP_FORWARD_IF_TRUE:
+    case UPY_OP_POP_JUMP_BACKWARD_IF_TRUE:
+        return emit_jump(nm, N_POP_JUMP_IF, UPY_JUMP_TRUE, i, 0);
+    case UPY_OP_POP_JUMP_IF_NONE:
+    case UPY_OP_POP_JUMP_FORWARD_IF_NONE:
+    case UPY_OP_POP_JUMP_BACKWARD_IF_NONE:
+        return emit_jump(nm, N_POP_JUMP_IF, UPY_JUMP_NONE, i, 0);
+    case UPY_OP_POP_JUMP_IF_NOT_NONE:
+    case UPY_OP_POP_JUMP_FORWARD_IF_NOT_NONE:
+    case UPY_OP_POP_JUMP_BACKWARD_IF_NOT_NONE:
+        return emit_jump(nm, N_POP_JUMP_IF, UPY_JUMP_NOT_NONE, i, 0);
+    case UPY_OP_JUMP_IF_FALSE_OR_POP:
+        return emit_jump(nm, N_JUMP_IF_OR_POP, UPY_JUMP_FALSE, i, 0);
+    case UPY_OP_JUMP_IF_TRUE_OR_POP:
+        return emit_jump(nm, N_JUMP_IF_OR_POP, UPY_JUMP_TRUE, i, 0);
+    case UPY_OP_FOR_ITER: {
+        /* 3.12+ exits through END_FOR (and 3.13's POP_TOP after it), which
+         * only instrumentation executes: the exit target is after them. */
+        int32_t t = index_of_offset(nm, in->target);
+        if (t >= 0 && op_is(nm, (uint32_t)t, UPY_OP_END_FOR)) {
+            nm->skip[t] = 1;
+            if (nm->rules->minor >= 13 &&
+                op_is(nm, (uint32_t)t + 1, UPY_OP_POP_TOP))
+                nm->skip[t + 1] = 1;
+        }
+        return emit_jump(nm, N_FOR_ITER, 0, i, 0);
+    }
+    case UPY_OP_GET_ITER:
+        return put(nm, N_GET_ITER, 0, NULL, i);
+    case UPY_OP_GET_AITER:
+        return put(nm, N_GET_AITER, 0, NULL, i);
+    case UPY_OP_GET_AWAITABLE:
+    case UPY_OP_GET_YIELD_FROM_ITER:
+    case UPY_OP_GET_ANEXT: {
+        uint32_t k;
+        end = await_loop_end(nm, i);
+        if (end < 0) {
+            /* GET_YIELD_FROM_ITER before a `for` (yield from with a
+             * generator) and other lone uses. */
+            if (in->op == UPY_OP_GET_YIELD_FROM_ITER)
+                return put(nm, N_GET_ITER, 0, NULL, i);
+            return unsupported(nm, i);
+        }
+        for (k = i + 1; k <= (uint32_t)end; k++)
+            nm->skip[k] = 1;
+        if (in->op == UPY_OP_GET_ANEXT) {
+            /* The header of an async for: its handler is END_ASYNC_FOR,
+             * and the loop exit is the code after it. */
+            const upy_exc_entry *e = entry_at(nm, in->offset);
+            int32_t h = e ? index_of_offset(nm, e->target) : -1;
+            if (h < 0 || !op_is(nm, (uint32_t)h, UPY_OP_END_ASYNC_FOR))
+                return unsupported(nm, i);
+            nm->skip[h] = 1;
+            out = emit(nm, N_FOR_ITER, 0, NULL, i);
+            if (!out)
+                return fail_memory(nm);
+            out->flags |= N_ASYNC;
+            nm->handler_of[nm->n - 1] = h;
+            nm->target_off[nm->n - 1] = (uint32_t)h + 1 < nm->dec->count
+                                            ? at(nm, (uint32_t)h + 1)->offset
+                                            : at(nm, (uint32_t)h)->offset;
+            return UNPYC_OK;
+        }
+        if (in->op == UPY_OP_GET_YIELD_FROM_ITER)
+            return put(nm, N_YIELD_FROM, 0, NULL, i);
+        return put(nm, N_AWAIT, in->arg, NULL, i);
+    }
+    case UPY_OP_YIELD_VALUE:
+        return put(nm, N_YIELD, 0, NULL, i);
+    case UPY_OP_END_ASYNC_FOR:
+        return put(nm, N_END_ASYNC_FOR, 0, NULL, i);
+    case UPY_OP_RAISE_VARARGS:
+        return put(nm, N_RAISE, in->arg, NULL, i);
+    case UPY_OP_RERAISE:
+        return put(nm, N_RERAISE, in->arg, NULL, i);
+    case UPY_OP_PUSH_EXC_INFO:
+        return put(nm, N_PUSH_EXC_INFO, 0, NULL, i);
+    case UPY_OP_POP_EXCEPT:
+        return put(nm, N_POP_EXCEPT, 0, NULL, i);
+    case UPY_OP_BEFORE_WITH:
+        return put(nm, N_BEFORE_WITH, 0, NULL, i);
+    case UPY_OP_BEFORE_ASYNC_WITH:
+        out = emit(nm, N_BEFORE_WITH, 0, NULL, i);
+        if (!out)
+            return fail_memory(nm);
+        out->flags |= N_ASYNC;
+        return UNPYC_OK;
+    case UPY_OP_WITH_EXCEPT_START:
+        return put(nm, N_WITH_EXCEPT_START, 0, NULL, i);
+    case UPY_OP_LOAD_ASSERTION_ERROR:
+        return put(nm, N_LOAD_ASSERTION_ERROR, 0, NULL, i);
+    case UPY_OP_SETUP_ANNOTATIONS:
+        return put(nm, N_SETUP_ANNOTATIONS, 0, NULL, i);
+    case UPY_OP_IMPORT_NAME:
+        return put(nm, N_IMPORT_NAME, 0, in->argobj, i);
+    case UPY_OP_IMPORT_FROM:
+        return put(nm, N_IMPORT_FROM, 0, in->argobj, i);
+    case UPY_OP_IMPORT_STAR:
+        return put(nm, N_IMPORT_STAR, 0, NULL, i);
+    case UPY_OP_MATCH_CLASS:
+        return put(nm, N_MATCH_CLASS, in->arg, NULL, i);
+    case UPY_OP_MATCH_MAPPING:
+        return put(nm, N_MATCH_MAPPING, 0, NULL, i);
+    case UPY_OP_MATCH_SEQUENCE:
+        return put(nm, N_MATCH_SEQUENCE, 0, NULL, i);
+    case UPY_OP_MATCH_KEYS:
+        return put(nm, N_MATCH_KEYS, 0, NULL, i);
+    case UPY_OP_GET_LEN:
+        return put(nm, N_GET_LEN, 0, NULL, i);
+    case UPY_OP_COPY_DICT_WITHOUT_KEYS:
+        return put(nm, N_COPY_DICT_WITHOUT_KEYS, 0, NULL, i);
+    case UPY_OP_PRINT_EXPR:
+        return put(nm, N_PRINT_EXPR, 0, NULL, i);
+    case UPY_OP_LOAD_LOCALS:
+        return put(nm, N_LOAD_LOCALS, 0, NULL, i);
+    default:
+        break;
+    }
+    bn = binary_name_of(in->op);
+    if (bn) {
+        out = emit(nm, N_BINARY, bn->binop, NULL, i);
+        if (!out)
+            return fail_memory(nm);
+        if (bn->inplace)
+            out->flags |= N_INPLACE;
+        return UNPYC_OK;
+    }
+    return unsupported(nm, i);
+}
+
+/* Turns decoded target offsets and exception-table entries into neutral
+ * indexes. */
+static unpyc_status resolve(norm *nm, upy_ncode *out) {
+    uint32_t count = nm->dec->count, k;
+    int32_t next = (int32_t)nm->n;
+    int32_t i;
+
+    /* An instruction that emitted nothing takes its successor's index. */
+    for (i = (int32_t)count - 1; i >= 0; i--) {
+        if (nm->first_of[i] == UNSET)
+            nm->first_of[i] = next;
+        else
+            next = nm->first_of[i];
+    }
+    for (k = 0; k < nm->n; k++) {
+        upy_nin *in = &nm->out[k];
+        const upy_instr *from = at(nm, (uint32_t)nm->handler_of[k]);
+        const upy_exc_entry *e;
+        if (nm->target_off[k] >= 0) {
+            int32_t t = index_of_offset(nm, nm->target_off[k]);
+            if (t < 0 || nm->first_of[t] >= (int32_t)nm->n)
+                return upy_fail(nm->err, UNPYC_E_CORRUPT, (long long)in->offset,
+                                "jump at offset %u leads past the last "
+                                "instruction",
+                                (unsigned)in->offset);
+            in->target = nm->first_of[t];
+        }
+        e = entry_at(nm, from->offset);
+        if (e) {
+            int32_t h = index_of_offset(nm, e->target);
+            if (h >= 0 && !nm->dead[h] && nm->first_of[h] < (int32_t)nm->n) {
+                in->handler = nm->first_of[h];
+                in->handler_depth = (uint16_t)e->depth;
+                in->handler_lasti = (uint8_t)e->lasti;
+            }
+        }
+    }
+    out->ins = nm->out;
+    out->count = nm->n;
+    return UNPYC_OK;
+}
+
+unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
+                           upy_arena *arena, upy_ncode *out, unpyc_error *err) {
+    norm nm;
+    uint32_t i, count = dec->count;
+    size_t k;
+    unpyc_status st;
+
+    memset(&nm, 0, sizeof nm);
+    nm.dec = dec;
+    nm.arena = arena;
+    nm.err = err;
+    out->code = dec->code;
+    out->version = version;
+    out->ins = NULL;
+    out->count = 0;
+    for (k = 0; k < sizeof rules_table / sizeof rules_table[0]; k++)
+        if (version.major == 3 && rules_table[k].minor == version.minor)
+            nm.rules = &rules_table[k];
+    if (!nm.rules)
+        return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
+                        "no normalize rules for Python %d.%d", version.major,
+                        version.minor);
+    /* A decoded instruction becomes at most two neutral ones. */
+    nm.cap = 2 * count + 2;
+    nm.out = upy_arena_array(arena, nm.cap, sizeof(upy_nin));
+    nm.src = upy_arena_array(arena, nm.cap, sizeof(int32_t));
+    nm.handler_of = upy_arena_array(arena, nm.cap, sizeof(int32_t));
+    nm.target_off = upy_arena_array(arena, nm.cap, sizeof(int64_t));
+    nm.first_of = upy_arena_array(arena, count + 1, sizeof(int32_t));
+    nm.is_target = upy_arena_array(arena, count + 1, 1);
+    nm.skip = upy_arena_array(arena, count + 1, 1);
+    nm.dead = upy_arena_array(arena, count + 1, 1);
+    if (!nm.out || !nm.src || !nm.handler_of || !nm.target_off ||
+        !nm.first_of || !nm.is_target || !nm.skip || !nm.dead)
+        return fail_memory(&nm);
+    for (i = 0; i <= count; i++)
+        nm.first_of[i] = UNSET;
+
+    mark_targets(&nm);
+    mark_dead_handlers(&nm);
+    for (i = 0; i < count; i++) {
+        if (nm.skip[i] || nm.dead[i])
+            continue;
+        st = lower_one(&nm, i);
+        if (st != UNPYC_OK)
+            return st;
+    }
+    if (nm.kwnames)
+        return upy_fail(err, UNPYC_E_CORRUPT, -1,
+                        "KW_NAMES with no call after it");
+    return resolve(&nm, out);
+}

@@ -1,0 +1,19 @@
+/*
+ * normalize.h - lowering a decoded code object into neutral instructions.
+ */
+#ifndef UPY_NORMALIZE_H
+#define UPY_NORMALIZE_H
+
+#include "decode/instr.h"
+#include "normalize/nins.h"
+#include "unpyc.h"
+#include "util/arena.h"
+
+/* Fills *out from dec.  Fails with UNPYC_E_UNSUPPORTED (naming the
+ * instruction and its offset) on an instruction the layer does not lower
+ * yet, and UNPYC_E_CORRUPT on sequences no CPython writes (a KW_NAMES with
+ * no call, a jump into the middle of an idiom it must fuse). */
+unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
+                           upy_arena *arena, upy_ncode *out, unpyc_error *err);
+
+#endif /* UPY_NORMALIZE_H */
