@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# Runs the unpyc command under valgrind (memcheck) on every .pyc of one
-# CPython's standard library, in both output formats; any valgrind error or
-# leak fails the run.
+# Runs the engine under valgrind (memcheck) on every .pyc of one CPython's
+# standard library, in both disassembly formats; any valgrind error or leak
+# fails the run.
 #
-#   bash scripts/valgrind_stdlib.sh [3.X] [JOBS]
+#   bash scripts/valgrind_stdlib.sh [3.X]
 #
-# Needs .venv set up (scripts/setup.sh) and valgrind.
+# Needs gcc and valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version="${1:-3.11}"
-jobs="${2:-2}"
 root="${PYENV_ROOT:-$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")}"
 py=$(ls -d "$root"/versions/"$version".*/bin/python3 | sort -V | tail -1)
 work=build/valgrind/$version
@@ -37,19 +36,13 @@ for dirpath, dirnames, filenames in os.walk(lib):
                 pass
 print("valgrind: %d modules compiled by %s" % (n, sys.version.split()[0]))
 PY
-check_one() {
-    local pyc="$1" flag
-    for flag in "" "--json"; do
-        if ! valgrind --quiet --error-exitcode=99 --leak-check=full \
-                --errors-for-leak-kinds=definite,indirect,possible \
-                .venv/bin/unpyc --dis $flag "$pyc" > /dev/null 2> "$pyc.vg$flag"; then
-            echo "valgrind: FAILED on $pyc $flag"
-            cat "$pyc.vg$flag"
-            return 1
-        fi
-    done
-}
-export -f check_one
-find "$work" -name '*.pyc' -print0 | sort -z |
-    xargs -0 -n 1 -P "$jobs" bash -c 'check_one "$0"'
-echo "valgrind: clean on $(find "$work" -name '*.pyc' | wc -l) files of CPython $version"
+# One process for the whole library: the engine is built into a small
+# driver (tests/c/engine_driver.c) so valgrind starts once.
+sources=$(sed -n 's/^ *\(engine\/[a-z_/]*\.c\)$/\1/p' CMakeLists.txt)
+gcc -std=c11 -g -O1 -Iengine/include -Iengine tests/c/engine_driver.c $sources \
+    -lm -o "$work/engine_driver"
+find "$work" -name '*.pyc' | sort > "$work/files.txt"
+valgrind --quiet --error-exitcode=99 --leak-check=full \
+    --errors-for-leak-kinds=definite,indirect,possible \
+    "$work/engine_driver" < "$work/files.txt"
+echo "valgrind: clean on $(wc -l < "$work/files.txt") files of CPython $version"
