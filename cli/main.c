@@ -1,11 +1,14 @@
 /*
  * main.c - the unpyc command.
  *
- *   unpyc --dis [--json] FILE.pyc     disassemble (FILE may be - for stdin)
+ *   unpyc FILE.pyc                    decompile (FILE may be - for stdin)
+ *   unpyc --dis [--json] FILE.pyc     disassemble
  *
  * Errors are one line on stderr, "unpyc: FILE: message", and the exit code
  * is the engine's status number (unpyc.h), so scripts can tell a file that
- * is not a .pyc (3) from a corrupt one (6) without parsing text.
+ * is not a .pyc (3) from a corrupt one (6) without parsing text.  Source
+ * with parts the decompiler could not recover is still printed; the exit
+ * code is then 9 (unsupported) and stderr says how many parts.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,20 +21,20 @@
 #define MAX_INPUT_BYTES ((size_t)1 << 30)
 
 static const char usage_text[] =
-    "usage: unpyc --dis [--json] FILE.pyc\n"
+    "usage: unpyc [--dis [--json]] FILE.pyc\n"
     "\n"
     "Reads a .pyc file written by CPython 3.8 to 3.13 (FILE may be - for\n"
-    "standard input).\n"
+    "standard input) and prints its source.\n"
     "\n"
     "options:\n"
-    "  --dis      print the disassembly of every code object in the file\n"
+    "  --dis      print the disassembly of every code object instead\n"
     "  --json     with --dis: print it as one JSON document\n"
     "  --help     show this text\n"
     "\n"
     "exit codes: 0 ok, 1 usage, 2 cannot read the file, 3 not a .pyc,\n"
     "4 unknown magic number, 5 truncated data, 6 corrupt data, 7 bad\n"
-    "reference, 8 over the engine's limits, 9 unsupported, 10 out of "
-    "memory\n";
+    "reference, 8 over the engine's limits, 9 unsupported (source with\n"
+    "unrecovered parts is still printed), 10 out of memory\n";
 
 static int fail_usage(const char *message) {
     fprintf(stderr, "unpyc: %s\n(see unpyc --help)\n", message);
@@ -78,6 +81,7 @@ static int read_all(FILE *f, unsigned char **data, size_t *len) {
 
 int main(int argc, char **argv) {
     int dis = 0, json = 0, i, read_error;
+    unsigned unrecovered = 0;
     const char *path = NULL;
     unsigned char *data = NULL;
     size_t len = 0, out_len = 0;
@@ -108,9 +112,6 @@ int main(int argc, char **argv) {
         return fail_usage("no FILE given");
     if (json && !dis)
         return fail_usage("--json goes with --dis");
-    if (!dis)
-        return fail_usage("only --dis is available in this version; the "
-                          "decompiler comes next");
 
     f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
@@ -127,8 +128,11 @@ int main(int argc, char **argv) {
         return read_error == EFBIG ? UNPYC_E_TOO_LARGE : UNPYC_E_IO;
     }
 
-    st = unpyc_dis_pyc(data, len, json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out,
-                       &out_len, &err);
+    if (dis)
+        st = unpyc_dis_pyc(data, len, json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT,
+                           &out, &out_len, &err);
+    else
+        st = unpyc_decompile_pyc(data, len, &out, &out_len, &unrecovered, &err);
     free(data);
     if (st != UNPYC_OK) {
         fprintf(stderr, "unpyc: %s: %s\n", path, err.message);
@@ -141,5 +145,12 @@ int main(int argc, char **argv) {
         return UNPYC_E_IO;
     }
     unpyc_free(out);
+    if (unrecovered) {
+        fprintf(stderr,
+                "unpyc: %s: %u part%s could not be recovered (marked in the "
+                "output)\n",
+                path, unrecovered, unrecovered == 1 ? "" : "s");
+        return UNPYC_E_UNSUPPORTED;
+    }
     return 0;
 }

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 
 #include "print/disasm.h"
+#include "print/source.h"
 #include "read/marshal.h"
 #include "read/pyc.h"
+#include "recover/recover.h"
 #include "unpyc.h"
 #include "util/arena.h"
 #include "util/error.h"
@@ -66,6 +68,54 @@ static unpyc_status dis_code_data(const uint8_t *data, size_t len,
     return st;
 }
 
+/* Nesting of code objects the decompiler follows (a def in a def ...);
+ * CPython's own parser stops far earlier. */
+#define MAX_CODE_DEPTH 200
+
+/* Reads the marshalled code object at data[0..len) and decompiles it. */
+static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
+                                        size_t base_offset, upy_version version,
+                                        char **out, size_t *out_len,
+                                        unsigned *unrecovered,
+                                        unpyc_error *err) {
+    upy_arena arena;
+    upy_object *obj = NULL;
+    upy_strbuf sb;
+    upy_stmt_list body;
+    upy_recover_options options;
+    unsigned lost = 0;
+    unpyc_status st;
+
+    options.max_depth = MAX_CODE_DEPTH;
+    upy_arena_init(&arena, read_arena_limit(len) + DECODE_ARENA_LIMIT);
+    upy_sb_init(&sb, OUTPUT_LIMIT);
+    st = upy_marshal_read(data, len, base_offset, version, &arena, &obj, NULL,
+                          err);
+    if (st == UNPYC_OK && obj->kind != UPY_CODE)
+        st = upy_fail(err, UNPYC_E_CORRUPT, (long long)base_offset,
+                      "the marshal data holds no code object");
+    if (st == UNPYC_OK)
+        st = upy_recover(obj->u.code, version, &options, &arena, &body, &lost,
+                         err);
+    if (st == UNPYC_OK) {
+        upy_print_module(&sb, &body, version);
+        if (sb.failed)
+            st = upy_fail(err,
+                          sb.failed == 2 ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
+                          -1, "source is larger than the output limit");
+    }
+    if (st == UNPYC_OK) {
+        *out = upy_sb_take(&sb, out_len);
+        if (!*out)
+            st = upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    }
+    if (unrecovered)
+        *unrecovered = lost;
+    upy_sb_release(&sb);
+    upy_arena_release(&arena);
+    return st;
+}
+
 static int valid_call(const uint8_t *data, unpyc_dis_format format,
                       char **out) {
     return data && out &&
@@ -73,8 +123,8 @@ static int valid_call(const uint8_t *data, unpyc_dis_format format,
 }
 
 unpyc_status unpyc_dis_pyc(const uint8_t *data, size_t len,
-                           unpyc_dis_format format, char **out,
-                           size_t *out_len, unpyc_error *err) {
+                           unpyc_dis_format format, char **out, size_t *out_len,
+                           unpyc_error *err) {
     upy_pyc_header header;
     unpyc_status st;
 
@@ -85,9 +135,9 @@ unpyc_status unpyc_dis_pyc(const uint8_t *data, size_t len,
     st = upy_pyc_read_header(data, len, &header, err);
     if (st != UNPYC_OK)
         return st;
-    return dis_code_data(data + UPY_PYC_HEADER_SIZE,
-                         len - UPY_PYC_HEADER_SIZE, UPY_PYC_HEADER_SIZE,
-                         header.version, format, out, out_len, err);
+    return dis_code_data(data + UPY_PYC_HEADER_SIZE, len - UPY_PYC_HEADER_SIZE,
+                         UPY_PYC_HEADER_SIZE, header.version, format, out,
+                         out_len, err);
 }
 
 unpyc_status unpyc_dis_marshal(const uint8_t *data, size_t len, int major,
@@ -110,4 +160,45 @@ unpyc_status unpyc_dis_marshal(const uint8_t *data, size_t len, int major,
     return dis_code_data(data, len, 0, version, format, out, out_len, err);
 }
 
-void unpyc_free(char *text) { free(text); }
+unpyc_status unpyc_decompile_pyc(const uint8_t *data, size_t len, char **out,
+                                 size_t *out_len, unsigned *unrecovered,
+                                 unpyc_error *err) {
+    upy_pyc_header header;
+    unpyc_status st;
+
+    clear_error(err);
+    if (!valid_call(data, UNPYC_DIS_TEXT, out))
+        return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
+    *out = NULL;
+    st = upy_pyc_read_header(data, len, &header, err);
+    if (st != UNPYC_OK)
+        return st;
+    return decompile_code_data(data + UPY_PYC_HEADER_SIZE,
+                               len - UPY_PYC_HEADER_SIZE, UPY_PYC_HEADER_SIZE,
+                               header.version, out, out_len, unrecovered, err);
+}
+
+unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,
+                                     int minor, char **out, size_t *out_len,
+                                     unsigned *unrecovered, unpyc_error *err) {
+    upy_version version;
+
+    clear_error(err);
+    if (!valid_call(data, UNPYC_DIS_TEXT, out))
+        return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
+    *out = NULL;
+    version.major = (uint8_t)major;
+    version.minor = (uint8_t)minor;
+    if (major != 3 || minor < 0 || minor > 255 ||
+        !upy_magic_for_version(version))
+        return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
+                        "Python %d.%d is not supported; unpyc reads 3.8 to "
+                        "3.13",
+                        major, minor);
+    return decompile_code_data(data, len, 0, version, out, out_len, unrecovered,
+                               err);
+}
+
+void unpyc_free(char *text) {
+    free(text);
+}

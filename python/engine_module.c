@@ -88,6 +88,54 @@ static PyObject *dis_marshal(PyObject *module, PyObject *args) {
     Py_END_ALLOW_THREADS return finish(module, st, out, out_len, &err);
 }
 
+/* Decompiled source and the count of unrecovered parts, as a tuple. */
+static PyObject *finish_source(PyObject *module, unpyc_status st, char *out,
+                               size_t out_len, unsigned unrecovered,
+                               const unpyc_error *err) {
+    PyObject *text = finish(module, st, out, out_len, err);
+    return text ? Py_BuildValue("(NI)", text, unrecovered) : NULL;
+}
+
+static PyObject *decompile_pyc(PyObject *module, PyObject *args) {
+    PyObject *data;
+    char *buf, *out = NULL;
+    Py_ssize_t len;
+    size_t out_len = 0;
+    unsigned unrecovered = 0;
+    unpyc_error err;
+    unpyc_status st;
+
+    if (!PyArg_ParseTuple(args, "S:decompile_pyc", &data))
+        return NULL;
+    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS st = unpyc_decompile_pyc(
+        (const uint8_t *)buf, (size_t)len, &out, &out_len, &unrecovered, &err);
+    Py_END_ALLOW_THREADS return finish_source(module, st, out, out_len,
+                                              unrecovered, &err);
+}
+
+static PyObject *decompile_marshal(PyObject *module, PyObject *args) {
+    PyObject *data;
+    int major, minor;
+    char *buf, *out = NULL;
+    Py_ssize_t len;
+    size_t out_len = 0;
+    unsigned unrecovered = 0;
+    unpyc_error err;
+    unpyc_status st;
+
+    if (!PyArg_ParseTuple(args, "Sii:decompile_marshal", &data, &major, &minor))
+        return NULL;
+    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS st =
+        unpyc_decompile_marshal((const uint8_t *)buf, (size_t)len, major, minor,
+                                &out, &out_len, &unrecovered, &err);
+    Py_END_ALLOW_THREADS return finish_source(module, st, out, out_len,
+                                              unrecovered, &err);
+}
+
 static PyMethodDef engine_methods[] = {
     {"dis_pyc", dis_pyc, METH_VARARGS,
      "dis_pyc(data: bytes, json: bool) -> str\n\n"
@@ -95,6 +143,14 @@ static PyMethodDef engine_methods[] = {
     {"dis_marshal", dis_marshal, METH_VARARGS,
      "dis_marshal(data: bytes, major: int, minor: int, json: bool) -> str\n\n"
      "Disassembles marshal data of a code object written by CPython "
+     "major.minor."},
+    {"decompile_pyc", decompile_pyc, METH_VARARGS,
+     "decompile_pyc(data: bytes) -> (str, int)\n\n"
+     "Decompiles the bytes of a whole .pyc file: the source, and how many "
+     "parts could not be recovered (marked as comments in it)."},
+    {"decompile_marshal", decompile_marshal, METH_VARARGS,
+     "decompile_marshal(data: bytes, major: int, minor: int) -> (str, int)"
+     "\n\nDecompiles marshal data of a code object written by CPython "
      "major.minor."},
     {NULL, NULL, 0, NULL},
 };

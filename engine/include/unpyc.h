@@ -64,6 +64,22 @@ unpyc_status unpyc_dis_marshal(const uint8_t *data, size_t len, int major,
                                int minor, unpyc_dis_format format, char **out,
                                size_t *out_len, unpyc_error *err);
 
+/* Decompiles a whole .pyc file to Python source.  The source is returned
+ * even when parts of the code could not be recovered: those parts appear
+ * as comments carrying their disassembly, and *unrecovered (when not NULL)
+ * counts them. */
+unpyc_status unpyc_decompile_pyc(const uint8_t *data, size_t len, char **out,
+                                 size_t *out_len, unsigned *unrecovered,
+                                 unpyc_error *err);
+
+/* Decompiles marshal data of a code object written by CPython
+ * major.minor: a module's code gives the module's source, any other code
+ * object the statement that defines it (def or class). */
+unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len,
+                                     int major, int minor, char **out,
+                                     size_t *out_len, unsigned *unrecovered,
+                                     unpyc_error *err);
+
 /* Releases text returned by the engine. */
 void unpyc_free(char *text);
 

@@ -226,4 +226,14 @@ typedef struct upy_ncode {
     uint32_t count;
 } upy_ncode;
 
+/* Change of the stack depth `in` makes along its fall-through edge
+ * (taken = 0) or its jump (taken = 1). */
+int upy_nin_stack_effect(const upy_nin *in, int taken);
+
+/* Whether `in` ends a basic block (a jump of any kind, return, raise). */
+int upy_nin_ends_block(const upy_nin *in);
+
+/* Whether control can go on to the next instruction after `in`. */
+int upy_nin_falls_through(const upy_nin *in);
+
 #endif /* UPY_NINS_H */

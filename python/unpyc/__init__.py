@@ -27,6 +27,8 @@ from .errors import (
 )
 
 __all__ = [
+    "decompile",
+    "decompile_pyc",
     "dis",
     "dis_json",
     "dis_pyc",
@@ -59,6 +61,44 @@ def _dis_code(obj: Any, as_json: bool) -> str:
     except _engine.EngineError as e:
         _raise_engine_error(e)
         raise  # unreachable: keeps type checkers informed
+
+
+def decompile(obj: Any, *, verify: bool = False) -> str:
+    """Python source for obj: a code object, function, method,
+    functools.partial, class or module of the running interpreter.
+
+    A module gives the module's source; a function (or its code object) the
+    whole def statement (without defaults, annotations and decorators,
+    which live outside the code object); a class its class statement.  With
+    verify=True the source is compiled again and compared with the code it
+    came from (SPEC section 2); VerificationError says where they differ.
+    """
+    code = code_of(obj)
+    major, minor = sys.version_info[:2]
+    try:
+        source, _unrecovered = _engine.decompile_marshal(
+            marshal.dumps(code), major, minor
+        )
+    except _engine.EngineError as e:
+        _raise_engine_error(e)
+        raise
+    if verify:
+        from .roundtrip import verify_decompiled
+
+        verify_decompiled(code, source)
+    return str(source)
+
+
+def decompile_pyc(path: str) -> str:
+    """Python source for a .pyc file of any supported version."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        source, _unrecovered = _engine.decompile_pyc(data)
+    except _engine.EngineError as e:
+        _raise_engine_error(e, path)
+        raise
+    return str(source)
 
 
 def dis(obj: Any) -> str:

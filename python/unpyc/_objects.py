@@ -3,13 +3,42 @@
 from __future__ import annotations
 
 import functools
+import sys
 import types
-from typing import Any
+from typing import Any, Optional
+
+
+def class_body_code(cls: type) -> types.CodeType:
+    """The code object of a class statement: found in the code of the
+    module that defines the class, by the class's qualified name."""
+    module = sys.modules.get(cls.__module__)
+    if module is None:
+        raise TypeError("the module of class %s is not loaded" % cls.__qualname__)
+    names = cls.__qualname__.split(".")
+    code: Optional[types.CodeType] = _module_code(module)
+    for name in names:
+        code = _nested_code(code, name)
+        if code is None:
+            break
+    if code is None:
+        raise TypeError("no code found for class %s" % cls.__qualname__)
+    return code
+
+
+def _nested_code(code: Optional[types.CodeType], name: str) -> Optional[types.CodeType]:
+    """The code object named `name` among the constants of `code`, looking
+    through code objects that are not named (comprehensions)."""
+    if code is None:
+        return None
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType) and const.co_name == name:
+            return const
+    return None
 
 
 def code_of(obj: Any) -> types.CodeType:
-    """The code object of a code object, function, method, partial, module
-    or source string; TypeError for anything else."""
+    """The code object of a code object, function, method, partial, class,
+    module or source string; TypeError for anything else."""
     if isinstance(obj, types.CodeType):
         return obj
     if isinstance(obj, str):
@@ -24,9 +53,12 @@ def code_of(obj: Any) -> types.CodeType:
         return obj.__code__
     if isinstance(obj, types.ModuleType):
         return _module_code(obj)
+    if isinstance(obj, type):
+        return class_body_code(obj)
     raise TypeError(
         "unpyc cannot find code in a %s object; give a code object, function, "
-        "method, functools.partial, module or source string" % type(obj).__name__
+        "method, functools.partial, class, module or source string"
+        % type(obj).__name__
     )
 
 

@@ -1,0 +1,146 @@
+/*
+ * nins.c - facts about neutral instructions; see nins.h.
+ */
+#include "normalize/nins.h"
+
+/* Items the callable of a call takes on the stack. */
+static int call_slots(const upy_nin *in) {
+    return in->flags & N_ONE_SLOT ? 1 : 2;
+}
+
+static int popcount4(int32_t bits) {
+    return (bits & 1) + (bits >> 1 & 1) + (bits >> 2 & 1) + (bits >> 3 & 1);
+}
+
+int upy_nin_stack_effect(const upy_nin *in, int taken) {
+    switch ((upy_nop)in->op) {
+    case N_POP_TOP:
+    case N_STORE:
+    case N_DELETE_ATTR:
+    case N_SUBSCR:
+    case N_BINARY:
+    case N_COMPARE:
+    case N_LIST_APPEND:
+    case N_SET_ADD:
+    case N_LIST_EXTEND:
+    case N_SET_UPDATE:
+    case N_DICT_UPDATE:
+    case N_DICT_MERGE:
+    case N_POP_JUMP_IF:
+    case N_RETURN:
+    case N_RERAISE:
+    case N_POP_EXCEPT:
+    case N_IMPORT_NAME:
+    case N_IMPORT_STAR:
+    case N_PRINT_EXPR:
+        return -1;
+    case N_COPY:
+    case N_PUSH_NULL:
+    case N_LOAD:
+    case N_LOAD_CONST:
+    case N_LOAD_METHOD:
+    case N_LOAD_CLOSURE:
+    case N_LOAD_BUILD_CLASS:
+    case N_PUSH_EXC_INFO:
+    case N_BEFORE_WITH:
+    case N_WITH_EXCEPT_START:
+    case N_LOAD_ASSERTION_ERROR:
+    case N_IMPORT_FROM:
+    case N_MATCH_MAPPING:
+    case N_MATCH_SEQUENCE:
+    case N_MATCH_KEYS:
+    case N_GET_LEN:
+    case N_LOAD_LOCALS:
+        return 1;
+    case N_SWAP:
+    case N_DELETE:
+    case N_LOAD_ATTR:
+    case N_UNARY:
+    case N_EXC_MATCH:
+    case N_EG_MATCH:
+    case N_LIST_TO_TUPLE:
+    case N_CONVERT:
+    case N_JUMP:
+    case N_YIELD:
+    case N_GET_ITER:
+    case N_GET_AITER:
+    case N_AWAIT:
+    case N_YIELD_FROM:
+    case N_SETUP_ANNOTATIONS:
+    case N_COPY_DICT_WITHOUT_KEYS:
+        return 0;
+    case N_LOAD_SUPER_ATTR:
+        return in->arg & 1 ? -1 : -2;
+    case N_STORE_ATTR:
+    case N_DELETE_SUBSCR:
+    case N_SLICE:
+    case N_MAP_ADD:
+    case N_MATCH_CLASS:
+    case N_END_ASYNC_FOR:
+        return -2;
+    case N_STORE_SUBSCR:
+        return -3;
+    case N_STORE_SLICE:
+        return -4;
+    case N_BUILD_SLICE:
+    case N_BUILD_TUPLE:
+    case N_BUILD_LIST:
+    case N_BUILD_SET:
+    case N_BUILD_STRING:
+        return 1 - in->arg;
+    case N_BUILD_MAP:
+        return 1 - 2 * in->arg;
+    case N_BUILD_CONST_KEY_MAP:
+        return -in->arg;
+    case N_UNPACK_SEQUENCE:
+        return in->arg - 1;
+    case N_UNPACK_EX:
+        return (in->arg & 0xFF) + (in->arg >> 8);
+    case N_FORMAT:
+        return in->flags & N_FORMAT_SPEC ? -1 : 0;
+    case N_CALL:
+        return 1 - in->arg - call_slots(in);
+    case N_CALL_EX:
+        return 1 - call_slots(in) - 1 - (in->flags & N_CALL_KWARGS ? 1 : 0);
+    case N_MAKE_FUNCTION:
+        return -popcount4(in->arg);
+    case N_INTRINSIC:
+        return in->arg >= 100 ? -1 : 0;
+    case N_JUMP_IF_OR_POP:
+        return taken ? 0 : -1;
+    case N_FOR_ITER:
+        return taken ? -1 : 1;
+    case N_RAISE:
+        return -in->arg;
+    case N_COUNT:
+        break;
+    }
+    return 0;
+}
+
+int upy_nin_ends_block(const upy_nin *in) {
+    switch ((upy_nop)in->op) {
+    case N_JUMP:
+    case N_POP_JUMP_IF:
+    case N_JUMP_IF_OR_POP:
+    case N_FOR_ITER:
+    case N_RETURN:
+    case N_RAISE:
+    case N_RERAISE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int upy_nin_falls_through(const upy_nin *in) {
+    switch ((upy_nop)in->op) {
+    case N_JUMP:
+    case N_RETURN:
+    case N_RAISE:
+    case N_RERAISE:
+        return 0;
+    default:
+        return 1;
+    }
+}

@@ -1,0 +1,679 @@
+/*
+ * boolexpr.c - conditions and the control flow inside expressions.
+ *
+ * Two jobs.  rec_condition() collapses the network of conditional jumps
+ * the compiler makes for the test of an if / while / assert (CPython
+ * compiles `a and b`, `a or b`, `not a` and chained comparisons in a test
+ * straight into jumps) back into one expression with its two outcomes.
+ * rec_cond_expr() rebuilds the value of an expression that contains
+ * control flow: `a and b` / `a or b` (JUMP_IF_X_OR_POP), `x if c else y`
+ * (a test, two values meeting at a join), chained comparisons (a test
+ * that keeps the middle operand, and a cleanup block), and the shapes
+ * jump threading leaves: `a and b or c` comes out as a test jumping
+ * straight to `c`.
+ *
+ * The compiler also copies small exit blocks into the branches that jump
+ * to them (`return x if c else y` has two RETURN_VALUEs); a join that does
+ * not exist because of that is found as the common tail of the branches.
+ */
+#include <string.h>
+
+#include "recover/rec.h"
+
+static const upy_nin *ins(const rec *r, uint32_t i) {
+    return &r->ncode.ins[i];
+}
+
+static const upy_block *blk(const rec *r, int32_t b) {
+    return &r->cfg.blocks[b];
+}
+
+static upy_expr *new_expr(rec *r, upy_expr_kind kind) {
+    upy_expr *e = upy_expr_new(r->arena, kind);
+    if (!e)
+        rec_oom(r);
+    return e;
+}
+
+static upy_expr *unary_not(rec *r, upy_expr *e) {
+    upy_expr *n;
+    if (e->kind == UPY_E_UNARYOP && e->u.unary.op == UPY_UOP_NOT)
+        return e->u.unary.operand;
+    n = new_expr(r, UPY_E_UNARYOP);
+    if (!n)
+        return e;
+    n->u.unary.op = UPY_UOP_NOT;
+    n->u.unary.operand = e;
+    return n;
+}
+
+/* a and b / a or b, flattening operands of the same operator (the
+ * compiler makes the same jumps for `a and (b and c)`). */
+static upy_expr *boolop(rec *r, int is_and, upy_expr *a, upy_expr *b) {
+    upy_expr *e = new_expr(r, UPY_E_BOOLOP);
+    uint32_t n = 0, k;
+    upy_expr *parts[2];
+    if (!e)
+        return a;
+    parts[0] = a;
+    parts[1] = b;
+    for (k = 0; k < 2; k++)
+        n += parts[k]->kind == UPY_E_BOOLOP &&
+                     parts[k]->u.boolop.is_and == is_and
+                 ? parts[k]->u.boolop.values.len
+                 : 1;
+    e->u.boolop.is_and = is_and;
+    e->u.boolop.values.items = upy_arena_array(r->arena, n, sizeof(upy_expr *));
+    if (!e->u.boolop.values.items) {
+        rec_oom(r);
+        return a;
+    }
+    for (k = 0; k < 2; k++) {
+        if (parts[k]->kind == UPY_E_BOOLOP &&
+            parts[k]->u.boolop.is_and == is_and) {
+            memcpy(e->u.boolop.values.items + e->u.boolop.values.len,
+                   parts[k]->u.boolop.values.items,
+                   parts[k]->u.boolop.values.len * sizeof(upy_expr *));
+            e->u.boolop.values.len += parts[k]->u.boolop.values.len;
+        } else {
+            e->u.boolop.values.items[e->u.boolop.values.len++] = parts[k];
+        }
+    }
+    return e;
+}
+
+static upy_expr *compare1(rec *r, upy_cmpop op, upy_expr *a, upy_expr *b) {
+    upy_expr *e = new_expr(r, UPY_E_COMPARE);
+    if (!e)
+        return a;
+    e->u.compare.left = a;
+    e->u.compare.ops = upy_arena_alloc(r->arena, sizeof(upy_cmpop));
+    e->u.compare.comparators = upy_arena_alloc(r->arena, sizeof(upy_expr *));
+    if (!e->u.compare.ops || !e->u.compare.comparators) {
+        rec_oom(r);
+        return a;
+    }
+    e->u.compare.ops[0] = op;
+    e->u.compare.comparators[0] = b;
+    e->u.compare.n = 1;
+    return e;
+}
+
+/* Appends the comparisons of `more` (whose left operand is the last
+ * comparator of `chain`) to `chain`. */
+static upy_expr *extend_chain(rec *r, upy_expr *chain, upy_expr *more) {
+    uint32_t n = chain->u.compare.n + more->u.compare.n;
+    upy_cmpop *ops = upy_arena_array(r->arena, n, sizeof(upy_cmpop));
+    upy_expr **cmp = upy_arena_array(r->arena, n, sizeof(upy_expr *));
+    upy_expr *e = new_expr(r, UPY_E_COMPARE);
+    if (!ops || !cmp || !e) {
+        rec_oom(r);
+        return chain;
+    }
+    memcpy(ops, chain->u.compare.ops, chain->u.compare.n * sizeof *ops);
+    memcpy(ops + chain->u.compare.n, more->u.compare.ops,
+           more->u.compare.n * sizeof *ops);
+    memcpy(cmp, chain->u.compare.comparators, chain->u.compare.n * sizeof *cmp);
+    memcpy(cmp + chain->u.compare.n, more->u.compare.comparators,
+           more->u.compare.n * sizeof *cmp);
+    e->u.compare.left = chain->u.compare.left;
+    e->u.compare.ops = ops;
+    e->u.compare.comparators = cmp;
+    e->u.compare.n = n;
+    return e;
+}
+
+/* Whether slot v is the middle operand a chained comparison keeps: the
+ * last comparator of the comparison `cmp` just made. */
+static int is_chain_middle(const sval *v, const upy_expr *cmp) {
+    return v && v->kind == SV_VALUE && cmp && cmp->kind == UPY_E_COMPARE &&
+           v->expr == cmp->u.compare.comparators[cmp->u.compare.n - 1];
+}
+
+/* A block that only jumps on (a JUMP left where a branch was removed):
+ * its target; else the block itself. */
+static int32_t through_jumps(rec *r, int32_t b) {
+    int guard = 0;
+    while (b != UPY_NO_BLOCK && guard++ < 8) {
+        const upy_block *bb = blk(r, b);
+        if (bb->end - bb->start != 1 || ins(r, bb->start)->op != N_JUMP ||
+            bb->jump <= b)
+            break;
+        r->done[b] = 1;
+        b = bb->jump;
+    }
+    return b;
+}
+
+/* through_jumps() without marking anything done. */
+static int32_t peek_through_jumps(const rec *r, int32_t b) {
+    int guard = 0;
+    while (b != UPY_NO_BLOCK && guard++ < 8) {
+        const upy_block *bb = blk(r, b);
+        if (bb->end - bb->start != 1 || ins(r, bb->start)->op != N_JUMP ||
+            bb->jump <= b)
+            break;
+        b = bb->jump;
+    }
+    return b;
+}
+
+/* Statically: block b computes one value (no statements, nothing else
+ * left on the stack) and ends with a POP_JUMP_IF. */
+static int is_pure_test(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    int depth = 0;
+    uint32_t i;
+    if (ins(r, bb->end - 1)->op != N_POP_JUMP_IF)
+        return 0;
+    for (i = bb->start; i + 1 < bb->end; i++) {
+        switch ((upy_nop)ins(r, i)->op) {
+        case N_STORE:
+        case N_STORE_ATTR:
+        case N_STORE_SUBSCR:
+        case N_STORE_SLICE:
+        case N_DELETE:
+        case N_DELETE_ATTR:
+        case N_DELETE_SUBSCR:
+        case N_POP_TOP:
+        case N_IMPORT_NAME:
+        case N_RAISE:
+        case N_BEFORE_WITH:
+        case N_SWAP:
+        case N_COPY:
+            return 0;
+        default:
+            break;
+        }
+        depth += upy_nin_stack_effect(ins(r, i), 0);
+        if (depth < 0)
+            return 0;
+    }
+    return depth == 1;
+}
+
+/* Where the POP_JUMP_IF ending block b goes when its test holds / fails,
+ * without building the test. */
+static void jump_targets(const rec *r, int32_t b, int32_t *on_true,
+                         int32_t *on_false) {
+    const upy_block *bb = blk(r, b);
+    if (ins(r, bb->end - 1)->arg == UPY_JUMP_FALSE) {
+        *on_true = bb->next;
+        *on_false = bb->jump;
+    } else {
+        *on_true = bb->jump;
+        *on_false = bb->next;
+    }
+}
+
+/* The test of the POP_JUMP_IF ending block b, with the value already on
+ * the stack: what it tests for reaching *on_true. */
+static upy_expr *jump_test(rec *r, int32_t b, upy_expr *value, int32_t *on_true,
+                           int32_t *on_false) {
+    const upy_block *bb = blk(r, b);
+    const upy_nin *j = ins(r, bb->end - 1);
+    switch ((upy_jump_cond)j->arg) {
+    case UPY_JUMP_FALSE:
+        *on_true = bb->next;
+        *on_false = bb->jump;
+        return value;
+    case UPY_JUMP_TRUE:
+        *on_true = bb->jump;
+        *on_false = bb->next;
+        return value;
+    case UPY_JUMP_NONE:
+        *on_true = bb->jump;
+        *on_false = bb->next;
+        return compare1(r, UPY_CMP_IS, value, rec_const(r, r->none_object));
+    case UPY_JUMP_NOT_NONE:
+        *on_true = bb->jump;
+        *on_false = bb->next;
+        return compare1(r, UPY_CMP_IS_NOT, value, rec_const(r, r->none_object));
+    }
+    return value;
+}
+
+/* A chained comparison in a test: the comparison popped, its middle
+ * operand still on the stack, the fall-through block compares it with the
+ * next operand and the jump goes to a cleanup block (POP_TOP, then on to
+ * where the test fails).  Extends *test and its outcomes; 1 when it was
+ * one. */
+static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
+    while (c->test->kind == UPY_E_COMPARE && r->sp > rg->base &&
+           is_chain_middle(rec_peek(r, 1), c->test)) {
+        int32_t cleanup = c->on_false, next = c->on_true;
+        const upy_block *cb, *nb;
+        upy_expr *more, *t;
+        int32_t t_true, t_false;
+        int stop;
+
+        if (cleanup == UPY_NO_BLOCK || next == UPY_NO_BLOCK)
+            return 0;
+        cb = blk(r, cleanup);
+        nb = blk(r, next);
+        if (ins(r, cb->start)->op != N_POP_TOP)
+            return 0;
+        stop = rec_run(r, nb->start, nb->end - 1, rg, out);
+        if (stop != (int)nb->end - 1 ||
+            ins(r, nb->end - 1)->op != N_POP_JUMP_IF)
+            return 0;
+        more = rec_value(r, rec_pop(r));
+        if (more->kind != UPY_E_COMPARE)
+            return 0;
+        r->done[next] = 1;
+        r->done[cleanup] = 1;
+        c->test = extend_chain(r, c->test, more);
+        t = jump_test(r, next, c->test, &t_true, &t_false);
+        (void)t;
+        c->on_true = through_jumps(r, t_true);
+        /* The cleanup block pops the middle operand, then goes where the
+         * failed test goes. */
+        c->on_false =
+            cb->end - cb->start == 1 ? cb->next : through_jumps(r, cb->jump);
+        if (c->on_false == UPY_NO_BLOCK)
+            c->on_false = t_false;
+        c->last = next > c->last ? next : c->last;
+    }
+    return 1;
+}
+
+/* Whether every predecessor of s is in the network [first, last]. */
+static int preds_in(const rec *r, int32_t s, int32_t first, int32_t last) {
+    uint32_t k;
+    const upy_block *sb = blk(r, s);
+    for (k = 0; k < sb->npreds; k++)
+        if (sb->preds[k] < first || sb->preds[k] > last)
+            return 0;
+    return sb->npreds > 0;
+}
+
+int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
+                  upy_ptr_vec *out) {
+    int changed = 1;
+    upy_expr *value = rec_value(r, rec_pop(r));
+
+    c->first = c->last = b;
+    c->test = jump_test(r, b, value, &c->on_true, &c->on_false);
+    if (!chain_test(r, c, rg, out))
+        return 0;
+    c->on_true = through_jumps(r, c->on_true);
+    c->on_false = through_jumps(r, c->on_false);
+    while (changed) {
+        int32_t cand[2], k;
+        changed = 0;
+        cand[0] = c->on_true;
+        cand[1] = c->on_false;
+        if (cand[1] < cand[0]) {
+            cand[0] = c->on_false;
+            cand[1] = c->on_true;
+        }
+        for (k = 0; k < 2 && !changed; k++) {
+            int32_t s = cand[k], s_true, s_false;
+            int rule;
+            upy_expr *t;
+            if (s == UPY_NO_BLOCK || s <= c->last || r->done[s] ||
+                s >= rg->end || blk(r, s)->handler != blk(r, b)->handler ||
+                !is_pure_test(r, s) || !preds_in(r, s, c->first, c->last))
+                continue;
+            /* Decide from the jumps alone before running anything. */
+            jump_targets(r, s, &s_true, &s_false);
+            s_true = peek_through_jumps(r, s_true);
+            s_false = peek_through_jumps(r, s_false);
+            if (s == c->on_true && s_false == c->on_false)
+                rule = 0; /* test and t */
+            else if (s == c->on_true && s_true == c->on_false)
+                rule = 1; /* test and not t */
+            else if (s == c->on_false && s_true == c->on_true)
+                rule = 2; /* test or t */
+            else if (s == c->on_false && s_false == c->on_true)
+                rule = 3; /* test or not t */
+            else
+                continue;
+            if (rec_run(r, blk(r, s)->start, blk(r, s)->end - 1, rg, out) !=
+                (int)blk(r, s)->end - 1)
+                return -1;
+            r->done[s] = 1;
+            t = jump_test(r, s, rec_value(r, rec_pop(r)), &s_true, &s_false);
+            s_true = through_jumps(r, s_true);
+            s_false = through_jumps(r, s_false);
+            switch (rule) {
+            case 0:
+                c->test = boolop(r, 1, c->test, t);
+                c->on_true = s_true;
+                break;
+            case 1:
+                c->test = boolop(r, 1, c->test, unary_not(r, t));
+                c->on_true = s_false;
+                break;
+            case 2:
+                c->test = boolop(r, 0, c->test, t);
+                c->on_false = s_false;
+                break;
+            default:
+                c->test = boolop(r, 0, c->test, unary_not(r, t));
+                c->on_false = s_true;
+                break;
+            }
+            c->last = s;
+            changed = 1;
+        }
+    }
+    return 0;
+}
+
+/* --- expressions with control flow -------------------------------------- */
+
+static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
+                      uint32_t stop_at, const region *rg, upy_ptr_vec *out);
+
+/* The instruction a branch starting at block b ends with when it runs to
+ * a return or raise without reaching `merge` (following fall-through and
+ * forward jumps); -1 when it reaches `merge` or goes elsewhere. */
+static int64_t branch_terminal(const rec *r, int32_t b, int32_t merge) {
+    int guard = 0;
+    while (b != UPY_NO_BLOCK && b != merge && guard++ < 256) {
+        const upy_block *bb = blk(r, b);
+        const upy_nin *last = ins(r, bb->end - 1);
+        if (last->op == N_RETURN || last->op == N_RAISE ||
+            last->op == N_RERAISE)
+            return bb->end - 1;
+        if (last->op == N_JUMP) {
+            if (bb->jump <= b)
+                return -1;
+            b = bb->jump;
+        } else if (last->op == N_POP_JUMP_IF || last->op == N_JUMP_IF_OR_POP ||
+                   last->op == N_FOR_ITER) {
+            /* Nested control flow: only the fall-through path ends the
+             * branch in the shapes the compiler duplicates. */
+            return -1;
+        } else {
+            b = bb->next;
+        }
+    }
+    return -1;
+}
+
+/* Two branches that end in copies of the same exit block: the length of
+ * their common tail that leaves exactly one value for it on each side.
+ * `depth` is the stack depth at the start of both branches. */
+static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
+                            uint32_t start_b, uint32_t end_b) {
+    uint32_t k = 0, best = 0;
+    while (k <= end_a - start_a && k <= end_b - start_b) {
+        const upy_nin *x = ins(r, end_a - k), *y = ins(r, end_b - k);
+        if (x->op != y->op || x->arg != y->arg || x->obj != y->obj)
+            break;
+        k++;
+    }
+    /* The tail must start where each branch has pushed exactly its one
+     * value: try the longest first. */
+    for (; k > 0; k--) {
+        uint32_t ta = end_a - k + 1, tb = end_b - k + 1, i;
+        int da = 0, db = 0;
+        for (i = start_a; i < ta; i++)
+            da += upy_nin_stack_effect(ins(r, i), 0);
+        for (i = start_b; i < tb; i++)
+            db += upy_nin_stack_effect(ins(r, i), 0);
+        if (da == 1 && db == 1) {
+            best = k;
+            break;
+        }
+    }
+    return best;
+}
+
+/* Evaluates the instructions of one branch, from instruction `from` of
+ * block b, until control reaches block `merge` (or instruction stop_at):
+ * the branch's value is then on the stack. */
+static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
+                      uint32_t stop_at, const region *rg, upy_ptr_vec *out) {
+    int guard = 0;
+    while (b != UPY_NO_BLOCK && b != merge && guard++ < 4096) {
+        const upy_block *bb = blk(r, b);
+        uint32_t to = bb->end;
+        int stop;
+        if (stop_at >= bb->start && stop_at < bb->end)
+            to = stop_at;
+        r->done[b] = 1;
+        stop = rec_run(r, from, to, rg, out);
+        if (stop < 0)
+            return -1;
+        if ((uint32_t)stop == stop_at)
+            return 0;
+        if ((uint32_t)stop == bb->end) {
+            b = bb->next;
+        } else {
+            const upy_nin *last = ins(r, (uint32_t)stop);
+            if (last->op == N_JUMP) {
+                b = bb->jump;
+            } else if (last->op == N_POP_JUMP_IF ||
+                       last->op == N_JUMP_IF_OR_POP) {
+                int32_t resume;
+                if (rec_cond_expr(r, b, rg, &resume, out))
+                    return -1;
+                b = resume;
+                from = r->cond_resume;
+                if (b != UPY_NO_BLOCK && from >= blk(r, b)->start &&
+                    from < blk(r, b)->end && b != merge)
+                    continue;
+                continue;
+            } else {
+                /* A return or raise inside an expression's branch: not a
+                 * shape this reducer knows. */
+                rec_unrecovered(r, out, bb->start, bb->end, "expression");
+                return 0;
+            }
+        }
+        if (b != UPY_NO_BLOCK)
+            from = blk(r, b)->start;
+        if (stop_at != UINT32_MAX && b != UPY_NO_BLOCK &&
+            stop_at == blk(r, b)->start)
+            return 0;
+    }
+    return 0;
+}
+
+/* Where an expression's branches meet.  Returns the join block, or
+ * UPY_NO_BLOCK when they end in duplicated exits (then *tail_a / *tail_b
+ * are where the common tails start). */
+static int32_t join_of(rec *r, int32_t first, int32_t a, int32_t b,
+                       uint32_t *tail_a, uint32_t *tail_b) {
+    int32_t j = blk(r, first)->ipdom;
+    int64_t ea, eb;
+    uint32_t k;
+    *tail_a = *tail_b = UINT32_MAX;
+    if (j != UPY_NO_BLOCK)
+        return j;
+    ea = branch_terminal(r, a, UPY_NO_BLOCK);
+    eb = branch_terminal(r, b, UPY_NO_BLOCK);
+    if (ea < 0 || eb < 0)
+        return UPY_NO_BLOCK;
+    k = common_tail(r, blk(r, a)->start, (uint32_t)ea, blk(r, b)->start,
+                    (uint32_t)eb);
+    if (k == 0)
+        return UPY_NO_BLOCK;
+    *tail_a = (uint32_t)ea - k + 1;
+    *tail_b = (uint32_t)eb - k + 1;
+    return UPY_NO_BLOCK;
+}
+
+/* Marks done the blocks of a duplicated tail starting at instruction t. */
+static void mark_tail_done(rec *r, uint32_t t) {
+    int32_t b = r->cfg.block_of[t];
+    while (b != UPY_NO_BLOCK) {
+        const upy_block *bb = blk(r, b);
+        r->done[b] = 1;
+        if (!upy_nin_falls_through(ins(r, bb->end - 1)) ||
+            ins(r, bb->end - 1)->op != N_JUMP)
+            break;
+        b = bb->jump;
+    }
+}
+
+/* A test whose true (or false) outcome goes to a block that keeps its
+ * value and jumps out, else falls to where the test's other outcome goes:
+ * `(t and k) or rest` / `(t or k) and rest` after jump threading. */
+static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
+                           int32_t *resume, upy_ptr_vec *out) {
+    int32_t kb, rest;
+    const upy_block *k;
+    const upy_nin *j;
+    int keep_true;
+    upy_expr *kv, *restv;
+    uint32_t tail_a, tail_b;
+    int32_t m;
+
+    for (keep_true = 1; keep_true >= 0; keep_true--) {
+        kb = keep_true ? c->on_true : c->on_false;
+        rest = keep_true ? c->on_false : c->on_true;
+        if (kb == UPY_NO_BLOCK || rest == UPY_NO_BLOCK || r->done[kb])
+            continue;
+        k = blk(r, kb);
+        j = ins(r, k->end - 1);
+        if (j->op != N_JUMP_IF_OR_POP || k->next != rest ||
+            j->arg != (keep_true ? UPY_JUMP_TRUE : UPY_JUMP_FALSE))
+            continue;
+        /* The keep block computes k and jumps, value kept, to the join. */
+        m = k->jump;
+        if (value_from(r, kb, k->start, UPY_NO_BLOCK, k->end - 1, rg, out))
+            return -1;
+        r->done[kb] = 1;
+        kv = rec_value(r, rec_pop(r));
+        if (value_from(r, rest, blk(r, rest)->start, m, UINT32_MAX, rg, out))
+            return -1;
+        restv = rec_value(r, rec_pop(r));
+        (void)tail_a;
+        (void)tail_b;
+        if (rec_push(r, SV_VALUE,
+                     boolop(r, !keep_true, boolop(r, keep_true, c->test, kv),
+                            restv)))
+            return -1;
+        *resume = m;
+        r->cond_resume = m != UPY_NO_BLOCK ? blk(r, m)->start : 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* JUMP_IF_X_OR_POP ending block b: `x and rest` / `x or rest`, where rest
+ * is what the fall-through computes up to the jump target; a chained
+ * comparison when the comparison's middle operand waits below x. */
+static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
+                     upy_ptr_vec *out) {
+    const upy_block *bb = blk(r, b);
+    const upy_nin *j = ins(r, bb->end - 1);
+    sval x = rec_pop(r);
+    int32_t target = bb->jump;
+    upy_expr *rest;
+
+    if (j->arg == UPY_JUMP_FALSE && x.expr && x.expr->kind == UPY_E_COMPARE &&
+        is_chain_middle(rec_peek(r, 1), x.expr)) {
+        /* a < b < c: the fall-through compares the middle operand with
+         * the next one; the jump goes to a cleanup (SWAP 2; POP_TOP). */
+        upy_expr *chain = x.expr;
+        int32_t cleanup = target, cur = bb->next;
+        while (cur != UPY_NO_BLOCK) {
+            const upy_block *cb = blk(r, cur);
+            int stop = rec_run(r, cb->start, cb->end, rg, out);
+            upy_expr *more;
+            if (stop < 0)
+                return -1;
+            r->done[cur] = 1;
+            more = rec_value(r, rec_pop(r));
+            if (more->kind != UPY_E_COMPARE)
+                break;
+            chain = extend_chain(r, chain, more);
+            if ((uint32_t)stop < cb->end &&
+                ins(r, (uint32_t)stop)->op == N_JUMP_IF_OR_POP &&
+                cb->jump == cleanup && is_chain_middle(rec_peek(r, 1), more)) {
+                cur = cb->next;
+                continue;
+            }
+            /* The end of the chain: a jump over the cleanup, or (3.12+)
+             * the exit block duplicated right here. */
+            r->done[cleanup] = 1;
+            if (rec_push(r, SV_VALUE, chain))
+                return -1;
+            if ((uint32_t)stop < cb->end &&
+                ins(r, (uint32_t)stop)->op == N_JUMP) {
+                *resume = cb->jump;
+                r->cond_resume = blk(r, cb->jump)->start;
+            } else {
+                *resume = cur;
+                r->cond_resume = (uint32_t)stop;
+                r->done[cur] = 0;
+                /* The cleanup's copy of the tail is not walked. */
+                mark_tail_done(r, blk(r, cleanup)->start);
+            }
+            return 0;
+        }
+        rec_unrecovered(r, out, bb->start, bb->end, "chained comparison");
+        return 0;
+    }
+    if (value_from(r, bb->next, blk(r, bb->next)->start, target, UINT32_MAX, rg,
+                   out))
+        return -1;
+    rest = rec_value(r, rec_pop(r));
+    if (rec_push(r, SV_VALUE,
+                 boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)))
+        return -1;
+    *resume = target;
+    r->cond_resume = target != UPY_NO_BLOCK ? blk(r, target)->start : 0;
+    return 0;
+}
+
+int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+                  upy_ptr_vec *out) {
+    const upy_nin *j = ins(r, blk(r, b)->end - 1);
+    rec_cond c;
+    int32_t join;
+    uint32_t tail_a, tail_b;
+    upy_expr *v1, *v2, *e;
+    uint32_t depth;
+    int st;
+
+    r->done[b] = 1;
+    if (j->op == N_JUMP_IF_OR_POP)
+        return keep_jump(r, b, rg, resume, out);
+    c.start = 0;
+    if (rec_condition(r, b, rg, &c, out))
+        return -1;
+    st = threaded_boolop(r, &c, rg, resume, out);
+    if (st)
+        return st < 0 ? -1 : 0;
+    /* x if test else y. */
+    join = join_of(r, c.first, c.on_true, c.on_false, &tail_a, &tail_b);
+    depth = r->sp;
+    if (value_from(r, c.on_true, blk(r, c.on_true)->start, join, tail_a, rg,
+                   out))
+        return -1;
+    v1 = rec_value(r, r->sp > depth ? rec_pop(r) : rec_pop(r));
+    r->sp = depth;
+    if (value_from(r, c.on_false, blk(r, c.on_false)->start, join, tail_b, rg,
+                   out))
+        return -1;
+    v2 = rec_value(r, r->sp > depth ? rec_pop(r) : rec_pop(r));
+    r->sp = depth;
+    e = new_expr(r, UPY_E_IFEXP);
+    if (!e)
+        return -1;
+    e->u.ifexp.test = c.test;
+    e->u.ifexp.body = v1;
+    e->u.ifexp.orelse = v2;
+    if (rec_push(r, SV_VALUE, e))
+        return -1;
+    if (join != UPY_NO_BLOCK) {
+        *resume = join;
+        r->cond_resume = blk(r, join)->start;
+    } else if (tail_a != UINT32_MAX) {
+        *resume = r->cfg.block_of[tail_a];
+        r->cond_resume = tail_a;
+        r->done[*resume] = 0;
+        mark_tail_done(r, tail_b);
+    } else {
+        *resume = UPY_NO_BLOCK;
+        rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
+                        "conditional expression");
+    }
+    return 0;
+}

@@ -1,0 +1,426 @@
+/*
+ * cfg.c - basic blocks, dominators, post-dominators, loops, stack depths;
+ * see cfg.h.
+ *
+ * Dominators use the iterative algorithm of Cooper, Harvey and Kennedy
+ * ("A Simple, Fast Dominance Algorithm"): blocks in reverse post-order,
+ * intersecting predecessor dominators until nothing changes.  Code objects
+ * have at most a few thousand blocks and the loop converges in a handful
+ * of passes, so this is faster in practice than Lengauer-Tarjan and far
+ * simpler.  Post-dominators are the same algorithm on the reversed graph.
+ */
+#include "recover/cfg.h"
+
+#include <string.h>
+
+#include "util/error.h"
+
+typedef struct graph_walk {
+    upy_arena *arena;
+    uint32_t n;       /* nodes, the virtual exit included if any */
+    int32_t *order;   /* nodes in reverse post-order */
+    uint32_t count;   /* reachable nodes */
+    uint32_t *number; /* node -> position in order, UINT32_MAX */
+    int32_t *idom;
+} graph_walk;
+
+/* Successors of a node for a dominator computation: forward (normal +
+ * exception edges) or reversed normal edges with the virtual exit. */
+typedef struct succ_list {
+    int32_t items[3];
+    uint32_t len;
+} succ_list;
+
+typedef struct edge_source {
+    const upy_cfg *cfg;
+    int reversed;
+    /* Reversed: predecessor lists built here, exits pointing at node
+     * cfg->count. */
+    int32_t **rev;
+    uint32_t *nrev;
+} edge_source;
+
+static int32_t node_succ_count(const edge_source *es, int32_t node,
+                               const int32_t **items, succ_list *scratch) {
+    const upy_block *b;
+    if (es->reversed) {
+        *items = es->rev[node];
+        return (int32_t)es->nrev[node];
+    }
+    b = &es->cfg->blocks[node];
+    scratch->len = 0;
+    if (b->next != UPY_NO_BLOCK)
+        scratch->items[scratch->len++] = b->next;
+    if (b->jump != UPY_NO_BLOCK)
+        scratch->items[scratch->len++] = b->jump;
+    if (b->handler != UPY_NO_BLOCK)
+        scratch->items[scratch->len++] = b->handler;
+    *items = scratch->items;
+    return (int32_t)scratch->len;
+}
+
+/* Iterative depth-first search from `root`, recording post-order. */
+static int depth_first(const edge_source *es, graph_walk *w, int32_t root) {
+    int32_t *stack = upy_arena_array(w->arena, w->n, sizeof(int32_t));
+    uint32_t *next_edge = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
+    uint8_t *seen = upy_arena_array(w->arena, w->n, 1);
+    int32_t *post = upy_arena_array(w->arena, w->n, sizeof(int32_t));
+    uint32_t sp = 0, npost = 0, i;
+    succ_list scratch;
+
+    if (!stack || !next_edge || !seen || !post)
+        return -1;
+    stack[sp++] = root;
+    seen[root] = 1;
+    while (sp) {
+        int32_t node = stack[sp - 1];
+        const int32_t *succ;
+        int32_t nsucc = node_succ_count(es, node, &succ, &scratch);
+        if ((int32_t)next_edge[node] < nsucc) {
+            int32_t s = succ[next_edge[node]++];
+            if (!seen[s]) {
+                seen[s] = 1;
+                stack[sp++] = s;
+            }
+        } else {
+            post[npost++] = node;
+            sp--;
+        }
+    }
+    w->order = upy_arena_array(w->arena, npost ? npost : 1, sizeof(int32_t));
+    w->number = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
+    if (!w->order || !w->number)
+        return -1;
+    for (i = 0; i < w->n; i++)
+        w->number[i] = UINT32_MAX;
+    for (i = 0; i < npost; i++) {
+        w->order[i] = post[npost - 1 - i];
+        w->number[w->order[i]] = i;
+    }
+    w->count = npost;
+    return 0;
+}
+
+static int32_t intersect(const graph_walk *w, int32_t a, int32_t b) {
+    while (a != b) {
+        while (w->number[a] > w->number[b])
+            a = w->idom[a];
+        while (w->number[b] > w->number[a])
+            b = w->idom[b];
+    }
+    return a;
+}
+
+/* Predecessors of every node in the graph es walks (the reverse of its
+ * successor relation), for the dominator update. */
+static int predecessors(const edge_source *es, graph_walk *w, int32_t ***preds,
+                        uint32_t **npreds) {
+    uint32_t i, *cap;
+    succ_list scratch;
+    *preds = upy_arena_array(w->arena, w->n, sizeof(int32_t *));
+    *npreds = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
+    cap = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
+    if (!*preds || !*npreds || !cap)
+        return -1;
+    for (i = 0; i < w->n; i++) {
+        const int32_t *succ;
+        int32_t k, ns = node_succ_count(es, (int32_t)i, &succ, &scratch);
+        for (k = 0; k < ns; k++)
+            cap[succ[k]]++;
+    }
+    for (i = 0; i < w->n; i++) {
+        (*preds)[i] =
+            upy_arena_array(w->arena, cap[i] ? cap[i] : 1, sizeof(int32_t));
+        if (!(*preds)[i])
+            return -1;
+    }
+    for (i = 0; i < w->n; i++) {
+        const int32_t *succ;
+        int32_t k, ns = node_succ_count(es, (int32_t)i, &succ, &scratch);
+        for (k = 0; k < ns; k++)
+            (*preds)[succ[k]][(*npreds)[succ[k]]++] = (int32_t)i;
+    }
+    return 0;
+}
+
+static int dominators(const edge_source *es, graph_walk *w, int32_t root) {
+    int32_t **preds;
+    uint32_t *npreds, i;
+    int changed = 1;
+
+    if (depth_first(es, w, root) || predecessors(es, w, &preds, &npreds))
+        return -1;
+    w->idom = upy_arena_array(w->arena, w->n, sizeof(int32_t));
+    if (!w->idom)
+        return -1;
+    for (i = 0; i < w->n; i++)
+        w->idom[i] = UPY_NO_BLOCK;
+    w->idom[root] = root;
+    while (changed) {
+        changed = 0;
+        for (i = 1; i < w->count; i++) {
+            int32_t node = w->order[i], best = UPY_NO_BLOCK;
+            uint32_t k;
+            for (k = 0; k < npreds[node]; k++) {
+                int32_t p = preds[node][k];
+                if (w->idom[p] == UPY_NO_BLOCK)
+                    continue;
+                best = best == UPY_NO_BLOCK ? p : intersect(w, p, best);
+            }
+            if (best != w->idom[node]) {
+                w->idom[node] = best;
+                changed = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Splits the instructions into blocks: a block starts at the entry, at
+ * every jump target and handler entry, after every instruction that ends a
+ * block, and wherever the handler changes. */
+static int make_blocks(upy_cfg *cfg, upy_arena *arena) {
+    const upy_ncode *code = cfg->code;
+    uint8_t *starts = upy_arena_array(arena, code->count + 1, 1);
+    uint32_t i, n = 0;
+
+    cfg->block_of = upy_arena_array(arena, code->count + 1, sizeof(int32_t));
+    if (!starts || !cfg->block_of)
+        return -1;
+    if (code->count)
+        starts[0] = 1;
+    for (i = 0; i < code->count; i++) {
+        const upy_nin *in = &code->ins[i];
+        if (in->target >= 0)
+            starts[in->target] = 1;
+        if (in->handler >= 0)
+            starts[in->handler] = 1;
+        if (upy_nin_ends_block(in))
+            starts[i + 1] = 1;
+        if (i > 0 && code->ins[i - 1].handler != in->handler)
+            starts[i] = 1;
+    }
+    for (i = 0; i < code->count; i++)
+        n += starts[i];
+    cfg->count = n;
+    cfg->blocks = upy_arena_array(arena, n ? n : 1, sizeof(upy_block));
+    if (!cfg->blocks)
+        return -1;
+    n = 0;
+    for (i = 0; i < code->count; i++) {
+        if (starts[i]) {
+            if (n)
+                cfg->blocks[n - 1].end = i;
+            cfg->blocks[n].start = i;
+            n++;
+        }
+        cfg->block_of[i] = (int32_t)n - 1;
+    }
+    if (n)
+        cfg->blocks[n - 1].end = code->count;
+    for (i = 0; i < n; i++) {
+        upy_block *b = &cfg->blocks[i];
+        const upy_nin *last = &code->ins[b->end - 1];
+        b->next = upy_nin_falls_through(last) && b->end < code->count
+                      ? cfg->block_of[b->end]
+                      : UPY_NO_BLOCK;
+        b->jump =
+            last->target >= 0 ? cfg->block_of[last->target] : UPY_NO_BLOCK;
+        b->handler = code->ins[b->start].handler >= 0
+                         ? cfg->block_of[code->ins[b->start].handler]
+                         : UPY_NO_BLOCK;
+        if (b->handler != UPY_NO_BLOCK)
+            cfg->blocks[b->handler].is_handler = 1;
+        b->depth_in = -1;
+    }
+    return 0;
+}
+
+static int normal_predecessors(upy_cfg *cfg, upy_arena *arena) {
+    uint32_t i;
+    for (i = 0; i < cfg->count; i++) {
+        upy_block *b = &cfg->blocks[i];
+        if (b->next != UPY_NO_BLOCK)
+            cfg->blocks[b->next].npreds++;
+        if (b->jump != UPY_NO_BLOCK && b->jump != b->next)
+            cfg->blocks[b->jump].npreds++;
+    }
+    for (i = 0; i < cfg->count; i++) {
+        upy_block *b = &cfg->blocks[i];
+        b->preds =
+            upy_arena_array(arena, b->npreds ? b->npreds : 1, sizeof(int32_t));
+        if (!b->preds)
+            return -1;
+        b->npreds = 0;
+    }
+    for (i = 0; i < cfg->count; i++) {
+        upy_block *b = &cfg->blocks[i];
+        if (b->next != UPY_NO_BLOCK) {
+            upy_block *s = &cfg->blocks[b->next];
+            s->preds[s->npreds++] = (int32_t)i;
+        }
+        if (b->jump != UPY_NO_BLOCK && b->jump != b->next) {
+            upy_block *s = &cfg->blocks[b->jump];
+            s->preds[s->npreds++] = (int32_t)i;
+        }
+    }
+    return 0;
+}
+
+static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
+    edge_source es = {cfg, 0, NULL, NULL};
+    graph_walk w;
+    uint32_t i;
+
+    memset(&w, 0, sizeof w);
+    w.arena = arena;
+    w.n = cfg->count;
+    if (dominators(&es, &w, 0))
+        return -1;
+    for (i = 0; i < cfg->count; i++) {
+        cfg->blocks[i].rpo = w.number[i];
+        cfg->blocks[i].idom = i == 0 ? UPY_NO_BLOCK : w.idom[i];
+    }
+    return 0;
+}
+
+/* Post-dominators: dominators of the reversed normal-edge graph, rooted
+ * at a virtual exit (node cfg->count) that every return and raise
+ * reaches. */
+static int compute_post_dominators(upy_cfg *cfg, upy_arena *arena) {
+    edge_source es = {cfg, 1, NULL, NULL};
+    graph_walk w;
+    uint32_t i, n = cfg->count + 1;
+
+    es.rev = upy_arena_array(arena, n, sizeof(int32_t *));
+    es.nrev = upy_arena_array(arena, n, sizeof(uint32_t));
+    if (!es.rev || !es.nrev)
+        return -1;
+    /* Reversed successors of a block are its normal predecessors; those of
+     * the exit are the blocks that leave the function. */
+    for (i = 0; i < cfg->count; i++) {
+        es.rev[i] = cfg->blocks[i].preds;
+        es.nrev[i] = cfg->blocks[i].npreds;
+        if (cfg->blocks[i].next == UPY_NO_BLOCK &&
+            cfg->blocks[i].jump == UPY_NO_BLOCK)
+            es.nrev[cfg->count]++;
+    }
+    es.rev[cfg->count] = upy_arena_array(
+        arena, es.nrev[cfg->count] ? es.nrev[cfg->count] : 1, sizeof(int32_t));
+    if (!es.rev[cfg->count])
+        return -1;
+    es.nrev[cfg->count] = 0;
+    for (i = 0; i < cfg->count; i++)
+        if (cfg->blocks[i].next == UPY_NO_BLOCK &&
+            cfg->blocks[i].jump == UPY_NO_BLOCK)
+            es.rev[cfg->count][es.nrev[cfg->count]++] = (int32_t)i;
+
+    memset(&w, 0, sizeof w);
+    w.arena = arena;
+    w.n = n;
+    if (dominators(&es, &w, (int32_t)cfg->count))
+        return -1;
+    for (i = 0; i < cfg->count; i++) {
+        int32_t p = w.idom[i];
+        cfg->blocks[i].ipdom =
+            p == UPY_NO_BLOCK || p == (int32_t)cfg->count ? UPY_NO_BLOCK : p;
+    }
+    return 0;
+}
+
+int upy_cfg_dominates(const upy_cfg *cfg, int32_t a, int32_t b) {
+    if (a < 0 || b < 0 || cfg->blocks[b].rpo == UINT32_MAX)
+        return 0;
+    while (b != UPY_NO_BLOCK) {
+        if (a == b)
+            return 1;
+        b = cfg->blocks[b].idom;
+    }
+    return 0;
+}
+
+static void mark_loops(upy_cfg *cfg) {
+    uint32_t i;
+    for (i = 0; i < cfg->count; i++) {
+        const upy_block *b = &cfg->blocks[i];
+        if (b->next != UPY_NO_BLOCK &&
+            upy_cfg_dominates(cfg, b->next, (int32_t)i))
+            cfg->blocks[b->next].is_loop_header = 1;
+        if (b->jump != UPY_NO_BLOCK &&
+            upy_cfg_dominates(cfg, b->jump, (int32_t)i))
+            cfg->blocks[b->jump].is_loop_header = 1;
+    }
+}
+
+/* Propagates stack depths from the entry; a handler starts at its
+ * unwind depth plus the exception (and the offset, with lasti). */
+static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
+                                   unpyc_error *err) {
+    int32_t *work = upy_arena_array(arena, cfg->count + 1, sizeof(int32_t));
+    uint32_t nwork = 0;
+
+    if (!work)
+        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    if (!cfg->count)
+        return UNPYC_OK;
+    cfg->blocks[0].depth_in = 0;
+    work[nwork++] = 0;
+    while (nwork) {
+        int32_t bi = work[--nwork];
+        upy_block *b = &cfg->blocks[bi];
+        int32_t depth = b->depth_in, targets[3], target_depth[3];
+        uint32_t i, nt = 0;
+
+        for (i = b->start; i + 1 < b->end; i++)
+            depth += upy_nin_stack_effect(&cfg->code->ins[i], 0);
+        if (b->next != UPY_NO_BLOCK) {
+            targets[nt] = b->next;
+            target_depth[nt++] =
+                depth + upy_nin_stack_effect(&cfg->code->ins[b->end - 1], 0);
+        }
+        if (b->jump != UPY_NO_BLOCK) {
+            targets[nt] = b->jump;
+            target_depth[nt++] =
+                depth + upy_nin_stack_effect(&cfg->code->ins[b->end - 1], 1);
+        }
+        if (b->handler != UPY_NO_BLOCK) {
+            const upy_nin *first = &cfg->code->ins[b->start];
+            targets[nt] = b->handler;
+            target_depth[nt++] =
+                first->handler_depth + 1 + (first->handler_lasti ? 1 : 0);
+        }
+        for (i = 0; i < nt; i++) {
+            upy_block *t = &cfg->blocks[targets[i]];
+            if (target_depth[i] < 0)
+                return upy_fail(err, UNPYC_E_CORRUPT,
+                                (long long)cfg->code->ins[b->end - 1].offset,
+                                "stack underflow at offset %u",
+                                (unsigned)cfg->code->ins[b->end - 1].offset);
+            if (t->depth_in < 0) {
+                t->depth_in = target_depth[i];
+                work[nwork++] = targets[i];
+            } else if (t->depth_in != target_depth[i]) {
+                return upy_fail(err, UNPYC_E_CORRUPT,
+                                (long long)cfg->code->ins[t->start].offset,
+                                "stack depths %d and %d meet at offset %u",
+                                (int)t->depth_in, (int)target_depth[i],
+                                (unsigned)cfg->code->ins[t->start].offset);
+            }
+        }
+    }
+    return UNPYC_OK;
+}
+
+unpyc_status upy_cfg_build(const upy_ncode *code, upy_arena *arena,
+                           upy_cfg *cfg, unpyc_error *err) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->code = code;
+    if (make_blocks(cfg, arena) || normal_predecessors(cfg, arena) ||
+        (cfg->count && (compute_dominators(cfg, arena) ||
+                        compute_post_dominators(cfg, arena))))
+        return upy_fail(err,
+                        arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
+                        -1, "no memory for the control-flow graph");
+    mark_loops(cfg);
+    return compute_depths(cfg, arena, err);
+}

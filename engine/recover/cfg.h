@@ -1,0 +1,65 @@
+/*
+ * cfg.h - the control-flow graph of a code object in neutral form.
+ *
+ * Basic blocks over neutral instructions, their normal edges (fall-through
+ * and jump) and exception edges (to the handler of the block), dominators
+ * (over both kinds of edge: a handler is reached only through its
+ * protected blocks), post-dominators (over normal edges, with a virtual
+ * exit after every return and raise), loop headers (targets of edges whose
+ * target dominates their source: the real back edges, whatever direction
+ * the version spelled the jump in) and the stack depth at each block entry.
+ */
+#ifndef UPY_CFG_H
+#define UPY_CFG_H
+
+#include <stdint.h>
+
+#include "normalize/nins.h"
+#include "unpyc.h"
+#include "util/arena.h"
+
+#define UPY_NO_BLOCK (-1)
+
+typedef struct upy_block {
+    uint32_t start, end; /* neutral instructions [start, end) */
+    /* Successors: `next` is where control goes when the last instruction
+     * falls through (or a conditional jump is not taken), `jump` the
+     * target of its jump.  UPY_NO_BLOCK when absent. */
+    int32_t next;
+    int32_t jump;
+    int32_t handler; /* block of the exception handler, or UPY_NO_BLOCK */
+    int32_t *preds;  /* normal-edge predecessors */
+    uint32_t npreds;
+    int32_t idom;       /* immediate dominator; UPY_NO_BLOCK for the entry and
+                           unreachable blocks */
+    int32_t ipdom;      /* immediate post-dominator; UPY_NO_BLOCK when it is
+                           the virtual exit or there is none */
+    uint32_t rpo;       /* reverse post-order number; UINT32_MAX when
+                           unreachable */
+    int32_t depth_in;   /* stack depth on entry; -1 when unreachable */
+    uint8_t is_handler; /* the entry of an exception handler */
+    uint8_t is_loop_header; /* the target of a back edge */
+} upy_block;
+
+typedef struct upy_cfg {
+    const upy_ncode *code;
+    upy_block *blocks;
+    uint32_t count;
+    int32_t *block_of; /* instruction index -> block index */
+} upy_cfg;
+
+/* Builds the graph and all its analyses.  Fails with UNPYC_E_CORRUPT
+ * when the stack depths do not agree at a join (no compiler writes such
+ * code). */
+unpyc_status upy_cfg_build(const upy_ncode *code, upy_arena *arena,
+                           upy_cfg *cfg, unpyc_error *err);
+
+/* Whether block a dominates block b (every block dominates itself). */
+int upy_cfg_dominates(const upy_cfg *cfg, int32_t a, int32_t b);
+
+/* The last instruction of block b. */
+static inline const upy_nin *upy_block_last(const upy_cfg *cfg, int32_t b) {
+    return &cfg->code->ins[cfg->blocks[b].end - 1];
+}
+
+#endif /* UPY_CFG_H */

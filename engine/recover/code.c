@@ -1,0 +1,639 @@
+/*
+ * code.c - recovering one code object, and the nested ones it makes.
+ *
+ * The driver: decode, normalize, build the graph, structure the whole code
+ * as one region, then tidy what the compiler adds on its own (the implicit
+ * `return None`, a class body's __module__ / __qualname__ stores, a
+ * docstring kept as a constant) and add what the code implies (global and
+ * nonlocal declarations).  Nested code objects are recovered recursively
+ * when the instruction that makes them is met: MAKE_FUNCTION of a def, a
+ * lambda, a class body or (before 3.12) a comprehension.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "decode/instr.h"
+#include "normalize/normalize.h"
+#include "recover/rec.h"
+#include "util/error.h"
+
+/* co_flags. */
+#define CO_OPTIMIZED 0x0001
+#define CO_VARARGS 0x0004
+#define CO_VARKEYWORDS 0x0008
+#define CO_GENERATOR 0x0020
+#define CO_COROUTINE 0x0080
+#define CO_ASYNC_GENERATOR 0x0200
+
+static const upy_object none_object = {UPY_NONE, 0, {{0, 0, 0, 0, 0}}};
+static const upy_object true_object = {UPY_TRUE, 0, {{0, 0, 0, 0, 0}}};
+
+upy_expr *rec_true(rec *r) {
+    return rec_const(r, &true_object);
+}
+
+int rec_is_async(const upy_code *co) {
+    return (co->flags & (CO_COROUTINE | CO_ASYNC_GENERATOR)) != 0;
+}
+
+static const char *str_at(const upy_object *tuple, size_t i) {
+    return rec_str(upy_seq_item(tuple, i));
+}
+
+/* --- unrecovered regions ------------------------------------------------ */
+
+/* A comment block with the instructions [from, to) as the code's own
+ * version disassembles them. */
+void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
+                     const char *why) {
+    upy_strbuf sb;
+    uint32_t first = from < r->ncode.count ? r->ncode.ins[from].offset : 0;
+    uint32_t last =
+        to > 0 && to - 1 < r->ncode.count ? r->ncode.ins[to - 1].offset : first;
+    uint32_t k;
+    upy_stmt *s;
+
+    r->unrecovered++;
+    upy_sb_init(&sb, 64 * 1024);
+    upy_sb_printf(&sb, "unpyc: could not recover this %s (offsets %u-%u):", why,
+                  (unsigned)first, (unsigned)last);
+    for (k = 0; k < r->decoded.count && !sb.failed; k++) {
+        const upy_instr *in = &r->decoded.instrs[k];
+        if (in->offset < first || in->offset > last)
+            continue;
+        upy_sb_printf(&sb, "\n%6u %s", (unsigned)in->offset,
+                      upy_op_names[in->op]);
+        if (in->has_arg)
+            upy_sb_printf(&sb, " %ld", (long)in->arg);
+        if (in->argobj && in->argobj->kind == UPY_STR)
+            upy_sb_printf(&sb, " (%s)", rec_str(in->argobj));
+    }
+    s = rec_stmt(r, UPY_S_UNRECOVERED);
+    if (s && sb.data && !sb.failed) {
+        char *text = upy_arena_alloc(r->arena, sb.len + 1);
+        if (text) {
+            memcpy(text, sb.data, sb.len + 1);
+            s->u.unrecovered.text = text;
+            rec_emit(r, out, s);
+        }
+    }
+    upy_sb_release(&sb);
+}
+
+int rec_fail_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
+    int32_t end = rg->end > b ? rg->end : b + 1;
+    uint32_t to;
+    int32_t k;
+    if (end > (int32_t)r->cfg.count)
+        end = (int32_t)r->cfg.count;
+    to = r->cfg.blocks[end - 1].end;
+    for (k = b; k < end; k++)
+        r->done[k] = 1;
+    rec_unrecovered(r, out, r->cfg.blocks[b].start, to, "region");
+    r->exit_block = UPY_NO_BLOCK;
+    return 0;
+}
+
+/* --- signatures --------------------------------------------------------- */
+
+upy_arguments *rec_arguments(rec *r, const upy_code *co) {
+    upy_arguments *a = upy_arena_alloc(r->arena, sizeof *a);
+    uint32_t npos = (uint32_t)co->argcount, k, at;
+    uint32_t nposonly = (uint32_t)co->posonlyargcount;
+    uint32_t nkw = (uint32_t)co->kwonlyargcount;
+    if (!a) {
+        rec_oom(r);
+        return NULL;
+    }
+    if (nposonly > npos)
+        nposonly = npos;
+    a->posonly = upy_arena_array(r->arena, nposonly + 1, sizeof(upy_arg));
+    a->args = upy_arena_array(r->arena, npos - nposonly + 1, sizeof(upy_arg));
+    a->kwonly = upy_arena_array(r->arena, nkw + 1, sizeof(upy_arg));
+    a->kw_defaults = upy_arena_array(r->arena, nkw + 1, sizeof(upy_expr *));
+    if (!a->posonly || !a->args || !a->kwonly || !a->kw_defaults) {
+        rec_oom(r);
+        return NULL;
+    }
+    for (k = 0; k < npos; k++) {
+        const char *name = str_at(co->varnames, k);
+        if (k < nposonly)
+            a->posonly[a->n_posonly++].name = name ? name : "_";
+        else
+            a->args[a->n_args++].name = name ? name : "_";
+    }
+    at = npos;
+    for (k = 0; k < nkw; k++, at++) {
+        const char *name = str_at(co->varnames, at);
+        a->kwonly[a->n_kwonly++].name = name ? name : "_";
+    }
+    if (co->flags & CO_VARARGS) {
+        a->vararg = upy_arena_alloc(r->arena, sizeof(upy_arg));
+        if (!a->vararg) {
+            rec_oom(r);
+            return NULL;
+        }
+        a->vararg->name = str_at(co->varnames, at++);
+        if (!a->vararg->name)
+            a->vararg->name = "args";
+    }
+    if (co->flags & CO_VARKEYWORDS) {
+        a->kwarg = upy_arena_alloc(r->arena, sizeof(upy_arg));
+        if (!a->kwarg) {
+            rec_oom(r);
+            return NULL;
+        }
+        a->kwarg->name = str_at(co->varnames, at);
+        if (!a->kwarg->name)
+            a->kwarg->name = "kwargs";
+    }
+    return a;
+}
+
+/* Items of a tuple value: a constant tuple or a tuple display. */
+static upy_expr **tuple_items(rec *r, upy_expr *e, uint32_t *n) {
+    uint32_t k;
+    upy_expr **items;
+    *n = 0;
+    if (!e)
+        return NULL;
+    if (e->kind == UPY_E_TUPLE) {
+        *n = e->u.elts.len;
+        return e->u.elts.items;
+    }
+    if (e->kind != UPY_E_CONST || !e->u.constant ||
+        e->u.constant->kind != UPY_TUPLE)
+        return NULL;
+    *n = (uint32_t)e->u.constant->u.seq.len;
+    items = upy_arena_array(r->arena, *n ? *n : 1, sizeof(upy_expr *));
+    if (!items) {
+        rec_oom(r);
+        *n = 0;
+        return NULL;
+    }
+    for (k = 0; k < *n; k++)
+        items[k] = rec_const(r, e->u.constant->u.seq.items[k]);
+    return items;
+}
+
+static upy_arg *find_arg(upy_arguments *a, const char *name) {
+    uint32_t k;
+    for (k = 0; k < a->n_posonly; k++)
+        if (strcmp(a->posonly[k].name, name) == 0)
+            return &a->posonly[k];
+    for (k = 0; k < a->n_args; k++)
+        if (strcmp(a->args[k].name, name) == 0)
+            return &a->args[k];
+    for (k = 0; k < a->n_kwonly; k++)
+        if (strcmp(a->kwonly[k].name, name) == 0)
+            return &a->kwonly[k];
+    if (a->vararg && strcmp(a->vararg->name, name) == 0)
+        return a->vararg;
+    if (a->kwarg && strcmp(a->kwarg->name, name) == 0)
+        return a->kwarg;
+    return NULL;
+}
+
+/* Annotations: a dict display (3.8, 3.9) or a flat tuple of name, value
+ * pairs (3.10+), of which a constant tuple when all are strings. */
+static void each_annotation(rec *r, upy_expr *annotations, upy_arguments *a,
+                            upy_expr **returns) {
+    uint32_t k, n;
+    upy_expr **items;
+    if (!annotations)
+        return;
+    if (annotations->kind == UPY_E_DICT) {
+        for (k = 0; k < annotations->u.dict.n; k++) {
+            upy_expr *key = annotations->u.dict.keys[k];
+            const char *name = key && key->kind == UPY_E_CONST
+                                   ? rec_str(key->u.constant)
+                                   : NULL;
+            upy_arg *arg;
+            if (!name)
+                continue;
+            if (strcmp(name, "return") == 0) {
+                if (returns)
+                    *returns = annotations->u.dict.values[k];
+            } else if (a && (arg = find_arg(a, name)) != NULL) {
+                arg->annotation = annotations->u.dict.values[k];
+            }
+        }
+        return;
+    }
+    items = tuple_items(r, annotations, &n);
+    for (k = 0; k + 1 < n; k += 2) {
+        const char *name = items[k]->kind == UPY_E_CONST
+                               ? rec_str(items[k]->u.constant)
+                               : NULL;
+        upy_arg *arg;
+        if (!name)
+            continue;
+        if (strcmp(name, "return") == 0) {
+            if (returns)
+                *returns = items[k + 1];
+        } else if (a && (arg = find_arg(a, name)) != NULL) {
+            arg->annotation = items[k + 1];
+        }
+    }
+}
+
+void rec_apply_defaults(rec *r, upy_arguments *a, const upy_code *co,
+                        upy_expr *defaults, upy_expr *kwdefaults,
+                        upy_expr *annotations) {
+    uint32_t n, k;
+    upy_expr **items = tuple_items(r, defaults, &n);
+    (void)co;
+    if (items && n <= a->n_posonly + a->n_args) {
+        a->defaults = items;
+        a->n_defaults = n;
+    }
+    if (kwdefaults && kwdefaults->kind == UPY_E_DICT) {
+        for (k = 0; k < kwdefaults->u.dict.n; k++) {
+            upy_expr *key = kwdefaults->u.dict.keys[k];
+            const char *name = key && key->kind == UPY_E_CONST
+                                   ? rec_str(key->u.constant)
+                                   : NULL;
+            uint32_t j;
+            for (j = 0; name && j < a->n_kwonly; j++)
+                if (strcmp(a->kwonly[j].name, name) == 0)
+                    a->kw_defaults[j] = kwdefaults->u.dict.values[k];
+        }
+    }
+    each_annotation(r, annotations, a, NULL);
+}
+
+upy_expr *rec_return_annotation(rec *r, upy_expr *annotations) {
+    upy_expr *returns = NULL;
+    each_annotation(r, annotations, NULL, &returns);
+    return returns;
+}
+
+const char *rec_unmangle(rec *r, const char *stored, const char *code_name) {
+    (void)r;
+    (void)stored;
+    return code_name;
+}
+
+/* --- tidying ------------------------------------------------------------ */
+
+static int is_store_of(const upy_stmt *s, const char *name) {
+    return s && s->kind == UPY_S_ASSIGN && s->u.assign.targets.len == 1 &&
+           s->u.assign.targets.items[0]->kind == UPY_E_NAME &&
+           strcmp(s->u.assign.targets.items[0]->u.name, name) == 0;
+}
+
+static int is_str_const(const upy_expr *e) {
+    return e && e->kind == UPY_E_CONST && e->u.constant &&
+           e->u.constant->kind == UPY_STR;
+}
+
+/* Drops statements [k] from the list. */
+static void drop(upy_stmt_list *body, uint32_t k) {
+    if (k >= body->len)
+        return;
+    memmove(body->items + k, body->items + k + 1,
+            (body->len - k - 1) * sizeof(upy_stmt *));
+    body->len--;
+}
+
+/* The implicit `return None` at the end of a body. */
+static void drop_final_return(upy_stmt_list *body) {
+    if (body->len) {
+        upy_stmt *s = body->items[body->len - 1];
+        if (s->kind == UPY_S_RETURN &&
+            (!s->u.value || rec_is_const_none(s->u.value)))
+            body->len--;
+    }
+}
+
+/* A module or class docstring is stored to __doc__ as the first
+ * statement; print it as the docstring it was. */
+static void docstring_from_doc(upy_stmt_list *body, uint32_t at) {
+    upy_stmt *s;
+    if (at >= body->len || !is_store_of(body->items[at], "__doc__") ||
+        !is_str_const(body->items[at]->u.assign.value))
+        return;
+    s = body->items[at];
+    s->kind = UPY_S_EXPR;
+    s->u.expr = s->u.assign.value;
+}
+
+/* What the compiler stores in every class body by itself. */
+static void tidy_class_body(upy_stmt_list *body) {
+    uint32_t k = 0;
+    while (k < body->len) {
+        upy_stmt *s = body->items[k];
+        if (is_store_of(s, "__module__") || is_store_of(s, "__qualname__") ||
+            is_store_of(s, "__firstlineno__") ||
+            is_store_of(s, "__static_attributes__") ||
+            is_store_of(s, "__classcell__")) {
+            drop(body, k);
+            continue;
+        }
+        k++;
+    }
+    if (body->len) {
+        upy_stmt *s = body->items[body->len - 1];
+        if (s->kind == UPY_S_RETURN)
+            body->len--;
+    }
+    docstring_from_doc(body, 0);
+}
+
+/* global / nonlocal declarations the code implies. */
+static int add_declarations(rec *r, upy_stmt_list *body) {
+    const upy_code *co = r->code;
+    upy_ptr_vec globals = {0}, nonlocals = {0}, out = {0};
+    uint32_t i, k;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        const char *name = rec_str(in->obj);
+        upy_ptr_vec *to = NULL;
+        if ((in->op == N_STORE || in->op == N_DELETE) && name) {
+            if (in->arg == UPY_SCOPE_GLOBAL &&
+                (co->flags & CO_OPTIMIZED || !r->is_module))
+                to = &globals;
+            else if (in->arg == UPY_SCOPE_DEREF)
+                for (k = 0; k < upy_seq_len(co->freevars); k++)
+                    if (strcmp(str_at(co->freevars, k), name) == 0 &&
+                        strcmp(name, "__class__") != 0)
+                        to = &nonlocals;
+        }
+        if (!to)
+            continue;
+        for (k = 0; k < to->len; k++)
+            if (strcmp((const char *)to->items[k], name) == 0)
+                break;
+        if (k == to->len && upy_vec_push(r->arena, to, (void *)name))
+            return rec_oom(r);
+    }
+    for (k = 0; k < 2; k++) {
+        upy_ptr_vec *names = k ? &nonlocals : &globals;
+        upy_stmt *s;
+        if (!names->len)
+            continue;
+        s = rec_stmt(r, k ? UPY_S_NONLOCAL : UPY_S_GLOBAL);
+        if (!s)
+            return -1;
+        s->u.names.names = (const char **)names->items;
+        s->u.names.n = names->len;
+        if (upy_vec_push(r->arena, &out, s))
+            return rec_oom(r);
+    }
+    if (!out.len)
+        return 0;
+    for (k = 0; k < body->len; k++)
+        if (upy_vec_push(r->arena, &out, body->items[k]))
+            return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
+/* --- one code object ---------------------------------------------------- */
+
+typedef enum code_kind {
+    CODE_MODULE,
+    CODE_FUNCTION,
+    CODE_CLASS,
+    CODE_LAMBDA,
+    CODE_COMPREHENSION,
+} code_kind;
+
+static code_kind kind_of(const upy_code *co) {
+    const char *name = rec_str(co->name);
+    if (!(co->flags & CO_OPTIMIZED))
+        return name && strcmp(name, "<module>") == 0 ? CODE_MODULE : CODE_CLASS;
+    if (name && strcmp(name, "<lambda>") == 0)
+        return CODE_LAMBDA;
+    if (name && name[0] == '<')
+        return CODE_COMPREHENSION;
+    return CODE_FUNCTION;
+}
+
+/* Recovers the statements of co.  A failure of the code object itself
+ * (memory aside) gives one unrecovered statement, so the caller always
+ * gets a body. */
+static int recover_body(const rec *parent, const upy_code *co,
+                        upy_version version, const upy_recover_options *options,
+                        upy_arena *arena, int depth, upy_stmt_list *body,
+                        unsigned *unrecovered, unpyc_error *err) {
+    rec r;
+    upy_ptr_vec out = {0};
+    region rg;
+    unpyc_status st;
+    unpyc_error local;
+    code_kind kind = kind_of(co);
+
+    memset(&r, 0, sizeof r);
+    r.arena = arena;
+    r.err = err;
+    r.options = options;
+    r.version = version;
+    r.code = co;
+    r.depth = depth;
+    r.none_object = &none_object;
+    r.is_module = kind == CODE_MODULE;
+    r.is_class_body = kind == CODE_CLASS;
+    r.resume_block = UPY_NO_BLOCK;
+    (void)parent;
+    body->items = NULL;
+    body->len = 0;
+
+    local.status = UNPYC_OK;
+    local.offset = -1;
+    local.message[0] = '\0';
+    if (depth > options->max_depth) {
+        st = upy_fail(&local, UNPYC_E_TOO_LARGE, -1, "nested too deep");
+    } else {
+        st = upy_decode_code(version, co, arena, &r.decoded, &local);
+        if (st == UNPYC_OK)
+            st = upy_normalize(&r.decoded, version, arena, &r.ncode, &local);
+        if (st == UNPYC_OK)
+            st = upy_cfg_build(&r.ncode, arena, &r.cfg, &local);
+    }
+    if (st == UNPYC_E_NOMEM) {
+        upy_fail(err, st, local.offset, "%s", local.message);
+        return -1;
+    }
+    if (st != UNPYC_OK) {
+        upy_stmt *s = upy_stmt_new(arena, UPY_S_UNRECOVERED);
+        char *text = upy_arena_alloc(arena, sizeof local.message + 64);
+        if (!s || !text)
+            return -1;
+        snprintf(text, sizeof local.message + 64, "unpyc: %s", local.message);
+        s->u.unrecovered.text = text;
+        body->items = upy_arena_alloc(arena, sizeof(upy_stmt *));
+        if (!body->items)
+            return -1;
+        body->items[0] = s;
+        body->len = 1;
+        (*unrecovered)++;
+        return 0;
+    }
+    r.done = upy_arena_array(arena, r.cfg.count + 1, 1);
+    r.skip = upy_arena_array(arena, r.ncode.count + 1, 1);
+    r.assertion_name = rec_name(&r, "AssertionError");
+    if (!r.done || !r.skip || !r.assertion_name)
+        return rec_oom(&r);
+    memset(&rg, 0, sizeof rg);
+    rg.start = 0;
+    rg.end = (int32_t)r.cfg.count;
+    rg.follow = UPY_NO_BLOCK;
+    rg.brk = rg.cont = rg.loop = UPY_NO_BLOCK;
+    rg.handler = rg.alt_handler = UPY_NO_BLOCK;
+    if (r.cfg.count && rec_region(&r, 0, &rg, &out))
+        return -1;
+    if (r.failed)
+        return -1;
+    *body = upy_vec_stmts(&out);
+    if (kind == CODE_CLASS)
+        tidy_class_body(body);
+    else if (kind != CODE_LAMBDA)
+        drop_final_return(body);
+    if (kind == CODE_MODULE)
+        docstring_from_doc(body, 0);
+    if (kind == CODE_FUNCTION && upy_seq_len(co->consts) &&
+        upy_seq_item(co->consts, 0)->kind == UPY_STR) {
+        upy_stmt *doc = rec_stmt(&r, UPY_S_EXPR);
+        upy_ptr_vec with_doc = {0};
+        uint32_t k;
+        if (!doc)
+            return -1;
+        doc->u.expr = rec_const(&r, upy_seq_item(co->consts, 0));
+        if (upy_vec_push(arena, &with_doc, doc))
+            return rec_oom(&r);
+        for (k = 0; k < body->len; k++)
+            if (upy_vec_push(arena, &with_doc, body->items[k]))
+                return rec_oom(&r);
+        *body = upy_vec_stmts(&with_doc);
+    }
+    if (add_declarations(&r, body))
+        return -1;
+    *unrecovered += r.unrecovered;
+    return 0;
+}
+
+upy_stmt_list rec_nested_body(rec *r, const upy_code *co, int *ok) {
+    upy_stmt_list body = {NULL, 0};
+    unsigned unrecovered = 0;
+    if (recover_body(r, co, r->version, r->options, r->arena, r->depth + 1,
+                     &body, &unrecovered, r->err)) {
+        r->failed = 1;
+        *ok = 0;
+    }
+    r->unrecovered += unrecovered;
+    return body;
+}
+
+upy_expr *rec_lambda_body(rec *r, const upy_code *co) {
+    int ok = 1;
+    upy_stmt_list body = rec_nested_body(r, co, &ok);
+    if (body.len == 1 && body.items[0]->kind == UPY_S_RETURN &&
+        body.items[0]->u.value)
+        return body.items[0]->u.value;
+    return rec_placeholder(r);
+}
+
+/* __build_class__(body function, name, *bases, **keywords): a class
+ * statement waiting for its name. */
+int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
+                   uint32_t nkw) {
+    upy_stmt *s = rec_stmt(r, UPY_S_CLASSDEF);
+    const upy_code *body_code = NULL;
+    uint32_t k;
+    int ok = 1;
+    pending *p;
+
+    if (!s)
+        return -1;
+    if (npos >= 1 && args[0].kind == SV_FUNCTION && args[0].pend &&
+        args[0].pend->value && args[0].pend->value->u.constant &&
+        args[0].pend->value->u.constant->kind == UPY_CODE)
+        body_code = args[0].pend->value->u.constant->u.code;
+    s->u.classdef.name =
+        npos >= 2 && args[1].expr && args[1].expr->kind == UPY_E_CONST
+            ? rec_str(args[1].expr->u.constant)
+            : NULL;
+    if (!s->u.classdef.name)
+        s->u.classdef.name = body_code ? rec_str(body_code->name) : "_";
+    if (npos > 2) {
+        s->u.classdef.bases.items =
+            upy_arena_array(r->arena, npos - 2, sizeof(upy_expr *));
+        if (!s->u.classdef.bases.items)
+            return rec_oom(r);
+        for (k = 2; k < npos; k++)
+            s->u.classdef.bases.items[s->u.classdef.bases.len++] =
+                rec_value(r, args[k]);
+    }
+    if (nkw) {
+        s->u.classdef.keywords =
+            upy_arena_array(r->arena, nkw, sizeof(upy_keyword));
+        if (!s->u.classdef.keywords)
+            return rec_oom(r);
+        for (k = 0; k < nkw; k++) {
+            s->u.classdef.keywords[k].name = str_at(kwnames, k);
+            s->u.classdef.keywords[k].value = rec_value(r, args[npos + k]);
+        }
+        s->u.classdef.n_keywords = nkw;
+    }
+    if (body_code)
+        s->u.classdef.body = rec_nested_body(r, body_code, &ok);
+    p = upy_arena_alloc(r->arena, sizeof *p);
+    if (!p)
+        return rec_oom(r);
+    p->kind = P_DEF;
+    p->stmt = s;
+    if (rec_push(r, SV_FUNCTION, NULL))
+        return -1;
+    r->stack[r->sp - 1].pend = p;
+    return ok ? 0 : -1;
+}
+
+unpyc_status upy_recover(const upy_code *co, upy_version version,
+                         const upy_recover_options *options, upy_arena *arena,
+                         upy_stmt_list *out, unsigned *unrecovered,
+                         unpyc_error *err) {
+    upy_stmt_list body;
+    code_kind kind = kind_of(co);
+    upy_stmt *s;
+    rec r;
+
+    *unrecovered = 0;
+    if (recover_body(NULL, co, version, options, arena, 0, &body, unrecovered,
+                     err))
+        return err && err->status != UNPYC_OK
+                   ? err->status
+                   : upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    if (kind == CODE_MODULE) {
+        *out = body;
+        return UNPYC_OK;
+    }
+    /* A code object alone: the statement that defines it. */
+    memset(&r, 0, sizeof r);
+    r.arena = arena;
+    r.err = err;
+    r.code = co;
+    if (kind == CODE_CLASS) {
+        s = rec_stmt(&r, UPY_S_CLASSDEF);
+        if (!s)
+            return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+        s->u.classdef.name = rec_str(co->name);
+        s->u.classdef.body = body;
+    } else {
+        s = rec_stmt(&r, UPY_S_FUNCTIONDEF);
+        if (!s)
+            return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+        s->u.funcdef.name = rec_str(co->name);
+        s->u.funcdef.args = rec_arguments(&r, co);
+        s->u.funcdef.body = body;
+        s->u.funcdef.is_async = rec_is_async(co);
+        if (!s->u.funcdef.args)
+            return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    }
+    out->items = upy_arena_alloc(arena, sizeof(upy_stmt *));
+    if (!out->items)
+        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    out->items[0] = s;
+    out->len = 1;
+    return UNPYC_OK;
+}

@@ -1,0 +1,185 @@
+/*
+ * comprehension.c - list, set and dict comprehensions and generator
+ * expressions.
+ *
+ * Before 3.12 a comprehension is a code object of its own, called on the
+ * iterator of its outermost iterable: its body is a for loop over `.0`,
+ * with if tests and inner for loops, around one LIST_APPEND / SET_ADD /
+ * MAP_ADD (or a yield for a generator expression).  We recover that body
+ * with the ordinary structurer, with the append recorded as a
+ * `yield element` statement, and then read the clauses off the statement
+ * tree.
+ */
+#include <string.h>
+
+#include "recover/rec.h"
+
+static upy_expr *new_expr(rec *r, upy_expr_kind kind) {
+    upy_expr *e = upy_expr_new(r->arena, kind);
+    if (!e)
+        rec_oom(r);
+    return e;
+}
+
+/* LIST_APPEND / SET_ADD / MAP_ADD: with depth 1 onto a display right
+ * below (the compiler builds long or starred displays that way), else the
+ * element of a comprehension. */
+int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
+    sval value = rec_pop(r), key;
+    sval *target;
+    upy_expr *elt, *y;
+    upy_stmt *s;
+
+    memset(&key, 0, sizeof key);
+    if (in->op == N_MAP_ADD)
+        key = rec_pop(r);
+    target = rec_peek(r, (uint32_t)in->arg);
+    if (in->arg == 1 && target && target->expr) {
+        upy_expr *d = target->expr;
+        if ((in->op == N_LIST_APPEND && d->kind == UPY_E_LIST) ||
+            (in->op == N_SET_ADD && d->kind == UPY_E_SET)) {
+            upy_expr **items = upy_arena_array(r->arena, d->u.elts.len + 1,
+                                               sizeof(upy_expr *));
+            if (!items)
+                return rec_oom(r);
+            if (d->u.elts.len)
+                memcpy(items, d->u.elts.items,
+                       d->u.elts.len * sizeof(upy_expr *));
+            items[d->u.elts.len++] = rec_value(r, value);
+            d->u.elts.items = items;
+            return 0;
+        }
+    }
+    if (in->op == N_MAP_ADD) {
+        elt = new_expr(r, UPY_E_TUPLE);
+        if (!elt)
+            return -1;
+        elt->u.elts.items = upy_arena_array(r->arena, 2, sizeof(upy_expr *));
+        if (!elt->u.elts.items)
+            return rec_oom(r);
+        elt->u.elts.items[0] = rec_value(r, key);
+        elt->u.elts.items[1] = rec_value(r, value);
+        elt->u.elts.len = 2;
+    } else {
+        elt = rec_value(r, value);
+    }
+    y = new_expr(r, UPY_E_YIELD);
+    s = rec_stmt(r, UPY_S_EXPR);
+    if (!y || !s)
+        return -1;
+    y->u.operand = elt;
+    s->u.expr = y;
+    return rec_emit(r, out, s);
+}
+
+static upy_expr *negate(rec *r, upy_expr *test) {
+    upy_expr *n;
+    if (test->kind == UPY_E_UNARYOP && test->u.unary.op == UPY_UOP_NOT)
+        return test->u.unary.operand;
+    n = new_expr(r, UPY_E_UNARYOP);
+    if (!n)
+        return test;
+    n->u.unary.op = UPY_UOP_NOT;
+    n->u.unary.operand = test;
+    return n;
+}
+
+/* Reads the clauses of a comprehension off its recovered body.  Returns
+ * the element (for a dict comprehension a (key, value) tuple), or NULL
+ * when the body has another shape. */
+static upy_expr *read_clauses(rec *r, const upy_stmt *loop,
+                              upy_expr *outer_iter, upy_ptr_vec *gens) {
+    int first = 1;
+    while (loop && loop->kind == UPY_S_FOR) {
+        upy_comprehension *g = upy_arena_alloc(r->arena, sizeof *g);
+        upy_ptr_vec ifs = {0};
+        upy_stmt_list body = loop->u.for_.body;
+        uint32_t k = 0;
+        if (!g) {
+            rec_oom(r);
+            return NULL;
+        }
+        g->target = loop->u.for_.target;
+        g->iter = first ? outer_iter : loop->u.for_.iter;
+        g->is_async = loop->u.for_.is_async;
+        first = 0;
+        if (upy_vec_push(r->arena, gens, g)) {
+            rec_oom(r);
+            return NULL;
+        }
+        loop = NULL;
+        while (k < body.len) {
+            upy_stmt *s = body.items[k];
+            if (s->kind == UPY_S_IF && s->u.if_.orelse.len == 0 &&
+                s->u.if_.body.len == 1 &&
+                s->u.if_.body.items[0]->kind == UPY_S_CONTINUE) {
+                /* `if not c: continue`: the clause `if c`. */
+                if (upy_vec_push(r->arena, &ifs, negate(r, s->u.if_.test)))
+                    return NULL;
+                k++;
+                continue;
+            }
+            if (k + 1 != body.len)
+                return NULL;
+            if (s->kind == UPY_S_IF && s->u.if_.orelse.len == 0) {
+                if (upy_vec_push(r->arena, &ifs, s->u.if_.test))
+                    return NULL;
+                body = s->u.if_.body;
+                k = 0;
+                continue;
+            }
+            if (s->kind == UPY_S_FOR) {
+                loop = s;
+                break;
+            }
+            if (s->kind == UPY_S_EXPR && s->u.expr->kind == UPY_E_YIELD) {
+                g->ifs = upy_vec_exprs(&ifs);
+                return s->u.expr->u.operand;
+            }
+            return NULL;
+        }
+        g->ifs = upy_vec_exprs(&ifs);
+    }
+    return NULL;
+}
+
+upy_expr *rec_comprehension(rec *r, const upy_code *co, upy_expr *iter) {
+    const char *name = rec_str(co->name);
+    upy_expr_kind kind = !name                             ? UPY_E_GENEXP
+                         : strcmp(name, "<listcomp>") == 0 ? UPY_E_LISTCOMP
+                         : strcmp(name, "<setcomp>") == 0  ? UPY_E_SETCOMP
+                         : strcmp(name, "<dictcomp>") == 0 ? UPY_E_DICTCOMP
+                                                           : UPY_E_GENEXP;
+    int ok = 1;
+    upy_stmt_list body = rec_nested_body(r, co, &ok);
+    upy_ptr_vec gens = {0};
+    upy_expr *elt = NULL, *e;
+    uint32_t k;
+
+    for (k = 0; k < body.len && !elt; k++)
+        if (body.items[k]->kind == UPY_S_FOR)
+            elt = read_clauses(r, body.items[k], iter, &gens);
+    if (!elt || !gens.len)
+        return rec_placeholder(r);
+    e = new_expr(r, kind);
+    if (!e)
+        return NULL;
+    if (kind == UPY_E_DICTCOMP) {
+        if (elt->kind != UPY_E_TUPLE || elt->u.elts.len != 2)
+            return rec_placeholder(r);
+        e->u.comp.key = elt->u.elts.items[0];
+        e->u.comp.elt = elt->u.elts.items[1];
+    } else {
+        e->u.comp.elt = elt;
+    }
+    e->u.comp.generators =
+        upy_arena_array(r->arena, gens.len, sizeof(upy_comprehension));
+    if (!e->u.comp.generators) {
+        rec_oom(r);
+        return NULL;
+    }
+    for (k = 0; k < gens.len; k++)
+        e->u.comp.generators[k] = *(upy_comprehension *)gens.items[k];
+    e->u.comp.n_generators = gens.len;
+    return e;
+}

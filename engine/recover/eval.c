@@ -1,0 +1,906 @@
+/*
+ * eval.c - running one neutral instruction on the symbolic stack.
+ *
+ * Each instruction that computes a value builds its expression from the
+ * slots it pops; instructions that end a statement hand the popped slots to
+ * store.c (stores) or emit the statement here (expression statements,
+ * raise, delete, imports).  Control flow is not handled here: the
+ * structurer (structure.c) owns jumps, returns and loops.
+ */
+#include <string.h>
+
+#include "recover/rec.h"
+
+/* co_flags bits that matter here. */
+#define CO_OPTIMIZED 0x0001
+
+static upy_expr *new_expr(rec *r, upy_expr_kind kind) {
+    upy_expr *e = upy_expr_new(r->arena, kind);
+    if (!e)
+        rec_oom(r);
+    return e;
+}
+
+/* Pops n slots into a fresh array, bottom first. */
+static sval *pop_n(rec *r, uint32_t n) {
+    sval *items = upy_arena_array(r->arena, n ? n : 1, sizeof(sval));
+    uint32_t k;
+    if (!items) {
+        rec_oom(r);
+        return NULL;
+    }
+    for (k = n; k-- > 0;)
+        items[k] = rec_pop(r);
+    return items;
+}
+
+static upy_expr_list expr_list(rec *r, const sval *items, uint32_t n) {
+    upy_expr_list list = {NULL, 0};
+    uint32_t k;
+    list.items = upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
+    if (!list.items) {
+        rec_oom(r);
+        return list;
+    }
+    for (k = 0; k < n; k++)
+        list.items[k] = rec_value(r, items[k]);
+    list.len = n;
+    return list;
+}
+
+static int push_value(rec *r, upy_expr *e) {
+    if (!e)
+        return -1;
+    return rec_push(r, SV_VALUE, e);
+}
+
+/* Items of a constant tuple as constant expressions. */
+static upy_expr_list const_items(rec *r, const upy_object *tuple) {
+    upy_expr_list list = {NULL, 0};
+    uint32_t k, n = (uint32_t)upy_seq_len(tuple);
+    list.items = upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
+    if (!list.items) {
+        rec_oom(r);
+        return list;
+    }
+    for (k = 0; k < n; k++)
+        list.items[k] = rec_const(r, upy_seq_item(tuple, k));
+    list.len = n;
+    return list;
+}
+
+/* A list display or tuple display as a list of elements (for the
+ * *args of a call and for LIST_TO_TUPLE). */
+static upy_expr_list display_items(rec *r, upy_expr *e) {
+    upy_expr_list list = {NULL, 0};
+    if (e && (e->kind == UPY_E_LIST || e->kind == UPY_E_TUPLE))
+        return e->u.elts;
+    if (e && e->kind == UPY_E_CONST && e->u.constant &&
+        e->u.constant->kind == UPY_TUPLE)
+        return const_items(r, e->u.constant);
+    /* Anything else is spread whole: f(*e). */
+    list.items = upy_arena_array(r->arena, 1, sizeof(upy_expr *));
+    if (!list.items) {
+        rec_oom(r);
+        return list;
+    }
+    list.items[0] = new_expr(r, UPY_E_STARRED);
+    if (list.items[0])
+        list.items[0]->u.operand = e;
+    list.len = 1;
+    return list;
+}
+
+static int append_elt(rec *r, upy_expr_list *list, upy_expr *e) {
+    upy_expr **items =
+        upy_arena_array(r->arena, list->len + 1, sizeof(upy_expr *));
+    if (!items)
+        return rec_oom(r);
+    if (list->len)
+        memcpy(items, list->items, list->len * sizeof *items);
+    items[list->len++] = e;
+    list->items = items;
+    return 0;
+}
+
+static int append_list(rec *r, upy_expr_list *list, upy_expr_list more) {
+    uint32_t k;
+    for (k = 0; k < more.len; k++)
+        if (append_elt(r, list, more.items[k]))
+            return -1;
+    return 0;
+}
+
+/* LIST_EXTEND / SET_UPDATE of a display: a constant tuple or frozenset
+ * spreads its items (the compiler folds long literal displays that way),
+ * anything else is a starred element. */
+static int extend_display(rec *r, upy_expr *display, upy_expr *iterable) {
+    if (iterable->kind == UPY_E_CONST && iterable->u.constant &&
+        (iterable->u.constant->kind == UPY_TUPLE ||
+         iterable->u.constant->kind == UPY_FROZENSET) &&
+        display->u.elts.len == 0)
+        return append_list(r, &display->u.elts,
+                           const_items(r, iterable->u.constant));
+    {
+        upy_expr *star = new_expr(r, UPY_E_STARRED);
+        if (!star)
+            return -1;
+        star->u.operand = iterable;
+        return append_elt(r, &display->u.elts, star);
+    }
+}
+
+static upy_expr *make_tuple(rec *r, upy_expr_list elts) {
+    upy_expr *t = new_expr(r, UPY_E_TUPLE);
+    if (t)
+        t->u.elts = elts;
+    return t;
+}
+
+/* The callable of a call from its one or two slots. */
+static sval callable_of(rec *r, const sval *slots, uint32_t nslots) {
+    if (nslots == 1)
+        return slots[0];
+    if (slots[0].kind == SV_NULL)
+        return slots[1];
+    if (slots[1].kind == SV_NULL || slots[1].kind == SV_SELF)
+        return slots[0];
+    (void)r;
+    return slots[0];
+}
+
+/* Keyword arguments from a **kwargs dict display built for
+ * CALL_FUNCTION_EX. */
+static void keywords_from_dict(rec *r, upy_expr *call, upy_expr *dict) {
+    uint32_t k, n;
+    if (!dict || dict->kind != UPY_E_DICT) {
+        call->u.call.keywords =
+            upy_arena_array(r->arena, 1, sizeof(upy_keyword));
+        if (!call->u.call.keywords) {
+            rec_oom(r);
+            return;
+        }
+        call->u.call.keywords[0].name = NULL;
+        call->u.call.keywords[0].value = dict;
+        call->u.call.n_keywords = 1;
+        return;
+    }
+    n = dict->u.dict.n;
+    call->u.call.keywords =
+        upy_arena_array(r->arena, n ? n : 1, sizeof(upy_keyword));
+    if (!call->u.call.keywords) {
+        rec_oom(r);
+        return;
+    }
+    for (k = 0; k < n; k++) {
+        upy_expr *key = dict->u.dict.keys[k];
+        call->u.call.keywords[k].value = dict->u.dict.values[k];
+        call->u.call.keywords[k].name =
+            key && key->kind == UPY_E_CONST ? rec_str(key->u.constant) : NULL;
+    }
+    call->u.call.n_keywords = n;
+}
+
+static int eval_call(rec *r, const upy_nin *in) {
+    uint32_t nkw = in->obj ? (uint32_t)upy_seq_len(in->obj) : 0;
+    uint32_t nargs = (uint32_t)in->arg, nslots = in->flags & N_ONE_SLOT ? 1 : 2;
+    uint32_t npos, k;
+    sval *args, *slots, fn;
+    upy_expr *call;
+
+    if (nkw > nargs)
+        nkw = nargs;
+    args = pop_n(r, nargs);
+    slots = pop_n(r, nslots);
+    if (!args || !slots)
+        return -1;
+    npos = nargs - nkw;
+    fn = callable_of(r, slots, nslots);
+    if (nslots == 2 && slots[1].kind == SV_SELF && slots[0].kind == SV_VALUE)
+        fn = slots[0];
+
+    if (fn.kind == SV_BUILD_CLASS)
+        return rec_class_call(r, args, npos, in->obj, nkw);
+    if (fn.kind == SV_VALUE && npos == 1 && nkw == 0 &&
+        args[0].kind == SV_FUNCTION && args[0].pend && args[0].pend->stmt) {
+        /* A decorator: the def or class it wraps keeps waiting for its
+         * name; decorators apply innermost first. */
+        upy_stmt *s = args[0].pend->stmt;
+        upy_expr_list *decos = s->kind == UPY_S_CLASSDEF
+                                   ? &s->u.classdef.decorators
+                                   : &s->u.funcdef.decorators;
+        upy_expr **items =
+            upy_arena_array(r->arena, decos->len + 1, sizeof(upy_expr *));
+        if (!items)
+            return rec_oom(r);
+        items[0] = fn.expr;
+        if (decos->len)
+            memcpy(items + 1, decos->items, decos->len * sizeof *items);
+        decos->items = items;
+        decos->len++;
+        return rec_push_sval(r, args[0]);
+    }
+    if (nslots == 2 && npos == 0 && nkw == 0 && slots[0].kind == SV_FUNCTION &&
+        slots[0].pend && slots[0].pend->value && !slots[0].pend->stmt)
+        /* A comprehension's function called on the iterator of its
+         * outermost iterable, which 3.11+ passes in the self slot. */
+        return push_value(
+            r, rec_comprehension(r, slots[0].pend->value->u.constant->u.code,
+                                 rec_value(r, slots[1])));
+    if (fn.kind == SV_FUNCTION && fn.pend && fn.pend->value && !fn.pend->stmt &&
+        npos == 1 && nkw == 0)
+        /* The same before 3.11, with the iterator as the argument. */
+        return push_value(
+            r, rec_comprehension(r, fn.pend->value->u.constant->u.code,
+                                 rec_value(r, args[0])));
+
+    call = new_expr(r, UPY_E_CALL);
+    if (!call)
+        return -1;
+    if (fn.kind == SV_ASSERTION) {
+        /* assert's AssertionError(msg): CALL 0 with msg in the self
+         * slot. */
+        call->u.call.func = r->assertion_name;
+        if (nslots == 2 && slots[1].kind == SV_VALUE && npos == 0)
+            call->u.call.args = expr_list(r, &slots[1], 1);
+        else
+            call->u.call.args = expr_list(r, args, npos);
+        return push_value(r, call);
+    }
+    call->u.call.func = rec_value(r, fn);
+    call->u.call.args = expr_list(r, args, npos);
+    if (nkw) {
+        call->u.call.keywords =
+            upy_arena_array(r->arena, nkw, sizeof(upy_keyword));
+        if (!call->u.call.keywords)
+            return rec_oom(r);
+        for (k = 0; k < nkw; k++) {
+            call->u.call.keywords[k].name = rec_str(upy_seq_item(in->obj, k));
+            call->u.call.keywords[k].value = rec_value(r, args[npos + k]);
+        }
+        call->u.call.n_keywords = nkw;
+    }
+    return push_value(r, call);
+}
+
+static int eval_call_ex(rec *r, const upy_nin *in) {
+    sval kwargs, args, fn, slots[2];
+    uint32_t nslots = in->flags & N_ONE_SLOT ? 1 : 2, k;
+    upy_expr *call = new_expr(r, UPY_E_CALL);
+
+    if (!call)
+        return -1;
+    memset(&kwargs, 0, sizeof kwargs);
+    if (in->flags & N_CALL_KWARGS)
+        kwargs = rec_pop(r);
+    args = rec_pop(r);
+    for (k = nslots; k-- > 0;)
+        slots[k] = rec_pop(r);
+    fn = callable_of(r, slots, nslots);
+    call->u.call.func = rec_value(r, fn);
+    call->u.call.args = display_items(r, rec_value(r, args));
+    if (in->flags & N_CALL_KWARGS)
+        keywords_from_dict(r, call, rec_value(r, kwargs));
+    return push_value(r, call);
+}
+
+/* MAKE_FUNCTION: a lambda becomes an expression, a comprehension's
+ * function waits for its call, a def or class body waits for its name. */
+static int eval_make_function(rec *r, const upy_nin *in) {
+    sval code = rec_pop(r), closure, annotations, kwdefaults, defaults;
+    const upy_object *co_obj = code.expr && code.expr->kind == UPY_E_CONST
+                                   ? code.expr->u.constant
+                                   : NULL;
+    const upy_code *co;
+    const char *name;
+    pending *p;
+    upy_arguments *args;
+
+    memset(&closure, 0, sizeof closure);
+    annotations = kwdefaults = defaults = closure;
+    if (in->arg & 8)
+        closure = rec_pop(r);
+    if (in->arg & 4)
+        annotations = rec_pop(r);
+    if (in->arg & 2)
+        kwdefaults = rec_pop(r);
+    if (in->arg & 1)
+        defaults = rec_pop(r);
+    if (!co_obj || co_obj->kind != UPY_CODE)
+        return push_value(r, rec_placeholder(r));
+    co = co_obj->u.code;
+    name = rec_str(co->name);
+
+    if (!(co->flags & CO_OPTIMIZED)) {
+        /* A class body: __build_class__ will be called with it. */
+        p = upy_arena_alloc(r->arena, sizeof *p);
+        if (!p)
+            return rec_oom(r);
+        p->kind = P_DEF;
+        p->value = code.expr;
+        if (rec_push(r, SV_FUNCTION, NULL))
+            return -1;
+        r->stack[r->sp - 1].pend = p;
+        return 0;
+    }
+    args = rec_arguments(r, co);
+    if (!args)
+        return -1;
+    rec_apply_defaults(r, args, co, defaults.expr, kwdefaults.expr,
+                       annotations.expr);
+    if (name && strcmp(name, "<lambda>") == 0) {
+        upy_expr *lambda = new_expr(r, UPY_E_LAMBDA);
+        if (!lambda)
+            return -1;
+        lambda->u.lambda.args = args;
+        lambda->u.lambda.body = rec_lambda_body(r, co);
+        return push_value(r, lambda);
+    }
+    p = upy_arena_alloc(r->arena, sizeof *p);
+    if (!p)
+        return rec_oom(r);
+    p->kind = P_DEF;
+    if (name && name[0] == '<') {
+        /* <listcomp>, <genexpr>...: called at once on an iterator. */
+        p->value = code.expr;
+    } else {
+        upy_stmt *def = rec_stmt(r, UPY_S_FUNCTIONDEF);
+        int ok = 1;
+        if (!def)
+            return -1;
+        def->u.funcdef.name = name ? name : "_";
+        def->u.funcdef.args = args;
+        def->u.funcdef.returns = rec_return_annotation(r, annotations.expr);
+        def->u.funcdef.is_async = rec_is_async(co);
+        def->u.funcdef.body = rec_nested_body(r, co, &ok);
+        p->stmt = def;
+    }
+    if (rec_push(r, SV_FUNCTION, NULL))
+        return -1;
+    r->stack[r->sp - 1].pend = p;
+    return 0;
+}
+
+static upy_expr *binop(rec *r, upy_binop op, upy_expr *left, upy_expr *right) {
+    upy_expr *e = new_expr(r, UPY_E_BINOP);
+    if (e) {
+        e->u.binop.op = op;
+        e->u.binop.left = left;
+        e->u.binop.right = right;
+    }
+    return e;
+}
+
+static upy_expr *compare(rec *r, upy_cmpop op, upy_expr *left,
+                         upy_expr *right) {
+    upy_expr *e = new_expr(r, UPY_E_COMPARE);
+    if (!e)
+        return NULL;
+    e->u.compare.left = left;
+    e->u.compare.ops = upy_arena_alloc(r->arena, sizeof(upy_cmpop));
+    e->u.compare.comparators = upy_arena_alloc(r->arena, sizeof(upy_expr *));
+    if (!e->u.compare.ops || !e->u.compare.comparators) {
+        rec_oom(r);
+        return NULL;
+    }
+    e->u.compare.ops[0] = op;
+    e->u.compare.comparators[0] = right;
+    e->u.compare.n = 1;
+    return e;
+}
+
+/* A slice bound: the compiler pushes None for an omitted one. */
+static upy_expr *bound(upy_expr *e) {
+    return rec_is_const_none(e) ? NULL : e;
+}
+
+static upy_expr *slice(rec *r, upy_expr *lower, upy_expr *upper,
+                       upy_expr *step) {
+    upy_expr *e = new_expr(r, UPY_E_SLICE);
+    if (e) {
+        e->u.slice.lower = bound(lower);
+        e->u.slice.upper = bound(upper);
+        e->u.slice.step = step;
+    }
+    return e;
+}
+
+static upy_expr *subscript(rec *r, upy_expr *value, upy_expr *index) {
+    upy_expr *e = new_expr(r, UPY_E_SUBSCRIPT);
+    if (e) {
+        e->u.subscript.value = value;
+        e->u.subscript.index = index;
+    }
+    return e;
+}
+
+static upy_expr *attribute(rec *r, upy_expr *value, const char *name) {
+    upy_expr *e = new_expr(r, UPY_E_ATTR);
+    if (e) {
+        e->u.attr.value = value;
+        e->u.attr.attr = name;
+    }
+    return e;
+}
+
+/* An f-string part: a formatted value, or a constant string as is. */
+static int add_fstring_part(rec *r, upy_expr *joined, upy_expr *part) {
+    if (part->kind == UPY_E_JOINEDSTR)
+        return append_list(r, &joined->u.joined, part->u.joined);
+    return append_elt(r, &joined->u.joined, part);
+}
+
+static upy_expr *as_fstring(rec *r, upy_expr *e) {
+    upy_expr *joined;
+    if (e->kind == UPY_E_JOINEDSTR)
+        return e;
+    joined = new_expr(r, UPY_E_JOINEDSTR);
+    if (joined && add_fstring_part(r, joined, e))
+        return NULL;
+    return joined;
+}
+
+static int eval_format(rec *r, const upy_nin *in) {
+    upy_expr *spec = NULL, *value, *f;
+    int conversion = in->arg;
+    if (in->flags & N_FORMAT_SPEC)
+        spec = rec_value(r, rec_pop(r));
+    value = rec_value(r, rec_pop(r));
+    /* 3.13 converted the value in an instruction of its own. */
+    if (value->kind == UPY_E_FORMATTED &&
+        value->u.formatted.format_spec == NULL && conversion < 0) {
+        f = value;
+    } else {
+        f = new_expr(r, UPY_E_FORMATTED);
+        if (!f)
+            return -1;
+        f->u.formatted.value = value;
+        f->u.formatted.conversion = conversion;
+    }
+    if (spec)
+        f->u.formatted.format_spec = as_fstring(r, spec);
+    return push_value(r, f);
+}
+
+static int eval_build_string(rec *r, const upy_nin *in) {
+    sval *parts = pop_n(r, (uint32_t)in->arg);
+    upy_expr *joined = new_expr(r, UPY_E_JOINEDSTR);
+    int32_t k;
+    if (!parts || !joined)
+        return -1;
+    for (k = 0; k < in->arg; k++)
+        if (add_fstring_part(r, joined, rec_value(r, parts[k])))
+            return -1;
+    return push_value(r, joined);
+}
+
+static int eval_import_name(rec *r, const upy_nin *in) {
+    sval fromlist = rec_pop(r), level = rec_pop(r);
+    upy_stmt *s;
+    pending *p = upy_arena_alloc(r->arena, sizeof *p);
+    const upy_object *fl = fromlist.expr && fromlist.expr->kind == UPY_E_CONST
+                               ? fromlist.expr->u.constant
+                               : NULL;
+    int lvl = level.expr && level.expr->kind == UPY_E_CONST &&
+                      level.expr->u.constant &&
+                      level.expr->u.constant->kind == UPY_INT
+                  ? (int)level.expr->u.constant->u.integer.value
+                  : 0;
+    if (!p)
+        return rec_oom(r);
+    s = rec_stmt(r, fl && fl->kind == UPY_TUPLE ? UPY_S_IMPORT_FROM
+                                                : UPY_S_IMPORT);
+    if (!s)
+        return -1;
+    s->u.import.module = rec_str(in->obj);
+    if (s->u.import.module && !s->u.import.module[0])
+        s->u.import.module = NULL;
+    s->u.import.level = lvl;
+    p->kind = P_IMPORT;
+    p->stmt = s;
+    if (rec_push(r, SV_IMPORT, NULL))
+        return -1;
+    r->stack[r->sp - 1].pend = p;
+    return 0;
+}
+
+/* IMPORT_FROM pushes the attribute; its store names the alias. */
+static int eval_import_from(rec *r, const upy_nin *in) {
+    sval *module = rec_peek(r, 1);
+    upy_expr *e;
+    if (!module || module->kind != SV_IMPORT)
+        return push_value(
+            r, attribute(r, module ? rec_value(r, *module) : rec_placeholder(r),
+                         rec_str(in->obj)));
+    e = new_expr(r, UPY_E_NAME);
+    if (!e)
+        return -1;
+    e->u.name = rec_str(in->obj);
+    if (rec_push(r, SV_IMPORT, e))
+        return -1;
+    r->stack[r->sp - 1].pend = module->pend;
+    return 0;
+}
+
+static int pop_top(rec *r, upy_ptr_vec *out) {
+    sval v = rec_pop(r);
+    upy_stmt *s;
+    switch ((sv_kind)v.kind) {
+    case SV_IMPORT:
+        /* The end of `from m import a, b` (or of `import a.b as c`). */
+        if (v.pend && v.pend->stmt && !v.expr && !v.pend->complete) {
+            v.pend->complete = 1;
+            return rec_emit(r, out, v.pend->stmt);
+        }
+        return 0;
+    case SV_VALUE:
+        if (v.pend && v.pend->kind == P_CHAIN)
+            return rec_finish_chain(r, v, out);
+        s = rec_stmt(r, UPY_S_EXPR);
+        if (!s)
+            return -1;
+        s->u.expr = v.expr;
+        return rec_emit(r, out, s);
+    default:
+        return 0;
+    }
+}
+
+int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
+    const upy_nin *in = &r->ncode.ins[i];
+    sval a, b, c, d;
+    upy_expr *e;
+    upy_stmt *s;
+
+    switch ((upy_nop)in->op) {
+    case N_POP_TOP:
+        return pop_top(r, out);
+    case N_COPY: {
+        sval *v = rec_peek(r, (uint32_t)in->arg);
+        if (!v)
+            return push_value(r, rec_placeholder(r));
+        a = *v;
+        a.id = r->next_id++;
+        return rec_push_sval(r, a);
+    }
+    case N_SWAP: {
+        sval *top = rec_peek(r, 1), *other = rec_peek(r, (uint32_t)in->arg);
+        if (top && other) {
+            a = *top;
+            *top = *other;
+            *other = a;
+        }
+        return 0;
+    }
+    case N_PUSH_NULL:
+        return rec_push(r, SV_NULL, NULL);
+    case N_LOAD:
+        if (in->arg == UPY_SCOPE_FAST_AND_CLEAR) {
+            if (rec_push(r, SV_SAVED, rec_name(r, rec_str(in->obj))))
+                return -1;
+            return 0;
+        }
+        return push_value(r, rec_name(r, rec_str(in->obj)));
+    case N_LOAD_CONST:
+        return push_value(r, rec_const(r, in->obj));
+    case N_LOAD_CLOSURE:
+        return push_value(r, rec_name(r, rec_str(in->obj)));
+    case N_STORE:
+        a = rec_pop(r);
+        return rec_store(r, rec_name(r, rec_str(in->obj)), a, out);
+    case N_DELETE:
+        s = rec_stmt(r, UPY_S_DELETE);
+        if (!s || append_elt(r, &s->u.targets, rec_name(r, rec_str(in->obj))))
+            return -1;
+        return rec_emit(r, out, s);
+    case N_LOAD_ATTR:
+        a = rec_pop(r);
+        return push_value(r, attribute(r, rec_value(r, a), rec_str(in->obj)));
+    case N_LOAD_METHOD:
+        a = rec_pop(r);
+        if (push_value(r, attribute(r, rec_value(r, a), rec_str(in->obj))))
+            return -1;
+        return rec_push(r, SV_SELF, NULL);
+    case N_LOAD_SUPER_ATTR: {
+        upy_expr *call = new_expr(r, UPY_E_CALL);
+        c = rec_pop(r); /* self */
+        b = rec_pop(r); /* class */
+        a = rec_pop(r); /* super */
+        if (!call)
+            return -1;
+        call->u.call.func = rec_value(r, a);
+        if (in->arg & 2) {
+            sval two[2];
+            two[0] = b;
+            two[1] = c;
+            call->u.call.args = expr_list(r, two, 2);
+        }
+        if (push_value(r, attribute(r, call, rec_str(in->obj))))
+            return -1;
+        return in->arg & 1 ? rec_push(r, SV_SELF, NULL) : 0;
+    }
+    case N_STORE_ATTR:
+        a = rec_pop(r); /* owner */
+        b = rec_pop(r); /* value */
+        return rec_store(r, attribute(r, rec_value(r, a), rec_str(in->obj)), b,
+                         out);
+    case N_DELETE_ATTR:
+        a = rec_pop(r);
+        s = rec_stmt(r, UPY_S_DELETE);
+        if (!s || append_elt(r, &s->u.targets,
+                             attribute(r, rec_value(r, a), rec_str(in->obj))))
+            return -1;
+        return rec_emit(r, out, s);
+    case N_SUBSCR:
+        b = rec_pop(r);
+        a = rec_pop(r);
+        return push_value(r, subscript(r, rec_value(r, a), rec_value(r, b)));
+    case N_STORE_SUBSCR:
+        c = rec_pop(r); /* key */
+        b = rec_pop(r); /* container */
+        a = rec_pop(r); /* value */
+        return rec_store(r, subscript(r, rec_value(r, b), rec_value(r, c)), a,
+                         out);
+    case N_DELETE_SUBSCR:
+        b = rec_pop(r);
+        a = rec_pop(r);
+        s = rec_stmt(r, UPY_S_DELETE);
+        if (!s || append_elt(r, &s->u.targets,
+                             subscript(r, rec_value(r, a), rec_value(r, b))))
+            return -1;
+        return rec_emit(r, out, s);
+    case N_SLICE:
+        c = rec_pop(r);
+        b = rec_pop(r);
+        a = rec_pop(r);
+        return push_value(
+            r, subscript(r, rec_value(r, a),
+                         slice(r, rec_value(r, b), rec_value(r, c), NULL)));
+    case N_STORE_SLICE:
+        d = rec_pop(r);
+        c = rec_pop(r);
+        b = rec_pop(r);
+        a = rec_pop(r);
+        return rec_store(
+            r,
+            subscript(r, rec_value(r, b),
+                      slice(r, rec_value(r, c), rec_value(r, d), NULL)),
+            a, out);
+    case N_BUILD_SLICE:
+        c.expr = NULL;
+        if (in->arg == 3)
+            c = rec_pop(r);
+        b = rec_pop(r);
+        a = rec_pop(r);
+        return push_value(r, slice(r, rec_value(r, a), rec_value(r, b),
+                                   in->arg == 3 ? rec_value(r, c) : NULL));
+    case N_BINARY:
+        b = rec_pop(r);
+        a = rec_pop(r);
+        e = binop(r, (upy_binop)in->arg, rec_value(r, a), rec_value(r, b));
+        if (push_value(r, e))
+            return -1;
+        r->stack[r->sp - 1].inplace = (in->flags & N_INPLACE) != 0;
+        return 0;
+    case N_UNARY:
+        a = rec_pop(r);
+        e = new_expr(r, UPY_E_UNARYOP);
+        if (!e)
+            return -1;
+        e->u.unary.op = (upy_unaryop)in->arg;
+        e->u.unary.operand = rec_value(r, a);
+        return push_value(r, e);
+    case N_COMPARE:
+        b = rec_pop(r);
+        a = rec_pop(r);
+        return push_value(r, compare(r, (upy_cmpop)in->arg, rec_value(r, a),
+                                     rec_value(r, b)));
+    case N_BUILD_TUPLE:
+    case N_BUILD_LIST:
+    case N_BUILD_SET: {
+        sval *items = pop_n(r, (uint32_t)in->arg);
+        e = new_expr(r, in->op == N_BUILD_TUPLE  ? UPY_E_TUPLE
+                        : in->op == N_BUILD_LIST ? UPY_E_LIST
+                                                 : UPY_E_SET);
+        if (!items || !e)
+            return -1;
+        e->u.elts = expr_list(r, items, (uint32_t)in->arg);
+        return push_value(r, e);
+    }
+    case N_LIST_TO_TUPLE:
+        a = rec_pop(r);
+        return push_value(r, make_tuple(r, display_items(r, rec_value(r, a))));
+    case N_LIST_EXTEND:
+    case N_SET_UPDATE: {
+        sval *target;
+        a = rec_pop(r);
+        target = rec_peek(r, (uint32_t)in->arg);
+        if (!target || !target->expr ||
+            (target->expr->kind != UPY_E_LIST &&
+             target->expr->kind != UPY_E_SET))
+            return 0;
+        return extend_display(r, target->expr, rec_value(r, a));
+    }
+    case N_LIST_APPEND:
+    case N_SET_ADD:
+    case N_MAP_ADD:
+        return rec_comprehension_add(r, in, out);
+    case N_BUILD_MAP: {
+        uint32_t n = (uint32_t)in->arg, k;
+        sval *items = pop_n(r, 2 * n);
+        e = new_expr(r, UPY_E_DICT);
+        if (!items || !e)
+            return -1;
+        e->u.dict.keys =
+            upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
+        e->u.dict.values =
+            upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
+        if (!e->u.dict.keys || !e->u.dict.values)
+            return rec_oom(r);
+        for (k = 0; k < n; k++) {
+            e->u.dict.keys[k] = rec_value(r, items[2 * k]);
+            e->u.dict.values[k] = rec_value(r, items[2 * k + 1]);
+        }
+        e->u.dict.n = n;
+        return push_value(r, e);
+    }
+    case N_BUILD_CONST_KEY_MAP: {
+        uint32_t n = (uint32_t)in->arg, k;
+        sval keys = rec_pop(r), *values = pop_n(r, n);
+        const upy_object *kt = keys.expr && keys.expr->kind == UPY_E_CONST
+                                   ? keys.expr->u.constant
+                                   : NULL;
+        e = new_expr(r, UPY_E_DICT);
+        if (!values || !e)
+            return -1;
+        e->u.dict.keys =
+            upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
+        e->u.dict.values =
+            upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
+        if (!e->u.dict.keys || !e->u.dict.values)
+            return rec_oom(r);
+        for (k = 0; k < n; k++) {
+            e->u.dict.keys[k] =
+                kt ? rec_const(r, upy_seq_item(kt, k)) : rec_placeholder(r);
+            e->u.dict.values[k] = rec_value(r, values[k]);
+        }
+        e->u.dict.n = n;
+        return push_value(r, e);
+    }
+    case N_DICT_UPDATE:
+    case N_DICT_MERGE: {
+        sval *target;
+        upy_expr **keys, **values;
+        uint32_t n;
+        a = rec_pop(r);
+        target = rec_peek(r, (uint32_t)in->arg);
+        if (!target || !target->expr || target->expr->kind != UPY_E_DICT)
+            return 0;
+        e = target->expr;
+        n = e->u.dict.n;
+        keys = upy_arena_array(r->arena, n + 1, sizeof(upy_expr *));
+        values = upy_arena_array(r->arena, n + 1, sizeof(upy_expr *));
+        if (!keys || !values)
+            return rec_oom(r);
+        if (n) {
+            memcpy(keys, e->u.dict.keys, n * sizeof *keys);
+            memcpy(values, e->u.dict.values, n * sizeof *values);
+        }
+        keys[n] = NULL;
+        values[n] = rec_value(r, a);
+        e->u.dict.keys = keys;
+        e->u.dict.values = values;
+        e->u.dict.n = n + 1;
+        return 0;
+    }
+    case N_UNPACK_SEQUENCE:
+    case N_UNPACK_EX:
+        a = rec_pop(r);
+        return rec_unpack(r, in, a);
+    case N_FORMAT:
+        return eval_format(r, in);
+    case N_CONVERT:
+        a = rec_pop(r);
+        e = new_expr(r, UPY_E_FORMATTED);
+        if (!e)
+            return -1;
+        e->u.formatted.value = rec_value(r, a);
+        e->u.formatted.conversion = in->arg;
+        return push_value(r, e);
+    case N_BUILD_STRING:
+        return eval_build_string(r, in);
+    case N_CALL:
+        return eval_call(r, in);
+    case N_CALL_EX:
+        return eval_call_ex(r, in);
+    case N_MAKE_FUNCTION:
+        return eval_make_function(r, in);
+    case N_LOAD_BUILD_CLASS:
+        return rec_push(r, SV_BUILD_CLASS, NULL);
+    case N_LOAD_ASSERTION_ERROR:
+        return rec_push(r, SV_ASSERTION, NULL);
+    case N_INTRINSIC:
+        /* Type parameters (3.12+) and except* machinery: not source the
+         * recover layer rebuilds yet. */
+        if (in->arg >= 100)
+            rec_pop(r);
+        rec_pop(r);
+        return push_value(r, rec_placeholder(r));
+    case N_PUSH_EXC_INFO:
+        a = rec_pop(r);
+        if (rec_push(r, SV_PREV_EXC, NULL))
+            return -1;
+        return rec_push_sval(r, a);
+    case N_POP_EXCEPT:
+        rec_pop(r);
+        return 0;
+    case N_EXC_MATCH:
+    case N_EG_MATCH:
+        /* The match result stands for the type it tested. */
+        a = rec_pop(r);
+        return push_value(r, rec_value(r, a));
+    case N_YIELD:
+        a = rec_pop(r);
+        e = new_expr(r, UPY_E_YIELD);
+        if (!e)
+            return -1;
+        e->u.operand = rec_is_const_none(a.expr) ? NULL : rec_value(r, a);
+        return push_value(r, e);
+    case N_AWAIT:
+    case N_YIELD_FROM:
+        a = rec_pop(r);
+        e = new_expr(r, in->op == N_AWAIT ? UPY_E_AWAIT : UPY_E_YIELD_FROM);
+        if (!e)
+            return -1;
+        e->u.operand = rec_value(r, a);
+        return push_value(r, e);
+    case N_GET_ITER:
+    case N_GET_AITER:
+        /* The iterable stays what it was for the source: `for x in a`. */
+        a = rec_pop(r);
+        a.kind = SV_ITER;
+        return rec_push_sval(r, a);
+    case N_RAISE:
+        s = rec_stmt(r, UPY_S_RAISE);
+        if (!s)
+            return -1;
+        if (in->arg == 2)
+            s->u.raise.cause = rec_value(r, rec_pop(r));
+        if (in->arg >= 1)
+            s->u.raise.exc = rec_value(r, rec_pop(r));
+        return rec_emit(r, out, s);
+    case N_IMPORT_NAME:
+        return eval_import_name(r, in);
+    case N_IMPORT_FROM:
+        return eval_import_from(r, in);
+    case N_IMPORT_STAR: {
+        upy_alias *star = upy_arena_alloc(r->arena, sizeof *star);
+        a = rec_pop(r);
+        if (!star)
+            return rec_oom(r);
+        star->name = "*";
+        if (a.kind != SV_IMPORT || !a.pend || !a.pend->stmt)
+            return 0;
+        a.pend->stmt->kind = UPY_S_IMPORT_FROM;
+        a.pend->stmt->u.import.names = star;
+        a.pend->stmt->u.import.n = 1;
+        a.pend->complete = 1;
+        return rec_emit(r, out, a.pend->stmt);
+    }
+    case N_SETUP_ANNOTATIONS:
+        return 0;
+    case N_PRINT_EXPR:
+        a = rec_pop(r);
+        s = rec_stmt(r, UPY_S_EXPR);
+        if (!s)
+            return -1;
+        s->u.expr = rec_value(r, a);
+        return rec_emit(r, out, s);
+    case N_LOAD_LOCALS:
+        return push_value(r, rec_name(r, "locals()"));
+    default:
+        /* Control flow and exception machinery belong to the structurer;
+         * reaching one here means it did not recognise the construct. */
+        return 1;
+    }
+}

@@ -1,0 +1,255 @@
+/*
+ * rec.h - internals shared by the files of the recover layer.
+ *
+ * Recovery of one code object is a walk over its control-flow graph
+ * (structure.c) that runs the instructions of each block on a symbolic
+ * stack (eval.c).  Stack slots hold expressions, or markers for what the
+ * compiler keeps on the stack across statements (a for loop's iterator,
+ * the exception of an except clause, a with statement's exit) and for
+ * values still being assembled (a NULL before a callable, the self of a
+ * method, the slots of a tuple unpacking).  Stores resolve these (store.c)
+ * into statements.  Conditional control flow inside one expression (and,
+ * or, if-else, chained comparisons) is reduced by boolexpr.c.
+ */
+#ifndef UPY_REC_H
+#define UPY_REC_H
+
+#include <stdint.h>
+
+#include "ast/ast.h"
+#include "decode/instr.h"
+#include "recover/cfg.h"
+#include "recover/recover.h"
+#include "util/strbuf.h"
+
+/* What a stack slot holds. */
+typedef enum sv_kind {
+    SV_VALUE,       /* an expression */
+    SV_NULL,        /* PUSH_NULL, or the NULL a global/attribute load adds */
+    SV_SELF,        /* the self a method load pushes after the method */
+    SV_ITER,        /* the iterator of a for loop or comprehension */
+    SV_EXC,         /* the exception an except clause handles */
+    SV_PREV_EXC,    /* the exception PUSH_EXC_INFO saves */
+    SV_LASTI,       /* the offset a lasti handler gets */
+    SV_WITH_EXIT,   /* the bound __exit__ of a with statement */
+    SV_BIND,        /* a value that must be bound to a target: the item of
+                       a for loop, the value of `with ... as`, an
+                       unpacking slot */
+    SV_IMPORT,      /* the module of an import statement */
+    SV_BUILD_CLASS, /* __build_class__ */
+    SV_FUNCTION,    /* a function (or class) waiting for its name */
+    SV_ASSERTION,   /* AssertionError of an assert statement */
+    SV_SAVED,       /* 3.12+: a local saved by an inlined comprehension */
+} sv_kind;
+
+typedef struct pending pending;
+
+typedef struct sval {
+    uint8_t kind;    /* sv_kind */
+    uint8_t inplace; /* SV_VALUE: an N_INPLACE binary operation */
+    uint32_t id;     /* push order, for the order of multi-target stores */
+    uint32_t slot;   /* SV_BIND of an unpacking: its slot */
+    upy_expr *expr;
+    pending *pend; /* SV_BIND, SV_IMPORT, SV_FUNCTION, and values awaiting
+                      more targets */
+} sval;
+
+/* Targets being bound.  A tuple unpacking is a pending with one slot per
+ * element; nested unpackings point at their parent slot. */
+typedef enum pending_kind {
+    P_TARGET, /* one target for a value bound by a construct (for item,
+                 with value, except name, comprehension variable) */
+    P_UNPACK, /* slots of UNPACK_SEQUENCE / UNPACK_EX */
+    P_CHAIN,  /* a value stored to several targets: a = b = v, walrus */
+    P_IMPORT, /* an import statement under way */
+    P_DEF,    /* a def or class statement under way */
+} pending_kind;
+
+struct pending {
+    uint8_t kind;
+    uint8_t complete;
+    uint32_t n, filled; /* P_UNPACK slots */
+    int32_t star;       /* P_UNPACK: index of the starred slot, or -1 */
+    upy_expr **elts;    /* P_UNPACK: the targets, by slot */
+    pending *parent;    /* P_UNPACK nested in another: its slot */
+    uint32_t parent_slot;
+    upy_expr *result;    /* the complete target expression */
+    upy_expr *value;     /* P_CHAIN: the value; P_DEF of a class body or
+                            comprehension: the code constant */
+    sval orig;           /* P_UNPACK of a value: the slot it popped, stored
+                            to once the tuple target is complete */
+    upy_ptr_vec targets; /* P_CHAIN: targets so far */
+    upy_stmt *stmt;      /* P_IMPORT: the statement; P_DEF: the def or
+                            class */
+};
+
+/* One store of a multiple assignment whose stores the compiler reordered:
+ * its target and the value it took. */
+typedef struct multi_store {
+    upy_expr *target;
+    upy_expr *value;
+    uint32_t id;
+} multi_store;
+
+/* The structuring context of a region: which blocks it spans, where it
+ * ends and what a jump to the enclosing loop's targets means. */
+typedef struct region {
+    int32_t start, end; /* its blocks, [start, end) in code order */
+    int32_t follow;     /* the block after the region, or UPY_NO_BLOCK */
+    int32_t brk;        /* break target of the innermost loop */
+    int32_t cont;       /* continue target of the innermost loop */
+    int32_t loop;       /* header of the innermost loop */
+    int32_t handler;    /* handler block of the region's own blocks */
+    /* Blocks with this handler belong to the region too: the way out of
+     * an except clause runs under the try's own handler. */
+    int32_t alt_handler;
+    uint32_t base; /* stack depth at statement boundaries */
+    /* In an except clause `as name`: the name whose cleanup (name = None;
+     * del name) the compiler adds on each way out. */
+    const char *except_name;
+} region;
+
+/* A condition as rec_condition() collapses it: the test, where control
+ * goes when it holds and when not, and the blocks of its network. */
+typedef struct rec_cond {
+    upy_expr *test;
+    int32_t on_true, on_false;
+    int32_t first, last;
+    uint32_t start; /* the instruction where the test's code starts */
+} rec_cond;
+
+typedef struct rec {
+    upy_arena *arena;
+    unpyc_error *err;
+    const upy_recover_options *options;
+    upy_version version;
+    const upy_code *code;
+    upy_decoded decoded;
+    upy_ncode ncode;
+    upy_cfg cfg;
+    const upy_object *none_object;
+    const char *class_name; /* for names mangled in a class body */
+    int is_class_body;
+    int is_module;
+    /* The symbolic stack; `base` is its depth at statement boundaries in
+     * the region being structured. */
+    sval *stack;
+    uint32_t sp, cap, base;
+    uint32_t next_id;
+    /* Stores of a multiple assignment not yet complete. */
+    struct {
+        uint32_t len;
+    } multi;
+    multi_store *multi_items;
+    uint32_t multi_cap;
+    /* The name an assert's AssertionError prints as. */
+    upy_expr *assertion_name;
+    /* Blocks already turned into statements (each block at most once),
+     * and instructions to pass over (copies of code recovered once). */
+    uint8_t *done;
+    uint8_t *skip;
+    /* Where the walk goes on in the middle of a block (after a with
+     * target's stores, at the join of an expression). */
+    int32_t resume_block;
+    uint32_t resume_at;
+    uint32_t cond_resume;
+    /* The first instruction of the statement being evaluated. */
+    uint32_t stmt_start;
+    /* Where the last rec_region() left its region: the block control went
+     * to, or UPY_NO_BLOCK after a return, raise, break or continue. */
+    int32_t exit_block;
+    /* Code objects are decompiled recursively; depth bounds it. */
+    int depth;
+    unsigned unrecovered;
+    int failed; /* a hard error (memory) is recorded in err */
+} rec;
+
+/* stack.c */
+int rec_push(rec *r, sv_kind kind, upy_expr *expr);
+int rec_push_sval(rec *r, sval v);
+/* Pops a slot; on an empty stack (only possible in corrupt code) returns
+ * a VALUE of `...` and counts the region as unrecovered. */
+sval rec_pop(rec *r);
+sval *rec_peek(rec *r, uint32_t depth_from_top); /* 1 = top, NULL if none */
+upy_expr *rec_value(rec *r, sval v);             /* the expression of a slot */
+upy_expr *rec_placeholder(rec *r);
+upy_expr *rec_name(rec *r, const char *name);
+upy_expr *rec_const(rec *r, const upy_object *obj);
+const char *rec_str(const upy_object *o);
+int rec_is_const_none(const upy_expr *e);
+upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind);
+int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s);
+int rec_oom(rec *r);
+/* Emits the instructions [from, to) as an unrecovered region. */
+void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
+                     const char *why);
+/* Gives up on the rest of region rg from block b (unrecovered). */
+int rec_fail_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
+upy_expr *rec_true(rec *r);
+
+/* eval.c: runs one non-control instruction; returns 0, -1 on a hard
+ * error, 1 when the instruction is control flow for the structurer. */
+int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out);
+
+/* store.c */
+int rec_store(rec *r, upy_expr *target, sval v, upy_ptr_vec *out);
+int rec_unpack(rec *r, const upy_nin *in, sval v);
+int rec_finish_chain(rec *r, sval v, upy_ptr_vec *out);
+upy_expr *rec_chain_as_walrus(rec *r, pending *p);
+/* The target a binding pending has collected, or NULL when incomplete. */
+upy_expr *rec_bound_target(pending *p);
+pending *rec_new_target(rec *r);
+/* Flushes statement values still on the stack above `base` as
+ * expression statements (only in corrupt or unusual code). */
+int rec_flush(rec *r, uint32_t base, upy_ptr_vec *out);
+
+/* boolexpr.c: reduces the conditional control flow of one expression
+ * starting with the conditional jump ending block b; the value is left on
+ * the stack, *resume is the block to go on with and r->cond_resume the
+ * instruction in it. */
+int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+                  upy_ptr_vec *out);
+/* Collapses the network of condition blocks starting with the conditional
+ * jump ending block b (its value on the stack) into one test. */
+int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
+                  upy_ptr_vec *out);
+
+/* structure.c */
+int rec_region(rec *r, int32_t entry, const region *rg, upy_ptr_vec *out);
+/* Runs the non-control instructions of [from, to); stops early (returning
+ * the index reached) at an instruction the caller must handle. */
+int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
+            upy_ptr_vec *out);
+int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
+               upy_ptr_vec *out);
+int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n);
+void rec_skip_range(rec *r, uint32_t start, uint32_t n);
+void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
+                      uint32_t flen);
+
+/* try.c: the try statement whose handler is h, starting at block b. */
+int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
+            upy_ptr_vec *out);
+
+/* code.c: nested code objects (def, lambda, class body, comprehension)
+ * and the pieces of a def that live outside its code object. */
+upy_stmt_list rec_nested_body(rec *r, const upy_code *co, int *ok);
+upy_expr *rec_lambda_body(rec *r, const upy_code *co);
+upy_expr *rec_comprehension(rec *r, const upy_code *co, upy_expr *iter);
+upy_arguments *rec_arguments(rec *r, const upy_code *co);
+void rec_apply_defaults(rec *r, upy_arguments *args, const upy_code *co,
+                        upy_expr *defaults, upy_expr *kwdefaults,
+                        upy_expr *annotations);
+upy_expr *rec_return_annotation(rec *r, upy_expr *annotations);
+int rec_is_async(const upy_code *co);
+/* The def name for a store of `stored` in a class body (names starting
+ * with two underscores are stored mangled). */
+const char *rec_unmangle(rec *r, const char *stored, const char *code_name);
+/* __build_class__(body, name, *bases, **keywords). */
+int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
+                   uint32_t nkw);
+/* LIST_APPEND / SET_ADD / MAP_ADD: a display element or a comprehension's
+ * result. */
+int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out);
+
+#endif /* UPY_REC_H */

@@ -1,0 +1,35 @@
+/*
+ * recover.h - turning a code object into a syntax tree.
+ *
+ * The recover layer normalizes each code object, builds its control-flow
+ * graph and structures it into statements, recursively for nested code
+ * (functions, lambdas, class bodies, comprehensions).  What it cannot
+ * structure becomes a UPY_S_UNRECOVERED statement carrying the
+ * disassembly of the region, and the rest is still recovered.
+ */
+#ifndef UPY_RECOVER_H
+#define UPY_RECOVER_H
+
+#include "ast/ast.h"
+#include "read/object.h"
+#include "unpyc.h"
+#include "util/arena.h"
+
+typedef struct upy_recover_options {
+    /* Deepest nesting of code objects decompiled (deeper ones come out as
+     * unrecovered). */
+    int max_depth;
+} upy_recover_options;
+
+/* Recovers co: for a module code object the module's statements; for any
+ * other code object the single statement that defines it (a def, or the
+ * class statement of a class body), without what lives outside the code
+ * object (defaults, annotations, decorators, bases).  *unrecovered counts
+ * the regions that came out as UPY_S_UNRECOVERED.  Fails only on memory
+ * or on input the read and decode layers should have refused. */
+unpyc_status upy_recover(const upy_code *co, upy_version version,
+                         const upy_recover_options *options, upy_arena *arena,
+                         upy_stmt_list *out, unsigned *unrecovered,
+                         unpyc_error *err);
+
+#endif /* UPY_RECOVER_H */

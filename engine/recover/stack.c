@@ -1,0 +1,118 @@
+/*
+ * stack.c - the symbolic stack and small constructors; see rec.h.
+ */
+#include <string.h>
+
+#include "recover/rec.h"
+#include "util/error.h"
+
+int rec_oom(rec *r) {
+    if (!r->failed) {
+        r->failed = 1;
+        upy_fail(r->err,
+                 r->arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
+                 "out of memory while recovering %s",
+                 rec_str(r->code->name) ? rec_str(r->code->name) : "code");
+    }
+    return -1;
+}
+
+int rec_push_sval(rec *r, sval v) {
+    if (r->sp == r->cap) {
+        uint32_t cap = r->cap ? r->cap * 2 : 32;
+        sval *grown = upy_arena_array(r->arena, cap, sizeof *grown);
+        if (!grown)
+            return rec_oom(r);
+        if (r->sp)
+            memcpy(grown, r->stack, r->sp * sizeof *grown);
+        r->stack = grown;
+        r->cap = cap;
+    }
+    r->stack[r->sp++] = v;
+    return 0;
+}
+
+int rec_push(rec *r, sv_kind kind, upy_expr *expr) {
+    sval v;
+    memset(&v, 0, sizeof v);
+    v.kind = (uint8_t)kind;
+    v.expr = expr;
+    v.id = r->next_id++;
+    return rec_push_sval(r, v);
+}
+
+/* `...`, standing for a value the code does not provide (only in corrupt
+ * or unrecovered code). */
+upy_expr *rec_placeholder(rec *r) {
+    static const upy_object ellipsis = {UPY_ELLIPSIS, 0, {{0, 0, 0, 0, 0}}};
+    r->unrecovered++;
+    return rec_const(r, &ellipsis);
+}
+
+sval rec_pop(rec *r) {
+    sval v;
+    if (r->sp)
+        return r->stack[--r->sp];
+    memset(&v, 0, sizeof v);
+    v.kind = SV_VALUE;
+    v.expr = rec_placeholder(r);
+    return v;
+}
+
+sval *rec_peek(rec *r, uint32_t depth_from_top) {
+    if (depth_from_top == 0 || depth_from_top > r->sp)
+        return NULL;
+    return &r->stack[r->sp - depth_from_top];
+}
+
+const char *rec_str(const upy_object *o) {
+    return o && o->kind == UPY_STR ? (const char *)o->u.bytes.data : NULL;
+}
+
+upy_expr *rec_name(rec *r, const char *name) {
+    upy_expr *e = upy_expr_new(r->arena, UPY_E_NAME);
+    if (!e) {
+        rec_oom(r);
+        return NULL;
+    }
+    e->u.name = name ? name : "_";
+    return e;
+}
+
+upy_expr *rec_const(rec *r, const upy_object *obj) {
+    upy_expr *e = upy_expr_new(r->arena, UPY_E_CONST);
+    if (!e) {
+        rec_oom(r);
+        return NULL;
+    }
+    e->u.constant = obj;
+    return e;
+}
+
+int rec_is_const_none(const upy_expr *e) {
+    return e && e->kind == UPY_E_CONST && e->u.constant &&
+           e->u.constant->kind == UPY_NONE;
+}
+
+/* The expression of a slot; markers have none and read as `...`. */
+upy_expr *rec_value(rec *r, sval v) {
+    /* A value stored by a COPY's twin and then used: a walrus. */
+    if (v.pend && v.pend->kind == P_CHAIN && !v.pend->complete)
+        return rec_chain_as_walrus(r, v.pend);
+    return v.expr ? v.expr : rec_placeholder(r);
+}
+
+upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind) {
+    upy_stmt *s = upy_stmt_new(r->arena, kind);
+    if (!s)
+        rec_oom(r);
+    return s;
+}
+
+int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s) {
+    if (!s)
+        return -1;
+    if (upy_vec_push(r->arena, out, s))
+        return rec_oom(r);
+    return 0;
+}

@@ -1,0 +1,839 @@
+/*
+ * structure.c - structuring a control-flow graph into statements.
+ *
+ * CPython lays blocks out in source order (3.12+ moves exception handlers,
+ * the "cold" blocks, to the end), so a region of source is an interval of
+ * blocks: an if's body is the blocks from its fall-through successor up to
+ * its jump target, a loop's body the blocks from its header up to the last
+ * block that jumps back.  The walker goes through a region block by block,
+ * running each block's instructions on the symbolic stack and deciding at
+ * each block end what the control transfer means:
+ *
+ *   - a conditional jump at a statement boundary is an if (or an assert,
+ *     or the top test of a while loop); inside an expression it is and /
+ *     or / if-else, which boolexpr.c reduces;
+ *   - a jump to the innermost loop's exit or header is break / continue;
+ *   - a jump out of the region (to where an enclosing statement ends, after
+ *     the compiler's jump threading) ends the region;
+ *   - a block whose exception handler is new starts a try statement; a
+ *     BEFORE_WITH starts a with statement.
+ *
+ * Code the compiler duplicates (finally bodies and with exits before each
+ * return, break and continue; the test of a while loop at its bottom) is
+ * found before the region that holds it is walked and marked skipped.
+ * Each block is structured at most once: a jump back to a block already
+ * done that is none of the above would need a goto and is reported as an
+ * unrecovered region.
+ */
+#include <string.h>
+
+#include "recover/rec.h"
+
+static const upy_nin *ins(const rec *r, uint32_t i) {
+    return &r->ncode.ins[i];
+}
+
+static const upy_block *blk(const rec *r, int32_t b) {
+    return &r->cfg.blocks[b];
+}
+
+static int inside(const region *rg, int32_t b) {
+    return b != UPY_NO_BLOCK && b >= rg->start && b < rg->end;
+}
+
+static region sub(const region *rg, int32_t start, int32_t end,
+                  int32_t follow) {
+    region s = *rg;
+    s.start = start;
+    s.end = end;
+    s.follow = follow;
+    return s;
+}
+
+static int emit_simple(rec *r, upy_ptr_vec *out, upy_stmt_kind kind) {
+    return rec_emit(r, out, rec_stmt(r, kind));
+}
+
+static int is_none_const(const upy_nin *in) {
+    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
+}
+
+/* LOAD_CONST None; STORE name; DELETE name: the end of `except E as name`
+ * on every way out of the clause. */
+static int is_name_cleanup(const rec *r, uint32_t i, const char *name) {
+    return name && i + 2 < r->ncode.count && is_none_const(ins(r, i)) &&
+           ins(r, i + 1)->op == N_STORE && ins(r, i + 2)->op == N_DELETE &&
+           strcmp(rec_str(ins(r, i + 1)->obj), name) == 0 &&
+           strcmp(rec_str(ins(r, i + 2)->obj), name) == 0;
+}
+
+int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
+            upy_ptr_vec *out) {
+    uint32_t i;
+    for (i = from; i < to; i++) {
+        int st;
+        if (r->skip[i])
+            continue;
+        if (is_name_cleanup(r, i, rg->except_name)) {
+            i += 2;
+            continue;
+        }
+        if (ins(r, i)->op == N_BEFORE_WITH)
+            return (int)i;
+        st = rec_eval(r, i, out);
+        if (st < 0)
+            return -1;
+        if (st > 0)
+            return (int)i;
+        if (r->sp <= r->base)
+            r->stmt_start = i + 1;
+    }
+    return (int)to;
+}
+
+/* break / continue for a jump to the innermost loop's targets: 1 when
+ * emitted. */
+static int loop_jump(rec *r, int32_t target, const region *rg,
+                     upy_ptr_vec *out) {
+    if (target == UPY_NO_BLOCK)
+        return 0;
+    if (target == rg->brk)
+        return emit_simple(r, out, UPY_S_BREAK) ? -1 : 1;
+    if (target == rg->cont)
+        return emit_simple(r, out, UPY_S_CONTINUE) ? -1 : 1;
+    return 0;
+}
+
+static int emit_return(rec *r, upy_ptr_vec *out) {
+    sval v = rec_pop(r);
+    upy_stmt *s = rec_stmt(r, UPY_S_RETURN);
+    if (!s)
+        return -1;
+    s->u.value = rec_value(r, v);
+    return rec_emit(r, out, s);
+}
+
+/* --- copies of exits (finally bodies, with exits) ---------------------- */
+
+/* Whether the instructions [a, a + n) and [b, b + n) are the same code:
+ * same operations and arguments, jumps to the same relative place. */
+int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+    uint32_t k;
+    if (a + n > r->ncode.count || b + n > r->ncode.count)
+        return 0;
+    for (k = 0; k < n; k++) {
+        const upy_nin *x = ins(r, a + k), *y = ins(r, b + k);
+        if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
+            x->flags != y->flags)
+            return 0;
+        if ((x->target < 0) != (y->target < 0))
+            return 0;
+        if (x->target >= 0 &&
+            x->target - (int32_t)a != y->target - (int32_t)b &&
+            x->target != y->target)
+            return 0;
+    }
+    return 1;
+}
+
+/* Marks [start, start + n) skipped. */
+void rec_skip_range(rec *r, uint32_t start, uint32_t n) {
+    uint32_t k;
+    for (k = 0; k < n && start + k < r->ncode.count; k++)
+        r->skip[start + k] = 1;
+}
+
+/* The with exit the compiler puts before each way out of a with body:
+ * LOAD_CONST None x3; CALL 2; [AWAIT;] POP_TOP, after a SWAP 2 when a
+ * value is kept for the return.  Returns its length at i, or 0. */
+static uint32_t with_exit_at(const rec *r, uint32_t i, int is_async) {
+    uint32_t n = 0;
+    if (i < r->ncode.count && ins(r, i)->op == N_SWAP && ins(r, i)->arg == 2)
+        n = 1;
+    if (i + n + 5 + (is_async ? 1 : 0) > r->ncode.count)
+        return 0;
+    if (!is_none_const(ins(r, i + n)) || !is_none_const(ins(r, i + n + 1)) ||
+        !is_none_const(ins(r, i + n + 2)) || ins(r, i + n + 3)->op != N_CALL ||
+        ins(r, i + n + 3)->arg != 2)
+        return 0;
+    n += 4;
+    if (is_async) {
+        if (ins(r, i + n)->op != N_AWAIT)
+            return 0;
+        n++;
+    }
+    if (ins(r, i + n)->op != N_POP_TOP)
+        return 0;
+    return n + 1;
+}
+
+/* Instructions that leave a region: returns and jumps outside it. */
+static int is_exit(const rec *r, uint32_t i, int32_t start, int32_t end) {
+    const upy_nin *in = ins(r, i);
+    int32_t t;
+    if (in->op == N_RETURN)
+        return 1;
+    if (in->op != N_JUMP)
+        return 0;
+    t = r->cfg.block_of[in->target];
+    return t < start || t >= end;
+}
+
+/* Walks back from exit instruction `e` over instructions already skipped
+ * (copies of inner statements' exits) and the constant a return may load
+ * after its copies; returns where a copy of this statement must end. */
+static uint32_t copy_end_before(const rec *r, uint32_t e) {
+    uint32_t i = e;
+    if (ins(r, e)->op == N_RETURN && e > 0 &&
+        ins(r, e - 1)->op == N_LOAD_CONST && !r->skip[e - 1])
+        i = e - 1;
+    while (i > 0 && r->skip[i - 1])
+        i--;
+    return i;
+}
+
+/* Marks the copies of a with statement's exit before every exit of its
+ * body [start, end). */
+static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
+    int32_t b;
+    for (b = start; b < end && b < (int32_t)r->cfg.count; b++) {
+        uint32_t e = blk(r, b)->end - 1, stop, n;
+        if (!is_exit(r, e, start, end))
+            continue;
+        stop = copy_end_before(r, e);
+        for (n = 7; n >= 5; n--) {
+            if (stop >= n && with_exit_at(r, stop - n, is_async) == n) {
+                rec_skip_range(r, stop - n, n);
+                break;
+            }
+        }
+    }
+}
+
+/* Marks the copies of a finally body [fstart, fstart + flen) before every
+ * exit of the try body [start, end). */
+void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
+                      uint32_t flen) {
+    int32_t b;
+    if (flen == 0)
+        return;
+    for (b = start; b < end && b < (int32_t)r->cfg.count; b++) {
+        uint32_t e = blk(r, b)->end - 1, stop;
+        if (!is_exit(r, e, start, end))
+            continue;
+        stop = copy_end_before(r, e);
+        if (stop >= flen && rec_same_code(r, stop - flen, fstart, flen))
+            rec_skip_range(r, stop - flen, flen);
+    }
+}
+
+/* --- if ----------------------------------------------------------------- */
+
+/* The end of the else part of an if: where the then part's final jump
+ * goes, when that is forward and inside the region. */
+static int32_t else_end(const rec *r, int32_t then_last, int32_t else_start,
+                        const region *rg) {
+    const upy_block *b;
+    if (then_last < 0 || then_last < rg->start)
+        return UPY_NO_BLOCK;
+    b = blk(r, then_last);
+    if (ins(r, b->end - 1)->op != N_JUMP || b->jump == UPY_NO_BLOCK ||
+        b->jump == rg->brk || b->jump == rg->cont || b->jump <= else_start)
+        return UPY_NO_BLOCK;
+    return b->jump >= rg->end ? rg->end : b->jump;
+}
+
+static upy_expr *negate(rec *r, upy_expr *test) {
+    upy_expr *n;
+    if (test->kind == UPY_E_UNARYOP && test->u.unary.op == UPY_UOP_NOT)
+        return test->u.unary.operand;
+    n = upy_expr_new(r->arena, UPY_E_UNARYOP);
+    if (!n) {
+        rec_oom(r);
+        return test;
+    }
+    n->u.unary.op = UPY_UOP_NOT;
+    n->u.unary.operand = test;
+    return n;
+}
+
+static int emit_if(rec *r, upy_expr *test, upy_ptr_vec *body,
+                   upy_ptr_vec *orelse, upy_ptr_vec *out) {
+    upy_stmt *s = rec_stmt(r, UPY_S_IF);
+    if (!s)
+        return -1;
+    s->u.if_.test = test;
+    s->u.if_.body = upy_vec_stmts(body);
+    if (orelse)
+        s->u.if_.orelse = upy_vec_stmts(orelse);
+    return rec_emit(r, out, s);
+}
+
+static int structure_if(rec *r, const rec_cond *c, const region *rg,
+                        int32_t *next, upy_ptr_vec *out) {
+    upy_expr *test = c->test;
+    int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
+    upy_ptr_vec body = {0}, orelse = {0};
+    region then_rg;
+
+    /* A branch straight to break / continue (the compiler threads the
+     * jump of `if c: break` into the condition). */
+    if (on_true == rg->brk || on_true == rg->cont) {
+        if (loop_jump(r, on_true, rg, &body) < 0)
+            return -1;
+        *next = on_false;
+        return emit_if(r, test, &body, NULL, out);
+    }
+    if (on_false == rg->brk || on_false == rg->cont) {
+        if (loop_jump(r, on_false, rg, &body) < 0)
+            return -1;
+        *next = on_true;
+        return emit_if(r, negate(r, test), &body, NULL, out);
+    }
+    if (rec_assert(r, c, rg, next, out))
+        return 0;
+    if (!inside(rg, on_false) || on_false < on_true)
+        on_false = rg->end;
+    then_end = on_false < rg->end ? on_false : rg->end;
+    els_end = else_end(r, then_end - 1, on_false, rg);
+    then_rg = sub(rg, on_true, then_end,
+                  els_end != UPY_NO_BLOCK ? els_end : on_false);
+    if (rec_region(r, on_true, &then_rg, &body))
+        return -1;
+    if (els_end != UPY_NO_BLOCK && on_false < els_end) {
+        region else_rg = sub(rg, on_false, els_end, els_end);
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = els_end;
+    } else {
+        *next = on_false;
+    }
+    return emit_if(r, test, &body, &orelse, out);
+}
+
+/* `assert test, msg`: the failing outcome raises AssertionError(msg).
+ * Returns 1 when that is what c leads to. */
+int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
+               upy_ptr_vec *out) {
+    int32_t fb = c->on_false;
+    const upy_block *f;
+    upy_ptr_vec tmp = {0};
+    upy_stmt *raise, *s;
+    upy_expr *exc;
+    int stop;
+
+    if (fb == UPY_NO_BLOCK || r->done[fb])
+        return 0;
+    f = blk(r, fb);
+    if (ins(r, f->start)->op != N_LOAD_ASSERTION_ERROR ||
+        ins(r, f->end - 1)->op != N_RAISE || ins(r, f->end - 1)->arg != 1)
+        return 0;
+    r->done[fb] = 1;
+    stop = rec_run(r, f->start, f->end, rg, &tmp);
+    if (stop < 0)
+        return -1;
+    if (rec_eval(r, f->end - 1, &tmp) < 0)
+        return -1;
+    raise = tmp.len ? tmp.items[tmp.len - 1] : NULL;
+    if (!raise || raise->kind != UPY_S_RAISE)
+        return 0;
+    exc = raise->u.raise.exc;
+    s = rec_stmt(r, UPY_S_ASSERT);
+    if (!s)
+        return -1;
+    s->u.assert_.test = c->test;
+    if (exc && exc->kind == UPY_E_CALL && exc->u.call.args.len == 1)
+        s->u.assert_.msg = exc->u.call.args.items[0];
+    *next = c->on_true;
+    if (rec_emit(r, out, s))
+        return -1;
+    return 1;
+}
+
+/* --- loops -------------------------------------------------------------- */
+
+/* A loop body ends by going back to the loop: a `continue` there is what
+ * the body does anyway. */
+static upy_stmt_list loop_body(upy_ptr_vec *body) {
+    upy_stmt_list list = upy_vec_stmts(body);
+    if (list.len && list.items[list.len - 1]->kind == UPY_S_CONTINUE)
+        list.len--;
+    return list;
+}
+
+/* The last block of the loop at `header`: the furthest block in code
+ * order with a back edge to it. */
+static int32_t loop_last(const rec *r, int32_t header) {
+    uint32_t i;
+    int32_t last = header;
+    for (i = (uint32_t)header; i < r->cfg.count; i++) {
+        const upy_block *b = blk(r, (int32_t)i);
+        if ((b->jump == header || b->next == header) &&
+            upy_cfg_dominates(&r->cfg, header, (int32_t)i))
+            last = (int32_t)i;
+    }
+    return last;
+}
+
+/* Where the breaks of a loop with body [start, exit) go: the furthest
+ * forward jump out of the body that stays in the region, else `exit`. */
+static int32_t break_target(const rec *r, int32_t start, int32_t exit,
+                            const region *rg) {
+    int32_t i, brk = exit;
+    for (i = start; i < exit; i++) {
+        const upy_block *b = blk(r, i);
+        if (ins(r, b->end - 1)->op == N_JUMP && b->jump > brk &&
+            b->jump < rg->end && b->rpo != UINT32_MAX)
+            brk = b->jump;
+    }
+    return brk;
+}
+
+/* Runs the stores that bind a construct's target (for item, with value)
+ * from instruction i of block b; returns the first instruction after
+ * them. */
+static uint32_t bind_target(rec *r, int32_t b, uint32_t i, pending *target,
+                            upy_ptr_vec *out) {
+    const upy_block *bb = blk(r, b);
+    while (i < bb->end && !target->complete) {
+        if (ins(r, i)->op == N_POP_TOP) {
+            rec_pop(r);
+            return i + 1;
+        }
+        if (rec_eval(r, i, out) != 0)
+            break;
+        i++;
+    }
+    return i;
+}
+
+static int structure_for(rec *r, int32_t header, const region *rg,
+                         int32_t *next, upy_ptr_vec *out) {
+    const upy_block *h = blk(r, header);
+    const upy_nin *fi = ins(r, h->end - 1);
+    int32_t exit = h->jump, body_start = h->next, brk;
+    uint32_t depth = r->sp, first;
+    sval iter;
+    pending *target;
+    upy_stmt *s;
+    upy_ptr_vec body = {0}, orelse = {0};
+    region body_rg;
+
+    r->done[header] = 1;
+    if (rec_run(r, h->start, h->end - 1, rg, out) != (int)h->end - 1)
+        return rec_fail_region(r, header, rg, out);
+    depth = r->sp;
+    if (!r->sp || body_start == UPY_NO_BLOCK)
+        return rec_fail_region(r, header, rg, out);
+    iter = r->stack[r->sp - 1];
+    if (exit == UPY_NO_BLOCK || exit > rg->end)
+        exit = rg->end;
+    brk = break_target(r, body_start, exit, rg);
+
+    target = rec_new_target(r);
+    if (!target || rec_push(r, SV_BIND, NULL))
+        return -1;
+    r->stack[r->sp - 1].pend = target;
+    r->base = depth;
+    first =
+        bind_target(r, body_start, blk(r, body_start)->start, target, &body);
+    body_rg = sub(rg, body_start, exit, header);
+    body_rg.brk = brk;
+    body_rg.cont = header;
+    body_rg.base = depth;
+    r->resume_block = body_start;
+    r->resume_at = first;
+    if (rec_region(r, body_start, &body_rg, &body))
+        return -1;
+    r->sp = depth - 1;
+    r->base = rg->base;
+    if (brk > exit) {
+        region else_rg = sub(rg, exit, brk, brk);
+        if (rec_region(r, exit, &else_rg, &orelse))
+            return -1;
+    }
+    s = rec_stmt(r, UPY_S_FOR);
+    if (!s)
+        return -1;
+    s->u.for_.target = rec_bound_target(target);
+    if (!s->u.for_.target)
+        s->u.for_.target = rec_name(r, "_");
+    s->u.for_.iter = iter.expr ? iter.expr : rec_placeholder(r);
+    s->u.for_.body = loop_body(&body);
+    s->u.for_.orelse = upy_vec_stmts(&orelse);
+    s->u.for_.is_async = (fi->flags & N_ASYNC) != 0;
+    *next = brk;
+    return rec_emit(r, out, s);
+}
+
+/* `while True:` (or a while whose test the compiler did not invert): the
+ * body is the loop [header, last], exits are breaks. */
+static int structure_while_true(rec *r, int32_t header, const region *rg,
+                                int32_t *next, upy_ptr_vec *out) {
+    int32_t last = loop_last(r, header), exit = last + 1, brk;
+    upy_ptr_vec body = {0};
+    region body_rg;
+    upy_stmt *s;
+
+    if (exit > rg->end)
+        exit = rg->end;
+    brk = break_target(r, header, exit, rg);
+    body_rg = sub(rg, header, exit, UPY_NO_BLOCK);
+    body_rg.brk = brk;
+    body_rg.cont = header;
+    body_rg.base = r->sp;
+    body_rg.loop = header;
+    if (rec_region(r, header, &body_rg, &body))
+        return -1;
+    r->sp = rg->base;
+    s = rec_stmt(r, UPY_S_WHILE);
+    if (!s)
+        return -1;
+    s->u.while_.test = rec_true(r);
+    s->u.while_.body = loop_body(&body);
+    *next = brk;
+    return rec_emit(r, out, s);
+}
+
+/* `while test: body`: the compiler emits the test before the loop and a
+ * copy at its bottom, jumping back into the body when true.  The test c
+ * (instructions [c->start, end of block c->last]) leads to the loop header
+ * when true.  Returns 1 when that is the shape found, 0 when not. */
+static int structure_while(rec *r, const rec_cond *c, const region *rg,
+                           int32_t *next, upy_ptr_vec *out) {
+    int32_t header = c->on_true, last, exit, brk, anchor = c->on_false;
+    uint32_t test_len = blk(r, c->last)->end - c->start, bottom;
+    uint32_t test_start = c->start;
+    upy_ptr_vec body = {0}, orelse = {0};
+    region body_rg;
+    upy_expr *test = c->test;
+    upy_stmt *s;
+
+    if (header == UPY_NO_BLOCK || header != c->last + 1 ||
+        !blk(r, header)->is_loop_header || anchor <= header)
+        return 0;
+    last = loop_last(r, header);
+    /* The bottom test: the same instructions, its jump inverted and aimed
+     * back at the header (3.11), or kept and followed by a jump back
+     * (3.12+). */
+    if (blk(r, last)->jump != header)
+        return 0;
+    if (ins(r, blk(r, last)->end - 1)->op == N_JUMP) {
+        if (last == 0 || blk(r, last)->end - blk(r, last)->start != 1)
+            return 0;
+        bottom = blk(r, last)->start - test_len;
+        if (!rec_same_code(r, bottom, test_start, test_len))
+            return 0;
+    } else {
+        bottom = blk(r, last)->end - test_len;
+        if (!rec_same_code(r, bottom, test_start, test_len - 1) ||
+            ins(r, bottom + test_len - 1)->op != N_POP_JUMP_IF)
+            return 0;
+    }
+    exit = last + 1;
+    if (anchor < exit || anchor > rg->end)
+        return 0;
+    rec_skip_range(r, bottom, blk(r, last)->end - bottom);
+    brk = break_target(r, header, exit, rg);
+    body_rg = sub(rg, header, exit, UPY_NO_BLOCK);
+    body_rg.brk = brk;
+    body_rg.cont = c->first;
+    body_rg.base = r->sp;
+    body_rg.loop = header;
+    r->done[header] = 0;
+    if (rec_region(r, header, &body_rg, &body))
+        return -1;
+    r->sp = rg->base;
+    if (brk > anchor) {
+        region else_rg = sub(rg, anchor, brk, brk);
+        if (rec_region(r, anchor, &else_rg, &orelse))
+            return -1;
+    }
+    s = rec_stmt(r, UPY_S_WHILE);
+    if (!s)
+        return -1;
+    s->u.while_.test = test;
+    s->u.while_.body = loop_body(&body);
+    s->u.while_.orelse = upy_vec_stmts(&orelse);
+    *next = brk;
+    if (rec_emit(r, out, s))
+        return -1;
+    return 1;
+}
+
+/* --- with --------------------------------------------------------------- */
+
+/* Where a with statement goes on when __exit__ swallowed an exception:
+ * after the handler's POP_TOP; POP_EXCEPT; POP_TOP; POP_TOP.  Sets *block
+ * and *offset (instructions into it); returns 0, or -1 when not found. */
+static int with_suppress_follow(rec *r, int32_t handler, int32_t *block,
+                                uint32_t *offset) {
+    uint32_t i, limit = r->ncode.count;
+    for (i = blk(r, handler)->start; i + 4 < limit; i++) {
+        if (ins(r, i)->op == N_POP_TOP && ins(r, i + 1)->op == N_POP_EXCEPT &&
+            ins(r, i + 2)->op == N_POP_TOP && ins(r, i + 3)->op == N_POP_TOP) {
+            int32_t b = r->cfg.block_of[i + 4];
+            if (r->cfg.block_of[i + 3] != b) {
+                /* The block ends with the pops: go where it goes. */
+                const upy_block *pb = blk(r, r->cfg.block_of[i + 3]);
+                *block = pb->next;
+                *offset = 0;
+                return *block == UPY_NO_BLOCK ? -1 : 0;
+            }
+            if (ins(r, i + 4)->op == N_JUMP) {
+                *block = blk(r, b)->jump;
+                *offset = 0;
+                return 0;
+            }
+            *block = b;
+            *offset = i + 4 - blk(r, b)->start;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* BEFORE_WITH at instruction i of block b: binds the target, structures
+ * the body (the blocks protected by the with's handler) and skips the
+ * normal exit.  *resume_at is the instruction after the with. */
+static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
+                          int32_t *next, uint32_t *resume_at,
+                          upy_ptr_vec *out) {
+    const upy_nin *bw = ins(r, i);
+    int is_async = (bw->flags & N_ASYNC) != 0;
+    sval ctx = rec_pop(r);
+    pending *target = rec_new_target(r);
+    uint32_t k = i + 1, depth, exit_len;
+    int32_t handler, body_start, end, cont;
+    upy_ptr_vec body = {0};
+    region body_rg;
+    upy_stmt *s;
+    upy_withitem *item;
+
+    if (!target || rec_push(r, SV_WITH_EXIT, NULL) ||
+        rec_push(r, SV_BIND, NULL))
+        return -1;
+    r->stack[r->sp - 1].pend = target;
+    depth = r->sp - 1;
+    if (is_async && k < blk(r, b)->end && ins(r, k)->op == N_AWAIT)
+        k++;
+    r->base = depth;
+    k = bind_target(r, b, k, target, &body);
+    /* The body is what the with's handler protects. */
+    body_start = r->cfg.block_of[k < r->ncode.count ? k : r->ncode.count - 1];
+    handler = blk(r, body_start)->handler;
+    if (k >= blk(r, b)->end)
+        body_start = blk(r, b)->next;
+    if (body_start == UPY_NO_BLOCK)
+        return rec_fail_region(r, b, rg, out);
+    handler = blk(r, body_start)->handler;
+    /* The body ends where the normal exit (the __exit__ call) starts. */
+    end = body_start;
+    while (end < (int32_t)r->cfg.count && end < rg->end &&
+           (blk(r, end)->handler == handler || !blk(r, end)->npreds ||
+            end == body_start))
+        end++;
+    cont = end;
+    skip_with_exits(r, body_start, end, is_async);
+    body_rg = sub(rg, body_start, end, end);
+    body_rg.handler = handler;
+    body_rg.alt_handler = UPY_NO_BLOCK;
+    body_rg.base = depth;
+    r->resume_block = body_start;
+    r->resume_at = k;
+    if (rec_region(r, body_start, &body_rg, &body))
+        return -1;
+    /* Skip the normal exit, __exit__(None, None, None); without one (the
+     * body never ends normally) the with goes on where the handler goes
+     * when __exit__ swallows an exception. */
+    exit_len = cont < (int32_t)r->cfg.count
+                   ? with_exit_at(r, blk(r, cont)->start, is_async)
+                   : 0;
+    if (!exit_len && handler != UPY_NO_BLOCK &&
+        with_suppress_follow(r, handler, &cont, &exit_len))
+        cont = UPY_NO_BLOCK;
+    r->sp = depth - 1;
+    r->base = rg->base;
+    s = rec_stmt(r, UPY_S_WITH);
+    item = upy_arena_alloc(r->arena, sizeof *item);
+    if (!s || !item)
+        return rec_oom(r);
+    item->context = rec_value(r, ctx);
+    item->vars = rec_bound_target(target);
+    s->u.with.items = item;
+    s->u.with.n_items = 1;
+    s->u.with.body = upy_vec_stmts(&body);
+    s->u.with.is_async = is_async;
+    *next = cont;
+    *resume_at = cont != UPY_NO_BLOCK && cont < (int32_t)r->cfg.count
+                     ? blk(r, cont)->start + exit_len
+                     : r->ncode.count;
+    return rec_emit(r, out, s);
+}
+
+/* --- try ---------------------------------------------------------------- */
+
+/* The handler one level out from handler h: the handler of h's own code
+ * (its cleanup block), then that cleanup's handler. */
+static int is_real_handler(const rec *r, int32_t h) {
+    return h != UPY_NO_BLOCK && ins(r, blk(r, h)->start)->op == N_PUSH_EXC_INFO;
+}
+
+/* Whether handler h is nested inside handler `in` (or is it); *outermost
+ * is the outermost real handler between them. */
+static int nested_in(const rec *r, int32_t h, int32_t in, int32_t *outermost) {
+    int steps = 0;
+    *outermost = UPY_NO_BLOCK;
+    while (h != in) {
+        if (h == UPY_NO_BLOCK || ++steps > 64)
+            return 0;
+        if (is_real_handler(r, h))
+            *outermost = h;
+        h = blk(r, h)->handler;
+    }
+    return 1;
+}
+
+int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
+    r->exit_block = UPY_NO_BLOCK;
+    while (b != UPY_NO_BLOCK && b != rg->follow) {
+        const upy_block *bb;
+        const upy_nin *last;
+        uint32_t start;
+        int stop, st;
+
+        if (r->failed)
+            return -1;
+        if (!inside(rg, b) && b != rg->loop) {
+            r->exit_block = b;
+            return 0;
+        }
+        bb = blk(r, b);
+        if (bb->handler != rg->handler && (rg->alt_handler == UPY_NO_BLOCK ||
+                                           bb->handler != rg->alt_handler)) {
+            int32_t h;
+            if (!nested_in(r, bb->handler, rg->handler, &h)) {
+                r->exit_block = b;
+                return 0;
+            }
+            if (h != UPY_NO_BLOCK) {
+                st = rec_try(r, b, h, rg, &b, out);
+                if (st < 0)
+                    return -1;
+                continue;
+            }
+        }
+        if (r->done[b]) {
+            r->exit_block = UPY_NO_BLOCK;
+            if (loop_jump(r, b, rg, out))
+                return 0;
+            return rec_fail_region(r, b, rg, out);
+        }
+        if (bb->is_loop_header && b != rg->loop) {
+            const upy_nin *l = ins(r, bb->end - 1);
+            region loop_rg = *rg;
+            loop_rg.loop = b;
+            if (l->op == N_FOR_ITER && r->resume_block != b)
+                st = structure_for(r, b, rg, &b, out);
+            else
+                st = structure_while_true(r, b, &loop_rg, &b, out);
+            if (st < 0)
+                return -1;
+            continue;
+        }
+        r->done[b] = 1;
+        start = bb->start;
+        if (r->resume_block == b) {
+            start = r->resume_at;
+            r->resume_block = UPY_NO_BLOCK;
+        } else if (r->sp > (uint32_t)bb->depth_in && bb->depth_in >= 0 &&
+                   r->sp >= rg->base) {
+            r->sp = (uint32_t)bb->depth_in < rg->base ? rg->base
+                                                      : (uint32_t)bb->depth_in;
+        }
+        r->base = rg->base;
+        r->stmt_start = start;
+        stop = rec_run(r, start, bb->end, rg, out);
+        if (stop < 0)
+            return -1;
+        if ((uint32_t)stop < bb->end - 1 || (uint32_t)stop == bb->end ||
+            !upy_nin_ends_block(ins(r, (uint32_t)stop))) {
+            uint32_t resume = 0;
+            if ((uint32_t)stop < bb->end &&
+                ins(r, (uint32_t)stop)->op == N_BEFORE_WITH) {
+                if (structure_with(r, b, (uint32_t)stop, rg, &b, &resume, out))
+                    return -1;
+                if (b != UPY_NO_BLOCK && resume < r->ncode.count &&
+                    r->cfg.block_of[resume] == b) {
+                    r->resume_block = b;
+                    r->resume_at = resume;
+                }
+                continue;
+            }
+            if ((uint32_t)stop < bb->end)
+                return rec_fail_region(r, b, rg, out);
+            b = bb->next;
+            continue;
+        }
+        last = ins(r, (uint32_t)stop);
+        /* Returns and raises leave the region going nowhere. */
+        r->exit_block = UPY_NO_BLOCK;
+        switch ((upy_nop)last->op) {
+        case N_RETURN:
+            return emit_return(r, out);
+        case N_RERAISE:
+            return 0;
+        case N_RAISE:
+            if (rec_eval(r, (uint32_t)stop, out))
+                return -1;
+            return 0;
+        case N_JUMP:
+            if (r->skip[stop]) {
+                b = bb->jump;
+                continue;
+            }
+            st = loop_jump(r, bb->jump, rg, out);
+            if (st)
+                return st < 0 ? -1 : 0;
+            if (!inside(rg, bb->jump)) {
+                r->exit_block = bb->jump;
+                return 0;
+            }
+            b = bb->jump;
+            continue;
+        case N_POP_JUMP_IF: {
+            rec_cond c;
+            if (r->sp > rg->base + 1 ||
+                (bb->ipdom != UPY_NO_BLOCK &&
+                 blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1)) {
+                if (rec_cond_expr(r, b, rg, &b, out))
+                    return -1;
+                r->resume_block = b;
+                r->resume_at = r->cond_resume;
+                continue;
+            }
+            c.start = r->stmt_start;
+            if (rec_condition(r, b, rg, &c, out))
+                return -1;
+            st = structure_while(r, &c, rg, &b, out);
+            if (st < 0)
+                return -1;
+            if (st > 0)
+                continue;
+            if (structure_if(r, &c, rg, &b, out))
+                return -1;
+            continue;
+        }
+        case N_JUMP_IF_OR_POP:
+            if (rec_cond_expr(r, b, rg, &b, out))
+                return -1;
+            r->resume_block = b;
+            r->resume_at = r->cond_resume;
+            continue;
+        default:
+            return rec_fail_region(r, b, rg, out);
+        }
+    }
+    r->exit_block = b;
+    return 0;
+}

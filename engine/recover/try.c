@@ -1,0 +1,296 @@
+/*
+ * try.c - try statements from the exception table (3.11+ layout).
+ *
+ * The body of a try is the blocks whose handler is the try's handler (or
+ * nested in it).  The handler starts with PUSH_EXC_INFO and is one of:
+ *
+ *   except clauses:  [type; CHECK_EXC_MATCH; POP_JUMP_IF_FALSE next]
+ *                    (STORE name | POP_TOP) body POP_EXCEPT [name cleanup]
+ *                    JUMP after ... and RERAISE 0 when no clause matched;
+ *                    a bare except starts with POP_TOP;
+ *   finally:         the finally body, then RERAISE 0; the compiler also
+ *                    copies the body onto the normal way out of the try
+ *                    and before every return / break / continue in it.
+ *
+ * Clause bodies of named clauses are wrapped in a hidden try/finally that
+ * deletes the name (its handler: LOAD_CONST None; STORE; DELETE; RERAISE),
+ * and every handler has a cleanup block (COPY 3; POP_EXCEPT; RERAISE 1);
+ * neither is reached by normal control flow, so the walker never enters
+ * them.
+ */
+#include <string.h>
+
+#include "recover/rec.h"
+
+static const upy_nin *ins(const rec *r, uint32_t i) {
+    return &r->ncode.ins[i];
+}
+
+static const upy_block *blk(const rec *r, int32_t b) {
+    return &r->cfg.blocks[b];
+}
+
+/* Whether block b's handler chain reaches handler h. */
+static int under(const rec *r, int32_t b, int32_t h) {
+    int32_t x = blk(r, b)->handler;
+    int steps = 0;
+    while (x != UPY_NO_BLOCK && steps++ < 64) {
+        if (x == h)
+            return 1;
+        x = blk(r, x)->handler;
+    }
+    return 0;
+}
+
+/* The end (exclusive, in code order) of the blocks from b on protected by
+ * h. */
+static int32_t protected_end(const rec *r, int32_t b, const region *rg) {
+    int32_t h = blk(r, b)->handler, e = b;
+    while (e < (int32_t)r->cfg.count && e < rg->end &&
+           (e == b || under(r, e, h) || blk(r, e)->handler == h))
+        e++;
+    return e;
+}
+
+/* Puts the handler's entry state on the symbolic stack: what was there at
+ * the try (its unwind depth), the offset for lasti handlers, then what
+ * PUSH_EXC_INFO leaves: the previous exception and the exception. */
+static int enter_handler(rec *r, int32_t h, uint32_t try_depth) {
+    const upy_block *hb = blk(r, h);
+    uint32_t depth = hb->depth_in > 0 ? (uint32_t)hb->depth_in - 1 : 0;
+    (void)try_depth;
+    if (r->sp > depth)
+        r->sp = depth;
+    while (r->sp < depth)
+        if (rec_push(r, SV_LASTI, NULL))
+            return -1;
+    if (rec_push(r, SV_PREV_EXC, NULL) || rec_push(r, SV_EXC, NULL))
+        return -1;
+    return 0;
+}
+
+static int is_clause_header(const rec *r, uint32_t i, uint32_t end) {
+    for (; i < end; i++) {
+        if (ins(r, i)->op == N_EXC_MATCH || ins(r, i)->op == N_EG_MATCH)
+            return 1;
+        if (ins(r, i)->op == N_POP_JUMP_IF || ins(r, i)->op == N_POP_TOP ||
+            ins(r, i)->op == N_STORE)
+            return 0;
+    }
+    return 0;
+}
+
+/* Walks one clause body that starts at instruction `start`; *exit gets
+ * where it went when it ended normally. */
+static int clause_body(rec *r, uint32_t start, int32_t end_block,
+                       const char *name, uint32_t base, const region *rg,
+                       upy_ptr_vec *body, int32_t *exit) {
+    int32_t b = r->cfg.block_of[start];
+    region crg = *rg;
+    crg.start = b;
+    crg.end = end_block > b ? end_block : b + 1;
+    crg.follow = UPY_NO_BLOCK;
+    crg.handler = blk(r, b)->handler;
+    crg.alt_handler = rg->handler;
+    crg.base = base;
+    crg.except_name = name;
+    r->resume_block = b;
+    r->resume_at = start;
+    r->exit_block = UPY_NO_BLOCK;
+    if (rec_region(r, b, &crg, body))
+        return -1;
+    *exit = r->exit_block;
+    return 0;
+}
+
+static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
+                      upy_stmt *s, int32_t *follow, upy_ptr_vec *out) {
+    uint32_t clause = blk(r, h)->start + 1, base;
+    upy_ptr_vec handlers = {0};
+    int guard = 0;
+    (void)b;
+    (void)out;
+
+    *follow = UPY_NO_BLOCK;
+    while (guard++ < 256 && clause < r->ncode.count) {
+        int32_t cb = r->cfg.block_of[clause], next_clause = UPY_NO_BLOCK;
+        const upy_block *cbb = blk(r, cb);
+        upy_handler *hd;
+        upy_ptr_vec body = {0};
+        int32_t exit;
+        uint32_t body_start;
+
+        if (ins(r, clause)->op == N_RERAISE) {
+            r->done[cb] = 1;
+            break;
+        }
+        hd = upy_arena_alloc(r->arena, sizeof *hd);
+        if (!hd)
+            return rec_oom(r);
+        r->done[cb] = 1;
+        base = r->sp - 1; /* the previous exception stays below */
+        if (is_clause_header(r, clause, cbb->end)) {
+            int stop = rec_run(r, clause, cbb->end, rg, out);
+            sval match;
+            if (stop < 0)
+                return -1;
+            if ((uint32_t)stop != cbb->end - 1 ||
+                ins(r, (uint32_t)stop)->op != N_POP_JUMP_IF)
+                return rec_fail_region(r, cb, rg, out);
+            match = rec_pop(r);
+            hd->type = match.expr;
+            next_clause = cbb->jump;
+            if (cbb->next == UPY_NO_BLOCK)
+                return rec_fail_region(r, cb, rg, out);
+            body_start = blk(r, cbb->next)->start;
+            r->done[cbb->next] = 1;
+            s->u.try_.is_star = ins(r, (uint32_t)stop - 1)->op == N_EG_MATCH;
+        } else {
+            body_start = clause;
+        }
+        /* The exception: bound to a name, or dropped. */
+        if (ins(r, body_start)->op == N_STORE) {
+            hd->name = rec_str(ins(r, body_start)->obj);
+            rec_pop(r);
+            body_start++;
+        } else if (ins(r, body_start)->op == N_POP_TOP) {
+            rec_pop(r);
+            body_start++;
+        }
+        r->done[r->cfg.block_of[body_start]] = 0;
+        if (clause_body(r, body_start,
+                        next_clause != UPY_NO_BLOCK ? next_clause : rg->end,
+                        hd->name, base, rg, &body, &exit))
+            return -1;
+        hd->body = upy_vec_stmts(&body);
+        if (upy_vec_push(r->arena, &handlers, hd))
+            return rec_oom(r);
+        if (*follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK)
+            *follow = exit;
+        if (next_clause == UPY_NO_BLOCK)
+            break;
+        /* The next clause starts from the same handler state. */
+        r->sp = base;
+        if (rec_push(r, SV_EXC, NULL))
+            return -1;
+        clause = blk(r, next_clause)->start;
+    }
+    s->u.try_.handlers = upy_arena_array(
+        r->arena, handlers.len ? handlers.len : 1, sizeof(upy_handler));
+    if (!s->u.try_.handlers)
+        return rec_oom(r);
+    for (guard = 0; guard < (int)handlers.len; guard++)
+        s->u.try_.handlers[guard] = *(upy_handler *)handlers.items[guard];
+    s->u.try_.n_handlers = handlers.len;
+    return 0;
+}
+
+/* The finally body in the handler: [first, reraise) of instructions. */
+static int finally_range(const rec *r, int32_t h, uint32_t *first,
+                         uint32_t *reraise) {
+    uint32_t i;
+    *first = blk(r, h)->start + 1;
+    for (i = *first; i < r->ncode.count; i++) {
+        if (ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0) {
+            *reraise = i;
+            return 0;
+        }
+        if (ins(r, i)->op == N_PUSH_EXC_INFO)
+            break;
+    }
+    return -1;
+}
+
+int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
+            upy_ptr_vec *out) {
+    const upy_block *hb = blk(r, h);
+    uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after;
+    int is_finally, copy_ok = 0;
+    int32_t end = protected_end(r, b, rg), exit, follow = UPY_NO_BLOCK;
+    upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0};
+    region body_rg;
+    upy_stmt *s = rec_stmt(r, UPY_S_TRY);
+
+    if (!s)
+        return -1;
+    if (hb->end - hb->start < 2 || ins(r, hb->start)->op != N_PUSH_EXC_INFO)
+        return rec_fail_region(r, b, rg, out);
+    is_finally = ins(r, hb->start + 1)->op != N_POP_TOP &&
+                 !is_clause_header(r, hb->start + 1, hb->end) &&
+                 finally_range(r, h, &first, &reraise) == 0;
+    if (is_finally)
+        rec_skip_finally(r, b, end, first, reraise - first);
+
+    /* The body. */
+    body_rg = *rg;
+    body_rg.start = b;
+    body_rg.end = end;
+    body_rg.follow = UPY_NO_BLOCK;
+    body_rg.handler = h;
+    body_rg.alt_handler = UPY_NO_BLOCK;
+    r->exit_block = UPY_NO_BLOCK;
+    if (rec_region(r, b, &body_rg, &body))
+        return -1;
+    exit = r->exit_block;
+    depth_after = try_depth;
+
+    /* The handler. */
+    r->done[h] = 1;
+    if (enter_handler(r, h, try_depth))
+        return -1;
+    if (is_finally) {
+        region frg = *rg;
+        int32_t fb = r->cfg.block_of[first];
+        frg.start = h;
+        frg.end = r->cfg.block_of[reraise] + 1;
+        frg.follow = UPY_NO_BLOCK;
+        frg.handler = blk(r, fb)->handler;
+        frg.alt_handler = UPY_NO_BLOCK;
+        frg.base = r->sp;
+        r->resume_block = fb;
+        r->resume_at = first;
+        r->done[fb] = 0;
+        if (rec_region(r, fb, &frg, &finalbody))
+            return -1;
+        /* The copy on the normal way out of the body. */
+        if (exit != UPY_NO_BLOCK) {
+            uint32_t at = blk(r, exit)->start, n = reraise - first;
+            copy_ok = rec_same_code(r, at, first, n);
+            if (copy_ok) {
+                rec_skip_range(r, at, n);
+                follow = r->cfg.block_of[at + n < r->ncode.count ? at + n : at];
+                if (at + n < r->ncode.count &&
+                    blk(r, follow)->start != at + n) {
+                    r->resume_block = follow;
+                    r->resume_at = at + n;
+                }
+            } else {
+                follow = exit;
+            }
+        }
+        s->u.try_.finalbody = upy_vec_stmts(&finalbody);
+    } else {
+        if (try_except(r, b, h, rg, s, &follow, out))
+            return -1;
+        /* The else part: from where the body left to where the handlers
+         * go on. */
+        if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK && exit != follow &&
+            exit < follow && exit >= rg->start && follow <= rg->end) {
+            region erg = *rg;
+            erg.start = exit;
+            erg.end = follow;
+            erg.follow = follow;
+            r->sp = depth_after;
+            if (rec_region(r, exit, &erg, &orelse))
+                return -1;
+        } else if (follow == UPY_NO_BLOCK) {
+            follow = exit;
+        }
+        s->u.try_.orelse = upy_vec_stmts(&orelse);
+    }
+    r->sp = depth_after;
+    r->base = rg->base;
+    s->u.try_.body = upy_vec_stmts(&body);
+    *next = follow;
+    return rec_emit(r, out, s);
+}
