@@ -35,10 +35,32 @@ static upy_expr *new_expr(rec *r, upy_expr_kind kind) {
     return e;
 }
 
-static upy_expr *unary_not(rec *r, upy_expr *e) {
+/* not e.  `not (a is b)` and `not (a in b)` become `a is not b` and
+ * `a not in b`, which the compiler makes the same code from; other
+ * comparisons keep the `not` (`not a == b` is not `a != b` for it). */
+upy_expr *rec_negate(rec *r, upy_expr *e) {
     upy_expr *n;
     if (e->kind == UPY_E_UNARYOP && e->u.unary.op == UPY_UOP_NOT)
         return e->u.unary.operand;
+    if (e->kind == UPY_E_COMPARE && e->u.compare.n == 1) {
+        static const int8_t flip[] = {-1, -1, -1, -1, -1, -1,
+                                      UPY_CMP_IS_NOT, UPY_CMP_IS,
+                                      UPY_CMP_NOT_IN, UPY_CMP_IN};
+        int8_t to = flip[e->u.compare.ops[0]];
+        if (to >= 0) {
+            n = new_expr(r, UPY_E_COMPARE);
+            if (!n)
+                return e;
+            *n = *e;
+            n->u.compare.ops = upy_arena_alloc(r->arena, sizeof(upy_cmpop));
+            if (!n->u.compare.ops) {
+                rec_oom(r);
+                return e;
+            }
+            n->u.compare.ops[0] = (upy_cmpop)to;
+            return n;
+        }
+    }
     n = new_expr(r, UPY_E_UNARYOP);
     if (!n)
         return e;
@@ -158,11 +180,12 @@ static int32_t peek_through_jumps(const rec *r, int32_t b) {
     return b;
 }
 
-/* Statically: block b computes one value (no statements, nothing else
- * left on the stack) and ends with a POP_JUMP_IF. */
-static int is_pure_test(const rec *r, int32_t b) {
+/* Statically: block b computes its values with no statements and ends
+ * with a POP_JUMP_IF; returns how many values it leaves (1 for a test, 2
+ * for one link of a chained comparison, which keeps its middle operand),
+ * or 0.  `depth` is what it finds on the stack (1 after a chain link). */
+static int test_values(const rec *r, int32_t b, int depth) {
     const upy_block *bb = blk(r, b);
-    int depth = 0;
     uint32_t i;
     if (ins(r, bb->end - 1)->op != N_POP_JUMP_IF)
         return 0;
@@ -179,8 +202,6 @@ static int is_pure_test(const rec *r, int32_t b) {
         case N_IMPORT_NAME:
         case N_RAISE:
         case N_BEFORE_WITH:
-        case N_SWAP:
-        case N_COPY:
             return 0;
         default:
             break;
@@ -189,7 +210,15 @@ static int is_pure_test(const rec *r, int32_t b) {
         if (depth < 0)
             return 0;
     }
-    return depth == 1;
+    if (depth == 1)
+        return 1;
+    /* a < b < c: ... SWAP 2; COPY 2; COMPARE_OP, the middle kept. */
+    if (depth == 2 && bb->end - bb->start >= 4 &&
+        ins(r, bb->end - 2)->op == N_COMPARE &&
+        ins(r, bb->end - 3)->op == N_COPY && ins(r, bb->end - 3)->arg == 2 &&
+        ins(r, bb->end - 4)->op == N_SWAP && ins(r, bb->end - 4)->arg == 2)
+        return 2;
+    return 0;
 }
 
 /* Where the POP_JUMP_IF ending block b goes when its test holds / fails,
@@ -204,6 +233,49 @@ static void jump_targets(const rec *r, int32_t b, int32_t *on_true,
         *on_true = bb->jump;
         *on_false = bb->next;
     }
+}
+
+static int32_t peek_through_jumps(const rec *r, int32_t b);
+
+/* Where the test starting at block s goes when it holds / fails, looking
+ * through the links of a chained comparison (whose failing jumps go to a
+ * cleanup block that pops the middle operand and goes on).  Returns 0 when
+ * s is not a test the network can take in. */
+static int test_targets(const rec *r, int32_t s, int32_t *on_true,
+                        int32_t *on_false) {
+    int guard = 0;
+    int32_t cleanup_exit = UPY_NO_BLOCK;
+    while (guard++ < 32) {
+        int values =
+            test_values(r, s, cleanup_exit == UPY_NO_BLOCK ? 0 : 1);
+        const upy_block *sb;
+        if (!values)
+            return 0;
+        sb = blk(r, s);
+        if (values == 1) {
+            jump_targets(r, s, on_true, on_false);
+            *on_true = peek_through_jumps(r, *on_true);
+            *on_false = peek_through_jumps(r, *on_false);
+            return cleanup_exit == UPY_NO_BLOCK || *on_false == cleanup_exit;
+        }
+        /* A chain link: fails into its cleanup, holds into the next. */
+        if (ins(r, sb->end - 1)->arg != UPY_JUMP_FALSE || sb->jump == UPY_NO_BLOCK ||
+            sb->next == UPY_NO_BLOCK)
+            return 0;
+        {
+            const upy_block *cb = blk(r, sb->jump);
+            int32_t after;
+            if (ins(r, cb->start)->op != N_POP_TOP)
+                return 0;
+            after = cb->end - cb->start == 1 ? cb->next
+                                             : peek_through_jumps(r, cb->jump);
+            if (cleanup_exit != UPY_NO_BLOCK && after != cleanup_exit)
+                return 0;
+            cleanup_exit = after;
+        }
+        s = sb->next;
+    }
+    return 0;
 }
 
 /* The test of the POP_JUMP_IF ending block b, with the value already on
@@ -313,12 +385,10 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
             upy_expr *t;
             if (s == UPY_NO_BLOCK || s <= c->last || r->done[s] ||
                 s >= rg->end || blk(r, s)->handler != blk(r, b)->handler ||
-                !is_pure_test(r, s) || !preds_in(r, s, c->first, c->last))
+                !preds_in(r, s, c->first, c->last) ||
+                /* Decide from the jumps alone before running anything. */
+                !test_targets(r, s, &s_true, &s_false))
                 continue;
-            /* Decide from the jumps alone before running anything. */
-            jump_targets(r, s, &s_true, &s_false);
-            s_true = peek_through_jumps(r, s_true);
-            s_false = peek_through_jumps(r, s_false);
             if (s == c->on_true && s_false == c->on_false)
                 rule = 0; /* test and t */
             else if (s == c->on_true && s_true == c->on_false)
@@ -333,16 +403,26 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                 (int)blk(r, s)->end - 1)
                 return -1;
             r->done[s] = 1;
-            t = jump_test(r, s, rec_value(r, rec_pop(r)), &s_true, &s_false);
-            s_true = through_jumps(r, s_true);
-            s_false = through_jumps(r, s_false);
+            {
+                rec_cond link;
+                link.first = link.last = s;
+                link.test = jump_test(r, s, rec_value(r, rec_pop(r)),
+                                      &link.on_true, &link.on_false);
+                if (!chain_test(r, &link, rg, out))
+                    return 0;
+                t = link.test;
+                s_true = through_jumps(r, link.on_true);
+                s_false = through_jumps(r, link.on_false);
+                if (link.last > s)
+                    s = link.last;
+            }
             switch (rule) {
             case 0:
                 c->test = boolop(r, 1, c->test, t);
                 c->on_true = s_true;
                 break;
             case 1:
-                c->test = boolop(r, 1, c->test, unary_not(r, t));
+                c->test = boolop(r, 1, c->test, rec_negate(r, t));
                 c->on_true = s_false;
                 break;
             case 2:
@@ -350,12 +430,23 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                 c->on_false = s_false;
                 break;
             default:
-                c->test = boolop(r, 0, c->test, unary_not(r, t));
+                c->test = boolop(r, 0, c->test, rec_negate(r, t));
                 c->on_false = s_true;
                 break;
             }
             c->last = s;
             changed = 1;
+        }
+    }
+    /* The body of an if (or the first value of an if-else) is what follows
+     * the test in the code: make on_true that. */
+    {
+        int32_t ft = peek_through_jumps(r, blk(r, c->last)->next);
+        if (c->on_false == ft && c->on_true != ft) {
+            int32_t t = c->on_true;
+            c->on_true = c->on_false;
+            c->on_false = t;
+            c->test = rec_negate(r, c->test);
         }
     }
     return 0;
@@ -434,6 +525,11 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
         int stop;
         if (stop_at >= bb->start && stop_at < bb->end)
             to = stop_at;
+        if (r->done[b] && from == bb->start) {
+            /* Back to a block already evaluated: not an expression. */
+            rec_unrecovered(r, out, bb->start, bb->end, "expression");
+            return 0;
+        }
         r->done[b] = 1;
         stop = rec_run(r, from, to, rg, out);
         if (stop < 0)
@@ -622,8 +718,27 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
     return 0;
 }
 
+static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+                     upy_ptr_vec *out);
+
 int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
                   upy_ptr_vec *out) {
+    int st;
+    if (r->nesting >= REC_MAX_NESTING) {
+        rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
+                        "expression (nested too deep)");
+        *resume = UPY_NO_BLOCK;
+        return 0;
+    }
+    r->nesting++;
+    st = cond_expr(r, b, rg, resume, out);
+    r->nesting--;
+    return st;
+}
+
+/* The work of rec_cond_expr(). */
+static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+                     upy_ptr_vec *out) {
     const upy_nin *j = ins(r, blk(r, b)->end - 1);
     rec_cond c;
     int32_t join;

@@ -296,13 +296,76 @@ static void drop(upy_stmt_list *body, uint32_t k) {
     body->len--;
 }
 
-/* The implicit `return None` at the end of a body. */
+static int is_return_none(const upy_stmt *s) {
+    return s->kind == UPY_S_RETURN &&
+           (!s->u.value || rec_is_const_none(s->u.value));
+}
+
+/* The implicit `return None` at the end of a body, and its copies the
+ * compiler put at the end of each branch of a final if / try / with
+ * (exit blocks are duplicated into the paths that reach them). */
 static void drop_final_return(upy_stmt_list *body) {
-    if (body->len) {
-        upy_stmt *s = body->items[body->len - 1];
-        if (s->kind == UPY_S_RETURN &&
-            (!s->u.value || rec_is_const_none(s->u.value)))
-            body->len--;
+    upy_stmt *s;
+    uint32_t k;
+    if (!body->len)
+        return;
+    s = body->items[body->len - 1];
+    if (is_return_none(s)) {
+        body->len--;
+        return;
+    }
+    switch (s->kind) {
+    case UPY_S_IF:
+        drop_final_return(&s->u.if_.body);
+        drop_final_return(&s->u.if_.orelse);
+        break;
+    case UPY_S_TRY:
+        if (s->u.try_.finalbody.len)
+            break;
+        drop_final_return(s->u.try_.orelse.len ? &s->u.try_.orelse
+                                               : &s->u.try_.body);
+        for (k = 0; k < s->u.try_.n_handlers; k++)
+            drop_final_return(&s->u.try_.handlers[k].body);
+        break;
+    case UPY_S_WITH:
+        drop_final_return(&s->u.with.body);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Whether the statement list ends with a bare `return` (or one of None),
+ * looking into a final if's branches. */
+static int ends_with_return_none(const upy_stmt_list *body) {
+    const upy_stmt *s;
+    if (!body->len)
+        return 0;
+    s = body->items[body->len - 1];
+    if (is_return_none(s))
+        return 1;
+    return s->kind == UPY_S_IF && s->u.if_.orelse.len &&
+           ends_with_return_none(&s->u.if_.body) &&
+           ends_with_return_none(&s->u.if_.orelse);
+}
+
+/* `if c: A; return` followed by B at the end of a body is what the
+ * compiler makes of `if c: A` / `else: B` (the jump to the final return
+ * is replaced by a copy of it): put B back in the else.  Required at
+ * module level, where a return is not valid source. */
+static void fold_tail_returns(upy_stmt_list *body) {
+    uint32_t k;
+    for (k = 0; k + 1 < body->len; k++) {
+        upy_stmt *s = body->items[k];
+        if (s->kind != UPY_S_IF || s->u.if_.orelse.len ||
+            !ends_with_return_none(&s->u.if_.body))
+            continue;
+        s->u.if_.orelse.items = body->items + k + 1;
+        s->u.if_.orelse.len = body->len - k - 1;
+        body->len = k + 1;
+        drop_final_return(&s->u.if_.body);
+        fold_tail_returns(&s->u.if_.orelse);
+        break;
     }
 }
 
@@ -486,10 +549,12 @@ static int recover_body(const rec *parent, const upy_code *co,
     if (r.failed)
         return -1;
     *body = upy_vec_stmts(&out);
-    if (kind == CODE_CLASS)
+    if (kind == CODE_CLASS) {
         tidy_class_body(body);
-    else if (kind != CODE_LAMBDA)
+    } else if (kind != CODE_LAMBDA) {
+        fold_tail_returns(body);
         drop_final_return(body);
+    }
     if (kind == CODE_MODULE)
         docstring_from_doc(body, 0);
     if (kind == CODE_FUNCTION && upy_seq_len(co->consts) &&

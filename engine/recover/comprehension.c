@@ -36,6 +36,24 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
     target = rec_peek(r, (uint32_t)in->arg);
     if (in->arg == 1 && target && target->expr) {
         upy_expr *d = target->expr;
+        if (in->op == N_MAP_ADD && d->kind == UPY_E_DICT) {
+            upy_expr **keys = upy_arena_array(r->arena, d->u.dict.n + 1,
+                                              sizeof(upy_expr *));
+            upy_expr **values = upy_arena_array(r->arena, d->u.dict.n + 1,
+                                                sizeof(upy_expr *));
+            if (!keys || !values)
+                return rec_oom(r);
+            if (d->u.dict.n) {
+                memcpy(keys, d->u.dict.keys, d->u.dict.n * sizeof *keys);
+                memcpy(values, d->u.dict.values, d->u.dict.n * sizeof *values);
+            }
+            keys[d->u.dict.n] = rec_value(r, key);
+            values[d->u.dict.n] = rec_value(r, value);
+            d->u.dict.keys = keys;
+            d->u.dict.values = values;
+            d->u.dict.n++;
+            return 0;
+        }
         if ((in->op == N_LIST_APPEND && d->kind == UPY_E_LIST) ||
             (in->op == N_SET_ADD && d->kind == UPY_E_SET)) {
             upy_expr **items = upy_arena_array(r->arena, d->u.elts.len + 1,
@@ -72,17 +90,6 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
     return rec_emit(r, out, s);
 }
 
-static upy_expr *negate(rec *r, upy_expr *test) {
-    upy_expr *n;
-    if (test->kind == UPY_E_UNARYOP && test->u.unary.op == UPY_UOP_NOT)
-        return test->u.unary.operand;
-    n = new_expr(r, UPY_E_UNARYOP);
-    if (!n)
-        return test;
-    n->u.unary.op = UPY_UOP_NOT;
-    n->u.unary.operand = test;
-    return n;
-}
 
 /* Reads the clauses of a comprehension off its recovered body.  Returns
  * the element (for a dict comprehension a (key, value) tuple), or NULL
@@ -114,7 +121,7 @@ static upy_expr *read_clauses(rec *r, const upy_stmt *loop,
                 s->u.if_.body.len == 1 &&
                 s->u.if_.body.items[0]->kind == UPY_S_CONTINUE) {
                 /* `if not c: continue`: the clause `if c`. */
-                if (upy_vec_push(r->arena, &ifs, negate(r, s->u.if_.test)))
+                if (upy_vec_push(r->arena, &ifs, rec_negate(r, s->u.if_.test)))
                     return NULL;
                 k++;
                 continue;

@@ -22,6 +22,8 @@
 #include "recover/recover.h"
 #include "util/strbuf.h"
 
+#define REC_MAX_NESTING 200
+
 /* What a stack slot holds. */
 typedef enum sv_kind {
     SV_VALUE,       /* an expression */
@@ -162,6 +164,10 @@ typedef struct rec {
     int depth;
     unsigned unrecovered;
     int failed; /* a hard error (memory) is recorded in err */
+    /* Depth of the structurer's own recursion (regions in regions,
+     * expressions in expressions), bounded by REC_MAX_NESTING so that no
+     * input can exhaust the C stack. */
+    int nesting;
 } rec;
 
 /* stack.c */
@@ -213,6 +219,8 @@ int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
  * jump ending block b (its value on the stack) into one test. */
 int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                   upy_ptr_vec *out);
+
+upy_expr *rec_negate(rec *r, upy_expr *e);
 
 /* structure.c */
 int rec_region(rec *r, int32_t entry, const region *rg, upy_ptr_vec *out);

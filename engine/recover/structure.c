@@ -243,20 +243,6 @@ static int32_t else_end(const rec *r, int32_t then_last, int32_t else_start,
     return b->jump >= rg->end ? rg->end : b->jump;
 }
 
-static upy_expr *negate(rec *r, upy_expr *test) {
-    upy_expr *n;
-    if (test->kind == UPY_E_UNARYOP && test->u.unary.op == UPY_UOP_NOT)
-        return test->u.unary.operand;
-    n = upy_expr_new(r->arena, UPY_E_UNARYOP);
-    if (!n) {
-        rec_oom(r);
-        return test;
-    }
-    n->u.unary.op = UPY_UOP_NOT;
-    n->u.unary.operand = test;
-    return n;
-}
-
 static int emit_if(rec *r, upy_expr *test, upy_ptr_vec *body,
                    upy_ptr_vec *orelse, upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_IF);
@@ -288,7 +274,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (loop_jump(r, on_false, rg, &body) < 0)
             return -1;
         *next = on_true;
-        return emit_if(r, negate(r, test), &body, NULL, out);
+        return emit_if(r, rec_negate(r, test), &body, NULL, out);
     }
     if (rec_assert(r, c, rg, next, out))
         return 0;
@@ -694,7 +680,20 @@ static int nested_in(const rec *r, int32_t h, int32_t in, int32_t *outermost) {
     return 1;
 }
 
+static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
+
 int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
+    int st;
+    if (r->nesting >= REC_MAX_NESTING)
+        return b == UPY_NO_BLOCK ? 0 : rec_fail_region(r, b, rg, out);
+    r->nesting++;
+    st = walk(r, b, rg, out);
+    r->nesting--;
+    return st;
+}
+
+/* The walk of rec_region(). */
+static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     r->exit_block = UPY_NO_BLOCK;
     while (b != UPY_NO_BLOCK && b != rg->follow) {
         const upy_block *bb;
