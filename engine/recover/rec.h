@@ -23,6 +23,7 @@
 #include "util/strbuf.h"
 
 #define REC_MAX_NESTING 200
+#define REC_NO_ALT (-2)
 
 /* What a stack slot holds. */
 typedef enum sv_kind {
@@ -103,7 +104,8 @@ typedef struct region {
     int32_t loop;       /* header of the innermost loop */
     int32_t handler;    /* handler block of the region's own blocks */
     /* Blocks with this handler belong to the region too: the way out of
-     * an except clause runs under the try's own handler. */
+     * an except clause runs under the try's own handler.  REC_NO_ALT when
+     * there is none. */
     int32_t alt_handler;
     uint32_t base; /* stack depth at statement boundaries */
     /* In an except clause `as name`: the name whose cleanup (name = None;

@@ -299,21 +299,34 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
 
 /* `assert test, msg`: the failing outcome raises AssertionError(msg).
  * Returns 1 when that is what c leads to. */
+static int is_assertion_block(const rec *r, int32_t b) {
+    const upy_block *f;
+    if (b == UPY_NO_BLOCK || r->done[b])
+        return 0;
+    f = blk(r, b);
+    return ins(r, f->start)->op == N_LOAD_ASSERTION_ERROR &&
+           ins(r, f->end - 1)->op == N_RAISE && ins(r, f->end - 1)->arg == 1;
+}
+
 int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
                upy_ptr_vec *out) {
-    int32_t fb = c->on_false;
+    int32_t fb = c->on_false, ok = c->on_true;
+    upy_expr *test = c->test;
     const upy_block *f;
     upy_ptr_vec tmp = {0};
     upy_stmt *raise, *s;
     upy_expr *exc;
     int stop;
 
-    if (fb == UPY_NO_BLOCK || r->done[fb])
-        return 0;
+    if (!is_assertion_block(r, fb)) {
+        /* The test oriented to what follows it: the raise comes first. */
+        if (!is_assertion_block(r, ok))
+            return 0;
+        fb = c->on_true;
+        ok = c->on_false;
+        test = rec_negate(r, test);
+    }
     f = blk(r, fb);
-    if (ins(r, f->start)->op != N_LOAD_ASSERTION_ERROR ||
-        ins(r, f->end - 1)->op != N_RAISE || ins(r, f->end - 1)->arg != 1)
-        return 0;
     r->done[fb] = 1;
     stop = rec_run(r, f->start, f->end, rg, &tmp);
     if (stop < 0)
@@ -327,10 +340,10 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
     s = rec_stmt(r, UPY_S_ASSERT);
     if (!s)
         return -1;
-    s->u.assert_.test = c->test;
+    s->u.assert_.test = test;
     if (exc && exc->kind == UPY_E_CALL && exc->u.call.args.len == 1)
         s->u.assert_.msg = exc->u.call.args.items[0];
-    *next = c->on_true;
+    *next = ok;
     if (rec_emit(r, out, s))
         return -1;
     return 1;
@@ -623,7 +636,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     skip_with_exits(r, body_start, end, is_async);
     body_rg = sub(rg, body_start, end, end);
     body_rg.handler = handler;
-    body_rg.alt_handler = UPY_NO_BLOCK;
+    body_rg.alt_handler = REC_NO_ALT;
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = k;
@@ -692,6 +705,51 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     return st;
 }
 
+/* A statement that begins in a protected range and ends after it (the
+ * RETURN_VALUE of `return f()` in a try or with body is outside the range
+ * the exception table covers): runs block b until the statement is
+ * complete.  Returns 1 when the region ended there (a return), 0 when it
+ * goes on in b (r->resume_* say where), -1 on error. */
+static int finish_statement(rec *r, int32_t b, const region *rg,
+                            upy_ptr_vec *out) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = r->resume_block == b ? r->resume_at : bb->start;
+    r->resume_block = UPY_NO_BLOCK;
+    for (; i < bb->end && r->sp > rg->base; i++) {
+        int st;
+        if (r->skip[i])
+            continue;
+        if (ins(r, i)->op == N_RETURN) {
+            r->done[b] = 1;
+            return emit_return(r, out) ? -1 : 1;
+        }
+        st = rec_eval(r, i, out);
+        if (st < 0)
+            return -1;
+        if (st > 0)
+            break;
+    }
+    r->resume_block = b;
+    r->resume_at = i;
+    return 0;
+}
+
+/* The region ends where control goes to block b, outside it: finishes a
+ * statement still under way there first. */
+static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
+    if (r->sp > rg->base && !r->done[b]) {
+        int st = finish_statement(r, b, rg, out);
+        if (st < 0)
+            return -1;
+        if (st > 0) {
+            r->exit_block = UPY_NO_BLOCK;
+            return 0;
+        }
+    }
+    r->exit_block = b;
+    return 0;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     r->exit_block = UPY_NO_BLOCK;
@@ -703,18 +761,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
 
         if (r->failed)
             return -1;
-        if (!inside(rg, b) && b != rg->loop) {
-            r->exit_block = b;
-            return 0;
-        }
+        if (!inside(rg, b) && b != rg->loop)
+            return leave(r, b, rg, out);
         bb = blk(r, b);
-        if (bb->handler != rg->handler && (rg->alt_handler == UPY_NO_BLOCK ||
-                                           bb->handler != rg->alt_handler)) {
+        if (bb->handler != rg->handler && bb->handler != rg->alt_handler) {
             int32_t h;
-            if (!nested_in(r, bb->handler, rg->handler, &h)) {
-                r->exit_block = b;
-                return 0;
-            }
+            if (!nested_in(r, bb->handler, rg->handler, &h))
+                return leave(r, b, rg, out);
             if (h != UPY_NO_BLOCK) {
                 st = rec_try(r, b, h, rg, &b, out);
                 if (st < 0)

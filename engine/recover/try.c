@@ -227,7 +227,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     body_rg.end = end;
     body_rg.follow = UPY_NO_BLOCK;
     body_rg.handler = h;
-    body_rg.alt_handler = UPY_NO_BLOCK;
+    body_rg.alt_handler = REC_NO_ALT;
     r->exit_block = UPY_NO_BLOCK;
     if (rec_region(r, b, &body_rg, &body))
         return -1;
@@ -245,7 +245,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         frg.end = r->cfg.block_of[reraise] + 1;
         frg.follow = UPY_NO_BLOCK;
         frg.handler = blk(r, fb)->handler;
-        frg.alt_handler = UPY_NO_BLOCK;
+        frg.alt_handler = REC_NO_ALT;
         frg.base = r->sp;
         r->resume_block = fb;
         r->resume_at = first;
