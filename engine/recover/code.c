@@ -355,6 +355,7 @@ static int ends_with_return_none(const upy_stmt_list *body) {
  * module level, where a return is not valid source. */
 static void fold_tail_returns(upy_stmt_list *body) {
     uint32_t k;
+    upy_stmt *last;
     for (k = 0; k + 1 < body->len; k++) {
         upy_stmt *s = body->items[k];
         if (s->kind != UPY_S_IF || s->u.if_.orelse.len ||
@@ -364,7 +365,29 @@ static void fold_tail_returns(upy_stmt_list *body) {
         s->u.if_.orelse.len = body->len - k - 1;
         body->len = k + 1;
         drop_final_return(&s->u.if_.body);
-        fold_tail_returns(&s->u.if_.orelse);
+        break;
+    }
+    if (!body->len)
+        return;
+    /* The bodies of a final compound statement are at the end too. */
+    last = body->items[body->len - 1];
+    switch (last->kind) {
+    case UPY_S_IF:
+        fold_tail_returns(&last->u.if_.body);
+        fold_tail_returns(&last->u.if_.orelse);
+        break;
+    case UPY_S_TRY:
+        if (last->u.try_.finalbody.len)
+            break;
+        fold_tail_returns(last->u.try_.orelse.len ? &last->u.try_.orelse
+                                                  : &last->u.try_.body);
+        for (k = 0; k < last->u.try_.n_handlers; k++)
+            fold_tail_returns(&last->u.try_.handlers[k].body);
+        break;
+    case UPY_S_WITH:
+        fold_tail_returns(&last->u.with.body);
+        break;
+    default:
         break;
     }
 }

@@ -233,6 +233,7 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
 int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
                upy_ptr_vec *out);
 int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n);
+int32_t rec_protected_end(const rec *r, int32_t b, const region *rg);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
                       uint32_t flen);

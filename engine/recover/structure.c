@@ -562,6 +562,51 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
 
 /* --- with --------------------------------------------------------------- */
 
+/* A small block that only leaves the function: the compiler copies such
+ * exit blocks into the paths that jump to them, so one can sit, outside
+ * any protected range, between the blocks of a try or with body. */
+static int is_exit_copy(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i;
+    if (bb->end - bb->start > 4 ||
+        (ins(r, bb->end - 1)->op != N_RETURN &&
+         ins(r, bb->end - 1)->op != N_RERAISE))
+        return 0;
+    for (i = bb->start; i + 1 < bb->end; i++)
+        if (ins(r, i)->op != N_LOAD_CONST && ins(r, i)->op != N_LOAD &&
+            ins(r, i)->op != N_POP_TOP && ins(r, i)->op != N_SWAP &&
+            ins(r, i)->op != N_POP_EXCEPT && ins(r, i)->op != N_COPY)
+            return 0;
+    return 1;
+}
+
+/* Whether block b's handler chain reaches handler h. */
+static int under(const rec *r, int32_t b, int32_t h) {
+    int32_t x = blk(r, b)->handler;
+    int steps = 0;
+    while (x != UPY_NO_BLOCK && steps++ < 64) {
+        if (x == h)
+            return 1;
+        x = blk(r, x)->handler;
+    }
+    return 0;
+}
+
+/* The end (exclusive, in code order) of the blocks from b on protected by
+ * b's handler, directly or through nested handlers. */
+int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
+    int32_t h = blk(r, b)->handler, e = b, end = b + 1;
+    while (e < (int32_t)r->cfg.count && e < rg->end) {
+        if (e == b || under(r, e, h) || blk(r, e)->handler == h)
+            end = e + 1;
+        else if (!is_exit_copy(r, e))
+            break;
+        e++;
+    }
+    return end;
+}
+
+
 /* Where a with statement goes on when __exit__ swallowed an exception:
  * after the handler's POP_TOP; POP_EXCEPT; POP_TOP; POP_TOP.  Sets *block
  * and *offset (instructions into it); returns 0, or -1 when not found. */
@@ -590,6 +635,28 @@ static int with_suppress_follow(rec *r, int32_t handler, int32_t *block,
         }
     }
     return -1;
+}
+
+/* `with a: with b: body` is the code of `with a, b: body`: a with whose
+ * body is one with of the same kind takes its items. */
+static void merge_with(rec *r, upy_stmt *s) {
+    upy_stmt *inner;
+    upy_withitem *items;
+    if (s->u.with.body.len != 1)
+        return;
+    inner = s->u.with.body.items[0];
+    if (inner->kind != UPY_S_WITH || inner->u.with.is_async != s->u.with.is_async)
+        return;
+    items = upy_arena_array(r->arena, s->u.with.n_items + inner->u.with.n_items,
+                            sizeof(upy_withitem));
+    if (!items)
+        return;
+    memcpy(items, s->u.with.items, s->u.with.n_items * sizeof *items);
+    memcpy(items + s->u.with.n_items, inner->u.with.items,
+           inner->u.with.n_items * sizeof *items);
+    s->u.with.items = items;
+    s->u.with.n_items += inner->u.with.n_items;
+    s->u.with.body = inner->u.with.body;
 }
 
 /* BEFORE_WITH at instruction i of block b: binds the target, structures
@@ -627,11 +694,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
         return rec_fail_region(r, b, rg, out);
     handler = blk(r, body_start)->handler;
     /* The body ends where the normal exit (the __exit__ call) starts. */
-    end = body_start;
-    while (end < (int32_t)r->cfg.count && end < rg->end &&
-           (blk(r, end)->handler == handler || !blk(r, end)->npreds ||
-            end == body_start))
-        end++;
+    end = rec_protected_end(r, body_start, rg);
     cont = end;
     skip_with_exits(r, body_start, end, is_async);
     body_rg = sub(rg, body_start, end, end);
@@ -663,6 +726,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     s->u.with.n_items = 1;
     s->u.with.body = upy_vec_stmts(&body);
     s->u.with.is_async = is_async;
+    merge_with(r, s);
     *next = cont;
     *resume_at = cont != UPY_NO_BLOCK && cont < (int32_t)r->cfg.count
                      ? blk(r, cont)->start + exit_len
@@ -737,6 +801,23 @@ static int finish_statement(rec *r, int32_t b, const region *rg,
 /* The region ends where control goes to block b, outside it: finishes a
  * statement still under way there first. */
 static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
+    if (b < 0 || b >= (int32_t)r->cfg.count) {
+        r->exit_block = UPY_NO_BLOCK;
+        return 0;
+    }
+    if (is_exit_copy(r, b) && ins(r, blk(r, b)->end - 1)->op == N_RETURN) {
+        /* A copy of the function's exit where the region jumped to it:
+         * the region ends with that return. */
+        const upy_block *bb = blk(r, b);
+        int stop = rec_run(r, r->resume_block == b ? r->resume_at : bb->start,
+                           bb->end - 1, rg, out);
+        r->resume_block = UPY_NO_BLOCK;
+        if (stop < 0)
+            return -1;
+        r->done[b] = 1;
+        r->exit_block = UPY_NO_BLOCK;
+        return emit_return(r, out);
+    }
     if (r->sp > rg->base && !r->done[b]) {
         int st = finish_statement(r, b, rg, out);
         if (st < 0)

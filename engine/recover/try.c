@@ -30,28 +30,6 @@ static const upy_block *blk(const rec *r, int32_t b) {
     return &r->cfg.blocks[b];
 }
 
-/* Whether block b's handler chain reaches handler h. */
-static int under(const rec *r, int32_t b, int32_t h) {
-    int32_t x = blk(r, b)->handler;
-    int steps = 0;
-    while (x != UPY_NO_BLOCK && steps++ < 64) {
-        if (x == h)
-            return 1;
-        x = blk(r, x)->handler;
-    }
-    return 0;
-}
-
-/* The end (exclusive, in code order) of the blocks from b on protected by
- * h. */
-static int32_t protected_end(const rec *r, int32_t b, const region *rg) {
-    int32_t h = blk(r, b)->handler, e = b;
-    while (e < (int32_t)r->cfg.count && e < rg->end &&
-           (e == b || under(r, e, h) || blk(r, e)->handler == h))
-        e++;
-    return e;
-}
-
 /* Puts the handler's entry state on the symbolic stack: what was there at
  * the try (its unwind depth), the offset for lasti handlers, then what
  * PUSH_EXC_INFO leaves: the previous exception and the exception. */
@@ -206,7 +184,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     const upy_block *hb = blk(r, h);
     uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after;
     int is_finally, copy_ok = 0;
-    int32_t end = protected_end(r, b, rg), exit, follow = UPY_NO_BLOCK;
+    int32_t end = rec_protected_end(r, b, rg), exit, follow = UPY_NO_BLOCK;
     upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0};
     region body_rg;
     upy_stmt *s = rec_stmt(r, UPY_S_TRY);
