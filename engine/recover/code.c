@@ -349,6 +349,14 @@ static int ends_with_return_none(const upy_stmt_list *body) {
            ends_with_return_none(&s->u.if_.orelse);
 }
 
+static int all_handlers_return(const upy_stmt *s) {
+    uint32_t h;
+    for (h = 0; h < s->u.try_.n_handlers; h++)
+        if (!ends_with_return_none(&s->u.try_.handlers[h].body))
+            return 0;
+    return 1;
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else.  Required at
@@ -358,14 +366,27 @@ static void fold_tail_returns(upy_stmt_list *body) {
     upy_stmt *last;
     for (k = 0; k + 1 < body->len; k++) {
         upy_stmt *s = body->items[k];
-        if (s->kind != UPY_S_IF || s->u.if_.orelse.len ||
-            !ends_with_return_none(&s->u.if_.body))
-            continue;
-        s->u.if_.orelse.items = body->items + k + 1;
-        s->u.if_.orelse.len = body->len - k - 1;
-        body->len = k + 1;
-        drop_final_return(&s->u.if_.body);
-        break;
+        upy_stmt_list rest;
+        rest.items = body->items + k + 1;
+        rest.len = body->len - k - 1;
+        if (s->kind == UPY_S_IF && !s->u.if_.orelse.len &&
+            ends_with_return_none(&s->u.if_.body)) {
+            s->u.if_.orelse = rest;
+            body->len = k + 1;
+            drop_final_return(&s->u.if_.body);
+            break;
+        }
+        /* try: A / except: ...; return / B is try / except / else: B. */
+        if (s->kind == UPY_S_TRY && !s->u.try_.orelse.len &&
+            !s->u.try_.finalbody.len && s->u.try_.n_handlers &&
+            all_handlers_return(s)) {
+            uint32_t h;
+            s->u.try_.orelse = rest;
+            body->len = k + 1;
+            for (h = 0; h < s->u.try_.n_handlers; h++)
+                drop_final_return(&s->u.try_.handlers[h].body);
+            break;
+        }
     }
     if (!body->len)
         return;
@@ -575,6 +596,8 @@ static int recover_body(const rec *parent, const upy_code *co,
     *body = upy_vec_stmts(&out);
     if (kind == CODE_CLASS) {
         tidy_class_body(body);
+        fold_tail_returns(body);
+        drop_final_return(body);
     } else if (kind != CODE_LAMBDA) {
         fold_tail_returns(body);
         drop_final_return(body);

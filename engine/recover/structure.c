@@ -477,7 +477,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     if (exit > rg->end)
         exit = rg->end;
     brk = break_target(r, header, exit, rg);
-    body_rg = sub(rg, header, exit, UPY_NO_BLOCK);
+    body_rg = sub(rg, header, exit, exit);
     body_rg.brk = brk;
     body_rg.cont = header;
     body_rg.base = r->sp;
@@ -534,7 +534,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         return 0;
     rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, header, exit, rg);
-    body_rg = sub(rg, header, exit, UPY_NO_BLOCK);
+    body_rg = sub(rg, header, exit, exit);
     body_rg.brk = brk;
     body_rg.cont = c->first;
     body_rg.base = r->sp;
