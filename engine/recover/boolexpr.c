@@ -349,6 +349,39 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
     return 1;
 }
 
+/* Whether control reaching a or b does the same: the same block, or two
+ * copies of one exit block (the compiler copies a small exit block into
+ * each jump to it, so the two outcomes of `if a and b: ... ` at the end of
+ * a function can be two `return None` blocks).  The copy not used is
+ * marked done. */
+static int only_jumped_to(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t k;
+    for (k = 0; k < bb->npreds; k++)
+        if (blk(r, bb->preds[k])->next == b)
+            return 0;
+    return 1;
+}
+
+static int same_dest(rec *r, int32_t a, int32_t b) {
+    const upy_block *ab, *bb;
+    if (a == b)
+        return 1;
+    if (a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
+        return 0;
+    /* A copy is made for a jump; a then-body reached by falling through
+     * is a statement of its own (`if a: return 0` / `if b: return 0`). */
+    if (!only_jumped_to(r, a) || !only_jumped_to(r, b))
+        return 0;
+    ab = blk(r, a);
+    bb = blk(r, b);
+    if (ab->end - ab->start != bb->end - bb->start || ab->end - ab->start > 4 ||
+        ins(r, ab->end - 1)->op != N_RETURN ||
+        !rec_same_code(r, ab->start, bb->start, ab->end - ab->start))
+        return 0;
+    return 1;
+}
+
 /* Whether every predecessor of s is in the network [first, last]. */
 static int preds_in(const rec *r, int32_t s, int32_t first, int32_t last) {
     uint32_t k;
@@ -389,13 +422,13 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                 /* Decide from the jumps alone before running anything. */
                 !test_targets(r, s, &s_true, &s_false))
                 continue;
-            if (s == c->on_true && s_false == c->on_false)
+            if (s == c->on_true && same_dest(r, s_false, c->on_false))
                 rule = 0; /* test and t */
-            else if (s == c->on_true && s_true == c->on_false)
+            else if (s == c->on_true && same_dest(r, s_true, c->on_false))
                 rule = 1; /* test and not t */
-            else if (s == c->on_false && s_true == c->on_true)
+            else if (s == c->on_false && same_dest(r, s_true, c->on_true))
                 rule = 2; /* test or t */
-            else if (s == c->on_false && s_false == c->on_true)
+            else if (s == c->on_false && same_dest(r, s_false, c->on_true))
                 rule = 3; /* test or not t */
             else
                 continue;

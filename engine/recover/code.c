@@ -274,179 +274,6 @@ const char *rec_unmangle(rec *r, const char *stored, const char *code_name) {
     return code_name;
 }
 
-/* --- tidying ------------------------------------------------------------ */
-
-static int is_store_of(const upy_stmt *s, const char *name) {
-    return s && s->kind == UPY_S_ASSIGN && s->u.assign.targets.len == 1 &&
-           s->u.assign.targets.items[0]->kind == UPY_E_NAME &&
-           strcmp(s->u.assign.targets.items[0]->u.name, name) == 0;
-}
-
-static int is_str_const(const upy_expr *e) {
-    return e && e->kind == UPY_E_CONST && e->u.constant &&
-           e->u.constant->kind == UPY_STR;
-}
-
-/* Drops statements [k] from the list. */
-static void drop(upy_stmt_list *body, uint32_t k) {
-    if (k >= body->len)
-        return;
-    memmove(body->items + k, body->items + k + 1,
-            (body->len - k - 1) * sizeof(upy_stmt *));
-    body->len--;
-}
-
-static int is_return_none(const upy_stmt *s) {
-    return s->kind == UPY_S_RETURN &&
-           (!s->u.value || rec_is_const_none(s->u.value));
-}
-
-/* The implicit `return None` at the end of a body, and its copies the
- * compiler put at the end of each branch of a final if / try / with
- * (exit blocks are duplicated into the paths that reach them). */
-static void drop_final_return(upy_stmt_list *body) {
-    upy_stmt *s;
-    uint32_t k;
-    if (!body->len)
-        return;
-    s = body->items[body->len - 1];
-    if (is_return_none(s)) {
-        body->len--;
-        return;
-    }
-    switch (s->kind) {
-    case UPY_S_IF:
-        drop_final_return(&s->u.if_.body);
-        drop_final_return(&s->u.if_.orelse);
-        break;
-    case UPY_S_TRY:
-        if (s->u.try_.finalbody.len)
-            break;
-        drop_final_return(s->u.try_.orelse.len ? &s->u.try_.orelse
-                                               : &s->u.try_.body);
-        for (k = 0; k < s->u.try_.n_handlers; k++)
-            drop_final_return(&s->u.try_.handlers[k].body);
-        break;
-    case UPY_S_WITH:
-        drop_final_return(&s->u.with.body);
-        break;
-    default:
-        break;
-    }
-}
-
-/* Whether the statement list ends with a bare `return` (or one of None),
- * looking into a final if's branches. */
-static int ends_with_return_none(const upy_stmt_list *body) {
-    const upy_stmt *s;
-    if (!body->len)
-        return 0;
-    s = body->items[body->len - 1];
-    if (is_return_none(s))
-        return 1;
-    return s->kind == UPY_S_IF && s->u.if_.orelse.len &&
-           ends_with_return_none(&s->u.if_.body) &&
-           ends_with_return_none(&s->u.if_.orelse);
-}
-
-static int all_handlers_return(const upy_stmt *s) {
-    uint32_t h;
-    for (h = 0; h < s->u.try_.n_handlers; h++)
-        if (!ends_with_return_none(&s->u.try_.handlers[h].body))
-            return 0;
-    return 1;
-}
-
-/* `if c: A; return` followed by B at the end of a body is what the
- * compiler makes of `if c: A` / `else: B` (the jump to the final return
- * is replaced by a copy of it): put B back in the else.  Required at
- * module level, where a return is not valid source. */
-static void fold_tail_returns(upy_stmt_list *body) {
-    uint32_t k;
-    upy_stmt *last;
-    for (k = 0; k + 1 < body->len; k++) {
-        upy_stmt *s = body->items[k];
-        upy_stmt_list rest;
-        rest.items = body->items + k + 1;
-        rest.len = body->len - k - 1;
-        if (s->kind == UPY_S_IF && !s->u.if_.orelse.len &&
-            ends_with_return_none(&s->u.if_.body)) {
-            s->u.if_.orelse = rest;
-            body->len = k + 1;
-            drop_final_return(&s->u.if_.body);
-            break;
-        }
-        /* try: A / except: ...; return / B is try / except / else: B. */
-        if (s->kind == UPY_S_TRY && !s->u.try_.orelse.len &&
-            !s->u.try_.finalbody.len && s->u.try_.n_handlers &&
-            all_handlers_return(s)) {
-            uint32_t h;
-            s->u.try_.orelse = rest;
-            body->len = k + 1;
-            for (h = 0; h < s->u.try_.n_handlers; h++)
-                drop_final_return(&s->u.try_.handlers[h].body);
-            break;
-        }
-    }
-    if (!body->len)
-        return;
-    /* The bodies of a final compound statement are at the end too. */
-    last = body->items[body->len - 1];
-    switch (last->kind) {
-    case UPY_S_IF:
-        fold_tail_returns(&last->u.if_.body);
-        fold_tail_returns(&last->u.if_.orelse);
-        break;
-    case UPY_S_TRY:
-        if (last->u.try_.finalbody.len)
-            break;
-        fold_tail_returns(last->u.try_.orelse.len ? &last->u.try_.orelse
-                                                  : &last->u.try_.body);
-        for (k = 0; k < last->u.try_.n_handlers; k++)
-            fold_tail_returns(&last->u.try_.handlers[k].body);
-        break;
-    case UPY_S_WITH:
-        fold_tail_returns(&last->u.with.body);
-        break;
-    default:
-        break;
-    }
-}
-
-/* A module or class docstring is stored to __doc__ as the first
- * statement; print it as the docstring it was. */
-static void docstring_from_doc(upy_stmt_list *body, uint32_t at) {
-    upy_stmt *s;
-    if (at >= body->len || !is_store_of(body->items[at], "__doc__") ||
-        !is_str_const(body->items[at]->u.assign.value))
-        return;
-    s = body->items[at];
-    s->kind = UPY_S_EXPR;
-    s->u.expr = s->u.assign.value;
-}
-
-/* What the compiler stores in every class body by itself. */
-static void tidy_class_body(upy_stmt_list *body) {
-    uint32_t k = 0;
-    while (k < body->len) {
-        upy_stmt *s = body->items[k];
-        if (is_store_of(s, "__module__") || is_store_of(s, "__qualname__") ||
-            is_store_of(s, "__firstlineno__") ||
-            is_store_of(s, "__static_attributes__") ||
-            is_store_of(s, "__classcell__")) {
-            drop(body, k);
-            continue;
-        }
-        k++;
-    }
-    if (body->len) {
-        upy_stmt *s = body->items[body->len - 1];
-        if (s->kind == UPY_S_RETURN)
-            body->len--;
-    }
-    docstring_from_doc(body, 0);
-}
-
 /* global / nonlocal declarations the code implies. */
 static int add_declarations(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
@@ -595,15 +422,15 @@ static int recover_body(const rec *parent, const upy_code *co,
         return -1;
     *body = upy_vec_stmts(&out);
     if (kind == CODE_CLASS) {
-        tidy_class_body(body);
-        fold_tail_returns(body);
-        drop_final_return(body);
+        rec_tidy_class_body(body);
+        rec_fold_tail_returns(body);
+        rec_drop_final_return(body);
     } else if (kind != CODE_LAMBDA) {
-        fold_tail_returns(body);
-        drop_final_return(body);
+        rec_fold_tail_returns(body);
+        rec_drop_final_return(body);
     }
     if (kind == CODE_MODULE)
-        docstring_from_doc(body, 0);
+        rec_docstring_from_doc(body, 0);
     if (kind == CODE_FUNCTION && upy_seq_len(co->consts) &&
         upy_seq_item(co->consts, 0)->kind == UPY_STR) {
         upy_stmt *doc = rec_stmt(&r, UPY_S_EXPR);
@@ -619,6 +446,7 @@ static int recover_body(const rec *parent, const upy_code *co,
                 return rec_oom(&r);
         *body = upy_vec_stmts(&with_doc);
     }
+    rec_elif_chains(body);
     if (add_declarations(&r, body))
         return -1;
     *unrecovered += r.unrecovered;

@@ -263,4 +263,11 @@ int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
  * result. */
 int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out);
 
+/* tidy.c */
+void rec_drop_final_return(upy_stmt_list *body);
+void rec_fold_tail_returns(upy_stmt_list *body);
+void rec_tidy_class_body(upy_stmt_list *body);
+void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
+void rec_elif_chains(upy_stmt_list *body);
+
 #endif /* UPY_REC_H */

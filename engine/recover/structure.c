@@ -110,6 +110,9 @@ static int emit_return(rec *r, upy_ptr_vec *out) {
     if (!s)
         return -1;
     s->u.value = rec_value(r, v);
+    /* `return None` and a bare `return` are the same code. */
+    if (rec_is_const_none(s->u.value))
+        s->u.value = NULL;
     return rec_emit(r, out, s);
 }
 
@@ -229,18 +232,29 @@ void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
 
 /* --- if ----------------------------------------------------------------- */
 
-/* The end of the else part of an if: where the then part's final jump
- * goes, when that is forward and inside the region. */
-static int32_t else_end(const rec *r, int32_t then_last, int32_t else_start,
+/* The end of the else part of an if whose then part is [then_start,
+ * else_start): where the then part goes when it ends normally.  That is
+ * the nearest target at or after else_start of the jumps leaving the then
+ * part (its own final jump, or, when it ends with an if / else of its own,
+ * the threaded jumps of that); with no such jump, or one to else_start,
+ * there is no else part. */
+static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
                         const region *rg) {
-    const upy_block *b;
-    if (then_last < 0 || then_last < rg->start)
+    int32_t b, best = UPY_NO_BLOCK;
+    for (b = then_start; b < else_start && b < (int32_t)r->cfg.count; b++) {
+        const upy_block *bb = blk(r, b);
+        const upy_nin *last = ins(r, bb->end - 1);
+        int32_t t = bb->jump;
+        if (t == UPY_NO_BLOCK || t < else_start || t == rg->brk ||
+            t == rg->cont || bb->rpo == UINT32_MAX ||
+            (last->op != N_JUMP && last->op != N_POP_JUMP_IF))
+            continue;
+        if (best == UPY_NO_BLOCK || t < best)
+            best = t;
+    }
+    if (best == UPY_NO_BLOCK || best == else_start)
         return UPY_NO_BLOCK;
-    b = blk(r, then_last);
-    if (ins(r, b->end - 1)->op != N_JUMP || b->jump == UPY_NO_BLOCK ||
-        b->jump == rg->brk || b->jump == rg->cont || b->jump <= else_start)
-        return UPY_NO_BLOCK;
-    return b->jump >= rg->end ? rg->end : b->jump;
+    return best >= rg->end ? rg->end : best;
 }
 
 static int emit_if(rec *r, upy_expr *test, upy_ptr_vec *body,
@@ -281,7 +295,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;
     then_end = on_false < rg->end ? on_false : rg->end;
-    els_end = else_end(r, then_end - 1, on_false, rg);
+    els_end = else_end(r, on_true, then_end, rg);
     then_rg = sub(rg, on_true, then_end,
                   els_end != UPY_NO_BLOCK ? els_end : on_false);
     if (rec_region(r, on_true, &then_rg, &body))

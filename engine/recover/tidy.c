@@ -1,0 +1,259 @@
+/*
+ * tidy.c - undoing what the compiler adds on its own, and shaping the
+ * statements the way people write them.
+ *
+ * Each rewrite here keeps the code the compiler makes from the statements
+ * the same (that is the test of the round trip); it removes what the
+ * compiler would add again by itself (the implicit `return None`, a class
+ * body's __module__ / __qualname__ stores) and puts back source shapes
+ * that compile to the same code as the ones recovered: `if c: A; return`
+ * + B at the end of a function is `if c: A` / `else: B` (the compiler
+ * copies the final return into the branch), an else holding one if with
+ * a terminal body is an elif chain.
+ */
+#include <string.h>
+
+#include "recover/rec.h"
+
+
+static int is_store_of(const upy_stmt *s, const char *name) {
+    return s && s->kind == UPY_S_ASSIGN && s->u.assign.targets.len == 1 &&
+           s->u.assign.targets.items[0]->kind == UPY_E_NAME &&
+           strcmp(s->u.assign.targets.items[0]->u.name, name) == 0;
+}
+
+static int is_str_const(const upy_expr *e) {
+    return e && e->kind == UPY_E_CONST && e->u.constant &&
+           e->u.constant->kind == UPY_STR;
+}
+
+/* Drops statements [k] from the list. */
+static void drop(upy_stmt_list *body, uint32_t k) {
+    if (k >= body->len)
+        return;
+    memmove(body->items + k, body->items + k + 1,
+            (body->len - k - 1) * sizeof(upy_stmt *));
+    body->len--;
+}
+
+static int is_return_none(const upy_stmt *s) {
+    return s->kind == UPY_S_RETURN &&
+           (!s->u.value || rec_is_const_none(s->u.value));
+}
+
+/* The implicit `return None` at the end of a body, and its copies the
+ * compiler put at the end of each branch of a final if / try / with
+ * (exit blocks are duplicated into the paths that reach them). */
+void rec_drop_final_return(upy_stmt_list *body) {
+    upy_stmt *s;
+    uint32_t k;
+    if (!body->len)
+        return;
+    s = body->items[body->len - 1];
+    if (is_return_none(s)) {
+        body->len--;
+        return;
+    }
+    switch (s->kind) {
+    case UPY_S_IF:
+        rec_drop_final_return(&s->u.if_.body);
+        rec_drop_final_return(&s->u.if_.orelse);
+        break;
+    case UPY_S_TRY:
+        if (s->u.try_.finalbody.len)
+            break;
+        rec_drop_final_return(s->u.try_.orelse.len ? &s->u.try_.orelse
+                                               : &s->u.try_.body);
+        for (k = 0; k < s->u.try_.n_handlers; k++)
+            rec_drop_final_return(&s->u.try_.handlers[k].body);
+        break;
+    case UPY_S_WITH:
+        rec_drop_final_return(&s->u.with.body);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Whether the statement list ends with a bare `return` (or one of None),
+ * looking into a final if's branches. */
+static int ends_with_return_none(const upy_stmt_list *body) {
+    const upy_stmt *s;
+    if (!body->len)
+        return 0;
+    s = body->items[body->len - 1];
+    if (is_return_none(s))
+        return 1;
+    return s->kind == UPY_S_IF && s->u.if_.orelse.len &&
+           ends_with_return_none(&s->u.if_.body) &&
+           ends_with_return_none(&s->u.if_.orelse);
+}
+
+static int all_handlers_return(const upy_stmt *s) {
+    uint32_t h;
+    for (h = 0; h < s->u.try_.n_handlers; h++)
+        if (!ends_with_return_none(&s->u.try_.handlers[h].body))
+            return 0;
+    return 1;
+}
+
+/* `if c: A; return` followed by B at the end of a body is what the
+ * compiler makes of `if c: A` / `else: B` (the jump to the final return
+ * is replaced by a copy of it): put B back in the else.  Required at
+ * module level, where a return is not valid source. */
+void rec_fold_tail_returns(upy_stmt_list *body) {
+    uint32_t k;
+    upy_stmt *last;
+    for (k = 0; k + 1 < body->len; k++) {
+        upy_stmt *s = body->items[k];
+        upy_stmt_list rest;
+        rest.items = body->items + k + 1;
+        rest.len = body->len - k - 1;
+        if (s->kind == UPY_S_IF && !s->u.if_.orelse.len &&
+            ends_with_return_none(&s->u.if_.body)) {
+            s->u.if_.orelse = rest;
+            body->len = k + 1;
+            rec_drop_final_return(&s->u.if_.body);
+            break;
+        }
+        /* try: A / except: ...; return / B is try / except / else: B. */
+        if (s->kind == UPY_S_TRY && !s->u.try_.orelse.len &&
+            !s->u.try_.finalbody.len && s->u.try_.n_handlers &&
+            all_handlers_return(s)) {
+            uint32_t h;
+            s->u.try_.orelse = rest;
+            body->len = k + 1;
+            for (h = 0; h < s->u.try_.n_handlers; h++)
+                rec_drop_final_return(&s->u.try_.handlers[h].body);
+            break;
+        }
+    }
+    if (!body->len)
+        return;
+    /* The bodies of a final compound statement are at the end too. */
+    last = body->items[body->len - 1];
+    switch (last->kind) {
+    case UPY_S_IF:
+        rec_fold_tail_returns(&last->u.if_.body);
+        rec_fold_tail_returns(&last->u.if_.orelse);
+        break;
+    case UPY_S_TRY:
+        if (last->u.try_.finalbody.len)
+            break;
+        rec_fold_tail_returns(last->u.try_.orelse.len ? &last->u.try_.orelse
+                                                  : &last->u.try_.body);
+        for (k = 0; k < last->u.try_.n_handlers; k++)
+            rec_fold_tail_returns(&last->u.try_.handlers[k].body);
+        break;
+    case UPY_S_WITH:
+        rec_fold_tail_returns(&last->u.with.body);
+        break;
+    default:
+        break;
+    }
+}
+
+/* A module or class docstring is stored to __doc__ as the first
+ * statement; print it as the docstring it was. */
+void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at) {
+    upy_stmt *s;
+    if (at >= body->len || !is_store_of(body->items[at], "__doc__") ||
+        !is_str_const(body->items[at]->u.assign.value))
+        return;
+    s = body->items[at];
+    s->kind = UPY_S_EXPR;
+    s->u.expr = s->u.assign.value;
+}
+
+/* What the compiler stores in every class body by itself. */
+void rec_tidy_class_body(upy_stmt_list *body) {
+    uint32_t k = 0;
+    while (k < body->len) {
+        upy_stmt *s = body->items[k];
+        if (is_store_of(s, "__module__") || is_store_of(s, "__qualname__") ||
+            is_store_of(s, "__firstlineno__") ||
+            is_store_of(s, "__static_attributes__") ||
+            is_store_of(s, "__classcell__")) {
+            drop(body, k);
+            continue;
+        }
+        k++;
+    }
+    if (body->len) {
+        upy_stmt *s = body->items[body->len - 1];
+        if (s->kind == UPY_S_RETURN)
+            body->len--;
+    }
+    rec_docstring_from_doc(body, 0);
+}
+
+
+/* Whether the statement list cannot fall off its end. */
+static int ends_terminal(const upy_stmt_list *body) {
+    const upy_stmt *s;
+    if (!body->len)
+        return 0;
+    s = body->items[body->len - 1];
+    switch (s->kind) {
+    case UPY_S_RETURN:
+    case UPY_S_RAISE:
+    case UPY_S_BREAK:
+    case UPY_S_CONTINUE:
+        return 1;
+    case UPY_S_IF:
+        return s->u.if_.orelse.len && ends_terminal(&s->u.if_.body) &&
+               ends_terminal(&s->u.if_.orelse);
+    default:
+        return 0;
+    }
+}
+
+static void elif_in(upy_stmt *s);
+
+/* `else: if c: A(terminal) / B` is `elif c: A / else: B`: an if whose body
+ * cannot fall through compiles the same with or without an else. */
+void rec_elif_chains(upy_stmt_list *body) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++)
+        elif_in(body->items[k]);
+}
+
+static void elif_in(upy_stmt *s) {
+    uint32_t h;
+    switch (s->kind) {
+    case UPY_S_IF: {
+        upy_stmt_list *orelse = &s->u.if_.orelse;
+        if (orelse->len > 1 && orelse->items[0]->kind == UPY_S_IF &&
+            !orelse->items[0]->u.if_.orelse.len &&
+            ends_terminal(&orelse->items[0]->u.if_.body)) {
+            upy_stmt *inner = orelse->items[0];
+            inner->u.if_.orelse.items = orelse->items + 1;
+            inner->u.if_.orelse.len = orelse->len - 1;
+            orelse->len = 1;
+        }
+        rec_elif_chains(&s->u.if_.body);
+        rec_elif_chains(orelse);
+        break;
+    }
+    case UPY_S_WHILE:
+        rec_elif_chains(&s->u.while_.body);
+        rec_elif_chains(&s->u.while_.orelse);
+        break;
+    case UPY_S_FOR:
+        rec_elif_chains(&s->u.for_.body);
+        rec_elif_chains(&s->u.for_.orelse);
+        break;
+    case UPY_S_WITH:
+        rec_elif_chains(&s->u.with.body);
+        break;
+    case UPY_S_TRY:
+        rec_elif_chains(&s->u.try_.body);
+        for (h = 0; h < s->u.try_.n_handlers; h++)
+            rec_elif_chains(&s->u.try_.handlers[h].body);
+        rec_elif_chains(&s->u.try_.orelse);
+        rec_elif_chains(&s->u.try_.finalbody);
+        break;
+    default:
+        break;
+    }
+}
