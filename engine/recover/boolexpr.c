@@ -382,95 +382,197 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
     return 1;
 }
 
-/* Whether every predecessor of s is in the network [first, last]. */
-static int preds_in(const rec *r, int32_t s, int32_t first, int32_t last) {
-    uint32_t k;
-    const upy_block *sb = blk(r, s);
-    for (k = 0; k < sb->npreds; k++)
-        if (sb->preds[k] < first || sb->preds[k] > last)
-            return 0;
-    return sb->npreds > 0;
+/* One test of a condition network: blocks [block, last] compute it and
+ * jump on. */
+typedef struct net_node {
+    int32_t block, last, cleanup;
+    upy_expr *test;
+    int32_t on_true, on_false;
+    int live;
+} net_node;
+
+#define MAX_NETWORK 64
+
+static int in_network(const net_node *nodes, int n, int32_t b) {
+    int k;
+    for (k = 0; k < n; k++)
+        if (b >= nodes[k].block && b <= nodes[k].last)
+            return 1;
+        else if (b == nodes[k].cleanup)
+            return 1;
+    return 0;
+}
+
+/* Blocks that can join the network: pure tests (or chain links) reached
+ * only from blocks already in it. */
+static int collect_network(rec *r, int32_t b, const region *rg,
+                           net_node *nodes, int n) {
+    int changed = 1;
+    while (changed && n < MAX_NETWORK) {
+        int k;
+        changed = 0;
+        for (k = 0; k < n && n < MAX_NETWORK; k++) {
+            int32_t targets[2], j;
+            targets[0] = nodes[k].on_true;
+            targets[1] = nodes[k].on_false;
+            for (j = 0; j < 2 && n < MAX_NETWORK; j++) {
+                int32_t t = targets[j], t_true, t_false;
+                const upy_block *tb;
+                uint32_t p;
+                int ok = 1;
+                if (t == UPY_NO_BLOCK || t <= b || t >= rg->end || r->done[t] ||
+                    in_network(nodes, n, t) ||
+                    blk(r, t)->handler != blk(r, b)->handler ||
+                    !test_targets(r, t, &t_true, &t_false))
+                    continue;
+                tb = blk(r, t);
+                for (p = 0; p < tb->npreds && ok; p++)
+                    ok = in_network(nodes, n, tb->preds[p]);
+                if (!ok || !tb->npreds)
+                    continue;
+                nodes[n].block = nodes[n].last = t;
+                nodes[n].cleanup = UPY_NO_BLOCK;
+                nodes[n].on_true = t_true;
+                nodes[n].on_false = t_false;
+                nodes[n].live = 1;
+                n++;
+                changed = 1;
+            }
+        }
+    }
+    return n;
+}
+
+/* Runs a network member's block and reads its test (and, for a chain
+ * link, the rest of the chain). */
+static int evaluate_node(rec *r, net_node *node, const region *rg,
+                         upy_ptr_vec *out) {
+    const upy_block *nb = blk(r, node->block);
+    rec_cond link;
+    if (rec_run(r, nb->start, nb->end - 1, rg, out) != (int)nb->end - 1)
+        return -1;
+    r->done[node->block] = 1;
+    link.first = link.last = node->block;
+    link.test = jump_test(r, node->block, rec_value(r, rec_pop(r)),
+                          &link.on_true, &link.on_false);
+    if (link.on_false != UPY_NO_BLOCK &&
+        ins(r, blk(r, link.on_false)->start)->op == N_POP_TOP)
+        node->cleanup = link.on_false;
+    if (!chain_test(r, &link, rg, out))
+        return 0;
+    if (link.last == node->block)
+        node->cleanup = UPY_NO_BLOCK;
+    node->test = link.test;
+    node->last = link.last;
+    node->on_true = through_jumps(r, link.on_true);
+    node->on_false = through_jumps(r, link.on_false);
+    return 0;
+}
+
+/* How many live members jump to block t. */
+static int pointers_to(const net_node *nodes, int n, int32_t t) {
+    int k, count = 0;
+    for (k = 0; k < n; k++)
+        if (nodes[k].live)
+            count += (nodes[k].on_true == t) + (nodes[k].on_false == t);
+    return count;
+}
+
+/* Merges member y into member x when x jumps to y and they share an
+ * outcome: x and y, x or y (with y negated when the shared outcome is its
+ * other one).  Returns 1 when merged. */
+static int merge_nodes(rec *r, net_node *x, net_node *y) {
+    if (x->on_true == y->block && same_dest(r, y->on_false, x->on_false)) {
+        x->test = boolop(r, 1, x->test, y->test);
+        x->on_true = y->on_true;
+    } else if (x->on_true == y->block &&
+               same_dest(r, y->on_true, x->on_false)) {
+        x->test = boolop(r, 1, x->test, rec_negate(r, y->test));
+        x->on_true = y->on_false;
+    } else if (x->on_false == y->block &&
+               same_dest(r, y->on_true, x->on_true)) {
+        x->test = boolop(r, 0, x->test, y->test);
+        x->on_false = y->on_false;
+    } else if (x->on_false == y->block &&
+               same_dest(r, y->on_false, x->on_true)) {
+        x->test = boolop(r, 0, x->test, rec_negate(r, y->test));
+        x->on_false = y->on_true;
+    } else {
+        return 0;
+    }
+    y->live = 0;
+    if (y->last > x->last)
+        x->last = y->last;
+    return 1;
 }
 
 int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                   upy_ptr_vec *out) {
-    int changed = 1;
-    upy_expr *value = rec_value(r, rec_pop(r));
+    net_node nodes[MAX_NETWORK];
+    int n = 1, k, changed = 1;
+    rec_cond first;
 
-    c->first = c->last = b;
-    c->test = jump_test(r, b, value, &c->on_true, &c->on_false);
-    if (!chain_test(r, c, rg, out))
+    /* The first test: its value is on the stack already. */
+    first.first = first.last = b;
+    first.test = jump_test(r, b, rec_value(r, rec_pop(r)), &first.on_true,
+                           &first.on_false);
+    if (!chain_test(r, &first, rg, out))
         return 0;
-    c->on_true = through_jumps(r, c->on_true);
-    c->on_false = through_jumps(r, c->on_false);
+    nodes[0].block = b;
+    nodes[0].last = first.last;
+    nodes[0].cleanup = UPY_NO_BLOCK;
+    nodes[0].test = first.test;
+    nodes[0].on_true = through_jumps(r, first.on_true);
+    nodes[0].on_false = through_jumps(r, first.on_false);
+    nodes[0].live = 1;
+
+    /* The other members, evaluated in code order. */
+    n = collect_network(r, b, rg, nodes, n);
+    for (k = 1; k < n; k++) {
+        int j;
+        for (j = k + 1; j < n; j++)
+            if (nodes[j].block < nodes[k].block) {
+                net_node t = nodes[j];
+                nodes[j] = nodes[k];
+                nodes[k] = t;
+            }
+        if (evaluate_node(r, &nodes[k], rg, out))
+            return -1;
+    }
+
+    /* Reduce, innermost first. */
     while (changed) {
-        int32_t cand[2], k;
         changed = 0;
-        cand[0] = c->on_true;
-        cand[1] = c->on_false;
-        if (cand[1] < cand[0]) {
-            cand[0] = c->on_false;
-            cand[1] = c->on_true;
-        }
-        for (k = 0; k < 2 && !changed; k++) {
-            int32_t s = cand[k], s_true, s_false;
-            int rule;
-            upy_expr *t;
-            if (s == UPY_NO_BLOCK || s <= c->last || r->done[s] ||
-                s >= rg->end || blk(r, s)->handler != blk(r, b)->handler ||
-                !preds_in(r, s, c->first, c->last) ||
-                /* Decide from the jumps alone before running anything. */
-                !test_targets(r, s, &s_true, &s_false))
+        for (k = n - 1; k >= 0 && !changed; k--) {
+            int j;
+            if (!nodes[k].live)
                 continue;
-            if (s == c->on_true && same_dest(r, s_false, c->on_false))
-                rule = 0; /* test and t */
-            else if (s == c->on_true && same_dest(r, s_true, c->on_false))
-                rule = 1; /* test and not t */
-            else if (s == c->on_false && same_dest(r, s_true, c->on_true))
-                rule = 2; /* test or t */
-            else if (s == c->on_false && same_dest(r, s_false, c->on_true))
-                rule = 3; /* test or not t */
-            else
-                continue;
-            if (rec_run(r, blk(r, s)->start, blk(r, s)->end - 1, rg, out) !=
-                (int)blk(r, s)->end - 1)
-                return -1;
-            r->done[s] = 1;
-            {
-                rec_cond link;
-                link.first = link.last = s;
-                link.test = jump_test(r, s, rec_value(r, rec_pop(r)),
-                                      &link.on_true, &link.on_false);
-                if (!chain_test(r, &link, rg, out))
-                    return 0;
-                t = link.test;
-                s_true = through_jumps(r, link.on_true);
-                s_false = through_jumps(r, link.on_false);
-                if (link.last > s)
-                    s = link.last;
+            for (j = 1; j < n && !changed; j++) {
+                if (j == k || !nodes[j].live ||
+                    (nodes[k].on_true != nodes[j].block &&
+                     nodes[k].on_false != nodes[j].block) ||
+                    pointers_to(nodes, n, nodes[j].block) != 1)
+                    continue;
+                changed = merge_nodes(r, &nodes[k], &nodes[j]);
             }
-            switch (rule) {
-            case 0:
-                c->test = boolop(r, 1, c->test, t);
-                c->on_true = s_true;
-                break;
-            case 1:
-                c->test = boolop(r, 1, c->test, rec_negate(r, t));
-                c->on_true = s_false;
-                break;
-            case 2:
-                c->test = boolop(r, 0, c->test, t);
-                c->on_false = s_false;
-                break;
-            default:
-                c->test = boolop(r, 0, c->test, rec_negate(r, t));
-                c->on_false = s_true;
-                break;
-            }
-            c->last = s;
-            changed = 1;
         }
     }
+    /* Members the entry did not absorb are tests of their own (an if
+     * inside the branch): they are structured again later. */
+    for (k = 1; k < n; k++) {
+        if (nodes[k].live) {
+            int32_t x;
+            for (x = nodes[k].block; x <= nodes[k].last; x++)
+                r->done[x] = 0;
+            if (nodes[k].cleanup != UPY_NO_BLOCK)
+                r->done[nodes[k].cleanup] = 0;
+        }
+    }
+    c->first = b;
+    c->last = nodes[0].last;
+    c->test = nodes[0].test;
+    c->on_true = nodes[0].on_true;
+    c->on_false = nodes[0].on_false;
     /* The body of an if (or the first value of an if-else) is what follows
      * the test in the code: make on_true that. */
     {

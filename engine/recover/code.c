@@ -468,9 +468,9 @@ upy_stmt_list rec_nested_body(rec *r, const upy_code *co, int *ok) {
 upy_expr *rec_lambda_body(rec *r, const upy_code *co) {
     int ok = 1;
     upy_stmt_list body = rec_nested_body(r, co, &ok);
-    if (body.len == 1 && body.items[0]->kind == UPY_S_RETURN &&
-        body.items[0]->u.value)
-        return body.items[0]->u.value;
+    if (body.len == 1 && body.items[0]->kind == UPY_S_RETURN)
+        return body.items[0]->u.value ? body.items[0]->u.value
+                                      : rec_const(r, &none_object);
     return rec_placeholder(r);
 }
 
