@@ -224,6 +224,9 @@ typedef struct upy_ncode {
     upy_version version;
     upy_nin *ins;
     uint32_t count;
+    /* 3.12+ moves exception handlers after all other code; before, a
+     * handler follows the body of its try. */
+    uint8_t cold_handlers;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

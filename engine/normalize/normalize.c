@@ -42,11 +42,14 @@ typedef struct norm_rules {
     uint8_t call_slots;
     /* Before 3.11 MAKE_FUNCTION pops a qualname pushed after the code. */
     uint8_t function_qualname;
+    /* 3.12+ lays exception handlers out after all other code. */
+    uint8_t cold_handlers;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1},  {9, 0, 0, 0, 0, 1, 1},  {10, 0, 0, 0, 0, 1, 1},
-    {11, 1, 0, 0, 0, 2, 0}, {12, 1, 0, 1, 4, 2, 0}, {13, 1, 1, 1, 5, 2, 0},
+    {8, 0, 0, 0, 0, 1, 1, 0},  {9, 0, 0, 0, 0, 1, 1, 0},
+    {10, 0, 0, 0, 0, 1, 1, 0}, {11, 1, 0, 0, 0, 2, 0, 0},
+    {12, 1, 0, 1, 4, 2, 0, 1}, {13, 1, 1, 1, 5, 2, 0, 1},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -800,6 +803,7 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     }
     out->ins = nm->out;
     out->count = nm->n;
+    out->cold_handlers = nm->rules->cold_handlers;
     return UNPYC_OK;
 }
 

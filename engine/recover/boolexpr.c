@@ -487,16 +487,23 @@ static int merge_nodes(rec *r, net_node *x, net_node *y) {
         x->on_true = y->on_true;
     } else if (x->on_true == y->block &&
                same_dest(r, y->on_true, x->on_false)) {
-        x->test = boolop(r, 1, x->test, rec_negate(r, y->test));
-        x->on_true = y->on_false;
+        /* (not x) or y: the compiler makes `not x` by turning x's jump
+         * around, so negating x (not y) gives the source back, and keeps
+         * a leaf `in` / `is` test as it was (negating one changes its
+         * opcode). */
+        x->test = boolop(r, 0, rec_negate(r, x->test), y->test);
+        x->on_true = x->on_false;
+        x->on_false = y->on_false;
     } else if (x->on_false == y->block &&
                same_dest(r, y->on_true, x->on_true)) {
         x->test = boolop(r, 0, x->test, y->test);
         x->on_false = y->on_false;
     } else if (x->on_false == y->block &&
                same_dest(r, y->on_false, x->on_true)) {
-        x->test = boolop(r, 0, x->test, rec_negate(r, y->test));
-        x->on_false = y->on_true;
+        /* (not x) and y, for the same reason. */
+        x->test = boolop(r, 1, rec_negate(r, x->test), y->test);
+        x->on_false = x->on_true;
+        x->on_true = y->on_true;
     } else {
         return 0;
     }

@@ -199,7 +199,10 @@ static uint32_t copy_end_before(const rec *r, uint32_t e) {
  * body [start, end). */
 static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
     int32_t b;
-    for (b = start; b < end && b < (int32_t)r->cfg.count; b++) {
+    /* The block after the body too: `return x` in a with loads x in the
+     * body, and the exit and RETURN_VALUE come after the protected
+     * range. */
+    for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
         uint32_t e = blk(r, b)->end - 1, stop, n;
         if (!is_exit(r, e, start, end))
             continue;
@@ -220,7 +223,7 @@ void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
     int32_t b;
     if (flen == 0)
         return;
-    for (b = start; b < end && b < (int32_t)r->cfg.count; b++) {
+    for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
         uint32_t e = blk(r, b)->end - 1, stop;
         if (!is_exit(r, e, start, end))
             continue;
@@ -342,7 +345,7 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
     }
     f = blk(r, fb);
     r->done[fb] = 1;
-    stop = rec_run(r, f->start, f->end, rg, &tmp);
+    stop = rec_run(r, f->start, f->end - 1, rg, &tmp);
     if (stop < 0)
         return -1;
     if (rec_eval(r, f->end - 1, &tmp) < 0)
@@ -709,7 +712,6 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     handler = blk(r, body_start)->handler;
     /* The body ends where the normal exit (the __exit__ call) starts. */
     end = rec_protected_end(r, body_start, rg);
-    cont = end;
     skip_with_exits(r, body_start, end, is_async);
     body_rg = sub(rg, body_start, end, end);
     body_rg.handler = handler;
@@ -722,9 +724,16 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     /* Skip the normal exit, __exit__(None, None, None); without one (the
      * body never ends normally) the with goes on where the handler goes
      * when __exit__ swallows an exception. */
-    exit_len = cont < (int32_t)r->cfg.count
-                   ? with_exit_at(r, blk(r, cont)->start, is_async)
+    cont = r->exit_block;
+    exit_len = cont != UPY_NO_BLOCK && cont < (int32_t)r->cfg.count
+                   ? with_exit_at(r, r->resume_block == cont
+                                         ? r->resume_at
+                                         : blk(r, cont)->start,
+                                  is_async)
                    : 0;
+    if (exit_len && r->resume_block == cont)
+        exit_len += r->resume_at - blk(r, cont)->start;
+    r->resume_block = UPY_NO_BLOCK;
     if (!exit_len && handler != UPY_NO_BLOCK &&
         with_suppress_follow(r, handler, &cont, &exit_len))
         cont = UPY_NO_BLOCK;
@@ -819,9 +828,11 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         r->exit_block = UPY_NO_BLOCK;
         return 0;
     }
-    if (is_exit_copy(r, b) && ins(r, blk(r, b)->end - 1)->op == N_RETURN) {
-        /* A copy of the function's exit where the region jumped to it:
-         * the region ends with that return. */
+    if (inside(rg, b) && is_exit_copy(r, b) &&
+        ins(r, blk(r, b)->end - 1)->op == N_RETURN) {
+        /* A copy of the function's exit inside the region (outside the
+         * protected range of the try or with that the region is the body
+         * of): the region ends with that return. */
         const upy_block *bb = blk(r, b);
         int stop = rec_run(r, r->resume_block == b ? r->resume_at : bb->start,
                            bb->end - 1, rg, out);
@@ -981,6 +992,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             return rec_fail_region(r, b, rg, out);
         }
     }
+    if (b != UPY_NO_BLOCK && r->sp > rg->base)
+        return leave(r, b, rg, out);
     r->exit_block = b;
     return 0;
 }

@@ -89,14 +89,6 @@ static int ends_with_return_none(const upy_stmt_list *body) {
            ends_with_return_none(&s->u.if_.orelse);
 }
 
-static int all_handlers_return(const upy_stmt *s) {
-    uint32_t h;
-    for (h = 0; h < s->u.try_.n_handlers; h++)
-        if (!ends_with_return_none(&s->u.try_.handlers[h].body))
-            return 0;
-    return 1;
-}
-
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else.  Required at
@@ -114,17 +106,6 @@ void rec_fold_tail_returns(upy_stmt_list *body) {
             s->u.if_.orelse = rest;
             body->len = k + 1;
             rec_drop_final_return(&s->u.if_.body);
-            break;
-        }
-        /* try: A / except: ...; return / B is try / except / else: B. */
-        if (s->kind == UPY_S_TRY && !s->u.try_.orelse.len &&
-            !s->u.try_.finalbody.len && s->u.try_.n_handlers &&
-            all_handlers_return(s)) {
-            uint32_t h;
-            s->u.try_.orelse = rest;
-            body->len = k + 1;
-            for (h = 0; h < s->u.try_.n_handlers; h++)
-                rec_drop_final_return(&s->u.try_.handlers[h].body);
             break;
         }
     }

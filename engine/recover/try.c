@@ -136,8 +136,14 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
             body_start++;
         }
         r->done[r->cfg.block_of[body_start]] = 0;
+        /* A clause's code ends at the next clause, the last one at the
+         * handler's cleanup block, which closes the handler's code. */
         if (clause_body(r, body_start,
-                        next_clause != UPY_NO_BLOCK ? next_clause : rg->end,
+                        next_clause != UPY_NO_BLOCK ? next_clause
+                        : blk(r, h)->handler != UPY_NO_BLOCK &&
+                                blk(r, h)->handler > h
+                            ? blk(r, h)->handler
+                            : rg->end,
                         hd->name, base, rg, &body, &exit))
             return -1;
         hd->body = upy_vec_stmts(&body);
@@ -261,6 +267,20 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
+        } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
+                   !r->ncode.cold_handlers && exit < h &&
+                   exit >= rg->start) {
+            /* No handler goes on after the try, but the body does, and
+             * before the handlers: that is an else part (code after the
+             * try would follow the handlers). */
+            region erg = *rg;
+            erg.start = exit;
+            erg.end = h;
+            erg.follow = UPY_NO_BLOCK;
+            r->sp = depth_after;
+            if (rec_region(r, exit, &erg, &orelse))
+                return -1;
+            follow = r->exit_block;
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }
