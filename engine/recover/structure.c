@@ -858,8 +858,14 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
 
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
+    /* Each step structures at least one new block, so more steps than
+     * blocks means the structure went round in circles. */
+    uint32_t steps = 0, max_steps = 2 * r->cfg.count + 8;
+    int32_t next;
     r->exit_block = UPY_NO_BLOCK;
     while (b != UPY_NO_BLOCK && b != rg->follow) {
+        if (++steps > max_steps)
+            return rec_fail_region(r, b, rg, out);
         const upy_block *bb;
         const upy_nin *last;
         uint32_t start;
@@ -875,7 +881,9 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             if (!nested_in(r, bb->handler, rg->handler, &h))
                 return leave(r, b, rg, out);
             if (h != UPY_NO_BLOCK) {
-                st = rec_try(r, b, h, rg, &b, out);
+                next = UPY_NO_BLOCK;
+                st = rec_try(r, b, h, rg, &next, out);
+                b = next;
                 if (st < 0)
                     return -1;
                 continue;
@@ -891,12 +899,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             const upy_nin *l = ins(r, bb->end - 1);
             region loop_rg = *rg;
             loop_rg.loop = b;
+            next = UPY_NO_BLOCK;
             if (l->op == N_FOR_ITER && r->resume_block != b)
-                st = structure_for(r, b, rg, &b, out);
+                st = structure_for(r, b, rg, &next, out);
             else
-                st = structure_while_true(r, b, &loop_rg, &b, out);
+                st = structure_while_true(r, b, &loop_rg, &next, out);
             if (st < 0)
                 return -1;
+            b = next;
             continue;
         }
         r->done[b] = 1;
@@ -919,8 +929,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             uint32_t resume = 0;
             if ((uint32_t)stop < bb->end &&
                 ins(r, (uint32_t)stop)->op == N_BEFORE_WITH) {
-                if (structure_with(r, b, (uint32_t)stop, rg, &b, &resume, out))
+                next = UPY_NO_BLOCK;
+                if (structure_with(r, b, (uint32_t)stop, rg, &next, &resume,
+                                   out))
                     return -1;
+                b = next;
                 if (b != UPY_NO_BLOCK && resume < r->ncode.count &&
                     r->cfg.block_of[resume] == b) {
                     r->resume_block = b;
@@ -964,8 +977,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             if (r->sp > rg->base + 1 ||
                 (bb->ipdom != UPY_NO_BLOCK &&
                  blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1)) {
-                if (rec_cond_expr(r, b, rg, &b, out))
+                next = UPY_NO_BLOCK;
+                if (rec_cond_expr(r, b, rg, &next, out))
                     return -1;
+                b = next;
                 r->resume_block = b;
                 r->resume_at = r->cond_resume;
                 continue;
@@ -973,18 +988,20 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             c.start = r->stmt_start;
             if (rec_condition(r, b, rg, &c, out))
                 return -1;
-            st = structure_while(r, &c, rg, &b, out);
+            next = UPY_NO_BLOCK;
+            st = structure_while(r, &c, rg, &next, out);
             if (st < 0)
                 return -1;
-            if (st > 0)
-                continue;
-            if (structure_if(r, &c, rg, &b, out))
+            if (st == 0 && structure_if(r, &c, rg, &next, out))
                 return -1;
+            b = next;
             continue;
         }
         case N_JUMP_IF_OR_POP:
-            if (rec_cond_expr(r, b, rg, &b, out))
+            next = UPY_NO_BLOCK;
+            if (rec_cond_expr(r, b, rg, &next, out))
                 return -1;
+            b = next;
             r->resume_block = b;
             r->resume_at = r->cond_resume;
             continue;
