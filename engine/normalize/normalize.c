@@ -608,9 +608,14 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         case UPY_INTRINSIC_LIST_TO_TUPLE:
             return put(nm, N_LIST_TO_TUPLE, 0, NULL, i);
         case UPY_INTRINSIC_IMPORT_STAR:
-            return put(nm, N_IMPORT_STAR, 0, NULL, i);
         case UPY_INTRINSIC_PRINT:
-            return put(nm, N_PRINT_EXPR, 0, NULL, i);
+            /* 3.12+ returns None from these, and pops it at once. */
+            if (op_is(nm, i + 1, UPY_OP_POP_TOP) && !nm->is_target[i + 1])
+                nm->skip[i + 1] = 1;
+            return put(nm,
+                       in->arg == UPY_INTRINSIC_PRINT ? N_PRINT_EXPR
+                                                      : N_IMPORT_STAR,
+                       0, NULL, i);
         case UPY_INTRINSIC_ASYNC_GEN_WRAP:
             return UNPYC_OK;
         default:

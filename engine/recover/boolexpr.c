@@ -523,6 +523,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     first.first = first.last = b;
     first.test = jump_test(r, b, rec_value(r, rec_pop(r)), &first.on_true,
                            &first.on_false);
+    *c = first;
     if (!chain_test(r, &first, rg, out))
         return 0;
     nodes[0].block = b;

@@ -91,6 +91,9 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
 }
 
 
+static upy_expr *from_loop(rec *r, upy_expr_kind kind, const upy_stmt *loop,
+                           upy_expr *iter);
+
 /* Reads the clauses of a comprehension off its recovered body.  Returns
  * the element (for a dict comprehension a (key, value) tuple), or NULL
  * when the body has another shape. */
@@ -159,21 +162,30 @@ upy_expr *rec_comprehension(rec *r, const upy_code *co, upy_expr *iter) {
                                                            : UPY_E_GENEXP;
     int ok = 1;
     upy_stmt_list body = rec_nested_body(r, co, &ok);
-    upy_ptr_vec gens = {0};
-    upy_expr *elt = NULL, *e;
+    upy_expr *e = NULL;
     uint32_t k;
 
-    for (k = 0; k < body.len && !elt; k++)
+    for (k = 0; k < body.len && !e; k++)
         if (body.items[k]->kind == UPY_S_FOR)
-            elt = read_clauses(r, body.items[k], iter, &gens);
+            e = from_loop(r, kind, body.items[k], iter);
+    return e ? e : rec_placeholder(r);
+}
+
+/* The comprehension an accumulator display (an empty list, set or dict
+ * built for it) and its loop make, or NULL. */
+static upy_expr *from_loop(rec *r, upy_expr_kind kind, const upy_stmt *loop,
+                           upy_expr *iter) {
+    upy_ptr_vec gens = {0};
+    upy_expr *elt = read_clauses(r, loop, iter, &gens), *e;
+    uint32_t k;
     if (!elt || !gens.len)
-        return rec_placeholder(r);
+        return NULL;
     e = new_expr(r, kind);
     if (!e)
         return NULL;
     if (kind == UPY_E_DICTCOMP) {
         if (elt->kind != UPY_E_TUPLE || elt->u.elts.len != 2)
-            return rec_placeholder(r);
+            return NULL;
         e->u.comp.key = elt->u.elts.items[0];
         e->u.comp.elt = elt->u.elts.items[1];
     } else {
@@ -189,4 +201,19 @@ upy_expr *rec_comprehension(rec *r, const upy_code *co, upy_expr *iter) {
         e->u.comp.generators[k] = *(upy_comprehension *)gens.items[k];
     e->u.comp.n_generators = gens.len;
     return e;
+}
+
+upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
+                                    const upy_stmt *loop) {
+    upy_expr_kind kind = accumulator->kind == UPY_E_LIST  ? UPY_E_LISTCOMP
+                         : accumulator->kind == UPY_E_SET ? UPY_E_SETCOMP
+                                                          : UPY_E_DICTCOMP;
+    return from_loop(r, kind, loop, loop->u.for_.iter);
+}
+
+int rec_is_accumulator(const upy_expr *e) {
+    return e &&
+           (((e->kind == UPY_E_LIST || e->kind == UPY_E_SET) &&
+             e->u.elts.len == 0) ||
+            (e->kind == UPY_E_DICT && e->u.dict.n == 0));
 }

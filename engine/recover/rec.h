@@ -262,6 +262,11 @@ int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
 /* LIST_APPEND / SET_ADD / MAP_ADD: a display element or a comprehension's
  * result. */
 int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out);
+/* 3.12+ inlines comprehensions: an accumulator (an empty display) under
+ * the iterator of a loop, locals saved under it. */
+int rec_is_accumulator(const upy_expr *e);
+upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
+                                    const upy_stmt *loop);
 
 /* tidy.c */
 void rec_drop_final_return(upy_stmt_list *body);

@@ -169,13 +169,24 @@ int rec_finish_chain(rec *r, sval v, upy_ptr_vec *out) {
     return rec_emit(r, out, s);
 }
 
+/* Whether values of the statement under way are still on the stack above
+ * the statement base (markers, such as the locals an inlined
+ * comprehension saved, do not count). */
+static int values_pending(const rec *r) {
+    uint32_t k;
+    for (k = r->base; k < r->sp; k++)
+        if (r->stack[k].kind == SV_VALUE)
+            return 1;
+    return 0;
+}
+
 /* A multiple assignment is complete when the stack is back at the
  * statement base: its targets in the order of the values they took. */
 static int flush_multi(rec *r, upy_ptr_vec *out) {
     uint32_t n = r->multi.len, i, j;
     multi_store *items = (multi_store *)r->multi_items;
     upy_expr *targets, *values;
-    if (n == 0 || r->sp > r->base)
+    if (n == 0 || values_pending(r))
         return 0;
     for (i = 1; i < n; i++) {
         multi_store m = items[i];
@@ -347,7 +358,7 @@ int rec_store(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
         s->u.augassign.value = v.expr->u.binop.right;
         return rec_emit(r, out, s);
     }
-    if (r->sp > r->base || r->multi.len)
+    if (values_pending(r) || r->multi.len)
         return add_multi(r, target, v, out);
     return emit_assign(r, one(r, target), rec_value(r, v), out);
 }

@@ -122,7 +122,8 @@ static int emit_return(rec *r, upy_ptr_vec *out) {
  * same operations and arguments, jumps to the same relative place. */
 int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     uint32_t k;
-    if (a + n > r->ncode.count || b + n > r->ncode.count)
+    if (a > r->ncode.count || b > r->ncode.count ||
+        n > r->ncode.count - a || n > r->ncode.count - b)
         return 0;
     for (k = 0; k < n; k++) {
         const upy_nin *x = ins(r, a + k), *y = ins(r, b + k);
@@ -434,6 +435,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     upy_stmt *s;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
+    int inlined;
 
     r->done[header] = 1;
     if (rec_run(r, h->start, h->end - 1, rg, out) != (int)h->end - 1)
@@ -442,6 +444,9 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     if (!r->sp || body_start == UPY_NO_BLOCK)
         return rec_fail_region(r, header, rg, out);
     iter = r->stack[r->sp - 1];
+    inlined = r->sp >= 3 && r->stack[r->sp - 2].kind == SV_VALUE &&
+              rec_is_accumulator(r->stack[r->sp - 2].expr) &&
+              r->stack[r->sp - 3].kind == SV_SAVED;
     if (exit == UPY_NO_BLOCK || exit > rg->end)
         exit = rg->end;
     brk = break_target(r, body_start, exit, rg);
@@ -479,6 +484,16 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     s->u.for_.orelse = upy_vec_stmts(&orelse);
     s->u.for_.is_async = (fi->flags & N_ASYNC) != 0;
     *next = brk;
+    if (inlined) {
+        /* The loop of an inlined comprehension: it becomes the value of
+         * its accumulator. */
+        upy_expr *comp =
+            rec_inlined_comprehension(r, r->stack[depth - 2].expr, s);
+        if (comp) {
+            r->stack[depth - 2].expr = comp;
+            return 0;
+        }
+    }
     return rec_emit(r, out, s);
 }
 
@@ -533,6 +548,8 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
      * back at the header (3.11), or kept and followed by a jump back
      * (3.12+). */
     if (blk(r, last)->jump != header)
+        return 0;
+    if (test_len > blk(r, last)->start)
         return 0;
     if (ins(r, blk(r, last)->end - 1)->op == N_JUMP) {
         if (last == 0 || blk(r, last)->end - blk(r, last)->start != 1)

@@ -89,6 +89,31 @@ static int ends_with_return_none(const upy_stmt_list *body) {
            ends_with_return_none(&s->u.if_.orelse);
 }
 
+/* Whether two expressions are the same simple value (names, constants,
+ * attributes of those): the copies of one small exit block. */
+static int same_simple(const upy_expr *a, const upy_expr *b) {
+    if (!a || !b)
+        return a == b;
+    if (a->kind != b->kind)
+        return 0;
+    switch (a->kind) {
+    case UPY_E_NAME:
+        return strcmp(a->u.name, b->u.name) == 0;
+    case UPY_E_CONST:
+        return a->u.constant == b->u.constant;
+    case UPY_E_ATTR:
+        return strcmp(a->u.attr.attr, b->u.attr.attr) == 0 &&
+               same_simple(a->u.attr.value, b->u.attr.value);
+    default:
+        return 0;
+    }
+}
+
+static int same_return(const upy_stmt *a, const upy_stmt *b) {
+    return a->kind == UPY_S_RETURN && b->kind == UPY_S_RETURN &&
+           same_simple(a->u.value, b->u.value);
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else.  Required at
@@ -101,6 +126,15 @@ void rec_fold_tail_returns(upy_stmt_list *body) {
         upy_stmt_list rest;
         rest.items = body->items + k + 1;
         rest.len = body->len - k - 1;
+        /* `if c: A; return x` + `return x`: the final return copied into
+         * the branch. */
+        if (s->kind == UPY_S_IF && !s->u.if_.orelse.len && rest.len == 1 &&
+            s->u.if_.body.len > 1 &&
+            same_return(s->u.if_.body.items[s->u.if_.body.len - 1],
+                        rest.items[0])) {
+            s->u.if_.body.len--;
+            break;
+        }
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len &&
             ends_with_return_none(&s->u.if_.body)) {
             s->u.if_.orelse = rest;
