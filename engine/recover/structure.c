@@ -951,8 +951,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                                    out))
                     return -1;
                 b = next;
-                if (b != UPY_NO_BLOCK && resume < r->ncode.count &&
-                    r->cfg.block_of[resume] == b) {
+                if (b != UPY_NO_BLOCK && resume >= blk(r, b)->end) {
+                    /* The with's exit filled its block. */
+                    r->done[b] = 1;
+                    b = blk(r, b)->next;
+                } else if (b != UPY_NO_BLOCK && resume > blk(r, b)->start) {
                     r->resume_block = b;
                     r->resume_at = resume;
                 }

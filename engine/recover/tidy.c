@@ -47,13 +47,13 @@ static int is_return_none(const upy_stmt *s) {
 void rec_drop_final_return(upy_stmt_list *body) {
     upy_stmt *s;
     uint32_t k;
+    /* A bare return after a final compound statement (its own copies
+     * dropped below) goes too. */
+    while (body->len && is_return_none(body->items[body->len - 1]))
+        body->len--;
     if (!body->len)
         return;
     s = body->items[body->len - 1];
-    if (is_return_none(s)) {
-        body->len--;
-        return;
-    }
     switch (s->kind) {
     case UPY_S_IF:
         rec_drop_final_return(&s->u.if_.body);
