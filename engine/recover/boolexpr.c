@@ -521,6 +521,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
 
     /* The first test: its value is on the stack already. */
     first.first = first.last = b;
+    first.start = c->start;
     first.test = jump_test(r, b, rec_value(r, rec_pop(r)), &first.on_true,
                            &first.on_false);
     *c = first;
