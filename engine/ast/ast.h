@@ -382,6 +382,9 @@ struct upy_stmt {
             upy_expr_list decorators; /* outermost first */
             upy_expr *returns;        /* NULL when none */
             int is_async;
+            /* The code object the def was recovered from: two defs made
+             * from one code object are copies of one statement. */
+            const upy_code *origin;
         } funcdef;
         struct {
             const char *name;
@@ -390,6 +393,7 @@ struct upy_stmt {
             uint32_t n_keywords;
             upy_stmt_list body;
             upy_expr_list decorators;
+            const upy_code *origin; /* as for funcdef */
         } classdef;
         struct {
             upy_expr *subject;

@@ -518,6 +518,7 @@ int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
     }
     if (body_code)
         s->u.classdef.body = rec_nested_body(r, body_code, &ok);
+    s->u.classdef.origin = body_code;
     p = upy_arena_alloc(r->arena, sizeof *p);
     if (!p)
         return rec_oom(r);

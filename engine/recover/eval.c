@@ -360,6 +360,7 @@ static int eval_make_function(rec *r, const upy_nin *in) {
         def->u.funcdef.args = args;
         def->u.funcdef.returns = rec_return_annotation(r, annotations.expr);
         def->u.funcdef.is_async = rec_is_async(co);
+        def->u.funcdef.origin = co;
         def->u.funcdef.body = rec_nested_body(r, co, &ok);
         p->stmt = def;
     }

@@ -109,9 +109,53 @@ static int same_simple(const upy_expr *a, const upy_expr *b) {
     }
 }
 
-static int same_return(const upy_stmt *a, const upy_stmt *b) {
-    return a->kind == UPY_S_RETURN && b->kind == UPY_S_RETURN &&
-           same_simple(a->u.value, b->u.value);
+/* Whether two statements are copies of one statement, as the compiler
+ * makes when it copies a small final block into the branches that jump
+ * to it: simple statements of the same values, or defs of the same code
+ * object. */
+static int same_stmt(const upy_stmt *a, const upy_stmt *b) {
+    uint32_t k;
+    if (a->kind != b->kind)
+        return 0;
+    switch (a->kind) {
+    case UPY_S_RETURN:
+        return same_simple(a->u.value, b->u.value);
+    case UPY_S_EXPR:
+        return same_simple(a->u.expr, b->u.expr);
+    case UPY_S_ASSIGN:
+        if (a->u.assign.targets.len != b->u.assign.targets.len ||
+            !same_simple(a->u.assign.value, b->u.assign.value))
+            return 0;
+        for (k = 0; k < a->u.assign.targets.len; k++)
+            if (!same_simple(a->u.assign.targets.items[k],
+                             b->u.assign.targets.items[k]))
+                return 0;
+        return 1;
+    case UPY_S_FUNCTIONDEF:
+        return a->u.funcdef.origin && a->u.funcdef.origin == b->u.funcdef.origin;
+    case UPY_S_CLASSDEF:
+        return a->u.classdef.origin &&
+               a->u.classdef.origin == b->u.classdef.origin;
+    case UPY_S_PASS:
+    case UPY_S_BREAK:
+    case UPY_S_CONTINUE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether `body` ends with a copy of the statements `tail`. */
+static int ends_with_copy(const upy_stmt_list *body,
+                          const upy_stmt_list *tail) {
+    uint32_t k;
+    if (!tail->len || body->len < tail->len)
+        return 0;
+    for (k = 0; k < tail->len; k++)
+        if (!same_stmt(body->items[body->len - tail->len + k],
+                       tail->items[k]))
+            return 0;
+    return 1;
 }
 
 /* `if c: A; return` followed by B at the end of a body is what the
@@ -126,14 +170,24 @@ void rec_fold_tail_returns(upy_stmt_list *body) {
         upy_stmt_list rest;
         rest.items = body->items + k + 1;
         rest.len = body->len - k - 1;
-        /* `if c: A; return x` + `return x`: the final return copied into
-         * the branch. */
-        if (s->kind == UPY_S_IF && !s->u.if_.orelse.len && rest.len == 1 &&
-            s->u.if_.body.len > 1 &&
-            same_return(s->u.if_.body.items[s->u.if_.body.len - 1],
-                        rest.items[0])) {
-            s->u.if_.body.len--;
+        /* `if c: A; return x` + `return x`: the final statements copied
+         * into the branch (3.12+ copies up to four instructions). */
+        if (s->kind == UPY_S_IF && !s->u.if_.orelse.len &&
+            s->u.if_.body.len > rest.len && ends_with_copy(&s->u.if_.body, &rest)) {
+            s->u.if_.body.len -= rest.len;
             break;
+        }
+        if (s->kind == UPY_S_TRY && !s->u.try_.finalbody.len &&
+            s->u.try_.n_handlers) {
+            uint32_t h, copies = 0;
+            for (h = 0; h < s->u.try_.n_handlers; h++)
+                copies += ends_with_copy(&s->u.try_.handlers[h].body, &rest);
+            if (copies) {
+                for (h = 0; h < s->u.try_.n_handlers; h++)
+                    if (ends_with_copy(&s->u.try_.handlers[h].body, &rest))
+                        s->u.try_.handlers[h].body.len -= rest.len;
+                break;
+            }
         }
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len &&
             ends_with_return_none(&s->u.if_.body)) {
@@ -194,9 +248,13 @@ void rec_tidy_class_body(upy_stmt_list *body) {
         }
         k++;
     }
+    /* A class body returns None, or its __class__ cell when a method uses
+     * super(); the latter is no statement either.  (A final `return None`
+     * is left to rec_drop_final_return, after the copies of the final
+     * statements are folded.) */
     if (body->len) {
         upy_stmt *s = body->items[body->len - 1];
-        if (s->kind == UPY_S_RETURN)
+        if (s->kind == UPY_S_RETURN && !is_return_none(s))
             body->len--;
     }
     rec_docstring_from_doc(body, 0);
