@@ -42,14 +42,16 @@ typedef struct norm_rules {
     uint8_t call_slots;
     /* Before 3.11 MAKE_FUNCTION pops a qualname pushed after the code. */
     uint8_t function_qualname;
-    /* 3.12+ lays exception handlers out after all other code. */
+    /* 3.12+ lays exception handlers out after all other code, and has no
+     * backward conditional jumps. */
     uint8_t cold_handlers;
+    uint8_t no_backward_cond;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0},  {9, 0, 0, 0, 0, 1, 1, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0}, {11, 1, 0, 0, 0, 2, 0, 0},
-    {12, 1, 0, 1, 4, 2, 0, 1}, {13, 1, 1, 1, 5, 2, 0, 1},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0},  {9, 0, 0, 0, 0, 1, 1, 0, 0},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0}, {11, 1, 0, 0, 0, 2, 0, 0, 0},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1}, {13, 1, 1, 1, 5, 2, 0, 1, 1},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -300,6 +302,24 @@ static const upy_object *pop_kwnames_const(norm *nm) {
     return last->obj;
 }
 
+/* 3.12+ has no backward conditional jumps: the compiler writes the one a
+ * test in a loop needs as POP_JUMP_IF_<not X> over a JUMP_BACKWARD.  When
+ * instruction i is such a pair (the jump over exactly the next
+ * instruction, a JUMP_BACKWARD no other jump enters), returns the index of
+ * the JUMP_BACKWARD; else -1. */
+static int32_t inverted_back_jump(const norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    /* Before 3.12 the pair is what the source said: `if c: continue`. */
+    if (!nm->rules->no_backward_cond || i + 2 > nm->dec->count ||
+        !op_is(nm, i + 1, UPY_OP_JUMP_BACKWARD) ||
+        nm->is_target[i + 1])
+        return -1;
+    if (i + 2 < nm->dec->count ? in->target != at(nm, i + 2)->offset
+                               : in->target <= at(nm, i + 1)->offset)
+        return -1;
+    return (int32_t)i + 1;
+}
+
 static unpyc_status emit_jump(norm *nm, upy_nop op, int32_t arg, uint32_t i,
                               uint16_t flags) {
     upy_nin *in = emit(nm, op, arg, NULL, i);
@@ -307,6 +327,21 @@ static unpyc_status emit_jump(norm *nm, upy_nop op, int32_t arg, uint32_t i,
         return fail_memory(nm);
     in->flags = flags;
     nm->target_off[nm->n - 1] = at(nm, i)->target;
+    return UNPYC_OK;
+}
+
+/* A conditional jump, with the 3.12+ spelling of a backward one undone
+ * (see inverted_back_jump). */
+static unpyc_status emit_cond_jump(norm *nm, upy_jump_cond cond, uint32_t i) {
+    static const upy_jump_cond inverse[] = {UPY_JUMP_TRUE, UPY_JUMP_FALSE,
+                                            UPY_JUMP_NOT_NONE, UPY_JUMP_NONE};
+    int32_t back = inverted_back_jump(nm, i);
+    if (back < 0)
+        return emit_jump(nm, N_POP_JUMP_IF, cond, i, 0);
+    nm->skip[back] = 1;
+    if (!emit(nm, N_POP_JUMP_IF, inverse[cond], NULL, i))
+        return fail_memory(nm);
+    nm->target_off[nm->n - 1] = at(nm, (uint32_t)back)->target;
     return UNPYC_OK;
 }
 
@@ -637,19 +672,19 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     case UPY_OP_POP_JUMP_IF_FALSE:
     case UPY_OP_POP_JUMP_FORWARD_IF_FALSE:
     case UPY_OP_POP_JUMP_BACKWARD_IF_FALSE:
-        return emit_jump(nm, N_POP_JUMP_IF, UPY_JUMP_FALSE, i, 0);
+        return emit_cond_jump(nm, UPY_JUMP_FALSE, i);
     case UPY_OP_POP_JUMP_IF_TRUE:
     case UPY_OP_POP_JUMP_FORWARD_IF_TRUE:
     case UPY_OP_POP_JUMP_BACKWARD_IF_TRUE:
-        return emit_jump(nm, N_POP_JUMP_IF, UPY_JUMP_TRUE, i, 0);
+        return emit_cond_jump(nm, UPY_JUMP_TRUE, i);
     case UPY_OP_POP_JUMP_IF_NONE:
     case UPY_OP_POP_JUMP_FORWARD_IF_NONE:
     case UPY_OP_POP_JUMP_BACKWARD_IF_NONE:
-        return emit_jump(nm, N_POP_JUMP_IF, UPY_JUMP_NONE, i, 0);
+        return emit_cond_jump(nm, UPY_JUMP_NONE, i);
     case UPY_OP_POP_JUMP_IF_NOT_NONE:
     case UPY_OP_POP_JUMP_FORWARD_IF_NOT_NONE:
     case UPY_OP_POP_JUMP_BACKWARD_IF_NOT_NONE:
-        return emit_jump(nm, N_POP_JUMP_IF, UPY_JUMP_NOT_NONE, i, 0);
+        return emit_cond_jump(nm, UPY_JUMP_NOT_NONE, i);
     case UPY_OP_JUMP_IF_FALSE_OR_POP:
         return emit_jump(nm, N_JUMP_IF_OR_POP, UPY_JUMP_FALSE, i, 0);
     case UPY_OP_JUMP_IF_TRUE_OR_POP:

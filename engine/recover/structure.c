@@ -288,6 +288,21 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = on_false;
         return emit_if(r, test, &body, NULL, out);
     }
+    if (on_false == rg->cont && rg->cont == rg->loop && on_true < rg->end &&
+        inside(rg, on_true)) {
+        /* The test fails straight back to the loop header: the rest of
+         * the region is the if's body (`if c: rest`, which compiles the
+         * same as `if not c: continue` + rest, without negating c). */
+        region then_rg = sub(rg, on_true, rg->end, rg->follow);
+        if (rec_region(r, on_true, &then_rg, &body))
+            return -1;
+        /* Its end goes back to the loop anyway. */
+        if (body.len &&
+            ((upy_stmt *)body.items[body.len - 1])->kind == UPY_S_CONTINUE)
+            body.len--;
+        *next = UPY_NO_BLOCK;
+        return emit_if(r, test, &body, NULL, out);
+    }
     if (on_false == rg->brk || on_false == rg->cont) {
         if (loop_jump(r, on_false, rg, &body) < 0)
             return -1;
@@ -461,6 +476,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     body_rg = sub(rg, body_start, exit, header);
     body_rg.brk = brk;
     body_rg.cont = header;
+    body_rg.loop = header;
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = first;
