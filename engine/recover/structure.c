@@ -889,6 +889,19 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     return 0;
 }
 
+/* Whether the two top slots are a comparison and the middle operand a
+ * chained comparison keeps for its next link. */
+static int chain_pending(const rec *r) {
+    const upy_expr *cmp;
+    if (r->sp < 2)
+        return 0;
+    cmp = r->stack[r->sp - 1].expr;
+    return cmp && cmp->kind == UPY_E_COMPARE &&
+           r->stack[r->sp - 2].kind == SV_VALUE &&
+           r->stack[r->sp - 2].expr ==
+               cmp->u.compare.comparators[cmp->u.compare.n - 1];
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -1010,7 +1023,12 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             continue;
         case N_POP_JUMP_IF: {
             rec_cond c;
-            if (r->sp > rg->base + 1 ||
+            uint32_t values = r->sp - rg->base;
+            /* A chained comparison in a test keeps its middle operand under
+             * the test: still a statement-level condition. */
+            if (values == 2 && chain_pending(r))
+                values = 1;
+            if (values > 1 ||
                 (bb->ipdom != UPY_NO_BLOCK &&
                  blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1)) {
                 next = UPY_NO_BLOCK;
