@@ -388,12 +388,18 @@ typedef struct escapes {
     size_t total, banned;
 } escapes;
 
+/* How put_literal_body writes a literal. */
+enum {
+    LIT_BRACES = 1,   /* doubles { and } (the literal text of an f-string) */
+    LIT_NEWLINES = 2, /* keeps newlines raw (a triple-quoted docstring) */
+};
+
 /* Writes (or, when dry, only counts) the body of a str or bytes literal
- * quoted with `kind`, escaped the way repr escapes; `braces` doubles { and
- * } for the literal text of an f-string. */
+ * quoted with `kind`, escaped the way repr escapes except as `mode` says;
+ * `indent` follows each raw newline. */
 static escapes put_literal_body(printer *p, const uint8_t *s, size_t len,
-                                int is_bytes, unsigned kind, int braces,
-                                int dry) {
+                                int is_bytes, unsigned kind, unsigned mode,
+                                const char *indent, int dry) {
     escapes esc = {0, 0};
     char q = quote_char(kind), buf[12];
     int triple = (kind & (Q_TSQ | Q_TDQ)) != 0;
@@ -417,6 +423,8 @@ static escapes put_literal_body(printer *p, const uint8_t *s, size_t len,
                 n = 1;
             }
             escape = 1;
+        } else if (c == '\n' && (mode & LIT_NEWLINES)) {
+            escape = 0;
         } else if (c == '\\' || c < 0x20 || c == 0x7F) {
             escape = 1;
         } else if (c == (uint8_t)q) {
@@ -436,8 +444,10 @@ static escapes put_literal_body(printer *p, const uint8_t *s, size_t len,
         }
         if (!escape) {
             putc_(p, (char)c);
-            if (braces && (c == '{' || c == '}'))
+            if ((mode & LIT_BRACES) && (c == '{' || c == '}'))
                 putc_(p, (char)c);
+            if (c == '\n' && indent && i + 1 < len && s[i + 1] != '\n')
+                puts_(p, indent);
         } else if (c == '\\' || c == '\'' || c == '"') {
             buf[0] = '\\';
             buf[1] = (char)c;
@@ -510,7 +520,8 @@ static void put_string(printer *p, const upy_object *o) {
     for (i = 0; i < 4 && !kind; i++) {
         if (!(order[i] & p->no_kinds) &&
             escapes_ok(p,
-                       put_literal_body(p, s, len, is_bytes, order[i], 0, 1)))
+                       put_literal_body(p, s, len, is_bytes, order[i], 0,
+                                        NULL, 1)))
             kind = order[i];
     }
     if (!kind) {
@@ -527,7 +538,8 @@ static void put_string(printer *p, const upy_object *o) {
     if (is_bytes)
         putc_(p, 'b');
     puts_(p, quote_text(kind));
-    check_escapes(p, put_literal_body(p, s, len, is_bytes, kind, 0, 0));
+    check_escapes(p,
+                  put_literal_body(p, s, len, is_bytes, kind, 0, NULL, 0));
     puts_(p, quote_text(kind));
     if (banned) {
         if (p->strict)
@@ -535,6 +547,63 @@ static void put_string(printer *p, const upy_object *o) {
         else
             p->issues |= UPY_PRINT_FSTRING_INEXACT;
     }
+}
+
+/* Whether 3.13's compiler, which cleans docstrings the way inspect.cleandoc
+ * does, would leave `s` as it is with every line after the first indented
+ * alike: its first line starts with no blank, no other line is blank but
+ * not empty, and one has no indentation while none starts with a tab. */
+static int docstring_reindents(const uint8_t *s, size_t len) {
+    size_t i = 0, start;
+    int flush_left = 0, rest = 0;
+
+    if (len && (s[0] == ' ' || s[0] == '\t' || s[0] == '\f'))
+        return 0;
+    while (i < len && s[i] != '\n')
+        i++;
+    while (i < len) {
+        size_t blanks;
+        start = ++i;
+        while (i < len && s[i] != '\n')
+            i++;
+        if (i == start)
+            continue;
+        rest = 1;
+        for (blanks = 0; start + blanks < i && s[start + blanks] == ' ';)
+            blanks++;
+        if (start + blanks == i || s[start + blanks] == '\t' ||
+            s[start + blanks] == '\f')
+            return 0;
+        flush_left |= blanks == 0;
+    }
+    return flush_left || !rest;
+}
+
+/* A docstring as a triple-quoted literal with its newlines.  Before 3.13
+ * the string holds its lines' indentation itself; 3.13 strips it, so it
+ * is put back (level deep), or the string prints as repr where stripping
+ * would change it. */
+static void put_docstring(printer *p, const upy_object *o, int level) {
+    const uint8_t *s = o->u.bytes.data;
+    size_t len = o->u.bytes.len;
+    char indent_text[4 * 64 + 1];
+    const char *indent = NULL;
+
+    if (at_least(p, 13)) {
+        int width = 4 * (level < 64 ? level : 64);
+        if (!docstring_reindents(s, len)) {
+            upy_repr(p->sb, o, p->version);
+            return;
+        }
+        memset(indent_text, ' ', (size_t)width);
+        indent_text[width] = '\0';
+        indent = indent_text;
+    }
+    puts_(p, "\"\"\"");
+    put_literal_body(p, s, len, 0, Q_TDQ, LIT_NEWLINES, indent, 0);
+    if (indent && len && s[len - 1] == '\n')
+        puts_(p, indent);
+    puts_(p, "\"\"\"");
 }
 
 /* ---- constants ---------------------------------------------------------- */
@@ -699,6 +768,7 @@ static int expr_prec(const printer *p, const upy_expr *e) {
         return P_CMP;
     case UPY_E_IFEXP:
     case UPY_E_LAMBDA:
+    case UPY_E_SOURCE: /* any expression; the compiler wrote it */
         return P_TEST;
     case UPY_E_YIELD:
     case UPY_E_YIELD_FROM:
@@ -945,7 +1015,8 @@ static void emit_fstring_text(printer *p, const upy_expr *part, unsigned kind) {
     const upy_object *o = part->u.constant;
 
     check_escapes(
-        p, put_literal_body(p, o->u.bytes.data, o->u.bytes.len, 0, kind, 1, 0));
+        p, put_literal_body(p, o->u.bytes.data, o->u.bytes.len, 0, kind,
+                            LIT_BRACES, NULL, 0));
 }
 
 /* One replacement field {value!c:spec}. */
@@ -1328,6 +1399,9 @@ static void print_expr_inner(printer *p, const upy_expr *e) {
         /* Only inside a JOINEDSTR; alone it is an f-string of one field. */
         print_joined(p, &e, 1);
         break;
+    case UPY_E_SOURCE:
+        puts_(p, e->u.name);
+        break;
     case UPY_E_NAMEDEXPR:
         /* Always in parentheses: valid in every position. */
         putc_(p, '(');
@@ -1494,6 +1568,13 @@ static void print_stmts(printer *p, const upy_stmt_list *body, int level);
 
 static int is_definition(const upy_stmt *s) {
     return s && (s->kind == UPY_S_FUNCTIONDEF || s->kind == UPY_S_CLASSDEF);
+}
+
+/* A str constant as a statement: the compiler keeps one only as the first
+ * statement of a body, the docstring. */
+static int is_docstring(const upy_stmt *s) {
+    return s->kind == UPY_S_EXPR && s->u.expr->kind == UPY_E_CONST &&
+           s->u.expr->u.constant && s->u.expr->u.constant->kind == UPY_STR;
 }
 
 /* A suite after a line ending in ':': the statements one level in, or
@@ -1878,7 +1959,13 @@ static void print_stmts(printer *p, const upy_stmt_list *body, int level) {
             continue;
         if (prev && (is_definition(prev) || is_definition(s)))
             puts_(p, level == 0 ? "\n\n" : "\n");
-        print_stmt(p, s, level);
+        if (i == 0 && is_docstring(s)) {
+            indent(p, level);
+            put_docstring(p, s->u.expr->u.constant, level);
+            putc_(p, '\n');
+        } else {
+            print_stmt(p, s, level);
+        }
         prev = s;
     }
 }

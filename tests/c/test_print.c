@@ -1017,6 +1017,10 @@ static void dump_expr(upy_strbuf *sb, const upy_expr *e) {
         dump_expr(sb, e->u.named.value);
         upy_sb_putc(sb, ')');
         break;
+    case UPY_E_SOURCE:
+        /* Text the printer copies; the cases build none. */
+        upy_sb_printf(sb, "Source(%s)", e->u.name);
+        break;
     }
 }
 
@@ -2030,6 +2034,29 @@ static void test_definitions(void) {
         s->u.classdef.n_keywords = 1;
         expect_stmt("class keyword only", 8, s, "class C(k=1):\n    pass\n");
     }
+    /* Docstrings: triple-quoted with their lines; 3.13 strips the
+     * indentation of a docstring's lines, so the printer adds it back. */
+    expect_module_full(
+        "docstring lines", 8, 12,
+        body(1, def("f", params(""),
+                    body(1, sexpr(cstr("Line one.\n\n    More \"quoted\" "
+                                       "text \\ here.\n    "))))),
+        "def f():\n    \"\"\"Line one.\n\n    More \"quoted\" text \\\\ "
+        "here.\n    \"\"\"\n",
+        0);
+    expect_module_full(
+        "docstring ends in a quote", 8, 13,
+        body(1, sexpr(cstr("Say \"hi\""))), "\"\"\"Say \"hi\\\"\"\"\"\n", 0);
+    expect_module_full(
+        "docstring 3.13 indentation", 13, 13,
+        body(1, classdef("C", elist(0),
+                         body(1, sexpr(cstr("Line one.\n\nMore.\n  Deeper.\n"))))),
+        "class C:\n    \"\"\"Line one.\n\n    More.\n      Deeper.\n    \"\"\"\n",
+        0);
+    expect_module_full(
+        "docstring 3.13 not cleaned", 13, 13,
+        body(1, def("f", params(""), body(1, sexpr(cstr("a\n  b"))))),
+        "def f():\n    'a\\n  b'\n", 0);
     expect_module(
         "layout", 8,
         body(5, import_(UPY_S_IMPORT, NULL, 0, 1, "os", NULL),
@@ -2044,8 +2071,8 @@ static void test_definitions(void) {
                       body(2, def("m", params("self"), body(1, pass())),
                            def("n", params("self"), body(1, pass())))),
              assign(call(name("f"), 0, 0), 1, x)),
-        "import os\n\n\ndef f():\n    'Doc.'\n\n    def g():\n        pass\n"
-        "\n    return g\n\n\nclass A:\n    'Doc.'\n    x = 1\n\n"
+        "import os\n\n\ndef f():\n    \"\"\"Doc.\"\"\"\n\n    def g():\n        pass\n"
+        "\n    return g\n\n\nclass A:\n    \"\"\"Doc.\"\"\"\n    x = 1\n\n"
         "    def m(self):\n        pass\n\n\nclass B:\n"
         "    def m(self):\n        pass\n\n    def n(self):\n        pass\n"
         "\n\nx = f()\n");
