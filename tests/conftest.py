@@ -152,3 +152,43 @@ def _clean_results() -> Iterator[None]:
         shutil.rmtree(RESULTS / "dis", ignore_errors=True)
     (RESULTS / "dis").mkdir(parents=True, exist_ok=True)
     yield
+
+
+# ---- the stdlib round trip (tests/test_roundtrip_stdlib.py) ----
+
+
+class _RoundtripSummary:
+    """Prints the per-version table of the stdlib round trip."""
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:  # type: ignore[no-untyped-def]
+        files = sorted(glob.glob(str(RESULTS / "roundtrip" / "*.json")))
+        if not files:
+            return
+        from unpyc.roundtrip import summary_table
+
+        summaries = []
+        for name in files:
+            with open(name) as f:
+                summaries.append(json.load(f)["summary"])
+        tr = terminalreporter
+        tr.section("stdlib round trip: decompile, recompile, compare (m/f: modules/functions)")
+        for line in summary_table(summaries).splitlines():
+            tr.write_line(line)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "roundtrip: the stdlib round-trip suite, part of the default run "
+        "(leave it out with -m 'not roundtrip')",
+    )
+    config.pluginmanager.register(_RoundtripSummary(), "unpyc-roundtrip-summary")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _clean_roundtrip_results() -> Iterator[None]:
+    # As _clean_results: only the first xdist worker removes earlier results.
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0":
+        shutil.rmtree(RESULTS / "roundtrip", ignore_errors=True)
+    (RESULTS / "roundtrip").mkdir(parents=True, exist_ok=True)
+    yield

@@ -62,6 +62,9 @@ typedef enum upy_expr_kind {
     UPY_E_FORMATTED,  /* u.formatted: one {replacement field} of an
                          f-string (only inside UPY_E_JOINEDSTR) */
     UPY_E_NAMEDEXPR,  /* u.named: target := value */
+    UPY_E_SOURCE,     /* u.name: source text printed as it is (an
+                         annotation the compiler kept as its text, under
+                         `from __future__ import annotations`) */
 } upy_expr_kind;
 
 /* Operators, in the order of CPython's BINARY_OP oparg (NB_*), so the
@@ -313,6 +316,10 @@ typedef struct upy_match_case {
 
 struct upy_stmt {
     upy_stmt_kind kind;
+    /* The first instruction (neutral index) of the statement's code as
+     * recovery found it, for tidy-ups that ask what the code held
+     * there. */
+    uint32_t start;
     union {
         upy_expr *expr;
         struct {

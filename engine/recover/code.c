@@ -24,12 +24,35 @@
 #define CO_GENERATOR 0x0020
 #define CO_COROUTINE 0x0080
 #define CO_ASYNC_GENERATOR 0x0200
+#define CO_FUTURE_ANNOTATIONS 0x1000000
 
 static const upy_object none_object = {UPY_NONE, 0, {{0, 0, 0, 0, 0}}};
 static const upy_object true_object = {UPY_TRUE, 0, {{0, 0, 0, 0, 0}}};
 
+/* Whether an instruction loads constant `o`. */
+static int const_loaded(const rec *r, const upy_object *o) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].obj == o)
+            return 1;
+    return 0;
+}
+
+/* The test of a `while True` loop.  The compiler leaves a loop's constant
+ * test in co_consts when the loop can end (3.10-3.12), loaded by nothing:
+ * such a constant 1 says the source wrote `while 1`. */
 upy_expr *rec_true(rec *r) {
-    return rec_const(r, &true_object);
+    const upy_object *consts = r->code->consts, *one = NULL;
+    size_t k;
+    for (k = 0; k < upy_seq_len(consts); k++) {
+        const upy_object *o = upy_seq_item(consts, k);
+        if (o->kind == UPY_TRUE && !const_loaded(r, o))
+            return rec_const(r, &true_object);
+        if (o->kind == UPY_INT && !o->u.integer.is_big &&
+            o->u.integer.value == 1 && !const_loaded(r, o))
+            one = o;
+    }
+    return rec_const(r, one ? one : &true_object);
 }
 
 int rec_is_async(const upy_code *co) {
@@ -194,6 +217,21 @@ static upy_arg *find_arg(upy_arguments *a, const char *name) {
     return NULL;
 }
 
+upy_expr *rec_annotation(rec *r, upy_expr *e) {
+    upy_expr *text;
+    if (!(r->code->flags & CO_FUTURE_ANNOTATIONS) || !e ||
+        e->kind != UPY_E_CONST || !e->u.constant ||
+        e->u.constant->kind != UPY_STR)
+        return e;
+    text = upy_expr_new(r->arena, UPY_E_SOURCE);
+    if (!text) {
+        rec_oom(r);
+        return e;
+    }
+    text->u.name = rec_str(e->u.constant);
+    return text;
+}
+
 /* Annotations: a dict display (3.8, 3.9) or a flat tuple of name, value
  * pairs (3.10+), of which a constant tuple when all are strings. */
 static void each_annotation(rec *r, upy_expr *annotations, upy_arguments *a,
@@ -213,9 +251,9 @@ static void each_annotation(rec *r, upy_expr *annotations, upy_arguments *a,
                 continue;
             if (strcmp(name, "return") == 0) {
                 if (returns)
-                    *returns = annotations->u.dict.values[k];
+                    *returns = rec_annotation(r, annotations->u.dict.values[k]);
             } else if (a && (arg = find_arg(a, name)) != NULL) {
-                arg->annotation = annotations->u.dict.values[k];
+                arg->annotation = rec_annotation(r, annotations->u.dict.values[k]);
             }
         }
         return;
@@ -230,9 +268,9 @@ static void each_annotation(rec *r, upy_expr *annotations, upy_arguments *a,
             continue;
         if (strcmp(name, "return") == 0) {
             if (returns)
-                *returns = items[k + 1];
+                *returns = rec_annotation(r, items[k + 1]);
         } else if (a && (arg = find_arg(a, name)) != NULL) {
-            arg->annotation = items[k + 1];
+            arg->annotation = rec_annotation(r, items[k + 1]);
         }
     }
 }
@@ -278,7 +316,7 @@ const char *rec_unmangle(rec *r, const char *stored, const char *code_name) {
 static int add_declarations(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
     upy_ptr_vec globals = {0}, nonlocals = {0}, out = {0};
-    uint32_t i, k;
+    uint32_t i, k, doc;
     for (i = 0; i < r->ncode.count; i++) {
         const upy_nin *in = &r->ncode.ins[i];
         const char *name = rec_str(in->obj);
@@ -301,6 +339,13 @@ static int add_declarations(rec *r, upy_stmt_list *body) {
         if (k == to->len && upy_vec_push(r->arena, to, (void *)name))
             return rec_oom(r);
     }
+    /* The declarations go after the docstring: before it, the string would
+     * be an expression statement and no docstring. */
+    doc = body->len && body->items[0]->kind == UPY_S_EXPR &&
+          body->items[0]->u.expr->kind == UPY_E_CONST &&
+          body->items[0]->u.expr->u.constant->kind == UPY_STR;
+    if (doc && upy_vec_push(r->arena, &out, body->items[0]))
+        return rec_oom(r);
     for (k = 0; k < 2; k++) {
         upy_ptr_vec *names = k ? &nonlocals : &globals;
         upy_stmt *s;
@@ -314,13 +359,64 @@ static int add_declarations(rec *r, upy_stmt_list *body) {
         if (upy_vec_push(r->arena, &out, s))
             return rec_oom(r);
     }
-    if (!out.len)
+    if (out.len == doc)
         return 0;
-    for (k = 0; k < body->len; k++)
+    for (k = doc; k < body->len; k++)
         if (upy_vec_push(r->arena, &out, body->items[k]))
             return rec_oom(r);
     *body = upy_vec_stmts(&out);
     return 0;
+}
+
+/* Whether instruction `in` has an effect no output may leave out. */
+static int has_effect(const upy_nin *in) {
+    switch ((upy_nop)in->op) {
+    case N_STORE:
+    case N_DELETE:
+    case N_STORE_ATTR:
+    case N_DELETE_ATTR:
+    case N_STORE_SUBSCR:
+    case N_DELETE_SUBSCR:
+    case N_STORE_SLICE:
+    case N_CALL:
+    case N_CALL_EX:
+    case N_RAISE:
+    case N_YIELD:
+    case N_IMPORT_NAME:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether block bb is the handler that deletes the name of `except E as
+ * name` when the clause raises: LOAD_CONST None; STORE name; DELETE name;
+ * RERAISE.  The try statement stands for it. */
+static int is_name_cleanup_handler(const rec *r, const upy_block *bb) {
+    const upy_nin *in = &r->ncode.ins[bb->start];
+    return bb->end - bb->start == 4 && in[0].op == N_LOAD_CONST &&
+           in[0].obj->kind == UPY_NONE && in[1].op == N_STORE &&
+           in[2].op == N_DELETE && in[3].op == N_RERAISE;
+}
+
+/* The last check against a silently wrong output: a reachable block with
+ * an effect that recovery never ran (a branch the structure lost) is
+ * appended as an unrecovered region. */
+static void check_placed(rec *r, upy_ptr_vec *out) {
+    uint32_t b, i;
+    for (b = 0; b < r->cfg.count; b++) {
+        const upy_block *bb = &r->cfg.blocks[b];
+        if (bb->rpo == UINT32_MAX || r->done[b] ||
+            is_name_cleanup_handler(r, bb))
+            continue;
+        for (i = bb->start; i < bb->end; i++)
+            if (has_effect(&r->ncode.ins[i]) && !r->evaluated[i] &&
+                !r->skip[i])
+                break;
+        if (i < bb->end)
+            rec_unrecovered(r, out, bb->start, bb->end,
+                            "block, which no statement above holds");
+    }
 }
 
 /* --- one code object ---------------------------------------------------- */
@@ -406,8 +502,9 @@ static int recover_body(const rec *parent, const upy_code *co,
     }
     r.done = upy_arena_array(arena, r.cfg.count + 1, 1);
     r.skip = upy_arena_array(arena, r.ncode.count + 1, 1);
+    r.evaluated = upy_arena_array(arena, r.ncode.count + 1, 1);
     r.assertion_name = rec_name(&r, "AssertionError");
-    if (!r.done || !r.skip || !r.assertion_name)
+    if (!r.done || !r.skip || !r.evaluated || !r.assertion_name)
         return rec_oom(&r);
     memset(&rg, 0, sizeof rg);
     rg.start = 0;
@@ -420,13 +517,14 @@ static int recover_body(const rec *parent, const upy_code *co,
         return -1;
     if (r.failed)
         return -1;
+    check_placed(&r, &out);
     *body = upy_vec_stmts(&out);
     if (kind == CODE_CLASS) {
         rec_tidy_class_body(body);
-        rec_fold_tail_returns(body);
+        rec_fold_tail_returns(&r, body);
         rec_drop_final_return(body);
     } else if (kind != CODE_LAMBDA) {
-        rec_fold_tail_returns(body);
+        rec_fold_tail_returns(&r, body);
         rec_drop_final_return(body);
     }
     if (kind == CODE_MODULE)

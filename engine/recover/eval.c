@@ -561,6 +561,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     upy_expr *e;
     upy_stmt *s;
 
+    r->evaluated[i] = 1;
     switch ((upy_nop)in->op) {
     case N_POP_TOP:
         return pop_top(r, out);

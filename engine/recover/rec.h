@@ -152,6 +152,9 @@ typedef struct rec {
      * and instructions to pass over (copies of code recovered once). */
     uint8_t *done;
     uint8_t *skip;
+    /* Instructions rec_eval ran, to check that no effect of the code is
+     * left out of the output. */
+    uint8_t *evaluated;
     /* Where the walk goes on in the middle of a block (after a with
      * target's stores, at the join of an expression). */
     int32_t resume_block;
@@ -165,6 +168,9 @@ typedef struct rec {
     /* Code objects are decompiled recursively; depth bounds it. */
     int depth;
     unsigned unrecovered;
+    /* Values the stack did not hold, printed as `...`; those before
+     * `placeholders_marked` have their comment. */
+    unsigned placeholders, placeholders_marked;
     int failed; /* a hard error (memory) is recorded in err */
     /* Depth of the structurer's own recursion (regions in regions,
      * expressions in expressions), bounded by REC_MAX_NESTING so that no
@@ -252,6 +258,9 @@ void rec_apply_defaults(rec *r, upy_arguments *args, const upy_code *co,
                         upy_expr *defaults, upy_expr *kwdefaults,
                         upy_expr *annotations);
 upy_expr *rec_return_annotation(rec *r, upy_expr *annotations);
+/* An annotation as the source wrote it: under `from __future__ import
+ * annotations` the compiler keeps the annotation's text as a str. */
+upy_expr *rec_annotation(rec *r, upy_expr *e);
 int rec_is_async(const upy_code *co);
 /* The def name for a store of `stored` in a class body (names starting
  * with two underscores are stored mangled). */
@@ -270,7 +279,7 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
 
 /* tidy.c */
 void rec_drop_final_return(upy_stmt_list *body);
-void rec_fold_tail_returns(upy_stmt_list *body);
+void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
 void rec_elif_chains(upy_stmt_list *body);

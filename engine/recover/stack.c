@@ -46,6 +46,7 @@ int rec_push(rec *r, sv_kind kind, upy_expr *expr) {
 upy_expr *rec_placeholder(rec *r) {
     static const upy_object ellipsis = {UPY_ELLIPSIS, 0, {{0, 0, 0, 0, 0}}};
     r->unrecovered++;
+    r->placeholders++;
     return rec_const(r, &ellipsis);
 }
 
@@ -106,12 +107,26 @@ upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind) {
     upy_stmt *s = upy_stmt_new(r->arena, kind);
     if (!s)
         rec_oom(r);
+    else
+        s->start = r->stmt_start;
     return s;
 }
 
 int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s) {
     if (!s)
         return -1;
+    if (r->placeholders > r->placeholders_marked) {
+        /* Never a silent `...`: the statement gets a comment. */
+        upy_stmt *note = upy_stmt_new(r->arena, UPY_S_UNRECOVERED);
+        if (!note)
+            return rec_oom(r);
+        note->u.unrecovered.text =
+            "unpyc: a value missing from the stack here prints as ... "
+            "in the next statement";
+        r->placeholders_marked = r->placeholders;
+        if (upy_vec_push(r->arena, out, note))
+            return rec_oom(r);
+    }
     if (upy_vec_push(r->arena, out, s))
         return rec_oom(r);
     return 0;

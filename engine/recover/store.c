@@ -308,7 +308,46 @@ static int store_import(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
     return 0;
 }
 
+/* In a module or class body, `x: T = v` stores v to x and then T to
+ * __annotations__['x'].  The name of such an annotation store, else NULL. */
+static const char *annotation_key(const rec *r, const upy_expr *target) {
+    const upy_expr *owner, *key;
+    if (!(r->is_module || r->is_class_body) ||
+        target->kind != UPY_E_SUBSCRIPT)
+        return NULL;
+    owner = target->u.subscript.value;
+    key = target->u.subscript.index;
+    if (owner->kind != UPY_E_NAME ||
+        strcmp(owner->u.name, "__annotations__") != 0 ||
+        key->kind != UPY_E_CONST || !key->u.constant ||
+        key->u.constant->kind != UPY_STR)
+        return NULL;
+    return rec_str(key->u.constant);
+}
+
+/* The annotated assignment `name: annotation`, taking the value of an
+ * assignment to name just before it. */
+static int emit_annotation(rec *r, const char *name, upy_expr *annotation,
+                           upy_ptr_vec *out) {
+    upy_stmt *s = rec_stmt(r, UPY_S_ANNASSIGN), *prev;
+    if (!s)
+        return -1;
+    s->u.annassign.target = rec_name(r, name);
+    s->u.annassign.annotation = rec_annotation(r, annotation);
+    s->u.annassign.simple = 1;
+    prev = out->len ? (upy_stmt *)out->items[out->len - 1] : NULL;
+    if (prev && prev->kind == UPY_S_ASSIGN &&
+        prev->u.assign.targets.len == 1 &&
+        prev->u.assign.targets.items[0]->kind == UPY_E_NAME &&
+        strcmp(prev->u.assign.targets.items[0]->u.name, name) == 0) {
+        s->u.annassign.value = prev->u.assign.value;
+        out->len--;
+    }
+    return rec_emit(r, out, s);
+}
+
 int rec_store(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
+    const char *annotated;
     if (!target)
         return -1;
     switch ((sv_kind)v.kind) {
@@ -360,6 +399,9 @@ int rec_store(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
     }
     if (values_pending(r) || r->multi.len)
         return add_multi(r, target, v, out);
+    annotated = annotation_key(r, target);
+    if (annotated && v.kind == SV_VALUE)
+        return emit_annotation(r, annotated, v.expr, out);
     return emit_assign(r, one(r, target), rec_value(r, v), out);
 }
 

@@ -273,6 +273,18 @@ static int emit_if(rec *r, upy_expr *test, upy_ptr_vec *body,
     return rec_emit(r, out, s);
 }
 
+/* Whether the code after test c is a lone forward jump over the block
+ * `over` (the body of `if c: pass` when there is an else). */
+static int is_pass_body(const rec *r, const rec_cond *c, int32_t over) {
+    int32_t ft = blk(r, c->last)->next;
+    const upy_block *fb;
+    if (ft == UPY_NO_BLOCK || ft >= over)
+        return 0;
+    fb = blk(r, ft);
+    return fb->end - fb->start == 1 && ins(r, fb->start)->op == N_JUMP &&
+           fb->jump > over;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -311,6 +323,17 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     }
     if (rec_assert(r, c, rg, next, out))
         return 0;
+    if (on_false < on_true && inside(rg, on_false) && on_true <= rg->end &&
+        is_pass_body(r, c, on_false)) {
+        /* `if c: pass` / `else: B`: the body is a lone jump over B to
+         * the join, which the test's targets were threaded through. */
+        region else_rg = sub(rg, on_false, on_true, on_true);
+        r->done[blk(r, c->last)->next] = 1;
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = on_true;
+        return emit_if(r, test, &body, &orelse, out);
+    }
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;
     then_end = on_false < rg->end ? on_false : rg->end;
@@ -813,15 +836,47 @@ static int nested_in(const rec *r, int32_t h, int32_t in, int32_t *outermost) {
     return 1;
 }
 
+/* Whether loop header b, the first block of a try with handler h, heads a
+ * loop around the try (`while True: try: ...`) rather than one inside it:
+ * a back edge that h does not protect closes it. */
+static int loop_around_try(const rec *r, int32_t b, int32_t h) {
+    const upy_block *bb = blk(r, b);
+    uint32_t k;
+    int32_t outermost;
+    if (!bb->is_loop_header)
+        return 0;
+    for (k = 0; k < bb->npreds; k++) {
+        int32_t p = bb->preds[k];
+        if (upy_cfg_dominates(&r->cfg, b, p) &&
+            !nested_in(r, blk(r, p)->handler, h, &outermost))
+            return 1;
+    }
+    return 0;
+}
+
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
 
 int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     int st;
+    uint32_t sp = r->sp;
+    sval *saved;
     if (r->nesting >= REC_MAX_NESTING)
         return b == UPY_NO_BLOCK ? 0 : rec_fail_region(r, b, rg, out);
+    /* A region that ends in a return, raise, break or continue may first
+     * pop what its enclosing statements keep on the stack (the exception
+     * an except clause saved, a for loop's iterator); the other ways
+     * through go on with the stack as it was. */
+    saved = upy_arena_array(r->arena, sp + 1, sizeof *saved);
+    if (!saved)
+        return rec_oom(r);
+    memcpy(saved, r->stack, sp * sizeof *saved);
     r->nesting++;
     st = walk(r, b, rg, out);
     r->nesting--;
+    if (st == 0 && r->exit_block == UPY_NO_BLOCK && sp <= r->cap) {
+        memcpy(r->stack, saved, sp * sizeof *saved);
+        r->sp = sp;
+    }
     return st;
 }
 
@@ -926,7 +981,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h))
                 return leave(r, b, rg, out);
-            if (h != UPY_NO_BLOCK) {
+            if (h != UPY_NO_BLOCK &&
+                (b == rg->loop || !loop_around_try(r, b, h))) {
                 next = UPY_NO_BLOCK;
                 st = rec_try(r, b, h, rg, &next, out);
                 b = next;

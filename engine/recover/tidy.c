@@ -158,11 +158,43 @@ static int ends_with_copy(const upy_stmt_list *body,
     return 1;
 }
 
+/* Whether `if c: A; return` + B (B the statements after the if, to the
+ * end of the code) came from that source and not from `if c: A` / `else:
+ * B`.  Both compile alike but for where None enters co_consts: at the
+ * explicit return, before the constants B adds, or at the implicit final
+ * return, after them.  Where the constants do not tell (a function's
+ * co_consts[0] is None when it has no docstring), a lone return is taken
+ * as a guard clause. */
+static int explicit_return(const rec *r, const upy_stmt *s,
+                           const upy_stmt_list *rest) {
+    const upy_object *consts = r->code->consts;
+    size_t none = 0, n = upy_seq_len(consts), k;
+    long last = -1;
+    uint32_t i;
+
+    if (r->is_module)
+        return 0;
+    while (none < n && upy_seq_item(consts, none)->kind != UPY_NONE)
+        none++;
+    for (i = rest->items[0]->start; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (in->op != N_LOAD_CONST || in->obj->kind == UPY_NONE)
+            continue;
+        for (k = 0; k < n; k++)
+            if (upy_seq_item(consts, k) == in->obj && (long)k > last)
+                last = (long)k;
+    }
+    if (none < n && last >= 0 && (none > 0 || r->is_class_body))
+        return (size_t)last > none;
+    return s->u.if_.body.len == 1;
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
- * is replaced by a copy of it): put B back in the else.  Required at
- * module level, where a return is not valid source. */
-void rec_fold_tail_returns(upy_stmt_list *body) {
+ * is replaced by a copy of it): put B back in the else, unless the
+ * constants say the source had the return.  Required at module level,
+ * where a return is not valid source. */
+void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
     uint32_t k;
     upy_stmt *last;
     for (k = 0; k + 1 < body->len; k++) {
@@ -190,7 +222,8 @@ void rec_fold_tail_returns(upy_stmt_list *body) {
             }
         }
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len &&
-            ends_with_return_none(&s->u.if_.body)) {
+            ends_with_return_none(&s->u.if_.body) &&
+            !explicit_return(r, s, &rest)) {
             s->u.if_.orelse = rest;
             body->len = k + 1;
             rec_drop_final_return(&s->u.if_.body);
@@ -203,19 +236,19 @@ void rec_fold_tail_returns(upy_stmt_list *body) {
     last = body->items[body->len - 1];
     switch (last->kind) {
     case UPY_S_IF:
-        rec_fold_tail_returns(&last->u.if_.body);
-        rec_fold_tail_returns(&last->u.if_.orelse);
+        rec_fold_tail_returns(r, &last->u.if_.body);
+        rec_fold_tail_returns(r, &last->u.if_.orelse);
         break;
     case UPY_S_TRY:
         if (last->u.try_.finalbody.len)
             break;
-        rec_fold_tail_returns(last->u.try_.orelse.len ? &last->u.try_.orelse
+        rec_fold_tail_returns(r, last->u.try_.orelse.len ? &last->u.try_.orelse
                                                   : &last->u.try_.body);
         for (k = 0; k < last->u.try_.n_handlers; k++)
-            rec_fold_tail_returns(&last->u.try_.handlers[k].body);
+            rec_fold_tail_returns(r, &last->u.try_.handlers[k].body);
         break;
     case UPY_S_WITH:
-        rec_fold_tail_returns(&last->u.with.body);
+        rec_fold_tail_returns(r, &last->u.with.body);
         break;
     default:
         break;
