@@ -1137,6 +1137,96 @@ static void fstring_quote_order(const upy_expr *const *parts, uint32_t n,
  * wins.  Trying is bounded: each level of nesting bans at least one more
  * kind, so at most 4 * 3 * 2 tries reach any field, and a level with no
  * kind left fails at once. */
+/* The % conversion of a field as 3.11's constant folding reads it back
+ * into `{value!c:spec}`: spec is empty, or [>]width[.precision] (without
+ * '>' the '-' flag); into fmt.  0 when the field is not of that form. */
+static int percent_field(const upy_expr *f, upy_strbuf *fmt) {
+    const char *spec = "";
+    size_t k = 0;
+    int right = 0;
+    if (f->kind != UPY_E_FORMATTED ||
+        (f->u.formatted.conversion != 's' && f->u.formatted.conversion != 'r' &&
+         f->u.formatted.conversion != 'a'))
+        return 0;
+    if (f->u.formatted.format_spec) {
+        const upy_expr *s = f->u.formatted.format_spec;
+        if (s->kind == UPY_E_JOINEDSTR && s->u.joined.len == 1)
+            s = s->u.joined.items[0];
+        if (!is_str_const(s))
+            return 0;
+        spec = (const char *)s->u.constant->u.bytes.data;
+    }
+    right = spec[0] == '>';
+    k = (size_t)right;
+    if (spec[k] == '0')
+        return 0;
+    while (spec[k] >= '0' && spec[k] <= '9')
+        k++;
+    if (spec[k] == '.') {
+        k++;
+        if (!(spec[k] >= '0' && spec[k] <= '9'))
+            return 0;
+        while (spec[k] >= '0' && spec[k] <= '9')
+            k++;
+    }
+    if (spec[k] || (right && !(spec[1] >= '1' && spec[1] <= '9')))
+        return 0;
+    upy_sb_putc(fmt, '%');
+    if (!right && spec[0] && spec[0] != '.')
+        upy_sb_putc(fmt, '-');
+    upy_sb_puts(fmt, spec + right);
+    upy_sb_putc(fmt, (char)f->u.formatted.conversion);
+    return 1;
+}
+
+/* An f-string no quoting can print before 3.12 (a backslash or quote in a
+ * field) as the `'...' % (...)` it may have been: 3.11 folds such an
+ * expression into this very f-string.  0 when it is not of that form. */
+static int print_percent_format(printer *p, const upy_expr *const *parts,
+                                uint32_t n) {
+    upy_strbuf fmt;
+    upy_object text;
+    uint32_t k, fields = 0;
+    int ok = 1;
+
+    upy_sb_init(&fmt, 0);
+    for (k = 0; k < n && ok; k++) {
+        if (is_str_const(parts[k])) {
+            const upy_object *o = parts[k]->u.constant;
+            size_t i;
+            for (i = 0; i < o->u.bytes.len; i++) {
+                upy_sb_putc(&fmt, (char)o->u.bytes.data[i]);
+                if (o->u.bytes.data[i] == '%')
+                    upy_sb_putc(&fmt, '%');
+            }
+        } else {
+            ok = percent_field(parts[k], &fmt);
+            fields++;
+        }
+    }
+    if (!ok || !fields || fmt.failed || !fmt.data) {
+        upy_sb_release(&fmt);
+        return 0;
+    }
+    memset(&text, 0, sizeof text);
+    text.kind = UPY_STR;
+    text.u.bytes.data = (const uint8_t *)fmt.data;
+    text.u.bytes.len = fmt.len;
+    putc_(p, '(');
+    upy_repr(p->sb, &text, p->version);
+    puts_(p, " % (");
+    for (k = 0, ok = 0; k < n; k++) {
+        if (is_str_const(parts[k]))
+            continue;
+        if (ok++)
+            puts_(p, ", ");
+        print_expr(p, parts[k]->u.formatted.value, P_TEST);
+    }
+    puts_(p, fields == 1 ? ",))" : "))");
+    upy_sb_release(&fmt);
+    return 1;
+}
+
 static void print_joined(printer *p, const upy_expr *const *parts, uint32_t n) {
     upy_strbuf *out = p->sb, tmp;
     int strict = p->strict, i;
@@ -1188,6 +1278,8 @@ static void print_joined(printer *p, const upy_expr *const *parts, uint32_t n) {
         p->fdepth = fdepth;
         return;
     }
+    if (p->fdepth == 0 && print_percent_format(p, parts, n))
+        return;
     /* Before 3.12 nothing fits: print the nearest text and say so. */
     for (i = 0; i < 4 && !kind; i++)
         if (!(order[i] & p->no_kinds))

@@ -419,6 +419,75 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
     }
 }
 
+/* Where a statement stands, for the statements valid only somewhere. */
+enum { IN_FUNCTION = 1, IN_LOOP = 2 };
+
+static void check_valid_list(rec *r, upy_stmt_list *body, unsigned where);
+
+/* A return outside a function or a break / continue outside a loop would
+ * make the whole output invalid; it only comes from structure recovered
+ * wrong, so it becomes an unrecovered comment instead. */
+static void check_valid(rec *r, upy_stmt *s, unsigned where) {
+    const char *why = NULL;
+    uint32_t k;
+    switch (s->kind) {
+    case UPY_S_RETURN:
+        if (!(where & IN_FUNCTION))
+            why = "unpyc: the code leaves the module or class body here "
+                  "(a `return` outside a function)";
+        break;
+    case UPY_S_BREAK:
+    case UPY_S_CONTINUE:
+        if (!(where & IN_LOOP))
+            why = s->kind == UPY_S_BREAK
+                      ? "unpyc: the code jumps out here (a `break` outside "
+                        "a loop)"
+                      : "unpyc: the code jumps back here (a `continue` "
+                        "outside a loop)";
+        break;
+    case UPY_S_IF:
+        check_valid_list(r, &s->u.if_.body, where);
+        check_valid_list(r, &s->u.if_.orelse, where);
+        break;
+    case UPY_S_WHILE:
+        check_valid_list(r, &s->u.while_.body, where | IN_LOOP);
+        check_valid_list(r, &s->u.while_.orelse, where);
+        break;
+    case UPY_S_FOR:
+        check_valid_list(r, &s->u.for_.body, where | IN_LOOP);
+        check_valid_list(r, &s->u.for_.orelse, where);
+        break;
+    case UPY_S_WITH:
+        check_valid_list(r, &s->u.with.body, where);
+        break;
+    case UPY_S_TRY:
+        check_valid_list(r, &s->u.try_.body, where);
+        for (k = 0; k < s->u.try_.n_handlers; k++)
+            check_valid_list(r, &s->u.try_.handlers[k].body, where);
+        check_valid_list(r, &s->u.try_.orelse, where);
+        check_valid_list(r, &s->u.try_.finalbody, where);
+        break;
+    case UPY_S_MATCH:
+        for (k = 0; k < s->u.match.n_cases; k++)
+            check_valid_list(r, &s->u.match.cases[k].body, where);
+        break;
+    default:
+        break;
+    }
+    if (why) {
+        s->kind = UPY_S_UNRECOVERED;
+        s->u.unrecovered.text = why;
+        r->unrecovered++;
+    }
+}
+
+static void check_valid_list(rec *r, upy_stmt_list *body, unsigned where) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++)
+        if (body->items[k])
+            check_valid(r, body->items[k], where);
+}
+
 /* --- one code object ---------------------------------------------------- */
 
 typedef enum code_kind {
@@ -545,6 +614,9 @@ static int recover_body(const rec *parent, const upy_code *co,
         *body = upy_vec_stmts(&with_doc);
     }
     rec_elif_chains(body);
+    check_valid_list(&r, body,
+                     kind == CODE_MODULE || kind == CODE_CLASS ? 0
+                                                               : IN_FUNCTION);
     if (add_declarations(&r, body))
         return -1;
     *unrecovered += r.unrecovered;

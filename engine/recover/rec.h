@@ -190,6 +190,9 @@ upy_expr *rec_placeholder(rec *r);
 upy_expr *rec_name(rec *r, const char *name);
 upy_expr *rec_const(rec *r, const upy_object *obj);
 const char *rec_str(const upy_object *o);
+/* Whether s can be a name in source: an identifier and no keyword
+ * (non-ASCII letters are taken on trust). */
+int rec_is_identifier(const char *s);
 int rec_is_const_none(const upy_expr *e);
 upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind);
 int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s);

@@ -104,15 +104,20 @@ static int loop_jump(rec *r, int32_t target, const region *rg,
     return 0;
 }
 
-static int emit_return(rec *r, upy_ptr_vec *out) {
+static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
     sval v = rec_pop(r);
     upy_stmt *s = rec_stmt(r, UPY_S_RETURN);
     if (!s)
         return -1;
     s->u.value = rec_value(r, v);
     /* `return None` and a bare `return` are the same code. */
-    if (rec_is_const_none(s->u.value))
+    if (rec_is_const_none(s->u.value)) {
         s->u.value = NULL;
+        /* A module or class body has no return statement: this is a copy
+         * of its implicit one, where a loop's break went. */
+        if ((r->is_module || r->is_class_body) && rg->brk != UPY_NO_BLOCK)
+            s->kind = UPY_S_BREAK;
+    }
     return rec_emit(r, out, s);
 }
 
@@ -896,7 +901,7 @@ static int finish_statement(rec *r, int32_t b, const region *rg,
             continue;
         if (ins(r, i)->op == N_RETURN) {
             r->done[b] = 1;
-            return emit_return(r, out) ? -1 : 1;
+            return emit_return(r, rg, out) ? -1 : 1;
         }
         st = rec_eval(r, i, out);
         if (st < 0)
@@ -929,7 +934,7 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             return -1;
         r->done[b] = 1;
         r->exit_block = UPY_NO_BLOCK;
-        return emit_return(r, out);
+        return emit_return(r, rg, out);
     }
     if (r->sp > rg->base && !r->done[b]) {
         int st = finish_statement(r, b, rg, out);
@@ -1056,7 +1061,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         r->exit_block = UPY_NO_BLOCK;
         switch ((upy_nop)last->op) {
         case N_RETURN:
-            return emit_return(r, out);
+            return emit_return(r, rg, out);
         case N_RERAISE:
             return 0;
         case N_RAISE:

@@ -63,12 +63,29 @@ static int is_clause_header(const rec *r, uint32_t i, uint32_t end) {
 static int clause_body(rec *r, uint32_t start, int32_t end_block,
                        const char *name, uint32_t base, const region *rg,
                        upy_ptr_vec *body, int32_t *exit) {
-    int32_t b = r->cfg.block_of[start];
+    int32_t b = r->cfg.block_of[start], own = blk(r, b)->handler;
     region crg = *rg;
+    /* The clause body's own handler: the one of the clause header (the
+     * handler's cleanup) or, in a named clause, the name cleanup under it
+     * -- not the handler of a try the body starts with. */
+    if (start > 0 && ins(r, start - 1)->handler >= 0) {
+        int32_t header = r->cfg.block_of[ins(r, start - 1)->handler];
+        int32_t x = own;
+        int steps = 0;
+        if (!name) {
+            own = header;
+        } else {
+            while (x != UPY_NO_BLOCK && blk(r, x)->handler != header &&
+                   ++steps < 64)
+                x = blk(r, x)->handler;
+            if (x != UPY_NO_BLOCK && blk(r, x)->handler == header)
+                own = x;
+        }
+    }
     crg.start = b;
     crg.end = end_block > b ? end_block : b + 1;
     crg.follow = UPY_NO_BLOCK;
-    crg.handler = blk(r, b)->handler;
+    crg.handler = own;
     crg.alt_handler = rg->handler;
     crg.base = base;
     crg.except_name = name;
