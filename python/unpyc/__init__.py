@@ -13,7 +13,7 @@ import sys
 from typing import Any, Dict, Optional
 
 from . import _engine
-from ._objects import code_of
+from ._objects import code_of, module_symbols
 from .errors import (
     BadMagicError,
     BadReferenceError,
@@ -24,6 +24,7 @@ from .errors import (
     TruncatedError,
     UnpycError,
     UnsupportedError,
+    VerificationError,
 )
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "TooLargeError",
     "UnsupportedError",
     "EngineMemoryError",
+    "VerificationError",
 ]
 
 __version__ = "0.1.0"
@@ -63,16 +65,22 @@ def _dis_code(obj: Any, as_json: bool) -> str:
         raise  # unreachable: keeps type checkers informed
 
 
-def decompile(obj: Any, *, verify: bool = False) -> str:
+def decompile(obj: Any, *, verify: bool = False, on_mismatch: str = "raise") -> str:
     """Python source for obj: a code object, function, method,
     functools.partial, class or module of the running interpreter.
 
     A module gives the module's source; a function (or its code object) the
     whole def statement (without defaults, annotations and decorators,
-    which live outside the code object); a class its class statement.  With
-    verify=True the source is compiled again and compared with the code it
-    came from (SPEC section 2); VerificationError says where they differ.
+    which live outside the code object); a class its class statement.
+
+    verify=True compiles the source again and compares the result with the
+    code it came from (SPEC section 2).  When they differ, on_mismatch says
+    what happens: "raise" raises VerificationError naming the first
+    difference; "annotate" returns the source with that difference as a
+    comment on its first line.
     """
+    if on_mismatch not in ("raise", "annotate"):
+        raise ValueError("on_mismatch must be 'raise' or 'annotate', not %r" % (on_mismatch,))
     code = code_of(obj)
     major, minor = sys.version_info[:2]
     try:
@@ -82,11 +90,19 @@ def decompile(obj: Any, *, verify: bool = False) -> str:
     except _engine.EngineError as e:
         _raise_engine_error(e)
         raise
-    if verify:
-        from .roundtrip import verify_decompiled
+    text = str(source)
+    if not verify:
+        return text
+    from .roundtrip import verify_decompiled
 
-        verify_decompiled(code, source)
-    return str(source)
+    problem = verify_decompiled(code, text, module=module_symbols(obj))
+    if problem is None:
+        return text
+    if on_mismatch == "annotate":
+        return "# unpyc: not equivalent: %s\n%s" % (" ".join(problem.split()), text)
+    raise VerificationError(
+        "the decompiled source is not equivalent: " + problem, detail=problem, source=text
+    )
 
 
 def decompile_pyc(path: str) -> str:

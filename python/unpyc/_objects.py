@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import keyword
+import symtable
 import sys
 import types
 from typing import Any, Optional
@@ -70,3 +72,27 @@ def _module_code(module: types.ModuleType) -> types.CodeType:
     if not isinstance(code, types.CodeType):
         raise TypeError("module %s has no code to read" % module.__name__)
     return code
+
+
+def module_symbols(obj: Any) -> Optional[symtable.SymbolTable]:
+    """What verification needs of the module scope of obj's code (see
+    unpyc.roundtrip.roundtrip_function): the names of its globals that hold
+    modules, as a symbol table of the imports that would bind them.  3.11+
+    compiles `name.attr(...)` differently when `name` is an import there.
+    None when obj is no function, method, partial or class."""
+    while isinstance(obj, (functools.partial, types.MethodType, staticmethod, classmethod)):
+        obj = obj.func if isinstance(obj, functools.partial) else obj.__func__
+    if isinstance(obj, types.FunctionType):
+        namespace = obj.__globals__
+    elif isinstance(obj, type) and obj.__module__ in sys.modules:
+        namespace = vars(sys.modules[obj.__module__])
+    else:
+        return None
+    imports = "".join(
+        "import %s\n" % name
+        for name, value in namespace.items()
+        if isinstance(value, types.ModuleType)
+        and name.isidentifier()
+        and not keyword.iskeyword(name)
+    )
+    return symtable.symtable(imports, "<module scope>", "exec")

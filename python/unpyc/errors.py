@@ -76,6 +76,19 @@ class EngineMemoryError(UnpycError, MemoryError):
     status = "no-memory"
 
 
+class VerificationError(UnpycError):
+    """decompile(verify=True): the source does not compile back to
+    equivalent bytecode.  `detail` names the first difference, `source` is
+    the decompiled text."""
+
+    status = "not-equivalent"
+
+    def __init__(self, message: str, *, detail: str, source: str) -> None:
+        super().__init__(message)
+        self.detail = detail
+        self.source = source
+
+
 _BY_STATUS: Dict[str, Type[UnpycError]] = {
     cls.status: cls
     for cls in (
