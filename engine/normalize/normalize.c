@@ -897,5 +897,8 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
     if (nm.kwnames)
         return upy_fail(err, UNPYC_E_CORRUPT, -1,
                         "KW_NAMES with no call after it");
-    return resolve(&nm, out);
+    st = resolve(&nm, out);
+    if (st != UNPYC_OK)
+        return st;
+    return upy_normalize_layout(out, arena, err);
 }

@@ -16,4 +16,9 @@
 unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
                            upy_arena *arena, upy_ncode *out, unpyc_error *err);
 
+/* layout.c: moves runs of code the compiler placed out of line back after
+ * the jump that leads to them (upy_normalize runs it last). */
+unpyc_status upy_normalize_layout(upy_ncode *code, upy_arena *arena,
+                                  unpyc_error *err);
+
 #endif /* UPY_NORMALIZE_H */

@@ -389,14 +389,22 @@ static int has_effect(const upy_nin *in) {
     }
 }
 
-/* Whether block bb is the handler that deletes the name of `except E as
- * name` when the clause raises: LOAD_CONST None; STORE name; DELETE name;
- * RERAISE.  The try statement stands for it. */
-static int is_name_cleanup_handler(const rec *r, const upy_block *bb) {
-    const upy_nin *in = &r->ncode.ins[bb->start];
-    return bb->end - bb->start == 4 && in[0].op == N_LOAD_CONST &&
-           in[0].obj->kind == UPY_NONE && in[1].op == N_STORE &&
-           in[2].op == N_DELETE && in[3].op == N_RERAISE;
+/* Whether block bb is a cleanup handler the compiler adds around a
+ * construct, which the construct stands for: it only resets local names
+ * and re-raises.  (The end of `except E as name`: name = None; del name;
+ * a 3.12+ inlined comprehension putting back the locals it saved.) */
+static int is_cleanup_handler(const rec *r, const upy_block *bb) {
+    uint32_t i;
+    if (r->ncode.ins[bb->end - 1].op != N_RERAISE)
+        return 0;
+    for (i = bb->start; i + 1 < bb->end; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (in->op != N_STORE && in->op != N_DELETE && in->op != N_SWAP &&
+            in->op != N_POP_TOP &&
+            !(in->op == N_LOAD_CONST && in->obj->kind == UPY_NONE))
+            return 0;
+    }
+    return 1;
 }
 
 /* The last check against a silently wrong output: a reachable block with
@@ -407,7 +415,7 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *bb = &r->cfg.blocks[b];
         if (bb->rpo == UINT32_MAX || r->done[b] ||
-            is_name_cleanup_handler(r, bb))
+            is_cleanup_handler(r, bb))
             continue;
         for (i = bb->start; i < bb->end; i++)
             if (has_effect(&r->ncode.ins[i]) && !r->evaluated[i] &&
@@ -533,6 +541,7 @@ static int recover_body(const rec *parent, const upy_code *co,
     r.none_object = &none_object;
     r.is_module = kind == CODE_MODULE;
     r.is_class_body = kind == CODE_CLASS;
+    r.is_comprehension = kind == CODE_COMPREHENSION;
     r.resume_block = UPY_NO_BLOCK;
     (void)parent;
     body->items = NULL;
@@ -591,10 +600,10 @@ static int recover_body(const rec *parent, const upy_code *co,
     if (kind == CODE_CLASS) {
         rec_tidy_class_body(body);
         rec_fold_tail_returns(&r, body);
-        rec_drop_final_return(body);
+        rec_drop_final_return(&r, body);
     } else if (kind != CODE_LAMBDA) {
         rec_fold_tail_returns(&r, body);
-        rec_drop_final_return(body);
+        rec_drop_final_return(&r, body);
     }
     if (kind == CODE_MODULE)
         rec_docstring_from_doc(body, 0);

@@ -135,6 +135,9 @@ typedef struct rec {
     const char *class_name; /* for names mangled in a class body */
     int is_class_body;
     int is_module;
+    /* The code object of a comprehension (before 3.12 all of them): its
+     * own result is an accumulator under the loop's iterator. */
+    int is_comprehension;
     /* The symbolic stack; `base` is its depth at statement boundaries in
      * the region being structured. */
     sval *stack;
@@ -281,7 +284,7 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
                                     const upy_stmt *loop);
 
 /* tidy.c */
-void rec_drop_final_return(upy_stmt_list *body);
+void rec_drop_final_return(const rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);

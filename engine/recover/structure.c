@@ -467,6 +467,12 @@ static uint32_t bind_target(rec *r, int32_t b, uint32_t i, pending *target,
     return i;
 }
 
+/* The `.0` argument of a comprehension's code object: the iterator of its
+ * first loop, which the caller made. */
+static int is_outermost_iterator(const upy_expr *e) {
+    return e && e->kind == UPY_E_NAME && strcmp(e->u.name, ".0") == 0;
+}
+
 static int structure_for(rec *r, int32_t header, const region *rg,
                          int32_t *next, upy_ptr_vec *out) {
     const upy_block *h = blk(r, header);
@@ -487,9 +493,13 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     if (!r->sp || body_start == UPY_NO_BLOCK)
         return rec_fail_region(r, header, rg, out);
     iter = r->stack[r->sp - 1];
-    inlined = r->sp >= 3 && r->stack[r->sp - 2].kind == SV_VALUE &&
+    /* An empty display kept under the iterator, above the statement's
+     * base, is a 3.12+ inlined comprehension's result (with the locals it
+     * saved under it, unless its targets are no plain names). */
+    inlined = r->sp >= 2 && r->sp - 2 >= rg->base &&
+              r->stack[r->sp - 2].kind == SV_VALUE &&
               rec_is_accumulator(r->stack[r->sp - 2].expr) &&
-              r->stack[r->sp - 3].kind == SV_SAVED;
+              !(r->is_comprehension && is_outermost_iterator(iter.expr));
     if (exit == UPY_NO_BLOCK || exit > rg->end)
         exit = rg->end;
     brk = break_target(r, body_start, exit, rg);

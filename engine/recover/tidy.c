@@ -41,34 +41,57 @@ static int is_return_none(const upy_stmt *s) {
            (!s->u.value || rec_is_const_none(s->u.value));
 }
 
+/* Whether return statement s is one the source wrote: since 3.10 the
+ * compiler gives each jump to an exit block without a line number (the
+ * implicit return) a copy of its own, so such a block has at most one
+ * way in; a final return with more had a line of its own. */
+static int written_return(const rec *r, const upy_stmt *s) {
+    uint32_t i = s->start;
+    const upy_block *b;
+    if (r->is_module)
+        return 0;
+    while (i < r->ncode.count &&
+           (r->ncode.ins[i].op != N_RETURN || r->skip[i]))
+        i++;
+    /* The return's own block: its None load starts one. */
+    if (i == 0 || i >= r->ncode.count ||
+        r->ncode.ins[i - 1].op != N_LOAD_CONST)
+        return 0;
+    b = &r->cfg.blocks[r->cfg.block_of[i - 1]];
+    return b->start == i - 1 && b->npreds > 1;
+}
+
 /* The implicit `return None` at the end of a body, and its copies the
  * compiler put at the end of each branch of a final if / try / with
  * (exit blocks are duplicated into the paths that reach them). */
-void rec_drop_final_return(upy_stmt_list *body) {
+void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
     upy_stmt *s;
     uint32_t k;
     /* A bare return after a final compound statement (its own copies
      * dropped below) goes too. */
-    while (body->len && is_return_none(body->items[body->len - 1]))
+    while (body->len && is_return_none(body->items[body->len - 1])) {
+        if (written_return(r, body->items[body->len - 1]))
+            return;
         body->len--;
+    }
     if (!body->len)
         return;
     s = body->items[body->len - 1];
     switch (s->kind) {
     case UPY_S_IF:
-        rec_drop_final_return(&s->u.if_.body);
-        rec_drop_final_return(&s->u.if_.orelse);
+        rec_drop_final_return(r, &s->u.if_.body);
+        rec_drop_final_return(r, &s->u.if_.orelse);
         break;
     case UPY_S_TRY:
         if (s->u.try_.finalbody.len)
             break;
-        rec_drop_final_return(s->u.try_.orelse.len ? &s->u.try_.orelse
+        rec_drop_final_return(r, s->u.try_.orelse.len ? &s->u.try_.orelse
                                                : &s->u.try_.body);
         for (k = 0; k < s->u.try_.n_handlers; k++)
-            rec_drop_final_return(&s->u.try_.handlers[k].body);
+            rec_drop_final_return(r, &s->u.try_.handlers[k].body);
         break;
     case UPY_S_WITH:
-        rec_drop_final_return(&s->u.with.body);
+        rec_drop_final_return(r, &s->u.with.body);
         break;
     default:
         break;
@@ -226,7 +249,7 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
             !explicit_return(r, s, &rest)) {
             s->u.if_.orelse = rest;
             body->len = k + 1;
-            rec_drop_final_return(&s->u.if_.body);
+            rec_drop_final_return(r, &s->u.if_.body);
             break;
         }
     }

@@ -186,6 +186,135 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
     return 0;
 }
 
+/* --- 3.12+: the else part of a try whose handlers all leave ----------- */
+
+/* With its handlers moved after all other code and each handler ending in
+ * a return or raise, `try: A / except: B / else: C` + D and `try: A /
+ * except: B` + C + D have the same control flow.  What tells them apart
+ * is the order the compiler first met names and constants in, which is
+ * the order of co_names and co_consts: body, else, handlers, then the
+ * code after the try. */
+
+static int32_t entry_index(const upy_object *tuple, const upy_object *o) {
+    size_t k, n = upy_seq_len(tuple);
+    for (k = 0; k < n; k++)
+        if (upy_seq_item(tuple, k) == o)
+            return (int32_t)k;
+    return -1;
+}
+
+/* The co_names (table 0) or co_consts (table 1) entry instruction i
+ * refers to, or -1.  None is left out: the compiler copies `return None`
+ * everywhere. */
+static int32_t entry_of(const rec *r, uint32_t i, int table) {
+    const upy_nin *in = ins(r, i);
+    if (!in->obj)
+        return -1;
+    if (table == 1)
+        return in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE
+                   ? entry_index(r->code->consts, in->obj)
+                   : -1;
+    switch ((upy_nop)in->op) {
+    case N_LOAD:
+    case N_STORE:
+    case N_DELETE:
+        if (in->arg != UPY_SCOPE_GLOBAL && in->arg != UPY_SCOPE_NAME)
+            return -1;
+        break;
+    case N_LOAD_ATTR:
+    case N_LOAD_METHOD:
+    case N_LOAD_SUPER_ATTR:
+    case N_STORE_ATTR:
+    case N_DELETE_ATTR:
+    case N_IMPORT_NAME:
+    case N_IMPORT_FROM:
+        break;
+    default:
+        return -1;
+    }
+    return entry_index(r->code->names, in->obj);
+}
+
+enum { SEEN_NOT = -3, SEEN_HANDLER = -2, SEEN_ELSEWHERE = -1 };
+
+/* What one table says: how many of the statements `rest` (instructions
+ * [rest[0]->start, end), each statement to the start of the next) the
+ * compiler met before handler h; -1 when the table does not tell or
+ * contradicts itself. */
+static int32_t else_count_by(rec *r, int32_t h, const upy_ptr_vec *rest,
+                             uint32_t end, int table) {
+    const upy_object *tuple = table ? r->code->consts : r->code->names;
+    size_t n = upy_seq_len(tuple), k;
+    int32_t *seen, handler_min = -1, count = 0, after = 0;
+    uint32_t i, j, first = ((upy_stmt *)rest->items[0])->start;
+
+    seen = upy_arena_array(r->arena, n + 1, sizeof *seen);
+    if (!seen)
+        return -1;
+    for (k = 0; k < n; k++)
+        seen[k] = SEEN_NOT;
+    for (i = 0, j = 0; i < r->ncode.count; i++) {
+        int32_t e = entry_of(r, i, table), where;
+        if (e < 0)
+            continue;
+        if (upy_cfg_dominates(&r->cfg, h, r->cfg.block_of[i])) {
+            where = SEEN_HANDLER;
+        } else if (i >= first && i < end) {
+            while (j + 1 < rest->len &&
+                   i >= ((upy_stmt *)rest->items[j + 1])->start)
+                j++;
+            where = (int32_t)j;
+        } else {
+            where = SEEN_ELSEWHERE;
+        }
+        if (seen[e] == SEEN_NOT || (seen[e] >= 0 && where >= 0 &&
+                                    where < seen[e]))
+            seen[e] = where;
+        else if (seen[e] != where && !(seen[e] >= 0 && where >= 0))
+            seen[e] = SEEN_ELSEWHERE;
+    }
+    for (k = 0; k < n; k++)
+        if (seen[k] == SEEN_HANDLER) {
+            handler_min = (int32_t)k;
+            break;
+        }
+    if (handler_min < 0)
+        return -1;
+    /* Each statement with a name of its own says before or after. */
+    for (j = 0; j < rest->len; j++) {
+        for (k = 0; k < n && seen[k] != (int32_t)j; k++)
+            ;
+        if (k == n)
+            continue;
+        if ((int32_t)k < handler_min) {
+            if (after)
+                return -1;
+            count = (int32_t)j + 1;
+        } else {
+            after = 1;
+        }
+    }
+    return count || after ? count : -1;
+}
+
+/* How many statements of `rest` are the else part (see above). */
+static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
+                              uint32_t end) {
+    int32_t by_names, by_consts;
+    uint32_t j;
+    if (!rest->len)
+        return 0;
+    for (j = 1; j < rest->len; j++)
+        if (((upy_stmt *)rest->items[j])->start <
+            ((upy_stmt *)rest->items[j - 1])->start)
+            return 0;
+    by_names = else_count_by(r, h, rest, end, 0);
+    by_consts = else_count_by(r, h, rest, end, 1);
+    if (by_names >= 0 && by_consts >= 0 && by_names != by_consts)
+        return 0;
+    return (uint32_t)(by_names >= 0 ? by_names : by_consts >= 0 ? by_consts : 0);
+}
+
 /* The finally body in the handler: [first, reraise) of instructions. */
 static int finally_range(const rec *r, int32_t h, uint32_t *first,
                          uint32_t *reraise) {
@@ -208,8 +337,9 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after;
     int is_finally, copy_ok = 0;
     int32_t end = rec_protected_end(r, b, rg), exit, follow = UPY_NO_BLOCK;
-    upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0};
+    upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0}, after = {0};
     region body_rg;
+    uint32_t k;
     upy_stmt *s = rec_stmt(r, UPY_S_TRY);
 
     if (!s)
@@ -298,6 +428,30 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
             follow = r->exit_block;
+        } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
+                   r->ncode.cold_handlers && exit >= rg->start &&
+                   exit < rg->end) {
+            /* The rest of the region, of which a first part may be the
+             * else part (see else_by_order). */
+            region rest_rg = *rg;
+            uint32_t end, k, n_else;
+            int32_t b2;
+            rest_rg.start = exit;
+            r->sp = depth_after;
+            r->exit_block = UPY_NO_BLOCK;
+            if (rec_region(r, exit, &rest_rg, &after))
+                return -1;
+            follow = r->exit_block;
+            for (b2 = exit; b2 < rg->end && !blk(r, b2)->is_handler; b2++)
+                ;
+            end = b2 < (int32_t)r->cfg.count ? blk(r, b2)->start
+                                             : r->ncode.count;
+            n_else = else_by_order(r, h, &after, end);
+            for (k = 0; k < n_else; k++)
+                if (upy_vec_push(r->arena, &orelse, after.items[k]))
+                    return rec_oom(r);
+            after.items += n_else;
+            after.len -= n_else;
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }
@@ -307,5 +461,10 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     r->base = rg->base;
     s->u.try_.body = upy_vec_stmts(&body);
     *next = follow;
-    return rec_emit(r, out, s);
+    if (rec_emit(r, out, s))
+        return -1;
+    for (k = 0; k < after.len; k++)
+        if (rec_emit(r, out, after.items[k]))
+            return -1;
+    return 0;
 }
