@@ -237,6 +237,29 @@ static void jump_targets(const rec *r, int32_t b, int32_t *on_true,
 
 static int32_t peek_through_jumps(const rec *r, int32_t b);
 
+/* Where the cleanup block of a chained comparison (POP_TOP, then a jump
+ * or on) leads.  A lone jump after a lone POP_TOP is gone through, as the
+ * exception table may have split the two (3.13); *lone is that jump's
+ * block, else UPY_NO_BLOCK. */
+static int32_t chain_cleanup_exit(const rec *r, const upy_block *cb,
+                                  int32_t *lone) {
+    int32_t after;
+    const upy_block *ab;
+    *lone = UPY_NO_BLOCK;
+    if (cb->end - cb->start != 1)
+        return peek_through_jumps(r, cb->jump);
+    after = cb->next;
+    if (after == UPY_NO_BLOCK)
+        return after;
+    ab = blk(r, after);
+    if (ab->end - ab->start == 1 && ins(r, ab->start)->op == N_JUMP &&
+        !ab->is_loop_header && ab->npreds == 1) {
+        *lone = after;
+        return ab->jump;
+    }
+    return after;
+}
+
 /* Where the test starting at block s goes when it holds / fails, looking
  * through the links of a chained comparison (whose failing jumps go to a
  * cleanup block that pops the middle operand and goes on).  Returns 0 when
@@ -264,11 +287,10 @@ static int test_targets(const rec *r, int32_t s, int32_t *on_true,
             return 0;
         {
             const upy_block *cb = blk(r, sb->jump);
-            int32_t after;
+            int32_t after, lone;
             if (ins(r, cb->start)->op != N_POP_TOP)
                 return 0;
-            after = cb->end - cb->start == 1 ? cb->next
-                                             : peek_through_jumps(r, cb->jump);
+            after = chain_cleanup_exit(r, cb, &lone);
             if (cleanup_exit != UPY_NO_BLOCK && after != cleanup_exit)
                 return 0;
             cleanup_exit = after;
@@ -316,7 +338,7 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
         int32_t cleanup = c->on_false, next = c->on_true;
         const upy_block *cb, *nb;
         upy_expr *more, *t;
-        int32_t t_true, t_false;
+        int32_t t_true, t_false, lone;
         int stop;
 
         if (cleanup == UPY_NO_BLOCK || next == UPY_NO_BLOCK)
@@ -340,8 +362,11 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
         c->on_true = through_jumps(r, t_true);
         /* The cleanup block pops the middle operand, then goes where the
          * failed test goes. */
-        c->on_false =
-            cb->end - cb->start == 1 ? cb->next : through_jumps(r, cb->jump);
+        c->on_false = chain_cleanup_exit(r, cb, &lone);
+        if (lone != UPY_NO_BLOCK)
+            r->done[lone] = 1;
+        else if (cb->end - cb->start != 1)
+            (void)through_jumps(r, cb->jump);
         if (c->on_false == UPY_NO_BLOCK)
             c->on_false = t_false;
         c->last = next > c->last ? next : c->last;

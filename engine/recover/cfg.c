@@ -176,6 +176,15 @@ static int dominators(const edge_source *es, graph_walk *w, int32_t root) {
     return 0;
 }
 
+/* Whether instruction i is a conditional jump the exception table leaves
+ * out of the range around it (3.13 does so for the jumps of a chained
+ * comparison in an inlined comprehension): it raises nothing, so it stays
+ * in the block of the test it ends. */
+static int is_unprotected_test(const upy_ncode *code, uint32_t i) {
+    return code->ins[i].op == N_POP_JUMP_IF && code->ins[i].handler < 0 &&
+           upy_nin_falls_through(&code->ins[i - 1]);
+}
+
 /* Splits the instructions into blocks: a block starts at the entry, at
  * every jump target and handler entry, after every instruction that ends a
  * block, and wherever the handler changes. */
@@ -197,7 +206,8 @@ static int make_blocks(upy_cfg *cfg, upy_arena *arena) {
             starts[in->handler] = 1;
         if (upy_nin_ends_block(in))
             starts[i + 1] = 1;
-        if (i > 0 && code->ins[i - 1].handler != in->handler)
+        if (i > 0 && code->ins[i - 1].handler != in->handler &&
+            !is_unprotected_test(code, i))
             starts[i] = 1;
     }
     for (i = 0; i < code->count; i++)

@@ -547,6 +547,15 @@ static int structure_for(rec *r, int32_t header, const region *rg,
             r->stack[depth - 2].expr = comp;
             return 0;
         }
+        /* Its element is no statement (the loop body holds it as a
+         * yield), so the loop cannot stand as one: shown unrecovered, the
+         * comprehension's value missing. */
+        rec_unrecovered(r, out, h->start,
+                        brk != UPY_NO_BLOCK ? blk(r, brk)->start
+                                            : r->ncode.count,
+                        "comprehension");
+        r->stack[depth - 2].expr = rec_placeholder(r);
+        return 0;
     }
     return rec_emit(r, out, s);
 }
