@@ -661,20 +661,38 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
 
 /* A small block that only leaves the function: the compiler copies such
  * exit blocks into the paths that jump to them, so one can sit, outside
- * any protected range, between the blocks of a try or with body. */
+ * any protected range, between the blocks of a try or with body.  The way
+ * out of a with body (a return, break or continue in it) is such a block
+ * too, after the with's exits. */
+enum { EXIT_LEAVES = 1, EXIT_JUMPS = 2 };
+
 static int is_exit_copy(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    uint32_t i;
-    if (bb->end - bb->start > 4 ||
+    uint32_t i = bb->start, n, exits = 0;
+    while (i < bb->end &&
+           ((n = with_exit_at(r, i, 0)) != 0 || (n = with_exit_at(r, i, 1)) != 0)) {
+        i += n;
+        exits++;
+    }
+    if (exits && i + 1 == bb->end && ins(r, i)->op == N_JUMP)
+        return EXIT_JUMPS;
+    /* A return in a with body keeps its value under the exits (SWAP 2)
+     * or loads a constant after them; a value loaded after them is the
+     * return after the with. */
+    if (exits && !(ins(r, bb->end - 1)->op == N_RETURN &&
+                   (i + 1 == bb->end ||
+                    (i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST))))
+        return 0;
+    if (bb->end - i > 4 || i >= bb->end ||
         (ins(r, bb->end - 1)->op != N_RETURN &&
          ins(r, bb->end - 1)->op != N_RERAISE))
         return 0;
-    for (i = bb->start; i + 1 < bb->end; i++)
+    for (; i + 1 < bb->end; i++)
         if (ins(r, i)->op != N_LOAD_CONST && ins(r, i)->op != N_LOAD &&
             ins(r, i)->op != N_POP_TOP && ins(r, i)->op != N_SWAP &&
             ins(r, i)->op != N_POP_EXCEPT && ins(r, i)->op != N_COPY)
             return 0;
-    return 1;
+    return EXIT_LEAVES;
 }
 
 /* Whether block b's handler chain reaches handler h. */
@@ -693,11 +711,21 @@ static int under(const rec *r, int32_t b, int32_t h) {
  * b's handler, directly or through nested handlers. */
 int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
     int32_t h = blk(r, b)->handler, e = b, end = b + 1;
+    int after_jump = 0;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
-        if (e == b || under(r, e, h) || blk(r, e)->handler == h)
+        int copy;
+        if (e == b || blk(r, e)->handler == h ||
+            (under(r, e, h) && !after_jump)) {
             end = e + 1;
-        else if (!is_exit_copy(r, e))
+            after_jump = 0;
+        } else if ((copy = is_exit_copy(r, e)) != 0) {
+            /* The with exits and jump of a break or continue leave the
+             * body; only code the with itself protects comes after one
+             * inside it (not a 3.12+ handler laid out after it). */
+            after_jump |= copy == EXIT_JUMPS;
+        } else {
             break;
+        }
         e++;
     }
     return end;
