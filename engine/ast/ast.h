@@ -117,6 +117,9 @@ typedef struct upy_comprehension {
     upy_expr *iter;
     upy_expr_list ifs;
     int is_async;
+    /* Bit k: ifs[k] goes on a line of its own (the compiler threads the
+     * jumps of a condition on the element's line, and not otherwise). */
+    uint32_t own_line_ifs;
 } upy_comprehension;
 
 struct upy_expr {
@@ -318,8 +321,9 @@ struct upy_stmt {
     upy_stmt_kind kind;
     /* The first instruction (neutral index) of the statement's code as
      * recovery found it, for tidy-ups that ask what the code held
-     * there. */
+     * there, and its line (-1: none). */
     uint32_t start;
+    int32_t line;
     union {
         upy_expr *expr;
         struct {

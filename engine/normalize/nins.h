@@ -227,6 +227,10 @@ typedef struct upy_ncode {
     /* 3.12+ moves exception handlers after all other code; before, a
      * handler follows the body of its try. */
     uint8_t cold_handlers;
+    /* 3.10+ replaces jumps to small exit blocks by copies of them; 3.11
+     * only where the block has no line number (the implicit return). */
+    uint8_t copies_exits;
+    uint8_t written_exits_keep_jumps;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

@@ -46,12 +46,17 @@ typedef struct norm_rules {
      * backward conditional jumps. */
     uint8_t cold_handlers;
     uint8_t no_backward_cond;
+    /* 3.10+ puts copies of small exit blocks (returns) in place of jumps
+     * to them; 3.11 only of blocks without a line number (the implicit
+     * return), 3.10 and 3.12+ of written returns too. */
+    uint8_t copies_exits;
+    uint8_t written_exits_keep_jumps;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0},  {9, 0, 0, 0, 0, 1, 1, 0, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0}, {11, 1, 0, 0, 0, 2, 0, 0, 0},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1}, {13, 1, 1, 1, 5, 2, 0, 1, 1},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0},  {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0}, {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0}, {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -844,6 +849,8 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     out->ins = nm->out;
     out->count = nm->n;
     out->cold_handlers = nm->rules->cold_handlers;
+    out->copies_exits = nm->rules->copies_exits;
+    out->written_exits_keep_jumps = nm->rules->written_exits_keep_jumps;
     return UNPYC_OK;
 }
 

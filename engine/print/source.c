@@ -73,6 +73,7 @@ typedef struct printer {
     unsigned no_kinds, no_chars, no_triples;
     int strict;   /* trying a quote: what is forbidden fails the try */
     int conflict; /* the try failed */
+    int level;    /* indentation of the statement being printed */
 } printer;
 
 static void print_expr(printer *p, const upy_expr *e, int min);
@@ -946,7 +947,16 @@ static void print_generators(printer *p, const upy_expr *e) {
         puts_(p, " in ");
         print_expr(p, g->iter, P_OR);
         for (j = 0; j < g->ifs.len && !stopped(p); j++) {
-            puts_(p, " if ");
+            /* Inside the brackets a clause can start a line (not inside
+             * an f-string's field before 3.12). */
+            if (j < 32 && (g->own_line_ifs >> j & 1) &&
+                (p->fdepth == 0 || at_least(p, 12))) {
+                putc_(p, '\n');
+                indent(p, p->level + 1);
+                puts_(p, "if ");
+            } else {
+                puts_(p, " if ");
+            }
             print_expr(p, g->ifs.items[j], P_OR);
         }
     }
@@ -1985,6 +1995,7 @@ static void print_simple(printer *p, const upy_stmt *s) {
 }
 
 static void print_stmt(printer *p, const upy_stmt *s, int level) {
+    p->level = level;
     switch (s->kind) {
     case UPY_S_IF:
         print_if(p, s, level);

@@ -94,12 +94,32 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
 static upy_expr *from_loop(rec *r, upy_expr_kind kind, const upy_stmt *loop,
                            upy_expr *iter);
 
+/* Which if clauses were on another line than the element: the line of
+ * a condition decides whether the compiler threads its jumps (see
+ * upy_comprehension.own_line_ifs).  if_stmts are the ifs of all the
+ * generators in gens, in order; element the statement holding the
+ * element. */
+static void mark_own_lines(upy_ptr_vec *gens, const upy_ptr_vec *if_stmts,
+                           const upy_stmt *element) {
+    int32_t line = element->line;
+    uint32_t g, k, n = 0;
+    for (g = 0; g < gens->len; g++) {
+        upy_comprehension *gen = gens->items[g];
+        for (k = 0; k < gen->ifs.len && n < if_stmts->len; k++, n++) {
+            int32_t if_line = ((const upy_stmt *)if_stmts->items[n])->line;
+            if (k < 32 && line >= 0 && if_line >= 0 && if_line != line)
+                gen->own_line_ifs |= (uint32_t)1 << k;
+        }
+    }
+}
+
 /* Reads the clauses of a comprehension off its recovered body.  Returns
  * the element (for a dict comprehension a (key, value) tuple), or NULL
  * when the body has another shape. */
 static upy_expr *read_clauses(rec *r, const upy_stmt *loop,
                               upy_expr *outer_iter, upy_ptr_vec *gens) {
     int first = 1;
+    upy_ptr_vec if_stmts = {0};
     while (loop && loop->kind == UPY_S_FOR) {
         upy_comprehension *g = upy_arena_alloc(r->arena, sizeof *g);
         upy_ptr_vec ifs = {0};
@@ -124,7 +144,9 @@ static upy_expr *read_clauses(rec *r, const upy_stmt *loop,
                 s->u.if_.body.len == 1 &&
                 s->u.if_.body.items[0]->kind == UPY_S_CONTINUE) {
                 /* `if not c: continue`: the clause `if c`. */
-                if (upy_vec_push(r->arena, &ifs, rec_negate(r, s->u.if_.test)))
+                if (upy_vec_push(r->arena, &ifs,
+                                 rec_negate(r, s->u.if_.test)) ||
+                    upy_vec_push(r->arena, &if_stmts, s))
                     return NULL;
                 k++;
                 continue;
@@ -132,7 +154,8 @@ static upy_expr *read_clauses(rec *r, const upy_stmt *loop,
             if (k + 1 != body.len)
                 return NULL;
             if (s->kind == UPY_S_IF && s->u.if_.orelse.len == 0) {
-                if (upy_vec_push(r->arena, &ifs, s->u.if_.test))
+                if (upy_vec_push(r->arena, &ifs, s->u.if_.test) ||
+                    upy_vec_push(r->arena, &if_stmts, s))
                     return NULL;
                 body = s->u.if_.body;
                 k = 0;
@@ -144,6 +167,7 @@ static upy_expr *read_clauses(rec *r, const upy_stmt *loop,
             }
             if (s->kind == UPY_S_EXPR && s->u.expr->kind == UPY_E_YIELD) {
                 g->ifs = upy_vec_exprs(&ifs);
+                mark_own_lines(gens, &if_stmts, s);
                 return s->u.expr->u.operand;
             }
             return NULL;

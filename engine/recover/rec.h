@@ -198,6 +198,8 @@ const char *rec_str(const upy_object *o);
 int rec_is_identifier(const char *s);
 int rec_is_const_none(const upy_expr *e);
 upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind);
+/* The statement's code starts at instruction `start`. */
+void rec_set_start(const rec *r, upy_stmt *s, uint32_t start);
 int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s);
 int rec_oom(rec *r);
 /* Emits the instructions [from, to) as an unrecovered region. */

@@ -132,8 +132,13 @@ upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind) {
     if (!s)
         rec_oom(r);
     else
-        s->start = r->stmt_start;
+        rec_set_start(r, s, r->stmt_start);
     return s;
+}
+
+void rec_set_start(const rec *r, upy_stmt *s, uint32_t start) {
+    s->start = start;
+    s->line = start < r->ncode.count ? r->ncode.ins[start].line : -1;
 }
 
 int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s) {

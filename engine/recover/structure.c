@@ -266,11 +266,13 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
     return best >= rg->end ? rg->end : best;
 }
 
-static int emit_if(rec *r, upy_expr *test, upy_ptr_vec *body,
+/* The if statement whose test's code starts at instruction `start`. */
+static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
                    upy_ptr_vec *orelse, upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_IF);
     if (!s)
         return -1;
+    rec_set_start(r, s, start);
     s->u.if_.test = test;
     s->u.if_.body = upy_vec_stmts(body);
     if (orelse)
@@ -303,7 +305,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (loop_jump(r, on_true, rg, &body) < 0)
             return -1;
         *next = on_false;
-        return emit_if(r, test, &body, NULL, out);
+        return emit_if(r, c->start, test, &body, NULL, out);
     }
     if (on_false == rg->cont && rg->cont == rg->loop && on_true < rg->end &&
         inside(rg, on_true)) {
@@ -318,13 +320,13 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             ((upy_stmt *)body.items[body.len - 1])->kind == UPY_S_CONTINUE)
             body.len--;
         *next = UPY_NO_BLOCK;
-        return emit_if(r, test, &body, NULL, out);
+        return emit_if(r, c->start, test, &body, NULL, out);
     }
     if (on_false == rg->brk || on_false == rg->cont) {
         if (loop_jump(r, on_false, rg, &body) < 0)
             return -1;
         *next = on_true;
-        return emit_if(r, rec_negate(r, test), &body, NULL, out);
+        return emit_if(r, c->start, rec_negate(r, test), &body, NULL, out);
     }
     if (rec_assert(r, c, rg, next, out))
         return 0;
@@ -337,7 +339,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = on_true;
-        return emit_if(r, test, &body, &orelse, out);
+        return emit_if(r, c->start, test, &body, &orelse, out);
     }
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;
@@ -355,7 +357,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     } else {
         *next = on_false;
     }
-    return emit_if(r, test, &body, &orelse, out);
+    return emit_if(r, c->start, test, &body, &orelse, out);
 }
 
 /* `assert test, msg`: the failing outcome raises AssertionError(msg).

@@ -41,10 +41,24 @@ static int is_return_none(const upy_stmt *s) {
            (!s->u.value || rec_is_const_none(s->u.value));
 }
 
+/* Whether block b is entered by an unconditional forward jump.  (Cold
+ * exception handlers jump back to exits without copying them.) */
+static int jumped_to(const rec *r, const upy_block *b) {
+    uint32_t k;
+    for (k = 0; k < b->npreds; k++) {
+        const upy_block *p = &r->cfg.blocks[b->preds[k]];
+        if (r->ncode.ins[p->end - 1].op == N_JUMP && p->start < b->start &&
+            &r->cfg.blocks[p->jump] == b)
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether return statement s is one the source wrote: since 3.10 the
  * compiler gives each jump to an exit block without a line number (the
  * implicit return) a copy of its own, so such a block has at most one
- * way in; a final return with more had a line of its own. */
+ * way in; a final return with more had a line of its own.  So had one
+ * that 3.11 enters by a jump (see upy_ncode.written_exits_keep_jumps). */
 static int written_return(const rec *r, const upy_stmt *s) {
     uint32_t i = s->start;
     const upy_block *b;
@@ -58,7 +72,10 @@ static int written_return(const rec *r, const upy_stmt *s) {
         r->ncode.ins[i - 1].op != N_LOAD_CONST)
         return 0;
     b = &r->cfg.blocks[r->cfg.block_of[i - 1]];
-    return b->start == i - 1 && b->npreds > 1;
+    if (b->start != i - 1)
+        return 0;
+    return b->npreds > 1 ||
+           (r->ncode.written_exits_keep_jumps && jumped_to(r, b));
 }
 
 /* The implicit `return None` at the end of a body, and its copies the
@@ -181,34 +198,72 @@ static int ends_with_copy(const upy_stmt_list *body,
     return 1;
 }
 
+/* Whether constant o is loaded by an instruction before `before`. */
+static int loaded_before(const rec *r, const upy_object *o, uint32_t before) {
+    uint32_t i;
+    for (i = 0; i < before && i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].obj == o)
+            return 1;
+    return 0;
+}
+
+/* Whether code before instruction `before` loads a constant that entered
+ * co_consts after index `k`: then the source used co_consts[k] earlier
+ * still.  (Instructions, not co_consts, are the test: the flowgraph copies
+ * the final `return None` into earlier branches, which does not move None
+ * in co_consts.) */
+static int later_const_before(const rec *r, size_t k, uint32_t before) {
+    const upy_object *consts = r->code->consts;
+    size_t n = upy_seq_len(consts), j;
+    uint32_t i;
+    for (i = 0; i < before && i < r->ncode.count; i++) {
+        if (r->ncode.ins[i].op != N_LOAD_CONST)
+            continue;
+        for (j = k + 1; j < n; j++)
+            if (upy_seq_item(consts, j) == r->ncode.ins[i].obj)
+                return 1;
+    }
+    return 0;
+}
+
 /* Whether `if c: A; return` + B (B the statements after the if, to the
  * end of the code) came from that source and not from `if c: A` / `else:
  * B`.  Both compile alike but for where None enters co_consts: at the
- * explicit return, before the constants B adds, or at the implicit final
- * return, after them.  Where the constants do not tell (a function's
- * co_consts[0] is None when it has no docstring), a lone return is taken
- * as a guard clause. */
+ * explicit return, before every constant B brings, or later (at the
+ * implicit final return, or where B itself uses None), and a return
+ * with more than one way in is written (see written_return).  Where the
+ * constants do not tell (a function's co_consts[0] is None when it has no
+ * docstring; B brings no constant; the code before B used None already),
+ * a lone return is taken as a guard clause. */
 static int explicit_return(const rec *r, const upy_stmt *s,
                            const upy_stmt_list *rest) {
     const upy_object *consts = r->code->consts;
-    size_t none = 0, n = upy_seq_len(consts), k;
-    long last = -1;
-    uint32_t i;
+    size_t none = 0, n = upy_seq_len(consts), k, first_new = n;
+    uint32_t i, from = rest->items[0]->start;
 
     if (r->is_module)
         return 0;
+    /* Before 3.10 the return of `if c: A` / `else: B` is a jump to the
+     * final one, so a return at the end of A is written. */
+    if (!r->ncode.copies_exits ||
+        written_return(r, s->u.if_.body.items[s->u.if_.body.len - 1]))
+        return 1;
     while (none < n && upy_seq_item(consts, none)->kind != UPY_NONE)
         none++;
-    for (i = rest->items[0]->start; i < r->ncode.count; i++) {
+    for (i = from; i < r->ncode.count; i++) {
         const upy_nin *in = &r->ncode.ins[i];
         if (in->op != N_LOAD_CONST || in->obj->kind == UPY_NONE)
             continue;
-        for (k = 0; k < n; k++)
-            if (upy_seq_item(consts, k) == in->obj && (long)k > last)
-                last = (long)k;
+        for (k = 0; k < first_new; k++)
+            if (upy_seq_item(consts, k) == in->obj) {
+                if (!loaded_before(r, in->obj, from))
+                    first_new = k;
+                break;
+            }
     }
-    if (none < n && last >= 0 && (none > 0 || r->is_class_body))
-        return (size_t)last > none;
+    if (none < n && first_new < n && (none > 0 || r->is_class_body) &&
+        !later_const_before(r, none, from))
+        return none < first_new;
     return s->u.if_.body.len == 1;
 }
 

@@ -237,20 +237,23 @@ static int32_t entry_of(const rec *r, uint32_t i, int table) {
 
 enum { SEEN_NOT = -3, SEEN_HANDLER = -2, SEEN_ELSEWHERE = -1 };
 
-/* What one table says: how many of the statements `rest` (instructions
- * [rest[0]->start, end), each statement to the start of the next) the
- * compiler met before handler h; -1 when the table does not tell or
- * contradicts itself. */
-static int32_t else_count_by(rec *r, int32_t h, const upy_ptr_vec *rest,
-                             uint32_t end, int table) {
+/* What one table says of the statements `rest` (instructions [rest[0]->
+ * start, end), each statement to the start of the next): at least *lo
+ * and at most *hi of them came before handler h.  0 when it contradicts
+ * itself. */
+static int else_bounds_by(rec *r, int32_t h, const upy_ptr_vec *rest,
+                          uint32_t end, int table, uint32_t *lo,
+                          uint32_t *hi) {
     const upy_object *tuple = table ? r->code->consts : r->code->names;
     size_t n = upy_seq_len(tuple), k;
-    int32_t *seen, handler_min = -1, count = 0, after = 0;
+    int32_t *seen, handler_min = -1;
     uint32_t i, j, first = ((upy_stmt *)rest->items[0])->start;
 
+    *lo = 0;
+    *hi = rest->len;
     seen = upy_arena_array(r->arena, n + 1, sizeof *seen);
     if (!seen)
-        return -1;
+        return 0;
     for (k = 0; k < n; k++)
         seen[k] = SEEN_NOT;
     for (i = 0, j = 0; i < r->ncode.count; i++) {
@@ -267,8 +270,8 @@ static int32_t else_count_by(rec *r, int32_t h, const upy_ptr_vec *rest,
         } else {
             where = SEEN_ELSEWHERE;
         }
-        if (seen[e] == SEEN_NOT || (seen[e] >= 0 && where >= 0 &&
-                                    where < seen[e]))
+        if (seen[e] == SEEN_NOT ||
+            (seen[e] >= 0 && where >= 0 && where < seen[e]))
             seen[e] = where;
         else if (seen[e] != where && !(seen[e] >= 0 && where >= 0))
             seen[e] = SEEN_ELSEWHERE;
@@ -279,40 +282,38 @@ static int32_t else_count_by(rec *r, int32_t h, const upy_ptr_vec *rest,
             break;
         }
     if (handler_min < 0)
-        return -1;
-    /* Each statement with a name of its own says before or after. */
+        return 1;
+    /* Each statement with an entry of its own says before or after. */
     for (j = 0; j < rest->len; j++) {
         for (k = 0; k < n && seen[k] != (int32_t)j; k++)
             ;
         if (k == n)
             continue;
-        if ((int32_t)k < handler_min) {
-            if (after)
-                return -1;
-            count = (int32_t)j + 1;
-        } else {
-            after = 1;
-        }
+        if ((int32_t)k < handler_min)
+            *lo = j + 1;
+        else if (*hi == rest->len)
+            *hi = j;
     }
-    return count || after ? count : -1;
+    return *lo <= *hi;
 }
 
-/* How many statements of `rest` are the else part (see above). */
+/* How many statements of `rest` are the else part (see above): as few as
+ * the evidence of both tables allows. */
 static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
                               uint32_t end) {
-    int32_t by_names, by_consts;
-    uint32_t j;
+    uint32_t j, lo_names, hi_names, lo_consts, hi_consts, lo, hi;
     if (!rest->len)
         return 0;
     for (j = 1; j < rest->len; j++)
         if (((upy_stmt *)rest->items[j])->start <
             ((upy_stmt *)rest->items[j - 1])->start)
             return 0;
-    by_names = else_count_by(r, h, rest, end, 0);
-    by_consts = else_count_by(r, h, rest, end, 1);
-    if (by_names >= 0 && by_consts >= 0 && by_names != by_consts)
+    if (!else_bounds_by(r, h, rest, end, 0, &lo_names, &hi_names) ||
+        !else_bounds_by(r, h, rest, end, 1, &lo_consts, &hi_consts))
         return 0;
-    return (uint32_t)(by_names >= 0 ? by_names : by_consts >= 0 ? by_consts : 0);
+    lo = lo_names > lo_consts ? lo_names : lo_consts;
+    hi = hi_names < hi_consts ? hi_names : hi_consts;
+    return lo <= hi ? lo : 0;
 }
 
 /* The finally body in the handler: [first, reraise) of instructions. */
