@@ -1,5 +1,6 @@
 /*
- * exctable.h - the 3.11+ exception table (Objects/exception_handling_notes.txt).
+ * exctable.h - the 3.11+ exception table
+ * (Objects/exception_handling_notes.txt).
  *
  * Entries as dis._parse_exception_table gives them: byte offsets, end
  * exclusive.

@@ -59,9 +59,8 @@ static const upy_object *cell_name(const upy_code *co, int64_t index) {
     return upy_seq_item(co->freevars, (size_t)index - ncells);
 }
 
-static const upy_object *local_name(const oparg_format *fmt,
-                                    const upy_code *co, int64_t index,
-                                    int is_free) {
+static const upy_object *local_name(const oparg_format *fmt, const upy_code *co,
+                                    int64_t index, int is_free) {
     if (index < 0)
         return NULL;
     if (fmt->localsplus)
@@ -101,8 +100,8 @@ static unpyc_status resolve_arg(const oparg_format *fmt, const upy_code *co,
         what = "local variable";
     } else if (flags & (UPY_OPF_LOCAL | UPY_OPF_FREE)) {
         in->argobj = local_name(fmt, co, index, (flags & UPY_OPF_FREE) != 0);
-        what = flags & UPY_OPF_FREE ? "cell or free variable"
-                                    : "local variable";
+        what =
+            flags & UPY_OPF_FREE ? "cell or free variable" : "local variable";
     } else {
         return UNPYC_OK;
     }
@@ -171,10 +170,9 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
     /* At most one instruction per code unit. */
     decoded->instrs = upy_arena_array(arena, len / 2 + 1, sizeof(upy_instr));
     if (!decoded->instrs)
-        return upy_fail(err,
-                        arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
-                        -1, "no memory for %u instructions",
-                        (unsigned)(len / 2));
+        return upy_fail(
+            err, arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
+            "no memory for %u instructions", (unsigned)(len / 2));
 
     st = upy_linetable_decode(version, co, arena, &decoded->lines, err);
     if (st != UNPYC_OK)

@@ -18,31 +18,31 @@
 
 /* Per-opcode flags, from the version's opcode module. */
 enum {
-    UPY_OPF_HASARG = 1 << 0,   /* opcode >= HAVE_ARGUMENT: reads an oparg */
-    UPY_OPF_CONST = 1 << 1,    /* hasconst */
-    UPY_OPF_NAME = 1 << 2,     /* hasname */
-    UPY_OPF_JREL = 1 << 3,     /* hasjrel (3.13: hasjump, all relative) */
-    UPY_OPF_JABS = 1 << 4,     /* hasjabs */
-    UPY_OPF_JBACK = 1 << 5,    /* relative jump that goes backwards (3.11+) */
-    UPY_OPF_LOCAL = 1 << 6,    /* haslocal */
-    UPY_OPF_FREE = 1 << 7,     /* hasfree */
-    UPY_OPF_COMPARE = 1 << 8,  /* hascompare */
-    UPY_OPF_DEFINED = 1 << 9,  /* the byte is an opcode of this version */
+    UPY_OPF_HASARG = 1 << 0,  /* opcode >= HAVE_ARGUMENT: reads an oparg */
+    UPY_OPF_CONST = 1 << 1,   /* hasconst */
+    UPY_OPF_NAME = 1 << 2,    /* hasname */
+    UPY_OPF_JREL = 1 << 3,    /* hasjrel (3.13: hasjump, all relative) */
+    UPY_OPF_JABS = 1 << 4,    /* hasjabs */
+    UPY_OPF_JBACK = 1 << 5,   /* relative jump that goes backwards (3.11+) */
+    UPY_OPF_LOCAL = 1 << 6,   /* haslocal */
+    UPY_OPF_FREE = 1 << 7,    /* hasfree */
+    UPY_OPF_COMPARE = 1 << 8, /* hascompare */
+    UPY_OPF_DEFINED = 1 << 9, /* the byte is an opcode of this version */
 };
 
 typedef struct upy_opcode_info {
-    uint16_t op;     /* upy_op; UPY_OP_INVALID where the byte is unused */
-    uint16_t flags;  /* UPY_OPF_* */
-    uint8_t caches;  /* inline CACHE code units after it (3.11+) */
+    uint16_t op;    /* upy_op; UPY_OP_INVALID where the byte is unused */
+    uint16_t flags; /* UPY_OPF_* */
+    uint8_t caches; /* inline CACHE code units after it (3.11+) */
 } upy_opcode_info;
 
 typedef struct upy_opcode_table {
     upy_version version;
-    uint16_t magic;                 /* importlib.util.MAGIC_NUMBER */
+    uint16_t magic; /* importlib.util.MAGIC_NUMBER */
     upy_opcode_info ops[256];
-    uint8_t extended_arg;           /* opcode number of EXTENDED_ARG */
-    uint8_t have_argument;          /* opcode.HAVE_ARGUMENT */
-    const char *const *cmp_op;      /* opcode.cmp_op */
+    uint8_t extended_arg;      /* opcode number of EXTENDED_ARG */
+    uint8_t have_argument;     /* opcode.HAVE_ARGUMENT */
+    const char *const *cmp_op; /* opcode.cmp_op */
     int n_cmp_op;
     /* BINARY_OP argument names, "+", "+=", ... (3.11+; else n_nb_ops 0) */
     const char *const *nb_ops;

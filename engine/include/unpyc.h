@@ -23,14 +23,14 @@ extern "C" {
  * numbering is part of the interface: never renumber, only append. */
 typedef enum unpyc_status {
     UNPYC_OK = 0,
-    UNPYC_E_USAGE = 1,       /* bad arguments to the API or the CLI */
-    UNPYC_E_IO = 2,          /* file could not be read */
-    UNPYC_E_NOT_PYC = 3,     /* too short for a .pyc header, or bad header */
-    UNPYC_E_BAD_MAGIC = 4,   /* magic number of no supported version */
-    UNPYC_E_TRUNCATED = 5,   /* marshal data ends in the middle of a value */
-    UNPYC_E_CORRUPT = 6,     /* unknown type code, invalid field, bad UTF-8 */
-    UNPYC_E_BAD_REF = 7,     /* back-reference to a missing object */
-    UNPYC_E_TOO_LARGE = 8,   /* size, depth or output over the engine's limits */
+    UNPYC_E_USAGE = 1,     /* bad arguments to the API or the CLI */
+    UNPYC_E_IO = 2,        /* file could not be read */
+    UNPYC_E_NOT_PYC = 3,   /* too short for a .pyc header, or bad header */
+    UNPYC_E_BAD_MAGIC = 4, /* magic number of no supported version */
+    UNPYC_E_TRUNCATED = 5, /* marshal data ends in the middle of a value */
+    UNPYC_E_CORRUPT = 6,   /* unknown type code, invalid field, bad UTF-8 */
+    UNPYC_E_BAD_REF = 7,   /* back-reference to a missing object */
+    UNPYC_E_TOO_LARGE = 8, /* size, depth or output over the engine's limits */
     UNPYC_E_UNSUPPORTED = 9, /* valid input the engine cannot handle */
     UNPYC_E_NOMEM = 10,      /* allocation failed */
 } unpyc_status;
@@ -55,8 +55,8 @@ const char *unpyc_status_name(unpyc_status status);
 
 /* Disassembles a whole .pyc file (header + marshalled module code). */
 unpyc_status unpyc_dis_pyc(const uint8_t *data, size_t len,
-                           unpyc_dis_format format, char **out,
-                           size_t *out_len, unpyc_error *err);
+                           unpyc_dis_format format, char **out, size_t *out_len,
+                           unpyc_error *err);
 
 /* Disassembles marshal data (marshal.dumps of a code object) written by
  * CPython major.minor. */
@@ -75,10 +75,9 @@ unpyc_status unpyc_decompile_pyc(const uint8_t *data, size_t len, char **out,
 /* Decompiles marshal data of a code object written by CPython
  * major.minor: a module's code gives the module's source, any other code
  * object the statement that defines it (def or class). */
-unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len,
-                                     int major, int minor, char **out,
-                                     size_t *out_len, unsigned *unrecovered,
-                                     unpyc_error *err);
+unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,
+                                     int minor, char **out, size_t *out_len,
+                                     unsigned *unrecovered, unpyc_error *err);
 
 /* Releases text returned by the engine. */
 void unpyc_free(char *text);

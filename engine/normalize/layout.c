@@ -40,8 +40,8 @@ static uint32_t *entries(const upy_ncode *code, upy_arena *arena) {
 
 /* A straight run [t, *end) entered only at t, once, and not by falling
  * in, that ends without falling through. */
-static int is_detached_run(const upy_ncode *code, const uint32_t *n,
-                           uint32_t t, uint32_t *end) {
+static int is_detached_run(const upy_ncode *code, const uint32_t *n, uint32_t t,
+                           uint32_t *end) {
     uint32_t e;
     if (t == 0 || t >= code->count || n[t] != 1 ||
         upy_nin_falls_through(&code->ins[t - 1]))
@@ -64,8 +64,8 @@ typedef struct move {
 } move;
 
 /* The move the async for headed by instruction f asks for, if any. */
-static int async_exit_move(const upy_ncode *code, const uint32_t *n,
-                           uint32_t f, move *m) {
+static int async_exit_move(const upy_ncode *code, const uint32_t *n, uint32_t f,
+                           move *m) {
     uint32_t j = (uint32_t)code->ins[f].target, last = UINT32_MAX, i;
     for (i = f + 1; i < j && i < code->count; i++)
         if (code->ins[i].op == N_JUMP && code->ins[i].target == (int32_t)f)

@@ -316,8 +316,7 @@ static int32_t inverted_back_jump(const norm *nm, uint32_t i) {
     const upy_instr *in = at(nm, i);
     /* Before 3.12 the pair is what the source said: `if c: continue`. */
     if (!nm->rules->no_backward_cond || i + 2 > nm->dec->count ||
-        !op_is(nm, i + 1, UPY_OP_JUMP_BACKWARD) ||
-        nm->is_target[i + 1])
+        !op_is(nm, i + 1, UPY_OP_JUMP_BACKWARD) || nm->is_target[i + 1])
         return -1;
     if (i + 2 < nm->dec->count ? in->target != at(nm, i + 2)->offset
                                : in->target <= at(nm, i + 1)->offset)

@@ -114,8 +114,8 @@ static void put_str_object(upy_strbuf *sb, const upy_object *s) {
         upy_sb_append(sb, (const char *)s->u.bytes.data, s->u.bytes.len);
 }
 
-static void put_name_list(upy_strbuf *sb, const char *const *names,
-                          int count, uint32_t bits) {
+static void put_name_list(upy_strbuf *sb, const char *const *names, int count,
+                          uint32_t bits) {
     int i, first = 1;
     for (i = 0; i < count; i++) {
         if (bits & (1u << i)) {
@@ -344,8 +344,8 @@ static unpyc_status disasm_code(const dis_context *cx, const upy_code *co,
     st = upy_decode_code(cx->version, co, &arena, &dec, cx->err);
     if (st == UNPYC_OK && collect_labels(&dec, &arena, &labels))
         st = upy_fail(cx->err,
-                      arena.over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
-                      -1, "no memory for jump labels");
+                      arena.over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
+                      "no memory for jump labels");
     if (st != UNPYC_OK)
         goto done;
 
@@ -405,8 +405,8 @@ unpyc_status upy_disasm(upy_version version, const upy_code *co,
                         "no disassembler for Python %d.%d", version.major,
                         version.minor);
     if (format == UNPYC_DIS_JSON)
-        upy_sb_printf(out, "{\"version\": \"%d.%d\", \"code\": ",
-                      version.major, version.minor);
+        upy_sb_printf(out, "{\"version\": \"%d.%d\", \"code\": ", version.major,
+                      version.minor);
     st = disasm_code(&cx, co, 0);
     if (format == UNPYC_DIS_JSON)
         upy_sb_puts(out, "}\n");

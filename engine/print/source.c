@@ -520,9 +520,8 @@ static void put_string(printer *p, const upy_object *o) {
     quote_order(s, len, order);
     for (i = 0; i < 4 && !kind; i++) {
         if (!(order[i] & p->no_kinds) &&
-            escapes_ok(p,
-                       put_literal_body(p, s, len, is_bytes, order[i], 0,
-                                        NULL, 1)))
+            escapes_ok(
+                p, put_literal_body(p, s, len, is_bytes, order[i], 0, NULL, 1)))
             kind = order[i];
     }
     if (!kind) {
@@ -539,8 +538,7 @@ static void put_string(printer *p, const upy_object *o) {
     if (is_bytes)
         putc_(p, 'b');
     puts_(p, quote_text(kind));
-    check_escapes(p,
-                  put_literal_body(p, s, len, is_bytes, kind, 0, NULL, 0));
+    check_escapes(p, put_literal_body(p, s, len, is_bytes, kind, 0, NULL, 0));
     puts_(p, quote_text(kind));
     if (banned) {
         if (p->strict)
@@ -1024,9 +1022,8 @@ static int is_str_const(const upy_expr *e) {
 static void emit_fstring_text(printer *p, const upy_expr *part, unsigned kind) {
     const upy_object *o = part->u.constant;
 
-    check_escapes(
-        p, put_literal_body(p, o->u.bytes.data, o->u.bytes.len, 0, kind,
-                            LIT_BRACES, NULL, 0));
+    check_escapes(p, put_literal_body(p, o->u.bytes.data, o->u.bytes.len, 0,
+                                      kind, LIT_BRACES, NULL, 0));
 }
 
 /* One replacement field {value!c:spec}. */

@@ -24,7 +24,7 @@ typedef enum upy_kind {
     UPY_NONE,
     UPY_FALSE,
     UPY_TRUE,
-    UPY_STOPITER,   /* StopIteration, marshal TYPE_STOPITER */
+    UPY_STOPITER, /* StopIteration, marshal TYPE_STOPITER */
     UPY_ELLIPSIS,
     UPY_INT,
     UPY_FLOAT,

@@ -17,13 +17,13 @@
 
 typedef struct upy_pyc_header {
     upy_version version;
-    uint16_t magic;          /* the 16-bit magic number */
-    uint32_t flags;          /* PEP 552: bit 0 hash-based, bit 1 check_source */
+    uint16_t magic; /* the 16-bit magic number */
+    uint32_t flags; /* PEP 552: bit 0 hash-based, bit 1 check_source */
     int hash_based;
     int check_source;
-    uint32_t source_mtime;   /* when not hash-based */
-    uint32_t source_size;    /* when not hash-based */
-    uint64_t source_hash;    /* when hash-based */
+    uint32_t source_mtime; /* when not hash-based */
+    uint32_t source_size;  /* when not hash-based */
+    uint64_t source_hash;  /* when hash-based */
 } upy_pyc_header;
 
 /* Maps a magic number to the CPython version that writes it.  Returns 0 and

@@ -43,9 +43,16 @@ upy_expr *rec_negate(rec *r, upy_expr *e) {
     if (e->kind == UPY_E_UNARYOP && e->u.unary.op == UPY_UOP_NOT)
         return e->u.unary.operand;
     if (e->kind == UPY_E_COMPARE && e->u.compare.n == 1) {
-        static const int8_t flip[] = {-1, -1, -1, -1, -1, -1,
-                                      UPY_CMP_IS_NOT, UPY_CMP_IS,
-                                      UPY_CMP_NOT_IN, UPY_CMP_IN};
+        static const int8_t flip[] = {-1,
+                                      -1,
+                                      -1,
+                                      -1,
+                                      -1,
+                                      -1,
+                                      UPY_CMP_IS_NOT,
+                                      UPY_CMP_IS,
+                                      UPY_CMP_NOT_IN,
+                                      UPY_CMP_IN};
         int8_t to = flip[e->u.compare.ops[0]];
         if (to >= 0) {
             n = new_expr(r, UPY_E_COMPARE);
@@ -269,8 +276,7 @@ static int test_targets(const rec *r, int32_t s, int32_t *on_true,
     int guard = 0;
     int32_t cleanup_exit = UPY_NO_BLOCK;
     while (guard++ < 32) {
-        int values =
-            test_values(r, s, cleanup_exit == UPY_NO_BLOCK ? 0 : 1);
+        int values = test_values(r, s, cleanup_exit == UPY_NO_BLOCK ? 0 : 1);
         const upy_block *sb;
         if (!values)
             return 0;
@@ -282,8 +288,8 @@ static int test_targets(const rec *r, int32_t s, int32_t *on_true,
             return cleanup_exit == UPY_NO_BLOCK || *on_false == cleanup_exit;
         }
         /* A chain link: fails into its cleanup, holds into the next. */
-        if (ins(r, sb->end - 1)->arg != UPY_JUMP_FALSE || sb->jump == UPY_NO_BLOCK ||
-            sb->next == UPY_NO_BLOCK)
+        if (ins(r, sb->end - 1)->arg != UPY_JUMP_FALSE ||
+            sb->jump == UPY_NO_BLOCK || sb->next == UPY_NO_BLOCK)
             return 0;
         {
             const upy_block *cb = blk(r, sb->jump);
@@ -430,8 +436,8 @@ static int in_network(const net_node *nodes, int n, int32_t b) {
 
 /* Blocks that can join the network: pure tests (or chain links) reached
  * only from blocks already in it. */
-static int collect_network(rec *r, int32_t b, const region *rg,
-                           net_node *nodes, int n) {
+static int collect_network(rec *r, int32_t b, const region *rg, net_node *nodes,
+                           int n) {
     int changed = 1;
     while (changed && n < MAX_NETWORK) {
         int k;

@@ -253,7 +253,8 @@ static void each_annotation(rec *r, upy_expr *annotations, upy_arguments *a,
                 if (returns)
                     *returns = rec_annotation(r, annotations->u.dict.values[k]);
             } else if (a && (arg = find_arg(a, name)) != NULL) {
-                arg->annotation = rec_annotation(r, annotations->u.dict.values[k]);
+                arg->annotation =
+                    rec_annotation(r, annotations->u.dict.values[k]);
             }
         }
         return;
@@ -414,12 +415,10 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
     uint32_t b, i;
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *bb = &r->cfg.blocks[b];
-        if (bb->rpo == UINT32_MAX || r->done[b] ||
-            is_cleanup_handler(r, bb))
+        if (bb->rpo == UINT32_MAX || r->done[b] || is_cleanup_handler(r, bb))
             continue;
         for (i = bb->start; i < bb->end; i++)
-            if (has_effect(&r->ncode.ins[i]) && !r->evaluated[i] &&
-                !r->skip[i])
+            if (has_effect(&r->ncode.ins[i]) && !r->evaluated[i] && !r->skip[i])
                 break;
         if (i < bb->end)
             rec_unrecovered(r, out, bb->start, bb->end,
@@ -623,9 +622,8 @@ static int recover_body(const rec *parent, const upy_code *co,
         *body = upy_vec_stmts(&with_doc);
     }
     rec_elif_chains(body);
-    check_valid_list(&r, body,
-                     kind == CODE_MODULE || kind == CODE_CLASS ? 0
-                                                               : IN_FUNCTION);
+    check_valid_list(
+        &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
     if (add_declarations(&r, body))
         return -1;
     *unrecovered += r.unrecovered;

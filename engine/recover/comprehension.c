@@ -37,10 +37,10 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
     if (in->arg == 1 && target && target->expr) {
         upy_expr *d = target->expr;
         if (in->op == N_MAP_ADD && d->kind == UPY_E_DICT) {
-            upy_expr **keys = upy_arena_array(r->arena, d->u.dict.n + 1,
-                                              sizeof(upy_expr *));
-            upy_expr **values = upy_arena_array(r->arena, d->u.dict.n + 1,
-                                                sizeof(upy_expr *));
+            upy_expr **keys =
+                upy_arena_array(r->arena, d->u.dict.n + 1, sizeof(upy_expr *));
+            upy_expr **values =
+                upy_arena_array(r->arena, d->u.dict.n + 1, sizeof(upy_expr *));
             if (!keys || !values)
                 return rec_oom(r);
             if (d->u.dict.n) {
@@ -89,7 +89,6 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
     s->u.expr = y;
     return rec_emit(r, out, s);
 }
-
 
 static upy_expr *from_loop(rec *r, upy_expr_kind kind, const upy_stmt *loop,
                            upy_expr *iter);
@@ -236,8 +235,7 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
 }
 
 int rec_is_accumulator(const upy_expr *e) {
-    return e &&
-           (((e->kind == UPY_E_LIST || e->kind == UPY_E_SET) &&
-             e->u.elts.len == 0) ||
-            (e->kind == UPY_E_DICT && e->u.dict.n == 0));
+    return e && (((e->kind == UPY_E_LIST || e->kind == UPY_E_SET) &&
+                  e->u.elts.len == 0) ||
+                 (e->kind == UPY_E_DICT && e->u.dict.n == 0));
 }

@@ -202,8 +202,7 @@ static int eval_call(rec *r, const upy_nin *in) {
     if (fn.kind == SV_BUILD_CLASS)
         return rec_class_call(r, args, npos, in->obj, nkw);
     if (nslots == 2 && npos == 0 && nkw == 0 && slots[0].kind == SV_VALUE &&
-        slots[1].kind == SV_FUNCTION && slots[1].pend &&
-        slots[1].pend->stmt) {
+        slots[1].kind == SV_FUNCTION && slots[1].pend && slots[1].pend->stmt) {
         /* 3.11+ applies a decorator with the function in the self slot. */
         args = &slots[1];
         npos = 1;

@@ -68,12 +68,12 @@ sval *rec_peek(rec *r, uint32_t depth_from_top) {
 
 int rec_is_identifier(const char *s) {
     static const char *const keywords[] = {
-        "False",  "None",     "True",    "and",      "as",     "assert",
-        "async",  "await",    "break",   "class",    "continue", "def",
-        "del",    "elif",     "else",    "except",   "finally", "for",
-        "from",   "global",   "if",      "import",   "in",     "is",
-        "lambda", "nonlocal", "not",     "or",       "pass",   "raise",
-        "return", "try",      "while",   "with",     "yield",
+        "False",  "None",     "True",  "and",    "as",       "assert",
+        "async",  "await",    "break", "class",  "continue", "def",
+        "del",    "elif",     "else",  "except", "finally",  "for",
+        "from",   "global",   "if",    "import", "in",       "is",
+        "lambda", "nonlocal", "not",   "or",     "pass",     "raise",
+        "return", "try",      "while", "with",   "yield",
     };
     size_t k;
     const unsigned char *c = (const unsigned char *)s;

@@ -312,8 +312,7 @@ static int store_import(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
  * __annotations__['x'].  The name of such an annotation store, else NULL. */
 static const char *annotation_key(const rec *r, const upy_expr *target) {
     const upy_expr *owner, *key;
-    if (!(r->is_module || r->is_class_body) ||
-        target->kind != UPY_E_SUBSCRIPT)
+    if (!(r->is_module || r->is_class_body) || target->kind != UPY_E_SUBSCRIPT)
         return NULL;
     owner = target->u.subscript.value;
     key = target->u.subscript.index;
@@ -337,8 +336,7 @@ static int emit_annotation(rec *r, const char *name, upy_expr *annotation,
     s->u.annassign.annotation = rec_annotation(r, annotation);
     s->u.annassign.simple = 1;
     prev = out->len ? (upy_stmt *)out->items[out->len - 1] : NULL;
-    if (prev && prev->kind == UPY_S_ASSIGN &&
-        prev->u.assign.targets.len == 1 &&
+    if (prev && prev->kind == UPY_S_ASSIGN && prev->u.assign.targets.len == 1 &&
         prev->u.assign.targets.items[0]->kind == UPY_E_NAME &&
         strcmp(prev->u.assign.targets.items[0]->u.name, name) == 0) {
         s->u.annassign.value = prev->u.assign.value;

@@ -127,8 +127,8 @@ static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
  * same operations and arguments, jumps to the same relative place. */
 int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     uint32_t k;
-    if (a > r->ncode.count || b > r->ncode.count ||
-        n > r->ncode.count - a || n > r->ncode.count - b)
+    if (a > r->ncode.count || b > r->ncode.count || n > r->ncode.count - a ||
+        n > r->ncode.count - b)
         return 0;
     for (k = 0; k < n; k++) {
         const upy_nin *x = ins(r, a + k), *y = ins(r, b + k);
@@ -671,8 +671,8 @@ enum { EXIT_LEAVES = 1, EXIT_JUMPS = 2 };
 static int is_exit_copy(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i = bb->start, n, exits = 0;
-    while (i < bb->end &&
-           ((n = with_exit_at(r, i, 0)) != 0 || (n = with_exit_at(r, i, 1)) != 0)) {
+    while (i < bb->end && ((n = with_exit_at(r, i, 0)) != 0 ||
+                           (n = with_exit_at(r, i, 1)) != 0)) {
         i += n;
         exits++;
     }
@@ -733,7 +733,6 @@ int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
     return end;
 }
 
-
 /* Where a with statement goes on when __exit__ swallowed an exception:
  * after the handler's POP_TOP; POP_EXCEPT; POP_TOP; POP_TOP.  Sets *block
  * and *offset (instructions into it); returns 0, or -1 when not found. */
@@ -772,7 +771,8 @@ static void merge_with(rec *r, upy_stmt *s) {
     if (s->u.with.body.len != 1)
         return;
     inner = s->u.with.body.items[0];
-    if (inner->kind != UPY_S_WITH || inner->u.with.is_async != s->u.with.is_async)
+    if (inner->kind != UPY_S_WITH ||
+        inner->u.with.is_async != s->u.with.is_async)
         return;
     items = upy_arena_array(r->arena, s->u.with.n_items + inner->u.with.n_items,
                             sizeof(upy_withitem));
@@ -836,9 +836,9 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
      * when __exit__ swallows an exception. */
     cont = r->exit_block;
     exit_len = cont != UPY_NO_BLOCK && cont < (int32_t)r->cfg.count
-                   ? with_exit_at(r, r->resume_block == cont
-                                         ? r->resume_at
-                                         : blk(r, cont)->start,
+                   ? with_exit_at(r,
+                                  r->resume_block == cont ? r->resume_at
+                                                          : blk(r, cont)->start,
                                   is_async)
                    : 0;
     if (exit_len && r->resume_block == cont)

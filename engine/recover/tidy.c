@@ -15,7 +15,6 @@
 
 #include "recover/rec.h"
 
-
 static int is_store_of(const upy_stmt *s, const char *name) {
     return s && s->kind == UPY_S_ASSIGN && s->u.assign.targets.len == 1 &&
            s->u.assign.targets.items[0]->kind == UPY_E_NAME &&
@@ -64,12 +63,10 @@ static int written_return(const rec *r, const upy_stmt *s) {
     const upy_block *b;
     if (r->is_module)
         return 0;
-    while (i < r->ncode.count &&
-           (r->ncode.ins[i].op != N_RETURN || r->skip[i]))
+    while (i < r->ncode.count && (r->ncode.ins[i].op != N_RETURN || r->skip[i]))
         i++;
     /* The return's own block: its None load starts one. */
-    if (i == 0 || i >= r->ncode.count ||
-        r->ncode.ins[i - 1].op != N_LOAD_CONST)
+    if (i == 0 || i >= r->ncode.count || r->ncode.ins[i - 1].op != N_LOAD_CONST)
         return 0;
     b = &r->cfg.blocks[r->cfg.block_of[i - 1]];
     if (b->start != i - 1)
@@ -103,7 +100,7 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
         if (s->u.try_.finalbody.len)
             break;
         rec_drop_final_return(r, s->u.try_.orelse.len ? &s->u.try_.orelse
-                                               : &s->u.try_.body);
+                                                      : &s->u.try_.body);
         for (k = 0; k < s->u.try_.n_handlers; k++)
             rec_drop_final_return(r, &s->u.try_.handlers[k].body);
         break;
@@ -172,7 +169,8 @@ static int same_stmt(const upy_stmt *a, const upy_stmt *b) {
                 return 0;
         return 1;
     case UPY_S_FUNCTIONDEF:
-        return a->u.funcdef.origin && a->u.funcdef.origin == b->u.funcdef.origin;
+        return a->u.funcdef.origin &&
+               a->u.funcdef.origin == b->u.funcdef.origin;
     case UPY_S_CLASSDEF:
         return a->u.classdef.origin &&
                a->u.classdef.origin == b->u.classdef.origin;
@@ -192,8 +190,7 @@ static int ends_with_copy(const upy_stmt_list *body,
     if (!tail->len || body->len < tail->len)
         return 0;
     for (k = 0; k < tail->len; k++)
-        if (!same_stmt(body->items[body->len - tail->len + k],
-                       tail->items[k]))
+        if (!same_stmt(body->items[body->len - tail->len + k], tail->items[k]))
             return 0;
     return 1;
 }
@@ -283,7 +280,8 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
         /* `if c: A; return x` + `return x`: the final statements copied
          * into the branch (3.12+ copies up to four instructions). */
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len &&
-            s->u.if_.body.len > rest.len && ends_with_copy(&s->u.if_.body, &rest)) {
+            s->u.if_.body.len > rest.len &&
+            ends_with_copy(&s->u.if_.body, &rest)) {
             s->u.if_.body.len -= rest.len;
             break;
         }
@@ -321,7 +319,7 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
         if (last->u.try_.finalbody.len)
             break;
         rec_fold_tail_returns(r, last->u.try_.orelse.len ? &last->u.try_.orelse
-                                                  : &last->u.try_.body);
+                                                         : &last->u.try_.body);
         for (k = 0; k < last->u.try_.n_handlers; k++)
             rec_fold_tail_returns(r, &last->u.try_.handlers[k].body);
         break;
@@ -370,7 +368,6 @@ void rec_tidy_class_body(upy_stmt_list *body) {
     }
     rec_docstring_from_doc(body, 0);
 }
-
 
 /* Whether the statement list cannot fall off its end. */
 static int ends_terminal(const upy_stmt_list *body) {

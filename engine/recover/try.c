@@ -242,8 +242,7 @@ enum { SEEN_NOT = -3, SEEN_HANDLER = -2, SEEN_ELSEWHERE = -1 };
  * and at most *hi of them came before handler h.  0 when it contradicts
  * itself. */
 static int else_bounds_by(rec *r, int32_t h, const upy_ptr_vec *rest,
-                          uint32_t end, int table, uint32_t *lo,
-                          uint32_t *hi) {
+                          uint32_t end, int table, uint32_t *lo, uint32_t *hi) {
     const upy_object *tuple = table ? r->code->consts : r->code->names;
     size_t n = upy_seq_len(tuple), k;
     int32_t *seen, handler_min = -1;
@@ -416,8 +415,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
-                   !r->ncode.cold_handlers && exit < h &&
-                   exit >= rg->start) {
+                   !r->ncode.cold_handlers && exit < h && exit >= rg->start) {
             /* No handler goes on after the try, but the body does, and
              * before the handlers: that is an else part (code after the
              * try would follow the handlers). */
@@ -445,8 +443,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             follow = r->exit_block;
             for (b2 = exit; b2 < rg->end && !blk(r, b2)->is_handler; b2++)
                 ;
-            end = b2 < (int32_t)r->cfg.count ? blk(r, b2)->start
-                                             : r->ncode.count;
+            end =
+                b2 < (int32_t)r->cfg.count ? blk(r, b2)->start : r->ncode.count;
             n_else = else_by_order(r, h, &after, end);
             for (k = 0; k < n_else; k++)
                 if (upy_vec_push(r->arena, &orelse, after.items[k]))

@@ -36,8 +36,8 @@ void *upy_arena_alloc(upy_arena *arena, size_t size) {
     if (size > SIZE_MAX - ARENA_ALIGN)
         return NULL;
     rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-    if (arena->limit && (rounded > arena->limit ||
-                         arena->allocated > arena->limit - rounded)) {
+    if (arena->limit &&
+        (rounded > arena->limit || arena->allocated > arena->limit - rounded)) {
         arena->over_limit = 1;
         return NULL;
     }
@@ -45,9 +45,8 @@ void *upy_arena_alloc(upy_arena *arena, size_t size) {
     if (!chunk || chunk->size - chunk->used < rounded) {
         /* Big requests get a chunk of their own so small ones keep
          * filling the current chunk. */
-        size_t chunk_size = rounded > ARENA_CHUNK_SIZE / 4
-                                ? rounded
-                                : ARENA_CHUNK_SIZE;
+        size_t chunk_size =
+            rounded > ARENA_CHUNK_SIZE / 4 ? rounded : ARENA_CHUNK_SIZE;
         if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk))
             return NULL;
         upy_arena_chunk *fresh = malloc(sizeof(upy_arena_chunk) + chunk_size);

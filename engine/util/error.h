@@ -13,7 +13,8 @@
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-unpyc_status upy_fail(unpyc_error *err, unpyc_status status, long long offset,
-                      const char *fmt, ...);
+unpyc_status
+upy_fail(unpyc_error *err, unpyc_status status, long long offset,
+         const char *fmt, ...);
 
 #endif /* UPY_ERROR_H */

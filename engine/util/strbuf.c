@@ -59,7 +59,9 @@ void upy_sb_puts(upy_strbuf *sb, const char *text) {
     upy_sb_append(sb, text, strlen(text));
 }
 
-void upy_sb_putc(upy_strbuf *sb, char c) { upy_sb_append(sb, &c, 1); }
+void upy_sb_putc(upy_strbuf *sb, char c) {
+    upy_sb_append(sb, &c, 1);
+}
 
 void upy_sb_printf(upy_strbuf *sb, const char *fmt, ...) {
     va_list ap;

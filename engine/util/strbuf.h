@@ -16,8 +16,8 @@ typedef struct upy_strbuf {
     char *data; /* NUL-terminated while not failed */
     size_t len;
     size_t cap;
-    size_t limit;   /* 0 means no limit */
-    int failed;     /* 0, or 1 = out of memory, 2 = over the limit */
+    size_t limit; /* 0 means no limit */
+    int failed;   /* 0, or 1 = out of memory, 2 = over the limit */
 } upy_strbuf;
 
 void upy_sb_init(upy_strbuf *sb, size_t limit);
