@@ -936,29 +936,50 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
 
 /* A statement that begins in a protected range and ends after it (the
  * RETURN_VALUE of `return f()` in a try or with body is outside the range
- * the exception table covers): runs block b until the statement is
- * complete.  Returns 1 when the region ended there (a return), 0 when it
- * goes on in b (r->resume_* say where), -1 on error. */
-static int finish_statement(rec *r, int32_t b, const region *rg,
+ * the exception table covers; `return v` in `except E as name` runs on
+ * through two more ranges: SWAP 2 under the clause's cleanup, then
+ * POP_EXCEPT, the name cleanup and RETURN_VALUE under none): runs block b,
+ * and the blocks it falls into, until the statement is complete.  Returns
+ * 1 when the region ended there (a return), 0 when it goes on in b
+ * (r->resume_* say where, b is updated), -1 on error. */
+static int finish_statement(rec *r, int32_t *b, const region *rg,
                             upy_ptr_vec *out) {
-    const upy_block *bb = blk(r, b);
-    uint32_t i = r->resume_block == b ? r->resume_at : bb->start;
+    const upy_block *bb = blk(r, *b);
+    uint32_t i = r->resume_block == *b ? r->resume_at : bb->start;
+    uint32_t base = rg->base;
+    int blocks = 0;
     r->resume_block = UPY_NO_BLOCK;
-    for (; i < bb->end && r->sp > rg->base; i++) {
+    for (; i < bb->end && r->sp > base; i++) {
         int st;
         if (r->skip[i])
             continue;
+        /* The exception an except clause saved goes; the value kept for
+         * the return (SWAP 2) took its slot. */
+        if (ins(r, i)->op == N_POP_EXCEPT && base > 0)
+            base--;
         if (ins(r, i)->op == N_RETURN) {
-            r->done[b] = 1;
+            r->done[*b] = 1;
             return emit_return(r, rg, out) ? -1 : 1;
+        }
+        if (is_name_cleanup(r, i, rg->except_name)) {
+            i += 2;
+            continue;
         }
         st = rec_eval(r, i, out);
         if (st < 0)
             return -1;
         if (st > 0)
             break;
+        if (i + 1 == bb->end && r->sp > base && bb->next != UPY_NO_BLOCK &&
+            upy_nin_falls_through(ins(r, i)) && !upy_nin_ends_block(ins(r, i)) &&
+            !r->done[bb->next] && ++blocks < 4) {
+            r->done[*b] = 1;
+            *b = bb->next;
+            bb = blk(r, *b);
+            i = bb->start - 1;
+        }
     }
-    r->resume_block = b;
+    r->resume_block = *b;
     r->resume_at = i;
     return 0;
 }
@@ -986,7 +1007,7 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         return emit_return(r, rg, out);
     }
     if (r->sp > rg->base && !r->done[b]) {
-        int st = finish_statement(r, b, rg, out);
+        int st = finish_statement(r, &b, rg, out);
         if (st < 0)
             return -1;
         if (st > 0) {

@@ -183,11 +183,29 @@ static int same_stmt(const upy_stmt *a, const upy_stmt *b) {
     }
 }
 
-/* Whether `body` ends with a copy of the statements `tail`. */
-static int ends_with_copy(const upy_stmt_list *body,
+/* Whether return statement s keeps its value under an exception being
+ * handled (value; SWAP 2; POP_EXCEPT; RETURN): a return written in an
+ * except clause, never a copy of the code after the try. */
+static int returns_from_handler(const rec *r, const upy_stmt *s) {
+    uint32_t i;
+    for (i = s->start; i < r->ncode.count && r->ncode.ins[i].op != N_RETURN;
+         i++)
+        if (r->ncode.ins[i].op == N_SWAP || r->ncode.ins[i].op == N_POP_EXCEPT)
+            return 1;
+    return 0;
+}
+
+/* Whether `body` ends with a copy of the statements `tail`.  Only 3.10
+ * and 3.12+ copy written code (up to four instructions) into the branches
+ * that jump to it; 3.11 copies the implicit return only. */
+static int ends_with_copy(const rec *r, const upy_stmt_list *body,
                           const upy_stmt_list *tail) {
     uint32_t k;
-    if (!tail->len || body->len < tail->len)
+    if (!tail->len || body->len < tail->len || !r->ncode.copies_exits ||
+        r->ncode.written_exits_keep_jumps)
+        return 0;
+    if (body->items[body->len - 1]->kind == UPY_S_RETURN &&
+        returns_from_handler(r, body->items[body->len - 1]))
         return 0;
     for (k = 0; k < tail->len; k++)
         if (!same_stmt(body->items[body->len - tail->len + k], tail->items[k]))
@@ -281,7 +299,7 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
          * into the branch (3.12+ copies up to four instructions). */
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len &&
             s->u.if_.body.len > rest.len &&
-            ends_with_copy(&s->u.if_.body, &rest)) {
+            ends_with_copy(r, &s->u.if_.body, &rest)) {
             s->u.if_.body.len -= rest.len;
             break;
         }
@@ -289,10 +307,10 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
             s->u.try_.n_handlers) {
             uint32_t h, copies = 0;
             for (h = 0; h < s->u.try_.n_handlers; h++)
-                copies += ends_with_copy(&s->u.try_.handlers[h].body, &rest);
+                copies += ends_with_copy(r, &s->u.try_.handlers[h].body, &rest);
             if (copies) {
                 for (h = 0; h < s->u.try_.n_handlers; h++)
-                    if (ends_with_copy(&s->u.try_.handlers[h].body, &rest))
+                    if (ends_with_copy(r, &s->u.try_.handlers[h].body, &rest))
                         s->u.try_.handlers[h].body.len -= rest.len;
                 break;
             }

@@ -406,10 +406,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         /* The else part: from where the body left to where the handlers
          * go on. */
         if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK && exit != follow &&
-            exit < follow && exit >= rg->start && follow <= rg->end) {
+            exit < follow && exit >= rg->start &&
+            (follow <= rg->end || (!r->ncode.cold_handlers && exit < h))) {
+            /* (Where the handlers go on past the region, as to the copy
+             * of an enclosing finally body, the else part ends at the
+             * handler that follows it.) */
             region erg = *rg;
             erg.start = exit;
-            erg.end = follow;
+            erg.end = follow <= rg->end ? follow : h;
             erg.follow = follow;
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
