@@ -98,8 +98,11 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
         st = upy_recover(obj->u.code, version, &options, &arena, &body, &lost,
                          err);
     if (st == UNPYC_OK) {
-        upy_print_module(&sb, &body, version);
-        if (sb.failed)
+        if (upy_print_module_ex(&sb, &body, version) & UPY_PRINT_TOO_DEEP)
+            st = upy_fail(err, UNPYC_E_TOO_LARGE, -1,
+                          "an expression is nested more than %d levels deep",
+                          UPY_PRINT_MAX_DEPTH);
+        else if (sb.failed)
             st = upy_fail(err,
                           sb.failed == 2 ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
                           -1, "source is larger than the output limit");

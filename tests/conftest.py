@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional
 
@@ -90,7 +91,11 @@ def unpyc_path(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def run_python(
-    version: str, unpyc_path: str, args: List[str], timeout: float = 1800
+    version: str,
+    unpyc_path: str,
+    args: List[str],
+    timeout: float = 1800,
+    cwd: Optional[Path] = None,
 ) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONPATH"] = unpyc_path
@@ -102,6 +107,7 @@ def run_python(
         capture_output=True,
         text=True,
         timeout=timeout,
+        cwd=cwd,
     )
 
 
@@ -176,6 +182,39 @@ class _RoundtripSummary:
             tr.write_line(line)
 
 
+class _ConstructSummary:
+    """Prints the per-version table of the construct families
+    (tests/test_constructs.py), with the number of known failures."""
+
+    def __init__(self) -> None:
+        self.started = time.time()
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:  # type: ignore[no-untyped-def]
+        # Results of this run only (xdist workers write them; none removes
+        # them, so that no worker removes another's).
+        files = sorted(f for f in glob.glob(str(RESULTS / "constructs" / "*.json"))
+                       if os.path.getmtime(f) >= self.started)
+        if not files:
+            return
+        from unpyc.roundtrip import read_known, summary_table
+
+        summaries = []
+        known = []
+        for name in files:
+            with open(name) as f:
+                summaries.append(json.load(f)["summary"])
+            version = Path(name).stem
+            listed = read_known(str(REPO / "tests" / "constructs" / "known_failures" /
+                                    (version + ".txt")))
+            known.append("%s: %d" % (version, len(listed)))
+        tr = terminalreporter
+        tr.section("construct families round trip (tests/constructs)")
+        for line in summary_table(summaries).splitlines():
+            tr.write_line(line)
+        tr.write_line("known failures listed (tests/constructs/known_failures): " +
+                      ", ".join(known))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
@@ -183,6 +222,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "(leave it out with -m 'not roundtrip')",
     )
     config.pluginmanager.register(_RoundtripSummary(), "unpyc-roundtrip-summary")
+    config.pluginmanager.register(_ConstructSummary(), "unpyc-construct-summary")
 
 
 @pytest.fixture(scope="session", autouse=True)

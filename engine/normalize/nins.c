@@ -12,7 +12,10 @@ static int popcount4(int32_t bits) {
     return (bits & 1) + (bits >> 1 & 1) + (bits >> 2 & 1) + (bits >> 3 & 1);
 }
 
-int upy_nin_stack_effect(const upy_nin *in, int taken) {
+/* The effect in 64 bits: opargs come from the data, up to 2^32 - 1. */
+static long long effect(const upy_nin *in, int taken) {
+    long long arg = in->arg;
+
     switch ((upy_nop)in->op) {
     case N_POP_TOP:
     case N_STORE:
@@ -70,7 +73,7 @@ int upy_nin_stack_effect(const upy_nin *in, int taken) {
     case N_COPY_DICT_WITHOUT_KEYS:
         return 0;
     case N_LOAD_SUPER_ATTR:
-        return in->arg & 1 ? -1 : -2;
+        return arg & 1 ? -1 : -2;
     case N_STORE_ATTR:
     case N_DELETE_SUBSCR:
     case N_SLICE:
@@ -87,35 +90,46 @@ int upy_nin_stack_effect(const upy_nin *in, int taken) {
     case N_BUILD_LIST:
     case N_BUILD_SET:
     case N_BUILD_STRING:
-        return 1 - in->arg;
+        return 1 - arg;
     case N_BUILD_MAP:
-        return 1 - 2 * in->arg;
+        return 1 - 2 * arg;
     case N_BUILD_CONST_KEY_MAP:
-        return -in->arg;
+        return -arg;
     case N_UNPACK_SEQUENCE:
-        return in->arg - 1;
+        return arg - 1;
     case N_UNPACK_EX:
-        return (in->arg & 0xFF) + (in->arg >> 8);
+        return (arg & 0xFF) + (arg >> 8);
     case N_FORMAT:
         return in->flags & N_FORMAT_SPEC ? -1 : 0;
     case N_CALL:
-        return 1 - in->arg - call_slots(in);
+        return 1 - arg - call_slots(in);
     case N_CALL_EX:
         return 1 - call_slots(in) - 1 - (in->flags & N_CALL_KWARGS ? 1 : 0);
     case N_MAKE_FUNCTION:
         return -popcount4(in->arg);
     case N_INTRINSIC:
-        return in->arg >= 100 ? -1 : 0;
+        return arg >= 100 ? -1 : 0;
     case N_JUMP_IF_OR_POP:
         return taken ? 0 : -1;
     case N_FOR_ITER:
         return taken ? -1 : 1;
     case N_RAISE:
-        return -in->arg;
+        return -arg;
     case N_COUNT:
         break;
     }
     return 0;
+}
+
+/* Clamped to UPY_MAX_STACK_EFFECT either way, so that sums of a few
+ * effects stay in an int; the CFG refuses depths past it. */
+int upy_nin_stack_effect(const upy_nin *in, int taken) {
+    long long e = effect(in, taken);
+    if (e > UPY_MAX_STACK_EFFECT)
+        return UPY_MAX_STACK_EFFECT;
+    if (e < -UPY_MAX_STACK_EFFECT)
+        return -UPY_MAX_STACK_EFFECT;
+    return (int)e;
 }
 
 int upy_nin_ends_block(const upy_nin *in) {

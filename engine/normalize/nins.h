@@ -237,6 +237,10 @@ typedef struct upy_ncode {
  * (taken = 0) or its jump (taken = 1). */
 int upy_nin_stack_effect(const upy_nin *in, int taken);
 
+/* No valid code object's stack gets this deep (co_stacksize is far
+ * smaller); corrupt opargs are clamped to it. */
+#define UPY_MAX_STACK_EFFECT (1 << 24)
+
 /* Whether `in` ends a basic block (a jump of any kind, return, raise). */
 int upy_nin_ends_block(const upy_nin *in);
 

@@ -74,6 +74,7 @@ typedef struct printer {
     int strict;   /* trying a quote: what is forbidden fails the try */
     int conflict; /* the try failed */
     int level;    /* indentation of the statement being printed */
+    int depth;    /* expressions being printed, one inside the other */
 } printer;
 
 static void print_expr(printer *p, const upy_expr *e, int min);
@@ -89,7 +90,7 @@ static void putc_(printer *p, char c) {
 }
 
 static int stopped(const printer *p) {
-    return p->sb->failed || p->conflict;
+    return p->sb->failed || p->conflict || (p->issues & UPY_PRINT_TOO_DEEP);
 }
 
 static void indent(printer *p, int level) {
@@ -1526,10 +1527,16 @@ static void print_expr(printer *p, const upy_expr *e, int min) {
         puts_(p, "...");
         return;
     }
+    if (p->depth >= UPY_PRINT_MAX_DEPTH) {
+        p->issues |= UPY_PRINT_TOO_DEEP;
+        return;
+    }
     paren = expr_prec(p, e) < min;
     if (paren)
         putc_(p, '(');
+    p->depth++;
     print_expr_inner(p, e);
+    p->depth--;
     if (paren)
         putc_(p, ')');
 }

@@ -27,7 +27,14 @@ enum {
      * constant with an escape, or more quote kinds than there are), so
      * the text does not compile on that version. */
     UPY_PRINT_FSTRING_INEXACT = 1u << 0,
+    /* An expression nests deeper than UPY_PRINT_MAX_DEPTH: the printer
+     * stopped there (the text is incomplete).  Only corrupt or crafted
+     * bytecode builds such a tree; CPython's own compiler refuses sources
+     * nested far less deep. */
+    UPY_PRINT_TOO_DEEP = 1u << 1,
 };
+
+#define UPY_PRINT_MAX_DEPTH 3000
 
 /* Appends the source of a module body (or any statement list at top
  * level) to sb, for CPython `version`: nothing for an empty body, else

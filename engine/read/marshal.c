@@ -456,6 +456,26 @@ static upy_object *names_of_kind(reader *r, const upy_code *co, uint8_t bit,
 }
 
 /* The fields in the order each version's w_object writes them. */
+/* The parameters are the first local names (CPython's code constructor
+ * refuses any other code): a count past them is corrupt data, which later
+ * layers would otherwise print as that many parameters. */
+static unpyc_status check_parameters(reader *r, const upy_code *co,
+                                     int localsplus) {
+    enum { VARARGS = 0x4, VARKEYWORDS = 0x8 }; /* co_flags bits */
+    size_t names = upy_seq_len(localsplus ? co->localsplusnames : co->varnames);
+    size_t params = (size_t)co->argcount + (size_t)co->kwonlyargcount +
+                    ((co->flags & VARARGS) != 0) +
+                    ((co->flags & VARKEYWORDS) != 0);
+    if (co->posonlyargcount > co->argcount || params > names)
+        return upy_fail(r->err, UNPYC_E_CORRUPT, (long long)(r->base + r->pos),
+                        "code object before offset %zu has %zu parameters "
+                        "(%d positional-only of %d positional) for %zu local "
+                        "names",
+                        r->base + r->pos, params, co->posonlyargcount,
+                        co->argcount, names);
+    return UNPYC_OK;
+}
+
 static unpyc_status read_code(reader *r, upy_object *o) {
     int localsplus = r->version.minor >= 11;
     upy_code *co = upy_arena_alloc(r->arena, sizeof *co);
@@ -514,7 +534,7 @@ static unpyc_status read_code(reader *r, upy_object *o) {
             !(co->freevars = names_of_kind(r, co, UPY_FAST_FREE, NULL)))
             return fail_alloc(r);
     }
-    return UNPYC_OK;
+    return check_parameters(r, co, localsplus);
 }
 
 /* Reads the value of an object whose type byte (without FLAG_REF) was just

@@ -912,7 +912,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
 
 int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     int st;
-    uint32_t sp = r->sp;
+    uint32_t sp = r->sp, len;
     sval *saved;
     if (r->nesting >= REC_MAX_NESTING)
         return b == UPY_NO_BLOCK ? 0 : rec_fail_region(r, b, rg, out);
@@ -923,11 +923,24 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     saved = upy_arena_array(r->arena, sp + 1, sizeof *saved);
     if (!saved)
         return rec_oom(r);
-    memcpy(saved, r->stack, sp * sizeof *saved);
+    if (sp)
+        memcpy(saved, r->stack, sp * sizeof *saved);
     r->nesting++;
+    len = out->len;
     st = walk(r, b, rg, out);
     r->nesting--;
-    if (st == 0 && r->exit_block == UPY_NO_BLOCK && sp <= r->cap) {
+    if (st < 0 && !r->failed && b != UPY_NO_BLOCK) {
+        /* The walk met code no structuring rule knows (an instruction
+         * rec_eval leaves to the structurer, in a shape none expects):
+         * the whole region comes out marked, the rest of the code goes
+         * on. */
+        out->len = len;
+        if (sp)
+            memcpy(r->stack, saved, sp * sizeof *saved);
+        r->sp = sp;
+        return rec_fail_region(r, b, rg, out);
+    }
+    if (st == 0 && r->exit_block == UPY_NO_BLOCK && sp && sp <= r->cap) {
         memcpy(r->stack, saved, sp * sizeof *saved);
         r->sp = sp;
     }

@@ -1236,7 +1236,7 @@ def summary_table(summaries: Iterable[Mapping[str, Any]]) -> str:
 
 
 def _tasks(args: argparse.Namespace, root: str) -> List[Tuple[str, str]]:
-    """(path, path relative to the stdlib folder) of the modules to check."""
+    """(path, path relative to root) of the modules to check."""
     if args.stdlib and not args.files:
         paths = stdlib_sources(root)
     elif args.stdlib:
@@ -1284,7 +1284,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     jobs = (os.cpu_count() or 1) if args.jobs == "auto" else int(args.jobs)
     options = _Options(args.decompiler, args.sample_functions, args.timeout)
     started = time.monotonic()
-    records = run_modules(_tasks(args, sysconfig.get_paths()["stdlib"]), options, jobs)
+    # Results name modules by their path relative to the stdlib, or to the
+    # current folder for files given without --stdlib.
+    root = sysconfig.get_paths()["stdlib"] if args.stdlib else os.getcwd()
+    records = run_modules(_tasks(args, root), options, jobs)
     summary = summarize(records, args.decompiler, time.monotonic() - started)
     known = read_known(args.known) if args.known else set()
     new, fixed, stale = compare_known(records, known)

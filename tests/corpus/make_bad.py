@@ -120,6 +120,11 @@ def build() -> None:
          HEADER + patched_co_code(co.co_code[:2] + jump + co.co_code[4:]),
          "corrupt", "jump")
     case("bad_field_type.pyc", HEADER + names_field_as_int(), "corrupt", "names")
+    # co_argcount (the first field after 'c') far past the local names.
+    data = code_bytes()
+    case("too_many_parameters.pyc",
+         HEADER + data[:1] + struct.pack("<i", 100000) + data[5:],
+         "corrupt", "parameters")
     case("bad_linetable.pyc",
          HEADER + replace_bytes_field(code_bytes(), co.co_linetable, b"\xf0\x7f"),
          "corrupt", "line")

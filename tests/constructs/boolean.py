@@ -1,0 +1,36 @@
+"""Boolean operators, chained comparisons, conditional expressions."""
+
+
+def chains(a, b, c, d):
+    if a < b < c and c != d:
+        return 1
+    if a == b or b is not None and c in d:
+        return 2
+    return a < b <= c
+
+
+def in_expression(a, b, c):
+    x = a and b or c
+    y = not a or (b and not c)
+    z = a if b else c
+    w = (a < b) == (b < c)
+    return x, y, z, w
+
+
+def conditional_in_comprehension(items):
+    return [x if x > 0 else -x for x in items if x is not None and x != 3]
+
+
+def nested_conditional(a, b, c):
+    return a if b else b if c else c
+
+
+def while_with_boolean(a, b):
+    while a and (b or a > 3):
+        a -= 1
+    return a
+
+
+def assert_with_chain(a, b):
+    assert 0 <= a < b, 'out of range'
+    assert a or b

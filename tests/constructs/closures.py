@@ -1,0 +1,40 @@
+"""Nested closures, nonlocal, lambdas, defaults."""
+
+
+def counter():
+    count = 0
+
+    def inc(step=1):
+        nonlocal count
+        count += step
+        return count
+    return inc
+
+
+def nested_three(x):
+    def middle(y):
+        def inner(z):
+            return x + y + z
+        return inner
+    return middle
+
+
+def lambdas(items, key=None):
+    f = lambda a, b=2, *rest, c, d=4, **kw: (a, b, rest, c, d, kw)
+    items.sort(key=key or (lambda item: item[0]))
+    return f
+
+
+def keyword_only(a, b=1, *, c, d='x', **kwargs):
+    return a, b, c, d, kwargs
+
+
+def positional_only(a, b=2, /, c=3, *args, e, **kwargs):
+    return a + b + c
+
+
+def closure_in_loop(items):
+    funcs = []
+    for i in items:
+        funcs.append(lambda i=i: i * 2)
+    return funcs

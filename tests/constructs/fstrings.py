@@ -1,0 +1,13 @@
+"""f-strings: conversions, format specs, nesting."""
+
+
+def formats(name, value, width, items):
+    a = f'{name}'
+    b = f'{name!r} {name!s} {name!a}'
+    c = f'{value:>10}'
+    d = f'{value:{width}.{width}f}'
+    e = f'{value!r:^20}'
+    f = f"{'x' if value else 'y'} and {items[0]}"
+    g = f'{{literal}} {value}%'
+    h = f'{name}{value}'
+    return a, b, c, d, e, f, g, h

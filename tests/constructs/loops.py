@@ -1,0 +1,59 @@
+"""while / for, with else, break and continue."""
+
+
+def while_else(n):
+    i = 0
+    while i < n:
+        if i == 7:
+            print('found')
+            break
+        i += 1
+    else:
+        print('not found')
+    return i
+
+
+def for_else(items, target):
+    for index, item in enumerate(items):
+        if item == target:
+            break
+    else:
+        index = -1
+    return index
+
+
+def nested_loops(rows):
+    out = []
+    for row in rows:
+        for cell in row:
+            if cell is None:
+                continue
+            if cell < 0:
+                break
+            out.append(cell)
+        else:
+            out.append('end')
+    return out
+
+
+def while_true(queue):
+    while True:
+        item = queue.pop()
+        if not item:
+            break
+        print(item)
+
+
+def while_with_test_and_continue(x):
+    while x > 0:
+        x -= 1
+        if x % 2:
+            continue
+        print(x)
+
+
+def loop_in_module_scope_style(data):
+    total = 0
+    for a, (b, c) in data:
+        total += a * b - c
+    return total

@@ -1,0 +1,78 @@
+"""match with every pattern kind (3.10+)."""
+
+
+class Point:
+    __match_args__ = ('x', 'y')
+
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
+def literal(command):
+    match command:
+        case 0:
+            return 'zero'
+        case 'go' | 'run':
+            return 'move'
+        case None:
+            return 'none'
+        case True:
+            return 'yes'
+        case -1:
+            return 'minus one'
+        case _:
+            return 'other'
+
+
+def capture_and_guard(value):
+    match value:
+        case x if x > 10:
+            return x
+        case y:
+            return -y
+
+
+def sequence(value):
+    match value:
+        case []:
+            return 0
+        case [a]:
+            return a
+        case [a, b, *rest]:
+            return a + b + len(rest)
+        case (1, 2) as pair:
+            return pair
+
+
+def mapping(value):
+    match value:
+        case {'kind': 'circle', 'radius': r}:
+            return r
+        case {'kind': kind, **rest}:
+            return kind, rest
+        case {}:
+            return None
+
+
+def class_pattern(value):
+    match value:
+        case Point(x=0, y=0):
+            return 'origin'
+        case Point(0, y):
+            return y
+        case Point(x, y) if x == y:
+            return 'diagonal'
+        case int() | float():
+            return 'number'
+        case str(s):
+            return s
+
+
+def value_pattern(value, colors):
+    match value:
+        case colors.RED:
+            return 'red'
+        case [Point(x=1), {'k': [1, 2]}]:
+            return 'nested'
+    return None

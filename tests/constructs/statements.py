@@ -1,0 +1,45 @@
+"""global, del, assert, imports, augmented assignment, with."""
+import os.path
+import os.path as osp
+from collections import OrderedDict as OD, deque
+from . import sibling
+from .package.module import name as alias
+
+counter = 0
+
+
+def uses_global():
+    global counter
+    counter += 1
+    del counter
+
+
+def deletes(d, obj, items):
+    del d['key'], obj.attr
+    del items[1:3]
+    x = 1
+    del x
+
+
+def assertions(x):
+    assert x
+    assert x > 0, f'bad {x}'
+
+
+def augmented(obj, d, i):
+    obj.count += 1
+    d[i] -= 2
+    d[i:i + 2] *= 3
+    i **= 2
+    i //= 3
+    i @= obj
+    return i
+
+
+def with_statements(a, b, path):
+    with open(path) as f, a:
+        f.read()
+    with a as (x, y):
+        print(x, y)
+    with b:
+        pass

@@ -1,0 +1,95 @@
+"""try / except / else / finally, nested, with return, break and continue."""
+
+
+def plain(f):
+    try:
+        f()
+    except ValueError:
+        print('value')
+    except (TypeError, KeyError) as e:
+        print('type or key', e)
+    except Exception:
+        raise
+    else:
+        print('no error')
+    finally:
+        print('always')
+
+
+def return_in_finally_body(f):
+    try:
+        return f()
+    finally:
+        print('cleanup')
+
+
+def return_in_handler(f):
+    try:
+        x = f()
+    except OSError as e:
+        return e.errno
+    return x
+
+
+def nested(f, g):
+    try:
+        try:
+            f()
+        except KeyError:
+            g()
+        finally:
+            f()
+    except Exception as outer:
+        try:
+            g(outer)
+        except Exception:
+            pass
+    else:
+        return 1
+    return 0
+
+
+def loop_control(items, f):
+    total = 0
+    for item in items:
+        try:
+            if item is None:
+                continue
+            if item < 0:
+                break
+            total += f(item)
+        except ZeroDivisionError:
+            continue
+        except ValueError:
+            break
+        finally:
+            total += 1
+    return total
+
+
+def while_try(f):
+    while True:
+        try:
+            value = f()
+        except StopIteration:
+            break
+        else:
+            if value:
+                return value
+
+
+def bare_reraise(f):
+    try:
+        f()
+    except:
+        print('failed')
+        raise
+
+
+def raise_from(f):
+    try:
+        f()
+    except KeyError as e:
+        raise ValueError('missing') from e
+    except IndexError:
+        raise ValueError('bad') from None

@@ -1,0 +1,26 @@
+"""Star unpacking in calls, literals and assignments."""
+
+
+def calls(f, args, kwargs, more):
+    f(*args)
+    f(1, *args, 2, *more)
+    f(**kwargs)
+    f(a=1, **kwargs, b=2)
+    f(*args, **kwargs)
+    return f(0, *args, key=1, **kwargs)
+
+
+def literals(a, b, c):
+    x = [*a, *b]
+    y = (*a, 1)
+    z = {*a, *b}
+    w = {**c, 'k': 1, **c}
+    return x, y, z, w
+
+
+def assignments(seq):
+    first, *rest = seq
+    *init, last = seq
+    a, (b, *c), d = seq
+    x = y = z = first
+    return first, rest, init, last, a, b, c, d, x, y, z

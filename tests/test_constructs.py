@@ -1,0 +1,100 @@
+"""Hand-written sources, one file per construct family (tests/constructs/),
+round-tripped on every installed CPython 3.8-3.13.
+
+Each file is compiled by the interpreter, decompiled whole, recompiled and
+compared (SPEC section 2); every def in it is also decompiled alone.  A
+family that needs a newer Python says so in its docstring ("(3.10+)"): on
+older interpreters it is not syntax, and the test checks that the
+interpreter indeed refuses it.  Failures of the decompiler are listed, one
+line each with the reason, in tests/constructs/known_failures/3.X.txt; a
+failure not listed fails the test, and so does a listed entry that passes
+now (remove it: the lists only shrink).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+
+from conftest import REPO, RESULTS, VERSIONS, run_python
+
+CONSTRUCTS = REPO / "tests" / "constructs"
+FAMILIES = sorted(p.name for p in CONSTRUCTS.glob("*.py"))
+NEEDS = re.compile(r"\((3\.\d+)\+\)")
+
+
+def _needs(family: str) -> Optional[Tuple[int, int]]:
+    """The oldest version whose syntax the family uses, from its docstring."""
+    first = (CONSTRUCTS / family).read_text(encoding="utf-8").splitlines()[0]
+    m = NEEDS.search(first)
+    if not m:
+        return None
+    major, minor = m.group(1).split(".")
+    return int(major), int(minor)
+
+
+def _version_tuple(version: str) -> Tuple[int, int]:
+    major, minor = version.split(".")
+    return int(major), int(minor)
+
+
+_results: Dict[str, Dict[str, Any]] = {}
+
+
+def _run(version: str, unpyc_path: str) -> Dict[str, Any]:
+    """The oracle over all families under one interpreter (run once)."""
+    if version not in _results:
+        out = RESULTS / "constructs" / ("%s.json" % version)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        known = CONSTRUCTS / "known_failures" / ("%s.txt" % version)
+        # Run from the family folder: results name the files relative to it.
+        proc = run_python(version, unpyc_path, [
+            "-m", "unpyc.roundtrip", "--sample-functions", "1", "--known", str(known),
+            "--json", str(out)] + FAMILIES, cwd=CONSTRUCTS)
+        assert out.exists(), proc.stdout[-2000:] + proc.stderr[-4000:]
+        _results[version] = json.loads(out.read_text())
+    return _results[version]
+
+
+def _keys(result: Dict[str, Any], key: str, family: str) -> List[str]:
+    return [k for k in result[key] if k.split("::")[0] == family]
+
+
+def _detail(module: Dict[str, Any], key: str) -> str:
+    if "::" not in key:
+        return str(module.get("detail"))
+    qualname = key.split("::", 1)[1]
+    kind = "functions"
+    if qualname.endswith(" (standalone)"):
+        qualname, kind = qualname[: -len(" (standalone)")], "standalone"
+    for f in module[kind]:
+        if f["qualname"] == qualname:
+            return "%s: %s" % (f["status"], f.get("detail"))
+    return "?"
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("version", VERSIONS)
+def test_construct_roundtrip(version: str, family: str, unpyc_path: str) -> None:
+    result = _run(version, unpyc_path)
+    module = next(m for m in result["modules"] if m["path"] == family)
+    needs = _needs(family)
+    if needs and _version_tuple(version) < needs:
+        # Not syntax here: the interpreter must refuse it, and nothing else
+        # is asked of this version.
+        assert module["status"] == "skipped" and "SyntaxError" in module["detail"], module
+        return
+    assert module["status"] != "skipped", module
+    # Every def of the family was also decompiled alone.
+    assert module["standalone"], "no def of %s was decompiled alone" % family
+    new = _keys(result, "new", family)
+    assert not new, "%d new failures in %s on %s:\n%s" % (
+        len(new), family, version,
+        "\n".join("  %s: %s" % (k, _detail(module, k)) for k in new))
+    fixed = _keys(result, "fixed", family) + _keys(result, "stale", family)
+    assert not fixed, "these entries of known_failures/%s.txt pass now; remove them:\n%s" % (
+        version, "\n".join("  " + k for k in fixed))
