@@ -143,23 +143,34 @@ unpyc_status unpyc_dis_pyc(const uint8_t *data, size_t len,
                          out_len, err);
 }
 
+/* The version the caller of a *_marshal entry point names, when the
+ * engine reads it. */
+static unpyc_status marshal_version(int major, int minor, upy_version *version,
+                                    unpyc_error *err) {
+    version->major = (uint8_t)major;
+    version->minor = (uint8_t)minor;
+    if (major != 3 || minor < 0 || minor > 255 ||
+        !upy_magic_for_version(*version))
+        return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
+                        "Python %d.%d is not supported; unpyc reads 3.8 to "
+                        "3.13",
+                        major, minor);
+    return UNPYC_OK;
+}
+
 unpyc_status unpyc_dis_marshal(const uint8_t *data, size_t len, int major,
                                int minor, unpyc_dis_format format, char **out,
                                size_t *out_len, unpyc_error *err) {
     upy_version version;
+    unpyc_status st;
 
     clear_error(err);
     if (!valid_call(data, format, out))
         return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
     *out = NULL;
-    version.major = (uint8_t)major;
-    version.minor = (uint8_t)minor;
-    if (major != 3 || minor < 0 || minor > 255 ||
-        !upy_magic_for_version(version))
-        return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
-                        "Python %d.%d is not supported; unpyc reads 3.8 to "
-                        "3.13",
-                        major, minor);
+    st = marshal_version(major, minor, &version, err);
+    if (st != UNPYC_OK)
+        return st;
     return dis_code_data(data, len, 0, version, format, out, out_len, err);
 }
 
@@ -185,19 +196,15 @@ unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,
                                      int minor, char **out, size_t *out_len,
                                      unsigned *unrecovered, unpyc_error *err) {
     upy_version version;
+    unpyc_status st;
 
     clear_error(err);
     if (!valid_call(data, UNPYC_DIS_TEXT, out))
         return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
     *out = NULL;
-    version.major = (uint8_t)major;
-    version.minor = (uint8_t)minor;
-    if (major != 3 || minor < 0 || minor > 255 ||
-        !upy_magic_for_version(version))
-        return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
-                        "Python %d.%d is not supported; unpyc reads 3.8 to "
-                        "3.13",
-                        major, minor);
+    st = marshal_version(major, minor, &version, err);
+    if (st != UNPYC_OK)
+        return st;
     return decompile_code_data(data, len, 0, version, out, out_len, unrecovered,
                                err);
 }

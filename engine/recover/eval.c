@@ -512,6 +512,20 @@ static int eval_import_name(rec *r, const upy_nin *in) {
     return 0;
 }
 
+/* A dict display with room for n items (n set by the caller). */
+static upy_expr *new_dict(rec *r, uint32_t n) {
+    upy_expr *e = new_expr(r, UPY_E_DICT);
+    if (!e)
+        return NULL;
+    e->u.dict.keys = upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
+    e->u.dict.values = upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
+    if (!e->u.dict.keys || !e->u.dict.values) {
+        rec_oom(r);
+        return NULL;
+    }
+    return e;
+}
+
 /* IMPORT_FROM pushes the attribute; its store names the alias. */
 static int eval_import_from(rec *r, const upy_nin *in) {
     sval *module = rec_peek(r, 1);
@@ -737,15 +751,9 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_BUILD_MAP: {
         uint32_t n = (uint32_t)in->arg, k;
         sval *items = pop_n(r, 2 * n);
-        e = new_expr(r, UPY_E_DICT);
+        e = new_dict(r, n);
         if (!items || !e)
             return -1;
-        e->u.dict.keys =
-            upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
-        e->u.dict.values =
-            upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
-        if (!e->u.dict.keys || !e->u.dict.values)
-            return rec_oom(r);
         for (k = 0; k < n; k++) {
             e->u.dict.keys[k] = rec_value(r, items[2 * k]);
             e->u.dict.values[k] = rec_value(r, items[2 * k + 1]);
@@ -759,15 +767,9 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         const upy_object *kt = keys.expr && keys.expr->kind == UPY_E_CONST
                                    ? keys.expr->u.constant
                                    : NULL;
-        e = new_expr(r, UPY_E_DICT);
+        e = new_dict(r, n);
         if (!values || !e)
             return -1;
-        e->u.dict.keys =
-            upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
-        e->u.dict.values =
-            upy_arena_array(r->arena, n ? n : 1, sizeof(upy_expr *));
-        if (!e->u.dict.keys || !e->u.dict.values)
-            return rec_oom(r);
         for (k = 0; k < n; k++) {
             e->u.dict.keys[k] =
                 kt ? rec_const(r, upy_seq_item(kt, k)) : rec_placeholder(r);
