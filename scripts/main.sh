@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job (README): sets up .venv, compiles the SPEC's toy example with
-# every installed CPython 3.8-3.13 and disassembles each .pyc with unpyc.
-# The report lands in build/main/.  (The decompiler and the torch.compile
-# explorer will take this job over as they land.)
+# every installed CPython 3.8-3.13, disassembles and decompiles each .pyc
+# with unpyc.  The report lands in build/main/.  (The torch.compile
+# explorer will take this job over when it lands.)
 #
 #   bash scripts/main.sh
 set -euo pipefail
@@ -31,6 +31,7 @@ for minor in 8 9 10 11 12 13; do
     "$py" -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' \
         "$out/toy_example.py" "$out/toy_example-3.$minor.pyc"
     .venv/bin/unpyc --dis "$out/toy_example-3.$minor.pyc" > "$out/toy_example-3.$minor.dis.txt"
-    echo "main: 3.$minor -> $out/toy_example-3.$minor.dis.txt"
+    .venv/bin/unpyc "$out/toy_example-3.$minor.pyc" > "$out/toy_example-3.$minor.decompiled.py"
+    echo "main: 3.$minor -> $out/toy_example-3.$minor.dis.txt, $out/toy_example-3.$minor.decompiled.py"
 done
-echo "main: open $out/toy_example-3.11.dis.txt first"
+echo "main: open $out/toy_example-3.11.decompiled.py first"
