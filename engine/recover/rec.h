@@ -256,6 +256,12 @@ void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out);
 
+/* match.c: whether a match statement (its subject on the stack) starts at
+ * instruction i; the statement, structured. */
+int rec_match_starts(rec *r, uint32_t i);
+int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
+              upy_ptr_vec *out);
+
 /* code.c: nested code objects (def, lambda, class body, comprehension)
  * and the pieces of a def that live outside its code object. */
 upy_stmt_list rec_nested_body(rec *r, const upy_code *co, int *ok);

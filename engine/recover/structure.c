@@ -80,6 +80,8 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
         }
         if (ins(r, i)->op == N_BEFORE_WITH)
             return (int)i;
+        if (r->sp == r->base + 1 && rec_match_starts(r, i))
+            return (int)i;
         st = rec_eval(r, i, out);
         if (st < 0)
             return -1;
@@ -984,8 +986,9 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
         if (st > 0)
             break;
         if (i + 1 == bb->end && r->sp > base && bb->next != UPY_NO_BLOCK &&
-            upy_nin_falls_through(ins(r, i)) && !upy_nin_ends_block(ins(r, i)) &&
-            !r->done[bb->next] && ++blocks < 4) {
+            upy_nin_falls_through(ins(r, i)) &&
+            !upy_nin_ends_block(ins(r, i)) && !r->done[bb->next] &&
+            ++blocks < 4) {
             r->done[*b] = 1;
             *b = bb->next;
             bb = blk(r, *b);
@@ -1043,6 +1046,28 @@ static int chain_pending(const rec *r) {
            r->stack[r->sp - 2].kind == SV_VALUE &&
            r->stack[r->sp - 2].expr ==
                cmp->u.compare.comparators[cmp->u.compare.n - 1];
+}
+
+/* Whether the return at instruction ret of block bb is a `break` whose
+ * target, a small block that returns, the compiler copied in place of the
+ * jump (where it copies written exits): POP_TOP of the loop's iterator,
+ * then the same code as the loop's exit.  A constant's `return` in the loop
+ * is that same code, and stays a return; another value's is not (it is
+ * loaded before the iterator goes). */
+static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
+                         const region *rg) {
+    uint32_t p, exit;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
+        !r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
+        return 0;
+    exit = blk(r, rg->brk)->start;
+    for (p = ret; p > bb->start && ret - p < 4; p--)
+        if (ins(r, p - 1)->op == N_POP_TOP)
+            return !(ret - p == 1 && ins(r, p)->op == N_LOAD_CONST) &&
+                   exit + (ret - p) < r->ncode.count &&
+                   ins(r, exit + (ret - p))->op == N_RETURN &&
+                   rec_same_code(r, p, exit, ret - p + 1);
+    return 0;
 }
 
 /* The walk of rec_region(). */
@@ -1134,6 +1159,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 }
                 continue;
             }
+            if ((uint32_t)stop < bb->end && r->sp == rg->base + 1 &&
+                rec_match_starts(r, (uint32_t)stop)) {
+                next = UPY_NO_BLOCK;
+                if (rec_match(r, b, (uint32_t)stop, rg, &next, out))
+                    return -1;
+                b = next;
+                continue;
+            }
             if ((uint32_t)stop < bb->end)
                 return rec_fail_region(r, b, rg, out);
             b = bb->next;
@@ -1144,6 +1177,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         r->exit_block = UPY_NO_BLOCK;
         switch ((upy_nop)last->op) {
         case N_RETURN:
+            if (is_break_copy(r, bb, (uint32_t)stop, rg)) {
+                rec_pop(r);
+                return emit_simple(r, out, UPY_S_BREAK);
+            }
             return emit_return(r, rg, out);
         case N_RERAISE:
             return 0;

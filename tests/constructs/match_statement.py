@@ -76,3 +76,48 @@ def value_pattern(value, colors):
         case [Point(x=1), {'k': [1, 2]}]:
             return 'nested'
     return None
+
+
+def star_wildcards(value):
+    match value:
+        case [first, *_, last]:
+            return first, last
+        case [_, second, *_]:
+            return second
+        case [*_]:
+            return None
+
+
+def alternatives_capture(value):
+    match value:
+        case [x, 1] | [1, x]:
+            return x
+        case (1 | 2) as small:
+            return small
+        case {'a': [y, *_]} | {'b': y}:
+            return y
+
+
+def in_loop(items, colors):
+    total = 0
+    for item in items:
+        match item:
+            case None:
+                continue
+            case colors.STOP:
+                break
+            case int(n) if n > 0 and n < 100:
+                total += n
+            case _ if item:
+                total -= 1
+        total *= 2
+    return total
+
+
+def followed_by_code(value):
+    match value:
+        case {colors.KEY: v, **others}:
+            print(v, others)
+        case Point(x=[1, *rest]):
+            print(rest)
+    return value
