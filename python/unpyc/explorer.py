@@ -339,11 +339,17 @@ class _Dump:
                                    co_linetable=_linetable(transformed, first))
 
     def _main_stem(self, record: _Function) -> str:
-        for function in self.functions.values():
-            if not function.is_resume and any(
-                    record.stem in entry.resume_names for entry in function.entries):
-                return self._main_stem(function)
-        return record.stem
+        """The stem of the function whose full_code file shows record: the
+        one whose transformed code calls it, followed up to a function no
+        transformed code calls."""
+        seen = {record.stem}
+        while True:
+            caller = next((f for f in self.functions.values() if f.stem not in seen and any(
+                record.stem in entry.resume_names for entry in f.entries)), None)
+            if caller is None:
+                return record.stem
+            record = caller
+            seen.add(record.stem)
 
     # -- graphs, reasons and guards (the structured trace) --
 
@@ -580,6 +586,16 @@ class _Dump:
             out.append("<h2>Missing from this dump</h2><ul>")
             out.extend("<li>%s</li>" % html.escape(p) for p in self.problems)
             out.append("</ul>")
+        linked = {name for record in self.functions.values()
+                  for entry in record.entries for name in entry.graph_names}
+        unlinked = sorted(name for name in self.graph_files if name not in linked)
+        if unlinked:
+            out.append("<h2>Graphs no dumped function calls</h2><ul>")
+            for name in unlinked:
+                files = sorted(self.graph_files[name].values())
+                out.append("<li>%s: %s</li>" % (
+                    html.escape(name), ", ".join(link(f) for f in files)))
+            out.append("</ul>")
         for record in self.functions.values():
             out.append("<h2>%s%s</h2><ul>" % (
                 html.escape(record.stem), " (resume function)" if record.is_resume else ""))
@@ -659,13 +675,20 @@ def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
     _active.append(dump)
     with contextlib.ExitStack() as undo:
         undo.callback(_active.remove, dump)
-        undo.enter_context(hooks.compile_caches_disabled())
-        undo.callback(hooks.register_bytecode_hook(dump.on_bytecode))
-        undo.callback(hooks.listen_to_trace(dump.on_trace))
-        if run_from_files:
-            undo.enter_context(hooks.graph_modules_compiled_eagerly())
-            undo.callback(hooks.route_fx_graph_code(dump.route_graph_code))
-            undo.callback(hooks.route_inductor_modules(dump.route_inductor_module))
+        with warnings.catch_warnings(record=True) as missing:
+            warnings.simplefilter("always", hooks.MissingHookWarning)
+            undo.enter_context(hooks.compile_caches_disabled())
+            undo.callback(hooks.register_bytecode_hook(dump.on_bytecode))
+            undo.callback(hooks.listen_to_trace(dump.on_trace))
+            if run_from_files:
+                undo.enter_context(hooks.graph_modules_compiled_eagerly())
+                undo.callback(hooks.route_fx_graph_code(dump.route_graph_code))
+                undo.callback(hooks.route_inductor_modules(dump.route_inductor_module))
+        for warning in missing:
+            # Said again outside the catch, and written into the dump.
+            dump.problems.append(str(warning.message))
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
         try:
             yield dump
         finally:
