@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up .venv (CPython 3.11) with unpyc built and installed, plus what the
-# tests need.  Safe to run again: it reuses the venv and rebuilds unpyc.
+# tests and the torch.compile explorer need (torch 2.13.0, CPU).  Safe to
+# run again: it reuses the venv and rebuilds unpyc.
 #
 #   bash scripts/setup.sh
 set -euo pipefail
@@ -25,5 +26,9 @@ if [ ! -x .venv/bin/python ]; then
     "$(find_python311)" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet ".[test]"
+# torch==2.13.0 (CPU) for the torch.compile explorer; --find-links lets a
+# local wheel folder serve it where the machine has one.
+find_links=()
+if [ -d /opt/wheels ]; then find_links=(--find-links /opt/wheels); fi
+.venv/bin/python -m pip install --quiet "${find_links[@]}" ".[test,torch]"
 echo "setup: unpyc $(.venv/bin/python -c 'import unpyc; print(unpyc.__version__)') installed in .venv"

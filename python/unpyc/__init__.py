@@ -33,6 +33,8 @@ __all__ = [
     "dis",
     "dis_json",
     "dis_pyc",
+    "prepare_debug",
+    "debug",
     "UnpycError",
     "NotPycError",
     "BadMagicError",
@@ -46,6 +48,15 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # The torch.compile explorer imports torch; `import unpyc` must not.
+    if name in ("prepare_debug", "debug"):
+        from . import explorer
+
+        return getattr(explorer, name)
+    raise AttributeError("module 'unpyc' has no attribute %r" % (name,))
 
 
 def _raise_engine_error(error: Exception, path: Optional[str] = None) -> None:

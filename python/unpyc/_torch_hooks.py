@@ -1,0 +1,386 @@
+"""Every torch internal the torch.compile explorer touches, in one place.
+
+Each entry point checks that the internal still exists in the running torch
+and says so (a warning, a None, a no-op remover) when it does not, so that a
+torch change costs one artifact of the dump, never the user's compile.  The
+explorer (explorer.py) only talks to torch through this module.
+
+torch is imported through importlib so that the type checker does not walk
+the whole of torch: everything torch hands back is Any here, turned into
+plain Python values before it leaves this module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import logging
+import sys
+import types
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+
+# The torch this module was written against; another one gets a warning.
+SUPPORTED_TORCH = "2.13."
+
+TRACE_LOGGER = "torch.__trace"
+
+BytecodeHook = Callable[[types.CodeType, types.CodeType], Optional[types.CodeType]]
+Remover = Callable[[], None]
+
+
+class MissingHookWarning(UserWarning):
+    """A torch internal the explorer uses is absent: one artifact is lost."""
+
+
+def warn_missing(what: str, consequence: str) -> None:
+    warnings.warn(
+        "unpyc: %s is not available in torch %s; %s" % (what, torch_version(), consequence),
+        MissingHookWarning,
+        stacklevel=3,
+    )
+
+
+def _torch() -> Any:
+    return importlib.import_module("torch")
+
+
+def _module(name: str) -> Optional[Any]:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def torch_version() -> str:
+    return str(getattr(_torch(), "__version__", "unknown"))
+
+
+def check_version() -> None:
+    if not torch_version().startswith(SUPPORTED_TORCH):
+        warnings.warn(
+            "unpyc: the torch.compile explorer is written for torch %sx, this is torch %s; "
+            "parts of the dump may be missing" % (SUPPORTED_TORCH, torch_version()),
+            MissingHookWarning,
+            stacklevel=3,
+        )
+
+
+def _noop() -> None:
+    return None
+
+
+# ---- Dynamo: the bytecode hook, compile ids, cache entries ----
+
+
+def register_bytecode_hook(hook: BytecodeHook) -> Remover:
+    """torch._dynamo.convert_frame.register_bytecode_hook: hook(original
+    code, transformed code) is called for every frame Dynamo compiles and
+    may return a replacement for the transformed code."""
+    convert_frame = _module("torch._dynamo.convert_frame")
+    register = getattr(convert_frame, "register_bytecode_hook", None)
+    if register is None:
+        warn_missing("torch._dynamo.convert_frame.register_bytecode_hook",
+                     "transformed code and resume functions are not dumped")
+        return _noop
+    handle = register(hook)
+    remove: Remover = handle.remove
+    return remove
+
+
+def current_compile_id() -> Optional[str]:
+    """The compile id ("frame/compile", as torch prints it) of the compile
+    in progress on this thread, None outside one."""
+    guards = _module("torch._guards")
+    context = getattr(guards, "CompileContext", None)
+    if context is None or not hasattr(context, "current_compile_id"):
+        return None
+    compile_id = context.current_compile_id()
+    if compile_id is None:
+        return None
+    return "%s/%s" % (compile_id.frame_id, compile_id.frame_compile_id)
+
+
+@dataclass
+class CacheEntry:
+    """One compiled version of a frame, as Dynamo keeps it."""
+
+    transformed_code: types.CodeType
+    compile_id: str
+    guard_parts: List[str]
+
+
+def cache_entries(code: types.CodeType) -> Optional[List[CacheEntry]]:
+    """The cache entries of code, newest first (Dynamo's order); None when
+    torch has no way to list them."""
+    eval_frame = _module("torch._dynamo.eval_frame")
+    get_list = getattr(eval_frame, "_debug_get_cache_entry_list", None)
+    if get_list is None:
+        warn_missing("torch._dynamo.eval_frame._debug_get_cache_entry_list",
+                     "guards are not dumped")
+        return None
+    entries = []
+    for entry in get_list(code):
+        manager = getattr(entry, "guard_manager", None)
+        parts = getattr(manager, "code_parts", None) or []
+        compile_id = getattr(entry, "compile_id", None)
+        entries.append(CacheEntry(
+            transformed_code=entry.code,
+            compile_id=(
+                "%s/%s" % (compile_id.frame_id, compile_id.frame_compile_id)
+                if compile_id is not None else "?"),
+            guard_parts=[str(part) for part in parts],
+        ))
+    return entries
+
+
+def _graph_compile_frame() -> Optional[types.FrameType]:
+    """The frame of OutputGraph.compile_and_call_fx_graph on this thread's
+    stack: it names the graph (local "name", the __compiled_fn_* global,
+    also stored as gm.meta["backend_id"]) before the backend sees it, and
+    the structured-trace events for the graph carry no name."""
+    frame: Optional[types.FrameType] = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "compile_and_call_fx_graph" and "name" in frame.f_locals:
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def graph_name_being_compiled() -> Optional[str]:
+    """The __compiled_fn_* name of the graph Dynamo is compiling right now."""
+    frame = _graph_compile_frame()
+    name = frame.f_locals.get("name") if frame is not None else None
+    return name if isinstance(name, str) else None
+
+
+def reset_dynamo() -> None:
+    """torch._dynamo.reset(): forget every compiled frame, so the next call
+    compiles again (debug() needs the code to be compiled under it)."""
+    dynamo = _module("torch._dynamo")
+    reset = getattr(dynamo, "reset", None)
+    if reset is None:
+        warn_missing("torch._dynamo.reset", "code compiled earlier keeps running as it was")
+        return
+    reset()
+
+
+# ---- the structured trace ----
+
+
+@dataclass
+class TraceEvent:
+    """One record of the torch.__trace logger: its kind ("dynamo_output_graph",
+    "artifact", ...), its metadata, the compile id and its payload."""
+
+    kind: str
+    metadata: Dict[str, Any]
+    compile_id: Optional[str]
+    payload: str
+
+
+_RESERVED_KEYS = frozenset([
+    "rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "attempt",
+    "severity", "timestamp", "pathname", "thread", "subgraph_name", "has_payload",
+    "stack",
+])
+
+
+def _trace_event(record: logging.LogRecord) -> Optional[TraceEvent]:
+    fields = getattr(record, "metadata", None)
+    if not isinstance(fields, dict):
+        return None
+    kinds = [key for key in fields if key not in _RESERVED_KEYS]
+    if len(kinds) != 1:
+        return None
+    kind = kinds[0]
+    metadata = fields[kind]
+    compile_id = None
+    if "frame_id" in fields and "frame_compile_id" in fields:
+        compile_id = "%s/%s" % (fields["frame_id"], fields["frame_compile_id"])
+    payload = getattr(record, "payload", None)
+    return TraceEvent(kind=kind, metadata=metadata if isinstance(metadata, dict) else {},
+                      compile_id=compile_id, payload=payload if isinstance(payload, str) else "")
+
+
+class _TraceHandler(logging.Handler):
+    def __init__(self, receive: Callable[[TraceEvent], None]) -> None:
+        super().__init__(logging.DEBUG)
+        self.receive = receive
+
+    def emit(self, record: logging.LogRecord) -> None:
+        event = _trace_event(record)
+        if event is not None:
+            self.receive(event)
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        # A failure in the explorer must not print logging tracebacks into
+        # the user's compile; receive() reports its own failures.
+        return None
+
+
+def listen_to_trace(receive: Callable[[TraceEvent], None]) -> Remover:
+    """Calls receive(event) for every structured-trace event torch emits
+    (torch only builds them while the torch.__trace logger has a handler)."""
+    logger = logging.getLogger(TRACE_LOGGER)
+    handler = _TraceHandler(receive)
+    old_level = logger.level
+    logger.addHandler(handler)
+    if logger.level == logging.NOTSET or logger.level > logging.DEBUG:
+        logger.setLevel(logging.DEBUG)
+
+    def remove() -> None:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+
+    return remove
+
+
+# ---- the caches that would skip the hooks ----
+
+
+@contextlib.contextmanager
+def compile_caches_disabled() -> Iterator[None]:
+    """Inductor's FX graph cache and AOTAutograd's cache, off: on a cache hit
+    neither the AOT graphs nor Inductor's output code go through the trace,
+    so a warm machine would give an incomplete dump."""
+    with contextlib.ExitStack() as stack:
+        for module_name, option in (("torch._inductor.config", "fx_graph_cache"),
+                                    ("torch._functorch.config", "enable_autograd_cache")):
+            config = _module(module_name)
+            if config is None or not hasattr(config, "patch") or not hasattr(config, option):
+                warn_missing("%s.%s" % (module_name, option),
+                             "a warm cache may leave graphs out of the dump")
+                continue
+            stack.enter_context(config.patch(**{option: False}))
+        yield
+
+
+# ---- the patches debug() needs: FX graph code execution, Inductor loading ----
+
+
+def _patch_attribute(owner: Any, name: str, make_wrapper: Callable[[Any], Any]) -> Remover:
+    original = owner.__dict__[name]
+    setattr(owner, name, make_wrapper(original))
+
+    def restore() -> None:
+        setattr(owner, name, original)
+
+    return restore
+
+
+GraphSourceRouter = Callable[[str, Any], Optional[str]]
+
+
+def route_fx_graph_code(router: GraphSourceRouter) -> Remover:
+    """Patches torch.fx.graph_module._exec_with_source(src, globals,
+    co_fields): when router(src, graph module being recompiled) returns a
+    path, the graph code is compiled from that file (which router wrote), so
+    breakpoints in it are hit; otherwise FX does as it always does."""
+    graph_module = _module("torch.fx.graph_module")
+    if graph_module is None or "_exec_with_source" not in vars(graph_module):
+        warn_missing("torch.fx.graph_module._exec_with_source",
+                     "graph code runs from FX's in-memory source, not from the dump")
+        return _noop
+
+    def make_wrapper(original: Any) -> Any:
+        @functools.wraps(original)
+        def exec_with_source(src: Any, globals: Any, *args: Any, **kwargs: Any) -> Any:
+            path = None
+            if isinstance(src, str) and isinstance(globals, dict):
+                path = router(src, _graph_module_on_stack(graph_module))
+            if path is None:
+                return original(src, globals, *args, **kwargs)
+            exec(compile(src, path, "exec", dont_inherit=True), globals)
+            return None
+
+        return exec_with_source
+
+    return _patch_attribute(graph_module, "_exec_with_source", make_wrapper)
+
+
+def _graph_module_on_stack(graph_module: Any) -> Any:
+    """The GraphModule whose recompile() is generating code right now."""
+    frame: Optional[types.FrameType] = sys._getframe(2)
+    depth = 0
+    while frame is not None and depth < 8:
+        candidate = frame.f_locals.get("self")
+        if isinstance(candidate, graph_module.GraphModule):
+            return candidate
+        frame = frame.f_back
+        depth += 1
+    return None
+
+
+def graph_module_role(gm: Any) -> Optional[Tuple[str, str]]:
+    """(__compiled_fn_* name, stage) of a graph module being built while
+    Dynamo compiles a graph: Dynamo's own captured graph (made before the
+    frame's local gm is assigned, or that gm itself), or one of the
+    AOTAutograd graphs the backend makes of it; None outside a compile."""
+    frame = _graph_compile_frame()
+    if frame is None:
+        return None
+    name = frame.f_locals.get("name")
+    if not isinstance(name, str):
+        return None
+    captured = frame.f_locals.get("gm")
+    if captured is None or captured is gm:
+        return name, "captured_graph"
+    return name, _aot_stage(gm)
+
+
+def _aot_stage(gm: Any) -> str:
+    """Which AOTAutograd graph gm is, from its inputs: the joint graph takes
+    (primals, tangents) through a pytree, the backward graph takes
+    tangents_* directly, the forward (or inference) graph no tangents."""
+    placeholders = [node.name for node in gm.graph.nodes if node.op == "placeholder"]
+    if not any(name.startswith("tangents_") for name in placeholders):
+        return "aot_forward_graph"
+    if type(getattr(gm.graph, "_codegen", None)).__name__ == "_PyTreeCodeGen":
+        return "aot_joint_graph"
+    return "aot_backward_graph"
+
+
+@contextlib.contextmanager
+def graph_modules_compiled_eagerly() -> Iterator[None]:
+    """torch.fx._lazy_graph_module._force_skip_lazy_graph_module(): graph
+    modules generate their code when made (inside the compile, where
+    graph_module_role can name them) instead of on their first call."""
+    lazy = _module("torch.fx._lazy_graph_module")
+    force_skip = getattr(lazy, "_force_skip_lazy_graph_module", None)
+    if force_skip is None:
+        warn_missing("torch.fx._lazy_graph_module._force_skip_lazy_graph_module",
+                     "graphs first run after their compile run from FX's in-memory source")
+        yield
+        return
+    with force_skip():
+        yield
+
+
+ModuleRouter = Callable[[str], Optional[str]]
+
+
+def route_inductor_modules(router: ModuleRouter) -> Remover:
+    """Patches torch._inductor.codecache.PyCodeCache.load_by_key_path(key,
+    path, ...): when router(path) returns another path (a copy in the dump),
+    Inductor's output module is loaded from there."""
+    codecache = _module("torch._inductor.codecache")
+    cache_class = getattr(codecache, "PyCodeCache", None)
+    if cache_class is None or "load_by_key_path" not in vars(cache_class):
+        warn_missing("torch._inductor.codecache.PyCodeCache.load_by_key_path",
+                     "Inductor's output code runs from its cache, not from the dump")
+        return _noop
+
+    def make_wrapper(original: Any) -> Any:
+        function = original.__func__
+
+        @functools.wraps(function)
+        def load_by_key_path(cls: Any, key: Any, path: Any, *args: Any, **kwargs: Any) -> Any:
+            routed = router(path) if isinstance(path, str) else None
+            return function(cls, key, routed or path, *args, **kwargs)
+
+        return classmethod(load_by_key_path)
+
+    return _patch_attribute(cache_class, "load_by_key_path", make_wrapper)

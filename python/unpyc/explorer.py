@@ -1,0 +1,736 @@
+"""The torch.compile explorer: prepare_debug(dump_dir) and debug() (SPEC
+section 5).
+
+prepare_debug records, while its block runs, what torch.compile does and
+writes it under dump_dir: transformed code and graph files as they are
+made, full_code_for_<fn>.py and index.html when the block ends.  debug()
+does the same and also makes the code that runs come from the dumped files,
+so breakpoints set in them are hit.  Everything torch-specific goes through
+_torch_hooks; a failure here costs one artifact and a warning, never the
+user's compile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dis
+import gc
+import html
+import inspect
+import os
+import re
+import textwrap
+import threading
+import traceback
+import types
+import warnings
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
+
+import unpyc
+
+from . import _torch_hooks as hooks
+from .errors import UnpycError, VerificationError
+
+RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
+COMPILED_FN_PREFIX = "__compiled_fn"
+RESUME_GLOBAL_PREFIX = "__resume_at_"
+
+
+class DumpWarning(UserWarning):
+    """Part of the dump could not be made; the rest and the user's program
+    go on."""
+
+
+@dataclass
+class _Entry:
+    """One compile of a code object: its transformed code and what it calls."""
+
+    index: int
+    compile_id: Optional[str]
+    file_name: str
+    source: str  # the def statement as written in the file
+    graph_names: List[str]
+    resume_names: List[str]
+    codes: List[types.CodeType]  # Dynamo's transformed code and what replaced it
+    equivalent: bool  # whether source recompiles to Dynamo's bytecode
+
+
+@dataclass
+class _Function:
+    """A code object Dynamo compiled: a user function or a resume function."""
+
+    code: types.CodeType
+    stem: str
+    is_resume: bool
+    globals: Optional[Dict[str, Any]]
+    entries: List[_Entry] = field(default_factory=list)
+
+
+def _is_valid_python(text: str) -> bool:
+    try:
+        compile(text, "<unpyc dump>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _commented(text: str) -> str:
+    return "\n".join(("# " + line).rstrip() for line in text.splitlines())
+
+
+def _function_globals(code: types.CodeType) -> Optional[Dict[str, Any]]:
+    """The globals of a function whose code is code: Dynamo installs resume
+    functions and compiled graphs there, and the bytecode hook does not
+    pass them."""
+    for referrer in gc.get_referrers(code):
+        if isinstance(referrer, types.FunctionType) and referrer.__code__ is code:
+            return referrer.__globals__
+    return None
+
+
+def _signature(code: types.CodeType) -> Tuple[str, str]:
+    """The parameter list of code's def, and the call passing them on."""
+    names = code.co_varnames
+    positional = code.co_argcount
+    keyword_only = code.co_kwonlyargcount
+    params: List[str] = []
+    call: List[str] = []
+    for i in range(positional):
+        params.append(names[i])
+        call.append(names[i])
+        if code.co_posonlyargcount and i == code.co_posonlyargcount - 1:
+            params.append("/")
+    position = positional + keyword_only
+    keywords = names[positional:positional + keyword_only]
+    if code.co_flags & inspect.CO_VARARGS:
+        params.append("*" + names[position])
+        call.append("*" + names[position])
+        position += 1
+    elif keywords:
+        params.append("*")
+    params.extend(keywords)
+    call.extend("%s=%s" % (name, name) for name in keywords)
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        params.append("**" + names[position])
+        call.append("**" + names[position])
+    return ", ".join(params), ", ".join(call)
+
+
+def _renamed_def(source: str, name: str) -> str:
+    """source (one def statement) with the function called name."""
+    return re.sub(r"^(\s*(?:async\s+)?def\s+)[A-Za-z_][A-Za-z_0-9]*", r"\g<1>" + name,
+                  source, count=1, flags=re.M)
+
+
+# ---- Dynamo's bytecode, attributed to lines of a dumped file ----
+
+
+def _encode_svarint(value: int) -> bytes:
+    number = (-value << 1) | 1 if value < 0 else value << 1
+    out = bytearray()
+    while number >= 64:
+        out.append((number & 63) | 64)
+        number >>= 6
+    out.append(number)
+    return bytes(out)
+
+
+def _linetable(code: types.CodeType, first_line: int) -> bytes:
+    """A 3.11+ location table giving instruction k (with its caches) line
+    first_line + k and no columns (Objects/locations.md: code 13)."""
+    starts = [instruction.offset for instruction in dis.get_instructions(code)]
+    ends = starts[1:] + [len(code.co_code)]
+    table = bytearray()
+    previous = first_line
+    for k, (start, end) in enumerate(zip(starts, ends)):
+        units = (end - start) // 2
+        line = first_line + k
+        while units > 0:
+            chunk = min(units, 8)
+            table.append(0x80 | (13 << 3) | (chunk - 1))
+            table += _encode_svarint(line - previous)
+            previous = line
+            units -= chunk
+    return bytes(table)
+
+
+def _bytecode_listing(code: types.CodeType) -> List[str]:
+    """One line per instruction of code, each a string literal in a list, so
+    the debugger accepts a breakpoint on any of them."""
+    lines = []
+    for instruction in dis.get_instructions(code):
+        argument = instruction.argrepr or ("" if instruction.arg is None else instruction.arg)
+        text = "%d %s %s" % (instruction.offset, instruction.opname, argument)
+        source_line = instruction.positions.lineno if instruction.positions else None
+        lines.append("    %r,  # source line %s" % (text.strip(), source_line))
+    return lines
+
+
+class _Dump:
+    """What one prepare_debug (or debug) block records and writes."""
+
+    def __init__(self, dump_dir: Path, run_from_files: bool) -> None:
+        self.dump_dir = dump_dir
+        self.run_from_files = run_from_files
+        self.functions: Dict[types.CodeType, _Function] = {}
+        self.stems: Set[str] = set()
+        self.graph_names: Dict[str, List[str]] = {}  # compile id -> __compiled_fn_*
+        self.pending: Dict[str, List[hooks.TraceEvent]] = {}
+        self.graph_files: Dict[str, Dict[str, str]] = {}  # name -> stage -> file name
+        self.graph_texts: Dict[str, str] = {}  # file name -> readable graph
+        self.runnable_files: Dict[str, str] = {}  # file name -> code that runs
+        self.routed_modules: "weakref.WeakKeyDictionary[Any, str]" = (
+            weakref.WeakKeyDictionary())  # graph module -> its file
+        self.notes: Dict[str, List[str]] = {}  # compile id -> reasons
+        self.guard_trees: Dict[str, str] = {}  # compile id -> C++ guard tree
+        self.problems: List[str] = []
+        self.lock = threading.RLock()
+
+    # -- failures --
+
+    @contextlib.contextmanager
+    def attempt(self, what: str) -> Iterator[None]:
+        """Runs the block; a failure in it becomes a warning and a line in
+        the dump's list of what is missing."""
+        try:
+            yield
+        except Exception as error:  # noqa: BLE001 - never break the compile
+            message = "%s: %s: %s" % (what, type(error).__name__, error)
+            self.problems.append(message)
+            warnings.warn("unpyc: could not dump " + message, DumpWarning, stacklevel=3)
+            if os.environ.get("UNPYC_DEBUG_TRACEBACKS"):
+                traceback.print_exc()
+
+    def write(self, file_name: str, text: str) -> Path:
+        path = self.dump_dir / file_name
+        path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        return path
+
+    # -- functions and their transformed code (the bytecode hook) --
+
+    def _new_stem(self, wanted: str) -> str:
+        stem = wanted
+        n = 1
+        while stem in self.stems:
+            n += 1
+            stem = "%s_%d" % (wanted, n)
+        self.stems.add(stem)
+        return stem
+
+    def _function(self, code: types.CodeType) -> _Function:
+        record = self.functions.get(code)
+        if record is None:
+            record = _Function(code=code, stem=self._new_stem(code.co_name),
+                               is_resume=code.co_name.startswith(RESUME_CODE_PREFIX),
+                               globals=_function_globals(code))
+            self.functions[code] = record
+        return record
+
+    def _note_resume_functions(self, record: _Function, names: List[str]) -> None:
+        """Records the resume functions record's transformed code calls,
+        under their global names, and writes each one's decompiled code."""
+        if record.globals is None:
+            return
+        for name in names:
+            function = record.globals.get(name)
+            code = getattr(function, "__code__", None)
+            if not isinstance(code, types.CodeType) or code in self.functions:
+                continue
+            self.stems.add(name)
+            self.functions[code] = _Function(code=code, stem=name, is_resume=True,
+                                             globals=record.globals)
+            with self.attempt("resume function " + name):
+                self.write(name + ".py", self._decompiled(code, name) + "\n")
+
+    def _decompiled(self, code: types.CodeType, name: str) -> str:
+        """code's def statement named name; when the engine fails, its
+        disassembly as a comment block."""
+        try:
+            return _renamed_def(unpyc.decompile(code), name)
+        except UnpycError as error:
+            self.problems.append("decompiling %s: %s" % (name, error))
+            warnings.warn("unpyc: could not decompile %s (%s); its disassembly is dumped"
+                          % (name, error), DumpWarning, stacklevel=2)
+            return "# unpyc could not decompile %s: %s\n%s\n" % (
+                name, error, _commented(unpyc.dis(code)))
+
+    def on_bytecode(self, original: types.CodeType, transformed: types.CodeType
+                    ) -> Optional[types.CodeType]:
+        replacement: Optional[types.CodeType] = None
+        with self.lock, self.attempt("transformed code of " + original.co_name):
+            record = self._function(original)
+            compile_id = hooks.current_compile_id()
+            graph_names = [n for n in transformed.co_names if n.startswith(COMPILED_FN_PREFIX)]
+            resume_names = [n for n in transformed.co_names
+                            if n.startswith(RESUME_GLOBAL_PREFIX)]
+            if compile_id is not None and compile_id not in self.graph_names and graph_names:
+                self.graph_names[compile_id] = sorted(graph_names, key=_graph_number)
+                self._flush_pending(compile_id)
+            self._note_resume_functions(record, resume_names)
+            index = len(record.entries)
+            name = "__transformed_code_%d_for_%s" % (index, record.stem)
+            file_name = name + ".py"
+            text, source, equivalent = self._transformed_text(transformed, name, record,
+                                                              compile_id)
+            path = self.write(file_name, text)
+            entry = _Entry(index=index, compile_id=compile_id, file_name=file_name,
+                           source=source, graph_names=graph_names,
+                           resume_names=resume_names, codes=[transformed],
+                           equivalent=equivalent)
+            record.entries.append(entry)
+            if self.run_from_files:
+                replacement = self._code_from_file(path, name, transformed, equivalent)
+                entry.codes.append(replacement)
+        return replacement
+
+    def _transformed_text(self, code: types.CodeType, name: str, record: _Function,
+                          compile_id: Optional[str]) -> Tuple[str, str, bool]:
+        """The transformed-code file, the def statement in it, and whether
+        that def is equivalent to code (else the file ends with Dynamo's
+        bytecode, one instruction a line, which is what debug() runs)."""
+        header = ("# %s: the code Dynamo made of %s (compile id %s).\n"
+                  "# Written by unpyc; see full_code_for_%s.py for its guards.\n"
+                  % (name, record.stem, compile_id, self._main_stem(record)))
+        equivalent = True
+        problem = ""
+        try:
+            source = unpyc.decompile(code, verify=True)
+        except VerificationError as error:
+            equivalent = False
+            problem = "not equivalent: %s" % (" ".join(str(error.detail).split()),)
+            source = str(error.source)
+        except UnpycError as error:
+            equivalent = False
+            problem = "could not decompile: %s" % (error,)
+            source = ""
+        if not equivalent:
+            self.problems.append("decompiling %s: %s" % (name, problem))
+            warnings.warn("unpyc: the decompiled %s is %s; its bytecode is dumped beside it"
+                          % (name, problem), DumpWarning, stacklevel=3)
+        source = _renamed_def(source, name) if source else ""
+        if source and not _is_valid_python(source):
+            source = _commented(source)
+        if equivalent:
+            return header + source, source, True
+        note = ("# unpyc: the decompiled source below is %s\n"
+                "# (a decompiler limit).  Under unpyc.debug() Dynamo's own bytecode runs,\n"
+                "# each instruction reporting the line of its entry in %s_bytecode\n"
+                "# below, so breakpoints go there.\n" % (problem[:300], name))
+        listing = ["%s_bytecode = [" % name] + _bytecode_listing(code) + ["]"]
+        return (header + note + (source or "# (no source)") + "\n\n\n" + "\n".join(listing),
+                source, False)
+
+    def _code_from_file(self, path: Path, name: str, transformed: types.CodeType,
+                        equivalent: bool) -> types.CodeType:
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        if equivalent:
+            module = compile(text, str(path), "exec", dont_inherit=True)
+            for const in module.co_consts:
+                if isinstance(const, types.CodeType) and const.co_name == name:
+                    return const.replace(co_name=transformed.co_name,
+                                         co_qualname=transformed.co_qualname)
+            raise LookupError("%s has no def %s" % (path, name))
+        first = lines.index("%s_bytecode = [" % name) + 2
+        return transformed.replace(co_filename=str(path), co_firstlineno=first,
+                                   co_linetable=_linetable(transformed, first))
+
+    def _main_stem(self, record: _Function) -> str:
+        """The stem of the function whose full_code file shows record: the
+        one whose transformed code calls it, followed up to a function no
+        transformed code calls."""
+        seen = {record.stem}
+        while True:
+            caller = next((f for f in self.functions.values() if f.stem not in seen and any(
+                record.stem in entry.resume_names for entry in f.entries)), None)
+            if caller is None:
+                return record.stem
+            record = caller
+            seen.add(record.stem)
+
+    # -- graphs, reasons and guards (the structured trace) --
+
+    def on_trace(self, event: hooks.TraceEvent) -> None:
+        with self.lock, self.attempt("trace event " + event.kind):
+            compile_id = event.compile_id
+            if compile_id is None:
+                return
+            if event.kind == "dynamo_output_graph":
+                name = hooks.graph_name_being_compiled()
+                if name is not None:
+                    names = self.graph_names.setdefault(compile_id, [])
+                    if name not in names:
+                        names.append(name)
+            self._note(event, compile_id)
+            if _graph_stage(event) is None:
+                return
+            if compile_id in self.graph_names:
+                self._write_graph(self.graph_names[compile_id][-1], event)
+            else:
+                self.pending.setdefault(compile_id, []).append(event)
+
+    def _note(self, event: hooks.TraceEvent, compile_id: str) -> None:
+        if event.kind == "artifact" and event.metadata.get("name") == "dynamo_graph_break_reason":
+            reason = event.payload.split("\nUser code traceback:")[0].strip()
+            self.notes.setdefault(compile_id, []).append("Graph break: " + reason)
+        elif event.kind == "compilation_metrics" and event.metadata.get("recompile_reason"):
+            self.notes.setdefault(compile_id, []).append(
+                "Recompiled because: %s" % event.metadata["recompile_reason"])
+        elif event.kind == "dynamo_cpp_guards_str":
+            self.guard_trees[compile_id] = event.payload.strip("\n")
+
+    def _flush_pending(self, compile_id: str) -> None:
+        for event in self.pending.pop(compile_id, []):
+            self._write_graph(self.graph_names[compile_id][-1], event)
+
+    def _graph_file(self, name: str, stage: str) -> str:
+        file_name = "%s.%s.py" % (name, stage)
+        self.graph_files.setdefault(name, {})[stage] = file_name
+        return file_name
+
+    def _write_graph(self, name: str, event: hooks.TraceEvent) -> None:
+        stage = _graph_stage(event)
+        assert stage is not None
+        file_name = self._graph_file(name, stage)
+        payload = event.payload.rstrip("\n")
+        about = "# %s of %s (compile id %s), written by unpyc from torch's trace." % (
+            stage, name, event.compile_id)
+        sizes = event.metadata.get("sizes")
+        if sizes:
+            about += "\n# sizes: %s" % (sizes,)
+        if stage.startswith("inductor_"):
+            # Byte for byte the module Inductor loads (debug() loads it from
+            # here), so notes go after it.
+            self.write(file_name, payload + "\n\n" + about + "\n")
+            return
+        if not _is_valid_python(payload):
+            payload = _commented(payload)
+        self.graph_texts[file_name] = payload
+        if file_name in self.runnable_files:
+            self._write_runnable(file_name)
+        else:
+            self.write(file_name, about + "\n" + payload + "\n")
+
+    # -- debug(): graph code and Inductor modules from the dump --
+
+    def route_graph_code(self, source: str, graph_module: Any) -> Optional[str]:
+        """Where FX compiles a graph module's code from under debug(): the
+        file of its graph and stage, known while Dynamo compiles it and
+        remembered for FX's lazy recompiles when it first runs."""
+        if not self.run_from_files or graph_module is None:
+            return None
+        with self.lock:
+            role = hooks.graph_module_role(graph_module)
+            if role is not None:
+                file_name = self._graph_file(*role)
+                self.routed_modules[graph_module] = file_name
+            else:
+                file_name = self.routed_modules.get(graph_module, "")
+                if not file_name:
+                    return None
+            self.runnable_files[file_name] = source
+            return str(self._write_runnable(file_name))
+
+    def _write_runnable(self, file_name: str) -> Path:
+        """The graph code FX runs, first (breakpoints go there), then the
+        readable graph with shapes as comments."""
+        text = self.runnable_files[file_name].rstrip("\n") + "\n"
+        readable = self.graph_texts.get(file_name)
+        if readable:
+            text += "\n\n# unpyc: the graph above, with shapes (from torch's trace):\n"
+            text += _commented(readable) + "\n"
+        return self.write(file_name, text)
+
+    def route_inductor_module(self, path: str) -> Optional[str]:
+        if not self.run_from_files:
+            return None
+        with self.lock:
+            names = self.graph_names.get(hooks.current_compile_id() or "")
+            if not names:
+                return None
+            source = Path(path).read_text(encoding="utf-8")
+            stage = _inductor_stage(source)
+            file_name = self._graph_file(names[-1], stage)
+            target = self.dump_dir / file_name
+            if not target.exists() or not target.read_text(encoding="utf-8").startswith(source):
+                self.write(file_name, source)
+            return str(target)
+
+    # -- full_code_for_<fn>.py and index.html, when the block ends --
+
+    def finish(self) -> None:
+        with self.lock:
+            for record in list(self.functions.values()):
+                if record.is_resume and self._main_stem(record) != record.stem:
+                    continue
+                with self.attempt("full code of " + record.stem):
+                    self.write("full_code_for_%s.py" % record.stem, self._full_code(record))
+            with self.attempt("index.html"):
+                self.write("index.html", self._index())
+
+    def _full_code(self, record: _Function) -> str:
+        parts = [
+            "# What torch.compile did to %s, written by unpyc.prepare_debug." % record.stem,
+            "# Each cache entry: its guards as a function, the graphs it calls (one",
+            "# file per graph and stage, named after the __compiled_fn_* global), its",
+            "# transformed code, the resume functions it calls (recursively); then the",
+            "# original source and what Dynamo does on each call.",
+            "",
+        ]
+        for problem in self.problems:
+            parts.append("# unpyc could not dump: " + problem.replace("\n", " ")[:400])
+        parts.append("")
+        self._function_sections(record, parts, set())
+        if not record.is_resume:
+            parts.append("# The original source of %s:" % record.stem)
+            parts.append(self._original_source(record))
+        parts.append(self._dispatcher(record))
+        return "\n".join(_checked(part) for part in parts) + "\n"
+
+    def _function_sections(self, record: _Function, parts: List[str],
+                           seen: Set[str]) -> None:
+        if record.stem in seen:
+            return
+        seen.add(record.stem)
+        entries = hooks.cache_entries(record.code)
+        live = None if entries is None else {
+            id(entry.transformed_code): entry for entry in entries}
+        for entry in record.entries:
+            cache_entry = None
+            if live is not None:
+                cache_entry = next((live[id(code)] for code in entry.codes
+                                    if id(code) in live), None)
+            parts.append(self._guard_function(record, entry, cache_entry))
+            for note in self.notes.get(entry.compile_id or "", []):
+                parts.append(_commented(note))
+            for name in entry.graph_names:
+                files = sorted(self.graph_files.get(name, {}).values())
+                parts.append("# Graphs of %s: %s" % (name, ", ".join(files) or "none dumped"))
+                parts.append("def %s(*args, **kwargs):\n    pass\n" % name)
+            parts.append("# Transformed code, also in %s%s:" % (
+                entry.file_name, "" if entry.equivalent else
+                " (the decompiled source is NOT equivalent to Dynamo's bytecode,"
+                " which the file lists)"))
+            parts.append(entry.source or "# (not decompiled; see the file)")
+            for name in entry.resume_names:
+                resume = next((f for f in self.functions.values() if f.stem == name), None)
+                if resume is None:
+                    parts.append("# Resume function %s: not found in the globals" % name)
+                    continue
+                parts.append("# Resume function %s (also in %s.py); Dynamo compiles it "
+                             "when it runs:" % (name, name))
+                parts.append(self._decompiled(resume.code, name))
+                self._function_sections(resume, parts, seen)
+                parts.append(self._dispatcher(resume))
+
+    def _guard_function(self, record: _Function, entry: _Entry,
+                        cache_entry: Optional[hooks.CacheEntry]) -> str:
+        name = "__guard_%d_for_%s" % (entry.index, record.stem)
+        lines = ["# Guards of cache entry %d of %s (compile id %s): the transformed code"
+                 % (entry.index, record.stem, entry.compile_id),
+                 "# runs only while they all hold.  L: the frame's locals, G: its globals."]
+        tree = self.guard_trees.get(entry.compile_id or "")
+        if tree:
+            lines.append("# The guard tree torch checks (C++):")
+            lines.append(_commented(tree))
+        lines.append("def %s(L, G, **___kwargs_ignored):" % name)
+        lines.append("    __guard_hit = True")
+        if cache_entry is None:
+            lines.append("    # (this entry is no longer in Dynamo's cache, or torch cannot "
+                         "list the cache)")
+        else:
+            for part in cache_entry.guard_parts:
+                if _is_valid_expression(part):
+                    lines.append("    __guard_hit = __guard_hit and (%s)" % part)
+                else:
+                    lines.append("    # %s" % part.replace("\n", " "))
+        lines.append("    return __guard_hit\n")
+        return "\n".join(lines)
+
+    def _original_source(self, record: _Function) -> str:
+        try:
+            return textwrap.dedent(inspect.getsource(record.code))
+        except (OSError, TypeError):
+            return self._decompiled(record.code, record.code.co_name)
+
+    def _dispatcher(self, record: _Function) -> str:
+        params, call = _signature(record.code)
+        names = record.code.co_varnames[:record.code.co_argcount +
+                                        record.code.co_kwonlyargcount]
+        called = record.stem if record.is_resume else record.code.co_name
+        lines = ["def __dispatch_%s(%s):" % (record.stem, params),
+                 "    # What Dynamo does on a call: the newest entry whose guards hold "
+                 "runs its",
+                 "    # transformed code; when none holds, it compiles again.",
+                 "    __local_dict = {%s}" % ", ".join("%r: %s" % (n, n) for n in names),
+                 "    __global_dict = globals()"]
+        for entry in reversed(record.entries):
+            lines.append("    if __guard_%d_for_%s(__local_dict, __global_dict):"
+                         % (entry.index, record.stem))
+            lines.append("        return __transformed_code_%d_for_%s(%s)"
+                         % (entry.index, record.stem, call))
+        lines.append("    return %s(%s)\n" % (called, call))
+        return "\n".join(lines)
+
+    def _index(self) -> str:
+        def link(file_name: str) -> str:
+            return '<a href="%s">%s</a>' % (html.escape(file_name), html.escape(file_name))
+
+        out = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'>",
+               "<title>unpyc: what torch.compile did</title></head><body>",
+               "<h1>What torch.compile did</h1>"]
+        if self.problems:
+            out.append("<h2>Missing from this dump</h2><ul>")
+            out.extend("<li>%s</li>" % html.escape(p) for p in self.problems)
+            out.append("</ul>")
+        linked = {name for record in self.functions.values()
+                  for entry in record.entries for name in entry.graph_names}
+        unlinked = sorted(name for name in self.graph_files if name not in linked)
+        if unlinked:
+            out.append("<h2>Graphs no dumped function calls</h2><ul>")
+            for name in unlinked:
+                files = sorted(self.graph_files[name].values())
+                out.append("<li>%s: %s</li>" % (
+                    html.escape(name), ", ".join(link(f) for f in files)))
+            out.append("</ul>")
+        for record in self.functions.values():
+            out.append("<h2>%s%s</h2><ul>" % (
+                html.escape(record.stem), " (resume function)" if record.is_resume else ""))
+            full = "full_code_for_%s.py" % record.stem
+            if (self.dump_dir / full).exists():
+                out.append("<li>start here: %s</li>" % link(full))
+            if record.is_resume and (self.dump_dir / (record.stem + ".py")).exists():
+                out.append("<li>decompiled: %s</li>" % link(record.stem + ".py"))
+            for entry in record.entries:
+                out.append("<li>entry %d (compile id %s): %s<ul>" % (
+                    entry.index, html.escape(str(entry.compile_id)), link(entry.file_name)))
+                for note in self.notes.get(entry.compile_id or "", []):
+                    out.append("<li><pre>%s</pre></li>" % html.escape(note))
+                for name in entry.graph_names:
+                    files = sorted(self.graph_files.get(name, {}).values())
+                    out.append("<li>%s: %s</li>" % (
+                        html.escape(name), ", ".join(link(f) for f in files)))
+                out.append("</ul></li>")
+            out.append("</ul>")
+        out.append("</body></html>")
+        return "\n".join(out)
+
+
+def _checked(part: str) -> str:
+    """part, or part commented out when it is not valid Python on its own
+    (full_code_for_*.py must compile whatever the decompiler gave)."""
+    return part if _is_valid_python(part) else _commented(part)
+
+
+def _is_valid_expression(text: str) -> bool:
+    try:
+        compile(text, "<guard>", "eval", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _graph_number(name: str) -> int:
+    match = re.match(r"__compiled_fn_(\d+)", name)
+    return int(match.group(1)) if match else 0
+
+
+_AOT_STAGES = ("aot_joint_graph", "aot_forward_graph", "aot_backward_graph",
+               "aot_inference_graph")
+
+
+def _graph_stage(event: hooks.TraceEvent) -> Optional[str]:
+    if event.kind == "dynamo_output_graph":
+        return "captured_graph"
+    if event.kind in _AOT_STAGES:
+        return event.kind
+    if event.kind == "artifact" and event.metadata.get("name") == "inductor_post_grad_graph":
+        return "post_grad_graph"
+    if event.kind == "inductor_output_code" and event.payload:
+        return _inductor_stage(event.payload)
+    return None
+
+
+def _inductor_stage(source: str) -> str:
+    """inductor_forward / _backward / _inference, from the module's
+    "# AOT ID: ['0_forward']" first line."""
+    match = re.search(r"# AOT ID: \['[^']*?_(forward|backward|inference)'\]", source[:500])
+    return "inductor_" + (match.group(1) if match else "output")
+
+
+# ---- the context managers ----
+
+_active: List[_Dump] = []
+_last_dump_dir: List[Path] = []
+
+
+@contextlib.contextmanager
+def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
+    hooks.check_version()
+    dump_dir.mkdir(parents=True, exist_ok=True)
+    dump = _Dump(dump_dir, run_from_files)
+    _active.append(dump)
+    with contextlib.ExitStack() as undo:
+        undo.callback(_active.remove, dump)
+        with warnings.catch_warnings(record=True) as missing:
+            warnings.simplefilter("always", hooks.MissingHookWarning)
+            undo.enter_context(hooks.compile_caches_disabled())
+            undo.callback(hooks.register_bytecode_hook(dump.on_bytecode))
+            undo.callback(hooks.listen_to_trace(dump.on_trace))
+            if run_from_files:
+                undo.enter_context(hooks.graph_modules_compiled_eagerly())
+                undo.callback(hooks.route_fx_graph_code(dump.route_graph_code))
+                undo.callback(hooks.route_inductor_modules(dump.route_inductor_module))
+        for warning in missing:
+            # Said again outside the catch, and written into the dump.
+            dump.problems.append(str(warning.message))
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
+        try:
+            yield dump
+        finally:
+            dump.finish()
+
+
+@contextlib.contextmanager
+def prepare_debug(dump_dir: "str | os.PathLike[str]") -> Iterator[None]:
+    """Records what torch.compile does inside the block and writes it under
+    dump_dir (SPEC section 5): full_code_for_<fn>.py per compiled function,
+    __transformed_code_<i>_for_<fn>.py, one file per graph and stage named
+    after its __compiled_fn_* global, index.html.  Functions compiled before
+    the block keep their cache entries and are not dumped again."""
+    path = Path(dump_dir).resolve()
+    with _recording(path, run_from_files=False):
+        yield
+    _last_dump_dir[:] = [path]
+
+
+@contextlib.contextmanager
+def debug(dump_dir: "str | os.PathLike[str] | None" = None) -> Iterator[None]:
+    """Runs the block with the code torch.compile makes coming from files
+    dumped under dump_dir (default: the last prepare_debug's): transformed
+    code, resume functions' transformed code, graph forwards and Inductor
+    modules, so breakpoints set in those files are hit.  Dynamo's caches are
+    reset on entry (so the block compiles afresh, from the files) and on exit
+    (so nothing compiled from the files outlives the block)."""
+    if dump_dir is None:
+        if _active:
+            path = _active[-1].dump_dir
+        elif _last_dump_dir:
+            path = _last_dump_dir[0]
+        else:
+            raise ValueError("unpyc.debug() needs a dump_dir or an earlier prepare_debug")
+    else:
+        path = Path(dump_dir).resolve()
+    hooks.reset_dynamo()
+    try:
+        with _recording(path, run_from_files=True):
+            yield
+    finally:
+        hooks.reset_dynamo()
+
+
+__all__ = ["prepare_debug", "debug", "DumpWarning"]
