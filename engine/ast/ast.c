@@ -3,8 +3,6 @@
  */
 #include "ast/ast.h"
 
-#include <string.h>
-
 upy_expr *upy_expr_new(upy_arena *arena, upy_expr_kind kind) {
     upy_expr *e = upy_arena_alloc(arena, sizeof *e);
     if (e)
@@ -28,14 +26,11 @@ upy_pattern *upy_pattern_new(upy_arena *arena, upy_pattern_kind kind) {
 
 int upy_vec_push(upy_arena *arena, upy_ptr_vec *vec, void *p) {
     if (vec->len == vec->cap) {
-        uint32_t cap = vec->cap ? vec->cap * 2 : 4;
-        void **grown = upy_arena_array(arena, cap, sizeof *grown);
+        void **grown = upy_arena_grow(arena, vec->items, vec->len, &vec->cap,
+                                      sizeof *grown, 4);
         if (!grown)
             return -1;
-        if (vec->len)
-            memcpy(grown, vec->items, vec->len * sizeof *grown);
         vec->items = grown;
-        vec->cap = cap;
     }
     vec->items[vec->len++] = p;
     return 0;

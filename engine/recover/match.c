@@ -133,6 +133,7 @@ typedef struct mctx {
 
 typedef struct mcase {
     mnode *root;
+    upy_pattern *pattern;
     int copied;
     uint32_t start; /* its first instruction */
     uint32_t after; /* the first after its pattern and stores */
@@ -173,14 +174,11 @@ static mnode *new_node(mparse *mp) {
 
 static int log_ins(mparse *mp, uint32_t i) {
     if (mp->nlog == mp->log_cap) {
-        uint32_t cap = mp->log_cap ? 2 * mp->log_cap : 64;
-        uint32_t *grown = upy_arena_array(mp->r->arena, cap, sizeof *grown);
+        uint32_t *grown = upy_arena_grow(mp->r->arena, mp->log, mp->nlog,
+                                         &mp->log_cap, sizeof *grown, 64);
         if (!grown)
             return rec_oom(mp->r), 0;
-        if (mp->nlog)
-            memcpy(grown, mp->log, mp->nlog * sizeof *grown);
         mp->log = grown;
-        mp->log_cap = cap;
     }
     mp->log[mp->nlog++] = i;
     return 1;
@@ -188,14 +186,11 @@ static int log_ins(mparse *mp, uint32_t i) {
 
 static int add_copy(mparse *mp, uint32_t start, uint32_t len) {
     if (mp->ncopies + 2 > mp->copies_cap) {
-        uint32_t cap = mp->copies_cap ? 2 * mp->copies_cap : 16;
-        uint32_t *grown = upy_arena_array(mp->r->arena, cap, sizeof *grown);
+        uint32_t *grown = upy_arena_grow(mp->r->arena, mp->copies, mp->ncopies,
+                                         &mp->copies_cap, sizeof *grown, 16);
         if (!grown)
             return rec_oom(mp->r), 0;
-        if (mp->ncopies)
-            memcpy(grown, mp->copies, mp->ncopies * sizeof *grown);
         mp->copies = grown;
-        mp->copies_cap = cap;
     }
     mp->copies[mp->ncopies++] = start;
     mp->copies[mp->ncopies++] = len;
@@ -206,14 +201,11 @@ static int add_copy(mparse *mp, uint32_t start, uint32_t len) {
 
 static int push(mparse *mp, mstate *st, mslot s) {
     if (st->sp == st->cap) {
-        uint32_t cap = st->cap ? 2 * st->cap : 16;
-        mslot *grown = upy_arena_array(mp->r->arena, cap, sizeof *grown);
+        mslot *grown = upy_arena_grow(mp->r->arena, st->slots, st->sp, &st->cap,
+                                      sizeof *grown, 16);
         if (!grown)
             return rec_oom(mp->r), 0;
-        if (st->sp)
-            memcpy(grown, st->slots, st->sp * sizeof *grown);
         st->slots = grown;
-        st->cap = cap;
     }
     st->slots[st->sp++] = s;
     return 1;
@@ -377,16 +369,9 @@ static int conditional(mparse *mp, mstate *st, mctx *cx, const upy_nin *in) {
  * (which is at depth `lowest`). */
 static int touches_below(const upy_nin *in, const mstate *st, uint32_t lowest) {
     uint32_t above = st->sp - lowest; /* slots above the or's subject */
-    switch ((upy_nop)in->op) {
-    case N_SWAP:
-    case N_COPY:
+    if (in->op == N_SWAP || in->op == N_COPY)
         return (uint32_t)in->arg > above;
-    case N_POP_TOP:
-    case N_STORE:
-        return above == 0;
-    default:
-        return above == 0;
-    }
+    return above == 0;
 }
 
 /* Pattern `P1 | P2 | ...` on the subject in the top slot, at st->pos (the
@@ -399,6 +384,7 @@ static int or_pattern(mparse *mp, mstate *st, mctx *cx) {
     mstate ends[64];
     uint32_t end_pos[64];
     int64_t outer_fail = -1;
+    mctx entry_cx = *cx;
 
     for (;;) {
         mstate a;
@@ -496,6 +482,8 @@ static int or_pattern(mparse *mp, mstate *st, mctx *cx) {
     st->pos = end_pos[0];
     return 1;
 not_or:
+    /* Nothing of this reading stays: st is untouched until it holds. */
+    *cx = entry_cx;
     mp->nlog = nlog;
     mp->ncopies = ncopies;
     return 0;
@@ -512,14 +500,8 @@ static int copy_subject(mparse *mp, mstate *st, mctx *cx) {
         (ins(r, next)->op == N_GET_LEN ||
          (ins(r, next)->op == N_LOAD_CONST && is_int(ins(r, next)->obj) &&
           ins(r, next + 1)->op == N_SUBSCR));
-    if (!takes_element) {
-        mstate saved;
-        if (!clone(mp, st, &saved))
-            return 0;
-        if (or_pattern(mp, st, cx))
-            return 1;
-        *st = saved;
-    }
+    if (!takes_element && or_pattern(mp, st, cx))
+        return 1;
     copy = new_node(mp);
     if (!copy)
         return 0;
@@ -877,10 +859,12 @@ static int guard_extent(const rec *r, uint32_t i, int64_t *body,
 
 static upy_pattern *build(rec *r, mnode *n, int *ok);
 
-/* Whether the nodes make a pattern the compiler could have written. */
-static int pattern_ok(rec *r, mnode *root) {
+/* The pattern the nodes make, or NULL when it is none the compiler could
+ * have written. */
+static upy_pattern *checked_pattern(rec *r, mnode *root) {
     int ok = 1;
-    return build(r, root, &ok) && ok;
+    upy_pattern *p = build(r, root, &ok);
+    return ok ? p : NULL;
 }
 
 /* Reads the case at instruction pos, copied or not, and the cases after
@@ -895,14 +879,11 @@ static int read_cases(mparse *mp, uint32_t pos, int copied) {
     if (pos >= r->ncode.count)
         return 0;
     if (mp->ncases == mp->cases_cap) {
-        uint32_t cap = mp->cases_cap ? 2 * mp->cases_cap : 8;
-        mcase *grown = upy_arena_array(r->arena, cap, sizeof *grown);
+        mcase *grown = upy_arena_grow(r->arena, mp->cases, mp->ncases,
+                                      &mp->cases_cap, sizeof *grown, 8);
         if (!grown)
             return rec_oom(r), 0;
-        if (mp->ncases)
-            memcpy(grown, mp->cases, mp->ncases * sizeof *grown);
         mp->cases = grown;
-        mp->cases_cap = cap;
     }
     mc = &mp->cases[mp->ncases];
     memset(mc, 0, sizeof *mc);
@@ -933,7 +914,8 @@ static int read_cases(mparse *mp, uint32_t pos, int copied) {
     if (!copied && mc->root->kind == MN_ANY && !mc->root->inner &&
         !mc->root->name)
         goto undo;
-    if (!pattern_ok(r, mc->root))
+    mc->pattern = checked_pattern(r, mc->root);
+    if (!mc->pattern)
         goto undo;
     mc->after = st.pos;
     mc->fail_at = cx.fail_at;
@@ -1010,7 +992,7 @@ static int read_match(mparse *mp, rec *r, uint32_t i) {
 
 int rec_match_starts(rec *r, uint32_t i) {
     mparse mp;
-    return may_start_match(r, i) && read_match(&mp, r, i);
+    return read_match(&mp, r, i);
 }
 
 /* --- building the patterns ------------------------------------------------ */
@@ -1178,15 +1160,6 @@ static int32_t block_at(const rec *r, int64_t i) {
     return r->cfg.block_of[i];
 }
 
-static region sub_region(const region *rg, int32_t start, int32_t end,
-                         int32_t follow) {
-    region s = *rg;
-    s.start = start;
-    s.end = end;
-    s.follow = follow;
-    return s;
-}
-
 /* Structuring goes on at instruction `at` when it is inside block b. */
 static void resume_in(rec *r, int32_t b, int64_t at) {
     if (b < (int32_t)r->cfg.count && at > (int64_t)r->cfg.blocks[b].start &&
@@ -1307,9 +1280,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
         int64_t guard_at;
         region body_rg;
 
-        c->pattern = build(r, mc->root, &ok);
-        if (!c->pattern)
-            return -1;
+        c->pattern = mc->pattern;
         guard_at = mc->guard_end;
         /* The last case keeps its guard apart only before a trailing
          * `case _` (otherwise the guard is an if around the body, the same
@@ -1370,7 +1341,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
             break;
         }
         if (bs < body_end) {
-            body_rg = sub_region(rg, bs, body_end, end);
+            body_rg = rec_sub_region(rg, bs, body_end, end);
             r->resume_block = bs;
             r->resume_at = body_at;
             r->done[bs] = 0;
@@ -1396,7 +1367,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
     last_at = mp->cases[ncases - 1].fail_at;
     if (default_start != UPY_NO_BLOCK && default_start < end) {
         upy_ptr_vec body = {0};
-        region default_rg = sub_region(rg, default_start, end, end);
+        region default_rg = rec_sub_region(rg, default_start, end, end);
         upy_match_case *c = &cases[ncases];
         resume_in(r, default_start, last_at);
         if (rec_region(r, default_start, &default_rg, &body))

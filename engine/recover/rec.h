@@ -239,6 +239,9 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
 upy_expr *rec_negate(rec *r, upy_expr *e);
 
 /* structure.c */
+/* Region rg narrowed to the blocks [start, end), followed by `follow`. */
+region rec_sub_region(const region *rg, int32_t start, int32_t end,
+                      int32_t follow);
 int rec_region(rec *r, int32_t entry, const region *rg, upy_ptr_vec *out);
 /* Runs the non-control instructions of [from, to); stops early (returning
  * the index reached) at an instruction the caller must handle. */

@@ -19,14 +19,11 @@ int rec_oom(rec *r) {
 
 int rec_push_sval(rec *r, sval v) {
     if (r->sp == r->cap) {
-        uint32_t cap = r->cap ? r->cap * 2 : 32;
-        sval *grown = upy_arena_array(r->arena, cap, sizeof *grown);
+        sval *grown = upy_arena_grow(r->arena, r->stack, r->sp, &r->cap,
+                                     sizeof *grown, 32);
         if (!grown)
             return rec_oom(r);
-        if (r->sp)
-            memcpy(grown, r->stack, r->sp * sizeof *grown);
         r->stack = grown;
-        r->cap = cap;
     }
     r->stack[r->sp++] = v;
     return 0;

@@ -214,14 +214,12 @@ static int flush_multi(rec *r, upy_ptr_vec *out) {
 static int add_multi(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
     multi_store *items;
     if (r->multi.len == r->multi_cap) {
-        uint32_t cap = r->multi_cap ? 2 * r->multi_cap : 8;
-        multi_store *grown = upy_arena_array(r->arena, cap, sizeof *grown);
+        multi_store *grown =
+            upy_arena_grow(r->arena, r->multi_items, r->multi.len,
+                           &r->multi_cap, sizeof *grown, 8);
         if (!grown)
             return rec_oom(r);
-        if (r->multi.len)
-            memcpy(grown, r->multi_items, r->multi.len * sizeof *grown);
         r->multi_items = grown;
-        r->multi_cap = cap;
     }
     items = (multi_store *)r->multi_items;
     items[r->multi.len].target = target;

@@ -41,8 +41,8 @@ static int inside(const region *rg, int32_t b) {
     return b != UPY_NO_BLOCK && b >= rg->start && b < rg->end;
 }
 
-static region sub(const region *rg, int32_t start, int32_t end,
-                  int32_t follow) {
+region rec_sub_region(const region *rg, int32_t start, int32_t end,
+                      int32_t follow) {
     region s = *rg;
     s.start = start;
     s.end = end;
@@ -314,7 +314,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         /* The test fails straight back to the loop header: the rest of
          * the region is the if's body (`if c: rest`, which compiles the
          * same as `if not c: continue` + rest, without negating c). */
-        region then_rg = sub(rg, on_true, rg->end, rg->follow);
+        region then_rg = rec_sub_region(rg, on_true, rg->end, rg->follow);
         if (rec_region(r, on_true, &then_rg, &body))
             return -1;
         /* Its end goes back to the loop anyway. */
@@ -336,7 +336,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         is_pass_body(r, c, on_false)) {
         /* `if c: pass` / `else: B`: the body is a lone jump over B to
          * the join, which the test's targets were threaded through. */
-        region else_rg = sub(rg, on_false, on_true, on_true);
+        region else_rg = rec_sub_region(rg, on_false, on_true, on_true);
         r->done[blk(r, c->last)->next] = 1;
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
@@ -347,12 +347,12 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         on_false = rg->end;
     then_end = on_false < rg->end ? on_false : rg->end;
     els_end = else_end(r, on_true, then_end, rg);
-    then_rg = sub(rg, on_true, then_end,
-                  els_end != UPY_NO_BLOCK ? els_end : on_false);
+    then_rg = rec_sub_region(rg, on_true, then_end,
+                             els_end != UPY_NO_BLOCK ? els_end : on_false);
     if (rec_region(r, on_true, &then_rg, &body))
         return -1;
     if (els_end != UPY_NO_BLOCK && on_false < els_end) {
-        region else_rg = sub(rg, on_false, els_end, els_end);
+        region else_rg = rec_sub_region(rg, on_false, els_end, els_end);
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = els_end;
@@ -515,7 +515,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     r->base = depth;
     first =
         bind_target(r, body_start, blk(r, body_start)->start, target, &body);
-    body_rg = sub(rg, body_start, exit, header);
+    body_rg = rec_sub_region(rg, body_start, exit, header);
     body_rg.brk = brk;
     body_rg.cont = header;
     body_rg.loop = header;
@@ -527,7 +527,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     r->sp = depth - 1;
     r->base = rg->base;
     if (brk > exit) {
-        region else_rg = sub(rg, exit, brk, brk);
+        region else_rg = rec_sub_region(rg, exit, brk, brk);
         if (rec_region(r, exit, &else_rg, &orelse))
             return -1;
     }
@@ -576,7 +576,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     if (exit > rg->end)
         exit = rg->end;
     brk = break_target(r, header, exit, rg);
-    body_rg = sub(rg, header, exit, exit);
+    body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
     body_rg.cont = header;
     body_rg.base = r->sp;
@@ -635,7 +635,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         return 0;
     rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, header, exit, rg);
-    body_rg = sub(rg, header, exit, exit);
+    body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
     body_rg.cont = c->first;
     body_rg.base = r->sp;
@@ -645,7 +645,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         return -1;
     r->sp = rg->base;
     if (brk > anchor) {
-        region else_rg = sub(rg, anchor, brk, brk);
+        region else_rg = rec_sub_region(rg, anchor, brk, brk);
         if (rec_region(r, anchor, &else_rg, &orelse))
             return -1;
     }
@@ -825,7 +825,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     /* The body ends where the normal exit (the __exit__ call) starts. */
     end = rec_protected_end(r, body_start, rg);
     skip_with_exits(r, body_start, end, is_async);
-    body_rg = sub(rg, body_start, end, end);
+    body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
     body_rg.alt_handler = REC_NO_ALT;
     body_rg.base = depth;
@@ -1159,8 +1159,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 }
                 continue;
             }
-            if ((uint32_t)stop < bb->end && r->sp == rg->base + 1 &&
-                rec_match_starts(r, (uint32_t)stop)) {
+            /* rec_run stopped early at a statement's value, not for a
+             * with: where a match statement starts (rec_match marks the
+             * region unrecovered when the code does not read as one). */
+            if ((uint32_t)stop < bb->end && r->sp == rg->base + 1) {
                 next = UPY_NO_BLOCK;
                 if (rec_match(r, b, (uint32_t)stop, rg, &next, out))
                     return -1;

@@ -78,6 +78,21 @@ void *upy_arena_array(upy_arena *arena, size_t count, size_t elem_size) {
     return upy_arena_alloc(arena, count * elem_size);
 }
 
+void *upy_arena_grow(upy_arena *arena, const void *items, size_t len,
+                     uint32_t *cap, size_t elem_size, uint32_t first_cap) {
+    uint32_t grown_cap = *cap ? 2 * *cap : first_cap;
+    void *grown;
+    if (*cap > UINT32_MAX / 2)
+        return NULL;
+    grown = upy_arena_array(arena, grown_cap, elem_size);
+    if (!grown)
+        return NULL;
+    if (len)
+        memcpy(grown, items, len * elem_size);
+    *cap = grown_cap;
+    return grown;
+}
+
 void upy_arena_release(upy_arena *arena) {
     upy_arena_chunk *chunk = arena->chunks;
     while (chunk) {

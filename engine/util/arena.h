@@ -11,6 +11,7 @@
 #define UPY_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct upy_arena_chunk upy_arena_chunk;
 
@@ -30,6 +31,13 @@ void *upy_arena_alloc(upy_arena *arena, size_t size);
 
 /* Like upy_arena_alloc for an array of count elements; fails on overflow. */
 void *upy_arena_array(upy_arena *arena, size_t count, size_t elem_size);
+
+/* How the engine's growing arrays grow: a copy of items (len elements of
+ * elem_size) in an array of twice the capacity *cap (first_cap when it is
+ * 0), the old copy left to the arena.  Updates *cap; NULL when out of
+ * memory. */
+void *upy_arena_grow(upy_arena *arena, const void *items, size_t len,
+                     uint32_t *cap, size_t elem_size, uint32_t first_cap);
 
 void upy_arena_release(upy_arena *arena);
 
