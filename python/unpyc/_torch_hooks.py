@@ -35,11 +35,11 @@ class MissingHookWarning(UserWarning):
     """A torch internal the explorer uses is absent: one artifact is lost."""
 
 
-def warn_missing(what: str, consequence: str) -> None:
+def warn_missing(what: str, consequence: str, stacklevel: int = 3) -> None:
     warnings.warn(
         "unpyc: %s is not available in torch %s; %s" % (what, torch_version(), consequence),
         MissingHookWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
 
 
@@ -52,6 +52,15 @@ def _module(name: str) -> Optional[Any]:
         return importlib.import_module(name)
     except ImportError:
         return None
+
+
+def _lookup(module_name: str, attribute: str, consequence: str) -> Optional[Any]:
+    """module_name.attribute, or None after a warning saying what the dump
+    loses without it."""
+    found = getattr(_module(module_name), attribute, None)
+    if found is None:
+        warn_missing("%s.%s" % (module_name, attribute), consequence, stacklevel=4)
+    return found
 
 
 def torch_version() -> str:
@@ -79,11 +88,9 @@ def register_bytecode_hook(hook: BytecodeHook) -> Remover:
     """torch._dynamo.convert_frame.register_bytecode_hook: hook(original
     code, transformed code) is called for every frame Dynamo compiles and
     may return a replacement for the transformed code."""
-    convert_frame = _module("torch._dynamo.convert_frame")
-    register = getattr(convert_frame, "register_bytecode_hook", None)
+    register = _lookup("torch._dynamo.convert_frame", "register_bytecode_hook",
+                       "transformed code and resume functions are not dumped")
     if register is None:
-        warn_missing("torch._dynamo.convert_frame.register_bytecode_hook",
-                     "transformed code and resume functions are not dumped")
         return _noop
     handle = register(hook)
     remove: Remover = handle.remove
@@ -115,11 +122,9 @@ class CacheEntry:
 def cache_entries(code: types.CodeType) -> Optional[List[CacheEntry]]:
     """The cache entries of code, newest first (Dynamo's order); None when
     torch has no way to list them."""
-    eval_frame = _module("torch._dynamo.eval_frame")
-    get_list = getattr(eval_frame, "_debug_get_cache_entry_list", None)
+    get_list = _lookup("torch._dynamo.eval_frame", "_debug_get_cache_entry_list",
+                       "guards are not dumped")
     if get_list is None:
-        warn_missing("torch._dynamo.eval_frame._debug_get_cache_entry_list",
-                     "guards are not dumped")
         return None
     entries = []
     for entry in get_list(code):
@@ -159,12 +164,10 @@ def graph_name_being_compiled() -> Optional[str]:
 def reset_dynamo() -> None:
     """torch._dynamo.reset(): forget every compiled frame, so the next call
     compiles again (debug() needs the code to be compiled under it)."""
-    dynamo = _module("torch._dynamo")
-    reset = getattr(dynamo, "reset", None)
-    if reset is None:
-        warn_missing("torch._dynamo.reset", "code compiled earlier keeps running as it was")
-        return
-    reset()
+    reset = _lookup("torch._dynamo", "reset",
+                    "code compiled earlier keeps running as it was")
+    if reset is not None:
+        reset()
 
 
 # ---- the structured trace ----
@@ -348,11 +351,9 @@ def graph_modules_compiled_eagerly() -> Iterator[None]:
     """torch.fx._lazy_graph_module._force_skip_lazy_graph_module(): graph
     modules generate their code when made (inside the compile, where
     graph_module_role can name them) instead of on their first call."""
-    lazy = _module("torch.fx._lazy_graph_module")
-    force_skip = getattr(lazy, "_force_skip_lazy_graph_module", None)
+    force_skip = _lookup("torch.fx._lazy_graph_module", "_force_skip_lazy_graph_module",
+                         "graphs first run after their compile run from FX's in-memory source")
     if force_skip is None:
-        warn_missing("torch.fx._lazy_graph_module._force_skip_lazy_graph_module",
-                     "graphs first run after their compile run from FX's in-memory source")
         yield
         return
     with force_skip():

@@ -69,9 +69,11 @@ class _Function:
     entries: List[_Entry] = field(default_factory=list)
 
 
-def _is_valid_python(text: str) -> bool:
+def _compiles(text: str, mode: str = "exec") -> bool:
+    """Whether text is valid Python: a module ("exec") or an expression
+    ("eval")."""
     try:
-        compile(text, "<unpyc dump>", "exec", dont_inherit=True)
+        compile(text, "<unpyc dump>", mode, dont_inherit=True)
     except (SyntaxError, ValueError):
         return False
     return True
@@ -311,7 +313,7 @@ class _Dump:
             warnings.warn("unpyc: the decompiled %s is %s; its bytecode is dumped beside it"
                           % (name, problem), DumpWarning, stacklevel=3)
         source = _renamed_def(source, name) if source else ""
-        if source and not _is_valid_python(source):
+        if source and not _compiles(source):
             source = _commented(source)
         if equivalent:
             return header + source, source, True
@@ -406,7 +408,7 @@ class _Dump:
             # here), so notes go after it.
             self.write(file_name, payload + "\n\n" + about + "\n")
             return
-        if not _is_valid_python(payload):
+        if not _compiles(payload):
             payload = _commented(payload)
         self.graph_texts[file_name] = payload
         if file_name in self.runnable_files:
@@ -543,7 +545,7 @@ class _Dump:
                          "list the cache)")
         else:
             for part in cache_entry.guard_parts:
-                if _is_valid_expression(part):
+                if _compiles(part, "eval"):
                     lines.append("    __guard_hit = __guard_hit and (%s)" % part)
                 else:
                     lines.append("    # %s" % part.replace("\n", " "))
@@ -622,15 +624,7 @@ class _Dump:
 def _checked(part: str) -> str:
     """part, or part commented out when it is not valid Python on its own
     (full_code_for_*.py must compile whatever the decompiler gave)."""
-    return part if _is_valid_python(part) else _commented(part)
-
-
-def _is_valid_expression(text: str) -> bool:
-    try:
-        compile(text, "<guard>", "eval", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return False
-    return True
+    return part if _compiles(part) else _commented(part)
 
 
 def _graph_number(name: str) -> int:
