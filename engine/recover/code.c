@@ -581,6 +581,7 @@ static int recover_body(const rec *parent, const upy_code *co,
     r.skip = upy_arena_array(arena, r.ncode.count + 1, 1);
     r.evaluated = upy_arena_array(arena, r.ncode.count + 1, 1);
     r.assertion_name = rec_name(&r, "AssertionError");
+    r.match_steps = 64 * (uint64_t)r.ncode.count + 4096;
     if (!r.done || !r.skip || !r.evaluated || !r.assertion_name)
         return rec_oom(&r);
     memset(&rg, 0, sizeof rg);

@@ -27,8 +27,9 @@
  * first and holds only when the first alternative's failures land on
  * another alternative.  And whether a case's COPY 1 is its copy of the
  * subject, or the start of the last case's pattern, is settled by reading
- * the remaining cases both ways.  A budget of simulated instructions bounds
- * that search.
+ * the remaining cases both ways.  One budget of simulated instructions per
+ * code object (rec.match_steps) bounds that search over all the places a
+ * match could start, so hostile code full of COPY 1 stays linear.
  *
  * Guards and bodies are ordinary code: structure.c structures them as
  * regions.  A body ends where its case's failure chain starts.
@@ -145,7 +146,6 @@ typedef struct mcase {
 
 typedef struct mparse {
     rec *r;
-    uint32_t steps, budget;
     /* Instructions the pattern code ran, and the ranges of copies of an
      * or-pattern's continuation to pass over; both are truncated when a
      * reading is abandoned. */
@@ -806,9 +806,10 @@ static int run(mparse *mp, mstate *st, mctx *cx) {
         const upy_nin *in;
         if (!cx->alt && st->sp == cx->stop_depth)
             return 1;
-        if (++mp->steps > mp->budget || st->pos >= mp->r->ncode.count ||
+        if (!mp->r->match_steps || st->pos >= mp->r->ncode.count ||
             mp->r->failed)
             return 0;
+        mp->r->match_steps--;
         in = ins(mp->r, st->pos);
         if (cx->alt) {
             if (in->op == N_JUMP) {
@@ -978,9 +979,7 @@ static int read_match(mparse *mp, rec *r, uint32_t i) {
     mp->r = r;
     if (!may_start_match(r, i))
         return 0;
-    mp->budget = 64 * r->ncode.count + 4096;
     if (!(ins(r, i)->op == N_COPY && read_cases(mp, i, 1))) {
-        mp->steps = 0;
         if (!read_cases(mp, i, 0))
             return 0;
     }

@@ -179,6 +179,9 @@ typedef struct rec {
      * expressions in expressions), bounded by REC_MAX_NESTING so that no
      * input can exhaust the C stack. */
     int nesting;
+    /* Instructions match.c may still simulate reading patterns, in this
+     * whole code object. */
+    uint64_t match_steps;
 } rec;
 
 /* stack.c */
