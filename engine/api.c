@@ -16,12 +16,17 @@
 
 /* Memory limits.  What the reader builds is proportional to its input, so
  * its arena may take a fixed allowance plus a multiple of the input size;
- * the output and the per-code-object decode arenas get fixed caps.  Real
- * files stay far below all three (the largest stdlib module disassembles to
- * a few MB of JSON). */
+ * the per-code-object decode arenas get a fixed cap.  The output too is
+ * capped by a multiple of the input: expressions shared on the stack (COPY
+ * in hostile code) print as trees that grow exponentially with the code,
+ * and printing them to a fixed 512 MiB cap took seconds per input.  Real
+ * files stay far below all of these (the largest stdlib module
+ * disassembles to a few MB of JSON, its source is about its .pyc's size). */
 #define READ_ARENA_BASE ((size_t)64 << 20)
 #define READ_ARENA_PER_INPUT_BYTE 32
 #define DECODE_ARENA_LIMIT ((size_t)256 << 20)
+#define OUTPUT_BASE ((size_t)16 << 20)
+#define OUTPUT_PER_INPUT_BYTE 256
 #define OUTPUT_LIMIT ((size_t)512 << 20)
 
 static void clear_error(unpyc_error *err) {
@@ -38,6 +43,12 @@ static size_t read_arena_limit(size_t input_len) {
     return READ_ARENA_BASE + input_len * READ_ARENA_PER_INPUT_BYTE;
 }
 
+static size_t output_limit(size_t input_len) {
+    if (input_len >= (OUTPUT_LIMIT - OUTPUT_BASE) / OUTPUT_PER_INPUT_BYTE)
+        return OUTPUT_LIMIT;
+    return OUTPUT_BASE + input_len * OUTPUT_PER_INPUT_BYTE;
+}
+
 /* Reads the marshalled code object at data[0..len) and disassembles it. */
 static unpyc_status dis_code_data(const uint8_t *data, size_t len,
                                   size_t base_offset, upy_version version,
@@ -49,7 +60,7 @@ static unpyc_status dis_code_data(const uint8_t *data, size_t len,
     unpyc_status st;
 
     upy_arena_init(&arena, read_arena_limit(len));
-    upy_sb_init(&sb, OUTPUT_LIMIT);
+    upy_sb_init(&sb, output_limit(len));
     st = upy_marshal_read(data, len, base_offset, version, &arena, &obj, NULL,
                           err);
     if (st == UNPYC_OK && obj->kind != UPY_CODE)
@@ -88,7 +99,7 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
 
     options.max_depth = MAX_CODE_DEPTH;
     upy_arena_init(&arena, read_arena_limit(len) + DECODE_ARENA_LIMIT);
-    upy_sb_init(&sb, OUTPUT_LIMIT);
+    upy_sb_init(&sb, output_limit(len));
     st = upy_marshal_read(data, len, base_offset, version, &arena, &obj, NULL,
                           err);
     if (st == UNPYC_OK && obj->kind != UPY_CODE)
