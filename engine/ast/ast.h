@@ -124,6 +124,9 @@ typedef struct upy_comprehension {
 
 struct upy_expr {
     upy_expr_kind kind;
+    /* COPY duplicated it on the symbolic stack: one value in two places
+     * (recover/spill.c). */
+    uint8_t copied;
     union {
         const upy_object *constant;
         const char *name;

@@ -558,6 +558,8 @@ static int pop_top(rec *r, upy_ptr_vec *out) {
     case SV_VALUE:
         if (v.pend && v.pend->kind == P_CHAIN)
             return rec_finish_chain(r, v, out);
+        if (rec_is_spilled(v.expr))
+            return 0;
         s = rec_stmt(r, UPY_S_EXPR);
         if (!s)
             return -1;
@@ -584,6 +586,8 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
             return push_value(r, rec_placeholder(r));
         a = *v;
         a.id = r->next_id++;
+        if (a.kind == SV_VALUE && !a.pend)
+            rec_note_copy(a.expr);
         return rec_push_sval(r, a);
     }
     case N_SWAP: {
@@ -738,10 +742,13 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         sval *target;
         a = rec_pop(r);
         target = rec_peek(r, (uint32_t)in->arg);
-        if (!target || !target->expr ||
-            (target->expr->kind != UPY_E_LIST &&
-             target->expr->kind != UPY_E_SET))
+        if (!target || !target->expr)
             return 0;
+        if (target->expr->copied || (target->expr->kind != UPY_E_LIST &&
+                                     target->expr->kind != UPY_E_SET))
+            return rec_mutate_copy(
+                r, target, in->op == N_LIST_EXTEND ? "extend" : "update",
+                rec_value(r, a), out);
         return extend_display(r, target->expr, rec_value(r, a));
     }
     case N_LIST_APPEND:
@@ -785,8 +792,10 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         uint32_t n;
         a = rec_pop(r);
         target = rec_peek(r, (uint32_t)in->arg);
-        if (!target || !target->expr || target->expr->kind != UPY_E_DICT)
+        if (!target || !target->expr)
             return 0;
+        if (target->expr->copied || target->expr->kind != UPY_E_DICT)
+            return rec_mutate_copy(r, target, "update", rec_value(r, a), out);
         e = target->expr;
         n = e->u.dict.n;
         keys = upy_arena_array(r->arena, n + 1, sizeof(upy_expr *));

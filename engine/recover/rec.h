@@ -94,6 +94,13 @@ typedef struct multi_store {
     uint32_t id;
 } multi_store;
 
+/* A value that waited on the stack when a store was held back as part of
+ * a multiple assignment. */
+typedef struct held_value {
+    upy_expr *expr;
+    uint32_t id;
+} held_value;
+
 /* The structuring context of a region: which blocks it spans, where it
  * ends and what a jump to the enclosing loop's targets means. */
 typedef struct region {
@@ -149,6 +156,13 @@ typedef struct rec {
     } multi;
     multi_store *multi_items;
     uint32_t multi_cap;
+    /* The values waiting under those stores (spill.c), and the newest
+     * of them (by push order). */
+    struct {
+        held_value *items;
+        uint32_t len;
+    } held;
+    uint32_t held_cap, held_newest;
     /* The name an assert's AssertionError prints as. */
     upy_expr *assertion_name;
     /* Blocks already turned into statements (each block at most once),
@@ -182,6 +196,8 @@ typedef struct rec {
     /* Instructions match.c may still simulate reading patterns, in this
      * whole code object. */
     uint64_t match_steps;
+    /* Temporaries spill.c made so far. */
+    unsigned spills;
 } rec;
 
 /* stack.c */
@@ -227,6 +243,26 @@ pending *rec_new_target(rec *r);
 /* Flushes statement values still on the stack above `base` as
  * expression statements (only in corrupt or unusual code). */
 int rec_flush(rec *r, uint32_t base, upy_ptr_vec *out);
+
+/* spill.c: values left on the stack across statements (code not made
+ * by CPython's compiler). */
+/* Marks e as duplicated by COPY (names and constants need no mark). */
+void rec_note_copy(upy_expr *e);
+/* Assigns the plain values waiting in the stack slots [r->base, top) to
+ * temporaries, before a statement is emitted; held-back stores are
+ * statements of their own then, in their place among them. */
+int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out);
+/* Notes the values waiting under a store held back as one pair of a
+ * multiple assignment: if it is none, they ran before it. */
+int rec_hold_store(rec *r);
+/* Whether e is a temporary rec_spill made. */
+int rec_is_spilled(const upy_expr *e);
+/* Whether a slot in [from, to) of the stack holds a temporary. */
+int rec_spilled_below(const rec *r, uint32_t from, uint32_t to);
+/* `target.method(arg)` as a statement: LIST_EXTEND and the like on an
+ * object that is no display being built (a copied or spilled one). */
+int rec_mutate_copy(rec *r, sval *target, const char *method, upy_expr *arg,
+                    upy_ptr_vec *out);
 
 /* boolexpr.c: reduces the conditional control flow of one expression
  * starting with the conditional jump ending block b; the value is left on

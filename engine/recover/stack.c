@@ -138,9 +138,35 @@ void rec_set_start(const rec *r, upy_stmt *s, uint32_t start) {
     s->line = start < r->ncode.count ? r->ncode.ins[start].line : -1;
 }
 
+/* Statements that run where they are emitted, their operands just
+ * popped: values still waiting under them were computed before them. */
+static int runs_in_place(const upy_stmt *s) {
+    switch (s->kind) {
+    case UPY_S_EXPR:
+    case UPY_S_ASSIGN:
+    case UPY_S_AUGASSIGN:
+    case UPY_S_ANNASSIGN:
+    case UPY_S_DELETE:
+    case UPY_S_RETURN:
+    case UPY_S_RAISE:
+    case UPY_S_IMPORT:
+    case UPY_S_IMPORT_FROM:
+    case UPY_S_FUNCTIONDEF:
+    case UPY_S_CLASSDEF:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s) {
     if (!s)
         return -1;
+    if ((runs_in_place(s) || r->multi.len) && rec_spill(r, r->sp, out))
+        return -1;
+    /* A value the spill named is no statement any more. */
+    if (s->kind == UPY_S_EXPR && rec_is_spilled(s->u.expr))
+        return 0;
     if (r->placeholders > r->placeholders_marked) {
         /* Never a silent `...`: the statement gets a comment. */
         upy_stmt *note = upy_stmt_new(r->arena, UPY_S_UNRECOVERED);

@@ -208,6 +208,7 @@ static int flush_multi(rec *r, upy_ptr_vec *out) {
     }
     targets->u.elts.len = values->u.elts.len = n;
     r->multi.len = 0;
+    r->held.len = 0;
     return emit_assign(r, one(r, targets), values, out);
 }
 
@@ -226,6 +227,8 @@ static int add_multi(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
     items[r->multi.len].value = v.expr;
     items[r->multi.len].id = v.id;
     r->multi.len++;
+    if (rec_hold_store(r))
+        return -1;
     return flush_multi(r, out);
 }
 
@@ -405,7 +408,7 @@ int rec_store(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
 int rec_flush(rec *r, uint32_t base, upy_ptr_vec *out) {
     while (r->sp > base) {
         sval v = rec_pop(r);
-        if (v.kind == SV_VALUE && v.expr) {
+        if (v.kind == SV_VALUE && v.expr && !rec_is_spilled(v.expr)) {
             upy_stmt *s = rec_stmt(r, UPY_S_EXPR);
             if (!s)
                 return -1;

@@ -1211,6 +1211,16 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
              * the test: still a statement-level condition. */
             if (values == 2 && chain_pending(r))
                 values = 1;
+            if (values > 1 &&
+                (rec_spilled_below(r, rg->base, r->sp - 1) || r->multi.len)) {
+                /* Values kept across statements wait under the test (see
+                 * spill.c): it is a statement's, they stay under it.  (A
+                 * store held back as part of a multiple assignment tells
+                 * the same: such an assignment has no test in it.) */
+                if (rec_spill(r, r->sp - 1, out))
+                    return -1;
+                values = 1;
+            }
             if (values > 1 ||
                 (bb->ipdom != UPY_NO_BLOCK &&
                  blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1)) {

@@ -1,0 +1,363 @@
+/*
+ * spill.c - values the bytecode keeps on the stack across statements.
+ *
+ * CPython's compiler never leaves a value of its own on the stack when a
+ * statement ends, except for what the constructs that own it (a for
+ * loop's iterator, a with statement's exit, the exception of a handler)
+ * keep there: the other files of this layer rely on that.  Code written
+ * by other tools does not keep to it.  torch.compile's Dynamo, for one,
+ * loads the compiled graph, stores and deletes temporaries while the
+ * graph's arguments wait on the stack, and builds the lists it passes to
+ * a resume function with COPY, SWAP, LIST_EXTEND and DELETE_SUBSCR.  No
+ * source compiles to that bytecode.  Read as if it were CPython's, it
+ * comes out with statements moved before the values they follow, and
+ * with a copied list printed twice, as two lists.
+ *
+ * So where a statement is about to be emitted while plain values still
+ * wait above the region's statement depth, those values are assigned, in
+ * the order the code computed them, to temporaries named __stackN, and
+ * the stack holds the
+ * names from then on.  The order of evaluation is the bytecode's, and a
+ * value the bytecode copied is evaluated once: a copied expression (one
+ * COPY duplicated, upy_expr.copied) that a waiting value contains is
+ * assigned first, and its node is turned into the temporary's name in
+ * place, so that every expression sharing the node reads the name.  A
+ * store store.c held back as one pair of a multiple assignment is a
+ * statement of its own when another statement comes first; the values
+ * that waited under it are assigned before it, even when a later
+ * expression has taken them since.  The
+ * source runs as the bytecode does; it does not compile to the same
+ * bytecode, and the first temporary of a code object says so in a
+ * comment.  CPython's own bytecode never reaches here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recover/rec.h"
+
+#define SPILL_PREFIX "__stack"
+
+/* Nodes looked at per spill, for the copied expressions inside waiting
+ * values: shared subtrees make the values a graph that a tree walk could
+ * take exponential time over. */
+#define SPILL_WALK_BUDGET 4096
+
+int rec_is_spilled(const upy_expr *e) {
+    const char *digits;
+    if (!e || e->kind != UPY_E_NAME ||
+        strncmp(e->u.name, SPILL_PREFIX, sizeof SPILL_PREFIX - 1) != 0)
+        return 0;
+    digits = e->u.name + sizeof SPILL_PREFIX - 1;
+    return *digits && strspn(digits, "0123456789") == strlen(digits);
+}
+
+/* Names and constants read the same wherever they are printed. */
+static int is_plain_leaf(const upy_expr *e) {
+    return e->kind == UPY_E_NAME || e->kind == UPY_E_CONST;
+}
+
+void rec_note_copy(upy_expr *e) {
+    if (e && !is_plain_leaf(e))
+        e->copied = 1;
+}
+
+static int spill_node(rec *r, upy_expr *e, upy_ptr_vec *out) {
+    upy_expr *value = upy_expr_new(r->arena, UPY_E_CONST);
+    upy_expr *target = upy_expr_new(r->arena, UPY_E_NAME);
+    upy_stmt *s = upy_stmt_new(r->arena, UPY_S_ASSIGN);
+    char *name = upy_arena_alloc(r->arena, sizeof SPILL_PREFIX + 12);
+    upy_expr **targets = upy_arena_array(r->arena, 1, sizeof *targets);
+    if (!value || !target || !s || !name || !targets)
+        return rec_oom(r);
+    if (!r->spills) {
+        upy_stmt *note = upy_stmt_new(r->arena, UPY_S_UNRECOVERED);
+        if (!note)
+            return rec_oom(r);
+        note->u.unrecovered.text =
+            "unpyc: this bytecode keeps values on the stack across "
+            "statements;\nthe __stack names hold them, in the order it "
+            "computes them\n(the same effects, not the same bytecode)";
+        if (upy_vec_push(r->arena, out, note))
+            return rec_oom(r);
+    }
+    snprintf(name, sizeof SPILL_PREFIX + 12, SPILL_PREFIX "%u", r->spills++);
+    *value = *e;
+    target->u.name = name;
+    targets[0] = target;
+    rec_set_start(r, s, r->stmt_start);
+    s->u.assign.targets.items = targets;
+    s->u.assign.targets.len = 1;
+    s->u.assign.value = value;
+    if (upy_vec_push(r->arena, out, s))
+        return rec_oom(r);
+    /* Every expression holding the node now reads the temporary. */
+    e->kind = UPY_E_NAME;
+    e->u.name = name;
+    return 0;
+}
+
+/* The subexpressions of e that are evaluated with it (a lambda's body and
+ * a comprehension's inner clauses run later, in a scope of their own). */
+static uint32_t children(const upy_expr *e, upy_expr **kids, uint32_t cap) {
+    uint32_t n = 0, k;
+#define KID(x)                                                                 \
+    do {                                                                       \
+        if ((x) && n < cap)                                                    \
+            kids[n++] = (x);                                                   \
+    } while (0)
+    switch (e->kind) {
+    case UPY_E_ATTR:
+        KID(e->u.attr.value);
+        break;
+    case UPY_E_SUBSCRIPT:
+        KID(e->u.subscript.value);
+        KID(e->u.subscript.index);
+        break;
+    case UPY_E_SLICE:
+        KID(e->u.slice.lower);
+        KID(e->u.slice.upper);
+        KID(e->u.slice.step);
+        break;
+    case UPY_E_CALL:
+        KID(e->u.call.func);
+        for (k = 0; k < e->u.call.args.len; k++)
+            KID(e->u.call.args.items[k]);
+        for (k = 0; k < e->u.call.n_keywords; k++)
+            KID(e->u.call.keywords[k].value);
+        break;
+    case UPY_E_BINOP:
+        KID(e->u.binop.left);
+        KID(e->u.binop.right);
+        break;
+    case UPY_E_UNARYOP:
+        KID(e->u.unary.operand);
+        break;
+    case UPY_E_BOOLOP:
+        for (k = 0; k < e->u.boolop.values.len; k++)
+            KID(e->u.boolop.values.items[k]);
+        break;
+    case UPY_E_COMPARE:
+        KID(e->u.compare.left);
+        for (k = 0; k < e->u.compare.n; k++)
+            KID(e->u.compare.comparators[k]);
+        break;
+    case UPY_E_IFEXP:
+        KID(e->u.ifexp.test);
+        KID(e->u.ifexp.body);
+        KID(e->u.ifexp.orelse);
+        break;
+    case UPY_E_TUPLE:
+    case UPY_E_LIST:
+    case UPY_E_SET:
+        for (k = 0; k < e->u.elts.len; k++)
+            KID(e->u.elts.items[k]);
+        break;
+    case UPY_E_DICT:
+        for (k = 0; k < e->u.dict.n; k++) {
+            KID(e->u.dict.keys[k]);
+            KID(e->u.dict.values[k]);
+        }
+        break;
+    case UPY_E_LISTCOMP:
+    case UPY_E_SETCOMP:
+    case UPY_E_DICTCOMP:
+    case UPY_E_GENEXP:
+        if (e->u.comp.n_generators)
+            KID(e->u.comp.generators[0].iter);
+        break;
+    case UPY_E_STARRED:
+    case UPY_E_AWAIT:
+    case UPY_E_YIELD:
+    case UPY_E_YIELD_FROM:
+        KID(e->u.operand);
+        break;
+    case UPY_E_JOINEDSTR:
+        for (k = 0; k < e->u.joined.len; k++)
+            KID(e->u.joined.items[k]);
+        break;
+    case UPY_E_FORMATTED:
+        KID(e->u.formatted.value);
+        KID(e->u.formatted.format_spec);
+        break;
+    case UPY_E_NAMEDEXPR:
+        KID(e->u.named.value);
+        break;
+    default:
+        break;
+    }
+#undef KID
+    return n;
+}
+
+/* Assigns the copied expressions inside e, innermost first. */
+static int spill_shared_in(rec *r, upy_expr *e, uint32_t *budget,
+                           upy_ptr_vec *out) {
+    upy_expr *kids[64];
+    uint32_t n, k;
+    if (!e || is_plain_leaf(e) || !*budget || r->nesting >= REC_MAX_NESTING)
+        return 0;
+    --*budget;
+    n = children(e, kids, sizeof kids / sizeof *kids);
+    r->nesting++;
+    for (k = 0; k < n; k++)
+        if (spill_shared_in(r, kids[k], budget, out)) {
+            r->nesting--;
+            return -1;
+        }
+    r->nesting--;
+    return e->copied ? spill_node(r, e, out) : 0;
+}
+
+/* A store store.c held back as one pair of a multiple assignment
+ * (`a, b = c, d` stores without a tuple) turned out to be a statement of
+ * its own: it runs where its value was computed, among the values being
+ * spilled. */
+static int emit_held_store(rec *r, const multi_store *m, upy_ptr_vec *out) {
+    upy_stmt *s = upy_stmt_new(r->arena, UPY_S_ASSIGN);
+    upy_expr **targets = upy_arena_array(r->arena, 1, sizeof *targets);
+    if (!s || !targets)
+        return rec_oom(r);
+    rec_set_start(r, s, r->stmt_start);
+    targets[0] = m->target;
+    s->u.assign.targets.items = targets;
+    s->u.assign.targets.len = 1;
+    s->u.assign.value = m->value;
+    if (upy_vec_push(r->arena, out, s))
+        return rec_oom(r);
+    return 0;
+}
+
+/* Whether a slot waits for a statement to come: a plain value, not a
+ * marker or a target some construct is collecting. */
+static int is_waiting_value(const sval *v) {
+    return v->kind == SV_VALUE && !v->pend && v->expr &&
+           v->expr->kind != UPY_E_CONST && !rec_is_spilled(v->expr);
+}
+
+int rec_hold_store(rec *r) {
+    uint32_t k;
+    for (k = r->base; k < r->sp; k++) {
+        held_value h;
+        /* Values older than the last held-back store waited under it
+         * already: noted once. */
+        if (!is_waiting_value(&r->stack[k]) ||
+            (r->held.len && r->stack[k].id <= r->held_newest))
+            continue;
+        if (r->held.len == r->held_cap) {
+            held_value *grown =
+                upy_arena_grow(r->arena, r->held.items, r->held.len,
+                               &r->held_cap, sizeof *grown, 8);
+            if (!grown)
+                return rec_oom(r);
+            r->held.items = grown;
+        }
+        h.expr = r->stack[k].expr;
+        h.id = r->stack[k].id;
+        r->held.items[r->held.len++] = h;
+        if (h.id > r->held_newest)
+            r->held_newest = h.id;
+    }
+    return 0;
+}
+
+/* What runs, in the order the code computed it: a value to assign to a
+ * temporary, or a held-back store. */
+typedef struct spill_step {
+    uint32_t id;
+    upy_expr *value;          /* or NULL */
+    const multi_store *store; /* or NULL */
+} spill_step;
+
+static int by_id(const void *a, const void *b) {
+    uint32_t x = ((const spill_step *)a)->id, y = ((const spill_step *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
+    uint32_t k, n = 0, budget = SPILL_WALK_BUDGET;
+    spill_step *steps;
+    if (top > r->sp)
+        top = r->sp;
+    for (k = r->base; k < top; k++)
+        n += is_waiting_value(&r->stack[k]);
+    if (n == 0 && r->multi.len == 0)
+        return 0;
+    steps = upy_arena_array(r->arena, n + r->multi.len + r->held.len + 1,
+                            sizeof *steps);
+    if (!steps)
+        return rec_oom(r);
+    n = 0;
+    /* The values waiting now, and those that waited under a held-back
+     * store (a later expression may have taken them since: the temporary
+     * replaces them there too). */
+    for (k = r->base; k < top; k++)
+        if (is_waiting_value(&r->stack[k])) {
+            steps[n].id = r->stack[k].id;
+            steps[n].value = r->stack[k].expr;
+            steps[n++].store = NULL;
+        }
+    for (k = 0; k < r->multi.len; k++) {
+        steps[n].id = r->multi_items[k].id;
+        steps[n].value = NULL;
+        steps[n++].store = &r->multi_items[k];
+    }
+    for (k = 0; k < r->held.len; k++) {
+        steps[n].id = r->held.items[k].id;
+        steps[n].value = r->held.items[k].expr;
+        steps[n++].store = NULL;
+    }
+    qsort(steps, n, sizeof *steps, by_id);
+    for (k = 0; k < n; k++) {
+        upy_expr *e = steps[k].value;
+        if (steps[k].store) {
+            if (emit_held_store(r, steps[k].store, out))
+                return -1;
+            continue;
+        }
+        if (rec_is_spilled(e) || e->kind == UPY_E_CONST)
+            continue;
+        if (spill_shared_in(r, e, &budget, out))
+            return -1;
+        if (!rec_is_spilled(e) && spill_node(r, e, out))
+            return -1;
+    }
+    r->multi.len = 0;
+    r->held.len = 0;
+    return 0;
+}
+
+int rec_spilled_below(const rec *r, uint32_t from, uint32_t to) {
+    uint32_t k;
+    for (k = from; k < to && k < r->sp; k++)
+        if (r->stack[k].kind == SV_VALUE && rec_is_spilled(r->stack[k].expr))
+            return 1;
+    return 0;
+}
+
+int rec_mutate_copy(rec *r, sval *target, const char *method, upy_expr *arg,
+                    upy_ptr_vec *out) {
+    upy_expr *call = upy_expr_new(r->arena, UPY_E_CALL);
+    upy_expr *func = upy_expr_new(r->arena, UPY_E_ATTR);
+    upy_expr **args = upy_arena_array(r->arena, 1, sizeof *args);
+    upy_stmt *s;
+    if (!call || !func || !args)
+        return rec_oom(r);
+    /* The values under the mutation, and the copied object itself. */
+    if (rec_spill(r, r->sp, out))
+        return -1;
+    if (!rec_is_spilled(target->expr) && !is_plain_leaf(target->expr) &&
+        spill_node(r, target->expr, out))
+        return -1;
+    func->u.attr.value = target->expr;
+    func->u.attr.attr = method;
+    args[0] = arg;
+    call->u.call.func = func;
+    call->u.call.args.items = args;
+    call->u.call.args.len = 1;
+    s = rec_stmt(r, UPY_S_EXPR);
+    if (!s)
+        return -1;
+    s->u.expr = call;
+    return rec_emit(r, out, s);
+}

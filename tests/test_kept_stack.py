@@ -1,0 +1,121 @@
+"""Bytecode that keeps values on the stack across statements (as
+torch.compile's Dynamo writes it; CPython's compiler never does) decompiles
+to source with the same effects: engine/recover/spill.c holds the values
+in __stack temporaries, in the order the bytecode computes them.
+
+No source compiles to such bytecode, so these code objects are assembled by
+hand (3.11 instructions, the explorer's Python) and the check is the one
+that is left: the decompiled def, compiled and run, gives what the
+original code gives, with the same side effects in the same order.  The
+Dynamo code of real torch.compile runs is checked the same way in
+test_explorer.py (results under unpyc.debug()).
+"""
+
+from __future__ import annotations
+
+import dis
+import sys
+import types
+from typing import Any, Callable, List, Tuple
+
+import pytest
+
+import unpyc
+
+pytestmark = pytest.mark.skipif(
+    sys.version_info[:2] != (3, 11), reason="the code objects are assembled from 3.11 opcodes")
+
+KEPT_STACK_NOTE = "unpyc: this bytecode keeps values on the stack across statements"
+
+
+def _template(log: List[Any], a: Any, b: Any) -> None:
+    pass
+
+
+def _assemble(ops: List[Tuple[str, int]], consts: Tuple[Any, ...] = (None,),
+              names: Tuple[str, ...] = (), varnames: Tuple[str, ...] = ("log", "a", "b")
+              ) -> types.FunctionType:
+    """A function (log, a, b) running ops (name, arg), with the inline
+    caches each instruction takes."""
+    code = bytearray()
+    for name, arg in [("RESUME", 0)] + ops:
+        op = dis.opmap[name]
+        code += bytes([op, arg]) + bytes(2 * dis._inline_cache_entries[op])  # type: ignore[attr-defined]
+    co = _template.__code__.replace(
+        co_code=bytes(code), co_consts=consts, co_names=names, co_varnames=varnames,
+        co_nlocals=len(varnames), co_stacksize=16, co_linetable=b"", co_exceptiontable=b"")
+    return types.FunctionType(co, {})
+
+
+def _from_source(function: types.FunctionType) -> Callable[..., Any]:
+    source = unpyc.decompile(function.__code__)
+    assert KEPT_STACK_NOTE in source, source
+    namespace: dict = {}
+    exec(compile(source, "<decompiled>", "exec"), namespace)
+    return namespace[function.__code__.co_name]
+
+
+def _same_run(function: types.FunctionType, a: Any, b: Any) -> Tuple[Any, List[Any]]:
+    """Runs the original code and the decompiled source on the same
+    arguments; both give the same result and the same log."""
+    log: List[Any] = []
+    expected = function(log, a, b)
+    copy_log: List[Any] = []
+    got = _from_source(function)(copy_log, a, b)
+    assert got == expected and copy_log == log, (got, expected, copy_log, log)
+    return got, log
+
+
+def test_a_value_computed_before_a_store_keeps_the_old_value() -> None:
+    # LOAD a; a = 10; return old a + new a
+    f = _assemble([("LOAD_FAST", 1), ("LOAD_CONST", 1), ("STORE_FAST", 1),
+                   ("LOAD_FAST", 1), ("BINARY_OP", 0), ("RETURN_VALUE", 0)],
+                  consts=(None, 10))
+    assert _same_run(f, 1, 0) == (11, [])
+
+
+def test_statements_run_after_the_values_under_them() -> None:
+    # log.append('first') stays on the stack while the statement
+    # log.append('second') runs, then `del a`; returns (first's result,).
+    append_to_log = [("LOAD_FAST", 0), ("LOAD_METHOD", 0)]
+    f = _assemble(append_to_log + [("LOAD_CONST", 1), ("PRECALL", 1), ("CALL", 1)] +
+                  append_to_log + [("LOAD_CONST", 2), ("PRECALL", 1), ("CALL", 1),
+                                   ("POP_TOP", 0), ("DELETE_FAST", 1),
+                                   ("BUILD_TUPLE", 1), ("RETURN_VALUE", 0)],
+                  consts=(None, "first", "second"), names=("append",))
+    assert _same_run(f, 1, 2) == ((None,), ["first", "second"])
+
+
+def test_a_copied_list_is_one_object() -> None:
+    # L = [a]; COPY; L.extend([b]) through the copy; return (L, L)
+    f = _assemble([("LOAD_FAST", 1), ("BUILD_LIST", 1), ("COPY", 1),
+                   ("LOAD_FAST", 2), ("BUILD_LIST", 1), ("LIST_EXTEND", 1),
+                   ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_CONST", 1),
+                   ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
+                   ("BUILD_TUPLE", 2), ("RETURN_VALUE", 0)],
+                  consts=(None, "logged"), names=("append",))
+    (first, second), log = _same_run(f, 1, 2)
+    assert first == [1, 2] and log == ["logged"]
+    namespace_result = _from_source(f)([], 1, 2)
+    assert namespace_result[0] is namespace_result[1]
+
+
+def test_a_test_with_values_kept_under_it_is_an_if_statement() -> None:
+    # LOAD a; c = 5; if b: return a + 1 else: return a + 2
+    f = _assemble([("LOAD_FAST", 1), ("LOAD_CONST", 1), ("STORE_FAST", 3),
+                   ("LOAD_FAST", 2), ("POP_JUMP_FORWARD_IF_FALSE", 4),
+                   ("LOAD_CONST", 2), ("BINARY_OP", 0), ("RETURN_VALUE", 0),
+                   ("LOAD_CONST", 3), ("BINARY_OP", 0), ("RETURN_VALUE", 0)],
+                  consts=(None, 5, 1, 2), varnames=("log", "a", "b", "c"))
+    assert _same_run(f, 10, True) == (11, [])
+    assert _same_run(f, 10, False) == (12, [])
+
+
+def test_cpython_code_has_no_temporaries() -> None:
+    # The same effects written as source come out as that source.
+    def written(log: List[Any], a: Any, b: Any) -> Any:
+        old = a
+        a = 10
+        return old + a
+
+    assert KEPT_STACK_NOTE not in unpyc.decompile(written, verify=True)
