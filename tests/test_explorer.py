@@ -71,6 +71,11 @@ def test_dumps_are_complete_and_results_unchanged(scenarios: Dict[str, Any]) -> 
             assert (Path(cell["dump_dir"]) / "full_code_for_first_fn.py").is_file(), where
             continue
         assert cell["equal"], "results differ with prepare_debug: " + where
+        assert cell["equal_under_debug"], "results differ under debug(): " + where
+        # Under debug() every transformed code runs from its decompiled
+        # source: none is left to Dynamo's bytecode listed in its file.
+        for path in Path(cell["debug_dir"]).glob("__transformed_code_*.py"):
+            assert "_bytecode = [" not in path.read_text(), "not run from source: %s" % path
         dump = Path(cell["dump_dir"])
         files = {p.name: p for p in dump.iterdir()}
         for name, path in files.items():
@@ -197,11 +202,11 @@ def test_breakpoints_in_dumped_files_are_hit(backend: str, tmp_path: Path) -> No
         graph = newest("__compiled_fn_*.%s.py" % stage)
         targets = []
         for path in (transformed, resumed):
-            # Dynamo's bytecode listing when the decompiled source is not
-            # equivalent (see the report), else the decompiled def.
-            listed = "_bytecode = [" in path.read_text()
-            targets.append((path, _first_line(path, r"LOAD_FAST b'" if listed else r"^    \S"),
-                            "p b.shape"))
+            # The decompiled def runs (not Dynamo's bytecode, listed when
+            # the engine cannot give source with the same effects): stop on
+            # the call of the compiled graph.
+            assert "_bytecode = [" not in path.read_text(), path
+            targets.append((path, _first_line(path, r"^    \S+ = __stack\d+\("), "p b.shape"))
         if backend == "aot_eager":
             targets.append((graph, _first_line(graph, r"torch\.ops\.aten"), "p primals_1"))
         else:

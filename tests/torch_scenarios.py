@@ -55,8 +55,14 @@ def outputs_of(run: Run) -> List[torch.Tensor]:
     return [t.detach().clone() for t in run()]
 
 
+def same_outputs(a: List[torch.Tensor], b: List[torch.Tensor]) -> bool:
+    return len(a) == len(b) and all(
+        x.dtype == y.dtype and x.shape == y.shape and torch.equal(x, y) for x, y in zip(a, b))
+
+
 def compare(name: str, make: Callable[[], Run], expect: Dict[str, Any]) -> Dict[str, Any]:
-    """Runs make()'s program without and with prepare_debug."""
+    """Runs make()'s program without unpyc, under prepare_debug, and under
+    debug() (the code that runs then comes from the dumped files)."""
     torch._dynamo.reset()
     reference = outputs_of(make())
     torch._dynamo.reset()
@@ -67,10 +73,16 @@ def compare(name: str, make: Callable[[], Run], expect: Dict[str, Any]) -> Dict[
         warnings.simplefilter("always")
         with unpyc.prepare_debug(dump_dir):
             dumped = outputs_of(run)
-    equal = len(reference) == len(dumped) and all(
-        a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
-        for a, b in zip(reference, dumped))
-    return dict(expect, name=name, dump_dir=dump_dir, equal=equal,
+    torch._dynamo.reset()
+    debug_dir = dump_dir + "-debug"
+    run = make()
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        with unpyc.debug(debug_dir):
+            debugged = outputs_of(run)
+    return dict(expect, name=name, dump_dir=dump_dir, debug_dir=debug_dir,
+                equal=same_outputs(reference, dumped),
+                equal_under_debug=same_outputs(reference, debugged),
                 restored=torch_state() == before,
                 warnings=[str(w.message) for w in caught
                           if w.category.__module__.startswith("unpyc")])

@@ -95,7 +95,7 @@ def decompile(obj: Any, *, verify: bool = False, on_mismatch: str = "raise") -> 
     code = code_of(obj)
     major, minor = sys.version_info[:2]
     try:
-        source, _unrecovered = _engine.decompile_marshal(
+        source, unrecovered = _engine.decompile_marshal(
             marshal.dumps(code), major, minor
         )
     except _engine.EngineError as e:
@@ -112,7 +112,10 @@ def decompile(obj: Any, *, verify: bool = False, on_mismatch: str = "raise") -> 
     if on_mismatch == "annotate":
         return "# unpyc: not equivalent: %s\n%s" % (" ".join(problem.split()), text)
     raise VerificationError(
-        "the decompiled source is not equivalent: " + problem, detail=problem, source=text
+        "the decompiled source is not equivalent: " + problem,
+        detail=problem,
+        source=text,
+        unrecovered=unrecovered,
     )
 
 

@@ -79,14 +79,17 @@ class EngineMemoryError(UnpycError, MemoryError):
 class VerificationError(UnpycError):
     """decompile(verify=True): the source does not compile back to
     equivalent bytecode.  `detail` names the first difference, `source` is
-    the decompiled text."""
+    the decompiled text, `unrecovered` counts the regions the engine left
+    as commented disassembly in it."""
 
     status = "not-equivalent"
 
-    def __init__(self, message: str, *, detail: str, source: str) -> None:
+    def __init__(self, message: str, *, detail: str, source: str,
+                 unrecovered: int = 0) -> None:
         super().__init__(message)
         self.detail = detail
         self.source = source
+        self.unrecovered = unrecovered
 
 
 _BY_STATUS: Dict[str, Type[UnpycError]] = {

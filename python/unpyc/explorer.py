@@ -37,6 +37,13 @@ from .errors import UnpycError, VerificationError
 RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
 COMPILED_FN_PREFIX = "__compiled_fn"
 RESUME_GLOBAL_PREFIX = "__resume_at_"
+# The comment the engine (engine/recover/spill.c) puts where bytecode keeps
+# values on the stack across statements, as Dynamo's does: the __stack
+# temporaries it names give the same effects, not the same bytecode.
+KEPT_STACK_NOTE = "unpyc: this bytecode keeps values on the stack across statements"
+# co_flags that change how a frame runs its code.
+_FRAME_FLAGS = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR
+                | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR)
 
 
 class DumpWarning(UserWarning):
@@ -56,6 +63,9 @@ class _Entry:
     resume_names: List[str]
     codes: List[types.CodeType]  # Dynamo's transformed code and what replaced it
     equivalent: bool  # whether source recompiles to Dynamo's bytecode
+    # Whether debug() runs source: equivalent, or with the same effects
+    # (KEPT_STACK_NOTE); else it runs Dynamo's bytecode, listed in the file.
+    runs_source: bool
 
 
 @dataclass
@@ -119,6 +129,48 @@ def _signature(code: types.CodeType) -> Tuple[str, str]:
         params.append("**" + names[position])
         call.append("**" + names[position])
     return ", ".join(params), ", ".join(call)
+
+
+def _def_code(text: str, name: str, filename: str) -> types.CodeType:
+    """The code of the def called name in the module source text (at the
+    top level, or in a _closure_wrapper)."""
+    pending = [compile(text, filename, "exec", dont_inherit=True)]
+    while pending:
+        for const in pending.pop().co_consts:
+            if isinstance(const, types.CodeType):
+                if const.co_name == name:
+                    return const
+                pending.append(const)
+    raise LookupError("%s has no def %s" % (filename, name))
+
+
+def _closure_wrapper(source: str, name: str, freevars: Tuple[str, ...]) -> str:
+    """source (the def called name) as a def with free variables: nested in
+    a function whose parameters are those variables, so that compiled it
+    takes its closure like the code it stands for."""
+    if not freevars:
+        return source
+    return ("def __closure_of_%s(%s):\n"
+            "    # The free variables of %s; Dynamo passes their cells.\n"
+            "%s\n" % (name, ", ".join(freevars), name, textwrap.indent(source, "    ")))
+
+
+def _same_frame_layout(code: types.CodeType, transformed: types.CodeType) -> bool:
+    """Whether code can run in the frame Dynamo prepares for transformed:
+    the same arguments, cells and free variables (Dynamo checks arguments
+    and free variables of what a bytecode hook returns) and frame kind."""
+    def count_args(c: types.CodeType) -> int:
+        return (c.co_argcount + c.co_kwonlyargcount + bool(c.co_flags & inspect.CO_VARARGS)
+                + bool(c.co_flags & inspect.CO_VARKEYWORDS))
+
+    n = count_args(transformed)
+    return (count_args(code) == n and code.co_varnames[:n] == transformed.co_varnames[:n]
+            and code.co_argcount == transformed.co_argcount
+            and code.co_posonlyargcount == transformed.co_posonlyargcount
+            and code.co_kwonlyargcount == transformed.co_kwonlyargcount
+            and code.co_cellvars == transformed.co_cellvars
+            and code.co_freevars == transformed.co_freevars
+            and code.co_flags & _FRAME_FLAGS == transformed.co_flags & _FRAME_FLAGS)
 
 
 def _renamed_def(source: str, name: str) -> str:
@@ -275,28 +327,32 @@ class _Dump:
             index = len(record.entries)
             name = "__transformed_code_%d_for_%s" % (index, record.stem)
             file_name = name + ".py"
-            text, source, equivalent = self._transformed_text(transformed, name, record,
-                                                              compile_id)
+            text, source, equivalent, runs_source = self._transformed_text(
+                transformed, name, record, compile_id)
             path = self.write(file_name, text)
             entry = _Entry(index=index, compile_id=compile_id, file_name=file_name,
                            source=source, graph_names=graph_names,
                            resume_names=resume_names, codes=[transformed],
-                           equivalent=equivalent)
+                           equivalent=equivalent, runs_source=runs_source)
             record.entries.append(entry)
             if self.run_from_files:
-                replacement = self._code_from_file(path, name, transformed, equivalent)
+                replacement = self._code_from_file(path, name, transformed, runs_source)
                 entry.codes.append(replacement)
         return replacement
 
     def _transformed_text(self, code: types.CodeType, name: str, record: _Function,
-                          compile_id: Optional[str]) -> Tuple[str, str, bool]:
-        """The transformed-code file, the def statement in it, and whether
-        that def is equivalent to code (else the file ends with Dynamo's
-        bytecode, one instruction a line, which is what debug() runs)."""
+                          compile_id: Optional[str]) -> Tuple[str, str, bool, bool]:
+        """The transformed-code file, the def statement in it, whether that
+        def is equivalent to code, and whether debug() runs it: when it is
+        equivalent, or when it has the same effects (the engine held values
+        Dynamo keeps on the stack across statements in temporaries, and left
+        nothing unrecovered) and fits the frame Dynamo runs code in.  Else
+        the file ends with Dynamo's bytecode, one instruction a line, which
+        is what debug() runs."""
         header = ("# %s: the code Dynamo made of %s (compile id %s).\n"
                   "# Written by unpyc; see full_code_for_%s.py for its guards.\n"
                   % (name, record.stem, compile_id, self._main_stem(record)))
-        equivalent = True
+        equivalent = same_effects = True
         problem = ""
         try:
             source = unpyc.decompile(code, verify=True)
@@ -304,39 +360,49 @@ class _Dump:
             equivalent = False
             problem = "not equivalent: %s" % (" ".join(str(error.detail).split()),)
             source = str(error.source)
+            same_effects = error.unrecovered == 0 and KEPT_STACK_NOTE in source
         except UnpycError as error:
-            equivalent = False
+            equivalent = same_effects = False
             problem = "could not decompile: %s" % (error,)
             source = ""
-        if not equivalent:
-            self.problems.append("decompiling %s: %s" % (name, problem))
-            warnings.warn("unpyc: the decompiled %s is %s; its bytecode is dumped beside it"
-                          % (name, problem), DumpWarning, stacklevel=3)
         source = _renamed_def(source, name) if source else ""
         if source and not _compiles(source):
             source = _commented(source)
-        if equivalent:
-            return header + source, source, True
+            same_effects = False
+        runnable = _closure_wrapper(source, name, code.co_freevars)
+        if same_effects:
+            try:
+                same_effects = _same_frame_layout(_def_code(runnable, name, name), code)
+            except (SyntaxError, LookupError):
+                same_effects = False
+            if not same_effects:
+                problem = ("%s; its def does not fit the frame Dynamo runs it in (arguments,"
+                           " cells or free variables differ)" % (problem or "equivalent"))
+        if equivalent and same_effects:
+            return header + runnable, source, True, True
+        if same_effects:
+            note = ("# unpyc: the def below has the same effects as Dynamo's code, not the\n"
+                    "# same bytecode (%s).\n"
+                    "# Under unpyc.debug() it is what runs.\n" % problem[:300])
+            return header + note + runnable, source, False, True
+        self.problems.append("decompiling %s: %s" % (name, problem))
+        warnings.warn("unpyc: the decompiled %s is %s; its bytecode is dumped beside it"
+                      % (name, problem), DumpWarning, stacklevel=3)
         note = ("# unpyc: the decompiled source below is %s\n"
                 "# (a decompiler limit).  Under unpyc.debug() Dynamo's own bytecode runs,\n"
                 "# each instruction reporting the line of its entry in %s_bytecode\n"
                 "# below, so breakpoints go there.\n" % (problem[:300], name))
         listing = ["%s_bytecode = [" % name] + _bytecode_listing(code) + ["]"]
         return (header + note + (source or "# (no source)") + "\n\n\n" + "\n".join(listing),
-                source, False)
+                source, False, False)
 
     def _code_from_file(self, path: Path, name: str, transformed: types.CodeType,
-                        equivalent: bool) -> types.CodeType:
+                        runs_source: bool) -> types.CodeType:
         text = path.read_text(encoding="utf-8")
-        lines = text.splitlines()
-        if equivalent:
-            module = compile(text, str(path), "exec", dont_inherit=True)
-            for const in module.co_consts:
-                if isinstance(const, types.CodeType) and const.co_name == name:
-                    return const.replace(co_name=transformed.co_name,
-                                         co_qualname=transformed.co_qualname)
-            raise LookupError("%s has no def %s" % (path, name))
-        first = lines.index("%s_bytecode = [" % name) + 2
+        if runs_source:
+            return _def_code(text, name, str(path)).replace(
+                co_name=transformed.co_name, co_qualname=transformed.co_qualname)
+        first = text.splitlines().index("%s_bytecode = [" % name) + 2
         return transformed.replace(co_filename=str(path), co_firstlineno=first,
                                    co_linetable=_linetable(transformed, first))
 
@@ -514,6 +580,8 @@ class _Dump:
                 parts.append("def %s(*args, **kwargs):\n    pass\n" % name)
             parts.append("# Transformed code, also in %s%s:" % (
                 entry.file_name, "" if entry.equivalent else
+                " (the same effects as Dynamo's bytecode, not the same bytecode:"
+                " __stack names hold what it keeps on the stack)" if entry.runs_source else
                 " (the decompiled source is NOT equivalent to Dynamo's bytecode,"
                 " which the file lists)"))
             parts.append(entry.source or "# (not decompiled; see the file)")
