@@ -14,6 +14,7 @@ now (remove it: the lists only shrink).
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -48,7 +49,10 @@ _results: Dict[str, Dict[str, Any]] = {}
 def _run(version: str, unpyc_path: str) -> Dict[str, Any]:
     """The oracle over all families under one interpreter (run once)."""
     if version not in _results:
-        out = RESULTS / "constructs" / ("%s.json" % version)
+        # Each xdist worker runs the oracle itself: its own file, or one
+        # worker reads what the other is still writing.
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        out = RESULTS / "constructs" / ("%s-%s.json" % (version, worker))
         out.parent.mkdir(parents=True, exist_ok=True)
         known = CONSTRUCTS / "known_failures" / ("%s.txt" % version)
         # Run from the family folder: results name the files relative to it.

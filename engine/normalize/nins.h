@@ -216,6 +216,11 @@ typedef struct upy_nin {
     uint8_t handler_lasti;  /* the handler gets the raising offset */
     uint32_t offset;        /* byte offset of the source instruction */
     int32_t line;           /* -1 when none */
+    /* The line of a NOP dropped right before it, on a line after the one
+     * before it, -1 when none: the mark of a statement that left no code
+     * of its own there (a `return` whose value is loaded after the finally
+     * body copied before it). */
+    int32_t lead_line;
 } upy_nin;
 
 /* A code object in neutral form. */

@@ -180,6 +180,13 @@ static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
     in->handler = UNSET;
     in->offset = at(nm, i)->offset;
     in->line = at(nm, i)->line;
+    in->lead_line = -1;
+    /* A NOP on a line after the line before it: a statement of its own
+     * (the NOP an if leaves where its branches join takes the if's line,
+     * before its body's). */
+    if (nm->first_of[i] == UNSET && i > 0 && op_is(nm, i - 1, UPY_OP_NOP) &&
+        (i < 2 || at(nm, i - 2)->line < at(nm, i - 1)->line))
+        in->lead_line = at(nm, i - 1)->line;
     nm->src[nm->n] = (int32_t)i;
     nm->handler_of[nm->n] = (int32_t)i;
     nm->target_off[nm->n] = -1;

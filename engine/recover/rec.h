@@ -289,6 +289,14 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
 int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
                upy_ptr_vec *out);
 int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n);
+/* Whether block b is the way out of a constant's `return` the compiler
+ * wrote after copies of the exits it leaves (finally bodies, with exits):
+ * the copies, then LOAD_CONST; RETURN.  The NOP of the return's line
+ * before the copies marks it (the implicit return at the end of a
+ * function, copied after the normal way out of a try, has none).  The
+ * copies are not protected by the statement's handler, yet the block
+ * belongs to its body. */
+int rec_is_copied_return(const rec *r, int32_t b);
 int32_t rec_protected_end(const rec *r, int32_t b, const region *rg);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,

@@ -719,7 +719,9 @@ int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
         if (e == b || blk(r, e)->handler == h ||
-            (under(r, e, h) && !after_jump)) {
+            (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e)) {
+            /* (A return after copies of the exits it leaves is not
+             * protected, yet in the body: see rec_is_copied_return.) */
             end = e + 1;
             after_jump = 0;
         } else if ((copy = is_exit_copy(r, e)) != 0) {
@@ -1070,6 +1072,13 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
     return 0;
 }
 
+int rec_is_copied_return(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    const upy_nin *first = ins(r, bb->start);
+    return bb->end - bb->start >= 3 && ins(r, bb->end - 1)->op == N_RETURN &&
+           ins(r, bb->end - 2)->op == N_LOAD_CONST && first->lead_line >= 0;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -1090,7 +1099,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         if (!inside(rg, b) && b != rg->loop)
             return leave(r, b, rg, out);
         bb = blk(r, b);
-        if (bb->handler != rg->handler && bb->handler != rg->alt_handler) {
+        if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&
+            !(rec_is_copied_return(r, b) && r->skip[bb->start])) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h))
                 return leave(r, b, rg, out);

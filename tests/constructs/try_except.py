@@ -93,3 +93,28 @@ def raise_from(f):
         raise ValueError('missing') from e
     except IndexError:
         raise ValueError('bad') from None
+
+
+def return_constant_in_finally(self, fut):
+    try:
+        fut()
+        return True
+    finally:
+        self.release(fut)
+
+
+def return_constant_in_if_in_finally(self, fut):
+    try:
+        if fut():
+            return 1
+        x = fut()
+    finally:
+        self.release(fut)
+    return x
+
+
+def return_in_with_branch(self):
+    with self.lock:
+        if self.raw is None or self.closed:
+            return
+    self.flush()
