@@ -436,6 +436,10 @@ static int in_network(const net_node *nodes, int n, int32_t b) {
 
 /* Blocks that can join the network: pure tests (or chain links) reached
  * only from blocks already in it. */
+static int is_bottom_test(int32_t t, int32_t target, const region *rg) {
+    return target != UPY_NO_BLOCK && target <= t && target != rg->cont;
+}
+
 static int collect_network(rec *r, int32_t b, const region *rg, net_node *nodes,
                            int n) {
     int changed = 1;
@@ -455,6 +459,14 @@ static int collect_network(rec *r, int32_t b, const region *rg, net_node *nodes,
                     in_network(nodes, n, t) ||
                     blk(r, t)->handler != blk(r, b)->handler ||
                     !test_targets(r, t, &t_true, &t_false))
+                    continue;
+                /* A test that jumps back, elsewhere than where `continue`
+                 * goes, is a while loop's test copied to the bottom of its
+                 * body: the end of the body, not more of this condition
+                 * (`if c: break` as the body's last statement goes on into
+                 * it). */
+                if (is_bottom_test(t, t_true, rg) ||
+                    is_bottom_test(t, t_false, rg))
                     continue;
                 tb = blk(r, t);
                 for (p = 0; p < tb->npreds && ok; p++)

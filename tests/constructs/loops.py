@@ -57,3 +57,15 @@ def loop_in_module_scope_style(data):
     for a, (b, c) in data:
         total += a * b - c
     return total
+
+
+def while_compound_test_ending_in_break(read, size):
+    res = bytearray()
+    while size < 0 or len(res) < size:
+        b = read()
+        if not b:
+            break
+        res += b
+        if res.endswith(b'\n'):
+            break
+    return bytes(res)
