@@ -16,15 +16,20 @@
 
 /* Memory limits.  What the reader builds is proportional to its input, so
  * its arena may take a fixed allowance plus a multiple of the input size;
- * the per-code-object decode arenas get a fixed cap.  The output too is
- * capped by a multiple of the input: expressions shared on the stack (COPY
- * in hostile code) print as trees that grow exponentially with the code,
- * and printing them to a fixed 512 MiB cap took seconds per input.  Real
- * files stay far below all of these (the largest stdlib module
- * disassembles to a few MB of JSON, its source is about its .pyc's size). */
-#define READ_ARENA_BASE ((size_t)64 << 20)
+ * the disassembler's per-code-object decode arenas get a fixed cap.  The
+ * work of recovering source and its output are capped by a multiple of the
+ * input too: hostile code makes expressions shared on the stack (COPY)
+ * that print as trees growing exponentially, and other constructs whose
+ * recovery takes memory far beyond their size; with fixed caps (256 MiB of
+ * arena, 512 MiB of output) one such input of a kilobyte took seconds and
+ * a third of a gigabyte.  Real files stay far below all of these (the
+ * largest stdlib module, a 780 kB .pyc, decompiles in 33 MB of memory; its
+ * source is about its .pyc's size). */
+#define READ_ARENA_BASE ((size_t)16 << 20)
 #define READ_ARENA_PER_INPUT_BYTE 32
 #define DECODE_ARENA_LIMIT ((size_t)256 << 20)
+#define RECOVER_ARENA_BASE ((size_t)16 << 20)
+#define RECOVER_ARENA_PER_INPUT_BYTE 256
 #define OUTPUT_BASE ((size_t)16 << 20)
 #define OUTPUT_PER_INPUT_BYTE 256
 #define OUTPUT_LIMIT ((size_t)512 << 20)
@@ -43,10 +48,17 @@ static size_t read_arena_limit(size_t input_len) {
     return READ_ARENA_BASE + input_len * READ_ARENA_PER_INPUT_BYTE;
 }
 
+/* base + per_byte * input_len, at most cap. */
+static size_t scaled_limit(size_t input_len, size_t base, size_t per_byte,
+                           size_t cap) {
+    if (input_len >= (cap - base) / per_byte)
+        return cap;
+    return base + input_len * per_byte;
+}
+
 static size_t output_limit(size_t input_len) {
-    if (input_len >= (OUTPUT_LIMIT - OUTPUT_BASE) / OUTPUT_PER_INPUT_BYTE)
-        return OUTPUT_LIMIT;
-    return OUTPUT_BASE + input_len * OUTPUT_PER_INPUT_BYTE;
+    return scaled_limit(input_len, OUTPUT_BASE, OUTPUT_PER_INPUT_BYTE,
+                        OUTPUT_LIMIT);
 }
 
 /* Reads the marshalled code object at data[0..len) and disassembles it. */
@@ -98,7 +110,10 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
     unpyc_status st;
 
     options.max_depth = MAX_CODE_DEPTH;
-    upy_arena_init(&arena, read_arena_limit(len) + DECODE_ARENA_LIMIT);
+    upy_arena_init(&arena, read_arena_limit(len) +
+                               scaled_limit(len, RECOVER_ARENA_BASE,
+                                            RECOVER_ARENA_PER_INPUT_BYTE,
+                                            DECODE_ARENA_LIMIT));
     upy_sb_init(&sb, output_limit(len));
     st = upy_marshal_read(data, len, base_offset, version, &arena, &obj, NULL,
                           err);
