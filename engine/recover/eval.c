@@ -576,6 +576,8 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     upy_expr *e;
     upy_stmt *s;
 
+    if (r->failed)
+        return -1;
     r->evaluated[i] = 1;
     switch ((upy_nop)in->op) {
     case N_POP_TOP:

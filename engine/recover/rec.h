@@ -115,6 +115,11 @@ typedef struct region {
      * there is none. */
     int32_t alt_handler;
     uint32_t base; /* stack depth at statement boundaries */
+    /* Blocks from here to `end` unwind a `return value` of a try body
+     * (try.c): copies of exits, then the RETURN; they belong to the region
+     * whatever handler protects them.  0 when there are none (the entry
+     * block never is one). */
+    int32_t unwind_from;
     /* In an except clause `as name`: the name whose cleanup (name = None;
      * del name) the compiler adds on each way out. */
     const char *except_name;
@@ -198,6 +203,9 @@ typedef struct rec {
     uint64_t match_steps;
     /* Temporaries spill.c made so far. */
     unsigned spills;
+    /* What rec_value gives when memory ran out: never printed, the
+     * recovery fails then. */
+    upy_expr no_memory;
 } rec;
 
 /* stack.c */
@@ -207,7 +215,7 @@ int rec_push_sval(rec *r, sval v);
  * a VALUE of `...` and counts the region as unrecovered. */
 sval rec_pop(rec *r);
 sval *rec_peek(rec *r, uint32_t depth_from_top); /* 1 = top, NULL if none */
-upy_expr *rec_value(rec *r, sval v);             /* the expression of a slot */
+upy_expr *rec_value(rec *r, sval v); /* the expression of a slot, never NULL */
 upy_expr *rec_placeholder(rec *r);
 upy_expr *rec_name(rec *r, const char *name);
 upy_expr *rec_const(rec *r, const upy_object *obj);
@@ -297,6 +305,10 @@ int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n);
  * copies are not protected by the statement's handler, yet the block
  * belongs to its body. */
 int rec_is_copied_return(const rec *r, int32_t b);
+/* Whether block b holds only copies of exits (marked skipped), and maybe
+ * the RETURN they unwind for: the way out of a `return value` in a try
+ * body, which the protected range leaves out. */
+int rec_is_unwinding(const rec *r, int32_t b);
 int32_t rec_protected_end(const rec *r, int32_t b, const region *rg);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,

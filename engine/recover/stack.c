@@ -118,10 +118,15 @@ int rec_is_const_none(const upy_expr *e) {
 
 /* The expression of a slot; markers have none and read as `...`. */
 upy_expr *rec_value(rec *r, sval v) {
+    upy_expr *e;
     /* A value stored by a COPY's twin and then used: a walrus. */
     if (v.pend && v.pend->kind == P_CHAIN && !v.pend->complete)
-        return rec_chain_as_walrus(r, v.pend);
-    return v.expr ? v.expr : rec_placeholder(r);
+        e = rec_chain_as_walrus(r, v.pend);
+    else
+        e = v.expr ? v.expr : rec_placeholder(r);
+    /* Out of memory (the recovery fails, its error recorded): callers
+     * still get an expression to hold. */
+    return e ? e : &r->no_memory;
 }
 
 upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind) {

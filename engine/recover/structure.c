@@ -1072,6 +1072,19 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
     return 0;
 }
 
+int rec_is_unwinding(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i, last = bb->end - 1;
+    if (bb->end == bb->start)
+        return 0;
+    if (ins(r, last)->op == N_RETURN && last > bb->start)
+        last--;
+    for (i = bb->start; i <= last; i++)
+        if (!r->skip[i])
+            return 0;
+    return 1;
+}
+
 int rec_is_copied_return(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     const upy_nin *first = ins(r, bb->start);
@@ -1100,7 +1113,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             return leave(r, b, rg, out);
         bb = blk(r, b);
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&
-            !(rec_is_copied_return(r, b) && r->skip[bb->start])) {
+            !(rec_is_copied_return(r, b) && r->skip[bb->start]) &&
+            !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h))
                 return leave(r, b, rg, out);

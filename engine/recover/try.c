@@ -331,12 +331,41 @@ static int finally_range(const rec *r, int32_t h, uint32_t *first,
     return -1;
 }
 
+/* Marks the copies of the finally body [fstart, fstart + flen) before the
+ * exits of the try body [b, end), and returns where the body ends.  A
+ * `return value` at the end of the body unwinds past the protected
+ * blocks: its copies of the finally body (and of enclosing with exits),
+ * then the RETURN, falling through blocks of their own.  Those belong to
+ * the body too; *unwind_from is the first of them (left alone when there
+ * are none). */
+static int32_t skip_finally_copies(rec *r, int32_t b, int32_t end,
+                                   const region *rg, uint32_t fstart,
+                                   uint32_t flen, int32_t *unwind_from) {
+    int32_t ret = end, x;
+    while (ret < rg->end && ret < (int32_t)r->cfg.count &&
+           !blk(r, ret)->is_handler && blk(r, ret)->next == ret + 1 &&
+           ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
+        ret++;
+    if (ret >= rg->end || ret >= (int32_t)r->cfg.count ||
+        ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
+        ret = end;
+    rec_skip_finally(r, b, ret, fstart, flen);
+    if (ret == end)
+        return end;
+    for (x = end; x <= ret; x++)
+        if (!rec_is_unwinding(r, x))
+            return end;
+    *unwind_from = end;
+    return ret + 1;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
     uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after;
     int is_finally, copy_ok = 0;
     int32_t end = rec_protected_end(r, b, rg), exit, follow = UPY_NO_BLOCK;
+    int32_t unwind_from = 0;
     upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0}, after = {0};
     region body_rg;
     uint32_t k;
@@ -350,7 +379,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                  !is_clause_header(r, hb->start + 1, hb->end) &&
                  finally_range(r, h, &first, &reraise) == 0;
     if (is_finally)
-        rec_skip_finally(r, b, end, first, reraise - first);
+        end = skip_finally_copies(r, b, end, rg, first, reraise - first,
+                                  &unwind_from);
 
     /* The body. */
     body_rg = *rg;
@@ -359,6 +389,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     body_rg.follow = UPY_NO_BLOCK;
     body_rg.handler = h;
     body_rg.alt_handler = REC_NO_ALT;
+    body_rg.unwind_from = unwind_from;
     r->exit_block = UPY_NO_BLOCK;
     if (rec_region(r, b, &body_rg, &body))
         return -1;

@@ -118,3 +118,17 @@ def return_in_with_branch(self):
         if self.raw is None or self.closed:
             return
     self.flush()
+
+
+def return_value_in_finally_in_with(self, timeout):
+    with self.cond:
+        index = self.count
+        try:
+            if index + 1 == self.parties:
+                self.release()
+            else:
+                self.wait(timeout)
+            return index
+        finally:
+            self.count -= 1
+            self.exit()
