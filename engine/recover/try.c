@@ -484,8 +484,10 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             for (k = 0; k < n_else; k++)
                 if (upy_vec_push(r->arena, &orelse, after.items[k]))
                     return rec_oom(r);
-            after.items += n_else;
-            after.len -= n_else;
+            if (n_else) { /* (items is NULL when the rest is empty) */
+                after.items += n_else;
+                after.len -= n_else;
+            }
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }
