@@ -16,19 +16,20 @@
  * So where a statement is about to be emitted while plain values still
  * wait above the region's statement depth, those values are assigned, in
  * the order the code computed them, to temporaries named __stackN, and
- * the stack holds the
- * names from then on.  The order of evaluation is the bytecode's, and a
- * value the bytecode copied is evaluated once: a copied expression (one
- * COPY duplicated, upy_expr.copied) that a waiting value contains is
- * assigned first, and its node is turned into the temporary's name in
- * place, so that every expression sharing the node reads the name.  A
- * store store.c held back as one pair of a multiple assignment is a
- * statement of its own when another statement comes first; the values
- * that waited under it are assigned before it, even when a later
- * expression has taken them since.  The
- * source runs as the bytecode does; it does not compile to the same
+ * the stack holds the names from then on.  A value the bytecode copied is
+ * evaluated once: a copied expression (one COPY duplicated,
+ * upy_expr.copied) that a waiting value contains is assigned first, and
+ * its node is turned into the temporary's name in place, so that every
+ * expression sharing the node reads the name.  A store store.c held back
+ * as one pair of a multiple assignment is a statement of its own when
+ * another statement comes first; the values that waited under it are
+ * assigned before it, even when a later expression has taken them since.
+ *
+ * The source runs as the bytecode does; it does not compile to the same
  * bytecode, and the first temporary of a code object says so in a
- * comment.  CPython's own bytecode never reaches here.
+ * comment.  CPython's own bytecode gets here only where the structurer
+ * did not recognise what keeps a value (a finally body copied before a
+ * return it did not read as one).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,13 +63,28 @@ void rec_note_copy(upy_expr *e) {
         e->copied = 1;
 }
 
+/* `target = value`, emitted where the code runs it. */
+static int emit_assign_to(rec *r, upy_expr *target, upy_expr *value,
+                          upy_ptr_vec *out) {
+    upy_stmt *s = upy_stmt_new(r->arena, UPY_S_ASSIGN);
+    upy_expr **targets = upy_arena_array(r->arena, 1, sizeof *targets);
+    if (!s || !targets)
+        return rec_oom(r);
+    rec_set_start(r, s, r->stmt_start);
+    targets[0] = target;
+    s->u.assign.targets.items = targets;
+    s->u.assign.targets.len = 1;
+    s->u.assign.value = value;
+    if (upy_vec_push(r->arena, out, s))
+        return rec_oom(r);
+    return 0;
+}
+
 static int spill_node(rec *r, upy_expr *e, upy_ptr_vec *out) {
     upy_expr *value = upy_expr_new(r->arena, UPY_E_CONST);
     upy_expr *target = upy_expr_new(r->arena, UPY_E_NAME);
-    upy_stmt *s = upy_stmt_new(r->arena, UPY_S_ASSIGN);
     char *name = upy_arena_alloc(r->arena, sizeof SPILL_PREFIX + 12);
-    upy_expr **targets = upy_arena_array(r->arena, 1, sizeof *targets);
-    if (!value || !target || !s || !name || !targets)
+    if (!value || !target || !name)
         return rec_oom(r);
     if (!r->spills) {
         upy_stmt *note = upy_stmt_new(r->arena, UPY_S_UNRECOVERED);
@@ -84,13 +100,8 @@ static int spill_node(rec *r, upy_expr *e, upy_ptr_vec *out) {
     snprintf(name, sizeof SPILL_PREFIX + 12, SPILL_PREFIX "%u", r->spills++);
     *value = *e;
     target->u.name = name;
-    targets[0] = target;
-    rec_set_start(r, s, r->stmt_start);
-    s->u.assign.targets.items = targets;
-    s->u.assign.targets.len = 1;
-    s->u.assign.value = value;
-    if (upy_vec_push(r->arena, out, s))
-        return rec_oom(r);
+    if (emit_assign_to(r, target, value, out))
+        return -1;
     /* Every expression holding the node now reads the temporary. */
     e->kind = UPY_E_NAME;
     e->u.name = name;
@@ -209,25 +220,6 @@ static int spill_shared_in(rec *r, upy_expr *e, uint32_t *budget,
     return e->copied ? spill_node(r, e, out) : 0;
 }
 
-/* A store store.c held back as one pair of a multiple assignment
- * (`a, b = c, d` stores without a tuple) turned out to be a statement of
- * its own: it runs where its value was computed, among the values being
- * spilled. */
-static int emit_held_store(rec *r, const multi_store *m, upy_ptr_vec *out) {
-    upy_stmt *s = upy_stmt_new(r->arena, UPY_S_ASSIGN);
-    upy_expr **targets = upy_arena_array(r->arena, 1, sizeof *targets);
-    if (!s || !targets)
-        return rec_oom(r);
-    rec_set_start(r, s, r->stmt_start);
-    targets[0] = m->target;
-    s->u.assign.targets.items = targets;
-    s->u.assign.targets.len = 1;
-    s->u.assign.value = m->value;
-    if (upy_vec_push(r->arena, out, s))
-        return rec_oom(r);
-    return 0;
-}
-
 /* Whether a slot waits for a statement to come: a plain value, not a
  * marker or a target some construct is collecting. */
 static int is_waiting_value(const sval *v) {
@@ -311,7 +303,9 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
     for (k = 0; k < n; k++) {
         upy_expr *e = steps[k].value;
         if (steps[k].store) {
-            if (emit_held_store(r, steps[k].store, out))
+            /* A held-back store runs where its value was computed. */
+            if (emit_assign_to(r, steps[k].store->target, steps[k].store->value,
+                               out))
                 return -1;
             continue;
         }
