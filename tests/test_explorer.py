@@ -62,7 +62,7 @@ def _stages(backend: str, grad: bool) -> List[str]:
 def test_dumps_are_complete_and_results_unchanged(scenarios: Dict[str, Any]) -> None:
     backend = scenarios["backend"]
     names = [cell["name"] for cell in scenarios["report"]]
-    assert len(names) == (8 if backend == "inductor" else 14), names
+    assert len(names) == 14, names
     for cell in scenarios["report"]:
         where = "%s (%s)" % (cell["name"], cell["dump_dir"])
         assert cell["restored"], "torch not restored after " + where

@@ -248,21 +248,18 @@ def main() -> None:
                     "grad": grad, "dynamic": dynamic,
                     "functions": [] if module else ["small_fn"],
                     "guarded": [] if module else ["L['x']", "L['w']"]}))
-    if BACKEND != "inductor":
-        # Inductor compiles take tens of seconds here; the matrix above and
-        # the debugger test cover it.
-        report.append(compare("nested_breaks", nested_breaks, {
-            "functions": ["outer_with_break", "inner_with_break"], "guarded": ["L['x']"],
-            "graph_breaks": True, "resumes": True}))
-        report.append(compare("several_functions", several_functions, {
-            "functions": ["first_fn", "second_fn"], "guarded": ["L['a']", "L['b']"]}))
-        report.append(compare("recompiles", recompiles, {
-            "functions": ["recompiled_fn"], "guarded": ["L['a']"], "recompiled": True}))
-        report.append(compare("transformer_block", trained_two_steps(
-            TransformerBlock, (2, 5, 16)), {"functions": [], "grad": True}))
-        report.append(compare("small_cnn", trained_two_steps(SmallCNN, (2, 1, 8, 8)), {
-            "functions": [], "grad": True}))
-        report.append(raising_blocks())
+    report.append(compare("nested_breaks", nested_breaks, {
+        "functions": ["outer_with_break", "inner_with_break"], "guarded": ["L['x']"],
+        "graph_breaks": True, "resumes": True}))
+    report.append(compare("several_functions", several_functions, {
+        "functions": ["first_fn", "second_fn"], "guarded": ["L['a']", "L['b']"]}))
+    report.append(compare("recompiles", recompiles, {
+        "functions": ["recompiled_fn"], "guarded": ["L['a']"], "recompiled": True}))
+    report.append(compare("transformer_block", trained_two_steps(
+        TransformerBlock, (2, 5, 16)), {"functions": [], "grad": True}))
+    report.append(compare("small_cnn", trained_two_steps(SmallCNN, (2, 1, 8, 8)), {
+        "functions": [], "grad": True}))
+    report.append(raising_blocks())
     with open(os.path.join(OUT, "report.json"), "w") as f:
         json.dump(report, f, indent=1)
 
