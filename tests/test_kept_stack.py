@@ -21,12 +21,10 @@ from typing import Any, Callable, List, Tuple
 import pytest
 
 import unpyc
+from unpyc.explorer import KEPT_STACK_NOTE  # the engine's comment, as the explorer reads it
 
 pytestmark = pytest.mark.skipif(
     sys.version_info[:2] != (3, 11), reason="the code objects are assembled from 3.11 opcodes")
-
-KEPT_STACK_NOTE = "unpyc: this bytecode keeps values on the stack across statements"
-
 
 def _template(log: List[Any], a: Any, b: Any) -> None:
     pass

@@ -63,7 +63,8 @@ void rec_note_copy(upy_expr *e) {
         e->copied = 1;
 }
 
-/* `target = value`, emitted where the code runs it. */
+/* `target = value`, emitted where the code runs it (straight into out:
+ * store.c's assignments go through rec_emit, which spills). */
 static int emit_assign_to(rec *r, upy_expr *target, upy_expr *value,
                           upy_ptr_vec *out) {
     upy_stmt *s = upy_stmt_new(r->arena, UPY_S_ASSIGN);
@@ -117,6 +118,9 @@ static uint32_t children(const upy_expr *e, upy_expr **kids, uint32_t cap) {
         if ((x) && n < cap)                                                    \
             kids[n++] = (x);                                                   \
     } while (0)
+#define KIDS(list)                                                             \
+    for (k = 0; k < (list).len; k++)                                           \
+    KID((list).items[k])
     switch (e->kind) {
     case UPY_E_ATTR:
         KID(e->u.attr.value);
@@ -132,8 +136,7 @@ static uint32_t children(const upy_expr *e, upy_expr **kids, uint32_t cap) {
         break;
     case UPY_E_CALL:
         KID(e->u.call.func);
-        for (k = 0; k < e->u.call.args.len; k++)
-            KID(e->u.call.args.items[k]);
+        KIDS(e->u.call.args);
         for (k = 0; k < e->u.call.n_keywords; k++)
             KID(e->u.call.keywords[k].value);
         break;
@@ -145,8 +148,7 @@ static uint32_t children(const upy_expr *e, upy_expr **kids, uint32_t cap) {
         KID(e->u.unary.operand);
         break;
     case UPY_E_BOOLOP:
-        for (k = 0; k < e->u.boolop.values.len; k++)
-            KID(e->u.boolop.values.items[k]);
+        KIDS(e->u.boolop.values);
         break;
     case UPY_E_COMPARE:
         KID(e->u.compare.left);
@@ -161,8 +163,7 @@ static uint32_t children(const upy_expr *e, upy_expr **kids, uint32_t cap) {
     case UPY_E_TUPLE:
     case UPY_E_LIST:
     case UPY_E_SET:
-        for (k = 0; k < e->u.elts.len; k++)
-            KID(e->u.elts.items[k]);
+        KIDS(e->u.elts);
         break;
     case UPY_E_DICT:
         for (k = 0; k < e->u.dict.n; k++) {
@@ -184,8 +185,7 @@ static uint32_t children(const upy_expr *e, upy_expr **kids, uint32_t cap) {
         KID(e->u.operand);
         break;
     case UPY_E_JOINEDSTR:
-        for (k = 0; k < e->u.joined.len; k++)
-            KID(e->u.joined.items[k]);
+        KIDS(e->u.joined);
         break;
     case UPY_E_FORMATTED:
         KID(e->u.formatted.value);
@@ -197,6 +197,7 @@ static uint32_t children(const upy_expr *e, upy_expr **kids, uint32_t cap) {
     default:
         break;
     }
+#undef KIDS
 #undef KID
     return n;
 }
