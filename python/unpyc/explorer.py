@@ -159,18 +159,18 @@ def _same_frame_layout(code: types.CodeType, transformed: types.CodeType) -> boo
     """Whether code can run in the frame Dynamo prepares for transformed:
     the same arguments, cells and free variables (Dynamo checks arguments
     and free variables of what a bytecode hook returns) and frame kind."""
-    def count_args(c: types.CodeType) -> int:
-        return (c.co_argcount + c.co_kwonlyargcount + bool(c.co_flags & inspect.CO_VARARGS)
-                + bool(c.co_flags & inspect.CO_VARKEYWORDS))
-
-    n = count_args(transformed)
-    return (count_args(code) == n and code.co_varnames[:n] == transformed.co_varnames[:n]
-            and code.co_argcount == transformed.co_argcount
+    # The argument counts and the *args / **kwargs flags being equal, the
+    # parameters are the first n names of both.
+    n = (transformed.co_argcount + transformed.co_kwonlyargcount
+         + bool(transformed.co_flags & inspect.CO_VARARGS)
+         + bool(transformed.co_flags & inspect.CO_VARKEYWORDS))
+    return (code.co_argcount == transformed.co_argcount
             and code.co_posonlyargcount == transformed.co_posonlyargcount
             and code.co_kwonlyargcount == transformed.co_kwonlyargcount
+            and code.co_flags & _FRAME_FLAGS == transformed.co_flags & _FRAME_FLAGS
+            and code.co_varnames[:n] == transformed.co_varnames[:n]
             and code.co_cellvars == transformed.co_cellvars
-            and code.co_freevars == transformed.co_freevars
-            and code.co_flags & _FRAME_FLAGS == transformed.co_flags & _FRAME_FLAGS)
+            and code.co_freevars == transformed.co_freevars)
 
 
 def _renamed_def(source: str, name: str) -> str:
