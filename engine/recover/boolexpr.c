@@ -159,14 +159,32 @@ static int is_chain_middle(const sval *v, const upy_expr *cmp) {
            v->expr == cmp->u.compare.comparators[cmp->u.compare.n - 1];
 }
 
-/* A block that only jumps on (a JUMP left where a branch was removed):
- * its target; else the block itself. */
+/* Whether block b only jumps on, as a JUMP left where a branch was removed
+ * does.  A lone jump on a line of its own after a test is a statement
+ * (`if t: pass` before an elif): CPython threads a jump to a jump only
+ * when both are on one line (or the target has none), so that one is
+ * still there.  Two exceptions, where the jump is a `break` the loop and
+ * try structuring take in as exits: after a test that jumps back (the
+ * last `if t: break` of a loop before 3.11), and where the jump leaves the
+ * test's exception range (3.12+ places a break out of a try body so). */
+static int is_forwarding_jump(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    const upy_nin *j = ins(r, bb->start), *test;
+    if (bb->end - bb->start != 1 || j->op != N_JUMP || bb->jump <= b)
+        return 0;
+    if (j->line < 0 || bb->start == 0)
+        return 1;
+    test = ins(r, bb->start - 1);
+    return (test->op == N_POP_JUMP_IF && test->target <= (int32_t)bb->start) ||
+           test->line == j->line || test->handler != j->handler;
+}
+
+/* A block that only jumps on: its target; else the block itself. */
 static int32_t through_jumps(rec *r, int32_t b) {
     int guard = 0;
     while (b != UPY_NO_BLOCK && guard++ < 8) {
         const upy_block *bb = blk(r, b);
-        if (bb->end - bb->start != 1 || ins(r, bb->start)->op != N_JUMP ||
-            bb->jump <= b)
+        if (!is_forwarding_jump(r, b))
             break;
         r->done[b] = 1;
         b = bb->jump;
@@ -178,11 +196,9 @@ static int32_t through_jumps(rec *r, int32_t b) {
 static int32_t peek_through_jumps(const rec *r, int32_t b) {
     int guard = 0;
     while (b != UPY_NO_BLOCK && guard++ < 8) {
-        const upy_block *bb = blk(r, b);
-        if (bb->end - bb->start != 1 || ins(r, bb->start)->op != N_JUMP ||
-            bb->jump <= b)
+        if (!is_forwarding_jump(r, b))
             break;
-        b = bb->jump;
+        b = blk(r, b)->jump;
     }
     return b;
 }

@@ -34,3 +34,23 @@ def while_with_boolean(a, b):
 def assert_with_chain(a, b):
     assert 0 <= a < b, 'out of range'
     assert a or b
+
+
+def pass_branch_before_elif(value, kind):
+    if isinstance(value, str):
+        pass
+    elif not isinstance(value, kind):
+        value = kind(value)
+    return value
+
+
+def break_in_try_after_test(stream, out):
+    while stream.more():
+        try:
+            data = stream.read()
+            if not data:
+                break
+        except OSError:
+            break
+        out.append(data)
+    stream.close()
