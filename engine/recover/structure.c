@@ -631,6 +631,15 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
             return 0;
     }
     exit = last + 1;
+    /* The test's false outcome went on through the jump that leaves the
+     * loop (to where the branch the loop ends joins): the loop ends there,
+     * and that jump is the branch's way out, not part of the test. */
+    if (anchor > exit && exit < rg->end && blk(r, exit)->jump == anchor &&
+        blk(r, exit)->end - blk(r, exit)->start == 1 &&
+        ins(r, blk(r, exit)->start)->op == N_JUMP) {
+        anchor = exit;
+        r->done[exit] = 0;
+    }
     if (anchor < exit || anchor > rg->end)
         return 0;
     rec_skip_range(r, bottom, blk(r, last)->end - bottom);

@@ -69,3 +69,16 @@ def while_compound_test_ending_in_break(read, size):
         if res.endswith(b'\n'):
             break
     return bytes(res)
+
+
+def while_ending_an_if_branch(a, x, lo, hi, key):
+    if key is None:
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if x < a[mid]:
+                hi = mid
+            else:
+                lo = mid + 1
+    else:
+        key(lo)
+    return lo
