@@ -384,11 +384,10 @@ static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
         for (i = b->start; i + 1 < b->end; i++) {
             depth += upy_nin_stack_effect(&cfg->code->ins[i], 0);
             if (depth < 0 || depth >= UPY_MAX_STACK_EFFECT)
-                return upy_fail(err, UNPYC_E_CORRUPT,
-                                (long long)cfg->code->ins[i].offset,
-                                "stack depth %ld at offset %u is impossible",
-                                (long)depth,
-                                (unsigned)cfg->code->ins[i].offset);
+                return upy_fail(
+                    err, UNPYC_E_CORRUPT, (long long)cfg->code->ins[i].offset,
+                    "stack depth %ld at offset %u is impossible", (long)depth,
+                    (unsigned)cfg->code->ins[i].offset);
         }
         if (b->next != UPY_NO_BLOCK) {
             targets[nt] = b->next;
@@ -408,8 +407,7 @@ static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
         }
         for (i = 0; i < nt; i++) {
             upy_block *t = &cfg->blocks[targets[i]];
-            if (target_depth[i] < 0 ||
-                target_depth[i] >= UPY_MAX_STACK_EFFECT)
+            if (target_depth[i] < 0 || target_depth[i] >= UPY_MAX_STACK_EFFECT)
                 return upy_fail(err, UNPYC_E_CORRUPT,
                                 (long long)cfg->code->ins[b->end - 1].offset,
                                 "stack underflow at offset %u",
