@@ -240,6 +240,7 @@ class _Dump:
             weakref.WeakKeyDictionary())  # graph module -> its file
         self.notes: Dict[str, List[str]] = {}  # compile id -> reasons
         self.guard_trees: Dict[str, str] = {}  # compile id -> C++ guard tree
+        self.decompiled_defs: Dict[Tuple[types.CodeType, str], str] = {}
         self.problems: List[str] = []
         self.lock = threading.RLock()
 
@@ -259,8 +260,13 @@ class _Dump:
                 traceback.print_exc()
 
     def write(self, file_name: str, text: str) -> Path:
+        """Writes the file whole: a temporary file renamed over it, since
+        files are rewritten while the program runs and neither a reader nor
+        a kill may meet half of one."""
         path = self.dump_dir / file_name
-        path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        partial = self.dump_dir / (".%s.%d.tmp" % (file_name, os.getpid()))
+        partial.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        os.replace(partial, path)
         return path
 
     # -- functions and their transformed code (the bytecode hook) --
@@ -301,15 +307,20 @@ class _Dump:
 
     def _decompiled(self, code: types.CodeType, name: str) -> str:
         """code's def statement named name; when the engine fails, its
-        disassembly as a comment block."""
-        try:
-            return _renamed_def(unpyc.decompile(code), name)
-        except UnpycError as error:
-            self.problems.append("decompiling %s: %s" % (name, error))
-            warnings.warn("unpyc: could not decompile %s (%s); its disassembly is dumped"
-                          % (name, error), DumpWarning, stacklevel=2)
-            return "# unpyc could not decompile %s: %s\n%s\n" % (
-                name, error, _commented(unpyc.dis(code)))
+        disassembly as a comment block.  Made once per dump: the same def
+        is shown in several files, each written more than once."""
+        key = (code, name)
+        if key not in self.decompiled_defs:
+            try:
+                text = _renamed_def(unpyc.decompile(code), name)
+            except UnpycError as error:
+                self.problems.append("decompiling %s: %s" % (name, error))
+                warnings.warn("unpyc: could not decompile %s (%s); its disassembly is dumped"
+                              % (name, error), DumpWarning, stacklevel=2)
+                text = "# unpyc could not decompile %s: %s\n%s\n" % (
+                    name, error, _commented(unpyc.dis(code)))
+            self.decompiled_defs[key] = text
+        return self.decompiled_defs[key]
 
     def on_bytecode(self, original: types.CodeType, transformed: types.CodeType
                     ) -> Optional[types.CodeType]:
