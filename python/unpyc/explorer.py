@@ -2,12 +2,15 @@
 section 5).
 
 prepare_debug records, while its block runs, what torch.compile does and
-writes it under dump_dir: transformed code and graph files as they are
-made, full_code_for_<fn>.py and index.html when the block ends.  debug()
-does the same and also makes the code that runs come from the dumped files,
-so breakpoints set in them are hit.  Everything torch-specific goes through
-_torch_hooks; a failure here costs one artifact and a warning, never the
-user's compile.
+writes it under dump_dir as it happens: transformed code and graph files as
+they are made; full_code_for_<fn>.py of the function compiled, and
+index.html, at the end of each compile and again once torch lists the
+compile's cache entry (with its guards); all of them once more when the
+block ends.  So a long run, or one that crashes inside the block, has them.
+debug() does the same and also makes the code that runs come from the
+dumped files, so breakpoints set in them are hit.  Everything
+torch-specific goes through _torch_hooks; a failure here costs one artifact
+and a warning, never the user's compile.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ RESUME_GLOBAL_PREFIX = "__resume_at_"
 # values on the stack across statements, as Dynamo's does: the __stack
 # temporaries it names give the same effects, not the same bytecode.
 KEPT_STACK_NOTE = "unpyc: this bytecode keeps values on the stack across statements"
+# The trace events that end a compile: Dynamo's of a frame (its transformed
+# code, graphs, reasons and guard tree are known by then) and AOTAutograd's
+# of a backward graph compiled on its first use.
+_COMPILE_END_EVENTS = ("compilation_metrics", "bwd_compilation_metrics")
 # co_flags that change how a frame runs its code.
 _FRAME_FLAGS = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR
                 | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR)
@@ -240,6 +247,9 @@ class _Dump:
             weakref.WeakKeyDictionary())  # graph module -> its file
         self.notes: Dict[str, List[str]] = {}  # compile id -> reasons
         self.guard_trees: Dict[str, str] = {}  # compile id -> C++ guard tree
+        # Entries whose guards torch has not listed yet: it adds a cache
+        # entry only after the compile has returned.
+        self.unlisted: List[Tuple[_Function, _Entry]] = []
         self.decompiled_defs: Dict[Tuple[types.CodeType, str], str] = {}
         self.problems: List[str] = []
         self.lock = threading.RLock()
@@ -254,6 +264,8 @@ class _Dump:
             yield
         except Exception as error:  # noqa: BLE001 - never break the compile
             message = "%s: %s: %s" % (what, type(error).__name__, error)
+            if message in self.problems:
+                return  # the same failure of a file rewritten after each compile
             self.problems.append(message)
             warnings.warn("unpyc: could not dump " + message, DumpWarning, stacklevel=3)
             if os.environ.get("UNPYC_DEBUG_TRACEBACKS"):
@@ -346,6 +358,7 @@ class _Dump:
                            resume_names=resume_names, codes=[transformed],
                            equivalent=equivalent, runs_source=runs_source)
             record.entries.append(entry)
+            self.unlisted.append((record, entry))
             if self.run_from_files:
                 replacement = self._code_from_file(path, name, transformed, runs_source)
                 entry.codes.append(replacement)
@@ -433,23 +446,29 @@ class _Dump:
     # -- graphs, reasons and guards (the structured trace) --
 
     def on_trace(self, event: hooks.TraceEvent) -> None:
-        with self.lock, self.attempt("trace event " + event.kind):
-            compile_id = event.compile_id
-            if compile_id is None:
-                return
-            if event.kind == "dynamo_output_graph":
-                name = hooks.graph_name_being_compiled()
-                if name is not None:
-                    names = self.graph_names.setdefault(compile_id, [])
-                    if name not in names:
-                        names.append(name)
-            self._note(event, compile_id)
-            if _graph_stage(event) is None:
-                return
-            if compile_id in self.graph_names:
-                self._write_graph(self.graph_names[compile_id][-1], event)
-            else:
-                self.pending.setdefault(compile_id, []).append(event)
+        with self.lock:
+            with self.attempt("trace event " + event.kind):
+                self._record(event)
+            with self.attempt("full code and index after " + event.kind):
+                self._write_as_it_happens(event)
+
+    def _record(self, event: hooks.TraceEvent) -> None:
+        compile_id = event.compile_id
+        if compile_id is None:
+            return
+        if event.kind == "dynamo_output_graph":
+            name = hooks.graph_name_being_compiled()
+            if name is not None:
+                names = self.graph_names.setdefault(compile_id, [])
+                if name not in names:
+                    names.append(name)
+        self._note(event, compile_id)
+        if _graph_stage(event) is None:
+            return
+        if compile_id in self.graph_names:
+            self._write_graph(self.graph_names[compile_id][-1], event)
+        else:
+            self.pending.setdefault(compile_id, []).append(event)
 
     def _note(self, event: hooks.TraceEvent, compile_id: str) -> None:
         if event.kind == "artifact" and event.metadata.get("name") == "dynamo_graph_break_reason":
@@ -538,17 +557,62 @@ class _Dump:
                 self.write(file_name, source)
             return str(target)
 
-    # -- full_code_for_<fn>.py and index.html, when the block ends --
+    # -- full_code_for_<fn>.py and index.html, after each compile --
+
+    def _write_as_it_happens(self, event: hooks.TraceEvent) -> None:
+        """Rewrites index.html and the full_code_for_<fn>.py files the event
+        completes: at a compile's end (of a frame, or of a backward graph
+        compiled on its first use), that of the function whose entry it
+        made; at the first event of any kind that finds awaited entries in
+        torch's cache list, those of their functions, now with their guards.
+        No event of a compile sees its own entry: torch adds it after the
+        compile returns, so the first to see it is usually the next
+        compile's first."""
+        stems = self._newly_listed()
+        compile_end = event.kind in _COMPILE_END_EVENTS
+        if compile_end:
+            stems.update(self._main_stem(record) for record in self.functions.values()
+                         if any(entry.compile_id == event.compile_id
+                                for entry in record.entries))
+        if stems or compile_end:
+            self._write_reports(stems)
+
+    def _newly_listed(self) -> Set[str]:
+        """The main stems of the functions whose awaited entries torch now
+        lists; those are no longer awaited."""
+        stems: Set[str] = set()
+        if not self.unlisted:
+            return stems
+        with self.attempt("the cache entries torch lists"):
+            waiting = []
+            for record, entry in self.unlisted:
+                listed = hooks.cache_entries(record.code)
+                if listed is None:
+                    continue  # torch cannot list them: nothing to wait for
+                if _cache_entry(entry, listed) is None:
+                    waiting.append((record, entry))
+                else:
+                    stems.add(self._main_stem(record))
+            self.unlisted = waiting
+        return stems
+
+    def _write_reports(self, stems: Set[str]) -> None:
+        """Writes full_code_for_<stem>.py for each of stems that has one
+        (a resume function is shown in its caller's), and index.html."""
+        for record in list(self.functions.values()):
+            if record.stem not in stems or self._main_stem(record) != record.stem:
+                continue
+            with self.attempt("full code of " + record.stem):
+                self.write("full_code_for_%s.py" % record.stem, self._full_code(record))
+        with self.attempt("index.html"):
+            self.write("index.html", self._index())
 
     def finish(self) -> None:
+        """The final rewrite, when the block ends: entries torch has still
+        not listed by then have left its cache (or never made it)."""
         with self.lock:
-            for record in list(self.functions.values()):
-                if record.is_resume and self._main_stem(record) != record.stem:
-                    continue
-                with self.attempt("full code of " + record.stem):
-                    self.write("full_code_for_%s.py" % record.stem, self._full_code(record))
-            with self.attempt("index.html"):
-                self.write("index.html", self._index())
+            self.unlisted = []
+            self._write_reports({record.stem for record in self.functions.values()})
 
     def _full_code(self, record: _Function) -> str:
         parts = [
@@ -557,6 +621,8 @@ class _Dump:
             "# file per graph and stage, named after the __compiled_fn_* global), its",
             "# transformed code, the resume functions it calls (recursively); then the",
             "# original source and what Dynamo does on each call.",
+            "# unpyc rewrites this file after each compile while the block runs, and",
+            "# once more when it ends.",
             "",
         ]
         for problem in self.problems:
@@ -574,15 +640,9 @@ class _Dump:
         if record.stem in seen:
             return
         seen.add(record.stem)
-        entries = hooks.cache_entries(record.code)
-        live = None if entries is None else {
-            id(entry.transformed_code): entry for entry in entries}
+        listed = hooks.cache_entries(record.code)
         for entry in record.entries:
-            cache_entry = None
-            if live is not None:
-                cache_entry = next((live[id(code)] for code in entry.codes
-                                    if id(code) in live), None)
-            parts.append(self._guard_function(record, entry, cache_entry))
+            parts.append(self._guard_function(record, entry, _cache_entry(entry, listed)))
             for note in self.notes.get(entry.compile_id or "", []):
                 parts.append(_commented(note))
             for name in entry.graph_names:
@@ -619,7 +679,12 @@ class _Dump:
             lines.append(_commented(tree))
         lines.append("def %s(L, G, **___kwargs_ignored):" % name)
         lines.append("    __guard_hit = True")
-        if cache_entry is None:
+        if cache_entry is None and any(e is entry for _, e in self.unlisted):
+            lines.append("    # (not listed by torch yet: it adds the entry to its cache after "
+                         "the compile;")
+            lines.append("    # this file is rewritten when it does, at the next compile or "
+                         "the block's end)")
+        elif cache_entry is None:
             lines.append("    # (this entry is no longer in Dynamo's cache, or torch cannot "
                          "list the cache)")
         else:
@@ -662,7 +727,9 @@ class _Dump:
 
         out = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'>",
                "<title>unpyc: what torch.compile did</title></head><body>",
-               "<h1>What torch.compile did</h1>"]
+               "<h1>What torch.compile did</h1>",
+               "<p>unpyc rewrites this page after each compile while the block runs, "
+               "and once more when it ends.</p>"]
         if self.problems:
             out.append("<h2>Missing from this dump</h2><ul>")
             out.extend("<li>%s</li>" % html.escape(p) for p in self.problems)
@@ -698,6 +765,13 @@ class _Dump:
             out.append("</ul>")
         out.append("</body></html>")
         return "\n".join(out)
+
+
+def _cache_entry(entry: _Entry, listed: Optional[List[hooks.CacheEntry]]
+                 ) -> Optional[hooks.CacheEntry]:
+    """The cache entry torch keeps for entry, among those it listed."""
+    return next((cache_entry for cache_entry in listed or [] for code in entry.codes
+                 if cache_entry.transformed_code is code), None)
 
 
 def _checked(part: str) -> str:
@@ -771,10 +845,12 @@ def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
 @contextlib.contextmanager
 def prepare_debug(dump_dir: "str | os.PathLike[str]") -> Iterator[None]:
     """Records what torch.compile does inside the block and writes it under
-    dump_dir (SPEC section 5): full_code_for_<fn>.py per compiled function,
-    __transformed_code_<i>_for_<fn>.py, one file per graph and stage named
-    after its __compiled_fn_* global, index.html.  Functions compiled before
-    the block keep their cache entries and are not dumped again."""
+    dump_dir as it happens (SPEC section 5): full_code_for_<fn>.py per
+    compiled function, __transformed_code_<i>_for_<fn>.py, one file per graph
+    and stage named after its __compiled_fn_* global, index.html.  The
+    full_code files and index.html are rewritten after each compile and
+    once more when the block ends.  Functions compiled before the block keep
+    their cache entries and are not dumped again."""
     path = Path(dump_dir).resolve()
     with _recording(path, run_from_files=False):
         yield
