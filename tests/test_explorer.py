@@ -2,9 +2,10 @@
 
 One subprocess per backend runs every scenario of tests/torch_scenarios.py
 (Inductor compiles are slow, so each process shares its imports and
-caches); the tests here check the dumps it left.  The debugger test drives
-real pdb in a subprocess under unpyc.debug(); the fault test breaks the
-decompiler and removes a torch hook in a subprocess.
+caches); the tests here check the dumps it left.  The live test copies the
+dump at moments inside the block.  The debugger test drives real pdb in a
+subprocess under unpyc.debug(); the fault test breaks the decompiler and
+removes a torch hook in a subprocess.
 """
 
 from __future__ import annotations
@@ -233,6 +234,92 @@ def test_breakpoints_in_dumped_files_are_hit(backend: str, tmp_path: Path) -> No
             assert re.search(r"tensor\(\[-?\d", printed), (name, printed)  # a live tensor
     results = re.findall(r"RESULT .*", session.transcript)
     assert len(results) == 3 and len(set(results)) == 1, session.transcript[-3000:]
+
+
+LIVE_PROGRAM = """
+import shutil, torch, unpyc
+
+@torch.compile(backend="inductor")
+def toy_example(a, b):
+    x = a / (torch.abs(a) + 1)
+    if b.sum() < 0:
+        b = b * -1
+    return x * b
+
+def snapshot(moment):
+    # What someone looking at the dump sees now, while the block runs.
+    shutil.copytree(DUMP, DUMP + "-" + moment)
+
+with unpyc.prepare_debug(DUMP):
+    a = torch.arange(1.0, 5.0, requires_grad=True)
+    out = toy_example(a, -torch.ones(4))
+    snapshot("after_forward")
+    out.sum().backward()  # Inductor compiles the backward graphs now
+    snapshot("after_backward")
+    toy_example(a, torch.ones(4)).sum().backward()  # the other branch's resume function
+"""
+
+
+def _guard_lines(full_code: str, function: str) -> List[str]:
+    """The body of the guard function of cache entry 0 of function."""
+    body = full_code.split("def __guard_0_for_%s(" % function, 1)[1].split("\n")[1:]
+    return body[:next(i for i, line in enumerate(body) if line.startswith("    return"))]
+
+
+def _readable_dump(dump: Path) -> str:
+    """Checks what the dump shows of the toy example at one moment; returns
+    its full_code_for_toy_example.py."""
+    files = {p.name for p in dump.iterdir()}
+    for name in files:
+        assert not name.endswith(".tmp"), (name, dump)  # no write was cut short
+        if name.endswith(".py"):
+            path = dump / name
+            compile(path.read_text(), str(path), "exec", dont_inherit=True)
+    full_code = (dump / "full_code_for_toy_example.py").read_text()
+    index = (dump / "index.html").read_text()
+    assert index.rstrip().endswith("</html>"), dump
+    linked = re.findall(r'<a href="([^"]+)">', index)
+    assert "full_code_for_toy_example.py" in linked, dump
+    assert set(linked) <= files, (set(linked) - files, dump)
+    named = set(re.findall(r"\b(__[\w.]+?\.py)\b", full_code))
+    assert named <= files, (named - files, dump)
+    assert "__transformed_code_0_for_toy_example.py" in named, dump
+    # Both resume functions (one per branch), the one run compiled.
+    resumes = set(RESUME.findall(full_code))
+    assert len(resumes) == 2, (resumes, dump)
+    for resume in resumes:
+        assert resume + ".py" in named, (resume, dump)
+    assert any("__transformed_code_0_for_%s.py" % resume in named for resume in resumes), dump
+    guards = _guard_lines(full_code, "toy_example")
+    for local in ("L['a']", "L['b']"):
+        assert any(line.startswith("    __guard_hit = __guard_hit and (") and local in line
+                   for line in guards), (local, guards, dump)
+    assert full_code.count("# The guard tree torch checks") == full_code.count("def __guard_")
+    return full_code
+
+
+def test_dump_is_written_as_compiles_happen(tmp_path: Path) -> None:
+    dump = tmp_path / "dump"
+    program = tmp_path / "program.py"
+    program.write_text("DUMP = %r\n" % str(dump) + LIVE_PROGRAM)
+    proc = _run([str(program)], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-4000:]
+    after_forward = _readable_dump(tmp_path / "dump-after_forward")
+    after_backward = _readable_dump(tmp_path / "dump-after_backward")
+    final = _readable_dump(dump)
+    # Inside the block, the forward's files are named at once; the backward
+    # graphs Inductor compiles on the first backward, as soon as they are.
+    graphs = set(COMPILED_FN.findall(after_forward))
+    assert len(graphs) == 2, graphs  # the toy example's and its resume function's
+    for graph in graphs:
+        assert "%s.inductor_forward.py" % graph in after_forward, graph
+        assert "%s.inductor_backward.py" % graph not in after_forward, graph
+        assert "%s.inductor_backward.py" % graph in after_backward, graph
+    # The block's end lists every entry's guards, both resume functions' too.
+    assert "not listed by torch yet" not in final
+    for function in ["toy_example"] + sorted(set(RESUME.findall(final))):
+        assert any("__guard_hit and (" in line for line in _guard_lines(final, function)), \
+            function
 
 
 FAULTY_PROGRAM = '''
