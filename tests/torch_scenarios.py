@@ -27,12 +27,20 @@ import torch._inductor.config
 import torch.fx._lazy_graph_module
 import torch.fx.graph_module
 from torch import nn
+from torch._C._dynamo.eval_frame import set_guard_complete_hook
 
 import unpyc
 
 BACKEND = sys.argv[1]
 OUT = sys.argv[2]
 Run = Callable[[], List[torch.Tensor]]
+
+
+def guard_complete_hook() -> Any:
+    """The hook in Dynamo's guard-complete slot (read by setting it)."""
+    hook = set_guard_complete_hook(None)
+    set_guard_complete_hook(hook)
+    return hook
 
 
 def torch_state() -> Dict[str, Any]:
@@ -47,6 +55,7 @@ def torch_state() -> Dict[str, Any]:
         "fx_graph_cache": torch._inductor.config.fx_graph_cache,
         "autograd_cache": torch._functorch.config.enable_autograd_cache,
         "skip_lazy": torch.fx._lazy_graph_module._force_skip_lazy_graph_module_flag,
+        "guard_complete_hook": guard_complete_hook(),
     }
 
 

@@ -141,6 +141,45 @@ def cache_entries(code: types.CodeType) -> Optional[List[CacheEntry]]:
     return entries
 
 
+class GuardCheckListener:
+    """torch._C._dynamo.eval_frame.set_guard_complete_hook, switched on and
+    off: while on, receive() is called each time Dynamo has checked the
+    guards of a frame it compiled before, the first thing a call of compiled
+    code does, and by then the cache entries of earlier compiles are listed.
+    Off when nothing is awaited, so that calls of compiled code pay nothing.
+    The slot holds one hook (torch.compiler.set_enable_guard_collectives
+    uses it): the one found is called after receive(), and put back.
+    receive() must not raise: Dynamo calls the hook from C++."""
+
+    def __init__(self, receive: Callable[[], None]) -> None:
+        self.set_hook = _lookup("torch._C._dynamo.eval_frame", "set_guard_complete_hook",
+                                "the guards of a compile are dumped at the next compile "
+                                "or the block's end, not at the next call of compiled code")
+        self.receive = receive
+        # Held here, so that switching off inside a call of it frees nothing.
+        self.hook = self._on_guards_checked
+        self.previous: Optional[Callable[[bool], bool]] = None
+        self.on = False
+
+    def _on_guards_checked(self, cache_hit: bool) -> bool:
+        # Dynamo recompiles when this returns False: it must return what
+        # the guards (or the hook found) said.
+        self.receive()
+        return self.previous(cache_hit) if self.previous is not None else cache_hit
+
+    def switch_on(self) -> None:
+        if self.set_hook is not None and not self.on:
+            self.previous = self.set_hook(self.hook)
+            self.on = True
+
+    def switch_off(self) -> None:
+        if self.set_hook is not None and self.on:
+            current = self.set_hook(self.previous)
+            if current is not self.hook:
+                self.set_hook(current)  # set by someone else since: theirs stays
+            self.on = False
+
+
 def _graph_compile_frame() -> Optional[types.FrameType]:
     """The frame of OutputGraph.compile_and_call_fx_graph on this thread's
     stack: it names the graph (local "name", the __compiled_fn_* global,

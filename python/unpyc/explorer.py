@@ -250,6 +250,7 @@ class _Dump:
         # Entries whose guards torch has not listed yet: it adds a cache
         # entry only after the compile has returned.
         self.unlisted: List[Tuple[_Function, _Entry]] = []
+        self.guard_checks = hooks.GuardCheckListener(self.on_guards_checked)
         self.decompiled_defs: Dict[Tuple[types.CodeType, str], str] = {}
         self.problems: List[str] = []
         self.lock = threading.RLock()
@@ -359,6 +360,7 @@ class _Dump:
                            equivalent=equivalent, runs_source=runs_source)
             record.entries.append(entry)
             self.unlisted.append((record, entry))
+            self.guard_checks.switch_on()
             if self.run_from_files:
                 replacement = self._code_from_file(path, name, transformed, runs_source)
                 entry.codes.append(replacement)
@@ -563,11 +565,12 @@ class _Dump:
         """Rewrites index.html and the full_code_for_<fn>.py files the event
         completes: at a compile's end (of a frame, or of a backward graph
         compiled on its first use), that of the function whose entry it
-        made; at the first event of any kind that finds awaited entries in
-        torch's cache list, those of their functions, now with their guards.
-        No event of a compile sees its own entry: torch adds it after the
-        compile returns, so the first to see it is usually the next
-        compile's first."""
+        made; when the event finds awaited entries in torch's cache list,
+        those of their functions, now with their guards.  No event of a
+        compile sees its own entry: torch adds it after the compile
+        returns, so the first to see it is the next compile's first event
+        or the next call of compiled code (on_guards_checked), whichever
+        comes first."""
         stems = self._newly_listed()
         compile_end = event.kind in _COMPILE_END_EVENTS
         if compile_end:
@@ -576,6 +579,14 @@ class _Dump:
                                 for entry in record.entries))
         if stems or compile_end:
             self._write_reports(stems)
+
+    def on_guards_checked(self) -> None:
+        """Dynamo has checked the guards of compiled code about to run: the
+        entries of the compiles before are in its cache list."""
+        with self.lock, self.attempt("full code and index after a guard check"):
+            stems = self._newly_listed()
+            if stems:
+                self._write_reports(stems)
 
     def _newly_listed(self) -> Set[str]:
         """The main stems of the functions whose awaited entries torch now
@@ -594,6 +605,8 @@ class _Dump:
                 else:
                     stems.add(self._main_stem(record))
             self.unlisted = waiting
+            if not waiting:
+                self.guard_checks.switch_off()
         return stems
 
     def _write_reports(self, stems: Set[str]) -> None:
@@ -818,12 +831,15 @@ _last_dump_dir: List[Path] = []
 def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
     hooks.check_version()
     dump_dir.mkdir(parents=True, exist_ok=True)
-    dump = _Dump(dump_dir, run_from_files)
-    _active.append(dump)
     with contextlib.ExitStack() as undo:
-        undo.callback(_active.remove, dump)
         with warnings.catch_warnings(record=True) as missing:
             warnings.simplefilter("always", hooks.MissingHookWarning)
+            dump = _Dump(dump_dir, run_from_files)  # looks up the guard-check hook
+            _active.append(dump)
+            undo.callback(_active.remove, dump)
+            # Undone last: until the bytecode hook is gone, a compile on
+            # another thread may switch it on again.
+            undo.callback(dump.guard_checks.switch_off)
             undo.enter_context(hooks.compile_caches_disabled())
             undo.callback(hooks.register_bytecode_hook(dump.on_bytecode))
             undo.callback(hooks.listen_to_trace(dump.on_trace))
