@@ -238,6 +238,7 @@ def test_breakpoints_in_dumped_files_are_hit(backend: str, tmp_path: Path) -> No
 
 LIVE_PROGRAM = """
 import shutil, torch, unpyc
+from torch._C._dynamo.eval_frame import set_guard_complete_hook
 
 @torch.compile(backend="inductor")
 def toy_example(a, b):
@@ -250,13 +251,24 @@ def snapshot(moment):
     # What someone looking at the dump sees now, while the block runs.
     shutil.copytree(DUMP, DUMP + "-" + moment)
 
+checks = []
+
+def users_hook(cache_hit):  # the user's, in the slot unpyc uses too
+    checks.append(cache_hit)
+    return cache_hit
+
+set_guard_complete_hook(users_hook)
 with unpyc.prepare_debug(DUMP):
     a = torch.arange(1.0, 5.0, requires_grad=True)
-    out = toy_example(a, -torch.ones(4))
+    first = toy_example(a, -torch.ones(4))
     snapshot("after_forward")
-    out.sum().backward()  # Inductor compiles the backward graphs now
+    second = toy_example(a, -torch.ones(4))  # no compile, only guard checks
+    snapshot("after_second_forward")
+    (first + second).sum().backward()  # Inductor compiles the backward graphs now
     snapshot("after_backward")
     toy_example(a, torch.ones(4)).sum().backward()  # the other branch's resume function
+assert set_guard_complete_hook(None) is users_hook
+assert checks and all(checks), checks
 """
 
 
@@ -305,8 +317,13 @@ def test_dump_is_written_as_compiles_happen(tmp_path: Path) -> None:
     proc = _run([str(program)], cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-4000:]
     after_forward = _readable_dump(tmp_path / "dump-after_forward")
+    after_second_forward = _readable_dump(tmp_path / "dump-after_second_forward")
     after_backward = _readable_dump(tmp_path / "dump-after_backward")
     final = _readable_dump(dump)
+    # The resume function's entry is listed after its compile has returned:
+    # the next call of the toy example, checking guards, writes its guards.
+    assert "not listed by torch yet" in after_forward
+    assert "not listed by torch yet" not in after_second_forward
     # Inside the block, the forward's files are named at once; the backward
     # graphs Inductor compiles on the first backward, as soon as they are.
     graphs = set(COMPILED_FN.findall(after_forward))
@@ -315,8 +332,10 @@ def test_dump_is_written_as_compiles_happen(tmp_path: Path) -> None:
         assert "%s.inductor_forward.py" % graph in after_forward, graph
         assert "%s.inductor_backward.py" % graph not in after_forward, graph
         assert "%s.inductor_backward.py" % graph in after_backward, graph
-    # The block's end lists every entry's guards, both resume functions' too.
+    # The block's end lists every entry's guards, both resume functions' too,
+    # one entry each: the guard checks said what they said.
     assert "not listed by torch yet" not in final
+    assert "def __guard_1_for_" not in final
     for function in ["toy_example"] + sorted(set(RESUME.findall(final))):
         assert any("__guard_hit and (" in line for line in _guard_lines(final, function)), \
             function
