@@ -162,8 +162,8 @@ class GuardCheckListener:
         self.on = False
 
     def _on_guards_checked(self, cache_hit: bool) -> bool:
-        # Dynamo recompiles when this returns False: it must return what
-        # the guards (or the hook found) said.
+        # Dynamo recompiles when the hook returns False: this returns what
+        # the guards said, or what the hook it found says.
         self.receive()
         return self.previous(cache_hit) if self.previous is not None else cache_hit
 

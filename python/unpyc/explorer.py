@@ -590,23 +590,23 @@ class _Dump:
 
     def _newly_listed(self) -> Set[str]:
         """The main stems of the functions whose awaited entries torch now
-        lists; those are no longer awaited."""
+        lists.  Those are no longer awaited, nor, when listing fails, those
+        not looked at (it would fail again on every call of compiled code)."""
         stems: Set[str] = set()
         if not self.unlisted:
             return stems
+        awaited, self.unlisted = self.unlisted, []
         with self.attempt("the cache entries torch lists"):
-            waiting = []
-            for record, entry in self.unlisted:
+            for record, entry in awaited:
                 listed = hooks.cache_entries(record.code)
                 if listed is None:
                     continue  # torch cannot list them: nothing to wait for
                 if _cache_entry(entry, listed) is None:
-                    waiting.append((record, entry))
+                    self.unlisted.append((record, entry))
                 else:
                     stems.add(self._main_stem(record))
-            self.unlisted = waiting
-            if not waiting:
-                self.guard_checks.switch_off()
+        if not self.unlisted:
+            self.guard_checks.switch_off()
         return stems
 
     def _write_reports(self, stems: Set[str]) -> None:
