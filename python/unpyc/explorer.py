@@ -695,8 +695,9 @@ class _Dump:
         if cache_entry is None and any(e is entry for _, e in self.unlisted):
             lines.append("    # (not listed by torch yet: it adds the entry to its cache after "
                          "the compile;")
-            lines.append("    # this file is rewritten when it does, at the next compile or "
-                         "the block's end)")
+            lines.append("    # this file is rewritten when it does: at the next call of compiled "
+                         "code,")
+            lines.append("    # the next compile or the block's end)")
         elif cache_entry is None:
             lines.append("    # (this entry is no longer in Dynamo's cache, or torch cannot "
                          "list the cache)")
