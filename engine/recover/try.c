@@ -359,6 +359,58 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t end,
     return ret + 1;
 }
 
+/* The length of the exit block the compiler may copy at instruction i: up
+ * to and with its first instruction that does not fall through (a few at
+ * most), else 0. */
+static uint32_t exit_copy_length(const rec *r, uint32_t i) {
+    uint32_t k;
+    for (k = 0; k < 4 && i + k < r->ncode.count; k++)
+        if (!upy_nin_falls_through(ins(r, i + k)))
+            return k + 1;
+    return 0;
+}
+
+/* Whether [at, at + n) is the copy of the finally body [first, first + n)
+ * on the normal way out of the try.  A branch of the finally body that
+ * ends the body early jumps to a RERAISE 0 of its own in the handler (the
+ * compiler copies that small exit block); in the copy it jumps to a copy
+ * of what follows the finally (a small exit block too, as the implicit
+ * `return None`).  Those copies are marked done. */
+static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
+                                  uint32_t n) {
+    uint32_t k, tail;
+    if (rec_same_code(r, at, first, n))
+        return 1;
+    if (at + n > r->ncode.count || first + n > r->ncode.count)
+        return 0;
+    tail = exit_copy_length(r, at + n);
+    for (k = 0; k < n; k++) {
+        const upy_nin *x = ins(r, at + k), *y = ins(r, first + k);
+        int32_t t;
+        if (rec_same_code(r, at + k, first + k, 1))
+            continue;
+        if (x->op != y->op || x->arg != y->arg || x->target < 0 ||
+            y->target < 0 || !tail)
+            return 0;
+        t = y->target;
+        if ((t >= (int32_t)first && t < (int32_t)(first + n)) ||
+            ins(r, (uint32_t)t)->op != N_RERAISE || ins(r, (uint32_t)t)->arg)
+            return 0;
+        t = x->target;
+        if ((t >= (int32_t)at && t <= (int32_t)(at + n)) ||
+            !rec_same_code(r, (uint32_t)t, at + n, tail))
+            return 0;
+    }
+    for (k = 0; k < n; k++)
+        if (ins(r, at + k)->target >= 0 &&
+            !rec_same_code(r, at + k, first + k, 1)) {
+            uint32_t t = (uint32_t)ins(r, at + k)->target;
+            rec_skip_range(r, t, tail);
+            r->done[r->cfg.block_of[t]] = 1;
+        }
+    return 1;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -417,7 +469,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         /* The copy on the normal way out of the body. */
         if (exit != UPY_NO_BLOCK) {
             uint32_t at = blk(r, exit)->start, n = reraise - first;
-            copy_ok = rec_same_code(r, at, first, n);
+            copy_ok = is_normal_finally_copy(r, at, first, n);
             if (copy_ok) {
                 rec_skip_range(r, at, n);
                 follow = r->cfg.block_of[at + n < r->ncode.count ? at + n : at];

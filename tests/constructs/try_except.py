@@ -132,3 +132,14 @@ def return_value_in_finally_in_with(self, timeout):
         finally:
             self.count -= 1
             self.exit()
+
+
+def finally_with_branch_at_function_end(self, exc):
+    try:
+        if self.connected:
+            self.protocol.connection_lost(exc)
+    finally:
+        self.sock = None
+        server = self.server
+        if server is not None:
+            server.detach()
