@@ -139,7 +139,7 @@ upy_arguments *rec_arguments(rec *r, const upy_code *co) {
         return NULL;
     }
     for (k = 0; k < npos; k++) {
-        const char *name = str_at(co->varnames, k);
+        const char *name = rec_source_name(r, str_at(co->varnames, k));
         if (k < nposonly)
             a->posonly[a->n_posonly++].name = name ? name : "_";
         else
@@ -147,7 +147,7 @@ upy_arguments *rec_arguments(rec *r, const upy_code *co) {
     }
     at = npos;
     for (k = 0; k < nkw; k++, at++) {
-        const char *name = str_at(co->varnames, at);
+        const char *name = rec_source_name(r, str_at(co->varnames, at));
         a->kwonly[a->n_kwonly++].name = name ? name : "_";
     }
     if (co->flags & CO_VARARGS) {
@@ -156,7 +156,7 @@ upy_arguments *rec_arguments(rec *r, const upy_code *co) {
             rec_oom(r);
             return NULL;
         }
-        a->vararg->name = str_at(co->varnames, at++);
+        a->vararg->name = rec_source_name(r, str_at(co->varnames, at++));
         if (!a->vararg->name)
             a->vararg->name = "args";
     }
@@ -166,7 +166,7 @@ upy_arguments *rec_arguments(rec *r, const upy_code *co) {
             rec_oom(r);
             return NULL;
         }
-        a->kwarg->name = str_at(co->varnames, at);
+        a->kwarg->name = rec_source_name(r, str_at(co->varnames, at));
         if (!a->kwarg->name)
             a->kwarg->name = "kwargs";
     }
@@ -243,9 +243,10 @@ static void each_annotation(rec *r, upy_expr *annotations, upy_arguments *a,
     if (annotations->kind == UPY_E_DICT) {
         for (k = 0; k < annotations->u.dict.n; k++) {
             upy_expr *key = annotations->u.dict.keys[k];
-            const char *name = key && key->kind == UPY_E_CONST
-                                   ? rec_str(key->u.constant)
-                                   : NULL;
+            const char *name =
+                key && key->kind == UPY_E_CONST
+                    ? rec_source_name(r, rec_str(key->u.constant))
+                    : NULL;
             upy_arg *arg;
             if (!name)
                 continue;
@@ -261,9 +262,10 @@ static void each_annotation(rec *r, upy_expr *annotations, upy_arguments *a,
     }
     items = tuple_items(r, annotations, &n);
     for (k = 0; k + 1 < n; k += 2) {
-        const char *name = items[k]->kind == UPY_E_CONST
-                               ? rec_str(items[k]->u.constant)
-                               : NULL;
+        const char *name =
+            items[k]->kind == UPY_E_CONST
+                ? rec_source_name(r, rec_str(items[k]->u.constant))
+                : NULL;
         upy_arg *arg;
         if (!name)
             continue;
@@ -289,9 +291,10 @@ void rec_apply_defaults(rec *r, upy_arguments *a, const upy_code *co,
     if (kwdefaults && kwdefaults->kind == UPY_E_DICT) {
         for (k = 0; k < kwdefaults->u.dict.n; k++) {
             upy_expr *key = kwdefaults->u.dict.keys[k];
-            const char *name = key && key->kind == UPY_E_CONST
-                                   ? rec_str(key->u.constant)
-                                   : NULL;
+            const char *name =
+                key && key->kind == UPY_E_CONST
+                    ? rec_source_name(r, rec_str(key->u.constant))
+                    : NULL;
             uint32_t j;
             for (j = 0; name && j < a->n_kwonly; j++)
                 if (strcmp(a->kwonly[j].name, name) == 0)
@@ -307,10 +310,24 @@ upy_expr *rec_return_annotation(rec *r, upy_expr *annotations) {
     return returns;
 }
 
-const char *rec_unmangle(rec *r, const char *stored, const char *code_name) {
-    (void)r;
-    (void)stored;
-    return code_name;
+const char *rec_source_name(const rec *r, const char *stored) {
+    const char *private_name = r->class_name, *rest;
+    size_t n, len;
+    if (!stored || !private_name || stored[0] != '_')
+        return stored;
+    while (*private_name == '_')
+        private_name++;
+    n = strlen(private_name);
+    if (n == 0 || strncmp(stored + 1, private_name, n) != 0)
+        return stored;
+    /* What the compiler would have mangled: two underscores in front, not
+     * two at the end (that is a dunder), no dot (a dotted import). */
+    rest = stored + 1 + n;
+    len = strlen(rest);
+    if (len < 3 || rest[0] != '_' || rest[1] != '_' ||
+        (rest[len - 1] == '_' && rest[len - 2] == '_') || strchr(rest, '.'))
+        return stored;
+    return rest;
 }
 
 /* global / nonlocal declarations the code implies. */
@@ -334,6 +351,7 @@ static int add_declarations(rec *r, upy_stmt_list *body) {
         }
         if (!to)
             continue;
+        name = rec_source_name(r, name);
         for (k = 0; k < to->len; k++)
             if (strcmp((const char *)to->items[k], name) == 0)
                 break;
@@ -542,7 +560,11 @@ static int recover_body(const rec *parent, const upy_code *co,
     r.is_class_body = kind == CODE_CLASS;
     r.is_comprehension = kind == CODE_COMPREHENSION;
     r.resume_block = UPY_NO_BLOCK;
-    (void)parent;
+    /* Names are mangled with the innermost class's name, in its body and
+     * in every function, lambda and comprehension nested in it. */
+    r.class_name = kind == CODE_CLASS ? rec_str(co->name)
+                   : parent           ? parent->class_name
+                                      : NULL;
     body->items = NULL;
     body->len = 0;
 

@@ -426,7 +426,7 @@ static upy_expr *attribute(rec *r, upy_expr *value, const char *name) {
     upy_expr *e = new_expr(r, UPY_E_ATTR);
     if (e) {
         e->u.attr.value = value;
-        e->u.attr.attr = name;
+        e->u.attr.attr = rec_source_name(r, name);
     }
     return e;
 }
@@ -500,7 +500,7 @@ static int eval_import_name(rec *r, const upy_nin *in) {
                                                 : UPY_S_IMPORT);
     if (!s)
         return -1;
-    s->u.import.module = rec_str(in->obj);
+    s->u.import.module = rec_source_name(r, rec_str(in->obj));
     if (s->u.import.module && !s->u.import.module[0])
         s->u.import.module = NULL;
     s->u.import.level = lvl;
@@ -537,7 +537,7 @@ static int eval_import_from(rec *r, const upy_nin *in) {
     e = new_expr(r, UPY_E_NAME);
     if (!e)
         return -1;
-    e->u.name = rec_str(in->obj);
+    e->u.name = rec_source_name(r, rec_str(in->obj));
     if (rec_push(r, SV_IMPORT, e))
         return -1;
     r->stack[r->sp - 1].pend = module->pend;

@@ -338,9 +338,12 @@ upy_expr *rec_return_annotation(rec *r, upy_expr *annotations);
  * annotations` the compiler keeps the annotation's text as a str. */
 upy_expr *rec_annotation(rec *r, upy_expr *e);
 int rec_is_async(const upy_code *co);
-/* The def name for a store of `stored` in a class body (names starting
- * with two underscores are stored mangled). */
-const char *rec_unmangle(rec *r, const char *stored, const char *code_name);
+/* A name as the source wrote it.  Below a class, the compiler stores a
+ * name that starts with two underscores as _Class__name (CPython's
+ * _Py_Mangle).  The stored form would compile to the same name, but the
+ * source form is what the user wrote, and what 3.13 records in a class's
+ * __static_attributes__ for `self.__name = ...`. */
+const char *rec_source_name(const rec *r, const char *stored);
 /* __build_class__(body, name, *bases, **keywords). */
 int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
                    uint32_t nkw);

@@ -97,7 +97,7 @@ upy_expr *rec_name(rec *r, const char *name) {
         rec_oom(r);
         return NULL;
     }
-    e->u.name = name ? name : "_";
+    e->u.name = name ? rec_source_name(r, name) : "_";
     return e;
 }
 

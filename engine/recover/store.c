@@ -263,13 +263,10 @@ static int same_target(const upy_expr *target, const upy_expr *left) {
 
 static int store_def(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
     upy_stmt *s = v.pend->stmt;
-    if (target->kind == UPY_E_NAME) {
-        if (s->kind == UPY_S_CLASSDEF)
-            s->u.classdef.name = target->u.name;
-        else
-            s->u.funcdef.name =
-                rec_unmangle(r, target->u.name, s->u.funcdef.name);
-    }
+    /* A def keeps its code object's name: the store is of the same name,
+     * mangled in a class body. */
+    if (target->kind == UPY_E_NAME && s->kind == UPY_S_CLASSDEF)
+        s->u.classdef.name = target->u.name;
     v.pend->complete = 1;
     return rec_emit(r, out, s);
 }

@@ -54,3 +54,27 @@ class Decorated:
             def get(inner_self):
                 return self
         return Inner
+
+
+class _Private:
+    """Private names: stored as _Private__name, printed as written (3.13
+    records the written form of `self.__name` in __static_attributes__)."""
+    import __future__ as __features
+    from functools import partial as __partial
+    __count = 0
+
+    def __init__(self, __first: int, *__rest, __key: int = 2, **__options):
+        self.__first = __first + self.__count
+        self.__rest = [self.__first for _ in __rest]
+        self.__dunder__ = __key
+
+        def inner():
+            nonlocal __first
+            __first = lambda: self.__first
+
+        class Nested:
+            def method(self):
+                return self.__nested, __options
+
+    def __helper(self):
+        return self.__features, self.__partial
