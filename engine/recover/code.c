@@ -330,18 +330,25 @@ const char *rec_source_name(const rec *r, const char *stored) {
     return rest;
 }
 
+static int is_future_import(const upy_stmt *s) {
+    return s->kind == UPY_S_IMPORT_FROM && s->u.import.level == 0 &&
+           s->u.import.module && strcmp(s->u.import.module, "__future__") == 0;
+}
+
 /* global / nonlocal declarations the code implies. */
 static int add_declarations(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
     upy_ptr_vec globals = {0}, nonlocals = {0}, out = {0};
-    uint32_t i, k, doc;
+    uint32_t i, k, lead;
     for (i = 0; i < r->ncode.count; i++) {
         const upy_nin *in = &r->ncode.ins[i];
         const char *name = rec_str(in->obj);
         upy_ptr_vec *to = NULL;
         if ((in->op == N_STORE || in->op == N_DELETE) && name) {
-            if (in->arg == UPY_SCOPE_GLOBAL &&
-                (co->flags & CO_OPTIMIZED || !r->is_module))
+            /* In a module too: a `global` in any function makes the
+             * module's own stores of that name STORE_GLOBAL, and a function
+             * that only reads the name does not show its declaration. */
+            if (in->arg == UPY_SCOPE_GLOBAL)
                 to = &globals;
             else if (in->arg == UPY_SCOPE_DEREF)
                 for (k = 0; k < upy_seq_len(co->freevars); k++)
@@ -358,13 +365,17 @@ static int add_declarations(rec *r, upy_stmt_list *body) {
         if (k == to->len && upy_vec_push(r->arena, to, (void *)name))
             return rec_oom(r);
     }
-    /* The declarations go after the docstring: before it, the string would
-     * be an expression statement and no docstring. */
-    doc = body->len && body->items[0]->kind == UPY_S_EXPR &&
-          body->items[0]->u.expr->kind == UPY_E_CONST &&
-          body->items[0]->u.expr->u.constant->kind == UPY_STR;
-    if (doc && upy_vec_push(r->arena, &out, body->items[0]))
-        return rec_oom(r);
+    /* The declarations go after the docstring (before it, the string would
+     * be an expression statement and no docstring) and after the
+     * __future__ imports, which must come first. */
+    lead = body->len && body->items[0]->kind == UPY_S_EXPR &&
+           body->items[0]->u.expr->kind == UPY_E_CONST &&
+           body->items[0]->u.expr->u.constant->kind == UPY_STR;
+    while (lead < body->len && is_future_import(body->items[lead]))
+        lead++;
+    for (k = 0; k < lead; k++)
+        if (upy_vec_push(r->arena, &out, body->items[k]))
+            return rec_oom(r);
     for (k = 0; k < 2; k++) {
         upy_ptr_vec *names = k ? &nonlocals : &globals;
         upy_stmt *s;
@@ -378,9 +389,9 @@ static int add_declarations(rec *r, upy_stmt_list *body) {
         if (upy_vec_push(r->arena, &out, s))
             return rec_oom(r);
     }
-    if (out.len == doc)
+    if (out.len == lead)
         return 0;
-    for (k = doc; k < body->len; k++)
+    for (k = lead; k < body->len; k++)
         if (upy_vec_push(r->arena, &out, body->items[k]))
             return rec_oom(r);
     *body = upy_vec_stmts(&out);

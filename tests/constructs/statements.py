@@ -43,3 +43,13 @@ def with_statements(a, b, path):
         print(x, y)
     with b:
         pass
+
+
+read_only_global = 1
+
+
+def reads_a_declared_global():
+    # The declaration makes the module's stores STORE_GLOBAL, though this
+    # function only reads the name.
+    global read_only_global
+    return read_only_global
