@@ -10,7 +10,8 @@
  *                    a bare except starts with POP_TOP;
  *   finally:         the finally body, then RERAISE 0; the compiler also
  *                    copies the body onto the normal way out of the try
- *                    and before every return / break / continue in it.
+ *                    and before every return / break / continue in it;
+ *   except* clauses: the machinery of exception groups (see try_star).
  *
  * Clause bodies of named clauses are wrapped in a hidden try/finally that
  * deletes the name (its handler: LOAD_CONST None; STORE; DELETE; RERAISE),
