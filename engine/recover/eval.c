@@ -842,8 +842,8 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_LOAD_ASSERTION_ERROR:
         return rec_push(r, SV_ASSERTION, NULL);
     case N_INTRINSIC:
-        /* Type parameters (3.12+) and except* machinery: not source the
-         * recover layer rebuilds yet. */
+        /* Type parameters (3.12+): not source the recover layer rebuilds
+         * yet.  (try.c passes over except*'s PREP_RERAISE_STAR.) */
         if (in->arg >= 100)
             rec_pop(r);
         rec_pop(r);

@@ -10,7 +10,8 @@
  *                    a bare except starts with POP_TOP;
  *   finally:         the finally body, then RERAISE 0; the compiler also
  *                    copies the body onto the normal way out of the try
- *                    and before every return / break / continue in it.
+ *                    and before every return / break / continue in it;
+ *   except* clauses: the machinery of exception groups (see try_star).
  *
  * Clause bodies of named clauses are wrapped in a hidden try/finally that
  * deletes the name (its handler: LOAD_CONST None; STORE; DELETE; RERAISE),
@@ -59,10 +60,11 @@ static int is_clause_header(const rec *r, uint32_t i, uint32_t end) {
 }
 
 /* Walks one clause body that starts at instruction `start`; *exit gets
- * where it went when it ended normally. */
+ * where it went when it ended normally.  Its blocks under handler alt
+ * belong to it too (the way out). */
 static int clause_body(rec *r, uint32_t start, int32_t end_block,
-                       const char *name, uint32_t base, const region *rg,
-                       upy_ptr_vec *body, int32_t *exit) {
+                       const char *name, uint32_t base, int32_t alt,
+                       const region *rg, upy_ptr_vec *body, int32_t *exit) {
     int32_t b = r->cfg.block_of[start], own = blk(r, b)->handler;
     region crg = *rg;
     /* The clause body's own handler: the one of the clause header (the
@@ -86,7 +88,7 @@ static int clause_body(rec *r, uint32_t start, int32_t end_block,
     crg.end = end_block > b ? end_block : b + 1;
     crg.follow = UPY_NO_BLOCK;
     crg.handler = own;
-    crg.alt_handler = rg->handler;
+    crg.alt_handler = alt;
     crg.base = base;
     crg.except_name = name;
     r->resume_block = b;
@@ -161,7 +163,7 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
                                 blk(r, h)->handler > h
                             ? blk(r, h)->handler
                             : rg->end,
-                        hd->name, base, rg, &body, &exit))
+                        hd->name, base, rg->handler, rg, &body, &exit))
             return -1;
         hd->body = upy_vec_stmts(&body);
         if (upy_vec_push(r->arena, &handlers, hd))
@@ -411,10 +413,239 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
+/* --- except* (3.11+) --------------------------------------------------- */
+
+/* An except* handler keeps three things under the clauses: the exception
+ * group it caught, a list of the groups its clauses raise, and the rest
+ * of the group no clause has matched yet:
+ *
+ *   PUSH_EXC_INFO; the prologue making [group, list, rest] (COPY 1;
+ *   BUILD_LIST 0; SWAP 2 on 3.11, BUILD_LIST 0; COPY 2 later);
+ *   each clause:  type; CHECK_EG_MATCH; COPY 1; POP_JUMP_IF_NONE miss;
+ *                 (STORE name | POP_TOP) body, which goes on to the next
+ *                 clause; an exception in the body goes to a handler of
+ *                 the body's own (LIST_APPEND 3: into the list) that goes
+ *                 on to the next clause too;
+ *         miss:   POP_TOP, then the next clause;
+ *   after the last clause: LIST_APPEND 1 (the rest; 3.13 copies it onto
+ *   each way in); PREP_RERAISE_STAR; COPY 1; POP_JUMP_IF_NOT_NONE raise;
+ *   POP_TOP; POP_EXCEPT and the way on after the try (a jump, or a copy
+ *   of the code after it); raise: SWAP 2; POP_EXCEPT; RERAISE 0.
+ *
+ * A clause body cannot return, break or continue (the compiler refuses
+ * them), so each one ends where the next clause starts. */
+
+static int is_prep_reraise(const rec *r, uint32_t i) {
+    return i < r->ncode.count && ins(r, i)->op == N_INTRINSIC &&
+           ins(r, i)->arg == UPY_INTRINSIC_PREP_RERAISE_STAR;
+}
+
+/* The CHECK_EG_MATCH of the clause header starting at instruction at (the
+ * type, then the match test ending its block), or 0 when none starts
+ * there. */
+static uint32_t star_match_at(const rec *r, uint32_t at) {
+    const upy_block *cb;
+    uint32_t i;
+    if (at >= r->ncode.count)
+        return 0;
+    cb = blk(r, r->cfg.block_of[at]);
+    if (cb->end < at + 3 || ins(r, cb->end - 1)->op != N_POP_JUMP_IF ||
+        ins(r, cb->end - 1)->arg != UPY_JUMP_NONE ||
+        ins(r, cb->end - 2)->op != N_COPY || ins(r, cb->end - 2)->arg != 1 ||
+        ins(r, cb->end - 3)->op != N_EG_MATCH)
+        return 0;
+    for (i = at; i < cb->end - 3; i++)
+        if (ins(r, i)->op == N_EG_MATCH || ins(r, i)->op == N_EXC_MATCH)
+            return 0;
+    return cb->end - 3;
+}
+
+/* Where the first clause header of handler h starts, after the prologue;
+ * 0 when h is no except* handler. */
+static uint32_t star_first_clause(const rec *r, int32_t h) {
+    const upy_block *hb = blk(r, h);
+    uint32_t i = hb->start + 1, lists = 0;
+    while (i < hb->end && i < hb->start + 4 &&
+           (ins(r, i)->op == N_COPY || ins(r, i)->op == N_SWAP ||
+            (ins(r, i)->op == N_BUILD_LIST && ins(r, i)->arg == 0))) {
+        lists += ins(r, i)->op == N_BUILD_LIST;
+        i++;
+    }
+    return lists == 1 && star_match_at(r, i) ? i : 0;
+}
+
+/* Gives up on the whole handler h (to its cleanup block). */
+static int star_fail(rec *r, int32_t h, int32_t cleanup, const region *rg,
+                     upy_ptr_vec *out) {
+    region frg = *rg;
+    frg.start = h;
+    frg.end = cleanup > h ? cleanup + 1 : h + 1;
+    return rec_fail_region(r, h, &frg, out);
+}
+
+/* The miss of the clause whose match test is at instruction eg: the
+ * POP_TOP its test jumps to, or 0. */
+static uint32_t star_miss(const rec *r, uint32_t eg) {
+    int32_t t = ins(r, eg + 2)->target;
+    return t > (int32_t)eg && ins(r, (uint32_t)t)->op == N_POP_TOP ? (uint32_t)t
+                                                                   : 0;
+}
+
+/* The clauses of the except* handler h, its first clause header at
+ * instruction at (see above); exit is where the try body goes on.
+ * *follow gets where the handler goes on after the try; when the handler
+ * ends in a copy of the code after the try instead, *copy is where (0
+ * when not). */
+static int try_star(rec *r, int32_t h, uint32_t at, int32_t exit,
+                    const region *rg, upy_stmt *s, int32_t *follow,
+                    uint32_t *copy, upy_ptr_vec *out) {
+    int32_t cleanup = blk(r, h)->handler, fb, x;
+    uint32_t first = at, prep, base, i, t, raise;
+    upy_ptr_vec handlers = {0};
+    int guard = 0;
+
+    *follow = UPY_NO_BLOCK;
+    *copy = 0;
+    /* The shape first: the clause headers, each miss going on to the next
+     * one, then the end they all go to. */
+    for (;;) {
+        uint32_t eg = star_match_at(r, at), miss = eg ? star_miss(r, eg) : 0;
+        if (!miss || ++guard > 256)
+            return star_fail(r, h, cleanup, rg, out);
+        at = miss + 1;
+        if (!star_match_at(r, at))
+            break;
+    }
+    if (at < r->ncode.count && ins(r, at)->op == N_LIST_APPEND &&
+        ins(r, at)->arg == 1)
+        at++;
+    if (!is_prep_reraise(r, at) || at + 5 >= r->ncode.count ||
+        ins(r, at + 1)->op != N_COPY || ins(r, at + 2)->op != N_POP_JUMP_IF ||
+        ins(r, at + 2)->arg != UPY_JUMP_NOT_NONE ||
+        ins(r, at + 2)->target < 0 || ins(r, at + 3)->op != N_POP_TOP ||
+        ins(r, at + 4)->op != N_POP_EXCEPT)
+        return star_fail(r, h, cleanup, rg, out);
+    prep = at;
+    fb = r->cfg.block_of[prep];
+    raise = (uint32_t)ins(r, prep + 2)->target;
+    if (raise + 2 >= r->ncode.count || ins(r, raise)->op != N_SWAP ||
+        ins(r, raise + 1)->op != N_POP_EXCEPT ||
+        ins(r, raise + 2)->op != N_RERAISE)
+        return star_fail(r, h, cleanup, rg, out);
+    /* The rest appended on each way into the end is no code of a clause
+     * body. */
+    for (i = blk(r, h)->start; i < prep; i++)
+        if (ins(r, i)->op == N_LIST_APPEND && ins(r, i)->arg == 1 &&
+            (i + 1 == prep ||
+             (ins(r, i + 1)->op == N_JUMP &&
+              ins(r, i + 1)->target == (int32_t)blk(r, fb)->start)))
+            r->skip[i] = 1;
+
+    /* [exc] -> [group, list, rest]: slots no statement reads. */
+    rec_skip_range(r, blk(r, h)->start + 1, first - blk(r, h)->start - 1);
+    rec_pop(r);
+    for (i = 0; i < 3; i++)
+        if (rec_push(r, SV_EXC, NULL))
+            return -1;
+    base = r->sp;
+
+    for (at = first;;) {
+        uint32_t eg = star_match_at(r, at), miss = star_miss(r, eg), start;
+        int32_t cb = r->cfg.block_of[eg], nb = blk(r, cb)->next, expect;
+        int32_t body_exit;
+        upy_ptr_vec body = {0};
+        upy_handler *hd = upy_arena_alloc(r->arena, sizeof *hd);
+        int stop;
+        if (!hd)
+            return rec_oom(r);
+        memset(hd, 0, sizeof *hd);
+        r->done[cb] = 1;
+        r->sp = base;
+        r->base = base;
+        stop = rec_run(r, at, eg, rg, out);
+        if (stop < 0)
+            return -1;
+        if ((uint32_t)stop != eg || r->sp != base + 1 || nb == UPY_NO_BLOCK)
+            return star_fail(r, h, cleanup, rg, out);
+        hd->type = rec_value(r, rec_pop(r));
+        rec_skip_range(r, eg, 3);
+        r->skip[miss] = 1;
+        r->done[r->cfg.block_of[miss]] = 1;
+        /* The match: bound to a name, or dropped. */
+        start = blk(r, nb)->start;
+        if (ins(r, start)->op == N_STORE)
+            hd->name = rec_str(ins(r, start)->obj);
+        else if (ins(r, start)->op != N_POP_TOP)
+            return star_fail(r, h, cleanup, rg, out);
+        r->skip[start++] = 1;
+        r->done[nb] = 1;
+        r->done[r->cfg.block_of[start]] = 0;
+        at = miss + 1;
+        expect = star_match_at(r, at) ? r->cfg.block_of[at] : fb;
+        if (clause_body(r, start, r->cfg.block_of[miss], hd->name, base,
+                        cleanup, rg, &body, &body_exit))
+            return -1;
+        if (body_exit != UPY_NO_BLOCK && body_exit != expect)
+            return star_fail(r, h, cleanup, rg, out);
+        hd->body = upy_vec_stmts(&body);
+        if (upy_vec_push(r->arena, &handlers, hd))
+            return rec_oom(r);
+        if (expect == fb)
+            break;
+    }
+
+    /* The end: the machinery, done; then the way on. */
+    rec_skip_range(r, blk(r, fb)->start, prep + 5 - blk(r, fb)->start);
+    for (x = fb; x <= r->cfg.block_of[prep + 4]; x++)
+        r->done[x] = 1;
+    rec_skip_range(r, raise, 3);
+    r->done[r->cfg.block_of[raise]] = 1;
+    for (x = h + 1; x < (int32_t)r->cfg.count && x <= cleanup; x++)
+        if (blk(r, x)->is_handler && blk(r, x)->handler == cleanup)
+            r->done[x] = 1; /* the clause bodies' own handlers */
+    if (cleanup != UPY_NO_BLOCK)
+        r->done[cleanup] = 1;
+    t = prep + 5;
+    x = r->cfg.block_of[t];
+    if (ins(r, t)->op == N_JUMP) {
+        r->skip[t] = 1;
+        if (blk(r, x)->start == t)
+            r->done[x] = 1;
+        *follow = ins(r, t)->target >= 0 ? r->cfg.block_of[ins(r, t)->target]
+                                         : UPY_NO_BLOCK;
+    } else if (exit != UPY_NO_BLOCK) {
+        /* A copy of the code after the try, which the body's way on
+         * reaches too. */
+        uint32_t n = exit_copy_length(r, t);
+        if (!n)
+            return star_fail(r, h, cleanup, rg, out);
+        rec_skip_range(r, t, n);
+        r->done[x] = 1;
+        *copy = t;
+    } else {
+        /* Only the handler goes on: the code after the try follows it. */
+        r->done[x] = 0;
+        r->resume_block = x;
+        r->resume_at = t;
+        *follow = x;
+    }
+
+    s->u.try_.is_star = 1;
+    s->u.try_.handlers =
+        upy_arena_array(r->arena, handlers.len, sizeof(upy_handler));
+    if (!s->u.try_.handlers)
+        return rec_oom(r);
+    for (i = 0; i < handlers.len; i++)
+        s->u.try_.handlers[i] = *(upy_handler *)handlers.items[i];
+    s->u.try_.n_handlers = handlers.len;
+    r->sp = base;
+    return 0;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
-    uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after;
+    uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after, star = 0;
     int is_finally, copy_ok = 0;
     int32_t end = rec_protected_end(r, b, rg), exit, follow = UPY_NO_BLOCK;
     int32_t unwind_from = 0;
@@ -484,19 +715,64 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         }
         s->u.try_.finalbody = upy_vec_stmts(&finalbody);
     } else {
-        if (try_except(r, b, h, rg, s, &follow, out))
+        uint32_t copy = 0;
+        star = star_first_clause(r, h);
+        if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
+                 : try_except(r, b, h, rg, s, &follow, out))
             return -1;
         /* The else part: from where the body left to where the handlers
          * go on. */
-        if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK && exit != follow &&
-            exit < follow && exit >= rg->start &&
-            (follow <= rg->end || (!r->ncode.cold_handlers && exit < h))) {
+        if (copy && exit >= rg->start) {
+            /* The except* handler ends in a copy of the code after the
+             * try (a final return): what the body goes on to, but for a
+             * last statement of that code, is the else part. */
+            region rest_rg = *rg;
+            uint32_t n = exit_copy_length(r, copy), n_else = 0;
+            const upy_stmt *last;
+            rest_rg.start = exit;
+            r->sp = depth_after;
+            r->exit_block = UPY_NO_BLOCK;
+            if (rec_region(r, exit, &rest_rg, &after))
+                return -1;
+            follow = r->exit_block;
+            last = after.len ? after.items[after.len - 1] : NULL;
+            if (last && rec_same_code(r, last->start, copy, n) &&
+                !rec_same_code(r, blk(r, exit)->start, copy, n))
+                n_else = after.len - 1;
+            for (k = 0; k < n_else; k++)
+                if (upy_vec_push(r->arena, &orelse, after.items[k]))
+                    return rec_oom(r);
+            if (n_else) {
+                after.items += n_else;
+                after.len -= n_else;
+            }
+        } else if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
+                   exit != follow && exit < follow && exit >= rg->start &&
+                   (follow <= rg->end || star ||
+                    (!r->ncode.cold_handlers && exit < h))) {
             /* (Where the handlers go on past the region, as to the copy
              * of an enclosing finally body, the else part ends at the
-             * handler that follows it.) */
+             * handler that follows it -- except after an except* handler,
+             * which goes on after the else part only: 3.11 writes that
+             * after the handler.) */
             region erg = *rg;
             erg.start = exit;
-            erg.end = follow <= rg->end ? follow : h;
+            erg.end = follow <= rg->end || star ? follow : h;
+            erg.follow = follow;
+            r->sp = depth_after;
+            if (rec_region(r, exit, &erg, &orelse))
+                return -1;
+        } else if (star && exit != UPY_NO_BLOCK && exit != follow &&
+                   exit >= rg->start && follow != UPY_NO_BLOCK &&
+                   (follow == rg->follow || follow == rg->cont) &&
+                   !(blk(r, exit)->end - blk(r, exit)->start == 1 &&
+                     blk(r, exit)->jump == follow)) {
+            /* The except* handler goes on where the region does (to the
+             * next turn of the loop the try ends): the rest of the region
+             * from where the body goes on is the else part, unless the
+             * body only jumps there too. */
+            region erg = *rg;
+            erg.start = exit;
             erg.follow = follow;
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
