@@ -1101,6 +1101,66 @@ int rec_is_copied_return(const rec *r, int32_t b) {
            ins(r, bb->end - 2)->op == N_LOAD_CONST && first->lead_line >= 0;
 }
 
+/* What the branches from a statement-level test lead to, when each runs
+ * to a return computing nothing but the value it returns (tests on the
+ * way included): RT_TREE, with RT_SPLIT when a return is of a constant
+ * the compiler did not fuse with it (N_SPLIT_CONST) and RT_FUSED when one
+ * is of a constant it did; 0 when a branch does something else. */
+enum { RT_TREE = 1, RT_SPLIT = 2, RT_FUSED = 4, RT_MAX_BLOCKS = 64 };
+
+static int returned_tree(const rec *r, int32_t b, int32_t from,
+                         const region *rg, int32_t base, int *budget) {
+    const upy_block *bb;
+    const upy_nin *last;
+    int32_t d;
+    uint32_t i;
+    int a, c;
+    if (b == UPY_NO_BLOCK || b <= from || !inside(rg, b) || r->done[b] ||
+        --*budget < 0)
+        return 0;
+    bb = blk(r, b);
+    if (bb->handler != blk(r, from)->handler || bb->depth_in != base)
+        return 0;
+    /* No statement in the block: the stack stays above the base. */
+    d = bb->depth_in;
+    for (i = bb->start; i + 1 < bb->end; i++) {
+        d += upy_nin_stack_effect(ins(r, i), 0);
+        if (d <= base)
+            return 0;
+    }
+    last = ins(r, bb->end - 1);
+    if (d != base + 1)
+        return 0;
+    if (last->op == N_RETURN) {
+        if (last->flags & N_SPLIT_CONST)
+            return RT_TREE | RT_SPLIT;
+        if (bb->end - bb->start >= 2 && ins(r, bb->end - 2)->op == N_LOAD_CONST)
+            return RT_TREE | RT_FUSED;
+        return RT_TREE;
+    }
+    if (last->op != N_POP_JUMP_IF)
+        return 0;
+    a = returned_tree(r, bb->next, b, rg, base, budget);
+    c = a ? returned_tree(r, bb->jump, b, rg, base, budget) : 0;
+    return a && c ? a | c : 0;
+}
+
+/* Whether the test ending block b (its value on top of the stack) is that
+ * of `return x if test else y`: 3.12+ copies the return into both branches,
+ * which then read as `if test: return x` / `return y`, except that a
+ * constant's load there is not fused with the return as a written `return
+ * 1` is.  Either form gives the same code when no constant is returned. */
+static int is_returned_ifexp(const rec *r, int32_t b, const region *rg) {
+    const upy_block *bb = blk(r, b);
+    int32_t base = (int32_t)r->sp - 1;
+    int budget = RT_MAX_BLOCKS, a, c;
+    if (bb->ipdom != UPY_NO_BLOCK)
+        return 0;
+    a = returned_tree(r, bb->next, b, rg, base, &budget);
+    c = a ? returned_tree(r, bb->jump, b, rg, base, &budget) : 0;
+    return a && c && ((a | c) & (RT_SPLIT | RT_FUSED)) == RT_SPLIT;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -1256,7 +1316,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             }
             if (values > 1 ||
                 (bb->ipdom != UPY_NO_BLOCK &&
-                 blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1)) {
+                 blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1) ||
+                (values == 1 && is_returned_ifexp(r, b, rg))) {
                 next = UPY_NO_BLOCK;
                 if (rec_cond_expr(r, b, rg, &next, out))
                     return -1;
