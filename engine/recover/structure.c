@@ -682,10 +682,20 @@ enum { EXIT_LEAVES = 1, EXIT_JUMPS = 2 };
 static int is_exit_copy(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i = bb->start, n, exits = 0;
+    int hops = 0;
     while (i < bb->end && ((n = with_exit_at(r, i, 0)) != 0 ||
                            (n = with_exit_at(r, i, 1)) != 0)) {
         i += n;
         exits++;
+        /* The copies of nested withs' exits are split into blocks where
+         * the handler changes (each exit runs under the handler of the
+         * with around it): go on into the next. */
+        if (i == bb->end && bb->next == b + 1 && hops++ < 64 &&
+            upy_nin_falls_through(ins(r, i - 1))) {
+            b = bb->next;
+            bb = blk(r, b);
+            i = bb->start;
+        }
     }
     if (exits && i + 1 == bb->end && ins(r, i)->op == N_JUMP)
         return EXIT_JUMPS;
@@ -1101,6 +1111,32 @@ int rec_is_copied_return(const rec *r, int32_t b) {
            ins(r, bb->end - 2)->op == N_LOAD_CONST && first->lead_line >= 0;
 }
 
+/* Whether block b starts the way out of a `return` in nested withs: the
+ * copies of their exits (marked skipped), each under the handler of the
+ * with around it and so split into blocks of their own, falling through
+ * to the return and the constant it may load after them.  The blocks
+ * belong to the body the return is in, whatever handler protects them. */
+static int unwinds_to_return(const rec *r, int32_t b) {
+    int hops = 0;
+    while (b != UPY_NO_BLOCK && b < (int32_t)r->cfg.count && hops++ < 64) {
+        const upy_block *bb = blk(r, b);
+        uint32_t i = bb->start;
+        while (i < bb->end && r->skip[i])
+            i++;
+        if (i < bb->end) {
+            if (i == bb->start && hops == 1)
+                return 0;
+            if (ins(r, i)->op == N_LOAD_CONST)
+                i++;
+            return i + 1 == bb->end && ins(r, i)->op == N_RETURN;
+        }
+        if (bb->next != b + 1 || !upy_nin_falls_through(ins(r, bb->end - 1)))
+            return 0;
+        b = bb->next;
+    }
+    return 0;
+}
+
 /* What the branches from a statement-level test lead to, when each runs
  * to a return computing nothing but the value it returns (tests on the
  * way included): RT_TREE, with RT_SPLIT when a return is of a constant
@@ -1183,6 +1219,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         bb = blk(r, b);
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&
             !(rec_is_copied_return(r, b) && r->skip[bb->start]) &&
+            !unwinds_to_return(r, b) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h))
