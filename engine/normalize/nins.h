@@ -202,6 +202,12 @@ enum {
     N_CALL_KWARGS = 1 << 3, /* N_CALL_EX */
     N_JUMP_BACK = 1 << 4,   /* N_JUMP: spelled as a backward jump */
     N_ASYNC = 1 << 5,       /* N_BEFORE_WITH, N_FOR_ITER */
+    /* N_RETURN of a constant loaded right before it that the version's
+     * compiler did not fuse into one instruction with the return though it
+     * fuses them in one block (3.12+ RETURN_CONST): the return was a block
+     * of its own where the branches of the value met (`return 1 if c else
+     * 2`), copied into each.  Never set for versions without the fusion. */
+    N_SPLIT_CONST = 1 << 6,
 };
 
 typedef struct upy_nin {

@@ -51,12 +51,19 @@ typedef struct norm_rules {
      * return), 3.10 and 3.12+ of written returns too. */
     uint8_t copies_exits;
     uint8_t written_exits_keep_jumps;
+    /* 3.12+ fuses a constant's load with the return after it in one basic
+     * block (RETURN_CONST), before it copies returns into the jumps to
+     * them. */
+    uint8_t fuses_const_return;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0},  {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0}, {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0}, {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0},
+    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0},
+    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1},
+    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -427,8 +434,18 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
             !emit(nm, N_RETURN, 0, NULL, i))
             return fail_memory(nm);
         return UNPYC_OK;
-    case UPY_OP_RETURN_VALUE:
-        return put(nm, N_RETURN, 0, NULL, i);
+    case UPY_OP_RETURN_VALUE: {
+        upy_nin *ret = emit(nm, N_RETURN, 0, NULL, i);
+        if (!ret)
+            return fail_memory(nm);
+        /* A constant loaded right before a return the compiler did not
+         * fuse with it: the two were in different blocks, the return one
+         * where paths met, copied here afterwards. */
+        if (nm->rules->fuses_const_return && i > 0 &&
+            op_is(nm, i - 1, UPY_OP_LOAD_CONST) && !nm->is_target[i])
+            ret->flags |= N_SPLIT_CONST;
+        return UNPYC_OK;
+    }
 
     case UPY_OP_LOAD_FAST:
     case UPY_OP_LOAD_FAST_CHECK:

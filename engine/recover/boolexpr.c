@@ -675,10 +675,15 @@ static int64_t branch_terminal(const rec *r, int32_t b, int32_t merge) {
             if (bb->jump <= b)
                 return -1;
             b = bb->jump;
-        } else if (last->op == N_POP_JUMP_IF || last->op == N_JUMP_IF_OR_POP ||
-                   last->op == N_FOR_ITER) {
-            /* Nested control flow: only the fall-through path ends the
-             * branch in the shapes the compiler duplicates. */
+        } else if (last->op == N_POP_JUMP_IF) {
+            /* A conditional expression nested in the branch, its own
+             * branches ending in copies of the exit too (`a if t else b
+             * if u else c` returned): its first branch's copy is where
+             * the value of this branch is complete. */
+            b = bb->next;
+        } else if (last->op == N_JUMP_IF_OR_POP || last->op == N_FOR_ITER) {
+            /* Other nested control flow: not a shape the compiler
+             * duplicates. */
             return -1;
         } else {
             b = bb->next;

@@ -677,18 +677,31 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
  * any protected range, between the blocks of a try or with body.  The way
  * out of a with body (a return, break or continue in it) is such a block
  * too, after the with's exits. */
-enum { EXIT_LEAVES = 1, EXIT_JUMPS = 2 };
+enum { EXIT_LEAVES = 1, EXIT_JUMPS = 2, EXIT_SPLIT = 4 };
 
+/* EXIT_LEAVES or EXIT_JUMPS, with EXIT_SPLIT when the copies go on into
+ * blocks after b; 0 when b is no such block. */
 static int is_exit_copy(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i = bb->start, n, exits = 0;
+    int hops = 0, split = 0;
     while (i < bb->end && ((n = with_exit_at(r, i, 0)) != 0 ||
                            (n = with_exit_at(r, i, 1)) != 0)) {
         i += n;
         exits++;
+        /* The copies of nested withs' exits are split into blocks where
+         * the handler changes (each exit runs under the handler of the
+         * with around it): go on into the next. */
+        if (i == bb->end && bb->next == b + 1 && hops++ < 64 &&
+            upy_nin_falls_through(ins(r, i - 1))) {
+            b = bb->next;
+            bb = blk(r, b);
+            i = bb->start;
+            split = EXIT_SPLIT;
+        }
     }
     if (exits && i + 1 == bb->end && ins(r, i)->op == N_JUMP)
-        return EXIT_JUMPS;
+        return EXIT_JUMPS | split;
     /* A return in a with body keeps its value under the exits (SWAP 2)
      * or loads a constant after them; a value loaded after them is the
      * return after the with. */
@@ -705,7 +718,7 @@ static int is_exit_copy(const rec *r, int32_t b) {
             ins(r, i)->op != N_POP_TOP && ins(r, i)->op != N_SWAP &&
             ins(r, i)->op != N_POP_EXCEPT && ins(r, i)->op != N_COPY)
             return 0;
-    return EXIT_LEAVES;
+    return EXIT_LEAVES | split;
 }
 
 /* Whether block b's handler chain reaches handler h. */
@@ -724,20 +737,26 @@ static int under(const rec *r, int32_t b, int32_t h) {
  * b's handler, directly or through nested handlers. */
 int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
     int32_t h = blk(r, b)->handler, e = b, end = b + 1;
-    int after_jump = 0;
+    int after_jump = 0, after_split = 0;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
+        if (after_split && blk(r, e)->is_handler)
+            break;
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e)) {
             /* (A return after copies of the exits it leaves is not
              * protected, yet in the body: see rec_is_copied_return.) */
             end = e + 1;
-            after_jump = 0;
+            after_jump = after_split = 0;
         } else if ((copy = is_exit_copy(r, e)) != 0) {
             /* The with exits and jump of a break or continue leave the
              * body; only code the with itself protects comes after one
-             * inside it (not a 3.12+ handler laid out after it). */
-            after_jump |= copy == EXIT_JUMPS;
+             * inside it (not a 3.12+ handler laid out after it).  Nor does
+             * a handler come after the exits of nested withs before a
+             * return (a 3.12+ comprehension's or try's whose own handler
+             * is this one). */
+            after_jump |= (copy & EXIT_JUMPS) != 0;
+            after_split |= (copy & EXIT_SPLIT) != 0;
         } else {
             break;
         }
@@ -774,6 +793,46 @@ static int with_suppress_follow(rec *r, int32_t handler, int32_t *block,
         }
     }
     return -1;
+}
+
+/* A constant's `return` ending a with body leaves through a copy of the
+ * with's exit, then loads the constant and returns: the same code as the
+ * return written after the with, but for where __exit__ swallowing an
+ * exception goes.  That is the code after the with: when it does not
+ * return the same constant, the return was in the body (and the with goes
+ * on where that path goes).  The normal exit ends `exit_len` instructions
+ * after instruction `from`, *cont and *exit_len say where the with goes
+ * on.  Returns -1 when out of memory. */
+static int return_in_body(rec *r, int32_t handler, uint32_t from,
+                          uint32_t exit_len, int32_t *cont,
+                          uint32_t *cont_offset, upy_ptr_vec *body) {
+    int32_t sb;
+    uint32_t soff, k, at = from + exit_len;
+    upy_stmt *s;
+    if (at + 2 > r->ncode.count || ins(r, at)->op != N_LOAD_CONST ||
+        ins(r, at + 1)->op != N_RETURN || r->skip[at] ||
+        with_suppress_follow(r, handler, &sb, &soff) ||
+        rec_same_code(r, at, blk(r, sb)->start + soff, 2))
+        return 0;
+    s = rec_stmt(r, UPY_S_RETURN);
+    if (!s)
+        return -1;
+    rec_set_start(r, s, at);
+    s->u.value = rec_const(r, ins(r, at)->obj);
+    if (rec_is_const_none(s->u.value))
+        s->u.value = NULL;
+    if (rec_emit(r, body, s))
+        return -1;
+    /* The exit and the return, in blocks of their own where handlers
+     * change, are this statement's. */
+    for (k = from; k < at + 2; k++) {
+        r->skip[k] = 1;
+        if (blk(r, r->cfg.block_of[k])->start == k)
+            r->done[r->cfg.block_of[k]] = 1;
+    }
+    *cont = sb;
+    *cont_offset = soff;
+    return 0;
 }
 
 /* `with a: with b: body` is the code of `with a, b: body`: a with whose
@@ -857,6 +916,10 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     if (exit_len && r->resume_block == cont)
         exit_len += r->resume_at - blk(r, cont)->start;
     r->resume_block = UPY_NO_BLOCK;
+    if (exit_len && handler != UPY_NO_BLOCK &&
+        return_in_body(r, handler, blk(r, cont)->start, exit_len, &cont,
+                       &exit_len, &body))
+        return -1;
     if (!exit_len && handler != UPY_NO_BLOCK &&
         with_suppress_follow(r, handler, &cont, &exit_len))
         cont = UPY_NO_BLOCK;
@@ -1101,6 +1164,93 @@ int rec_is_copied_return(const rec *r, int32_t b) {
            ins(r, bb->end - 2)->op == N_LOAD_CONST && first->lead_line >= 0;
 }
 
+/* Whether block b starts the way out of a constant's `return` in nested
+ * withs: the copies of their exits (marked skipped), each under the
+ * handler of the with around it and so split into blocks of their own,
+ * falling through to the constant's load and the return.  The blocks
+ * belong to the body the return is in, whatever handler protects them.
+ * (A value returned is loaded before the copies, in the body: the with
+ * takes that return.) */
+static int unwinds_to_return(const rec *r, int32_t b) {
+    int hops = 0;
+    while (b != UPY_NO_BLOCK && b < (int32_t)r->cfg.count && hops++ < 64) {
+        const upy_block *bb = blk(r, b);
+        uint32_t i = bb->start;
+        while (i < bb->end && r->skip[i])
+            i++;
+        if (i < bb->end) {
+            if (i == bb->start && hops == 1)
+                return 0;
+            return i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
+                   ins(r, i + 1)->op == N_RETURN;
+        }
+        if (bb->next != b + 1 || !upy_nin_falls_through(ins(r, bb->end - 1)))
+            return 0;
+        b = bb->next;
+    }
+    return 0;
+}
+
+/* What the branches from a statement-level test lead to, when each runs
+ * to a return computing nothing but the value it returns (tests on the
+ * way included): RT_TREE, with RT_SPLIT when a return is of a constant
+ * the compiler did not fuse with it (N_SPLIT_CONST) and RT_FUSED when one
+ * is of a constant it did; 0 when a branch does something else. */
+enum { RT_TREE = 1, RT_SPLIT = 2, RT_FUSED = 4, RT_MAX_BLOCKS = 64 };
+
+static int returned_tree(const rec *r, int32_t b, int32_t from,
+                         const region *rg, int32_t base, int *budget) {
+    const upy_block *bb;
+    const upy_nin *last;
+    int32_t d;
+    uint32_t i;
+    int a, c;
+    if (b == UPY_NO_BLOCK || b <= from || !inside(rg, b) || r->done[b] ||
+        --*budget < 0)
+        return 0;
+    bb = blk(r, b);
+    if (bb->handler != blk(r, from)->handler || bb->depth_in != base)
+        return 0;
+    /* No statement in the block: the stack stays above the base. */
+    d = bb->depth_in;
+    for (i = bb->start; i + 1 < bb->end; i++) {
+        d += upy_nin_stack_effect(ins(r, i), 0);
+        if (d <= base)
+            return 0;
+    }
+    last = ins(r, bb->end - 1);
+    if (d != base + 1)
+        return 0;
+    if (last->op == N_RETURN) {
+        if (last->flags & N_SPLIT_CONST)
+            return RT_TREE | RT_SPLIT;
+        if (bb->end - bb->start >= 2 && ins(r, bb->end - 2)->op == N_LOAD_CONST)
+            return RT_TREE | RT_FUSED;
+        return RT_TREE;
+    }
+    if (last->op != N_POP_JUMP_IF)
+        return 0;
+    a = returned_tree(r, bb->next, b, rg, base, budget);
+    c = a ? returned_tree(r, bb->jump, b, rg, base, budget) : 0;
+    return a && c ? a | c : 0;
+}
+
+/* Whether the test ending block b (its value on top of the stack) is that
+ * of `return x if test else y`: 3.12+ copies the return into both branches,
+ * which then read as `if test: return x` / `return y`, except that a
+ * constant's load there is not fused with the return as a written `return
+ * 1` is.  Either form gives the same code when no constant is returned. */
+static int is_returned_ifexp(const rec *r, int32_t b, const region *rg) {
+    const upy_block *bb = blk(r, b);
+    int32_t base = (int32_t)r->sp - 1;
+    int budget = RT_MAX_BLOCKS, a, c;
+    if (bb->ipdom != UPY_NO_BLOCK)
+        return 0;
+    a = returned_tree(r, bb->next, b, rg, base, &budget);
+    c = a ? returned_tree(r, bb->jump, b, rg, base, &budget) : 0;
+    return a && c && ((a | c) & (RT_SPLIT | RT_FUSED)) == RT_SPLIT;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -1123,6 +1273,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         bb = blk(r, b);
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&
             !(rec_is_copied_return(r, b) && r->skip[bb->start]) &&
+            !unwinds_to_return(r, b) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h))
@@ -1256,7 +1407,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             }
             if (values > 1 ||
                 (bb->ipdom != UPY_NO_BLOCK &&
-                 blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1)) {
+                 blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1) ||
+                (values == 1 && is_returned_ifexp(r, b, rg))) {
                 next = UPY_NO_BLOCK;
                 if (rec_cond_expr(r, b, rg, &next, out))
                     return -1;

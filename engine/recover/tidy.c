@@ -324,10 +324,16 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
             break;
         }
     }
-    if (!body->len)
+    /* The bodies of a final compound statement are at the end too, and so
+     * are those of one before the copies of the implicit return (the
+     * structure may place one after an if whose else only returns). */
+    for (k = body->len; k > 0 && is_return_none(body->items[k - 1]) &&
+                        !written_return(r, body->items[k - 1]);
+         k--)
+        ;
+    if (!k)
         return;
-    /* The bodies of a final compound statement are at the end too. */
-    last = body->items[body->len - 1];
+    last = body->items[k - 1];
     switch (last->kind) {
     case UPY_S_IF:
         rec_fold_tail_returns(r, &last->u.if_.body);

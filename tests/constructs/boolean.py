@@ -54,3 +54,18 @@ def break_in_try_after_test(stream, out):
             break
         out.append(data)
     stream.close()
+
+
+
+def returned_conditionals(x, y, flag):
+    # 3.12+ copies the return into each branch of the value; a constant
+    # there is loaded apart from its return (RETURN_CONST is `return 1`).
+    if flag:
+        return 0 if x == y else 1 if x > y else -1
+    if x is None:
+        return 'none'
+    return x if y else False
+
+
+def returned_conditional_of_conditional(x, y):
+    return (True if x and y else False) if y else x

@@ -143,3 +143,36 @@ def finally_with_branch_at_function_end(self, exc):
         server = self.server
         if server is not None:
             server.detach()
+
+
+def returns_from_nested_withs_in_loop(a, b, size):
+    # Each with's exit is copied before each return, under the handler of
+    # the with around it (blocks of their own).
+    with open(a, 'rb') as fa, open(b, 'rb') as fb:
+        while True:
+            x = fa.read(size)
+            y = fb.read(size)
+            if x != y:
+                return False
+            if not x:
+                return True
+
+
+def return_constant_in_with_in_try(make):
+    # `return True` after the with would be where __exit__ swallowing an
+    # exception goes too; in the body, that path returns None.
+    try:
+        with make() as s:
+            s.setup(0)
+            return True
+    except OSError:
+        return False
+
+
+def with_ending_if_branch_before_elif(self, name, f):
+    if name:
+        if not self.empty():
+            with f:
+                self.write(f)
+        elif self.exists(name):
+            self.remove(name)
