@@ -129,6 +129,10 @@ typedef struct region {
  * goes when it holds and when not, and the blocks of its network. */
 typedef struct rec_cond {
     upy_expr *test;
+    /* not test, written so that it makes the same code (see polar in
+     * boolexpr.c): use it, not rec_negate(test), to turn a condition
+     * around. */
+    upy_expr *negated;
     int32_t on_true, on_false;
     int32_t first, last;
     uint32_t start; /* the instruction where the test's code starts */

@@ -328,7 +328,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (loop_jump(r, on_false, rg, &body) < 0)
             return -1;
         *next = on_true;
-        return emit_if(r, c->start, rec_negate(r, test), &body, NULL, out);
+        return emit_if(r, c->start, c->negated, &body, NULL, out);
     }
     if (rec_assert(r, c, rg, next, out))
         return 0;
@@ -389,7 +389,7 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
             return 0;
         fb = c->on_true;
         ok = c->on_false;
-        test = rec_negate(r, test);
+        test = c->negated;
     }
     f = blk(r, fb);
     r->done[fb] = 1;
