@@ -659,6 +659,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     first.test = jump_test(r, b, rec_value(r, rec_pop(r)), &first.on_true,
                            &first.on_false);
     first.negated = rec_negate(r, first.test);
+    first.prefer_negated = 0;
     *c = first;
     if (!chain_test(r, &first, rg, out))
         return 0;
@@ -716,6 +717,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     c->last = nodes[0].last;
     c->test = nodes[0].test.e;
     c->negated = nodes[0].negated.e;
+    c->prefer_negated = nodes[0].negated.flips < nodes[0].test.flips;
     c->on_true = nodes[0].on_true;
     c->on_false = nodes[0].on_false;
     /* The body of an if (or the first value of an if-else) is what follows
@@ -728,6 +730,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
             c->on_false = t;
             c->test = nodes[0].negated.e;
             c->negated = nodes[0].test.e;
+            c->prefer_negated = nodes[0].test.flips < nodes[0].negated.flips;
         }
     }
     return 0;

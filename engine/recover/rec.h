@@ -133,6 +133,11 @@ typedef struct rec_cond {
      * boolexpr.c): use it, not rec_negate(test), to turn a condition
      * around. */
     upy_expr *negated;
+    /* negated keeps the code of the tests where test does not: test turns
+     * an `in` / `is` leaf around that negated leaves as it is.  Where a
+     * statement can be written either way (`if test: rest` or `if negated:
+     * continue`), negated is the one to write. */
+    int prefer_negated;
     int32_t on_true, on_false;
     int32_t first, last;
     uint32_t start; /* the instruction where the test's code starts */

@@ -310,10 +310,11 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         return emit_if(r, c->start, test, &body, NULL, out);
     }
     if (on_false == rg->cont && rg->cont == rg->loop && on_true < rg->end &&
-        inside(rg, on_true)) {
+        inside(rg, on_true) && !c->prefer_negated) {
         /* The test fails straight back to the loop header: the rest of
          * the region is the if's body (`if c: rest`, which compiles the
-         * same as `if not c: continue` + rest, without negating c). */
+         * same as `if not c: continue` + rest, without negating c; when
+         * c is a negated `in` / `is` test, `if not c: continue` below). */
         region then_rg = rec_sub_region(rg, on_true, rg->end, rg->follow);
         if (rec_region(r, on_true, &then_rg, &body))
             return -1;
