@@ -114,6 +114,9 @@ typedef struct region {
      * an except clause runs under the try's own handler.  REC_NO_ALT when
      * there is none. */
     int32_t alt_handler;
+    /* Running off the region's end goes back to that loop's header: the
+     * region is the rest of the loop's body. */
+    int falls_to_loop;
     uint32_t base; /* stack depth at statement boundaries */
     /* Blocks from here to `end` unwind a `return value` of a try body
      * (try.c): copies of exits, then the RETURN; they belong to the region

@@ -47,6 +47,7 @@ region rec_sub_region(const region *rg, int32_t start, int32_t end,
     s.start = start;
     s.end = end;
     s.follow = follow;
+    s.falls_to_loop = rg->falls_to_loop && end >= rg->end;
     return s;
 }
 
@@ -301,6 +302,10 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
 
+    /* An assert: its test may go on straight to break / continue (the
+     * last statement of a loop body, 3.12+), so it is looked for first. */
+    if (rec_assert(r, c, rg, next, out))
+        return 0;
     /* A branch straight to break / continue (the compiler threads the
      * jump of `if c: break` into the condition). */
     if (on_true == rg->brk || on_true == rg->cont) {
@@ -309,12 +314,13 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
-    if (on_false == rg->cont && rg->cont == rg->loop && on_true < rg->end &&
-        inside(rg, on_true) && !c->prefer_negated) {
-        /* The test fails straight back to the loop header: the rest of
-         * the region is the if's body (`if c: rest`, which compiles the
-         * same as `if not c: continue` + rest, without negating c; when
-         * c is a negated `in` / `is` test, `if not c: continue` below). */
+    if (on_false == rg->cont && rg->cont == rg->loop && rg->falls_to_loop &&
+        on_true < rg->end && inside(rg, on_true) && !c->prefer_negated) {
+        /* The test fails straight back to the loop header, and so does
+         * running off the region: the rest of the region is the if's body
+         * (`if c: rest`, which compiles the same as `if not c: continue`
+         * + rest, without negating c; when c is a negated `in` / `is`
+         * test, `if not c: continue` below). */
         region then_rg = rec_sub_region(rg, on_true, rg->end, rg->follow);
         if (rec_region(r, on_true, &then_rg, &body))
             return -1;
@@ -331,8 +337,6 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = on_true;
         return emit_if(r, c->start, c->negated, &body, NULL, out);
     }
-    if (rec_assert(r, c, rg, next, out))
-        return 0;
     if (on_false < on_true && inside(rg, on_false) && on_true <= rg->end &&
         is_pass_body(r, c, on_false)) {
         /* `if c: pass` / `else: B`: the body is a lone jump over B to
@@ -520,6 +524,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     body_rg.brk = brk;
     body_rg.cont = header;
     body_rg.loop = header;
+    body_rg.falls_to_loop = 1;
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = first;
@@ -582,6 +587,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     body_rg.cont = header;
     body_rg.base = r->sp;
     body_rg.loop = header;
+    body_rg.falls_to_loop = 1;
     if (rec_region(r, header, &body_rg, &body))
         return -1;
     r->sp = rg->base;
@@ -650,6 +656,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.cont = c->first;
     body_rg.base = r->sp;
     body_rg.loop = header;
+    body_rg.falls_to_loop = 1;
     r->done[header] = 0;
     if (rec_region(r, header, &body_rg, &body))
         return -1;
