@@ -54,3 +54,17 @@ def break_in_try_after_test(stream, out):
             break
         out.append(data)
     stream.close()
+
+
+def in_leaves_before_raise(t, registry, mro, match):
+    if t in registry and t not in mro and match is not t and not issubclass(match, t):
+        raise RuntimeError(t)
+    return match
+
+
+def not_in_then_continue(kwargs, fields, args):
+    for key in kwargs:
+        if key not in fields:
+            continue
+        if fields.index(key) < len(args):
+            raise TypeError(key)
