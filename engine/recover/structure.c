@@ -295,6 +295,20 @@ static int is_pass_body(const rec *r, const rec_cond *c, int32_t over) {
            fb->jump > over;
 }
 
+/* Whether running off region rg's end goes back to its loop's header: it
+ * is the rest of the loop body, or what follows it only jumps there. */
+static int falls_to_loop(const rec *r, const region *rg) {
+    const upy_block *fb;
+    if (rg->falls_to_loop ||
+        (rg->follow == rg->loop && rg->loop != UPY_NO_BLOCK))
+        return 1;
+    if (rg->follow == UPY_NO_BLOCK)
+        return 0;
+    fb = blk(r, rg->follow);
+    return fb->end - fb->start == 1 && ins(r, fb->start)->op == N_JUMP &&
+           fb->jump == rg->loop;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -314,7 +328,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
-    if (on_false == rg->cont && rg->cont == rg->loop && rg->falls_to_loop &&
+    if (on_false == rg->cont && rg->cont == rg->loop && falls_to_loop(r, rg) &&
         on_true < rg->end && inside(rg, on_true) && !c->prefer_negated) {
         /* The test fails straight back to the loop header, and so does
          * running off the region: the rest of the region is the if's body
