@@ -324,18 +324,25 @@ static const upy_object *pop_kwnames_const(norm *nm) {
 /* 3.12+ has no backward conditional jumps: the compiler writes the one a
  * test in a loop needs as POP_JUMP_IF_<not X> over a JUMP_BACKWARD.  When
  * instruction i is such a pair (the jump over exactly the next
- * instruction, a JUMP_BACKWARD no other jump enters), returns the index of
- * the JUMP_BACKWARD; else -1. */
+ * instruction, a JUMP_BACKWARD no other jump enters, EXTENDED_ARG prefixed
+ * when it goes far back), returns the index of the JUMP_BACKWARD; else
+ * -1.  A JUMP_BACKWARD on a line of its own is a `continue` written under
+ * the test, a statement as before 3.12: not such a pair. */
 static int32_t inverted_back_jump(const norm *nm, uint32_t i) {
     const upy_instr *in = at(nm, i);
+    uint32_t j = i + 1;
     /* Before 3.12 the pair is what the source said: `if c: continue`. */
-    if (!nm->rules->no_backward_cond || i + 2 > nm->dec->count ||
-        !op_is(nm, i + 1, UPY_OP_JUMP_BACKWARD) || nm->is_target[i + 1])
+    if (!nm->rules->no_backward_cond || j >= nm->dec->count || nm->is_target[j])
         return -1;
-    if (i + 2 < nm->dec->count ? in->target != at(nm, i + 2)->offset
-                               : in->target <= at(nm, i + 1)->offset)
+    while (j + 1 < nm->dec->count && op_is(nm, j, UPY_OP_EXTENDED_ARG))
+        j++;
+    if (!op_is(nm, j, UPY_OP_JUMP_BACKWARD) || nm->is_target[j] ||
+        (at(nm, j)->line >= 0 && at(nm, j)->line != in->line))
         return -1;
-    return (int32_t)i + 1;
+    if (j + 1 < nm->dec->count ? in->target != at(nm, j + 1)->offset
+                               : in->target <= at(nm, j)->offset)
+        return -1;
+    return (int32_t)j;
 }
 
 static unpyc_status emit_jump(norm *nm, upy_nop op, int32_t arg, uint32_t i,

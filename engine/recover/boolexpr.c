@@ -429,11 +429,84 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
     return 1;
 }
 
+/* A test written one way.  In a test the compiler turns each `not` into
+ * the opposite jump, so `not (a and b)` and `not a or not b` make the same
+ * code -- except at a leaf `x in y` / `x is y`: its negation is folded
+ * into the other opcode (`x not in y`, CONTAINS_OP 1), so such a leaf read
+ * from the code must stay as it is and a negation of it be written by a
+ * `not` around the and / or above it. */
+typedef struct polar {
+    upy_expr *e;
+    uint32_t flips; /* in / is leaves negated: each changes the code */
+    uint32_t nots;  /* `not`s written: fewer reads closer to the source */
+} polar;
+
+/* Whether p is better than q: fewer flips, then fewer `not`s. */
+static int better(polar p, polar q) {
+    return p.flips != q.flips ? p.flips < q.flips : p.nots < q.nots;
+}
+
+/* The test of a leaf (what one conditional jump tests) and its negation.
+ * A `x is None` read from POP_JUMP_IF_NONE turns around for free: the
+ * compiler makes that jump from `is None` and `is not None` alike. */
+static void leaf_polar(rec *r, int32_t b, upy_expr *test, polar *pos,
+                       polar *neg) {
+    upy_jump_cond cond = (upy_jump_cond)ins(r, blk(r, b)->end - 1)->arg;
+    int is_not = test->kind == UPY_E_UNARYOP && test->u.unary.op == UPY_UOP_NOT;
+    pos->e = test;
+    pos->flips = 0;
+    pos->nots = is_not;
+    neg->e = rec_negate(r, test);
+    neg->flips = 0;
+    neg->nots = !is_not;
+    if (test->kind == UPY_E_COMPARE && test->u.compare.n == 1 &&
+        neg->e->kind == UPY_E_COMPARE) {
+        /* rec_negate() turned the operator around. */
+        neg->nots = 0;
+        neg->flips = cond != UPY_JUMP_NONE && cond != UPY_JUMP_NOT_NONE;
+    }
+}
+
+static polar wrap_not(rec *r, polar p) {
+    polar n;
+    if (p.e->kind == UPY_E_UNARYOP && p.e->u.unary.op == UPY_UOP_NOT) {
+        n.e = p.e->u.unary.operand;
+        n.nots = p.nots - 1;
+    } else {
+        n.e = new_expr(r, UPY_E_UNARYOP);
+        if (!n.e)
+            return p;
+        n.e->u.unary.op = UPY_UOP_NOT;
+        n.e->u.unary.operand = p.e;
+        n.nots = p.nots + 1;
+    }
+    n.flips = p.flips;
+    return n;
+}
+
+static polar join(rec *r, int is_and, polar a, polar b) {
+    polar j;
+    j.e = boolop(r, is_and, a.e, b.e);
+    j.flips = a.flips + b.flips;
+    j.nots = a.nots + b.nots;
+    return j;
+}
+
+/* x and y (or x or y) in both polarities, each the better of the plain
+ * form and the negation of the other (De Morgan) under a `not`. */
+static void combine(rec *r, int is_and, polar xpos, polar xneg, polar ypos,
+                    polar yneg, polar *pos, polar *neg) {
+    polar p = join(r, is_and, xpos, ypos), n = join(r, !is_and, xneg, yneg);
+    polar np = wrap_not(r, n), nn = wrap_not(r, p);
+    *pos = better(np, p) ? np : p;
+    *neg = better(nn, n) ? nn : n;
+}
+
 /* One test of a condition network: blocks [block, last] compute it and
- * jump on. */
+ * jump on; its test both ways. */
 typedef struct net_node {
     int32_t block, last, cleanup;
-    upy_expr *test;
+    polar test, negated;
     int32_t on_true, on_false;
     int live;
 } net_node;
@@ -508,6 +581,7 @@ static int evaluate_node(rec *r, net_node *node, const region *rg,
                          upy_ptr_vec *out) {
     const upy_block *nb = blk(r, node->block);
     rec_cond link;
+    int chained;
     if (rec_run(r, nb->start, nb->end - 1, rg, out) != (int)nb->end - 1)
         return -1;
     r->done[node->block] = 1;
@@ -517,11 +591,12 @@ static int evaluate_node(rec *r, net_node *node, const region *rg,
     if (link.on_false != UPY_NO_BLOCK &&
         ins(r, blk(r, link.on_false)->start)->op == N_POP_TOP)
         node->cleanup = link.on_false;
-    if (!chain_test(r, &link, rg, out))
+    chained = chain_test(r, &link, rg, out);
+    leaf_polar(r, node->block, link.test, &node->test, &node->negated);
+    if (!chained)
         return 0;
     if (link.last == node->block)
         node->cleanup = UPY_NO_BLOCK;
-    node->test = link.test;
     node->last = link.last;
     node->on_true = through_jumps(r, link.on_true);
     node->on_false = through_jumps(r, link.on_false);
@@ -538,29 +613,29 @@ static int pointers_to(const net_node *nodes, int n, int32_t t) {
 }
 
 /* Merges member y into member x when x jumps to y and they share an
- * outcome: x and y, x or y (with y negated when the shared outcome is its
- * other one).  Returns 1 when merged. */
+ * outcome: x and y, x or y, or (when the shared outcome is y's other one)
+ * (not x) or y, (not x) and y -- each written the way that keeps its
+ * leaves' code (combine()).  Returns 1 when merged. */
 static int merge_nodes(rec *r, net_node *x, net_node *y) {
     if (x->on_true == y->block && same_dest(r, y->on_false, x->on_false)) {
-        x->test = boolop(r, 1, x->test, y->test);
+        combine(r, 1, x->test, x->negated, y->test, y->negated, &x->test,
+                &x->negated);
         x->on_true = y->on_true;
     } else if (x->on_true == y->block &&
                same_dest(r, y->on_true, x->on_false)) {
-        /* (not x) or y: the compiler makes `not x` by turning x's jump
-         * around, so negating x (not y) gives the source back, and keeps
-         * a leaf `in` / `is` test as it was (negating one changes its
-         * opcode). */
-        x->test = boolop(r, 0, rec_negate(r, x->test), y->test);
+        combine(r, 0, x->negated, x->test, y->test, y->negated, &x->test,
+                &x->negated);
         x->on_true = x->on_false;
         x->on_false = y->on_false;
     } else if (x->on_false == y->block &&
                same_dest(r, y->on_true, x->on_true)) {
-        x->test = boolop(r, 0, x->test, y->test);
+        combine(r, 0, x->test, x->negated, y->test, y->negated, &x->test,
+                &x->negated);
         x->on_false = y->on_false;
     } else if (x->on_false == y->block &&
                same_dest(r, y->on_false, x->on_true)) {
-        /* (not x) and y, for the same reason. */
-        x->test = boolop(r, 1, rec_negate(r, x->test), y->test);
+        combine(r, 1, x->negated, x->test, y->test, y->negated, &x->test,
+                &x->negated);
         x->on_false = x->on_true;
         x->on_true = y->on_true;
     } else {
@@ -583,13 +658,15 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     first.start = c->start;
     first.test = jump_test(r, b, rec_value(r, rec_pop(r)), &first.on_true,
                            &first.on_false);
+    first.negated = rec_negate(r, first.test);
+    first.prefer_negated = 0;
     *c = first;
     if (!chain_test(r, &first, rg, out))
         return 0;
     nodes[0].block = b;
     nodes[0].last = first.last;
     nodes[0].cleanup = UPY_NO_BLOCK;
-    nodes[0].test = first.test;
+    leaf_polar(r, b, first.test, &nodes[0].test, &nodes[0].negated);
     nodes[0].on_true = through_jumps(r, first.on_true);
     nodes[0].on_false = through_jumps(r, first.on_false);
     nodes[0].live = 1;
@@ -638,7 +715,9 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     }
     c->first = b;
     c->last = nodes[0].last;
-    c->test = nodes[0].test;
+    c->test = nodes[0].test.e;
+    c->negated = nodes[0].negated.e;
+    c->prefer_negated = nodes[0].negated.flips < nodes[0].test.flips;
     c->on_true = nodes[0].on_true;
     c->on_false = nodes[0].on_false;
     /* The body of an if (or the first value of an if-else) is what follows
@@ -649,7 +728,9 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
             int32_t t = c->on_true;
             c->on_true = c->on_false;
             c->on_false = t;
-            c->test = rec_negate(r, c->test);
+            c->test = nodes[0].negated.e;
+            c->negated = nodes[0].test.e;
+            c->prefer_negated = nodes[0].test.flips < nodes[0].negated.flips;
         }
     }
     return 0;

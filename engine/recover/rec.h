@@ -114,6 +114,9 @@ typedef struct region {
      * an except clause runs under the try's own handler.  REC_NO_ALT when
      * there is none. */
     int32_t alt_handler;
+    /* Running off the region's end goes back to that loop's header: the
+     * region is the rest of the loop's body. */
+    int falls_to_loop;
     uint32_t base; /* stack depth at statement boundaries */
     /* Blocks from here to `end` unwind a `return value` of a try body
      * (try.c): copies of exits, then the RETURN; they belong to the region
@@ -129,6 +132,15 @@ typedef struct region {
  * goes when it holds and when not, and the blocks of its network. */
 typedef struct rec_cond {
     upy_expr *test;
+    /* not test, written so that it makes the same code (see polar in
+     * boolexpr.c): use it, not rec_negate(test), to turn a condition
+     * around. */
+    upy_expr *negated;
+    /* negated keeps the code of the tests where test does not: test turns
+     * an `in` / `is` leaf around that negated leaves as it is.  Where a
+     * statement can be written either way (`if test: rest` or `if negated:
+     * continue`), negated is the one to write. */
+    int prefer_negated;
     int32_t on_true, on_false;
     int32_t first, last;
     uint32_t start; /* the instruction where the test's code starts */

@@ -47,6 +47,7 @@ region rec_sub_region(const region *rg, int32_t start, int32_t end,
     s.start = start;
     s.end = end;
     s.follow = follow;
+    s.falls_to_loop = rg->falls_to_loop && end >= rg->end;
     return s;
 }
 
@@ -294,6 +295,20 @@ static int is_pass_body(const rec *r, const rec_cond *c, int32_t over) {
            fb->jump > over;
 }
 
+/* Whether running off region rg's end goes back to its loop's header: it
+ * is the rest of the loop body, or what follows it only jumps there. */
+static int falls_to_loop(const rec *r, const region *rg) {
+    const upy_block *fb;
+    if (rg->falls_to_loop ||
+        (rg->follow == rg->loop && rg->loop != UPY_NO_BLOCK))
+        return 1;
+    if (rg->follow == UPY_NO_BLOCK)
+        return 0;
+    fb = blk(r, rg->follow);
+    return fb->end - fb->start == 1 && ins(r, fb->start)->op == N_JUMP &&
+           fb->jump == rg->loop;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -301,6 +316,10 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
 
+    /* An assert: its test may go on straight to break / continue (the
+     * last statement of a loop body, 3.12+), so it is looked for first. */
+    if (rec_assert(r, c, rg, next, out))
+        return 0;
     /* A branch straight to break / continue (the compiler threads the
      * jump of `if c: break` into the condition). */
     if (on_true == rg->brk || on_true == rg->cont) {
@@ -309,11 +328,13 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
-    if (on_false == rg->cont && rg->cont == rg->loop && on_true < rg->end &&
-        inside(rg, on_true)) {
-        /* The test fails straight back to the loop header: the rest of
-         * the region is the if's body (`if c: rest`, which compiles the
-         * same as `if not c: continue` + rest, without negating c). */
+    if (on_false == rg->cont && rg->cont == rg->loop && falls_to_loop(r, rg) &&
+        on_true < rg->end && inside(rg, on_true) && !c->prefer_negated) {
+        /* The test fails straight back to the loop header, and so does
+         * running off the region: the rest of the region is the if's body
+         * (`if c: rest`, which compiles the same as `if not c: continue`
+         * + rest, without negating c; when c is a negated `in` / `is`
+         * test, `if not c: continue` below). */
         region then_rg = rec_sub_region(rg, on_true, rg->end, rg->follow);
         if (rec_region(r, on_true, &then_rg, &body))
             return -1;
@@ -328,10 +349,8 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (loop_jump(r, on_false, rg, &body) < 0)
             return -1;
         *next = on_true;
-        return emit_if(r, c->start, rec_negate(r, test), &body, NULL, out);
+        return emit_if(r, c->start, c->negated, &body, NULL, out);
     }
-    if (rec_assert(r, c, rg, next, out))
-        return 0;
     if (on_false < on_true && inside(rg, on_false) && on_true <= rg->end &&
         is_pass_body(r, c, on_false)) {
         /* `if c: pass` / `else: B`: the body is a lone jump over B to
@@ -389,7 +408,7 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
             return 0;
         fb = c->on_true;
         ok = c->on_false;
-        test = rec_negate(r, test);
+        test = c->negated;
     }
     f = blk(r, fb);
     r->done[fb] = 1;
@@ -519,6 +538,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     body_rg.brk = brk;
     body_rg.cont = header;
     body_rg.loop = header;
+    body_rg.falls_to_loop = 1;
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = first;
@@ -581,6 +601,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     body_rg.cont = header;
     body_rg.base = r->sp;
     body_rg.loop = header;
+    body_rg.falls_to_loop = 1;
     if (rec_region(r, header, &body_rg, &body))
         return -1;
     r->sp = rg->base;
@@ -649,6 +670,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.cont = c->first;
     body_rg.base = r->sp;
     body_rg.loop = header;
+    body_rg.falls_to_loop = 1;
     r->done[header] = 0;
     if (rec_region(r, header, &body_rg, &body))
         return -1;

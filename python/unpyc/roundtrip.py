@@ -488,6 +488,10 @@ def _compare_consts(
     return None
 
 
+# Operands dis leaves unnamed, where the number alone reads badly.
+_ARG_WORDS = {"CONTAINS_OP": ("in", "not in"), "IS_OP": ("is", "is not")}
+
+
 def _describe(normalized: _Normalized, index: int) -> str:
     if index >= len(normalized.instructions):
         return "the end"
@@ -498,7 +502,14 @@ def _describe(normalized: _Normalized, index: int) -> str:
     if isinstance(instruction.argval, CodeType):
         return "(%s, 'code object %s')" % (
             instruction.opname, _root_qualname(instruction.argval) or instruction.argval.co_name)
-    return "(%s, %s)" % (instruction.opname, _short_repr(instruction.argrepr))
+    text = instruction.argrepr
+    if not text and instruction.arg is not None:
+        # dis leaves the operand of CONTAINS_OP and IS_OP (and some others)
+        # unnamed: without it `in` and `not in` read the same.
+        words = _ARG_WORDS.get(instruction.opname, ())
+        text = words[instruction.arg] if instruction.arg < len(words) else (
+            "arg %d" % instruction.arg)
+    return "(%s, %s)" % (instruction.opname, _short_repr(text))
 
 
 def _describe_entry(entry: Optional[Tuple[int, int, int, int, bool]]) -> str:

@@ -56,7 +56,6 @@ def break_in_try_after_test(stream, out):
     stream.close()
 
 
-
 def returned_conditionals(x, y, flag):
     # 3.12+ copies the return into each branch of the value; a constant
     # there is loaded apart from its return (RETURN_CONST is `return 1`).
@@ -69,3 +68,17 @@ def returned_conditionals(x, y, flag):
 
 def returned_conditional_of_conditional(x, y):
     return (True if x and y else False) if y else x
+
+
+def in_leaves_before_raise(t, registry, mro, match):
+    if t in registry and t not in mro and match is not t and not issubclass(match, t):
+        raise RuntimeError(t)
+    return match
+
+
+def not_in_then_continue(kwargs, fields, args):
+    for key in kwargs:
+        if key not in fields:
+            continue
+        if fields.index(key) < len(args):
+            raise TypeError(key)

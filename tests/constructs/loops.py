@@ -82,3 +82,23 @@ def while_ending_an_if_branch(a, x, lo, hi, key):
     else:
         key(lo)
     return lo
+
+
+def assert_ends_loop_body(trees):
+    for tree in trees:
+        todo = set(tree)
+        for c in tree:
+            todo.remove(c)
+        assert not todo
+
+
+def nested_if_in_elif_in_loop(lines, a, b, c):
+    for line in lines:
+        if a:
+            x = line
+        elif b:
+            if c:
+                x = 2
+        else:
+            x = 3
+    return x
