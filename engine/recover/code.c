@@ -335,6 +335,38 @@ static int is_future_import(const upy_stmt *s) {
            s->u.import.module && strcmp(s->u.import.module, "__future__") == 0;
 }
 
+/* A generator whose yields were all dead code (`return; yield`, `while
+ * False: yield`): the compiler dropped them, but the generator flag comes
+ * from the source's yield, so the output needs one, in an `if False:` the
+ * compiler drops again. */
+static int add_dead_yield(rec *r, upy_stmt_list *body) {
+    upy_ptr_vec out = {0}, dead = {0};
+    upy_stmt *s, *yield_stmt;
+    uint32_t i;
+    if (!(r->code->flags & (CO_GENERATOR | CO_ASYNC_GENERATOR)))
+        return 0;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_YIELD || r->ncode.ins[i].op == N_YIELD_FROM)
+            return 0;
+    s = rec_stmt(r, UPY_S_IF);
+    yield_stmt = rec_stmt(r, UPY_S_EXPR);
+    if (!s || !yield_stmt)
+        return -1;
+    yield_stmt->u.expr = upy_expr_new(r->arena, UPY_E_YIELD);
+    s->u.if_.test = rec_const_false(r);
+    if (!yield_stmt->u.expr || !s->u.if_.test ||
+        upy_vec_push(r->arena, &dead, yield_stmt))
+        return rec_oom(r);
+    s->u.if_.body = upy_vec_stmts(&dead);
+    for (i = 0; i < body->len; i++)
+        if (upy_vec_push(r->arena, &out, body->items[i]))
+            return rec_oom(r);
+    if (upy_vec_push(r->arena, &out, s))
+        return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
 /* global / nonlocal declarations the code implies. */
 static int add_declarations(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
@@ -658,6 +690,8 @@ static int recover_body(const rec *parent, const upy_code *co,
     rec_elif_chains(body);
     check_valid_list(
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
+    if (kind == CODE_FUNCTION && add_dead_yield(&r, body))
+        return -1;
     if (add_declarations(&r, body))
         return -1;
     *unrecovered += r.unrecovered;

@@ -526,6 +526,28 @@ static upy_expr *new_dict(rec *r, uint32_t n) {
     return e;
 }
 
+/* The AssertionError of an assert statement, called with its message or
+ * not. */
+static int is_assertion_error(const rec *r, sval v) {
+    return v.kind == SV_ASSERTION ||
+           (v.kind == SV_VALUE && v.expr && v.expr->kind == UPY_E_CALL &&
+            v.expr->u.call.func == r->assertion_name);
+}
+
+/* Raising it: the failing end of `assert test, msg`.  The compiler writes
+ * LOAD_ASSERTION_ERROR for nothing else, so with no test in front (a
+ * constant false one is dropped) the source was `assert False, msg`;
+ * rec_assert puts the test in when there is one. */
+static int eval_assert(rec *r, sval exc, upy_ptr_vec *out) {
+    upy_stmt *s = rec_stmt(r, UPY_S_ASSERT);
+    if (!s)
+        return -1;
+    s->u.assert_.test = rec_const_false(r);
+    if (exc.kind == SV_VALUE && exc.expr->u.call.args.len == 1)
+        s->u.assert_.msg = exc.expr->u.call.args.items[0];
+    return rec_emit(r, out, s);
+}
+
 /* IMPORT_FROM pushes the attribute; its store names the alias. */
 static int eval_import_from(rec *r, const upy_nin *in) {
     sval *module = rec_peek(r, 1);
@@ -883,6 +905,8 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         a.kind = SV_ITER;
         return rec_push_sval(r, a);
     case N_RAISE:
+        if (in->arg == 1 && r->sp && is_assertion_error(r, r->stack[r->sp - 1]))
+            return eval_assert(r, rec_pop(r), out);
         s = rec_stmt(r, UPY_S_RAISE);
         if (!s)
             return -1;

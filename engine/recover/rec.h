@@ -231,6 +231,7 @@ upy_expr *rec_value(rec *r, sval v); /* the expression of a slot, never NULL */
 upy_expr *rec_placeholder(rec *r);
 upy_expr *rec_name(rec *r, const char *name);
 upy_expr *rec_const(rec *r, const upy_object *obj);
+upy_expr *rec_const_false(rec *r);
 const char *rec_str(const upy_object *o);
 /* Whether s can be a name in source: an identifier and no keyword
  * (non-ASCII letters are taken on trust). */

@@ -111,6 +111,11 @@ upy_expr *rec_const(rec *r, const upy_object *obj) {
     return e;
 }
 
+upy_expr *rec_const_false(rec *r) {
+    static const upy_object false_object = {UPY_FALSE, 0, {{0, 0, 0, 0, 0}}};
+    return rec_const(r, &false_object);
+}
+
 int rec_is_const_none(const upy_expr *e) {
     return e && e->kind == UPY_E_CONST && e->u.constant &&
            e->u.constant->kind == UPY_NONE;

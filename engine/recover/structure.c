@@ -394,12 +394,11 @@ static int is_assertion_block(const rec *r, int32_t b) {
 
 int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
                upy_ptr_vec *out) {
-    int32_t fb = c->on_false, ok = c->on_true;
+    int32_t fb = c->on_false, ok = c->on_true, b;
     upy_expr *test = c->test;
     const upy_block *f;
     upy_ptr_vec tmp = {0};
-    upy_stmt *raise, *s;
-    upy_expr *exc;
+    upy_stmt *s;
     int stop;
 
     if (!is_assertion_block(r, fb)) {
@@ -410,6 +409,16 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
         ok = c->on_false;
         test = c->negated;
     }
+    /* An assert's raise directly follows its test (a chained comparison's
+     * cleanup, a POP_TOP and a jump over it, aside); one further away is
+     * the `assert False` of a branch: `if x: return x` then `assert False`. */
+    for (b = c->last + 1; b < fb; b++)
+        if (blk(r, b)->end - blk(r, b)->start != 1 ||
+            (ins(r, blk(r, b)->start)->op != N_POP_TOP &&
+             ins(r, blk(r, b)->start)->op != N_JUMP))
+            return 0;
+    if (fb <= c->last)
+        return 0;
     f = blk(r, fb);
     r->done[fb] = 1;
     stop = rec_run(r, f->start, f->end - 1, rg, &tmp);
@@ -417,16 +426,10 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
         return -1;
     if (rec_eval(r, f->end - 1, &tmp) < 0)
         return -1;
-    raise = tmp.len ? tmp.items[tmp.len - 1] : NULL;
-    if (!raise || raise->kind != UPY_S_RAISE)
+    s = tmp.len ? tmp.items[tmp.len - 1] : NULL;
+    if (!s || s->kind != UPY_S_ASSERT)
         return 0;
-    exc = raise->u.raise.exc;
-    s = rec_stmt(r, UPY_S_ASSERT);
-    if (!s)
-        return -1;
     s->u.assert_.test = test;
-    if (exc && exc->kind == UPY_E_CALL && exc->u.call.args.len == 1)
-        s->u.assert_.msg = exc->u.call.args.items[0];
     *next = ok;
     if (rec_emit(r, out, s))
         return -1;

@@ -20,3 +20,9 @@ def comprehensions(data):
 
 def genexpr_argument(data):
     return sum(x * x for x in data)
+
+
+class EmptyIterable:
+    def __iter__(self):
+        while False:
+            yield None

@@ -53,3 +53,17 @@ def reads_a_declared_global():
     # function only reads the name.
     global read_only_global
     return read_only_global
+
+
+def assert_false_with_message(x):
+    # The compiler drops the constant test: only the raise is left.
+    if x:
+        return x
+    assert False, 'unreachable'
+
+
+def dead_yield_generator(x):
+    # A generator by its dead yield alone.
+    x()
+    return
+    yield
