@@ -614,6 +614,81 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     return rec_emit(r, out, s);
 }
 
+/* Whether instruction targets a and b lead to the same place: the same
+ * instruction, or copies of one small exit block (the compiler copies a
+ * `return` block into each jump to it, so the top and bottom tests of a
+ * while loop at the end of a function can each leave to a copy). */
+static int same_exit(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab, *bb;
+    if (a == b)
+        return 1;
+    ab = blk(r, r->cfg.block_of[a]);
+    bb = blk(r, r->cfg.block_of[b]);
+    return ab->start == (uint32_t)a && bb->start == (uint32_t)b &&
+           ab->end - ab->start == bb->end - bb->start &&
+           ab->end - ab->start <= 4 && ins(r, ab->end - 1)->op == N_RETURN &&
+           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+}
+
+/* rec_same_code() for a test and its copy: jumps may leave to copies of
+ * one exit block. */
+static int same_test_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+    uint32_t k;
+    for (k = 0; k < n; k++) {
+        const upy_nin *x = ins(r, a + k), *y = ins(r, b + k);
+        if (!rec_same_code(r, a + k, b + k, 1) &&
+            !(x->op == y->op && x->arg == y->arg && x->obj == y->obj &&
+              x->flags == y->flags && x->target >= 0 && y->target >= 0 &&
+              same_exit(r, x->target, y->target)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the bottom of the loop at header holds a copy of the test
+ * [start, start + len) that ends right before the header: the same
+ * instructions, the last jump inverted and aimed back at the header
+ * (3.11), or kept and followed by a jump back (3.12+).  Sets *bottom to
+ * where the copy starts. */
+static int bottom_test(const rec *r, int32_t header, uint32_t start,
+                       uint32_t len, uint32_t *bottom) {
+    int32_t last;
+    if (len == 0 || !blk(r, header)->is_loop_header ||
+        start + len != blk(r, header)->start)
+        return 0;
+    last = loop_last(r, header);
+    if (blk(r, last)->jump != header || len > blk(r, last)->start)
+        return 0;
+    if (ins(r, blk(r, last)->end - 1)->op == N_JUMP) {
+        if (last == 0 || blk(r, last)->end - blk(r, last)->start != 1)
+            return 0;
+        *bottom = blk(r, last)->start - len;
+        return *bottom > start && same_test_code(r, *bottom, start, len);
+    }
+    *bottom = blk(r, last)->end - len;
+    return *bottom > start && same_test_code(r, *bottom, start, len - 1) &&
+           ins(r, *bottom + len - 1)->op == N_POP_JUMP_IF;
+}
+
+int32_t rec_while_test_at(const rec *r, uint32_t start) {
+    int32_t b, k;
+    uint32_t bottom;
+    if (start >= r->ncode.count)
+        return UPY_NO_BLOCK;
+    b = r->cfg.block_of[start];
+    /* The test's blocks each end in a conditional jump; the header is the
+     * block after the last. */
+    for (k = b; k < (int32_t)r->cfg.count && k - b < 16; k++) {
+        if (k > b && blk(r, k)->is_loop_header)
+            return bottom_test(r, k, start, blk(r, k)->start - start, &bottom)
+                       ? k
+                       : UPY_NO_BLOCK;
+        if (ins(r, blk(r, k)->end - 1)->op != N_POP_JUMP_IF)
+            return UPY_NO_BLOCK;
+    }
+    return UPY_NO_BLOCK;
+}
+
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
@@ -622,35 +697,16 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, brk, anchor = c->on_false;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom;
-    uint32_t test_start = c->start;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
     upy_expr *test = c->test;
     upy_stmt *s;
 
     if (header == UPY_NO_BLOCK || header != c->last + 1 ||
-        !blk(r, header)->is_loop_header || anchor <= header)
+        !blk(r, header)->is_loop_header || anchor <= header ||
+        !bottom_test(r, header, c->start, test_len, &bottom))
         return 0;
     last = loop_last(r, header);
-    /* The bottom test: the same instructions, its jump inverted and aimed
-     * back at the header (3.11), or kept and followed by a jump back
-     * (3.12+). */
-    if (blk(r, last)->jump != header)
-        return 0;
-    if (test_len > blk(r, last)->start)
-        return 0;
-    if (ins(r, blk(r, last)->end - 1)->op == N_JUMP) {
-        if (last == 0 || blk(r, last)->end - blk(r, last)->start != 1)
-            return 0;
-        bottom = blk(r, last)->start - test_len;
-        if (!rec_same_code(r, bottom, test_start, test_len))
-            return 0;
-    } else {
-        bottom = blk(r, last)->end - test_len;
-        if (!rec_same_code(r, bottom, test_start, test_len - 1) ||
-            ins(r, bottom + test_len - 1)->op != N_POP_JUMP_IF)
-            return 0;
-    }
     exit = last + 1;
     /* The test's false outcome went on through the jump that leaves the
      * loop (to where the branch the loop ends joins): the loop ends there,
@@ -1273,6 +1329,24 @@ static int is_returned_ifexp(const rec *r, int32_t b, const region *rg) {
     return a && c && ((a | c) & (RT_SPLIT | RT_FUSED)) == RT_SPLIT;
 }
 
+/* Whether loop header b is the test of a while loop whose continues jump
+ * to it: the loop it heads is that while loop (every jump back to b comes
+ * from the body of the loop at the header after the test), not a loop
+ * around it. */
+static int continue_test(const rec *r, int32_t b) {
+    int32_t h = rec_while_test_at(r, blk(r, b)->start), last;
+    uint32_t k;
+    if (h == UPY_NO_BLOCK)
+        return 0;
+    last = loop_last(r, h);
+    for (k = 0; k < blk(r, b)->npreds; k++) {
+        int32_t p = blk(r, b)->preds[k];
+        if (p >= b && (p < h || p > last))
+            return 0;
+    }
+    return 1;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -1316,7 +1390,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 return 0;
             return rec_fail_region(r, b, rg, out);
         }
-        if (bb->is_loop_header && b != rg->loop) {
+        /* A loop header that is a while loop's test (what `continue` in
+         * the loop jumps to) is structured as the test; the loop is the
+         * one at the header after it. */
+        if (bb->is_loop_header && b != rg->loop && !continue_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
             region loop_rg = *rg;
             loop_rg.loop = b;

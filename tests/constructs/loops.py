@@ -102,3 +102,16 @@ def nested_if_in_elif_in_loop(lines, a, b, c):
         else:
             x = 3
     return x
+
+
+def while_first_in_if_body(self, size):
+    if size < 0:
+        while self.read(1):
+            pass
+    return size
+
+
+def while_compound_test_leaving_to_return_copies(waiters, n):
+    while waiters and n > 0:
+        waiter = waiters.pop()
+        n -= waiter
