@@ -244,6 +244,10 @@ static int test_values(const rec *r, int32_t b, int depth) {
     return 0;
 }
 
+int rec_is_test_block(const rec *r, int32_t b) {
+    return test_values(r, b, 0) == 1;
+}
+
 /* Where the POP_JUMP_IF ending block b goes when its test holds / fails,
  * without building the test. */
 static void jump_targets(const rec *r, int32_t b, int32_t *on_true,

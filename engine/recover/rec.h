@@ -296,6 +296,9 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                   upy_ptr_vec *out);
 
 upy_expr *rec_negate(rec *r, upy_expr *e);
+/* Whether block b only computes one value, with no statements, and ends
+ * with a POP_JUMP_IF on it. */
+int rec_is_test_block(const rec *r, int32_t b);
 
 /* structure.c */
 /* Region rg narrowed to the blocks [start, end), followed by `follow`. */

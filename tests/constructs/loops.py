@@ -115,3 +115,22 @@ def while_compound_test_leaving_to_return_copies(waiters, n):
     while waiters and n > 0:
         waiter = waiters.pop()
         n -= waiter
+
+
+def while_body_ending_in_continue_then_break(heap, pos, item):
+    while pos > 0:
+        parent = heap[pos >> 1]
+        if item < parent:
+            heap[pos] = parent
+            pos >>= 1
+            continue
+        break
+    heap[pos] = item
+
+
+def while_true_body_ending_in_continue_then_break(x, y):
+    while True:
+        if x:
+            y()
+            continue
+        break
