@@ -771,8 +771,11 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     exit = last + 1;
     /* The test's false outcome went on through the jump that leaves the
      * loop (to where the branch the loop ends joins): the loop ends there,
-     * and that jump is the branch's way out, not part of the test. */
-    if (anchor > exit && exit < rg->end && blk(r, exit)->jump == anchor &&
+     * and that jump is the branch's way out, not part of the test.  (It
+     * can be the region's own way out: the jump over the handlers at the
+     * end of a try body that the loop ends.) */
+    if (anchor > exit && exit <= rg->end && exit < (int32_t)r->cfg.count &&
+        blk(r, exit)->jump == anchor &&
         blk(r, exit)->end - blk(r, exit)->start == 1 &&
         ins(r, blk(r, exit)->start)->op == N_JUMP) {
         anchor = exit;

@@ -134,3 +134,12 @@ def while_true_body_ending_in_continue_then_break(x, y):
             y()
             continue
         break
+
+
+def while_ending_try_body(src, pos, chars):
+    try:
+        while src[pos] in chars:
+            pos += 1
+    except IndexError:
+        pass
+    return pos
