@@ -244,6 +244,10 @@ static int test_values(const rec *r, int32_t b, int depth) {
     return 0;
 }
 
+int rec_is_test_block(const rec *r, int32_t b) {
+    return test_values(r, b, 0) == 1;
+}
+
 /* Where the POP_JUMP_IF ending block b goes when its test holds / fails,
  * without building the test. */
 static void jump_targets(const rec *r, int32_t b, int32_t *on_true,
@@ -529,9 +533,11 @@ static int is_bottom_test(int32_t t, int32_t target, const region *rg) {
     return target != UPY_NO_BLOCK && target <= t && target != rg->cont;
 }
 
-static int collect_network(rec *r, int32_t b, const region *rg, net_node *nodes,
-                           int n) {
+static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
+                           net_node *nodes, int n) {
     int changed = 1;
+    /* Whether the whole condition is a while loop's test. */
+    int whole_loop_test = rec_while_test_at(r, start) != UPY_NO_BLOCK;
     while (changed && n < MAX_NETWORK) {
         int k;
         changed = 0;
@@ -556,6 +562,13 @@ static int collect_network(rec *r, int32_t b, const region *rg, net_node *nodes,
                  * it). */
                 if (is_bottom_test(t, t_true, rg) ||
                     is_bottom_test(t, t_false, rg))
+                    continue;
+                /* A test that starts a while loop's own test is the loop's
+                 * (`if a: while b:` tests a, then b, both failing to where
+                 * the if ends), unless the loop tests the whole condition
+                 * (`while a and b:`). */
+                if (!whole_loop_test &&
+                    rec_while_test_at(r, blk(r, t)->start) != UPY_NO_BLOCK)
                     continue;
                 tb = blk(r, t);
                 for (p = 0; p < tb->npreds && ok; p++)
@@ -672,7 +685,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     nodes[0].live = 1;
 
     /* The other members, evaluated in code order. */
-    n = collect_network(r, b, rg, nodes, n);
+    n = collect_network(r, b, c->start, rg, nodes, n);
     for (k = 1; k < n; k++) {
         int j;
         for (j = k + 1; j < n; j++)

@@ -297,6 +297,9 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                   upy_ptr_vec *out);
 
 upy_expr *rec_negate(rec *r, upy_expr *e);
+/* Whether block b only computes one value, with no statements, and ends
+ * with a POP_JUMP_IF on it. */
+int rec_is_test_block(const rec *r, int32_t b);
 
 /* structure.c */
 /* Region rg narrowed to the blocks [start, end), followed by `follow`. */
@@ -310,6 +313,10 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
 int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
                upy_ptr_vec *out);
 int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n);
+/* When the instructions from start up to a loop header are the test of a
+ * while loop (copied at the bottom of its body): that header, else
+ * UPY_NO_BLOCK. */
+int32_t rec_while_test_at(const rec *r, uint32_t start);
 /* Whether block b is the way out of a constant's `return` the compiler
  * wrote after copies of the exits it leaves (finally bodies, with exits):
  * the copies, then LOAD_CONST; RETURN.  The NOP of the return's line

@@ -309,6 +309,8 @@ static int falls_to_loop(const rec *r, const region *rg) {
            fb->jump == rg->loop;
 }
 
+static int only_continues(const rec *r, int32_t b);
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -344,6 +346,22 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             body.len--;
         *next = UPY_NO_BLOCK;
         return emit_if(r, c->start, test, &body, NULL, out);
+    }
+    if (on_false == rg->brk && on_true < on_false && on_false <= rg->end &&
+        rg->loop != UPY_NO_BLOCK && rg->cont == rg->loop &&
+        only_continues(r, rg->loop)) {
+        /* In a loop that goes back only by continue (one with no test at
+         * its bottom: its header is where continue goes), code that runs
+         * on into the exit is a break there.  The body before the exit is
+         * the if's (`if c: body; continue` + `break`, where `if not c:
+         * break` puts the break first). */
+        region then_rg = rec_sub_region(rg, on_true, on_false, on_false);
+        if (rec_region(r, on_true, &then_rg, &body))
+            return -1;
+        if (emit_if(r, c->start, test, &body, NULL, out))
+            return -1;
+        *next = UPY_NO_BLOCK;
+        return emit_simple(r, out, UPY_S_BREAK);
     }
     if (on_false == rg->brk || on_false == rg->cont) {
         if (loop_jump(r, on_false, rg, &body) < 0)
@@ -617,6 +635,116 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     return rec_emit(r, out, s);
 }
 
+/* Whether instruction targets a and b lead to the same place: the same
+ * instruction, or copies of one small exit block (the compiler copies a
+ * `return` block into each jump to it, so the top and bottom tests of a
+ * while loop at the end of a function can each leave to a copy). */
+static int same_exit(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab, *bb;
+    if (a == b)
+        return 1;
+    ab = blk(r, r->cfg.block_of[a]);
+    bb = blk(r, r->cfg.block_of[b]);
+    return ab->start == (uint32_t)a && bb->start == (uint32_t)b &&
+           ab->end - ab->start == bb->end - bb->start &&
+           ab->end - ab->start <= 4 && ins(r, ab->end - 1)->op == N_RETURN &&
+           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+}
+
+/* rec_same_code() for a test and its copy: jumps may leave to copies of
+ * one exit block. */
+static int same_test_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+    uint32_t k;
+    for (k = 0; k < n; k++) {
+        const upy_nin *x = ins(r, a + k), *y = ins(r, b + k);
+        if (!rec_same_code(r, a + k, b + k, 1) &&
+            !(x->op == y->op && x->arg == y->arg && x->obj == y->obj &&
+              x->flags == y->flags && x->target >= 0 && y->target >= 0 &&
+              same_exit(r, x->target, y->target)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the bottom of the loop at header holds a copy of the test
+ * [start, start + len) that ends right before the header: the same
+ * instructions, the last jump inverted and aimed back at the header
+ * (3.11), or kept and followed by a jump back (3.12+).  Sets *bottom to
+ * where the copy starts. */
+static int bottom_test(const rec *r, int32_t header, uint32_t start,
+                       uint32_t len, uint32_t *bottom) {
+    int32_t last;
+    if (len == 0 || !blk(r, header)->is_loop_header ||
+        start + len != blk(r, header)->start)
+        return 0;
+    last = loop_last(r, header);
+    if (blk(r, last)->jump != header || len > blk(r, last)->start)
+        return 0;
+    if (ins(r, blk(r, last)->end - 1)->op == N_JUMP) {
+        if (last == 0 || blk(r, last)->end - blk(r, last)->start != 1)
+            return 0;
+        *bottom = blk(r, last)->start - len;
+        return *bottom > start && same_test_code(r, *bottom, start, len);
+    }
+    *bottom = blk(r, last)->end - len;
+    return *bottom > start && same_test_code(r, *bottom, start, len - 1) &&
+           ins(r, *bottom + len - 1)->op == N_POP_JUMP_IF;
+}
+
+int32_t rec_while_test_at(const rec *r, uint32_t start) {
+    int32_t b, k;
+    uint32_t bottom;
+    if (start >= r->ncode.count)
+        return UPY_NO_BLOCK;
+    b = r->cfg.block_of[start];
+    /* The test's blocks each end in a conditional jump; the header is the
+     * block after the last. */
+    for (k = b; k < (int32_t)r->cfg.count && k - b < 16; k++) {
+        if (k > b && blk(r, k)->is_loop_header)
+            return bottom_test(r, k, start, blk(r, k)->start - start, &bottom)
+                       ? k
+                       : UPY_NO_BLOCK;
+        if (ins(r, blk(r, k)->end - 1)->op != N_POP_JUMP_IF)
+            return UPY_NO_BLOCK;
+    }
+    return UPY_NO_BLOCK;
+}
+
+/* Whether the while loop at header b goes back only by `continue`: each
+ * jump back is on a line of its own, not on the line of the `while` (as
+ * the end of a body that runs on is).  Code that runs on into the exit of
+ * such a loop is a break there. */
+static int only_continues(const rec *r, int32_t b) {
+    const upy_nin *first = ins(r, blk(r, b)->start);
+    int32_t line = first->lead_line >= 0 ? first->lead_line : first->line;
+    int32_t last = loop_last(r, b), k;
+    if (ins(r, blk(r, b)->end - 1)->op == N_FOR_ITER)
+        return 0;
+    for (k = b; k <= last; k++) {
+        const upy_nin *j = ins(r, blk(r, k)->end - 1);
+        if ((blk(r, k)->jump == b || blk(r, k)->next == b) &&
+            (j->line < 0 || j->line == line))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether loop header b is the test of a while loop with no copy of it at
+ * the bottom of the body, which the compiler leaves out when the body ends
+ * every way in continue, break, return or raise: a block that is only the
+ * test, jumping out of the loop when it fails.  (`while True:` whose body
+ * starts with `if t: break` jumps out of the loop from its first block
+ * too; but the end of its body jumps back, on the line of the `while`.
+ * And its `while` line, with no code, leaves a NOP before the test.) */
+static int top_only_test(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    if (!bb->is_loop_header || !rec_is_test_block(r, b) || bb->next != b + 1 ||
+        bb->jump == UPY_NO_BLOCK || ins(r, bb->start)->lead_line >= 0)
+        return 0;
+    return bb->jump > loop_last(r, b) && only_continues(r, b) &&
+           rec_while_test_at(r, bb->start) == UPY_NO_BLOCK;
+}
+
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
@@ -624,41 +752,33 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, brk, anchor = c->on_false;
-    uint32_t test_len = blk(r, c->last)->end - c->start, bottom;
-    uint32_t test_start = c->start;
+    int32_t body_start = c->on_true;
+    uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0;
+    int top_only = 0;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
     upy_expr *test = c->test;
     upy_stmt *s;
 
-    if (header == UPY_NO_BLOCK || header != c->last + 1 ||
-        !blk(r, header)->is_loop_header || anchor <= header)
+    if (header == UPY_NO_BLOCK || header != c->last + 1 || anchor <= header)
         return 0;
-    last = loop_last(r, header);
-    /* The bottom test: the same instructions, its jump inverted and aimed
-     * back at the header (3.11), or kept and followed by a jump back
-     * (3.12+). */
-    if (blk(r, last)->jump != header)
-        return 0;
-    if (test_len > blk(r, last)->start)
-        return 0;
-    if (ins(r, blk(r, last)->end - 1)->op == N_JUMP) {
-        if (last == 0 || blk(r, last)->end - blk(r, last)->start != 1)
+    if (!bottom_test(r, header, c->start, test_len, &bottom)) {
+        if (c->first != c->last || c->start != blk(r, c->first)->start ||
+            !top_only_test(r, c->first))
             return 0;
-        bottom = blk(r, last)->start - test_len;
-        if (!rec_same_code(r, bottom, test_start, test_len))
-            return 0;
-    } else {
-        bottom = blk(r, last)->end - test_len;
-        if (!rec_same_code(r, bottom, test_start, test_len - 1) ||
-            ins(r, bottom + test_len - 1)->op != N_POP_JUMP_IF)
-            return 0;
+        /* The test heads the loop; the body is what it holds into. */
+        header = c->first;
+        top_only = 1;
     }
+    last = loop_last(r, header);
     exit = last + 1;
     /* The test's false outcome went on through the jump that leaves the
      * loop (to where the branch the loop ends joins): the loop ends there,
-     * and that jump is the branch's way out, not part of the test. */
-    if (anchor > exit && exit < rg->end && blk(r, exit)->jump == anchor &&
+     * and that jump is the branch's way out, not part of the test.  (It
+     * can be the region's own way out: the jump over the handlers at the
+     * end of a try body that the loop ends.) */
+    if (anchor > exit && exit <= rg->end && exit < (int32_t)r->cfg.count &&
+        blk(r, exit)->jump == anchor &&
         blk(r, exit)->end - blk(r, exit)->start == 1 &&
         ins(r, blk(r, exit)->start)->op == N_JUMP) {
         anchor = exit;
@@ -666,16 +786,17 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     }
     if (anchor < exit || anchor > rg->end)
         return 0;
-    rec_skip_range(r, bottom, blk(r, last)->end - bottom);
-    brk = break_target(r, header, exit, rg);
-    body_rg = rec_sub_region(rg, header, exit, exit);
+    if (!top_only)
+        rec_skip_range(r, bottom, blk(r, last)->end - bottom);
+    brk = break_target(r, body_start, exit, rg);
+    body_rg = rec_sub_region(rg, body_start, exit, exit);
     body_rg.brk = brk;
     body_rg.cont = c->first;
     body_rg.base = r->sp;
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
-    r->done[header] = 0;
-    if (rec_region(r, header, &body_rg, &body))
+    r->done[body_start] = 0;
+    if (rec_region(r, body_start, &body_rg, &body))
         return -1;
     r->sp = rg->base;
     if (brk > anchor) {
@@ -687,7 +808,9 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!s)
         return -1;
     s->u.while_.test = test;
-    s->u.while_.body = loop_body(&body);
+    /* With no copy of the test at the bottom, the body cannot end by
+     * falling back to the test: its last continue stays. */
+    s->u.while_.body = top_only ? upy_vec_stmts(&body) : loop_body(&body);
     s->u.while_.orelse = upy_vec_stmts(&orelse);
     *next = brk;
     if (rec_emit(r, out, s))
@@ -1276,6 +1399,24 @@ static int is_returned_ifexp(const rec *r, int32_t b, const region *rg) {
     return a && c && ((a | c) & (RT_SPLIT | RT_FUSED)) == RT_SPLIT;
 }
 
+/* Whether loop header b is the test of a while loop whose continues jump
+ * to it: the loop it heads is that while loop (every jump back to b comes
+ * from the body of the loop at the header after the test), not a loop
+ * around it. */
+static int continue_test(const rec *r, int32_t b) {
+    int32_t h = rec_while_test_at(r, blk(r, b)->start), last;
+    uint32_t k;
+    if (h == UPY_NO_BLOCK)
+        return 0;
+    last = loop_last(r, h);
+    for (k = 0; k < blk(r, b)->npreds; k++) {
+        int32_t p = blk(r, b)->preds[k];
+        if (p >= b && (p < h || p > last))
+            return 0;
+    }
+    return 1;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -1319,7 +1460,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 return 0;
             return rec_fail_region(r, b, rg, out);
         }
-        if (bb->is_loop_header && b != rg->loop) {
+        /* A loop header that is a while loop's test (what `continue` in
+         * the loop jumps to) is structured as the test; the loop is the
+         * one at the header after it. */
+        if (bb->is_loop_header && b != rg->loop && !continue_test(r, b) &&
+            !top_only_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
             region loop_rg = *rg;
             loop_rg.loop = b;

@@ -102,3 +102,44 @@ def nested_if_in_elif_in_loop(lines, a, b, c):
         else:
             x = 3
     return x
+
+
+def while_first_in_if_body(self, size):
+    if size < 0:
+        while self.read(1):
+            pass
+    return size
+
+
+def while_compound_test_leaving_to_return_copies(waiters, n):
+    while waiters and n > 0:
+        waiter = waiters.pop()
+        n -= waiter
+
+
+def while_body_ending_in_continue_then_break(heap, pos, item):
+    while pos > 0:
+        parent = heap[pos >> 1]
+        if item < parent:
+            heap[pos] = parent
+            pos >>= 1
+            continue
+        break
+    heap[pos] = item
+
+
+def while_true_body_ending_in_continue_then_break(x, y):
+    while True:
+        if x:
+            y()
+            continue
+        break
+
+
+def while_ending_try_body(src, pos, chars):
+    try:
+        while src[pos] in chars:
+            pos += 1
+    except IndexError:
+        pass
+    return pos
