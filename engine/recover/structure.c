@@ -96,11 +96,16 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
 
 /* break / continue for a jump to the innermost loop's targets: 1 when
  * emitted. */
+static int is_break(const region *rg, int32_t target) {
+    return target != UPY_NO_BLOCK &&
+           (target == rg->brk || target == rg->brk_threaded);
+}
+
 static int loop_jump(rec *r, int32_t target, const region *rg,
                      upy_ptr_vec *out) {
     if (target == UPY_NO_BLOCK)
         return 0;
-    if (target == rg->brk)
+    if (is_break(rg, target))
         return emit_simple(r, out, UPY_S_BREAK) ? -1 : 1;
     if (target == rg->cont)
         return emit_simple(r, out, UPY_S_CONTINUE) ? -1 : 1;
@@ -257,7 +262,7 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
         const upy_block *bb = blk(r, b);
         const upy_nin *last = ins(r, bb->end - 1);
         int32_t t = bb->jump;
-        if (t == UPY_NO_BLOCK || t < else_start || t == rg->brk ||
+        if (t == UPY_NO_BLOCK || t < else_start || is_break(rg, t) ||
             t == rg->cont || bb->rpo == UINT32_MAX ||
             (last->op != N_JUMP && last->op != N_POP_JUMP_IF))
             continue;
@@ -322,7 +327,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         return 0;
     /* A branch straight to break / continue (the compiler threads the
      * jump of `if c: break` into the condition). */
-    if (on_true == rg->brk || on_true == rg->cont) {
+    if (is_break(rg, on_true) || on_true == rg->cont) {
         if (loop_jump(r, on_true, rg, &body) < 0)
             return -1;
         *next = on_false;
@@ -345,7 +350,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = UPY_NO_BLOCK;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
-    if (on_false == rg->brk || on_false == rg->cont) {
+    if (is_break(rg, on_false) || on_false == rg->cont) {
         if (loop_jump(r, on_false, rg, &body) < 0)
             return -1;
         *next = on_true;
@@ -458,16 +463,57 @@ static int32_t loop_last(const rec *r, int32_t header) {
     return last;
 }
 
-/* Where the breaks of a loop with body [start, exit) go: the furthest
- * forward jump out of the body that stays in the region, else `exit`. */
+/* Whether a jump to t leaves region rg for where the region goes on: its
+ * follow, or the header of its loop when running off its end goes back
+ * there. */
+static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
+    if (t == UPY_NO_BLOCK)
+        return 0;
+    if (t == rg->follow && !inside(rg, t))
+        return 1;
+    return t == rg->loop && rg->cont == rg->loop && falls_to_loop(r, rg);
+}
+
+/* Where the breaks of a loop with body [start, exit) in region rg go: the
+ * furthest forward jump out of the body that stays in the region, else
+ * `exit`.  *far is where a jump is a break too (region.brk_threaded): the
+ * loop ends the region, and the compiler threaded the jumps of its breaks
+ * to where the region goes on.  Then `exit` may be a lone jump there, or
+ * the breaks jump past what lies between `exit` and the region's end: the
+ * loop's else part (no statement in the body but a break leaves the loop
+ * for there). */
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
-                            const region *rg) {
-    int32_t i, brk = exit;
+                            const region *rg, int32_t *far) {
+    int32_t i, brk = exit, away = UPY_NO_BLOCK;
+    const upy_block *eb;
     for (i = start; i < exit; i++) {
         const upy_block *b = blk(r, i);
-        if (ins(r, b->end - 1)->op == N_JUMP && b->jump > brk &&
-            b->jump < rg->end && b->rpo != UINT32_MAX)
+        const upy_nin *last = ins(r, b->end - 1);
+        if (b->rpo == UINT32_MAX)
+            continue;
+        if (last->op == N_JUMP && b->jump > brk && b->jump < rg->end)
             brk = b->jump;
+        else if ((last->op == N_JUMP || last->op == N_POP_JUMP_IF) &&
+                 leaves_to_follow(r, b->jump, rg))
+            away = b->jump;
+    }
+    *far = UPY_NO_BLOCK;
+    if (brk >= rg->end) {
+        if (leaves_to_follow(r, rg->loop, rg))
+            *far = rg->loop;
+        else if (leaves_to_follow(r, rg->follow, rg))
+            *far = rg->follow;
+        return brk;
+    }
+    eb = blk(r, brk);
+    if (eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
+        leaves_to_follow(r, eb->jump, rg)) {
+        *far = eb->jump;
+        return brk;
+    }
+    if (brk == exit && away != UPY_NO_BLOCK) {
+        *far = away;
+        return rg->end;
     }
     return brk;
 }
@@ -500,7 +546,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
                          int32_t *next, upy_ptr_vec *out) {
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
-    int32_t exit = h->jump, body_start = h->next, brk;
+    int32_t exit = h->jump, body_start = h->next, brk, far;
     uint32_t depth = r->sp, first;
     sval iter;
     pending *target;
@@ -525,7 +571,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
               !(r->is_comprehension && is_outermost_iterator(iter.expr));
     if (exit == UPY_NO_BLOCK || exit > rg->end)
         exit = rg->end;
-    brk = break_target(r, body_start, exit, rg);
+    brk = break_target(r, body_start, exit, rg, &far);
 
     target = rec_new_target(r);
     if (!target || rec_push(r, SV_BIND, NULL))
@@ -536,6 +582,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         bind_target(r, body_start, blk(r, body_start)->start, target, &body);
     body_rg = rec_sub_region(rg, body_start, exit, header);
     body_rg.brk = brk;
+    body_rg.brk_threaded = far;
     body_rg.cont = header;
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
@@ -588,16 +635,17 @@ static int structure_for(rec *r, int32_t header, const region *rg,
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
-    int32_t last = loop_last(r, header), exit = last + 1, brk;
+    int32_t last = loop_last(r, header), exit = last + 1, brk, far;
     upy_ptr_vec body = {0};
     region body_rg;
     upy_stmt *s;
 
     if (exit > rg->end)
         exit = rg->end;
-    brk = break_target(r, header, exit, rg);
+    brk = break_target(r, header, exit, rg, &far);
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
+    body_rg.brk_threaded = far;
     body_rg.cont = header;
     body_rg.base = r->sp;
     body_rg.loop = header;
@@ -620,7 +668,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
  * when true.  Returns 1 when that is the shape found, 0 when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
-    int32_t header = c->on_true, last, exit, brk, anchor = c->on_false;
+    int32_t header = c->on_true, last, exit, brk, far, anchor = c->on_false;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom;
     uint32_t test_start = c->start;
     upy_ptr_vec body = {0}, orelse = {0};
@@ -664,9 +712,10 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (anchor < exit || anchor > rg->end)
         return 0;
     rec_skip_range(r, bottom, blk(r, last)->end - bottom);
-    brk = break_target(r, header, exit, rg);
+    brk = break_target(r, header, exit, rg, &far);
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
+    body_rg.brk_threaded = far;
     body_rg.cont = c->first;
     body_rg.base = r->sp;
     body_rg.loop = header;
@@ -1318,13 +1367,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         }
         if (bb->is_loop_header && b != rg->loop) {
             const upy_nin *l = ins(r, bb->end - 1);
-            region loop_rg = *rg;
-            loop_rg.loop = b;
             next = UPY_NO_BLOCK;
             if (l->op == N_FOR_ITER && r->resume_block != b)
                 st = structure_for(r, b, rg, &next, out);
             else
-                st = structure_while_true(r, b, &loop_rg, &next, out);
+                st = structure_while_true(r, b, rg, &next, out);
             if (st < 0)
                 return -1;
             b = next;
