@@ -463,13 +463,35 @@ static int32_t loop_last(const rec *r, int32_t header) {
     return last;
 }
 
+static int is_exit_copy(const rec *r, int32_t b);
+
+/* Whether the blocks [from, to) are ways out of region rg's protected
+ * range (a try or with body): copies of exits that leave the function,
+ * lone jumps of a break, none under rg's handler.  The code between a
+ * loop's break or return and its jump or return is split there, so a loop
+ * in such a body ends after them. */
+static int unprotected_exits(const rec *r, int32_t from, int32_t to,
+                             const region *rg) {
+    int32_t b;
+    for (b = from; b < to; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->handler == rg->handler || bb->is_handler)
+            return 0;
+        if (!(bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP) &&
+            !is_exit_copy(r, b))
+            return 0;
+    }
+    return 1;
+}
+
 /* Whether a jump to t leaves region rg for where the region goes on: its
- * follow, or the header of its loop when running off its end goes back
- * there. */
+ * follow or a block after it (the region's end reached by jumps threaded
+ * on, as the way out of a try body), or the header of its loop when
+ * running off its end goes back there. */
 static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
     if (t == UPY_NO_BLOCK)
         return 0;
-    if (t == rg->follow && !inside(rg, t))
+    if (t >= rg->end || (t == rg->follow && !inside(rg, t)))
         return 1;
     return t == rg->loop && rg->cont == rg->loop && falls_to_loop(r, rg);
 }
@@ -498,22 +520,27 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
             away = b->jump;
     }
     *far = UPY_NO_BLOCK;
+    eb = brk < (int32_t)r->cfg.count ? blk(r, brk) : NULL;
+    if (brk < rg->end && eb->end - eb->start == 1 &&
+        ins(r, eb->start)->op == N_JUMP && leaves_to_follow(r, eb->jump, rg)) {
+        *far = eb->jump;
+        return brk;
+    }
+    if (brk == exit && away != UPY_NO_BLOCK) {
+        /* The else part runs to the region's end, and on through the
+         * ways out of a protected range (a return in it) up to where the
+         * breaks go. */
+        int32_t end = exit > rg->end ? exit : rg->end;
+        if (away > end && unprotected_exits(r, end, away, rg))
+            end = away;
+        *far = away;
+        return end;
+    }
     if (brk >= rg->end) {
         if (leaves_to_follow(r, rg->loop, rg))
             *far = rg->loop;
         else if (leaves_to_follow(r, rg->follow, rg))
             *far = rg->follow;
-        return brk;
-    }
-    eb = blk(r, brk);
-    if (eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-        leaves_to_follow(r, eb->jump, rg)) {
-        *far = eb->jump;
-        return brk;
-    }
-    if (brk == exit && away != UPY_NO_BLOCK) {
-        *far = away;
-        return rg->end;
     }
     return brk;
 }
@@ -569,7 +596,8 @@ static int structure_for(rec *r, int32_t header, const region *rg,
               r->stack[r->sp - 2].kind == SV_VALUE &&
               rec_is_accumulator(r->stack[r->sp - 2].expr) &&
               !(r->is_comprehension && is_outermost_iterator(iter.expr));
-    if (exit == UPY_NO_BLOCK || exit > rg->end)
+    if (exit == UPY_NO_BLOCK ||
+        (exit > rg->end && !unprotected_exits(r, rg->end, exit, rg)))
         exit = rg->end;
     brk = break_target(r, body_start, exit, rg, &far);
 
@@ -1347,8 +1375,19 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             !unwinds_to_return(r, b) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
-            if (!nested_in(r, bb->handler, rg->handler, &h))
+            if (!nested_in(r, bb->handler, rg->handler, &h)) {
+                /* The jump of a break or continue, split from the code
+                 * before it where the protected range ends. */
+                if (inside(rg, b) && bb->end - bb->start == 1 &&
+                    ins(r, bb->start)->op == N_JUMP && !r->done[b]) {
+                    st = loop_jump(r, bb->jump, rg, out);
+                    if (st) {
+                        r->done[b] = 1;
+                        return st < 0 ? -1 : 0;
+                    }
+                }
                 return leave(r, b, rg, out);
+            }
             if (h != UPY_NO_BLOCK &&
                 (b == rg->loop || !loop_around_try(r, b, h))) {
                 next = UPY_NO_BLOCK;
