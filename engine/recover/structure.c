@@ -856,6 +856,14 @@ int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
              * is this one). */
             after_jump |= (copy & EXIT_JUMPS) != 0;
             after_split |= (copy & EXIT_SPLIT) != 0;
+        } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
+                   ins(r, blk(r, e)->start)->op == N_JUMP &&
+                   !blk(r, e)->is_handler) {
+            /* The jump ending a branch of an if in the body, threaded to
+             * where the body goes on (the loop header, for a try ending a
+             * loop body): the compiler leaves it unprotected (the way out
+             * of the body it took the place of is). */
+            after_jump = 1;
         } else {
             break;
         }
@@ -1144,6 +1152,11 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
         /* The exception an except clause saved goes; the value kept for
          * the return (SWAP 2) took its slot. */
         if (ins(r, i)->op == N_POP_EXCEPT && base > 0)
+            base--;
+        /* So does the iterator of a for loop the return leaves (SWAP 2;
+         * POP_TOP). */
+        if (ins(r, i)->op == N_POP_TOP && base > 0 && r->sp &&
+            r->stack[r->sp - 1].kind == SV_ITER)
             base--;
         if (ins(r, i)->op == N_RETURN) {
             r->done[*b] = 1;
