@@ -653,7 +653,7 @@ static int recover_body(const rec *parent, const upy_code *co,
     rg.start = 0;
     rg.end = (int32_t)r.cfg.count;
     rg.follow = UPY_NO_BLOCK;
-    rg.brk = rg.cont = rg.loop = UPY_NO_BLOCK;
+    rg.brk = rg.brk_threaded = rg.cont = rg.loop = UPY_NO_BLOCK;
     rg.handler = UPY_NO_BLOCK;
     rg.alt_handler = REC_NO_ALT;
     if (r.cfg.count && rec_region(&r, 0, &rg, &out))

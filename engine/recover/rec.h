@@ -110,6 +110,11 @@ typedef struct region {
     int32_t cont;       /* continue target of the innermost loop */
     int32_t loop;       /* header of the innermost loop */
     int32_t handler;    /* handler block of the region's own blocks */
+    /* A jump here is a break too: the innermost loop ends the region it is
+     * in, and the compiler threaded the jumps of its breaks to where that
+     * region goes on (an enclosing loop's header, an if's join).
+     * UPY_NO_BLOCK when there is none. */
+    int32_t brk_threaded;
     /* Blocks with this handler belong to the region too: the way out of
      * an except clause runs under the try's own handler.  REC_NO_ALT when
      * there is none. */

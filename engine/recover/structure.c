@@ -96,11 +96,16 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
 
 /* break / continue for a jump to the innermost loop's targets: 1 when
  * emitted. */
+static int is_break(const region *rg, int32_t target) {
+    return target != UPY_NO_BLOCK &&
+           (target == rg->brk || target == rg->brk_threaded);
+}
+
 static int loop_jump(rec *r, int32_t target, const region *rg,
                      upy_ptr_vec *out) {
     if (target == UPY_NO_BLOCK)
         return 0;
-    if (target == rg->brk)
+    if (is_break(rg, target))
         return emit_simple(r, out, UPY_S_BREAK) ? -1 : 1;
     if (target == rg->cont)
         return emit_simple(r, out, UPY_S_CONTINUE) ? -1 : 1;
@@ -257,7 +262,7 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
         const upy_block *bb = blk(r, b);
         const upy_nin *last = ins(r, bb->end - 1);
         int32_t t = bb->jump;
-        if (t == UPY_NO_BLOCK || t < else_start || t == rg->brk ||
+        if (t == UPY_NO_BLOCK || t < else_start || is_break(rg, t) ||
             t == rg->cont || bb->rpo == UINT32_MAX ||
             (last->op != N_JUMP && last->op != N_POP_JUMP_IF))
             continue;
@@ -324,7 +329,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         return 0;
     /* A branch straight to break / continue (the compiler threads the
      * jump of `if c: break` into the condition). */
-    if (on_true == rg->brk || on_true == rg->cont) {
+    if (is_break(rg, on_true) || on_true == rg->cont) {
         if (loop_jump(r, on_true, rg, &body) < 0)
             return -1;
         *next = on_false;
@@ -363,7 +368,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = UPY_NO_BLOCK;
         return emit_simple(r, out, UPY_S_BREAK);
     }
-    if (on_false == rg->brk || on_false == rg->cont) {
+    if (is_break(rg, on_false) || on_false == rg->cont) {
         if (loop_jump(r, on_false, rg, &body) < 0)
             return -1;
         *next = on_true;
@@ -479,16 +484,84 @@ static int32_t loop_last(const rec *r, int32_t header) {
     return last;
 }
 
-/* Where the breaks of a loop with body [start, exit) go: the furthest
- * forward jump out of the body that stays in the region, else `exit`. */
+static int is_exit_copy(const rec *r, int32_t b);
+
+/* Whether the blocks [from, to) are ways out of region rg's protected
+ * range (a try or with body): copies of exits that leave the function,
+ * lone jumps of a break, none under rg's handler.  The code between a
+ * loop's break or return and its jump or return is split there, so a loop
+ * in such a body ends after them. */
+static int unprotected_exits(const rec *r, int32_t from, int32_t to,
+                             const region *rg) {
+    int32_t b;
+    for (b = from; b < to; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->handler == rg->handler || bb->is_handler)
+            return 0;
+        if (!(bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP) &&
+            !is_exit_copy(r, b))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether a jump to t leaves region rg for where the region goes on: its
+ * follow or a block after it (the region's end reached by jumps threaded
+ * on, as the way out of a try body), or the header of its loop when
+ * running off its end goes back there. */
+static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
+    if (t == UPY_NO_BLOCK)
+        return 0;
+    if (t >= rg->end || (t == rg->follow && !inside(rg, t)))
+        return 1;
+    return t == rg->loop && rg->cont == rg->loop && falls_to_loop(r, rg);
+}
+
+/* Where the breaks of a loop with body [start, exit) in region rg go: the
+ * furthest forward jump out of the body that stays in the region, else
+ * `exit`.  *far is where a jump is a break too (region.brk_threaded): the
+ * loop ends the region, and the compiler threaded the jumps of its breaks
+ * to where the region goes on.  Then `exit` may be a lone jump there, or
+ * the breaks jump past what lies between `exit` and the region's end: the
+ * loop's else part (no statement in the body but a break leaves the loop
+ * for there). */
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
-                            const region *rg) {
-    int32_t i, brk = exit;
+                            const region *rg, int32_t *far) {
+    int32_t i, brk = exit, away = UPY_NO_BLOCK;
+    const upy_block *eb;
     for (i = start; i < exit; i++) {
         const upy_block *b = blk(r, i);
-        if (ins(r, b->end - 1)->op == N_JUMP && b->jump > brk &&
-            b->jump < rg->end && b->rpo != UINT32_MAX)
+        const upy_nin *last = ins(r, b->end - 1);
+        if (b->rpo == UINT32_MAX)
+            continue;
+        if (last->op == N_JUMP && b->jump > brk && b->jump < rg->end)
             brk = b->jump;
+        else if ((last->op == N_JUMP || last->op == N_POP_JUMP_IF) &&
+                 leaves_to_follow(r, b->jump, rg))
+            away = b->jump;
+    }
+    *far = UPY_NO_BLOCK;
+    eb = brk < (int32_t)r->cfg.count ? blk(r, brk) : NULL;
+    if (brk < rg->end && eb->end - eb->start == 1 &&
+        ins(r, eb->start)->op == N_JUMP && leaves_to_follow(r, eb->jump, rg)) {
+        *far = eb->jump;
+        return brk;
+    }
+    if (brk == exit && away != UPY_NO_BLOCK) {
+        /* The else part runs to the region's end, and on through the
+         * ways out of a protected range (a return in it) up to where the
+         * breaks go. */
+        int32_t end = exit > rg->end ? exit : rg->end;
+        if (away > end && unprotected_exits(r, end, away, rg))
+            end = away;
+        *far = away;
+        return end;
+    }
+    if (brk >= rg->end) {
+        if (leaves_to_follow(r, rg->loop, rg))
+            *far = rg->loop;
+        else if (leaves_to_follow(r, rg->follow, rg))
+            *far = rg->follow;
     }
     return brk;
 }
@@ -521,7 +594,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
                          int32_t *next, upy_ptr_vec *out) {
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
-    int32_t exit = h->jump, body_start = h->next, brk;
+    int32_t exit = h->jump, body_start = h->next, brk, far;
     uint32_t depth = r->sp, first;
     sval iter;
     pending *target;
@@ -544,9 +617,10 @@ static int structure_for(rec *r, int32_t header, const region *rg,
               r->stack[r->sp - 2].kind == SV_VALUE &&
               rec_is_accumulator(r->stack[r->sp - 2].expr) &&
               !(r->is_comprehension && is_outermost_iterator(iter.expr));
-    if (exit == UPY_NO_BLOCK || exit > rg->end)
+    if (exit == UPY_NO_BLOCK ||
+        (exit > rg->end && !unprotected_exits(r, rg->end, exit, rg)))
         exit = rg->end;
-    brk = break_target(r, body_start, exit, rg);
+    brk = break_target(r, body_start, exit, rg, &far);
 
     target = rec_new_target(r);
     if (!target || rec_push(r, SV_BIND, NULL))
@@ -557,6 +631,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         bind_target(r, body_start, blk(r, body_start)->start, target, &body);
     body_rg = rec_sub_region(rg, body_start, exit, header);
     body_rg.brk = brk;
+    body_rg.brk_threaded = far;
     body_rg.cont = header;
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
@@ -609,16 +684,17 @@ static int structure_for(rec *r, int32_t header, const region *rg,
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
-    int32_t last = loop_last(r, header), exit = last + 1, brk;
+    int32_t last = loop_last(r, header), exit = last + 1, brk, far;
     upy_ptr_vec body = {0};
     region body_rg;
     upy_stmt *s;
 
     if (exit > rg->end)
         exit = rg->end;
-    brk = break_target(r, header, exit, rg);
+    brk = break_target(r, header, exit, rg, &far);
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
+    body_rg.brk_threaded = far;
     body_rg.cont = header;
     body_rg.base = r->sp;
     body_rg.loop = header;
@@ -751,7 +827,7 @@ static int top_only_test(const rec *r, int32_t b) {
  * when true.  Returns 1 when that is the shape found, 0 when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
-    int32_t header = c->on_true, last, exit, brk, anchor = c->on_false;
+    int32_t header = c->on_true, last, exit, brk, far, anchor = c->on_false;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0;
     int top_only = 0;
@@ -788,9 +864,10 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         return 0;
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
-    brk = break_target(r, body_start, exit, rg);
+    brk = break_target(r, body_start, exit, rg, &far);
     body_rg = rec_sub_region(rg, body_start, exit, exit);
     body_rg.brk = brk;
+    body_rg.brk_threaded = far;
     body_rg.cont = c->first;
     body_rg.base = r->sp;
     body_rg.loop = header;
@@ -905,6 +982,14 @@ int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
              * is this one). */
             after_jump |= (copy & EXIT_JUMPS) != 0;
             after_split |= (copy & EXIT_SPLIT) != 0;
+        } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
+                   ins(r, blk(r, e)->start)->op == N_JUMP &&
+                   !blk(r, e)->is_handler) {
+            /* The jump ending a branch of an if in the body, threaded to
+             * where the body goes on (the loop header, for a try ending a
+             * loop body): the compiler leaves it unprotected (the way out
+             * of the body it took the place of is). */
+            after_jump = 1;
         } else {
             break;
         }
@@ -1194,6 +1279,11 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
          * the return (SWAP 2) took its slot. */
         if (ins(r, i)->op == N_POP_EXCEPT && base > 0)
             base--;
+        /* So does the iterator of a for loop the return leaves (SWAP 2;
+         * POP_TOP). */
+        if (ins(r, i)->op == N_POP_TOP && base > 0 && r->sp &&
+            r->stack[r->sp - 1].kind == SV_ITER)
+            base--;
         if (ins(r, i)->op == N_RETURN) {
             r->done[*b] = 1;
             return emit_return(r, rg, out) ? -1 : 1;
@@ -1442,8 +1532,19 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             !unwinds_to_return(r, b) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
-            if (!nested_in(r, bb->handler, rg->handler, &h))
+            if (!nested_in(r, bb->handler, rg->handler, &h)) {
+                /* The jump of a break or continue, split from the code
+                 * before it where the protected range ends. */
+                if (inside(rg, b) && bb->end - bb->start == 1 &&
+                    ins(r, bb->start)->op == N_JUMP && !r->done[b]) {
+                    st = loop_jump(r, bb->jump, rg, out);
+                    if (st) {
+                        r->done[b] = 1;
+                        return st < 0 ? -1 : 0;
+                    }
+                }
                 return leave(r, b, rg, out);
+            }
             if (h != UPY_NO_BLOCK &&
                 (b == rg->loop || !loop_around_try(r, b, h))) {
                 next = UPY_NO_BLOCK;
@@ -1466,13 +1567,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         if (bb->is_loop_header && b != rg->loop && !continue_test(r, b) &&
             !top_only_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
-            region loop_rg = *rg;
-            loop_rg.loop = b;
             next = UPY_NO_BLOCK;
             if (l->op == N_FOR_ITER && r->resume_block != b)
                 st = structure_for(r, b, rg, &next, out);
             else
-                st = structure_while_true(r, b, &loop_rg, &next, out);
+                st = structure_while_true(r, b, rg, &next, out);
             if (st < 0)
                 return -1;
             b = next;

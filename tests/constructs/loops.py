@@ -143,3 +143,33 @@ def while_ending_try_body(src, pos, chars):
     except IndexError:
         pass
     return pos
+
+
+def break_threaded_to_outer_header(sequences):
+    for s1 in sequences:
+        for s2 in sequences:
+            if s1 in s2:
+                break
+        else:
+            break
+    return sequences
+
+
+def break_of_while_ending_loop_body(items, f):
+    for item in items:
+        while True:
+            if f(item):
+                break
+            f(0)
+    return items
+
+
+def for_else_return_ending_if_branch(path, pages, f):
+    if f(path):
+        for index in pages:
+            if f(index):
+                path = index
+                break
+        else:
+            return f(path)
+    return f(path)

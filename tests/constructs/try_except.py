@@ -176,3 +176,37 @@ def with_ending_if_branch_before_elif(self, name, f):
                 self.write(f)
         elif self.exists(name):
             self.remove(name)
+
+
+def for_else_return_in_try(files, f):
+    if f():
+        try:
+            for name in files:
+                if f(name):
+                    break
+            else:
+                return 1
+        except OSError:
+            pass
+    f(2)
+
+
+def return_from_for_in_with(f):
+    with f:
+        for line in f:
+            if line.startswith("x"):
+                return True
+    return False
+
+
+def if_else_return_in_try_in_loop(items, f):
+    for b in items:
+        try:
+            if f(b):
+                if b.ignore > 0:
+                    b.ignore -= 1
+                else:
+                    return (b, True)
+        except:
+            return (b, False)
+    return (None, None)
