@@ -262,42 +262,91 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
     return k;
 }
 
+/* Finds a copy at the end of statements L, or at the ends of both
+ * branches of an if that ends them: 1 when found (*found set). */
+static int find_copy_in(const rec *r, const upy_stmt_list *L,
+                        clause_copy *found) {
+    uint32_t k = copy_in_clause(r, L, &found->at, &found->n);
+    const upy_stmt *last;
+    if (k < L->len) {
+        found->tail.items = L->items + k;
+        found->tail.len = L->len - k;
+        return 1;
+    }
+    last = L->len ? L->items[L->len - 1] : NULL;
+    return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
+           find_copy_in(r, &last->u.if_.body, found);
+}
+
+/* Whether every way out of statements L ends in the copy cc: at their end,
+ * or at the ends of both branches of an if that ends them. */
+static int ends_in_copy(const rec *r, const upy_stmt_list *L,
+                        const clause_copy *cc) {
+    uint32_t at, n, k = copy_in_clause(r, L, &at, &n);
+    const upy_stmt *last;
+    if (k < L->len)
+        return n == cc->n && rec_same_code(r, at, cc->at, n);
+    last = L->len ? L->items[L->len - 1] : NULL;
+    return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
+           ends_in_copy(r, &last->u.if_.body, cc) &&
+           ends_in_copy(r, &last->u.if_.orelse, cc);
+}
+
+/* Takes the copies out of statements L that ends_in_copy() accepts; with
+ * `brk`, each copy becomes that break (the copy was of the code after the
+ * loop).  Without, an if before them whose body ends in one (it left the
+ * clause there) gets the statements after it for its else part: they run
+ * only when its test fails. */
+static void strip_copy(const rec *r, upy_stmt_list *L, const clause_copy *cc,
+                       upy_stmt *brk) {
+    uint32_t at, n, k = copy_in_clause(r, L, &at, &n), j;
+    if (k < L->len) {
+        L->len = k;
+        if (brk)
+            L->items[L->len++] = brk;
+    } else {
+        upy_stmt *last = L->items[L->len - 1];
+        strip_copy(r, &last->u.if_.body, cc, brk);
+        strip_copy(r, &last->u.if_.orelse, cc, brk);
+    }
+    if (brk)
+        return;
+    for (j = L->len; j > 0; j--) {
+        upy_stmt *x = L->items[j - 1];
+        if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
+            !ends_in_copy(r, &x->u.if_.body, cc))
+            continue;
+        strip_copy(r, &x->u.if_.body, cc, NULL);
+        x->u.if_.orelse.items = L->items + j;
+        x->u.if_.orelse.len = L->len - j;
+        L->len = j;
+    }
+}
+
 /* Finds the copy in the clauses of try s: 1 when some clause ends in one
- * and every clause that does ends in the same code. */
+ * and every clause that has one has the same code. */
 static int find_clause_copy(const rec *r, const upy_stmt *s, clause_copy *cc) {
-    uint32_t h, k, at, n;
+    uint32_t h;
     cc->n = 0;
     for (h = 0; h < s->u.try_.n_handlers; h++) {
-        const upy_stmt_list *body = &s->u.try_.handlers[h].body;
-        k = copy_in_clause(r, body, &at, &n);
-        if (k == body->len)
+        clause_copy found;
+        if (!find_copy_in(r, &s->u.try_.handlers[h].body, &found))
             continue;
-        if (!cc->n) {
-            cc->at = at;
-            cc->n = n;
-            cc->tail.items = body->items + k;
-            cc->tail.len = body->len - k;
-        } else if (n != cc->n || !rec_same_code(r, at, cc->at, n)) {
+        if (!cc->n)
+            *cc = found;
+        else if (found.n != cc->n || !rec_same_code(r, found.at, cc->at, cc->n))
             return 0;
-        }
     }
     return cc->n != 0;
 }
 
-/* Takes the copies out of the clauses of try s; a clause that ends in one
- * ends in `brk` instead when given (the copy was of the code after the
- * loop). */
-static void strip_clause_copies(const rec *r, upy_stmt *s, upy_stmt *brk) {
-    uint32_t h, k, at, n;
-    for (h = 0; h < s->u.try_.n_handlers; h++) {
-        upy_stmt_list *body = &s->u.try_.handlers[h].body;
-        k = copy_in_clause(r, body, &at, &n);
-        if (k == body->len)
-            continue;
-        body->len = k;
-        if (brk)
-            body->items[body->len++] = brk;
-    }
+/* Takes the copies out of the clauses of try s (see strip_copy). */
+static void strip_clause_copies(const rec *r, upy_stmt *s,
+                                const clause_copy *cc, upy_stmt *brk) {
+    uint32_t h;
+    for (h = 0; h < s->u.try_.n_handlers; h++)
+        if (ends_in_copy(r, &s->u.try_.handlers[h].body, cc))
+            strip_copy(r, &s->u.try_.handlers[h].body, cc, brk);
 }
 
 /* Whether block b starts with the code of the copy. */
@@ -447,7 +496,7 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
     if (!brk)
         return -1;
     rec_set_start(r, brk, cc->at);
-    strip_clause_copies(r, s, brk);
+    strip_clause_copies(r, s, cc, brk);
     return 1;
 }
 
@@ -505,7 +554,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
             for (k = 0; k < cc->tail.len; k++)
                 if (upy_vec_push(r->arena, after, cc->tail.items[k]))
                     return rec_oom(r);
-        strip_clause_copies(r, s, NULL);
+        strip_clause_copies(r, s, cc, NULL);
     }
     return 0;
 }
@@ -522,7 +571,7 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     if (*follow != UPY_NO_BLOCK) {
         /* Another clause goes on to the code after the try. */
         if (copy_of_block(r, *follow, cc))
-            strip_clause_copies(r, s, NULL);
+            strip_clause_copies(r, s, cc, NULL);
         return 0;
     }
     if (exit == UPY_NO_BLOCK) {
@@ -531,7 +580,7 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
         for (k = 0; k < cc->tail.len; k++)
             if (upy_vec_push(r->arena, after, cc->tail.items[k]))
                 return rec_oom(r);
-        strip_clause_copies(r, s, NULL);
+        strip_clause_copies(r, s, cc, NULL);
         return 1;
     }
     if (exit < rg->start || exit >= rg->end || exit == rg->cont ||
@@ -540,7 +589,7 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
          * goes, or the copy is of the code after the loop (a break). */
         int st = 1;
         if (copy_of_block(r, exit, cc))
-            strip_clause_copies(r, s, NULL);
+            strip_clause_copies(r, s, cc, NULL);
         else if ((st = break_copy(r, rg, s, cc)) <= 0)
             return st;
         *follow = exit;

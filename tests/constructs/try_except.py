@@ -249,3 +249,45 @@ def handler_returns_constant(f, g):
     except KeyError:
         return 5
     g()
+
+
+def if_else_ending_clause(date_time, time):
+    # 3.12+ gives each branch its own way out of the clause (POP_EXCEPT and
+    # a jump back to the code after the try).
+    try:
+        gmtoff = date_time.tm_gmtoff
+    except AttributeError:
+        if time.daylight:
+            gmtoff = 1
+        else:
+            gmtoff = -time.timezone
+    delta = make(gmtoff)
+    return delta
+
+
+def if_else_ending_clause_into_return(date_time, time):
+    try:
+        gmtoff = date_time.tm_gmtoff
+    except AttributeError:
+        if time.daylight:
+            gmtoff = 1
+        else:
+            gmtoff = -time.timezone
+    return gmtoff
+
+
+def if_break_else_raise_in_clause(data, decode):
+    results = []
+    while True:
+        try:
+            res = decode(data)
+        except ValueError:
+            if results:
+                break
+            else:
+                raise
+        results.append(res)
+        data = data[1:]
+        if not data:
+            break
+    return b''.join(results)
