@@ -274,6 +274,27 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
     return best >= rg->end ? rg->end : best;
 }
 
+/* The target of the way out of an except clause in [then_start,
+ * else_start) when it leaves region rg backwards, else UPY_NO_BLOCK.  With
+ * the handlers laid out after the code (3.12+), each branch of an if that
+ * ends a clause has its own copy of that way out (POP_EXCEPT, the name
+ * cleanup, a jump back to the code after the try): the then part goes
+ * there, not on to the code after the if, so the rest of the clause is
+ * the else part. */
+static int32_t clause_way_out(const rec *r, int32_t then_start,
+                              int32_t else_start, const region *rg) {
+    int32_t b;
+    for (b = then_start; b < else_start && b < (int32_t)r->cfg.count; b++) {
+        const upy_block *bb = blk(r, b);
+        if (ins(r, bb->start)->op == N_POP_EXCEPT &&
+            ins(r, bb->end - 1)->op == N_JUMP && bb->jump != UPY_NO_BLOCK &&
+            bb->jump < rg->start && bb->jump != rg->cont &&
+            bb->jump != rg->loop && bb->jump != rg->brk)
+            return bb->jump;
+    }
+    return UPY_NO_BLOCK;
+}
+
 /* The if statement whose test's code starts at instruction `start`. */
 static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
                    upy_ptr_vec *orelse, upy_ptr_vec *out) {
@@ -320,8 +341,11 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
     int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
+    int32_t way_out = UPY_NO_BLOCK;
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
+    sval *saved = NULL;
+    uint32_t sp = 0;
 
     /* An assert: its test may go on straight to break / continue (the
      * last statement of a loop body, 3.12+), so it is looked for first. */
@@ -389,11 +413,28 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         on_false = rg->end;
     then_end = on_false < rg->end ? on_false : rg->end;
     els_end = else_end(r, on_true, then_end, rg);
+    if (els_end == UPY_NO_BLOCK && on_false < rg->end &&
+        (way_out = clause_way_out(r, on_true, then_end, rg)) != UPY_NO_BLOCK) {
+        /* The then part pops the exception below the statements' depth:
+         * the else part starts from the stack as it was. */
+        sp = r->sp;
+        saved = upy_arena_array(r->arena, sp + 1, sizeof *saved);
+        if (!saved)
+            return rec_oom(r);
+        memcpy(saved, r->stack, sp * sizeof *saved);
+    }
     then_rg = rec_sub_region(rg, on_true, then_end,
                              els_end != UPY_NO_BLOCK ? els_end : on_false);
     if (rec_region(r, on_true, &then_rg, &body))
         return -1;
-    if (els_end != UPY_NO_BLOCK && on_false < els_end) {
+    if (saved) {
+        region else_rg = rec_sub_region(rg, on_false, rg->end, way_out);
+        memcpy(r->stack, saved, sp * sizeof *saved);
+        r->sp = sp;
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = way_out;
+    } else if (els_end != UPY_NO_BLOCK && on_false < els_end) {
         region else_rg = rec_sub_region(rg, on_false, els_end, els_end);
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;

@@ -100,6 +100,17 @@ static int clause_body(rec *r, uint32_t start, int32_t end_block,
     return 0;
 }
 
+/* The length of the exit block the compiler may copy at instruction i: up
+ * to and with its first instruction that does not fall through (a few at
+ * most), else 0. */
+static uint32_t exit_copy_length(const rec *r, uint32_t i) {
+    uint32_t k;
+    for (k = 0; k < 4 && i + k < r->ncode.count; k++)
+        if (!upy_nin_falls_through(ins(r, i + k)))
+            return k + 1;
+    return 0;
+}
+
 static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
                       upy_stmt *s, int32_t *follow, upy_ptr_vec *out) {
     uint32_t clause = blk(r, h)->start + 1, base;
@@ -186,6 +197,162 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
         s->u.try_.handlers[guard] = *(upy_handler *)handlers.items[guard];
     s->u.try_.n_handlers = handlers.len;
     return 0;
+}
+
+/* --- the code after the try, copied into a clause's way out ---------- */
+
+/* 3.12+ copies a small exit block (a few instructions ending in a return
+ * or raise) into each jump that reaches it, and the way out of an except
+ * clause is such a jump, after the clause's POP_EXCEPT (and name cleanup).
+ * Code after that POP_EXCEPT is never the clause's own: a return in the
+ * clause keeps its value under the exception (SWAP 2), a raise runs
+ * before it.  It is a copy of the code after the try (or after the loop
+ * around it, for a break).  Only a constant's return reads the same
+ * either way; it stays the clause's. */
+typedef struct clause_copy {
+    uint32_t at, n;     /* the copy: instructions [at, at + n) */
+    upy_stmt_list tail; /* its statements in the first clause that has it */
+} clause_copy;
+
+/* The index of the first statement of clause body `body` that is such a
+ * copy (*at and *n get where it is), body->len when there is none. */
+static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
+                               uint32_t *at, uint32_t *n) {
+    uint32_t k, i, e, p;
+    if (!body->len)
+        return body->len;
+    /* The return or raise that ends the last statement, then the
+     * POP_EXCEPT a few instructions before it. */
+    for (e = body->items[body->len - 1]->start;
+         e < r->ncode.count && upy_nin_falls_through(ins(r, e)); e++)
+        ;
+    if (e >= r->ncode.count ||
+        (ins(r, e)->op != N_RETURN && ins(r, e)->op != N_RAISE))
+        return body->len;
+    for (p = e; p > 0 && e - p < 8 && ins(r, p - 1)->op != N_POP_EXCEPT; p--)
+        ;
+    if (!p || ins(r, p - 1)->op != N_POP_EXCEPT ||
+        r->cfg.block_of[p - 1] != r->cfg.block_of[e])
+        return body->len;
+    i = p--;
+    /* The name cleanup of `except E as name` comes first. */
+    if (i + 3 < e && ins(r, i)->op == N_LOAD_CONST && ins(r, i)->obj &&
+        ins(r, i)->obj->kind == UPY_NONE && ins(r, i + 1)->op == N_STORE &&
+        ins(r, i + 2)->op == N_DELETE)
+        i += 3;
+    if (e - i >= 4 || i == e ||
+        (i + 1 == e && ins(r, i)->op == N_LOAD_CONST &&
+         ins(r, e)->op == N_RETURN))
+        return body->len;
+    /* Code that works on what is under it (a loop's iterator a return
+     * pops) is the clause's way out, not a statement. */
+    for (k = i; k < e; k++)
+        if (ins(r, k)->op == N_POP_TOP || ins(r, k)->op == N_SWAP ||
+            ins(r, k)->op == N_COPY)
+            return body->len;
+    /* The statement-level depth of a clause counts the exception it
+     * saved, so a statement after the POP_EXCEPT may start late: those
+     * that start at it or after are the copy. */
+    for (k = body->len; k > 0 && body->items[k - 1]->start >= p; k--)
+        ;
+    if (k == body->len)
+        return body->len;
+    *at = i;
+    *n = e - i + 1;
+    return k;
+}
+
+/* Finds a copy at the end of statements L, or at the ends of both
+ * branches of an if that ends them: 1 when found (*found set). */
+static int find_copy_in(const rec *r, const upy_stmt_list *L,
+                        clause_copy *found) {
+    uint32_t k = copy_in_clause(r, L, &found->at, &found->n);
+    const upy_stmt *last;
+    if (k < L->len) {
+        found->tail.items = L->items + k;
+        found->tail.len = L->len - k;
+        return 1;
+    }
+    last = L->len ? L->items[L->len - 1] : NULL;
+    return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
+           find_copy_in(r, &last->u.if_.body, found);
+}
+
+/* Whether every way out of statements L ends in the copy cc: at their end,
+ * or at the ends of both branches of an if that ends them. */
+static int ends_in_copy(const rec *r, const upy_stmt_list *L,
+                        const clause_copy *cc) {
+    uint32_t at, n, k = copy_in_clause(r, L, &at, &n);
+    const upy_stmt *last;
+    if (k < L->len)
+        return n == cc->n && rec_same_code(r, at, cc->at, n);
+    last = L->len ? L->items[L->len - 1] : NULL;
+    return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
+           ends_in_copy(r, &last->u.if_.body, cc) &&
+           ends_in_copy(r, &last->u.if_.orelse, cc);
+}
+
+/* Takes the copies out of statements L that ends_in_copy() accepts; with
+ * `brk`, each copy becomes that break (the copy was of the code after the
+ * loop).  Without, an if before them whose body ends in one (it left the
+ * clause there) gets the statements after it for its else part: they run
+ * only when its test fails. */
+static void strip_copy(const rec *r, upy_stmt_list *L, const clause_copy *cc,
+                       upy_stmt *brk) {
+    uint32_t at, n, k = copy_in_clause(r, L, &at, &n), j;
+    if (k < L->len) {
+        L->len = k;
+        if (brk)
+            L->items[L->len++] = brk;
+    } else {
+        upy_stmt *last = L->items[L->len - 1];
+        strip_copy(r, &last->u.if_.body, cc, brk);
+        strip_copy(r, &last->u.if_.orelse, cc, brk);
+    }
+    if (brk)
+        return;
+    for (j = L->len; j > 0; j--) {
+        upy_stmt *x = L->items[j - 1];
+        if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
+            !ends_in_copy(r, &x->u.if_.body, cc))
+            continue;
+        strip_copy(r, &x->u.if_.body, cc, NULL);
+        x->u.if_.orelse.items = L->items + j;
+        x->u.if_.orelse.len = L->len - j;
+        L->len = j;
+    }
+}
+
+/* Finds the copy in the clauses of try s: 1 when some clause ends in one
+ * and every clause that has one has the same code. */
+static int find_clause_copy(const rec *r, const upy_stmt *s, clause_copy *cc) {
+    uint32_t h;
+    cc->n = 0;
+    for (h = 0; h < s->u.try_.n_handlers; h++) {
+        clause_copy found;
+        if (!find_copy_in(r, &s->u.try_.handlers[h].body, &found))
+            continue;
+        if (!cc->n)
+            *cc = found;
+        else if (found.n != cc->n || !rec_same_code(r, found.at, cc->at, cc->n))
+            return 0;
+    }
+    return cc->n != 0;
+}
+
+/* Takes the copies out of the clauses of try s (see strip_copy). */
+static void strip_clause_copies(const rec *r, upy_stmt *s,
+                                const clause_copy *cc, upy_stmt *brk) {
+    uint32_t h;
+    for (h = 0; h < s->u.try_.n_handlers; h++)
+        if (ends_in_copy(r, &s->u.try_.handlers[h].body, cc))
+            strip_copy(r, &s->u.try_.handlers[h].body, cc, brk);
+}
+
+/* Whether block b starts with the code of the copy. */
+static int copy_of_block(const rec *r, int32_t b, const clause_copy *cc) {
+    return b != UPY_NO_BLOCK && b < (int32_t)r->cfg.count &&
+           rec_same_code(r, blk(r, b)->start, cc->at, cc->n);
 }
 
 /* --- 3.12+: the else part of a try whose handlers all leave ----------- */
@@ -317,6 +484,123 @@ static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
     return lo <= hi ? lo : 0;
 }
 
+/* When the copy is of the code after the loop around the try (rg), the
+ * clauses that end in it end in a break: 1 when so, 0 when not, -1 on
+ * error. */
+static int break_copy(rec *r, const region *rg, upy_stmt *s,
+                      const clause_copy *cc) {
+    upy_stmt *brk;
+    if (rg->brk == UPY_NO_BLOCK || !copy_of_block(r, rg->brk, cc))
+        return 0;
+    brk = rec_stmt(r, UPY_S_BREAK);
+    if (!brk)
+        return -1;
+    rec_set_start(r, brk, cc->at);
+    strip_clause_copies(r, s, cc, brk);
+    return 1;
+}
+
+/* The rest of region rg from exit, where the try body goes on, when no
+ * handler goes on after the try: a first part of it may be the else part.
+ * When the clauses end in a copy of the code after the try (cc), that
+ * code is the last statement of the rest, or the rest ends in a return or
+ * raise: then the rest is the else part and the copy is the code after
+ * the try.  Else the order of co_names and co_consts tells (see
+ * else_by_order).  *follow gets where the rest goes on. */
+static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
+                          upy_stmt *s, const clause_copy *cc, int32_t *follow,
+                          upy_ptr_vec *orelse, upy_ptr_vec *after) {
+    region rest_rg = *rg;
+    uint32_t end, k, n_else;
+    int32_t b2;
+    rest_rg.start = exit;
+    r->exit_block = UPY_NO_BLOCK;
+    if (rec_region(r, exit, &rest_rg, after))
+        return -1;
+    *follow = r->exit_block;
+    if (cc) {
+        /* The rest ends in the copy's statements (as many), or does not
+         * reach the code after the try. */
+        int ends_in_copy =
+            after->len >= cc->tail.len &&
+            rec_same_code(
+                r, ((upy_stmt *)after->items[after->len - cc->tail.len])->start,
+                cc->at, cc->n);
+        if (ends_in_copy) {
+            n_else = after->len - cc->tail.len;
+        } else if (*follow == UPY_NO_BLOCK) {
+            n_else = after->len;
+        } else {
+            if (break_copy(r, rg, s, cc) < 0)
+                return -1;
+            cc = NULL;
+        }
+    }
+    if (!cc) {
+        for (b2 = exit; b2 < rg->end && !blk(r, b2)->is_handler; b2++)
+            ;
+        end = b2 < (int32_t)r->cfg.count ? blk(r, b2)->start : r->ncode.count;
+        n_else = else_by_order(r, h, after, end);
+    }
+    for (k = 0; k < n_else; k++)
+        if (upy_vec_push(r->arena, orelse, after->items[k]))
+            return rec_oom(r);
+    if (n_else) { /* (items is NULL when the rest is empty) */
+        after->items += n_else;
+        after->len -= n_else;
+    }
+    if (cc) {
+        if (!after->len)
+            for (k = 0; k < cc->tail.len; k++)
+                if (upy_vec_push(r->arena, after, cc->tail.items[k]))
+                    return rec_oom(r);
+        strip_clause_copies(r, s, cc, NULL);
+    }
+    return 0;
+}
+
+/* Where the code after the try is when the clauses of try s end in a copy
+ * of it (cc), the body going on at exit: 1 when placed (the copies taken
+ * out of the clauses; *follow, *orelse and *after set), 0 when the copy
+ * says nothing (the clauses keep it), -1 on error. */
+static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
+                            const clause_copy *cc, int32_t exit,
+                            uint32_t depth_after, int32_t *follow,
+                            upy_ptr_vec *orelse, upy_ptr_vec *after) {
+    uint32_t k;
+    if (*follow != UPY_NO_BLOCK) {
+        /* Another clause goes on to the code after the try. */
+        if (copy_of_block(r, *follow, cc))
+            strip_clause_copies(r, s, cc, NULL);
+        return 0;
+    }
+    if (exit == UPY_NO_BLOCK) {
+        /* The body does not go on: the copy is the only code after the
+         * try. */
+        for (k = 0; k < cc->tail.len; k++)
+            if (upy_vec_push(r->arena, after, cc->tail.items[k]))
+                return rec_oom(r);
+        strip_clause_copies(r, s, cc, NULL);
+        return 1;
+    }
+    if (exit < rg->start || exit >= rg->end || exit == rg->cont ||
+        exit == rg->loop) {
+        /* The body leaves the region: the code after the try is where it
+         * goes, or the copy is of the code after the loop (a break). */
+        int st = 1;
+        if (copy_of_block(r, exit, cc))
+            strip_clause_copies(r, s, cc, NULL);
+        else if ((st = break_copy(r, rg, s, cc)) <= 0)
+            return st;
+        *follow = exit;
+        return 1;
+    }
+    r->sp = depth_after;
+    if (rest_after_try(r, h, rg, exit, s, cc, follow, orelse, after))
+        return -1;
+    return 1;
+}
+
 /* The finally body in the handler: [first, reraise) of instructions. */
 static int finally_range(const rec *r, int32_t h, uint32_t *first,
                          uint32_t *reraise) {
@@ -359,17 +643,6 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t end,
             return end;
     *unwind_from = end;
     return ret + 1;
-}
-
-/* The length of the exit block the compiler may copy at instruction i: up
- * to and with its first instruction that does not fall through (a few at
- * most), else 0. */
-static uint32_t exit_copy_length(const rec *r, uint32_t i) {
-    uint32_t k;
-    for (k = 0; k < 4 && i + k < r->ncode.count; k++)
-        if (!upy_nin_falls_through(ins(r, i + k)))
-            return k + 1;
-    return 0;
 }
 
 /* Whether [at, at + n) is the copy of the finally body [first, first + n)
@@ -716,13 +989,23 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         s->u.try_.finalbody = upy_vec_stmts(&finalbody);
     } else {
         uint32_t copy = 0;
+        clause_copy cc;
+        int handled = 0;
         star = star_first_clause(r, h);
         if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
                  : try_except(r, b, h, rg, s, &follow, out))
             return -1;
+        if (!star && find_clause_copy(r, s, &cc)) {
+            handled = clause_copy_exit(r, h, rg, s, &cc, exit, depth_after,
+                                       &follow, &orelse, &after);
+            if (handled < 0)
+                return -1;
+        }
         /* The else part: from where the body left to where the handlers
          * go on. */
-        if (copy && exit >= rg->start) {
+        if (handled) {
+            /* (clause_copy_exit placed the code after the try.) */
+        } else if (copy && exit >= rg->start) {
             /* The except* handler ends in a copy of the code after the
              * try (a final return): what the body goes on to, but for a
              * last statement of that code, is the else part. */
@@ -793,29 +1076,10 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
                    r->ncode.cold_handlers && exit >= rg->start &&
                    exit < rg->end) {
-            /* The rest of the region, of which a first part may be the
-             * else part (see else_by_order). */
-            region rest_rg = *rg;
-            uint32_t end, k, n_else;
-            int32_t b2;
-            rest_rg.start = exit;
             r->sp = depth_after;
-            r->exit_block = UPY_NO_BLOCK;
-            if (rec_region(r, exit, &rest_rg, &after))
+            if (rest_after_try(r, h, rg, exit, s, NULL, &follow, &orelse,
+                               &after))
                 return -1;
-            follow = r->exit_block;
-            for (b2 = exit; b2 < rg->end && !blk(r, b2)->is_handler; b2++)
-                ;
-            end =
-                b2 < (int32_t)r->cfg.count ? blk(r, b2)->start : r->ncode.count;
-            n_else = else_by_order(r, h, &after, end);
-            for (k = 0; k < n_else; k++)
-                if (upy_vec_push(r->arena, &orelse, after.items[k]))
-                    return rec_oom(r);
-            if (n_else) { /* (items is NULL when the rest is empty) */
-                after.items += n_else;
-                after.len -= n_else;
-            }
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }

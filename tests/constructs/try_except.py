@@ -210,3 +210,118 @@ def if_else_return_in_try_in_loop(items, f):
         except:
             return (b, False)
     return (None, None)
+
+
+def handler_falls_into_return(fut):
+    # 3.12+ copies the final return into the clause's way out (after its
+    # POP_EXCEPT): code after the try, not the clause's.
+    try:
+        get_loop = fut.get_loop
+    except AttributeError:
+        pass
+    else:
+        return get_loop()
+    return fut._loop
+
+
+def handler_falls_into_return_in_if(self):
+    self.check()
+    if self.seekable is None:
+        try:
+            self.tell()
+        except OSError:
+            self.seekable = False
+        else:
+            self.seekable = True
+    return self.seekable
+
+
+def named_handler_falls_into_return(run, parser, args):
+    if args:
+        try:
+            run(args)
+        except BrokenPipeError as exc:
+            parser.exit(exc.errno)
+    else:
+        parser.print_usage()
+    return parser
+
+
+def handler_falls_into_raise(self, warn):
+    if not self.testing:
+        try:
+            print(warn)
+        except OSError:
+            pass
+    raise SystemExit
+
+
+def handler_then_else_loop_then_return(mod, aliases, name):
+    try:
+        found = mod.getaliases()
+    except AttributeError:
+        pass
+    else:
+        for alias in found:
+            if alias not in aliases:
+                aliases[alias] = name
+    return name
+
+
+def while_handler_breaks_to_return(f, x):
+    while x:
+        try:
+            x = f(x)
+        except ValueError:
+            break
+    return x
+
+
+def handler_returns_constant(f, g):
+    try:
+        f()
+    except KeyError:
+        return 5
+    g()
+
+
+def if_else_ending_clause(date_time, time):
+    # 3.12+ gives each branch its own way out of the clause (POP_EXCEPT and
+    # a jump back to the code after the try).
+    try:
+        gmtoff = date_time.tm_gmtoff
+    except AttributeError:
+        if time.daylight:
+            gmtoff = 1
+        else:
+            gmtoff = -time.timezone
+    delta = make(gmtoff)
+    return delta
+
+
+def if_else_ending_clause_into_return(date_time, time):
+    try:
+        gmtoff = date_time.tm_gmtoff
+    except AttributeError:
+        if time.daylight:
+            gmtoff = 1
+        else:
+            gmtoff = -time.timezone
+    return gmtoff
+
+
+def if_break_else_raise_in_clause(data, decode):
+    results = []
+    while True:
+        try:
+            res = decode(data)
+        except ValueError:
+            if results:
+                break
+            else:
+                raise
+        results.append(res)
+        data = data[1:]
+        if not data:
+            break
+    return b''.join(results)
