@@ -1341,7 +1341,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                                                       : (uint32_t)bb->depth_in;
         }
         r->base = rg->base;
-        r->stmt_start = start;
+        /* (A value left on the stack by the blocks before, as a short
+         * circuit's, belongs to the statement they started.) */
+        if (r->sp <= r->base)
+            r->stmt_start = start;
         stop = rec_run(r, start, bb->end, rg, out);
         if (stop < 0)
             return -1;
