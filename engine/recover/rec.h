@@ -309,6 +309,8 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
 int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
                upy_ptr_vec *out);
 int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n);
+/* The co_names (0) or co_consts (1) entry instruction i refers to. */
+int32_t rec_table_entry(const rec *r, uint32_t i, int table);
 /* Whether block b is the way out of a constant's `return` the compiler
  * wrote after copies of the exits it leaves (finally bodies, with exits):
  * the copies, then LOAD_CONST; RETURN.  The NOP of the return's line

@@ -197,46 +197,6 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
  * the order of co_names and co_consts: body, else, handlers, then the
  * code after the try. */
 
-static int32_t entry_index(const upy_object *tuple, const upy_object *o) {
-    size_t k, n = upy_seq_len(tuple);
-    for (k = 0; k < n; k++)
-        if (upy_seq_item(tuple, k) == o)
-            return (int32_t)k;
-    return -1;
-}
-
-/* The co_names (table 0) or co_consts (table 1) entry instruction i
- * refers to, or -1.  None is left out: the compiler copies `return None`
- * everywhere. */
-static int32_t entry_of(const rec *r, uint32_t i, int table) {
-    const upy_nin *in = ins(r, i);
-    if (!in->obj)
-        return -1;
-    if (table == 1)
-        return in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE
-                   ? entry_index(r->code->consts, in->obj)
-                   : -1;
-    switch ((upy_nop)in->op) {
-    case N_LOAD:
-    case N_STORE:
-    case N_DELETE:
-        if (in->arg != UPY_SCOPE_GLOBAL && in->arg != UPY_SCOPE_NAME)
-            return -1;
-        break;
-    case N_LOAD_ATTR:
-    case N_LOAD_METHOD:
-    case N_LOAD_SUPER_ATTR:
-    case N_STORE_ATTR:
-    case N_DELETE_ATTR:
-    case N_IMPORT_NAME:
-    case N_IMPORT_FROM:
-        break;
-    default:
-        return -1;
-    }
-    return entry_index(r->code->names, in->obj);
-}
-
 /* Which part instruction i belongs to: the handler h (OWN_HANDLER), the
  * statement j of `rest` (j >= 0; its code is [rest[j]->start,
  * rest[j+1]->start), the last one's up to `end`, and the code of the
@@ -298,7 +258,7 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
         u->elsewhere[e] = 0;
     }
     for (i = 0; i < r->ncode.count; i++) {
-        int32_t en = entry_of(r, i, table), own;
+        int32_t en = rec_table_entry(r, i, table), own;
         if (en < 0)
             continue;
         own = owner_of(r, h, rest, end, i);
