@@ -322,6 +322,8 @@ int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n);
  * while loop (copied at the bottom of its body): that header, else
  * UPY_NO_BLOCK. */
 int32_t rec_while_test_at(const rec *r, uint32_t start);
+/* The co_names (0) or co_consts (1) entry instruction i refers to. */
+int32_t rec_table_entry(const rec *r, uint32_t i, int table);
 /* Whether block b is the way out of a constant's `return` the compiler
  * wrote after copies of the exits it leaves (finally bodies, with exits):
  * the copies, then LOAD_CONST; RETURN.  The NOP of the return's line

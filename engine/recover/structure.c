@@ -129,6 +129,50 @@ static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
     return rec_emit(r, out, s);
 }
 
+/* --- the order of co_names and co_consts --------------------------------- */
+
+static int32_t entry_index(const upy_object *tuple, const upy_object *o) {
+    size_t k, n = upy_seq_len(tuple);
+    for (k = 0; k < n; k++)
+        if (upy_seq_item(tuple, k) == o)
+            return (int32_t)k;
+    return -1;
+}
+
+/* The co_names (table 0) or co_consts (table 1) entry instruction i
+ * refers to, or -1.  None is left out: the compiler copies `return None`
+ * everywhere.  The compiler enters names and constants in the order it
+ * meets them in the source, which tells apart sources whose code is laid
+ * out alike. */
+int32_t rec_table_entry(const rec *r, uint32_t i, int table) {
+    const upy_nin *in = ins(r, i);
+    if (!in->obj)
+        return -1;
+    if (table == 1)
+        return in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE
+                   ? entry_index(r->code->consts, in->obj)
+                   : -1;
+    switch ((upy_nop)in->op) {
+    case N_LOAD:
+    case N_STORE:
+    case N_DELETE:
+        if (in->arg != UPY_SCOPE_GLOBAL && in->arg != UPY_SCOPE_NAME)
+            return -1;
+        break;
+    case N_LOAD_ATTR:
+    case N_LOAD_METHOD:
+    case N_LOAD_SUPER_ATTR:
+    case N_STORE_ATTR:
+    case N_DELETE_ATTR:
+    case N_IMPORT_NAME:
+    case N_IMPORT_FROM:
+        break;
+    default:
+        return -1;
+    }
+    return entry_index(r->code->names, in->obj);
+}
+
 /* --- copies of exits (finally bodies, with exits) ---------------------- */
 
 /* Whether the instructions [a, a + n) and [b, b + n) are the same code:
@@ -1629,7 +1673,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                                                       : (uint32_t)bb->depth_in;
         }
         r->base = rg->base;
-        r->stmt_start = start;
+        /* (A value left on the stack by the blocks before, as a short
+         * circuit's, belongs to the statement they started.) */
+        if (r->sp <= r->base)
+            r->stmt_start = start;
         stop = rec_run(r, start, bb->end, rg, out);
         if (stop < 0)
             return -1;

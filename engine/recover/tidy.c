@@ -282,6 +282,75 @@ static int explicit_return(const rec *r, const upy_stmt *s,
     return s->u.if_.body.len == 1;
 }
 
+/* The instructions of statements [a, b) of a list, the last one's up to
+ * its return or raise: [*from, *to). */
+static void exit_range(const rec *r, const upy_stmt_list *l, uint32_t a,
+                       uint32_t *from, uint32_t *to) {
+    uint32_t i = l->items[l->len - 1]->start;
+    while (i < r->ncode.count && r->ncode.ins[i].op != N_RETURN &&
+           r->ncode.ins[i].op != N_RAISE)
+        i++;
+    *from = l->items[a]->start;
+    *to = i + 1;
+}
+
+/* Where an entry is used: 1 in the tail T (or its copy), 2 in B, 4
+ * elsewhere. */
+enum { IN_TAIL = 1, IN_B = 2, IN_ELSEWHERE = 4 };
+
+/* Whether the order of entries used only in T and B is B's, then T's
+ * (tail_first 0), or T's, then B's (1). */
+static int order_agrees(const uint8_t *where, size_t n, int tail_first) {
+    size_t e;
+    int last = 0, at;
+    for (e = 0; e < n; e++) {
+        if (!where[e] || (where[e] & IN_ELSEWHERE))
+            continue;
+        at = where[e] & (tail_first ? IN_TAIL : IN_B) ? 0 : 1;
+        if (at < last)
+            return 0;
+        last = at;
+    }
+    return 1;
+}
+
+/* Whether `if c: A; T` + B + T (T the last m statements, ending in a
+ * return or raise, copied into A by the compiler: the same code) came from `if
+ * c: A` / `else: B` + T: whether the order the compiler met names and constants
+ * in says T came after B, not at the end of A. */
+static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
+                           const upy_stmt_list *rest, uint32_t m) {
+    uint32_t c0, c1, t0, t1, b0 = rest->items[0]->start, i;
+    int table, explicit_agrees = 1;
+    if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
+        return 0;
+    exit_range(r, a_body, a_body->len - m, &c0, &c1);
+    exit_range(r, rest, rest->len - m, &t0, &t1);
+    if (!(c1 <= b0 && b0 <= t0) || c1 - c0 != t1 - t0 ||
+        !rec_same_code(r, c0, t0, c1 - c0) ||
+        returns_from_handler(r, a_body->items[a_body->len - 1]))
+        return 0;
+    for (table = 0; table < 2; table++) {
+        size_t n = upy_seq_len(table ? r->code->consts : r->code->names);
+        uint8_t *where = upy_arena_array(r->arena, n + 1, 1);
+        if (!where)
+            return 0;
+        memset(where, 0, n + 1);
+        for (i = 0; i < r->ncode.count; i++) {
+            int32_t e = rec_table_entry(r, i, table);
+            if (e < 0)
+                continue;
+            where[e] |= (i >= c0 && i < c1) || (i >= t0 && i < t1) ? IN_TAIL
+                        : i >= b0 && i < t0                        ? IN_B
+                                            : IN_ELSEWHERE;
+        }
+        if (!order_agrees(where, n, 0))
+            return 0;
+        explicit_agrees &= order_agrees(where, n, 1);
+    }
+    return !explicit_agrees;
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else, unless the
@@ -302,6 +371,29 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
             ends_with_copy(r, &s->u.if_.body, &rest)) {
             s->u.if_.body.len -= rest.len;
             break;
+        }
+        /* `if c: A; T` + B + T, T copied into A: `if c: A` / `else: B`
+         * + T where the order of co_names / co_consts says so. */
+        if (s->kind == UPY_S_IF && !s->u.if_.orelse.len) {
+            uint32_t m;
+            for (m = 1; m < rest.len && m < s->u.if_.body.len; m++) {
+                if (tail_after_else(r, &s->u.if_.body, &rest, m))
+                    break;
+            }
+            if (m < rest.len && m < s->u.if_.body.len) {
+                upy_stmt **orelse =
+                    upy_arena_array(r->arena, rest.len - m, sizeof(upy_stmt *));
+                if (!orelse)
+                    return;
+                memcpy(orelse, rest.items, (rest.len - m) * sizeof *orelse);
+                s->u.if_.body.len -= m;
+                s->u.if_.orelse.items = orelse;
+                s->u.if_.orelse.len = rest.len - m;
+                memmove(body->items + k + 1, rest.items + rest.len - m,
+                        m * sizeof(upy_stmt *));
+                body->len = k + 1 + m;
+                break;
+            }
         }
         if (s->kind == UPY_S_TRY && !s->u.try_.finalbody.len &&
             s->u.try_.n_handlers) {

@@ -364,124 +364,129 @@ static int copy_of_block(const rec *r, int32_t b, const clause_copy *cc) {
  * the order of co_names and co_consts: body, else, handlers, then the
  * code after the try. */
 
-static int32_t entry_index(const upy_object *tuple, const upy_object *o) {
-    size_t k, n = upy_seq_len(tuple);
-    for (k = 0; k < n; k++)
-        if (upy_seq_item(tuple, k) == o)
-            return (int32_t)k;
-    return -1;
+/* Which part instruction i belongs to: the handler h (OWN_HANDLER), the
+ * statement j of `rest` (j >= 0; its code is [rest[j]->start,
+ * rest[j+1]->start), the last one's up to `end`, and the code of the
+ * handlers of tries in it, laid out after all other code), or some other
+ * code (OWN_ELSEWHERE). */
+enum { OWN_HANDLER = -2, OWN_ELSEWHERE = -1 };
+
+static int32_t rest_stmt_of(const upy_ptr_vec *rest, uint32_t i, uint32_t end) {
+    uint32_t j;
+    if (i < ((upy_stmt *)rest->items[0])->start || i >= end)
+        return OWN_ELSEWHERE;
+    for (j = 0;
+         j + 1 < rest->len && i >= ((upy_stmt *)rest->items[j + 1])->start; j++)
+        ;
+    return (int32_t)j;
 }
 
-/* The co_names (table 0) or co_consts (table 1) entry instruction i
- * refers to, or -1.  None is left out: the compiler copies `return None`
- * everywhere. */
-static int32_t entry_of(const rec *r, uint32_t i, int table) {
-    const upy_nin *in = ins(r, i);
-    if (!in->obj)
-        return -1;
-    if (table == 1)
-        return in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE
-                   ? entry_index(r->code->consts, in->obj)
-                   : -1;
-    switch ((upy_nop)in->op) {
-    case N_LOAD:
-    case N_STORE:
-    case N_DELETE:
-        if (in->arg != UPY_SCOPE_GLOBAL && in->arg != UPY_SCOPE_NAME)
-            return -1;
-        break;
-    case N_LOAD_ATTR:
-    case N_LOAD_METHOD:
-    case N_LOAD_SUPER_ATTR:
-    case N_STORE_ATTR:
-    case N_DELETE_ATTR:
-    case N_IMPORT_NAME:
-    case N_IMPORT_FROM:
-        break;
-    default:
-        return -1;
+static int32_t owner_of(const rec *r, int32_t h, const upy_ptr_vec *rest,
+                        uint32_t end, uint32_t i) {
+    int32_t x = r->cfg.block_of[i], own = rest_stmt_of(rest, i, end);
+    int cold = 0;
+    if (upy_cfg_dominates(&r->cfg, h, x))
+        return OWN_HANDLER;
+    if (own != OWN_ELSEWHERE)
+        return own;
+    /* A handler is dominated by the code it protects: up from a handler
+     * entry, the first code of the rest is the statement it belongs to. */
+    for (; x != UPY_NO_BLOCK; x = blk(r, x)->idom) {
+        if (cold && (own = rest_stmt_of(rest, blk(r, x)->start, end)) >= 0)
+            return own;
+        if (blk(r, x)->is_handler)
+            cold = 1;
     }
-    return entry_index(r->code->names, in->obj);
+    return OWN_ELSEWHERE;
 }
 
-enum { SEEN_NOT = -3, SEEN_HANDLER = -2, SEEN_ELSEWHERE = -1 };
+/* Where the entries of one table (0: co_names, 1: co_consts) are used:
+ * the first statement of the rest, the handler, other code. */
+typedef struct entry_uses {
+    size_t n;
+    int32_t *first;    /* -1: no statement of the rest */
+    uint32_t *handler; /* the first instruction in the handler, or 0 */
+    uint8_t *elsewhere;
+} entry_uses;
 
-/* What one table says of the statements `rest` (instructions [rest[0]->
- * start, end), each statement to the start of the next): at least *lo
- * and at most *hi of them came before handler h.  0 when it contradicts
- * itself. */
-static int else_bounds_by(rec *r, int32_t h, const upy_ptr_vec *rest,
-                          uint32_t end, int table, uint32_t *lo, uint32_t *hi) {
-    const upy_object *tuple = table ? r->code->consts : r->code->names;
-    size_t n = upy_seq_len(tuple), k;
-    int32_t *seen, handler_min = -1;
-    uint32_t i, j, first = ((upy_stmt *)rest->items[0])->start;
-
-    *lo = 0;
-    *hi = rest->len;
-    seen = upy_arena_array(r->arena, n + 1, sizeof *seen);
-    if (!seen)
-        return 0;
-    for (k = 0; k < n; k++)
-        seen[k] = SEEN_NOT;
-    for (i = 0, j = 0; i < r->ncode.count; i++) {
-        int32_t e = entry_of(r, i, table), where;
-        if (e < 0)
+static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
+                     int table, entry_uses *u) {
+    size_t e;
+    uint32_t i;
+    u->n = upy_seq_len(table ? r->code->consts : r->code->names);
+    u->first = upy_arena_array(r->arena, u->n + 1, sizeof *u->first);
+    u->handler = upy_arena_array(r->arena, u->n + 1, sizeof *u->handler);
+    u->elsewhere = upy_arena_array(r->arena, u->n + 1, 1);
+    if (!u->first || !u->handler || !u->elsewhere)
+        return rec_oom(r);
+    for (e = 0; e < u->n; e++) {
+        u->first[e] = -1;
+        u->handler[e] = 0;
+        u->elsewhere[e] = 0;
+    }
+    for (i = 0; i < r->ncode.count; i++) {
+        int32_t en = rec_table_entry(r, i, table), own;
+        if (en < 0)
             continue;
-        if (upy_cfg_dominates(&r->cfg, h, r->cfg.block_of[i])) {
-            where = SEEN_HANDLER;
-        } else if (i >= first && i < end) {
-            while (j + 1 < rest->len &&
-                   i >= ((upy_stmt *)rest->items[j + 1])->start)
-                j++;
-            where = (int32_t)j;
+        own = owner_of(r, h, rest, end, i);
+        if (own == OWN_HANDLER) {
+            if (!u->handler[en])
+                u->handler[en] = i;
+        } else if (own == OWN_ELSEWHERE)
+            u->elsewhere[en] = 1;
+        else if (u->first[en] < 0 || own < u->first[en])
+            u->first[en] = own;
+    }
+    return 0;
+}
+
+/* Whether, with k statements of the rest in the else part, the order the
+ * compiler meets the entries in -- body, rest[0..k), handler, rest[k..)
+ * -- agrees with their order in the table.  Only entries used nowhere but
+ * in the handler and the rest tell anything; in the handler, its code is
+ * in the order of its clauses. */
+static int agrees(const entry_uses *u, uint32_t k) {
+    uint32_t last = 0, last_in = 0, at, in;
+    size_t e;
+    for (e = 0; e < u->n; e++) {
+        if (u->elsewhere[e] || (u->first[e] < 0 && !u->handler[e]))
+            continue;
+        in = 0;
+        if (u->first[e] >= 0 && (uint32_t)u->first[e] < k) {
+            at = (uint32_t)u->first[e]; /* in the else part */
+        } else if (u->handler[e]) {
+            at = k;
+            in = u->handler[e];
         } else {
-            where = SEEN_ELSEWHERE;
+            at = (uint32_t)u->first[e] + 1; /* after the handler */
         }
-        if (seen[e] == SEEN_NOT ||
-            (seen[e] >= 0 && where >= 0 && where < seen[e]))
-            seen[e] = where;
-        else if (seen[e] != where && !(seen[e] >= 0 && where >= 0))
-            seen[e] = SEEN_ELSEWHERE;
+        if (at < last || (at == last && in < last_in))
+            return 0;
+        last = at;
+        last_in = in;
     }
-    for (k = 0; k < n; k++)
-        if (seen[k] == SEEN_HANDLER) {
-            handler_min = (int32_t)k;
-            break;
-        }
-    if (handler_min < 0)
-        return 1;
-    /* Each statement with an entry of its own says before or after. */
-    for (j = 0; j < rest->len; j++) {
-        for (k = 0; k < n && seen[k] != (int32_t)j; k++)
-            ;
-        if (k == n)
-            continue;
-        if ((int32_t)k < handler_min)
-            *lo = j + 1;
-        else if (*hi == rest->len)
-            *hi = j;
-    }
-    return *lo <= *hi;
+    return 1;
 }
 
 /* How many statements of `rest` are the else part (see above): as few as
- * the evidence of both tables allows. */
+ * the evidence of both tables allows; 0 when they contradict. */
 static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
                               uint32_t end) {
-    uint32_t j, lo_names, hi_names, lo_consts, hi_consts, lo, hi;
+    entry_uses names, consts;
+    uint32_t j, k;
     if (!rest->len)
         return 0;
     for (j = 1; j < rest->len; j++)
         if (((upy_stmt *)rest->items[j])->start <
             ((upy_stmt *)rest->items[j - 1])->start)
             return 0;
-    if (!else_bounds_by(r, h, rest, end, 0, &lo_names, &hi_names) ||
-        !else_bounds_by(r, h, rest, end, 1, &lo_consts, &hi_consts))
+    if (find_uses(r, h, rest, end, 0, &names) ||
+        find_uses(r, h, rest, end, 1, &consts))
         return 0;
-    lo = lo_names > lo_consts ? lo_names : lo_consts;
-    hi = hi_names < hi_consts ? hi_names : hi_consts;
-    return lo <= hi ? lo : 0;
+    for (k = 0; k <= rest->len; k++)
+        if (agrees(&names, k) && agrees(&consts, k))
+            return k;
+    return 0;
 }
 
 /* When the copy is of the code after the loop around the try (rg), the
@@ -929,6 +934,9 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
 
     if (!s)
         return -1;
+    /* (The statement starts with its body: what was evaluated last may be
+     * some other code, as the handlers of the try before.) */
+    rec_set_start(r, s, blk(r, b)->start);
     if (hb->end - hb->start < 2 || ins(r, hb->start)->op != N_PUSH_EXC_INFO)
         return rec_fail_region(r, b, rg, out);
     is_finally = ins(r, hb->start + 1)->op != N_POP_TOP &&

@@ -325,3 +325,40 @@ def if_break_else_raise_in_clause(data, decode):
         if not data:
             break
     return b''.join(results)
+
+
+def else_at_function_end(self, arg):
+    # Each handler ends in the implicit return, so the else part could as
+    # well follow the try: the order of co_names (the else part's names
+    # before the handlers') says where it was written.
+    try:
+        arg = int(arg)
+    except ValueError:
+        self.error("not a number")
+    else:
+        try:
+            self.frame.lineno = arg
+        except ValueError as e:
+            self.error("failed: %s" % e)
+
+
+def else_sharing_a_name_with_a_handler(self):
+    try:
+        self.obj.handshake()
+    except AgainErrors:
+        self.flush()
+    except OSError as exc:
+        self.complete(exc)
+    else:
+        self.complete(None)
+
+
+def else_ending_in_a_short_circuit_raise(it, default, too_long):
+    first = next(it, default)
+    try:
+        second = next(it)
+    except StopIteration:
+        return first
+    else:
+        msg = "more than one: {!r}, {!r}".format(first, second)
+        raise too_long or ValueError(msg)
