@@ -711,7 +711,9 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
     if (kind == CODE_FUNCTION && add_dead_yield(&r, body))
         return -1;
-    if (add_declarations(&r, body))
+    /* A type parameter scope or lazy value binds no name of the source:
+     * its cells are the parameters, or a comprehension's variable. */
+    if (kind != CODE_GENERIC && kind != CODE_LAZY && add_declarations(&r, body))
         return -1;
     *unrecovered += r.unrecovered;
     return 0;

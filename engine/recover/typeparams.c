@@ -176,6 +176,17 @@ int rec_type_param_intrinsic(rec *r, const upy_nin *in) {
     }
 }
 
+/* Whether stored is the name of type parameter `name` as the compiler
+ * stores it: the same, or below a class _Class__name (a private name
+ * mangled). */
+static int is_param_name(const char *stored, const char *name) {
+    size_t ns = strlen(stored), nn = strlen(name);
+    if (strcmp(stored, name) == 0)
+        return 1;
+    return strncmp(name, "__", 2) == 0 && ns > nn + 1 && stored[0] == '_' &&
+           stored[1] != '_' && strcmp(stored + ns - nn, name) == 0;
+}
+
 static int is_hidden(const char *name) {
     return name && name[0] == '.';
 }
@@ -187,7 +198,7 @@ int rec_generic_store(rec *r, const char *name, sval v) {
     /* A type parameter bound to its own name: the parameter list says
      * so. */
     if (v.kind == SV_VALUE && v.expr && v.expr->kind == UPY_E_TYPEPARAM &&
-        strcmp(v.expr->u.type_param.name, name) == 0)
+        is_param_name(name, v.expr->u.type_param.name))
         return 1;
     if (!is_hidden(name))
         return 0;

@@ -86,3 +86,15 @@ def local_generic():
     class C[T]:
         pass
     return (inner, C)
+
+
+class Mangled[__T]:
+    param = __T
+
+    def meth[__U](self, arg: __T, arg2: __U):
+        return (__T, __U)
+
+    type Alias[__V] = (__T, __V)
+
+
+type Shadowing[T: [lambda: T for T in (T, [1])[1]]] = [lambda: T for T in T.__name__]
