@@ -367,6 +367,21 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
     return 0;
 }
 
+/* Whether name is the variable of a comprehension 3.12+ inlined in the
+ * code (which saves the name's outer value first): a store to it is the
+ * comprehension's own, even where the code also reads a free variable of
+ * that name (`[lambda: T for T in T.__name__]`). */
+static int is_inlined_variable(const rec *r, const char *name) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (in->op == N_LOAD && in->arg == UPY_SCOPE_FAST_AND_CLEAR &&
+            rec_str(in->obj) && strcmp(rec_str(in->obj), name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* global / nonlocal declarations the code implies. */
 static int add_declarations(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
@@ -385,7 +400,8 @@ static int add_declarations(rec *r, upy_stmt_list *body) {
             else if (in->arg == UPY_SCOPE_DEREF)
                 for (k = 0; k < upy_seq_len(co->freevars); k++)
                     if (strcmp(str_at(co->freevars, k), name) == 0 &&
-                        strcmp(name, "__class__") != 0)
+                        strcmp(name, "__class__") != 0 &&
+                        !is_inlined_variable(r, name))
                         to = &nonlocals;
         }
         if (!to)

@@ -98,3 +98,7 @@ class Mangled[__T]:
 
 
 type Shadowing[T: [lambda: T for T in (T, [1])[1]]] = [lambda: T for T in T.__name__]
+
+
+def shadowing_function[T: [lambda: T for T in (T, [1])[1]]]():
+    return [lambda: T for T in T.__name__]
