@@ -65,7 +65,16 @@ typedef enum upy_expr_kind {
     UPY_E_SOURCE,     /* u.name: source text printed as it is (an
                          annotation the compiler kept as its text, under
                          `from __future__ import annotations`) */
+    UPY_E_TYPEPARAM,  /* u.type_param: one type parameter of a generic
+                         def, class or type alias (3.12+), only in their
+                         type_params lists */
 } upy_expr_kind;
+
+typedef enum upy_type_param_kind {
+    UPY_TP_TYPEVAR,      /* T, T: bound, T: (constraints) */
+    UPY_TP_TYPEVARTUPLE, /* *Ts */
+    UPY_TP_PARAMSPEC,    /* **P */
+} upy_type_param_kind;
 
 /* Operators, in the order of CPython's BINARY_OP oparg (NB_*), so the
  * normalize layer maps 3.11+ opargs directly. */
@@ -196,6 +205,13 @@ struct upy_expr {
             upy_expr *target; /* UPY_E_NAME */
             upy_expr *value;
         } named;
+        struct {
+            upy_type_param_kind kind;
+            const char *name;
+            upy_expr *bound;    /* NULL when none; a tuple of
+                                   constraints for `T: (A, B)` */
+            upy_expr *default_; /* 3.13+, NULL when none */
+        } type_param;
     } u;
 };
 
@@ -245,6 +261,7 @@ typedef enum upy_stmt_kind {
     UPY_S_FUNCTIONDEF, /* u.funcdef */
     UPY_S_CLASSDEF,    /* u.classdef */
     UPY_S_MATCH,       /* u.match */
+    UPY_S_TYPEALIAS,   /* u.typealias: type name[params] = value */
     /* A region the engine could not recover: printed as a comment block
      * (u.unrecovered.text, one or more lines, each printed after "# "),
      * followed by `pass` where the block would otherwise be empty. */
@@ -393,8 +410,9 @@ struct upy_stmt {
             const char *name;
             upy_arguments *args;
             upy_stmt_list body;
-            upy_expr_list decorators; /* outermost first */
-            upy_expr *returns;        /* NULL when none */
+            upy_expr_list decorators;  /* outermost first */
+            upy_expr_list type_params; /* UPY_E_TYPEPARAM, 3.12+ */
+            upy_expr *returns;         /* NULL when none */
             int is_async;
             /* The code object the def was recovered from: two defs made
              * from one code object are copies of one statement. */
@@ -407,8 +425,14 @@ struct upy_stmt {
             uint32_t n_keywords;
             upy_stmt_list body;
             upy_expr_list decorators;
-            const upy_code *origin; /* as for funcdef */
+            upy_expr_list type_params; /* as for funcdef */
+            const upy_code *origin;    /* as for funcdef */
         } classdef;
+        struct {
+            const char *name;
+            upy_expr_list type_params; /* as for funcdef */
+            upy_expr *value;
+        } typealias;
         struct {
             upy_expr *subject;
             upy_match_case *cases;

@@ -482,9 +482,16 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         return put(nm, N_LOAD, UPY_SCOPE_CLASSDEREF, in->argobj, i);
     case UPY_OP_LOAD_FROM_DICT_OR_DEREF:
     case UPY_OP_LOAD_FROM_DICT_OR_GLOBALS: {
-        /* 3.12 class bodies: LOAD_LOCALS then this, one name lookup. */
+        /* 3.12 class bodies: LOAD_LOCALS then this, one name lookup.
+         * The annotation scopes of 3.12+ type parameters, lazily
+         * evaluated values and methods below a class load the class's
+         * namespace from its __classdict__ cell instead. */
         upy_nin *last = last_emitted(nm);
-        if (last && last->op == N_LOAD_LOCALS)
+        if (last &&
+            (last->op == N_LOAD_LOCALS ||
+             (last->op == N_LOAD && last->obj && last->obj->kind == UPY_STR &&
+              strcmp((const char *)last->obj->u.bytes.data, "__classdict__") ==
+                  0)))
             nm->n--;
         return put(nm, N_LOAD,
                    in->op == UPY_OP_LOAD_FROM_DICT_OR_DEREF

@@ -1502,6 +1502,20 @@ static void print_expr_inner(printer *p, const upy_expr *e) {
     case UPY_E_SOURCE:
         puts_(p, e->u.name);
         break;
+    case UPY_E_TYPEPARAM:
+        puts_(p, e->u.type_param.kind == UPY_TP_TYPEVARTUPLE ? "*"
+                 : e->u.type_param.kind == UPY_TP_PARAMSPEC  ? "**"
+                                                             : "");
+        puts_(p, e->u.type_param.name);
+        if (e->u.type_param.bound) {
+            puts_(p, ": ");
+            print_expr(p, e->u.type_param.bound, P_TEST);
+        }
+        if (e->u.type_param.default_) {
+            puts_(p, " = ");
+            print_expr(p, e->u.type_param.default_, P_TEST);
+        }
+        break;
     case UPY_E_NAMEDEXPR:
         /* Always in parentheses: valid in every position. */
         putc_(p, '(');
@@ -1737,11 +1751,22 @@ static void print_decorators(printer *p, const upy_expr_list *decorators,
     }
 }
 
+/* 3.12+: `[T, *Ts, **P]` after the name of a generic def, class or type
+ * alias. */
+static void print_type_params(printer *p, const upy_expr_list *params) {
+    if (!params->len)
+        return;
+    putc_(p, '[');
+    print_expr_list(p, params, P_TEST);
+    putc_(p, ']');
+}
+
 static void print_funcdef(printer *p, const upy_stmt *s, int level) {
     print_decorators(p, &s->u.funcdef.decorators, level);
     indent(p, level);
     puts_(p, s->u.funcdef.is_async ? "async def " : "def ");
     puts_(p, s->u.funcdef.name ? s->u.funcdef.name : "_");
+    print_type_params(p, &s->u.funcdef.type_params);
     putc_(p, '(');
     print_arguments(p, s->u.funcdef.args, 1);
     putc_(p, ')');
@@ -1757,6 +1782,7 @@ static void print_classdef(printer *p, const upy_stmt *s, int level) {
     indent(p, level);
     puts_(p, "class ");
     puts_(p, s->u.classdef.name ? s->u.classdef.name : "_");
+    print_type_params(p, &s->u.classdef.type_params);
     if (s->u.classdef.bases.len || s->u.classdef.n_keywords) {
         putc_(p, '(');
         print_expr_list(p, &s->u.classdef.bases, P_TEST);
@@ -1912,6 +1938,13 @@ static void print_simple(printer *p, const upy_stmt *s) {
     switch (s->kind) {
     case UPY_S_EXPR:
         print_bare(p, s->u.expr, 1, P_YIELD);
+        break;
+    case UPY_S_TYPEALIAS:
+        puts_(p, "type ");
+        puts_(p, s->u.typealias.name);
+        print_type_params(p, &s->u.typealias.type_params);
+        puts_(p, " = ");
+        print_expr(p, s->u.typealias.value, P_TEST);
         break;
     case UPY_S_ASSIGN:
         for (i = 0; i < s->u.assign.targets.len && !stopped(p); i++) {

@@ -367,6 +367,21 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
     return 0;
 }
 
+/* Whether name is the variable of a comprehension 3.12+ inlined in the
+ * code (which saves the name's outer value first): a store to it is the
+ * comprehension's own, even where the code also reads a free variable of
+ * that name (`[lambda: T for T in T.__name__]`). */
+static int is_inlined_variable(const rec *r, const char *name) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (in->op == N_LOAD && in->arg == UPY_SCOPE_FAST_AND_CLEAR &&
+            rec_str(in->obj) && strcmp(rec_str(in->obj), name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* global / nonlocal declarations the code implies. */
 static int add_declarations(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
@@ -385,7 +400,8 @@ static int add_declarations(rec *r, upy_stmt_list *body) {
             else if (in->arg == UPY_SCOPE_DEREF)
                 for (k = 0; k < upy_seq_len(co->freevars); k++)
                     if (strcmp(str_at(co->freevars, k), name) == 0 &&
-                        strcmp(name, "__class__") != 0)
+                        strcmp(name, "__class__") != 0 &&
+                        !is_inlined_variable(r, name))
                         to = &nonlocals;
         }
         if (!to)
@@ -564,6 +580,12 @@ typedef enum code_kind {
     CODE_CLASS,
     CODE_LAMBDA,
     CODE_COMPREHENSION,
+    /* 3.12+: the scope of a generic def, class or type alias's type
+     * parameters, and a lazily evaluated value (a type parameter's bound,
+     * constraints or default, a type alias's value).  The latter looks
+     * like any function; only the code that makes it tells. */
+    CODE_GENERIC,
+    CODE_LAZY,
 } code_kind;
 
 static code_kind kind_of(const upy_code *co) {
@@ -572,24 +594,28 @@ static code_kind kind_of(const upy_code *co) {
         return name && strcmp(name, "<module>") == 0 ? CODE_MODULE : CODE_CLASS;
     if (name && strcmp(name, "<lambda>") == 0)
         return CODE_LAMBDA;
+    if (rec_is_generic_scope(co))
+        return CODE_GENERIC;
     if (name && name[0] == '<')
         return CODE_COMPREHENSION;
     return CODE_FUNCTION;
 }
 
-/* Recovers the statements of co.  A failure of the code object itself
- * (memory aside) gives one unrecovered statement, so the caller always
- * gets a body. */
-static int recover_body(const rec *parent, const upy_code *co,
-                        upy_version version, const upy_recover_options *options,
-                        upy_arena *arena, int depth, upy_stmt_list *body,
-                        unsigned *unrecovered, unpyc_error *err) {
+/* Recovers the statements of co, of the given kind.  A type parameter
+ * scope is called with args[0, nargs), the values of its parameters (the
+ * def's defaults).  A failure of the code object itself (memory aside)
+ * gives one unrecovered statement, so the caller always gets a body. */
+static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
+                        const sval *args, uint32_t nargs, upy_version version,
+                        const upy_recover_options *options, upy_arena *arena,
+                        int depth, upy_stmt_list *body, unsigned *unrecovered,
+                        unpyc_error *err) {
     rec r;
     upy_ptr_vec out = {0};
     region rg;
     unpyc_status st;
     unpyc_error local;
-    code_kind kind = kind_of(co);
+    uint32_t k;
 
     memset(&r, 0, sizeof r);
     r.arena = arena;
@@ -602,6 +628,14 @@ static int recover_body(const rec *parent, const upy_code *co,
     r.is_module = kind == CODE_MODULE;
     r.is_class_body = kind == CODE_CLASS;
     r.is_comprehension = kind == CODE_COMPREHENSION;
+    r.is_generic = kind == CODE_GENERIC;
+    r.is_lazy = kind == CODE_LAZY;
+    for (k = 0; k < nargs && k < (uint32_t)co->argcount && k < REC_MAX_HIDDEN;
+         k++) {
+        r.hidden[k].name = str_at(co->varnames, k);
+        r.hidden[k].value = rec_value(&r, args[k]);
+        r.n_hidden++;
+    }
     r.resume_block = UPY_NO_BLOCK;
     /* Names are mangled with the innermost class's name, in its body and
      * in every function, lambda and comprehension nested in it. */
@@ -666,7 +700,8 @@ static int recover_body(const rec *parent, const upy_code *co,
         rec_tidy_class_body(body);
         rec_fold_tail_returns(&r, body);
         rec_drop_final_return(&r, body);
-    } else if (kind != CODE_LAMBDA) {
+    } else if (kind != CODE_LAMBDA && kind != CODE_GENERIC &&
+               kind != CODE_LAZY) {
         rec_fold_tail_returns(&r, body);
         rec_drop_final_return(&r, body);
     }
@@ -692,22 +727,57 @@ static int recover_body(const rec *parent, const upy_code *co,
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
     if (kind == CODE_FUNCTION && add_dead_yield(&r, body))
         return -1;
-    if (add_declarations(&r, body))
+    /* A type parameter scope or lazy value binds no name of the source:
+     * its cells are the parameters, or a comprehension's variable. */
+    if (kind != CODE_GENERIC && kind != CODE_LAZY && add_declarations(&r, body))
         return -1;
     *unrecovered += r.unrecovered;
     return 0;
 }
 
-upy_stmt_list rec_nested_body(rec *r, const upy_code *co, int *ok) {
+static upy_stmt_list nested_body(rec *r, const upy_code *co, code_kind kind,
+                                 const sval *args, uint32_t nargs, int *ok) {
     upy_stmt_list body = {NULL, 0};
     unsigned unrecovered = 0;
-    if (recover_body(r, co, r->version, r->options, r->arena, r->depth + 1,
-                     &body, &unrecovered, r->err)) {
+    if (recover_body(r, co, kind, args, nargs, r->version, r->options, r->arena,
+                     r->depth + 1, &body, &unrecovered, r->err)) {
         r->failed = 1;
         *ok = 0;
     }
     r->unrecovered += unrecovered;
     return body;
+}
+
+upy_stmt_list rec_nested_body(rec *r, const upy_code *co, int *ok) {
+    return nested_body(r, co, kind_of(co), NULL, 0, ok);
+}
+
+upy_expr *rec_lazy_value(rec *r, const upy_code *co) {
+    int ok = 1;
+    upy_stmt_list body = nested_body(r, co, CODE_LAZY, NULL, 0, &ok);
+    if (body.len == 1 && body.items[0]->kind == UPY_S_RETURN)
+        return body.items[0]->u.value ? body.items[0]->u.value
+                                      : rec_const(r, &none_object);
+    return rec_placeholder(r);
+}
+
+upy_stmt *rec_generic_body(rec *r, const upy_code *co, const sval *args,
+                           uint32_t nargs) {
+    int ok = 1;
+    upy_stmt_list body = nested_body(r, co, CODE_GENERIC, args, nargs, &ok);
+    if (body.len != 1)
+        return NULL;
+    switch (body.items[0]->kind) {
+    case UPY_S_FUNCTIONDEF:
+        return body.items[0]->u.funcdef.type_params.len ? body.items[0] : NULL;
+    case UPY_S_CLASSDEF:
+        return body.items[0]->u.classdef.type_params.len ? body.items[0] : NULL;
+    case UPY_S_TYPEALIAS:
+        return body.items[0]->u.typealias.type_params.len ? body.items[0]
+                                                          : NULL;
+    default:
+        return NULL;
+    }
 }
 
 upy_expr *rec_lambda_body(rec *r, const upy_code *co) {
@@ -785,8 +855,8 @@ unpyc_status upy_recover(const upy_code *co, upy_version version,
     rec r;
 
     *unrecovered = 0;
-    if (recover_body(NULL, co, version, options, arena, 0, &body, unrecovered,
-                     err))
+    if (recover_body(NULL, co, kind, NULL, 0, version, options, arena, 0, &body,
+                     unrecovered, err))
         return err && err->status != UNPYC_OK
                    ? err->status
                    : upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");

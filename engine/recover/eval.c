@@ -201,6 +201,19 @@ static int eval_call(rec *r, const upy_nin *in) {
 
     if (fn.kind == SV_BUILD_CLASS)
         return rec_class_call(r, args, npos, in->obj, nkw);
+    if (nslots == 2 && slots[0].kind == SV_FUNCTION && slots[0].pend &&
+        slots[0].pend->kind == P_GENERIC && slots[1].kind == SV_VALUE) {
+        /* 3.11+ passes the first argument in the self slot. */
+        sval *all = upy_arena_array(r->arena, nargs + 1, sizeof(sval));
+        if (!all)
+            return rec_oom(r);
+        all[0] = slots[1];
+        if (nargs)
+            memcpy(all + 1, args, nargs * sizeof *args);
+        return rec_generic_call(r, slots[0], all, nargs + 1);
+    }
+    if (fn.kind == SV_FUNCTION && fn.pend && fn.pend->kind == P_GENERIC)
+        return rec_generic_call(r, fn, args, nargs);
     if (nslots == 2 && npos == 0 && nkw == 0 && slots[0].kind == SV_VALUE &&
         slots[1].kind == SV_FUNCTION && slots[1].pend && slots[1].pend->stmt) {
         /* 3.11+ applies a decorator with the function in the self slot. */
@@ -317,6 +330,20 @@ static int eval_make_function(rec *r, const upy_nin *in) {
         return push_value(r, rec_placeholder(r));
     co = co_obj->u.code;
     name = rec_str(co->name);
+    if (rec_is_lazy_value(r, (uint32_t)(in - r->ncode.ins)))
+        return push_value(r, rec_lazy_value(r, co));
+    if (rec_is_generic_scope(co)) {
+        /* Called at once, with the def's defaults. */
+        p = upy_arena_alloc(r->arena, sizeof *p);
+        if (!p)
+            return rec_oom(r);
+        p->kind = P_GENERIC;
+        p->value = code.expr;
+        if (rec_push(r, SV_FUNCTION, NULL))
+            return -1;
+        r->stack[r->sp - 1].pend = p;
+        return 0;
+    }
 
     if (!(co->flags & CO_OPTIMIZED)) {
         /* A class body: __build_class__ will be called with it. */
@@ -631,13 +658,22 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
                 return -1;
             return 0;
         }
-        return push_value(r, rec_name(r, rec_str(in->obj)));
+        switch (rec_generic_load(r, rec_str(in->obj))) {
+        case 0:
+            return push_value(r, rec_name(r, rec_str(in->obj)));
+        case 1:
+            return 0;
+        default:
+            return -1;
+        }
     case N_LOAD_CONST:
         return push_value(r, rec_const(r, in->obj));
     case N_LOAD_CLOSURE:
         return push_value(r, rec_name(r, rec_str(in->obj)));
     case N_STORE:
         a = rec_pop(r);
+        if (rec_generic_store(r, rec_str(in->obj), a))
+            return 0;
         return rec_store(r, rec_name(r, rec_str(in->obj)), a, out);
     case N_DELETE:
         s = rec_stmt(r, UPY_S_DELETE);
@@ -840,6 +876,13 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_UNPACK_SEQUENCE:
     case N_UNPACK_EX:
         a = rec_pop(r);
+        if (rec_is_starred_default(r, i)) {
+            e = new_expr(r, UPY_E_STARRED);
+            if (!e)
+                return -1;
+            e->u.operand = rec_value(r, a);
+            return push_value(r, e);
+        }
         return rec_unpack(r, in, a);
     case N_FORMAT:
         return eval_format(r, in);
@@ -864,12 +907,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_LOAD_ASSERTION_ERROR:
         return rec_push(r, SV_ASSERTION, NULL);
     case N_INTRINSIC:
-        /* Type parameters (3.12+): not source the recover layer rebuilds
-         * yet.  (try.c passes over except*'s PREP_RERAISE_STAR.) */
-        if (in->arg >= 100)
-            rec_pop(r);
-        rec_pop(r);
-        return push_value(r, rec_placeholder(r));
+        return rec_type_param_intrinsic(r, in);
     case N_PUSH_EXC_INFO:
         a = rec_pop(r);
         if (rec_push(r, SV_PREV_EXC, NULL))

@@ -24,6 +24,9 @@
 
 #define REC_MAX_NESTING 200
 #define REC_NO_ALT (-2)
+/* Hidden names of a type parameter scope: .defaults, .kwdefaults,
+ * .type_params, .generic_base. */
+#define REC_MAX_HIDDEN 4
 
 /* What a stack slot holds. */
 typedef enum sv_kind {
@@ -60,12 +63,15 @@ typedef struct sval {
 /* Targets being bound.  A tuple unpacking is a pending with one slot per
  * element; nested unpackings point at their parent slot. */
 typedef enum pending_kind {
-    P_TARGET, /* one target for a value bound by a construct (for item,
-                 with value, except name, comprehension variable) */
-    P_UNPACK, /* slots of UNPACK_SEQUENCE / UNPACK_EX */
-    P_CHAIN,  /* a value stored to several targets: a = b = v, walrus */
-    P_IMPORT, /* an import statement under way */
-    P_DEF,    /* a def or class statement under way */
+    P_TARGET,  /* one target for a value bound by a construct (for item,
+                  with value, except name, comprehension variable) */
+    P_UNPACK,  /* slots of UNPACK_SEQUENCE / UNPACK_EX */
+    P_CHAIN,   /* a value stored to several targets: a = b = v, walrus */
+    P_IMPORT,  /* an import statement under way */
+    P_DEF,     /* a def or class statement under way */
+    P_GENERIC, /* 3.12+: the function of a generic def, class or type
+                  alias's type parameter scope (value: its code constant),
+                  waiting for its call */
 } pending_kind;
 
 struct pending {
@@ -185,6 +191,22 @@ typedef struct rec {
         uint32_t len;
     } held;
     uint32_t held_cap, held_newest;
+    /* 3.12+: the code is the scope of a generic def, class or type
+     * alias's type parameters (typeparams.c).  Its hidden names
+     * (.defaults, .kwdefaults: the def's defaults it is called with;
+     * .type_params, .generic_base) hold values, not source names. */
+    int is_generic;
+    /* The code is a lazily evaluated value (CODE_LAZY in code.c). */
+    int is_lazy;
+    struct {
+        const char *name;
+        upy_expr *value;
+    } hidden[REC_MAX_HIDDEN];
+    uint32_t n_hidden;
+    /* A generic class's .generic_base (its last base, which the source
+     * does not write) and the type parameters it subscripts. */
+    const upy_expr *generic_base;
+    upy_expr_list generic_params;
     /* The name an assert's AssertionError prints as. */
     upy_expr *assertion_name;
     /* Blocks already turned into statements (each block at most once),
@@ -371,6 +393,14 @@ int rec_is_async(const upy_code *co);
  * source form is what the user wrote, and what 3.13 records in a class's
  * __static_attributes__ for `self.__name = ...`. */
 const char *rec_source_name(const rec *r, const char *stored);
+/* The value a lazily evaluated code object of 3.12+ (a type parameter's
+ * bound, constraints or default, a type alias's value) returns. */
+upy_expr *rec_lazy_value(rec *r, const upy_code *co);
+/* The def, class or type alias statement a type parameter scope co
+ * makes, called with the def's defaults args[0, nargs); NULL when its
+ * code is not what the compiler makes. */
+upy_stmt *rec_generic_body(rec *r, const upy_code *co, const sval *args,
+                           uint32_t nargs);
 /* __build_class__(body, name, *bases, **keywords). */
 int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
                    uint32_t nkw);
@@ -382,6 +412,31 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out);
 int rec_is_accumulator(const upy_expr *e);
 upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
                                     const upy_stmt *loop);
+
+/* typeparams.c: 3.12+ type parameters (PEP 695). */
+/* Whether the MAKE_FUNCTION at instruction i makes a lazily evaluated
+ * value: a type parameter's bound, constraints or default, a type
+ * alias's value. */
+int rec_is_lazy_value(const rec *r, uint32_t i);
+/* Whether the UNPACK_SEQUENCE at instruction i unpacks the starred
+ * default of a TypeVarTuple (`*Ts = *tuple[int]`): the lazy value returns
+ * the one item. */
+int rec_is_starred_default(const rec *r, uint32_t i);
+/* Whether co is the scope of a generic def, class or type alias's type
+ * parameters. */
+int rec_is_generic_scope(const upy_code *co);
+/* The type parameter intrinsics (CALL_INTRINSIC_1 / _2). */
+int rec_type_param_intrinsic(rec *r, const upy_nin *in);
+/* In a type parameter scope: a store (1 when it is no statement of the
+ * source) and a load (1 when it pushed the hidden name's value). */
+int rec_generic_store(rec *r, const char *name, sval v);
+int rec_generic_load(rec *r, const char *name);
+/* The call of a type parameter scope's function: the statement it makes,
+ * waiting for its name like any def or class. */
+int rec_generic_call(rec *r, sval fn, const sval *args, uint32_t nargs);
+/* The return of a type parameter scope: the statement it made, emitted
+ * (1), or 0 when v is none. */
+int rec_generic_return(rec *r, sval v, upy_ptr_vec *out);
 
 /* tidy.c */
 void rec_drop_final_return(const rec *r, upy_stmt_list *body);

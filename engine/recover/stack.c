@@ -163,6 +163,7 @@ static int runs_in_place(const upy_stmt *s) {
     case UPY_S_IMPORT_FROM:
     case UPY_S_FUNCTIONDEF:
     case UPY_S_CLASSDEF:
+    case UPY_S_TYPEALIAS:
         return 1;
     default:
         return 0;

@@ -114,7 +114,11 @@ static int loop_jump(rec *r, int32_t target, const region *rg,
 
 static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
     sval v = rec_pop(r);
-    upy_stmt *s = rec_stmt(r, UPY_S_RETURN);
+    upy_stmt *s;
+    int st = rec_generic_return(r, v, out);
+    if (st)
+        return st < 0 ? -1 : 0;
+    s = rec_stmt(r, UPY_S_RETURN);
     if (!s)
         return -1;
     s->u.value = rec_value(r, v);

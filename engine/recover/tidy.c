@@ -21,6 +21,15 @@ static int is_store_of(const upy_stmt *s, const char *name) {
            strcmp(s->u.assign.targets.items[0]->u.name, name) == 0;
 }
 
+/* `name = value`, value a name: the compiler's own stores of a class
+ * body that are no source. */
+static int is_store_of_name(const upy_stmt *s, const char *name,
+                            const char *value) {
+    const upy_expr *v = s ? s->u.assign.value : NULL;
+    return is_store_of(s, name) && v && v->kind == UPY_E_NAME &&
+           strcmp(v->u.name, value) == 0;
+}
+
 static int is_str_const(const upy_expr *e) {
     return e && e->kind == UPY_E_CONST && e->u.constant &&
            e->u.constant->kind == UPY_STR;
@@ -467,7 +476,13 @@ void rec_tidy_class_body(upy_stmt_list *body) {
         if (is_store_of(s, "__module__") || is_store_of(s, "__qualname__") ||
             is_store_of(s, "__firstlineno__") ||
             is_store_of(s, "__static_attributes__") ||
-            is_store_of(s, "__classcell__")) {
+            is_store_of(s, "__classcell__") ||
+            /* 3.12+: a generic class's type parameters, and the class
+             * namespace its annotation scopes (generic methods, type
+             * aliases) read through a cell. */
+            is_store_of_name(s, "__type_params__", ".type_params") ||
+            is_store_of_name(s, "__classdict__", "locals()") ||
+            is_store_of_name(s, "__classdictcell__", "__classdict__")) {
             drop(body, k);
             continue;
         }
