@@ -593,10 +593,21 @@ static int eval_import_from(rec *r, const upy_nin *in) {
     return 0;
 }
 
-static int pop_top(rec *r, upy_ptr_vec *out) {
+static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
     sval v = rec_pop(r);
     upy_stmt *s;
+    const upy_nin *next = i + 1 < r->ncode.count ? &r->ncode.ins[i + 1] : NULL;
     switch ((sv_kind)v.kind) {
+    case SV_BIND:
+        /* A target of an unpacking popped: 3.13 writes `a, a = v` (two
+         * stores of one name in a row) as POP_TOP; STORE_FAST a.  (Any
+         * other binding popped has no target: `with m:`.) */
+        if (!v.pend || v.pend->kind != P_UNPACK)
+            return 0;
+        return rec_store(
+            r,
+            rec_name(r, next && next->op == N_STORE ? rec_str(next->obj) : "_"),
+            v, out);
     case SV_IMPORT:
         /* The end of `from m import a, b` (or of `import a.b as c`). */
         if (v.pend && v.pend->stmt && !v.expr && !v.pend->complete) {
@@ -630,7 +641,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     r->evaluated[i] = 1;
     switch ((upy_nop)in->op) {
     case N_POP_TOP:
-        return pop_top(r, out);
+        return pop_top(r, i, out);
     case N_COPY: {
         sval *v = rec_peek(r, (uint32_t)in->arg);
         if (!v)

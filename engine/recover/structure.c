@@ -662,7 +662,10 @@ static uint32_t bind_target(rec *r, int32_t b, uint32_t i, pending *target,
                             upy_ptr_vec *out) {
     const upy_block *bb = blk(r, b);
     while (i < bb->end && !target->complete) {
-        if (ins(r, i)->op == N_POP_TOP) {
+        /* The target itself popped (a popped element of an unpacking is
+         * the 3.13 form of two stores of one name: rec_eval's). */
+        if (ins(r, i)->op == N_POP_TOP && r->sp &&
+            r->stack[r->sp - 1].pend == target) {
             rec_pop(r);
             return i + 1;
         }

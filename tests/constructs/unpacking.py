@@ -24,3 +24,11 @@ def assignments(seq):
     a, (b, *c), d = seq
     x = y = z = first
     return first, rest, init, last, a, b, c, d, x, y, z
+
+
+def repeated_targets(rows, pair):
+    # 3.13 writes two stores of one name in a row as POP_TOP; STORE_FAST.
+    a, a, b = pair
+    for _, _, op, arg in rows:
+        a += op + arg
+    return a, b
