@@ -1038,6 +1038,30 @@ static int is_exit_copy(const rec *r, int32_t b) {
     return EXIT_LEAVES | split;
 }
 
+/* Whether block b is a constant's `return` in the body of a try with
+ * handler h that the protected range leaves out: the compiler pops the
+ * try's block (and the handlers of clauses around it: POP_EXCEPT) before
+ * it loads the constant (a bare `return` in a branch of the body).  The
+ * body falls into it, and the block after it is the lone jump of the
+ * body's normal way out, which only a branch of the body that skips the
+ * return reaches: were the return an else part, the body would go on to
+ * it, and nothing would jump past it. */
+static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
+    const upy_block *bb = blk(r, b), *pb, *nb;
+    uint32_t i = bb->start;
+    if (b == 0 || b + 1 >= (int32_t)r->cfg.count || bb->handler == h)
+        return 0;
+    pb = blk(r, b - 1);
+    nb = blk(r, b + 1);
+    while (i < bb->end && ins(r, i)->op == N_POP_EXCEPT)
+        i++;
+    return i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
+           ins(r, i + 1)->op == N_RETURN && pb->handler == h && pb->next == b &&
+           upy_nin_falls_through(ins(r, pb->end - 1)) &&
+           nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP &&
+           !nb->is_handler && nb->handler != h;
+}
+
 /* Whether block b's handler chain reaches handler h. */
 static int under(const rec *r, int32_t b, int32_t h) {
     int32_t x = blk(r, b)->handler;
@@ -1060,7 +1084,8 @@ int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
         if (after_split && blk(r, e)->is_handler)
             break;
         if (e == b || blk(r, e)->handler == h ||
-            (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e)) {
+            (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
+            (!after_jump && is_return_in_body(r, e, h))) {
             /* (A return after copies of the exits it leaves is not
              * protected, yet in the body: see rec_is_copied_return.) */
             end = e + 1;
@@ -1621,7 +1646,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         bb = blk(r, b);
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&
             !(rec_is_copied_return(r, b) && r->skip[bb->start]) &&
-            !unwinds_to_return(r, b) &&
+            !unwinds_to_return(r, b) && !is_return_in_body(r, b, rg->handler) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h)) {

@@ -362,3 +362,19 @@ def else_ending_in_a_short_circuit_raise(it, default, too_long):
     else:
         msg = "more than one: {!r}, {!r}".format(first, second)
         raise too_long or ValueError(msg)
+
+
+def bare_return_in_a_try_in_a_clause(self, arg):
+    try:
+        func = getattr(self, "help_" + arg)
+    except AttributeError:
+        try:
+            doc = getattr(self, "do_" + arg).__doc__
+            if doc:
+                self.write(doc)
+                return
+        except AttributeError:
+            pass
+        self.write(arg)
+        return
+    func()
