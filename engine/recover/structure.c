@@ -1449,15 +1449,34 @@ static int chain_pending(const rec *r) {
                cmp->u.compare.comparators[cmp->u.compare.n - 1];
 }
 
+/* Whether the n instructions from a, a copy of those from b, kept their
+ * lines: the compiler copies an exit block with its locations, while a
+ * statement written in the loop has lines of its own, before the exit's. */
+static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+    uint32_t k;
+    if (ins(r, b)->line < 0)
+        return 0;
+    for (k = 0; k < n; k++)
+        if (ins(r, a + k)->line != ins(r, b + k)->line)
+            return 0;
+    return 1;
+}
+
+/* The most neutral instructions of an exit block the compiler copies (up
+ * to four of its own, some of which the neutral form splits). */
+enum { MAX_EXIT_COPY = 8 };
+
 /* Whether the return at instruction ret of block bb is a `break` whose
  * target, a small block that returns, the compiler copied in place of the
  * jump (where it copies written exits): POP_TOP of the loop's iterator,
  * then the same code as the loop's exit.  A constant's `return` in the loop
  * is that same code, and stays a return; another value's is not (it is
- * loaded before the iterator goes). */
+ * loaded before the iterator goes).  In a while loop (no iterator) the
+ * copy is a statement of its own with the same code as the exit and its
+ * lines. */
 static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
                          const region *rg) {
-    uint32_t p, exit;
+    uint32_t p, exit, n;
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
         !r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
         return 0;
@@ -1468,7 +1487,15 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
                    exit + (ret - p) < r->ncode.count &&
                    ins(r, exit + (ret - p))->op == N_RETURN &&
                    rec_same_code(r, p, exit, ret - p + 1);
-    return 0;
+    for (n = 1; n <= MAX_EXIT_COPY && exit + n <= r->ncode.count; n++)
+        if (ins(r, exit + n - 1)->op == N_RETURN)
+            break;
+    if (n > MAX_EXIT_COPY || exit + n > r->ncode.count ||
+        ret + 1 < bb->start + n)
+        return 0;
+    p = ret + 1 - n;
+    return p == r->stmt_start && p != exit && rec_same_code(r, p, exit, n) &&
+           copied_lines(r, p, exit, n);
 }
 
 int rec_is_unwinding(const rec *r, int32_t b) {
