@@ -637,6 +637,7 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         r.n_hidden++;
     }
     r.resume_block = UPY_NO_BLOCK;
+    r.moved_exit = UPY_NO_BLOCK;
     /* Names are mangled with the innermost class's name, in its body and
      * in every function, lambda and comprehension nested in it. */
     r.class_name = kind == CODE_CLASS ? rec_str(co->name)

@@ -128,6 +128,10 @@ typedef struct region {
     /* Running off the region's end goes back to that loop's header: the
      * region is the rest of the loop's body. */
     int falls_to_loop;
+    /* The innermost loop, a `while True:`, has no exit after it: only
+     * breaks leave it, and the compiler moved the code after it in place
+     * of the break (copied a small exit into its one way in). */
+    int brk_moved;
     uint32_t base; /* stack depth at statement boundaries */
     /* Blocks from here to `end` unwind a `return value` of a try body
      * (try.c): copies of exits, then the RETURN; they belong to the region
@@ -221,6 +225,12 @@ typedef struct rec {
     int32_t resume_block;
     uint32_t resume_at;
     uint32_t cond_resume;
+    /* The code after a `while True:` with no exit of its own
+     * (region.brk_moved), found where its break went: the block and the
+     * instruction it starts at, printed after the loop.  UPY_NO_BLOCK when
+     * none. */
+    int32_t moved_exit;
+    uint32_t moved_exit_at;
     /* The first instruction of the statement being evaluated. */
     uint32_t stmt_start;
     /* Where the last rec_region() left its region: the block control went

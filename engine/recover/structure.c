@@ -727,6 +727,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     body_rg.cont = header;
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
+    body_rg.brk_moved = 0;
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = first;
@@ -776,7 +777,9 @@ static int structure_for(rec *r, int32_t header, const region *rg,
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
-    int32_t last = loop_last(r, header), exit = last + 1, brk, far;
+    int32_t last = loop_last(r, header), exit = last + 1, brk, far, b;
+    int32_t outer_moved = r->moved_exit;
+    uint32_t outer_moved_at = r->moved_exit_at;
     upy_ptr_vec body = {0};
     region body_rg;
     upy_stmt *s;
@@ -791,9 +794,28 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     body_rg.base = r->sp;
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
+    /* No way into the code after the loop from it: a break's code is the
+     * code after the loop, moved in its place. */
+    body_rg.brk_moved = r->ncode.copies_exits &&
+                        !r->ncode.written_exits_keep_jumps &&
+                        far == UPY_NO_BLOCK;
+    for (b = header; b < exit && body_rg.brk_moved; b++)
+        if (blk(r, b)->jump == brk ||
+            (blk(r, b)->next == brk &&
+             upy_nin_falls_through(ins(r, blk(r, b)->end - 1))))
+            body_rg.brk_moved = 0;
+    r->moved_exit = UPY_NO_BLOCK;
     if (rec_region(r, header, &body_rg, &body))
         return -1;
     r->sp = rg->base;
+    if (r->moved_exit != UPY_NO_BLOCK) {
+        brk = r->moved_exit;
+        r->done[brk] = 0;
+        r->resume_block = brk;
+        r->resume_at = r->moved_exit_at;
+    }
+    r->moved_exit = outer_moved;
+    r->moved_exit_at = outer_moved_at;
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
         return -1;
@@ -964,6 +986,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.base = r->sp;
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
+    body_rg.brk_moved = 0;
     r->done[body_start] = 0;
     if (rec_region(r, body_start, &body_rg, &body))
         return -1;
@@ -1477,15 +1500,34 @@ static int chain_pending(const rec *r) {
                cmp->u.compare.comparators[cmp->u.compare.n - 1];
 }
 
+/* Whether the n instructions from a, a copy of those from b, kept their
+ * lines: the compiler copies an exit block with its locations, while a
+ * statement written in the loop has lines of its own, before the exit's. */
+static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+    uint32_t k;
+    if (ins(r, b)->line < 0)
+        return 0;
+    for (k = 0; k < n; k++)
+        if (ins(r, a + k)->line != ins(r, b + k)->line)
+            return 0;
+    return 1;
+}
+
+/* The most neutral instructions of an exit block the compiler copies (up
+ * to four of its own, some of which the neutral form splits). */
+enum { MAX_EXIT_COPY = 8 };
+
 /* Whether the return at instruction ret of block bb is a `break` whose
  * target, a small block that returns, the compiler copied in place of the
  * jump (where it copies written exits): POP_TOP of the loop's iterator,
  * then the same code as the loop's exit.  A constant's `return` in the loop
  * is that same code, and stays a return; another value's is not (it is
- * loaded before the iterator goes). */
+ * loaded before the iterator goes).  In a while loop (no iterator) the
+ * copy is a statement of its own with the same code as the exit and its
+ * lines. */
 static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
                          const region *rg) {
-    uint32_t p, exit;
+    uint32_t p, exit, n;
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
         !r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
         return 0;
@@ -1496,7 +1538,76 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
                    exit + (ret - p) < r->ncode.count &&
                    ins(r, exit + (ret - p))->op == N_RETURN &&
                    rec_same_code(r, p, exit, ret - p + 1);
-    return 0;
+    for (n = 1; n <= MAX_EXIT_COPY && exit + n <= r->ncode.count; n++)
+        if (ins(r, exit + n - 1)->op == N_RETURN)
+            break;
+    if (n > MAX_EXIT_COPY || exit + n > r->ncode.count ||
+        ret + 1 < bb->start + n)
+        return 0;
+    p = ret + 1 - n;
+    return p == r->stmt_start && p != exit && rec_same_code(r, p, exit, n) &&
+           copied_lines(r, p, exit, n);
+}
+
+/* Whether the names and constants of the instructions [p, ret] entered
+ * co_names / co_consts after those first used in the loop at `header` after
+ * them: the compiler met that code later in the source, after the loop. */
+static int entered_after_loop(const rec *r, uint32_t p, uint32_t ret,
+                              int32_t header) {
+    uint32_t i, loop_end = blk(r, loop_last(r, header))->end;
+    int table, later = 0;
+    for (table = 0; table < 2; table++) {
+        size_t n = upy_seq_len(table ? r->code->consts : r->code->names), e;
+        uint8_t *where = upy_arena_array(r->arena, n + 1, 1);
+        int32_t copy_min = -1, loop_max = -1;
+        if (!where)
+            return 0;
+        memset(where, 0, n + 1);
+        for (i = 0; i < r->ncode.count; i++) {
+            int32_t k = rec_table_entry(r, i, table);
+            if (k >= 0)
+                where[k] |= i >= p && i <= ret        ? 1
+                            : i > ret && i < loop_end ? 2
+                                                      : 4;
+        }
+        for (e = 0; e < n; e++) {
+            if (where[e] == 1 && copy_min < 0)
+                copy_min = (int32_t)e;
+            if (where[e] == 2)
+                loop_max = (int32_t)e;
+        }
+        if (copy_min >= 0 && loop_max >= 0) {
+            if (copy_min < loop_max)
+                return 0;
+            later = 1;
+        }
+    }
+    return later;
+}
+
+/* Whether the return at instruction ret, the statement from r->stmt_start
+ * in block bb, is the code after a `while True:` that has none after it
+ * (region.brk_moved), moved in place of a break: on lines after all the
+ * loop's, and the break's own line left as a NOP before it or its names
+ * and constants entered after the loop's. */
+static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
+                         const region *rg) {
+    uint32_t p = r->stmt_start, i, loop_end;
+    int32_t line;
+    if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || p < bb->start || p > ret)
+        return 0;
+    line = ins(r, p)->line;
+    loop_end = blk(r, loop_last(r, rg->loop))->end;
+    if (line < 0)
+        return 0;
+    for (i = blk(r, rg->loop)->start; i < loop_end; i++)
+        if ((i < p || i > ret) && ins(r, i)->line > line)
+            return 0;
+    for (i = p; i <= ret; i++)
+        if (ins(r, i)->line != line)
+            return 0;
+    return ins(r, p)->lead_line >= 0 ? ins(r, p)->lead_line < line
+                                     : entered_after_loop(r, p, ret, rg->loop);
 }
 
 int rec_is_unwinding(const rec *r, int32_t b) {
@@ -1754,6 +1865,12 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         case N_RETURN:
             if (is_break_copy(r, bb, (uint32_t)stop, rg)) {
                 rec_pop(r);
+                return emit_simple(r, out, UPY_S_BREAK);
+            }
+            if (is_moved_exit(r, bb, (uint32_t)stop, rg)) {
+                rec_pop(r);
+                r->moved_exit = b;
+                r->moved_exit_at = r->stmt_start;
                 return emit_simple(r, out, UPY_S_BREAK);
             }
             return emit_return(r, rg, out);

@@ -173,3 +173,16 @@ def for_else_return_ending_if_branch(path, pages, f):
         else:
             return f(path)
     return f(path)
+
+
+def while_true_break_to_moved_return(self, validate):
+    while 1:
+        ch = self.win.getch()
+        if validate:
+            ch = validate(ch)
+        if not ch:
+            continue
+        if not self.do_command(ch):
+            break
+        self.win.refresh()
+    return self.gather()
