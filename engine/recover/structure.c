@@ -1047,10 +1047,12 @@ static int under(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
-/* The end (exclusive, in code order) of the blocks from b on protected by
- * b's handler, directly or through nested handlers. */
-int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
-    int32_t h = blk(r, b)->handler, e = b, end = b + 1;
+/* (h is not always b's own handler: a try whose body starts with a loop
+ * whose body starts with a try has its first block protected by the inner
+ * handler only.) */
+int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
+                          const region *rg) {
+    int32_t e = b, end = b + 1;
     int after_jump = 0, after_split = 0;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
@@ -1215,7 +1217,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
         return rec_fail_region(r, b, rg, out);
     handler = blk(r, body_start)->handler;
     /* The body ends where the normal exit (the __exit__ call) starts. */
-    end = rec_protected_end(r, body_start, rg);
+    end = rec_protected_end(r, body_start, handler, rg);
     skip_with_exits(r, body_start, end, is_async);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
