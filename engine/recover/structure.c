@@ -796,7 +796,13 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
         return -1;
     s->u.while_.test = rec_true(r);
     s->u.while_.body = loop_body(&body);
-    *next = brk;
+    /* Without a break the loop never goes on: the blocks after it may be
+     * the handlers of a try in its body, structured with it, or of a try
+     * around it. */
+    *next = brk == exit && brk < (int32_t)r->cfg.count &&
+                    (r->done[brk] || blk(r, brk)->is_handler)
+                ? UPY_NO_BLOCK
+                : brk;
     return rec_emit(r, out, s);
 }
 
