@@ -1059,7 +1059,7 @@ static int under(const rec *r, int32_t b, int32_t h) {
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                           const region *rg) {
     int32_t e = b, end = b + 1;
-    int after_jump = 0, after_split = 0;
+    int after_jump = 0, after_split = 0, after_leave = 0;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
         if (after_split && blk(r, e)->is_handler)
@@ -1067,8 +1067,16 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e)) {
             /* (A return after copies of the exits it leaves is not
-             * protected, yet in the body: see rec_is_copied_return.) */
-            end = e + 1;
+             * protected, yet in the body: see rec_is_copied_return.)  The
+             * cleanup reraising from a nested handler holds no code of the
+             * body: by itself it does not take the body past a way out
+             * before it (the return a nested try's handlers share with the
+             * code after this try). */
+            if (!after_leave || ins(r, blk(r, e)->end - 1)->op != N_RERAISE ||
+                !is_exit_copy(r, e)) {
+                end = e + 1;
+                after_leave = 0;
+            }
             after_jump = after_split = 0;
         } else if ((copy = is_exit_copy(r, e)) != 0) {
             /* The with exits and jump of a break or continue leave the
@@ -1077,6 +1085,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * a handler come after the exits of nested withs before a
              * return (a 3.12+ comprehension's or try's whose own handler
              * is this one). */
+            after_leave |= (copy & EXIT_LEAVES) != 0;
             after_jump |= (copy & EXIT_JUMPS) != 0;
             after_split |= (copy & EXIT_SPLIT) != 0;
         } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
