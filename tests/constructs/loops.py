@@ -173,3 +173,17 @@ def for_else_return_ending_if_branch(path, pages, f):
         else:
             return f(path)
     return f(path)
+
+
+def while_true_of_try_in_try(queue, run, on_error):
+    try:
+        while True:
+            try:
+                item = queue.get()
+            except LookupError:
+                continue
+            if item is None:
+                return
+            run(item)
+    except BaseException:
+        on_error()

@@ -362,3 +362,16 @@ def else_ending_in_a_short_circuit_raise(it, default, too_long):
     else:
         msg = "more than one: {!r}, {!r}".format(first, second)
         raise too_long or ValueError(msg)
+
+
+def loop_of_tries_in_try(queue, run, on_error):
+    try:
+        while True:
+            try:
+                item = queue.get()
+            except LookupError:
+                pass
+            else:
+                run(item)
+    except BaseException:
+        on_error()
