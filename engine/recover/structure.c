@@ -614,13 +614,38 @@ static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
  * the breaks jump past what lies between `exit` and the region's end: the
  * loop's else part (no statement in the body but a break leaves the loop
  * for there). */
+/* Whether block b, at or after the end `exit` of a loop body starting at
+ * `start`, is code of the handler of a try in that body, laid out after
+ * the loop (3.12+ moves handlers there): the entry of such a handler or of
+ * its cleanup, code the cleanup protects, or the POP_EXCEPT the way out of
+ * the handler starts with. */
+static int in_cold_handler(const rec *r, int32_t b, int32_t start,
+                           int32_t exit) {
+    const upy_block *bb = blk(r, b);
+    int32_t i;
+    if (ins(r, bb->start)->op == N_PUSH_EXC_INFO) {
+        for (i = start; i < exit; i++)
+            if (blk(r, i)->handler == b)
+                return 1;
+        return 0;
+    }
+    return bb->is_handler || ins(r, bb->start)->op == N_POP_EXCEPT ||
+           (bb->handler != UPY_NO_BLOCK &&
+            ins(r, blk(r, bb->handler)->start)->op != N_PUSH_EXC_INFO);
+}
+
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
     const upy_block *eb;
-    for (i = start; i < exit; i++) {
+    for (i = start; i < (int32_t)r->cfg.count; i++) {
         const upy_block *b = blk(r, i);
         const upy_nin *last = ins(r, b->end - 1);
+        /* (A jump out of a handler laid out after the loop is a break
+         * too.) */
+        if (i >= exit && (i >= rg->end || !in_cold_handler(r, i, start, exit) ||
+                          ins(r, blk(r, exit)->start)->op != N_PUSH_EXC_INFO))
+            break;
         if (b->rpo == UINT32_MAX)
             continue;
         if (last->op == N_JUMP && b->jump > brk && b->jump < rg->end)
