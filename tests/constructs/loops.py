@@ -187,3 +187,15 @@ def while_true_of_try_in_try(queue, run, on_error):
             run(item)
     except BaseException:
         on_error()
+
+
+def while_true_breaking_from_handler_in_with(self, queue):
+    with self.lock:
+        self.broken = True
+        while True:
+            try:
+                item = queue.get_nowait()
+            except LookupError:
+                break
+            if item is not None:
+                item.fail(self.broken)
