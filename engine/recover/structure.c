@@ -617,12 +617,16 @@ static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
 /* Whether block b, at or after the end `exit` of a loop body starting at
  * `start`, is code of the handler of a try in that body, laid out after
  * the loop (3.12+ moves handlers there): the entry of such a handler or of
- * its cleanup, code the cleanup protects, or the POP_EXCEPT the way out of
- * the handler starts with. */
+ * its cleanup, code the cleanup protects, or the way out of the handler:
+ * its POP_EXCEPT, and the jump after it where the protection changes. */
 static int in_cold_handler(const rec *r, int32_t b, int32_t start,
                            int32_t exit) {
     const upy_block *bb = blk(r, b);
     int32_t i;
+    if (b > exit && bb->end - bb->start == 1 &&
+        ins(r, bb->start)->op == N_JUMP &&
+        ins(r, blk(r, b - 1)->end - 1)->op == N_POP_EXCEPT)
+        return 1;
     if (ins(r, bb->start)->op == N_PUSH_EXC_INFO) {
         for (i = start; i < exit; i++)
             if (blk(r, i)->handler == b)
@@ -648,7 +652,10 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
             break;
         if (b->rpo == UINT32_MAX)
             continue;
-        if (last->op == N_JUMP && b->jump > brk && b->jump < rg->end)
+        /* (A jump from one handler's code to another's, as from a try
+         * nested in a handler to the way out of that handler, is none.) */
+        if (last->op == N_JUMP && b->jump > brk && b->jump < rg->end &&
+            (i < exit || !in_cold_handler(r, b->jump, start, exit)))
             brk = b->jump;
         else if ((last->op == N_JUMP || last->op == N_POP_JUMP_IF) &&
                  leaves_to_follow(r, b->jump, rg))
