@@ -375,3 +375,17 @@ def loop_of_tries_in_try(queue, run, on_error):
                 run(item)
     except BaseException:
         on_error()
+
+
+def break_from_try_nested_in_loop_try(self, more):
+    while True:
+        try:
+            try:
+                line = self.raw_input(more)
+            except EOFError:
+                break
+            else:
+                more = self.push(line)
+        except KeyboardInterrupt:
+            more = 0
+    self.write("bye")
