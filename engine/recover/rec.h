@@ -368,7 +368,10 @@ int rec_is_copied_return(const rec *r, int32_t b);
  * the RETURN they unwind for: the way out of a `return value` in a try
  * body, which the protected range leaves out. */
 int rec_is_unwinding(const rec *r, int32_t b);
-int32_t rec_protected_end(const rec *r, int32_t b, const region *rg);
+/* The end (exclusive, in code order) of the blocks from b on protected by
+ * handler h, directly or through handlers nested in it. */
+int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
+                          const region *rg);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
                       uint32_t flen);

@@ -614,16 +614,48 @@ static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
  * the breaks jump past what lies between `exit` and the region's end: the
  * loop's else part (no statement in the body but a break leaves the loop
  * for there). */
+/* Whether block b, at or after the end `exit` of a loop body starting at
+ * `start`, is code of the handler of a try in that body, laid out after
+ * the loop (3.12+ moves handlers there): the entry of such a handler or of
+ * its cleanup, code the cleanup protects, or the way out of the handler:
+ * its POP_EXCEPT, and the jump after it where the protection changes. */
+static int in_cold_handler(const rec *r, int32_t b, int32_t start,
+                           int32_t exit) {
+    const upy_block *bb = blk(r, b);
+    int32_t i;
+    if (b > exit && bb->end - bb->start == 1 &&
+        ins(r, bb->start)->op == N_JUMP &&
+        ins(r, blk(r, b - 1)->end - 1)->op == N_POP_EXCEPT)
+        return 1;
+    if (ins(r, bb->start)->op == N_PUSH_EXC_INFO) {
+        for (i = start; i < exit; i++)
+            if (blk(r, i)->handler == b)
+                return 1;
+        return 0;
+    }
+    return bb->is_handler || ins(r, bb->start)->op == N_POP_EXCEPT ||
+           (bb->handler != UPY_NO_BLOCK &&
+            ins(r, blk(r, bb->handler)->start)->op != N_PUSH_EXC_INFO);
+}
+
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
     const upy_block *eb;
-    for (i = start; i < exit; i++) {
+    for (i = start; i < (int32_t)r->cfg.count; i++) {
         const upy_block *b = blk(r, i);
         const upy_nin *last = ins(r, b->end - 1);
+        /* (A jump out of a handler laid out after the loop is a break
+         * too.) */
+        if (i >= exit && (i >= rg->end || !in_cold_handler(r, i, start, exit) ||
+                          ins(r, blk(r, exit)->start)->op != N_PUSH_EXC_INFO))
+            break;
         if (b->rpo == UINT32_MAX)
             continue;
-        if (last->op == N_JUMP && b->jump > brk && b->jump < rg->end)
+        /* (A jump from one handler's code to another's, as from a try
+         * nested in a handler to the way out of that handler, is none.) */
+        if (last->op == N_JUMP && b->jump > brk && b->jump < rg->end &&
+            (i < exit || !in_cold_handler(r, b->jump, start, exit)))
             brk = b->jump;
         else if ((last->op == N_JUMP || last->op == N_POP_JUMP_IF) &&
                  leaves_to_follow(r, b->jump, rg))
@@ -821,7 +853,13 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
         return -1;
     s->u.while_.test = rec_true(r);
     s->u.while_.body = loop_body(&body);
-    *next = brk;
+    /* Without a break the loop never goes on: the blocks after it may be
+     * the handlers of a try in its body, structured with it, or of a try
+     * around it. */
+    *next = brk == exit && brk < (int32_t)r->cfg.count &&
+                    (r->done[brk] || blk(r, brk)->is_handler)
+                ? UPY_NO_BLOCK
+                : brk;
     return rec_emit(r, out, s);
 }
 
@@ -1097,11 +1135,13 @@ static int under(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
-/* The end (exclusive, in code order) of the blocks from b on protected by
- * b's handler, directly or through nested handlers. */
-int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
-    int32_t h = blk(r, b)->handler, e = b, end = b + 1;
-    int after_jump = 0, after_split = 0;
+/* (h is not always b's own handler: a try whose body starts with a loop
+ * whose body starts with a try has its first block protected by the inner
+ * handler only.) */
+int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
+                          const region *rg) {
+    int32_t e = b, end = b + 1;
+    int after_jump = 0, after_split = 0, after_leave = 0;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
         if (after_split && blk(r, e)->is_handler)
@@ -1110,8 +1150,16 @@ int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h))) {
             /* (A return after copies of the exits it leaves is not
-             * protected, yet in the body: see rec_is_copied_return.) */
-            end = e + 1;
+             * protected, yet in the body: see rec_is_copied_return.)  The
+             * cleanup reraising from a nested handler holds no code of the
+             * body: by itself it does not take the body past a way out
+             * before it (the return a nested try's handlers share with the
+             * code after this try). */
+            if (!after_leave || ins(r, blk(r, e)->end - 1)->op != N_RERAISE ||
+                !is_exit_copy(r, e)) {
+                end = e + 1;
+                after_leave = 0;
+            }
             after_jump = after_split = 0;
         } else if ((copy = is_exit_copy(r, e)) != 0) {
             /* The with exits and jump of a break or continue leave the
@@ -1120,6 +1168,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, const region *rg) {
              * a handler come after the exits of nested withs before a
              * return (a 3.12+ comprehension's or try's whose own handler
              * is this one). */
+            after_leave |= (copy & EXIT_LEAVES) != 0;
             after_jump |= (copy & EXIT_JUMPS) != 0;
             after_split |= (copy & EXIT_SPLIT) != 0;
         } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
@@ -1266,7 +1315,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
         return rec_fail_region(r, b, rg, out);
     handler = blk(r, body_start)->handler;
     /* The body ends where the normal exit (the __exit__ call) starts. */
-    end = rec_protected_end(r, body_start, rg);
+    end = rec_protected_end(r, body_start, handler, rg);
     skip_with_exits(r, body_start, end, is_async);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;

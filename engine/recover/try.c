@@ -925,7 +925,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     const upy_block *hb = blk(r, h);
     uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after, star = 0;
     int is_finally, copy_ok = 0;
-    int32_t end = rec_protected_end(r, b, rg), exit, follow = UPY_NO_BLOCK;
+    int32_t end = rec_protected_end(r, b, h, rg), exit, follow = UPY_NO_BLOCK;
     int32_t unwind_from = 0;
     upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0}, after = {0};
     region body_rg;

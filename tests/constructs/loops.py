@@ -186,3 +186,29 @@ def while_true_break_to_moved_return(self, validate):
             break
         self.win.refresh()
     return self.gather()
+
+
+def while_true_of_try_in_try(queue, run, on_error):
+    try:
+        while True:
+            try:
+                item = queue.get()
+            except LookupError:
+                continue
+            if item is None:
+                return
+            run(item)
+    except BaseException:
+        on_error()
+
+
+def while_true_breaking_from_handler_in_with(self, queue):
+    with self.lock:
+        self.broken = True
+        while True:
+            try:
+                item = queue.get_nowait()
+            except LookupError:
+                break
+            if item is not None:
+                item.fail(self.broken)

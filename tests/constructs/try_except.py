@@ -378,3 +378,30 @@ def bare_return_in_a_try_in_a_clause(self, arg):
         self.write(arg)
         return
     func()
+
+
+def loop_of_tries_in_try(queue, run, on_error):
+    try:
+        while True:
+            try:
+                item = queue.get()
+            except LookupError:
+                pass
+            else:
+                run(item)
+    except BaseException:
+        on_error()
+
+
+def break_from_try_nested_in_loop_try(self, more):
+    while True:
+        try:
+            try:
+                line = self.raw_input(more)
+            except EOFError:
+                break
+            else:
+                more = self.push(line)
+        except KeyboardInterrupt:
+            more = 0
+    self.write("bye")
