@@ -701,6 +701,30 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
+/* 3.11 lays the handler of a try that ends the finally body out inside
+ * the body, after the jump of that try's normal way out to the RERAISE.
+ * On the normal way out of the outer try, the compiler copies the small
+ * exit block that follows (as the implicit `return None`) into that jump,
+ * so the copy of the handler comes after it.  When the copy [at, ...) is
+ * so, *n gets the length of its part before the exit block. */
+static int ends_in_inline_handler(const rec *r, uint32_t at, uint32_t first,
+                                  uint32_t *n) {
+    uint32_t reraise = first + *n, j, tail;
+    for (j = first; j + 1 < reraise; j++) {
+        const upy_nin *x = ins(r, j);
+        if (x->op != N_JUMP || x->target != (int32_t)reraise ||
+            ins(r, j + 1)->op != N_PUSH_EXC_INFO)
+            continue;
+        tail = exit_copy_length(r, at + (j - first));
+        if (tail && rec_same_code(r, at, first, j - first) &&
+            rec_same_code(r, at + (j - first) + tail, j + 1, reraise - j - 1)) {
+            *n = j - first;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* --- except* (3.11+) --------------------------------------------------- */
 
 /* An except* handler keeps three things under the clauses: the exception
@@ -998,7 +1022,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         /* The copy on the normal way out of the body. */
         if (exit != UPY_NO_BLOCK) {
             uint32_t at = blk(r, exit)->start, n = reraise - first;
-            copy_ok = is_normal_finally_copy(r, at, first, n);
+            copy_ok = is_normal_finally_copy(r, at, first, n) ||
+                      ends_in_inline_handler(r, at, first, &n);
             if (copy_ok) {
                 if (rec_skip_copy(r, at, first, n))
                     return -1;
