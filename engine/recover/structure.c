@@ -1722,8 +1722,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         /* A loop header that is a while loop's test (what `continue` in
          * the loop jumps to) is structured as the test; the loop is the
          * one at the header after it. */
-        if (bb->is_loop_header && b != rg->loop && !continue_test(r, b) &&
-            !top_only_test(r, b)) {
+        /* (A for loop whose body always leaves has no back edge: its
+         * FOR_ITER still makes it one.) */
+        if ((bb->is_loop_header ||
+             (ins(r, bb->end - 1)->op == N_FOR_ITER && r->resume_block != b)) &&
+            b != rg->loop && !continue_test(r, b) && !top_only_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
             next = UPY_NO_BLOCK;
             if (l->op == N_FOR_ITER && r->resume_block != b)

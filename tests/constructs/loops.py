@@ -173,3 +173,12 @@ def for_else_return_ending_if_branch(path, pages, f):
         else:
             return f(path)
     return f(path)
+
+
+def for_whose_body_always_returns(self):
+    # No back edge: only the FOR_ITER says it is a loop.
+    for key in self.sections():
+        value = self[key]
+        del self[key]
+        return key, value
+    raise KeyError
