@@ -208,6 +208,73 @@ void rec_skip_range(rec *r, uint32_t start, uint32_t n) {
         r->skip[start + k] = 1;
 }
 
+/* Whether handler block x is on the handler chain of instruction i (its
+ * handler, that handler's cleanup, and so on out). */
+static int on_handler_chain(const rec *r, uint32_t i, int32_t x) {
+    int32_t h = ins(r, i)->handler >= 0 ? r->cfg.block_of[ins(r, i)->handler]
+                                        : UPY_NO_BLOCK;
+    uint32_t steps = 0;
+    for (; h != UPY_NO_BLOCK && steps++ < r->cfg.count; h = blk(r, h)->handler)
+        if (h == x)
+            return 1;
+    return 0;
+}
+
+/* Whether every normal-edge predecessor of block b is in `mine`. */
+static int only_from(const rec *r, int32_t b, const uint8_t *mine) {
+    uint32_t k;
+    for (k = 0; k < blk(r, b)->npreds; k++)
+        if (!mine[blk(r, b)->preds[k]])
+            return 0;
+    return 1;
+}
+
+int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n) {
+    int32_t *stack = NULL;
+    uint8_t *mine = NULL;
+    uint32_t k, sp = 0;
+    rec_skip_range(r, at, n);
+    /* A try (or with) in the copied code has handlers of its own, which
+     * only the copy reaches: the statement the original makes holds them
+     * too.  They lead out to handlers the original is under as well, and
+     * may go on to code the copy's normal way reaches too (a with that
+     * swallowed the exception): neither is theirs. */
+    for (k = 0; k < n && at + k < r->ncode.count; k++) {
+        int32_t h0;
+        if (ins(r, at + k)->handler < 0 ||
+            ins(r, at + k)->handler == ins(r, orig + k)->handler)
+            continue;
+        h0 = r->cfg.block_of[ins(r, at + k)->handler];
+        if (r->done[h0] || on_handler_chain(r, orig + k, h0))
+            continue;
+        if (!stack) {
+            stack = upy_arena_alloc(r->arena, r->cfg.count * sizeof *stack);
+            mine = upy_arena_alloc(r->arena, r->cfg.count);
+            if (!stack || !mine)
+                return rec_oom(r);
+            memset(mine, 0, r->cfg.count);
+        }
+        r->done[h0] = mine[h0] = 1;
+        stack[sp++] = h0;
+        while (sp) {
+            const upy_block *bb = blk(r, stack[--sp]);
+            int32_t succ[3] = {bb->next, bb->jump, bb->handler};
+            int j;
+            for (j = 0; j < 3; j++) {
+                int32_t x = succ[j];
+                if (x == UPY_NO_BLOCK || r->done[x] ||
+                    blk(r, x)->start < blk(r, h0)->start ||
+                    (j < 2 && !only_from(r, x, mine)) ||
+                    on_handler_chain(r, orig + k, x))
+                    continue;
+                r->done[x] = mine[x] = 1;
+                stack[sp++] = x;
+            }
+        }
+    }
+    return 0;
+}
+
 /* The with exit the compiler puts before each way out of a with body:
  * LOAD_CONST None x3; CALL 2; [AWAIT;] POP_TOP, after a SWAP 2 when a
  * value is kept for the return.  Returns its length at i, or 0. */
@@ -280,19 +347,21 @@ static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
 
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
  * exit of the try body [start, end). */
-void rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
-                      uint32_t flen) {
+int rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
+                     uint32_t flen) {
     int32_t b;
     if (flen == 0)
-        return;
+        return 0;
     for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
         uint32_t e = blk(r, b)->end - 1, stop;
         if (!is_exit(r, e, start, end))
             continue;
         stop = copy_end_before(r, e);
-        if (stop >= flen && rec_same_code(r, stop - flen, fstart, flen))
-            rec_skip_range(r, stop - flen, flen);
+        if (stop >= flen && rec_same_code(r, stop - flen, fstart, flen) &&
+            rec_skip_copy(r, stop - flen, fstart, flen))
+            return -1;
     }
+    return 0;
 }
 
 /* --- if ----------------------------------------------------------------- */
@@ -1841,8 +1910,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         /* A loop header that is a while loop's test (what `continue` in
          * the loop jumps to) is structured as the test; the loop is the
          * one at the header after it. */
-        if (bb->is_loop_header && b != rg->loop && !continue_test(r, b) &&
-            !top_only_test(r, b)) {
+        /* (A for loop whose body always leaves has no back edge: its
+         * FOR_ITER still makes it one.) */
+        if ((bb->is_loop_header ||
+             (ins(r, bb->end - 1)->op == N_FOR_ITER && r->resume_block != b)) &&
+            b != rg->loop && !continue_test(r, b) && !top_only_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
             next = UPY_NO_BLOCK;
             if (l->op == N_FOR_ITER && r->resume_block != b)

@@ -606,17 +606,26 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
-/* The finally body in the handler: [first, reraise) of instructions. */
+/* The finally body in the handler: [first, reraise) of instructions.  Its
+ * RERAISE is under the handler's cleanup, as PUSH_EXC_INFO is; those of
+ * the handlers of a try in the body (3.11 lays them out inside it) are
+ * under cleanups of their own. */
 static int finally_range(const rec *r, int32_t h, uint32_t *first,
                          uint32_t *reraise) {
+    int32_t cleanup = ins(r, blk(r, h)->start)->handler;
     uint32_t i;
     *first = blk(r, h)->start + 1;
+    if (cleanup < 0)
+        return -1;
     for (i = *first; i < r->ncode.count; i++) {
-        if (ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0) {
+        /* (A body that always raises ends at the cleanup.) */
+        if ((ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
+             ins(r, i)->handler == cleanup) ||
+            i == (uint32_t)cleanup) {
             *reraise = i;
             return 0;
         }
-        if (ins(r, i)->op == N_PUSH_EXC_INFO)
+        if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
     }
     return -1;
@@ -628,7 +637,7 @@ static int finally_range(const rec *r, int32_t h, uint32_t *first,
  * blocks: its copies of the finally body (and of enclosing with exits),
  * then the RETURN, falling through blocks of their own.  Those belong to
  * the body too; *unwind_from is the first of them (left alone when there
- * are none). */
+ * are none).  -1 when out of memory. */
 static int32_t skip_finally_copies(rec *r, int32_t b, int32_t end,
                                    const region *rg, uint32_t fstart,
                                    uint32_t flen, int32_t *unwind_from) {
@@ -640,7 +649,8 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t end,
     if (ret >= rg->end || ret >= (int32_t)r->cfg.count ||
         ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         ret = end;
-    rec_skip_finally(r, b, ret, fstart, flen);
+    if (rec_skip_finally(r, b, ret, fstart, flen))
+        return -1;
     if (ret == end)
         return end;
     for (x = end; x <= ret; x++)
@@ -689,6 +699,30 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
             r->done[r->cfg.block_of[t]] = 1;
         }
     return 1;
+}
+
+/* 3.11 lays the handler of a try that ends the finally body out inside
+ * the body, after the jump of that try's normal way out to the RERAISE.
+ * On the normal way out of the outer try, the compiler copies the small
+ * exit block that follows (as the implicit `return None`) into that jump,
+ * so the copy of the handler comes after it.  When the copy [at, ...) is
+ * so, *n gets the length of its part before the exit block. */
+static int ends_in_inline_handler(const rec *r, uint32_t at, uint32_t first,
+                                  uint32_t *n) {
+    uint32_t reraise = first + *n, j, tail;
+    for (j = first; j + 1 < reraise; j++) {
+        const upy_nin *x = ins(r, j);
+        if (x->op != N_JUMP || x->target != (int32_t)reraise ||
+            ins(r, j + 1)->op != N_PUSH_EXC_INFO)
+            continue;
+        tail = exit_copy_length(r, at + (j - first));
+        if (tail && rec_same_code(r, at, first, j - first) &&
+            rec_same_code(r, at + (j - first) + tail, j + 1, reraise - j - 1)) {
+            *n = j - first;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* --- except* (3.11+) --------------------------------------------------- */
@@ -937,14 +971,21 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     /* (The statement starts with its body: what was evaluated last may be
      * some other code, as the handlers of the try before.) */
     rec_set_start(r, s, blk(r, b)->start);
-    if (hb->end - hb->start < 2 || ins(r, hb->start)->op != N_PUSH_EXC_INFO)
+    /* (PUSH_EXC_INFO may be a block of its own: a finally body that
+     * starts with a try is under that try's handler from its next
+     * instruction on.) */
+    if (ins(r, hb->start)->op != N_PUSH_EXC_INFO ||
+        hb->start + 1 >= r->ncode.count)
         return rec_fail_region(r, b, rg, out);
     is_finally = ins(r, hb->start + 1)->op != N_POP_TOP &&
                  !is_clause_header(r, hb->start + 1, hb->end) &&
                  finally_range(r, h, &first, &reraise) == 0;
-    if (is_finally)
+    if (is_finally) {
         end = skip_finally_copies(r, b, end, rg, first, reraise - first,
                                   &unwind_from);
+        if (end < 0)
+            return -1;
+    }
 
     /* The body. */
     body_rg = *rg;
@@ -970,7 +1011,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         frg.start = h;
         frg.end = r->cfg.block_of[reraise] + 1;
         frg.follow = UPY_NO_BLOCK;
-        frg.handler = blk(r, fb)->handler;
+        frg.handler = hb->handler;
         frg.alt_handler = REC_NO_ALT;
         frg.base = r->sp;
         r->resume_block = fb;
@@ -981,9 +1022,11 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         /* The copy on the normal way out of the body. */
         if (exit != UPY_NO_BLOCK) {
             uint32_t at = blk(r, exit)->start, n = reraise - first;
-            copy_ok = is_normal_finally_copy(r, at, first, n);
+            copy_ok = is_normal_finally_copy(r, at, first, n) ||
+                      ends_in_inline_handler(r, at, first, &n);
             if (copy_ok) {
-                rec_skip_range(r, at, n);
+                if (rec_skip_copy(r, at, first, n))
+                    return -1;
                 follow = r->cfg.block_of[at + n < r->ncode.count ? at + n : at];
                 if (at + n < r->ncode.count &&
                     blk(r, follow)->start != at + n) {

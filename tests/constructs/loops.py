@@ -212,3 +212,12 @@ def while_true_breaking_from_handler_in_with(self, queue):
                 break
             if item is not None:
                 item.fail(self.broken)
+
+
+def for_whose_body_always_returns(self):
+    # No back edge: only the FOR_ITER says it is a loop.
+    for key in self.sections():
+        value = self[key]
+        del self[key]
+        return key, value
+    raise KeyError

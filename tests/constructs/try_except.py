@@ -405,3 +405,38 @@ def break_from_try_nested_in_loop_try(self, more):
         except KeyboardInterrupt:
             more = 0
     self.write("bye")
+
+
+def finally_starting_with_a_try(self):
+    # PUSH_EXC_INFO is a block of its own (the inner try's protection starts
+    # right after it), and the copy of the finally body on the normal way
+    # out has handlers of its own that the original's statement holds.
+    try:
+        if self._mode == 1:
+            self._buffer.close()
+    finally:
+        try:
+            if self._closefp:
+                self._fp.close()
+        finally:
+            self._fp = None
+            self._closefp = False
+
+
+def finally_holding_a_with(sock):
+    # The copied with's handler goes on, when it swallows the exception,
+    # to the code after the copy: that code is not the handler's.
+    try:
+        sock.bind()
+    finally:
+        with expect(OSError):
+            sock.close()
+    with expect(TypeError):
+        close(None)
+
+
+def finally_that_only_raises(self):
+    try:
+        self.close()
+    finally:
+        raise
