@@ -731,6 +731,27 @@ static upy_stmt *match_(upy_expr *subject, int n, ...) {
     return s;
 }
 
+/* One type parameter of a generic def, class or type alias. */
+static upy_expr *tparam(upy_type_param_kind kind, const char *n,
+                        upy_expr *bound, upy_expr *default_) {
+    upy_expr *e = expr(UPY_E_TYPEPARAM);
+    e->u.type_param.kind = kind;
+    e->u.type_param.name = n;
+    e->u.type_param.bound = bound;
+    e->u.type_param.default_ = default_;
+    return e;
+}
+
+/* type name[params] = value */
+static upy_stmt *typealias(const char *n, upy_expr_list params,
+                           upy_expr *value) {
+    upy_stmt *s = stmt(UPY_S_TYPEALIAS);
+    s->u.typealias.name = n;
+    s->u.typealias.type_params = params;
+    s->u.typealias.value = value;
+    return s;
+}
+
 #define NONE_ ((upy_expr *)NULL)
 #define EMPTY body(0)
 
@@ -1020,6 +1041,11 @@ static void dump_expr(upy_strbuf *sb, const upy_expr *e) {
     case UPY_E_SOURCE:
         /* Text the printer copies; the cases build none. */
         upy_sb_printf(sb, "Source(%s)", e->u.name);
+        break;
+    case UPY_E_TYPEPARAM:
+        /* Only in type_params lists, which the statement cases check as
+         * text: no expression holds one. */
+        upy_sb_printf(sb, "TypeParam(%s)", e->u.type_param.name);
         break;
     }
 }
@@ -2044,14 +2070,16 @@ static void test_definitions(void) {
         "def f():\n    \"\"\"Line one.\n\n    More \"quoted\" text \\\\ "
         "here.\n    \"\"\"\n",
         0);
-    expect_module_full(
-        "docstring ends in a quote", 8, 13,
-        body(1, sexpr(cstr("Say \"hi\""))), "\"\"\"Say \"hi\\\"\"\"\"\n", 0);
+    expect_module_full("docstring ends in a quote", 8, 13,
+                       body(1, sexpr(cstr("Say \"hi\""))),
+                       "\"\"\"Say \"hi\\\"\"\"\"\n", 0);
     expect_module_full(
         "docstring 3.13 indentation", 13, 13,
-        body(1, classdef("C", elist(0),
-                         body(1, sexpr(cstr("Line one.\n\nMore.\n  Deeper.\n"))))),
-        "class C:\n    \"\"\"Line one.\n\n    More.\n      Deeper.\n    \"\"\"\n",
+        body(1,
+             classdef("C", elist(0),
+                      body(1, sexpr(cstr("Line one.\n\nMore.\n  Deeper.\n"))))),
+        "class C:\n    \"\"\"Line one.\n\n    More.\n      Deeper.\n    "
+        "\"\"\"\n",
         0);
     expect_module_full(
         "docstring 3.13 not cleaned", 13, 13,
@@ -2071,7 +2099,8 @@ static void test_definitions(void) {
                       body(2, def("m", params("self"), body(1, pass())),
                            def("n", params("self"), body(1, pass())))),
              assign(call(name("f"), 0, 0), 1, x)),
-        "import os\n\n\ndef f():\n    \"\"\"Doc.\"\"\"\n\n    def g():\n        pass\n"
+        "import os\n\n\ndef f():\n    \"\"\"Doc.\"\"\"\n\n    def g():\n       "
+        " pass\n"
         "\n    return g\n\n\nclass A:\n    \"\"\"Doc.\"\"\"\n    x = 1\n\n"
         "    def m(self):\n        pass\n\n\nclass B:\n"
         "    def m(self):\n        pass\n\n    def n(self):\n        pass\n"
@@ -2096,6 +2125,20 @@ static void test_match(void) {
         "    case 1 + 2j:\n        pass\n    case -1 - 2j:\n        pass\n"
         "    case None:\n        pass\n"
         "    case name if name > 0:\n        pass\n");
+    expect_stmt("type alias with every kind of type parameter", 12,
+                typealias("Pairs",
+                          elist(4, tparam(UPY_TP_TYPEVAR, "T", NONE_, NONE_),
+                                tparam(UPY_TP_TYPEVAR, "N", name("int"), NONE_),
+                                tparam(UPY_TP_TYPEVARTUPLE, "Ts", NONE_, NONE_),
+                                tparam(UPY_TP_PARAMSPEC, "P", NONE_, NONE_)),
+                          seq(UPY_E_LIST, 1, name("T"))),
+                "type Pairs[T, N: int, *Ts, **P] = [T]\n");
+    expect_stmt("type parameter defaults", 13,
+                typealias("Box",
+                          elist(1, tparam(UPY_TP_TYPEVAR, "T", name("int"),
+                                          name("bool"))),
+                          name("T")),
+                "type Box[T: int = bool] = T\n");
     expect_stmt("match structures", 10,
                 match_(seq(UPY_E_TUPLE, 2, x, name("y")), 5,
                        plist(UPY_P_SEQUENCE, 2, pas(NULL, "a"), pstar("rest")),

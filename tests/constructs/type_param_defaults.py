@@ -1,4 +1,4 @@
-"""Type parameter defaults (PEP 696, 3.13+)."""
+"""Type parameter defaults, PEP 696 (3.13+)."""
 
 
 def with_default[T = int](x: T) -> T:

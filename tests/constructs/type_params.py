@@ -1,4 +1,4 @@
-"""Type parameters and type aliases (PEP 695, 3.12+)."""
+"""Type parameters and type aliases, PEP 695 (3.12+)."""
 
 
 def identity[T](x: T) -> T:
