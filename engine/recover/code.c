@@ -798,7 +798,6 @@ int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
     const upy_code *body_code = NULL;
     uint32_t k;
     int ok = 1;
-    pending *p;
 
     if (!s)
         return -1;
@@ -835,14 +834,8 @@ int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
     if (body_code)
         s->u.classdef.body = rec_nested_body(r, body_code, &ok);
     s->u.classdef.origin = body_code;
-    p = upy_arena_alloc(r->arena, sizeof *p);
-    if (!p)
-        return rec_oom(r);
-    p->kind = P_DEF;
-    p->stmt = s;
-    if (rec_push(r, SV_FUNCTION, NULL))
+    if (rec_push_function(r, P_DEF, s, NULL))
         return -1;
-    r->stack[r->sp - 1].pend = p;
     return ok ? 0 : -1;
 }
 

@@ -313,8 +313,9 @@ static int eval_make_function(rec *r, const upy_nin *in) {
                                    : NULL;
     const upy_code *co;
     const char *name;
-    pending *p;
+    upy_stmt *def;
     upy_arguments *args;
+    int ok = 1;
 
     memset(&closure, 0, sizeof closure);
     annotations = kwdefaults = defaults = closure;
@@ -334,28 +335,12 @@ static int eval_make_function(rec *r, const upy_nin *in) {
         return push_value(r, rec_lazy_value(r, co));
     if (rec_is_generic_scope(co)) {
         /* Called at once, with the def's defaults. */
-        p = upy_arena_alloc(r->arena, sizeof *p);
-        if (!p)
-            return rec_oom(r);
-        p->kind = P_GENERIC;
-        p->value = code.expr;
-        if (rec_push(r, SV_FUNCTION, NULL))
-            return -1;
-        r->stack[r->sp - 1].pend = p;
-        return 0;
+        return rec_push_function(r, P_GENERIC, NULL, code.expr);
     }
 
     if (!(co->flags & CO_OPTIMIZED)) {
         /* A class body: __build_class__ will be called with it. */
-        p = upy_arena_alloc(r->arena, sizeof *p);
-        if (!p)
-            return rec_oom(r);
-        p->kind = P_DEF;
-        p->value = code.expr;
-        if (rec_push(r, SV_FUNCTION, NULL))
-            return -1;
-        r->stack[r->sp - 1].pend = p;
-        return 0;
+        return rec_push_function(r, P_DEF, NULL, code.expr);
     }
     args = rec_arguments(r, co);
     if (!args)
@@ -370,30 +355,19 @@ static int eval_make_function(rec *r, const upy_nin *in) {
         lambda->u.lambda.body = rec_lambda_body(r, co);
         return push_value(r, lambda);
     }
-    p = upy_arena_alloc(r->arena, sizeof *p);
-    if (!p)
-        return rec_oom(r);
-    p->kind = P_DEF;
-    if (name && name[0] == '<') {
+    if (name && name[0] == '<')
         /* <listcomp>, <genexpr>...: called at once on an iterator. */
-        p->value = code.expr;
-    } else {
-        upy_stmt *def = rec_stmt(r, UPY_S_FUNCTIONDEF);
-        int ok = 1;
-        if (!def)
-            return -1;
-        def->u.funcdef.name = name ? name : "_";
-        def->u.funcdef.args = args;
-        def->u.funcdef.returns = rec_return_annotation(r, annotations.expr);
-        def->u.funcdef.is_async = rec_is_async(co);
-        def->u.funcdef.origin = co;
-        def->u.funcdef.body = rec_nested_body(r, co, &ok);
-        p->stmt = def;
-    }
-    if (rec_push(r, SV_FUNCTION, NULL))
+        return rec_push_function(r, P_DEF, NULL, code.expr);
+    def = rec_stmt(r, UPY_S_FUNCTIONDEF);
+    if (!def)
         return -1;
-    r->stack[r->sp - 1].pend = p;
-    return 0;
+    def->u.funcdef.name = name ? name : "_";
+    def->u.funcdef.args = args;
+    def->u.funcdef.returns = rec_return_annotation(r, annotations.expr);
+    def->u.funcdef.is_async = rec_is_async(co);
+    def->u.funcdef.origin = co;
+    def->u.funcdef.body = rec_nested_body(r, co, &ok);
+    return rec_push_function(r, P_DEF, def, NULL);
 }
 
 static upy_expr *binop(rec *r, upy_binop op, upy_expr *left, upy_expr *right) {

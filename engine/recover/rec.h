@@ -274,6 +274,11 @@ const char *rec_str(const upy_object *o);
  * (non-ASCII letters are taken on trust). */
 int rec_is_identifier(const char *s);
 int rec_is_const_none(const upy_expr *e);
+/* Pushes a function made (SV_FUNCTION) that waits for its call or its name:
+ * a pending of `kind` holding the statement under way (a def, class or
+ * type alias) or the code constant (stmt NULL). */
+int rec_push_function(rec *r, pending_kind kind, upy_stmt *stmt,
+                      upy_expr *value);
 upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind);
 /* The statement's code starts at instruction `start`. */
 void rec_set_start(const rec *r, upy_stmt *s, uint32_t start);

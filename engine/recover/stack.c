@@ -134,6 +134,20 @@ upy_expr *rec_value(rec *r, sval v) {
     return e ? e : &r->no_memory;
 }
 
+int rec_push_function(rec *r, pending_kind kind, upy_stmt *stmt,
+                      upy_expr *value) {
+    pending *p = upy_arena_alloc(r->arena, sizeof *p);
+    if (!p)
+        return rec_oom(r);
+    p->kind = kind;
+    p->stmt = stmt;
+    p->value = value;
+    if (rec_push(r, SV_FUNCTION, NULL))
+        return -1;
+    r->stack[r->sp - 1].pend = p;
+    return 0;
+}
+
 upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind) {
     upy_stmt *s = upy_stmt_new(r->arena, kind);
     if (!s)

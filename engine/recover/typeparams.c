@@ -95,19 +95,6 @@ static upy_expr_list params_of(const upy_expr *e) {
     return e->u.elts;
 }
 
-/* A statement that waits for its name like a def (store.c). */
-static int push_statement(rec *r, upy_stmt *s) {
-    pending *p = upy_arena_alloc(r->arena, sizeof *p);
-    if (!p)
-        return rec_oom(r);
-    p->kind = P_DEF;
-    p->stmt = s;
-    if (rec_push(r, SV_FUNCTION, NULL))
-        return -1;
-    r->stack[r->sp - 1].pend = p;
-    return 0;
-}
-
 /* INTRINSIC_TYPEALIAS of (name, params or None, value). */
 static int type_alias(rec *r, sval v) {
     const upy_expr *t = v.expr;
@@ -122,7 +109,7 @@ static int type_alias(rec *r, sval v) {
     s->u.typealias.name = rec_str(t->u.elts.items[0]->u.constant);
     s->u.typealias.type_params = params_of(t->u.elts.items[1]);
     s->u.typealias.value = t->u.elts.items[2];
-    return push_statement(r, s);
+    return rec_push_function(r, P_DEF, s, NULL);
 }
 
 int rec_type_param_intrinsic(rec *r, const upy_nin *in) {
@@ -234,7 +221,7 @@ int rec_generic_call(rec *r, sval fn, const sval *args, uint32_t nargs) {
         return -1;
     if (!s)
         return push_expr(r, rec_placeholder(r));
-    return push_statement(r, s);
+    return rec_push_function(r, P_DEF, s, NULL);
 }
 
 /* A generic class's bases end with .generic_base: the source's bases are
