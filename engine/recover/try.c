@@ -505,6 +505,33 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Walks the rest of region rg from exit (where the try body goes on) into
+ * after; *follow is where that rest leaves the region. */
+static int walk_rest(rec *r, const region *rg, int32_t exit, int32_t *follow,
+                     upy_ptr_vec *after) {
+    region rest_rg = *rg;
+    rest_rg.start = exit;
+    r->exit_block = UPY_NO_BLOCK;
+    if (rec_region(r, exit, &rest_rg, after))
+        return -1;
+    *follow = r->exit_block;
+    return 0;
+}
+
+/* Moves the first n_else statements of after to the else part. */
+static int move_to_else(rec *r, upy_ptr_vec *after, uint32_t n_else,
+                        upy_ptr_vec *orelse) {
+    uint32_t k;
+    for (k = 0; k < n_else; k++)
+        if (upy_vec_push(r->arena, orelse, after->items[k]))
+            return rec_oom(r);
+    if (n_else) { /* (items is NULL when the rest is empty) */
+        after->items += n_else;
+        after->len -= n_else;
+    }
+    return 0;
+}
+
 /* The rest of region rg from exit, where the try body goes on, when no
  * handler goes on after the try: a first part of it may be the else part.
  * When the clauses end in a copy of the code after the try (cc), that
@@ -515,14 +542,10 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
 static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
                           upy_stmt *s, const clause_copy *cc, int32_t *follow,
                           upy_ptr_vec *orelse, upy_ptr_vec *after) {
-    region rest_rg = *rg;
     uint32_t end, k, n_else;
     int32_t b2;
-    rest_rg.start = exit;
-    r->exit_block = UPY_NO_BLOCK;
-    if (rec_region(r, exit, &rest_rg, after))
+    if (walk_rest(r, rg, exit, follow, after))
         return -1;
-    *follow = r->exit_block;
     if (cc) {
         /* The rest ends in the copy's statements (as many), or does not
          * reach the code after the try. */
@@ -547,13 +570,8 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
         end = b2 < (int32_t)r->cfg.count ? blk(r, b2)->start : r->ncode.count;
         n_else = else_by_order(r, h, after, end);
     }
-    for (k = 0; k < n_else; k++)
-        if (upy_vec_push(r->arena, orelse, after->items[k]))
-            return rec_oom(r);
-    if (n_else) { /* (items is NULL when the rest is empty) */
-        after->items += n_else;
-        after->len -= n_else;
-    }
+    if (move_to_else(r, after, n_else, orelse))
+        return -1;
     if (cc) {
         if (!after->len)
             for (k = 0; k < cc->tail.len; k++)
@@ -1060,26 +1078,17 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             /* The except* handler ends in a copy of the code after the
              * try (a final return): what the body goes on to, but for a
              * last statement of that code, is the else part. */
-            region rest_rg = *rg;
             uint32_t n = exit_copy_length(r, copy), n_else = 0;
             const upy_stmt *last;
-            rest_rg.start = exit;
             r->sp = depth_after;
-            r->exit_block = UPY_NO_BLOCK;
-            if (rec_region(r, exit, &rest_rg, &after))
+            if (walk_rest(r, rg, exit, &follow, &after))
                 return -1;
-            follow = r->exit_block;
             last = after.len ? after.items[after.len - 1] : NULL;
             if (last && rec_same_code(r, last->start, copy, n) &&
                 !rec_same_code(r, blk(r, exit)->start, copy, n))
                 n_else = after.len - 1;
-            for (k = 0; k < n_else; k++)
-                if (upy_vec_push(r->arena, &orelse, after.items[k]))
-                    return rec_oom(r);
-            if (n_else) {
-                after.items += n_else;
-                after.len -= n_else;
-            }
+            if (move_to_else(r, &after, n_else, &orelse))
+                return -1;
         } else if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
                    exit != follow && exit < follow && exit >= rg->start &&
                    (follow <= rg->end || star ||
