@@ -345,21 +345,44 @@ static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
     }
 }
 
+/* A branch of the finally body [fstart, fstart + flen) that ends it early
+ * jumps to a RERAISE 0 of its own in the handler (the compiler copies that
+ * small exit block); in the copy at `at` before the exit [stop, e] it
+ * jumps to a copy of that exit.  Marks those copies skipped and done: the
+ * exit they repeat is the statement's. */
+static void skip_exit_copies(rec *r, uint32_t at, uint32_t fstart,
+                             uint32_t flen, uint32_t stop, uint32_t e) {
+    uint32_t k, n = e + 1 - stop;
+    for (k = 0; k < flen; k++) {
+        int32_t t = ins(r, at + k)->target, u = ins(r, fstart + k)->target;
+        if (t < 0 || u < 0 ||
+            (u >= (int32_t)fstart && u < (int32_t)(fstart + flen)) ||
+            ins(r, (uint32_t)u)->op != N_RERAISE || ins(r, (uint32_t)u)->arg ||
+            (t >= (int32_t)at && t <= (int32_t)e) ||
+            !rec_same_code(r, (uint32_t)t, stop, n))
+            continue;
+        rec_skip_range(r, (uint32_t)t, n);
+        r->done[r->cfg.block_of[t]] = 1;
+    }
+}
+
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
- * exit of the try body [start, end). */
-int rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
-                     uint32_t flen) {
+ * exit of the try body [start, end) in blocks from `from` on. */
+int rec_skip_finally(rec *r, int32_t start, int32_t from, int32_t end,
+                     uint32_t fstart, uint32_t flen) {
     int32_t b;
     if (flen == 0)
         return 0;
-    for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
+    for (b = from; b <= end && b < (int32_t)r->cfg.count; b++) {
         uint32_t e = blk(r, b)->end - 1, stop;
         if (!is_exit(r, e, start, end))
             continue;
         stop = copy_end_before(r, e);
-        if (stop >= flen && rec_same_code(r, stop - flen, fstart, flen) &&
-            rec_skip_copy(r, stop - flen, fstart, flen))
+        if (stop < flen || !rec_same_code(r, stop - flen, fstart, flen))
+            continue;
+        if (rec_skip_copy(r, stop - flen, fstart, flen))
             return -1;
+        skip_exit_copies(r, stop - flen, fstart, flen, stop, e);
     }
     return 0;
 }
@@ -1748,13 +1771,13 @@ int rec_is_copied_return(const rec *r, int32_t b) {
            ins(r, bb->end - 2)->op == N_LOAD_CONST && first->lead_line >= 0;
 }
 
-/* Whether block b starts the way out of a constant's `return` in nested
- * withs: the copies of their exits (marked skipped), each under the
- * handler of the with around it and so split into blocks of their own,
- * falling through to the constant's load and the return.  The blocks
- * belong to the body the return is in, whatever handler protects them.
- * (A value returned is loaded before the copies, in the body: the with
- * takes that return.) */
+/* Whether block b starts the way out of a `return` in nested withs or
+ * try bodies: the copies of their exits and finally bodies (marked
+ * skipped), each under the handler of the statement around it and so
+ * split into blocks of their own, falling through to the constant's load
+ * and the return, or to the RETURN of a value loaded before the copies.
+ * The blocks belong to the body the return is in, whatever handler
+ * protects them. */
 static int unwinds_to_return(const rec *r, int32_t b) {
     int hops = 0;
     while (b != UPY_NO_BLOCK && b < (int32_t)r->cfg.count && hops++ < 64) {
@@ -1765,8 +1788,9 @@ static int unwinds_to_return(const rec *r, int32_t b) {
         if (i < bb->end) {
             if (i == bb->start && hops == 1)
                 return 0;
-            return i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
-                   ins(r, i + 1)->op == N_RETURN;
+            return (i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
+                    ins(r, i + 1)->op == N_RETURN) ||
+                   (i + 1 == bb->end && ins(r, i)->op == N_RETURN);
         }
         if (bb->next != b + 1 || !upy_nin_falls_through(ins(r, bb->end - 1)))
             return 0;

@@ -650,32 +650,48 @@ static int finally_range(const rec *r, int32_t h, uint32_t *first,
 }
 
 /* Marks the copies of the finally body [fstart, fstart + flen) before the
- * exits of the try body [b, end), and returns where the body ends.  A
- * `return value` at the end of the body unwinds past the protected
- * blocks: its copies of the finally body (and of enclosing with exits),
- * then the RETURN, falling through blocks of their own.  Those belong to
- * the body too; *unwind_from is the first of them (left alone when there
- * are none).  -1 when out of memory. */
-static int32_t skip_finally_copies(rec *r, int32_t b, int32_t end,
+ * exits of the try body [b, end) of handler h, and returns where the body
+ * ends.  A `return value` in the body unwinds past the protected blocks:
+ * its copies of the finally body (and of enclosing with exits), then the
+ * RETURN, falling through blocks of their own.  Those belong to the body
+ * too.  When the body goes on after them (a branch of it skips the
+ * return), its protected range starts again there, past the copies of the
+ * exit that jumps ending the finally body early go to; else *unwind_from
+ * is the first of them (left alone when there are none).  -1 when out of
+ * memory. */
+static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
                                    const region *rg, uint32_t fstart,
                                    uint32_t flen, int32_t *unwind_from) {
-    int32_t ret = end, x;
-    while (ret < rg->end && ret < (int32_t)r->cfg.count &&
-           !blk(r, ret)->is_handler && blk(r, ret)->next == ret + 1 &&
-           ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
-        ret++;
-    if (ret >= rg->end || ret >= (int32_t)r->cfg.count ||
-        ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
-        ret = end;
-    if (rec_skip_finally(r, b, ret, fstart, flen))
-        return -1;
-    if (ret == end)
-        return end;
-    for (x = end; x <= ret; x++)
-        if (!rec_is_unwinding(r, x))
+    int32_t from = b, count = (int32_t)r->cfg.count;
+    for (;;) {
+        int32_t ret = end, x, on;
+        while (ret < rg->end && ret < count && !blk(r, ret)->is_handler &&
+               blk(r, ret)->next == ret + 1 &&
+               ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
+            ret++;
+        if (ret >= rg->end || ret >= count ||
+            ins(r, blk(r, ret)->end - 1)->op != N_RETURN) {
+            if (rec_skip_finally(r, b, from, end, fstart, flen))
+                return -1;
             return end;
-    *unwind_from = end;
-    return ret + 1;
+        }
+        if (rec_skip_finally(r, b, from, ret, fstart, flen))
+            return -1;
+        for (x = end; x <= ret; x++)
+            if (!rec_is_unwinding(r, x))
+                return end;
+        on = ret + 1;
+        while (on < rg->end && on < count && r->done[on])
+            on++;
+        if (on < rg->end && on < count && !blk(r, on)->is_handler &&
+            blk(r, on)->handler == h) {
+            from = on;
+            end = rec_protected_end(r, on, h, rg);
+            continue;
+        }
+        *unwind_from = end;
+        return ret + 1;
+    }
 }
 
 /* Whether [at, at + n) is the copy of the finally body [first, first + n)
@@ -698,19 +714,24 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
         if (rec_same_code(r, at + k, first + k, 1))
             continue;
         if (x->op != y->op || x->arg != y->arg || x->target < 0 ||
-            y->target < 0 || !tail)
+            y->target < 0)
             return 0;
         t = y->target;
         if ((t >= (int32_t)first && t < (int32_t)(first + n)) ||
             ins(r, (uint32_t)t)->op != N_RERAISE || ins(r, (uint32_t)t)->arg)
             return 0;
+        /* (What follows may be no small exit block, or one with a line of
+         * its own, that the compiler does not copy: the branch joins it.) */
         t = x->target;
-        if ((t >= (int32_t)at && t <= (int32_t)(at + n)) ||
+        if (t == (int32_t)(at + n))
+            continue;
+        if (!tail || (t >= (int32_t)at && t <= (int32_t)(at + n)) ||
             !rec_same_code(r, (uint32_t)t, at + n, tail))
             return 0;
     }
     for (k = 0; k < n; k++)
         if (ins(r, at + k)->target >= 0 &&
+            ins(r, at + k)->target != (int32_t)(at + n) &&
             !rec_same_code(r, at + k, first + k, 1)) {
             uint32_t t = (uint32_t)ins(r, at + k)->target;
             rec_skip_range(r, t, tail);
@@ -999,7 +1020,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                  !is_clause_header(r, hb->start + 1, hb->end) &&
                  finally_range(r, h, &first, &reraise) == 0;
     if (is_finally) {
-        end = skip_finally_copies(r, b, end, rg, first, reraise - first,
+        end = skip_finally_copies(r, b, h, end, rg, first, reraise - first,
                                   &unwind_from);
         if (end < 0)
             return -1;

@@ -440,3 +440,29 @@ def finally_that_only_raises(self):
         self.close()
     finally:
         raise
+
+
+def return_value_mid_try_body(f, x):
+    # The way out of `return x` (the copy of the finally body, then the
+    # RETURN) lies between blocks of the body, which goes on after it.
+    try:
+        if x:
+            return x
+        f.flush()
+    finally:
+        f.close()
+    return None
+
+
+def finally_branch_before_return(f, x):
+    # The finally body's branch ends it early: in the copies before the
+    # return and on the normal way out it jumps to a copy of the RETURN and
+    # to the code after the try.
+    try:
+        if x:
+            return x
+        f.flush()
+    finally:
+        if f:
+            f.close()
+    return None
