@@ -214,6 +214,17 @@ typedef struct clause_copy {
     upy_stmt_list tail; /* its statements in the first clause that has it */
 } clause_copy;
 
+/* How many instructions of the code object [from, to] came from: the
+ * compiler's limit on what it copies counts those (one may make two
+ * neutral ones, as a global's load with the NULL before a call). */
+static uint32_t source_count(const rec *r, uint32_t from, uint32_t to) {
+    uint32_t k, n = 0;
+    for (k = from; k <= to; k++)
+        if (k == from || ins(r, k)->offset != ins(r, k - 1)->offset)
+            n++;
+    return n;
+}
+
 /* The index of the first statement of clause body `body` that is such a
  * copy (*at and *n get where it is), body->len when there is none. */
 static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
@@ -240,7 +251,7 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
         ins(r, i)->obj->kind == UPY_NONE && ins(r, i + 1)->op == N_STORE &&
         ins(r, i + 2)->op == N_DELETE)
         i += 3;
-    if (e - i >= 4 || i == e ||
+    if (source_count(r, i, e) > 4 || i == e ||
         (i + 1 == e && ins(r, i)->op == N_LOAD_CONST &&
          ins(r, e)->op == N_RETURN))
         return body->len;
@@ -740,6 +751,108 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
+/* 3.12+ moves the handlers of a try in the finally body, and the code
+ * only they reach, after all other code; the finally's own handler is all
+ * such code, so in it they stay in place.  The copy on the normal way out
+ * of the try is then the rest of the body, in its order; the handlers of
+ * its try are elsewhere (rec_skip_copy claims them).  When [at, ...) is
+ * such a copy of [first, first + *n), marks it skipped, the copies of the
+ * exit after it that branches ending the body early jump to done, and
+ * sets *n to its length.  -1 when out of memory. */
+static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
+                                 uint32_t *n) {
+    uint32_t end = first + *n, i, hot = 0, tail, run;
+    int32_t fb, lb, x;
+    uint8_t *cold;
+    uint32_t *map;
+    if (*n == 0)
+        return 0;
+    fb = r->cfg.block_of[first];
+    lb = r->cfg.block_of[end - 1];
+    cold = upy_arena_alloc(r->arena, (size_t)(lb - fb + 1));
+    map = upy_arena_alloc(r->arena, *n * sizeof *map);
+    if (!cold || !map)
+        return rec_oom(r);
+    memset(cold, 0, (size_t)(lb - fb + 1));
+    /* (A block the handlers alone reach is cold; one that code before it
+     * in the body reaches is not.) */
+    for (x = fb + 1; x <= lb; x++) {
+        const upy_block *bb = blk(r, x);
+        uint32_t j;
+        int all = bb->is_handler || bb->npreds > 0;
+        for (j = 0; j < bb->npreds && all && !bb->is_handler; j++)
+            all = bb->preds[j] > fb && bb->preds[j] < x &&
+                  cold[bb->preds[j] - fb];
+        cold[x - fb] = (uint8_t)all;
+    }
+    for (i = first; i < end; i++) {
+        uint32_t j = i + 1;
+        int32_t t = ins(r, i)->target;
+        map[i - first] = UINT32_MAX;
+        if (cold[r->cfg.block_of[i] - fb])
+            continue;
+        /* (A jump over the handlers only, to the next code left, goes.) */
+        if (ins(r, i)->op == N_JUMP && t > (int32_t)j && t < (int32_t)end) {
+            while (j < (uint32_t)t && cold[r->cfg.block_of[j] - fb])
+                j++;
+            if (j == (uint32_t)t)
+                continue;
+        }
+        map[i - first] = at + hot++;
+    }
+    if (hot == *n || at + hot > r->ncode.count)
+        return 0;
+    tail = exit_copy_length(r, at + hot);
+    for (i = first; i < end; i++) {
+        const upy_nin *c, *y = ins(r, i);
+        int32_t t = y->target;
+        if (map[i - first] == UINT32_MAX)
+            continue;
+        c = ins(r, map[i - first]);
+        if (c->op != y->op || c->arg != y->arg || c->obj != y->obj ||
+            c->flags != y->flags || (c->target < 0) != (t < 0))
+            return 0;
+        if (t < 0)
+            continue;
+        if (t >= (int32_t)first && t < (int32_t)end) {
+            if (c->target != (int32_t)map[t - (int32_t)first])
+                return 0;
+            continue;
+        }
+        /* A branch ending the body early (see is_normal_finally_copy). */
+        if (ins(r, (uint32_t)t)->op != N_RERAISE || ins(r, (uint32_t)t)->arg)
+            return 0;
+        if (c->target == (int32_t)(at + hot))
+            continue;
+        if (!tail ||
+            (c->target >= (int32_t)at && c->target < (int32_t)(at + hot)) ||
+            !rec_same_code(r, (uint32_t)c->target, at + hot, tail))
+            return 0;
+    }
+    for (i = first; i < end; i += run) {
+        run = 1;
+        if (map[i - first] == UINT32_MAX)
+            continue;
+        while (i + run < end && map[i + run - first] == map[i - first] + run)
+            run++;
+        if (rec_skip_copy(r, map[i - first], i, run))
+            return -1;
+    }
+    for (i = first; i < end; i++) {
+        int32_t t = ins(r, i)->target, c;
+        if (map[i - first] == UINT32_MAX || t < 0 ||
+            (t >= (int32_t)first && t < (int32_t)end))
+            continue;
+        c = ins(r, map[i - first])->target;
+        if (c != (int32_t)(at + hot)) {
+            rec_skip_range(r, (uint32_t)c, tail);
+            r->done[r->cfg.block_of[c]] = 1;
+        }
+    }
+    *n = hot;
+    return 1;
+}
+
 /* 3.11 lays the handler of a try that ends the finally body out inside
  * the body, after the jump of that try's normal way out to the RERAISE.
  * On the normal way out of the outer try, the compiler copies the small
@@ -1061,10 +1174,13 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         /* The copy on the normal way out of the body. */
         if (exit != UPY_NO_BLOCK) {
             uint32_t at = blk(r, exit)->start, n = reraise - first;
-            copy_ok = is_normal_finally_copy(r, at, first, n) ||
+            int moved = copy_without_handlers(r, at, first, &n);
+            if (moved < 0)
+                return -1;
+            copy_ok = moved || is_normal_finally_copy(r, at, first, n) ||
                       ends_in_inline_handler(r, at, first, &n);
             if (copy_ok) {
-                if (rec_skip_copy(r, at, first, n))
+                if (!moved && rec_skip_copy(r, at, first, n))
                     return -1;
                 follow = r->cfg.block_of[at + n < r->ncode.count ? at + n : at];
                 if (at + n < r->ncode.count &&

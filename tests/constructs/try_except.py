@@ -466,3 +466,40 @@ def finally_branch_before_return(f, x):
         if f:
             f.close()
     return None
+
+
+def finally_holding_a_loop_of_tries(names, modules):
+    # 3.12+ moves the inner handlers after all other code, but not in the
+    # finally's own handler: the copy on the normal way out lacks them.
+    try:
+        yield
+    finally:
+        for name in names:
+            try:
+                del modules[name]
+            except KeyError:
+                pass
+
+
+def finally_holding_try_finally_with_handler(self):
+    try:
+        self.flush()
+    finally:
+        sock = self.sock
+        if sock is not None:
+            try:
+                sock.shutdown()
+            except OSError:
+                raise
+            finally:
+                sock.close()
+
+
+def handler_falls_into_raise_of_a_call(stdin, code):
+    # The copy of the code after the try is four instructions of the code
+    # object, five neutral ones (the global's load pushes a NULL too).
+    try:
+        stdin.close()
+    except:
+        pass
+    raise SystemExit(code)
