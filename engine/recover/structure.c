@@ -1201,18 +1201,31 @@ static int is_exit_copy(const rec *r, int32_t b) {
  * it, and nothing would jump past it. */
 static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
     const upy_block *bb = blk(r, b), *pb, *nb;
-    uint32_t i = bb->start;
+    uint32_t i = bb->start, k;
     if (b == 0 || b + 1 >= (int32_t)r->cfg.count || bb->handler == h)
         return 0;
     pb = blk(r, b - 1);
     nb = blk(r, b + 1);
     while (i < bb->end && ins(r, i)->op == N_POP_EXCEPT)
         i++;
-    return i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
-           ins(r, i + 1)->op == N_RETURN && pb->handler == h && pb->next == b &&
-           upy_nin_falls_through(ins(r, pb->end - 1)) &&
-           nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP &&
-           !nb->is_handler && nb->handler != h;
+    if (i + 2 != bb->end || ins(r, i)->op != N_LOAD_CONST ||
+        ins(r, i + 1)->op != N_RETURN || pb->handler != h || pb->next != b ||
+        !upy_nin_falls_through(ins(r, pb->end - 1)) || nb->is_handler ||
+        nb->handler == h)
+        return 0;
+    if (nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP)
+        return 1;
+    /* 3.12+ lays the code after the try out right after the body when
+     * only the handlers (moved away) jump there: a branch of the body
+     * jumping past the return to it is the body's way on.  (Code that
+     * only the handlers reach, after an else part, goes with them.) */
+    if (!r->ncode.cold_handlers)
+        return 0;
+    for (k = 0; k < nb->npreds; k++)
+        if (nb->preds[k] < b && blk(r, nb->preds[k])->handler == h &&
+            blk(r, nb->preds[k])->jump == b + 1)
+            return 1;
+    return 0;
 }
 
 /* Whether block b's handler chain reaches handler h. */

@@ -503,3 +503,16 @@ def handler_falls_into_raise_of_a_call(stdin, code):
     except:
         pass
     raise SystemExit(code)
+
+
+def bare_return_in_branch_of_try_body(self, args):
+    # 3.12+: no jump follows the return; the branch skipping it goes
+    # straight on to the code after the try, which the handler jumps to.
+    try:
+        cond = args[1]
+        if cond:
+            self.error(cond)
+            return
+    except IndexError:
+        cond = None
+    self.go(cond)
