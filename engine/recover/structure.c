@@ -311,6 +311,18 @@ static int is_exit(const rec *r, uint32_t i, int32_t start, int32_t end) {
     return t < start || t >= end;
 }
 
+/* The iterator pops (SWAP 2; POP_TOP) of loops around a return that 3.12+
+ * makes after the copies of the exits it leaves: where they start, given
+ * the RETURN at e and the start `from` of its block. */
+static uint32_t iterator_pops_before(const rec *r, uint32_t e, uint32_t from) {
+    uint32_t i = e;
+    while (i >= from + 2 && ins(r, i - 1)->op == N_POP_TOP &&
+           ins(r, i - 2)->op == N_SWAP && ins(r, i - 2)->arg == 2 &&
+           !r->skip[i - 1])
+        i -= 2;
+    return i;
+}
+
 /* Walks back from exit instruction `e` over instructions already skipped
  * (copies of inner statements' exits) and the constant a return may load
  * after its copies; returns where a copy of this statement must end. */
@@ -319,6 +331,10 @@ static uint32_t copy_end_before(const rec *r, uint32_t e) {
     if (ins(r, e)->op == N_RETURN && e > 0 &&
         ins(r, e - 1)->op == N_LOAD_CONST && !r->skip[e - 1])
         i = e - 1;
+    /* 3.12+ pops the iterators of loops around the statement after its
+     * copies, before the RETURN (SWAP 2; POP_TOP under the value). */
+    if (ins(r, e)->op == N_RETURN && i == e)
+        i = iterator_pops_before(r, e, 0);
     while (i > 0 && r->skip[i - 1])
         i--;
     return i;
@@ -1770,7 +1786,7 @@ int rec_is_unwinding(const rec *r, int32_t b) {
     if (bb->end == bb->start)
         return 0;
     if (ins(r, last)->op == N_RETURN && last > bb->start)
-        last--;
+        last = iterator_pops_before(r, last, bb->start) - 1;
     for (i = bb->start; i <= last; i++)
         if (!r->skip[i])
             return 0;
@@ -1803,7 +1819,8 @@ static int unwinds_to_return(const rec *r, int32_t b) {
                 return 0;
             return (i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
                     ins(r, i + 1)->op == N_RETURN) ||
-                   (i + 1 == bb->end && ins(r, i)->op == N_RETURN);
+                   (ins(r, bb->end - 1)->op == N_RETURN &&
+                    iterator_pops_before(r, bb->end - 1, i) == i);
         }
         if (bb->next != b + 1 || !upy_nin_falls_through(ins(r, bb->end - 1)))
             return 0;

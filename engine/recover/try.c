@@ -101,13 +101,17 @@ static int clause_body(rec *r, uint32_t start, int32_t end_block,
 }
 
 /* The length of the exit block the compiler may copy at instruction i: up
- * to and with its first instruction that does not fall through (a few at
- * most), else 0. */
+ * to and with its first instruction that does not fall through (a few
+ * instructions of the code object at most, see source_count), else 0. */
 static uint32_t exit_copy_length(const rec *r, uint32_t i) {
-    uint32_t k;
-    for (k = 0; k < 4 && i + k < r->ncode.count; k++)
+    uint32_t k, n = 0;
+    for (k = 0; i + k < r->ncode.count; k++) {
+        if (k == 0 || ins(r, i + k)->offset != ins(r, i + k - 1)->offset)
+            if (++n > 4)
+                return 0;
         if (!upy_nin_falls_through(ins(r, i + k)))
             return k + 1;
+    }
     return 0;
 }
 
@@ -751,27 +755,36 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
-/* 3.12+ moves the handlers of a try in the finally body, and the code
- * only they reach, after all other code; the finally's own handler is all
- * such code, so in it they stay in place.  The copy on the normal way out
- * of the try is then the rest of the body, in its order; the handlers of
- * its try are elsewhere (rec_skip_copy claims them).  When [at, ...) is
- * such a copy of [first, first + *n), marks it skipped, the copies of the
- * exit after it that branches ending the body early jump to done, and
- * sets *n to its length.  -1 when out of memory. */
+/* The copy of the finally body [first, first + *n) on the normal way out
+ * of the try may differ from the body in the handler in two ways the
+ * compiler's layout makes:
+ *  - 3.12+ moves the handlers of a try in the finally body, and the code
+ *    only they reach, after all other code, but not inside the finally's
+ *    own handler, which is all such code: the copy lacks them (and a jump
+ *    over them alone), and rec_skip_copy claims them;
+ *  - a jump of the body to its end (the RERAISE) is, in the copy, a jump
+ *    to the small exit block after the copy, which the compiler copies in
+ *    its place.
+ * The copy [at, ...) is matched through a map of the body's instructions
+ * to it.  When it is such a copy, marks it (and the copies of the exit
+ * that branches ending the body early jump to) skipped, and sets *n to its
+ * length.  -1 when out of memory. */
 static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
                                  uint32_t *n) {
-    uint32_t end = first + *n, i, hot = 0, tail, run;
+    uint32_t end = first + *n, i, c = at, hot, tail, run,
+             count = r->ncode.count;
     int32_t fb, lb, x;
+    int differs = 0;
     uint8_t *cold;
-    uint32_t *map;
+    uint32_t *map, *inl;
     if (*n == 0)
         return 0;
     fb = r->cfg.block_of[first];
     lb = r->cfg.block_of[end - 1];
     cold = upy_arena_alloc(r->arena, (size_t)(lb - fb + 1));
     map = upy_arena_alloc(r->arena, *n * sizeof *map);
-    if (!cold || !map)
+    inl = upy_arena_alloc(r->arena, *n * sizeof *inl);
+    if (!cold || !map || !inl)
         return rec_oom(r);
     memset(cold, 0, (size_t)(lb - fb + 1));
     /* (A block the handlers alone reach is cold; one that code before it
@@ -785,68 +798,94 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
                   cold[bb->preds[j] - fb];
         cold[x - fb] = (uint8_t)all;
     }
-    for (i = first; i < end; i++) {
+    for (i = first; i < end && c < count; i++) {
         uint32_t j = i + 1;
         int32_t t = ins(r, i)->target;
         map[i - first] = UINT32_MAX;
-        if (cold[r->cfg.block_of[i] - fb])
+        inl[i - first] = 0;
+        if (cold[r->cfg.block_of[i] - fb]) {
+            differs = 1;
             continue;
-        /* (A jump over the handlers only, to the next code left, goes.) */
+        }
         if (ins(r, i)->op == N_JUMP && t > (int32_t)j && t < (int32_t)end) {
+            /* (A jump over the handlers only, to the next code left.) */
             while (j < (uint32_t)t && cold[r->cfg.block_of[j] - fb])
                 j++;
-            if (j == (uint32_t)t)
+            if (j == (uint32_t)t) {
+                differs = 1;
                 continue;
+            }
         }
-        map[i - first] = at + hot++;
+        map[i - first] = c;
+        if (ins(r, i)->op == N_JUMP && t == (int32_t)end &&
+            ins(r, c)->op != N_JUMP &&
+            (inl[i - first] = exit_copy_length(r, c)) != 0) {
+            differs = 1;
+            c += inl[i - first];
+            continue;
+        }
+        c++;
     }
-    if (hot == *n || at + hot > r->ncode.count)
+    if (!differs || i < end || c >= count)
         return 0;
-    tail = exit_copy_length(r, at + hot);
+    hot = c - at;
+    tail = exit_copy_length(r, c);
     for (i = first; i < end; i++) {
-        const upy_nin *c, *y = ins(r, i);
+        const upy_nin *y = ins(r, i), *cp;
         int32_t t = y->target;
         if (map[i - first] == UINT32_MAX)
             continue;
-        c = ins(r, map[i - first]);
-        if (c->op != y->op || c->arg != y->arg || c->obj != y->obj ||
-            c->flags != y->flags || (c->target < 0) != (t < 0))
+        if (inl[i - first]) {
+            if (inl[i - first] != tail ||
+                !rec_same_code(r, map[i - first], c, tail))
+                return 0;
+            continue;
+        }
+        cp = ins(r, map[i - first]);
+        if (cp->op != y->op || cp->arg != y->arg || cp->obj != y->obj ||
+            cp->flags != y->flags || (cp->target < 0) != (t < 0))
             return 0;
         if (t < 0)
             continue;
         if (t >= (int32_t)first && t < (int32_t)end) {
-            if (c->target != (int32_t)map[t - (int32_t)first])
+            if (map[t - (int32_t)first] == UINT32_MAX ||
+                cp->target != (int32_t)map[t - (int32_t)first])
                 return 0;
             continue;
         }
-        /* A branch ending the body early (see is_normal_finally_copy). */
+        /* A jump to the end, or a branch ending the body early (see
+         * is_normal_finally_copy). */
         if (ins(r, (uint32_t)t)->op != N_RERAISE || ins(r, (uint32_t)t)->arg)
             return 0;
-        if (c->target == (int32_t)(at + hot))
+        if (cp->target == (int32_t)c)
             continue;
-        if (!tail ||
-            (c->target >= (int32_t)at && c->target < (int32_t)(at + hot)) ||
-            !rec_same_code(r, (uint32_t)c->target, at + hot, tail))
+        if (!tail || (cp->target >= (int32_t)at && cp->target < (int32_t)c) ||
+            !rec_same_code(r, (uint32_t)cp->target, c, tail))
             return 0;
     }
     for (i = first; i < end; i += run) {
         run = 1;
         if (map[i - first] == UINT32_MAX)
             continue;
-        while (i + run < end && map[i + run - first] == map[i - first] + run)
+        if (inl[i - first]) {
+            rec_skip_range(r, map[i - first], inl[i - first]);
+            continue;
+        }
+        while (i + run < end && !inl[i + run - first] &&
+               map[i + run - first] == map[i - first] + run)
             run++;
         if (rec_skip_copy(r, map[i - first], i, run))
             return -1;
     }
     for (i = first; i < end; i++) {
-        int32_t t = ins(r, i)->target, c;
-        if (map[i - first] == UINT32_MAX || t < 0 ||
+        int32_t t = ins(r, i)->target, ct;
+        if (map[i - first] == UINT32_MAX || inl[i - first] || t < 0 ||
             (t >= (int32_t)first && t < (int32_t)end))
             continue;
-        c = ins(r, map[i - first])->target;
-        if (c != (int32_t)(at + hot)) {
-            rec_skip_range(r, (uint32_t)c, tail);
-            r->done[r->cfg.block_of[c]] = 1;
+        ct = ins(r, map[i - first])->target;
+        if (ct != (int32_t)c) {
+            rec_skip_range(r, (uint32_t)ct, tail);
+            r->done[r->cfg.block_of[ct]] = 1;
         }
     }
     *n = hot;

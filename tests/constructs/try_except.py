@@ -516,3 +516,28 @@ def bare_return_in_branch_of_try_body(self, args):
     except IndexError:
         cond = None
     self.go(cond)
+
+
+def return_from_loop_around_try_finally(items, f):
+    # 3.12+ pops the loop's iterator after the copy of the finally body,
+    # right before the RETURN.
+    for item in items:
+        try:
+            if item:
+                return item
+            f.flush()
+        finally:
+            f.close()
+
+
+def code_after_try_copied_into_finally_branch(f, items):
+    # The code after the try is a small exit block: the copy of the
+    # finally body on the normal way out has a copy of it in its branch.
+    try:
+        for item in items:
+            if item:
+                return item
+    finally:
+        if f:
+            f.close()
+    done()
