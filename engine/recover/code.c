@@ -17,15 +17,6 @@
 #include "recover/rec.h"
 #include "util/error.h"
 
-/* co_flags. */
-#define CO_OPTIMIZED 0x0001
-#define CO_VARARGS 0x0004
-#define CO_VARKEYWORDS 0x0008
-#define CO_GENERATOR 0x0020
-#define CO_COROUTINE 0x0080
-#define CO_ASYNC_GENERATOR 0x0200
-#define CO_FUTURE_ANNOTATIONS 0x1000000
-
 static const upy_object none_object = {UPY_NONE, 0, {{0, 0, 0, 0, 0}}};
 static const upy_object true_object = {UPY_TRUE, 0, {{0, 0, 0, 0, 0}}};
 

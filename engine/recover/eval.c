@@ -11,9 +11,6 @@
 
 #include "recover/rec.h"
 
-/* co_flags bits that matter here. */
-#define CO_OPTIMIZED 0x0001
-
 static upy_expr *new_expr(rec *r, upy_expr_kind kind) {
     upy_expr *e = upy_expr_new(r->arena, kind);
     if (!e)
@@ -592,7 +589,7 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
     case SV_VALUE:
         if (v.pend && v.pend->kind == P_CHAIN)
             return rec_finish_chain(r, v, out);
-        if (rec_is_spilled(v.expr))
+        if (rec_kept_across(&v))
             return 0;
         s = rec_stmt(r, UPY_S_EXPR);
         if (!s)

@@ -23,6 +23,16 @@
 #include "util/strbuf.h"
 
 #define REC_MAX_NESTING 200
+
+/* co_flags bits the recovery reads. */
+#define CO_OPTIMIZED 0x0001
+#define CO_VARARGS 0x0004
+#define CO_VARKEYWORDS 0x0008
+#define CO_GENERATOR 0x0020
+#define CO_COROUTINE 0x0080
+#define CO_ASYNC_GENERATOR 0x0200
+#define CO_FUTURE_ANNOTATIONS 0x1000000
+
 #define REC_NO_ALT (-2)
 /* Hidden names of a type parameter scope: .defaults, .kwdefaults,
  * .type_params, .generic_base. */
@@ -53,6 +63,8 @@ typedef struct pending pending;
 typedef struct sval {
     uint8_t kind;    /* sv_kind */
     uint8_t inplace; /* SV_VALUE: an N_INPLACE binary operation */
+    uint8_t kept;    /* SV_VALUE: an argument kept across statements under
+                        its own name (see spill.c) */
     uint32_t id;     /* push order, for the order of multi-target stores */
     uint32_t slot;   /* SV_BIND of an unpacking: its slot */
     upy_expr *expr;
@@ -250,8 +262,12 @@ typedef struct rec {
     /* Instructions match.c may still simulate reading patterns, in this
      * whole code object. */
     uint64_t match_steps;
-    /* Temporaries spill.c made so far. */
+    /* Temporaries spill.c made so far, and whether its comment is out. */
     unsigned spills;
+    uint8_t kept_noted;
+    /* spill.c: for each argument, whether it names one object for the
+     * whole call (no store, delete or cell); NULL until first needed. */
+    uint8_t *stable_args;
     /* What rec_value gives when memory ran out: never printed, the
      * recovery fails then. */
     upy_expr no_memory;
@@ -320,7 +336,10 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out);
 int rec_hold_store(rec *r);
 /* Whether e is a temporary rec_spill made. */
 int rec_is_spilled(const upy_expr *e);
-/* Whether a slot in [from, to) of the stack holds a temporary. */
+/* Whether v was kept across a statement: a temporary, or an argument
+ * left under its own name. */
+int rec_kept_across(const sval *v);
+/* Whether a slot in [from, to) of the stack was kept across a statement. */
 int rec_spilled_below(const rec *r, uint32_t from, uint32_t to);
 /* `target.method(arg)` as a statement: LIST_EXTEND and the like on an
  * object that is no display being built (a copied or spilled one). */
@@ -375,8 +394,7 @@ int rec_is_copied_return(const rec *r, int32_t b);
 int rec_is_unwinding(const rec *r, int32_t b);
 /* The end (exclusive, in code order) of the blocks from b on protected by
  * handler h, directly or through handlers nested in it. */
-int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
-                          const region *rg);
+int32_t rec_protected_end(const rec *r, int32_t b, int32_t h, const region *rg);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 /* Marks the copy [at, at + n) of the code at orig skipped, and the
  * handlers of a try in it done: -1 when out of memory. */
