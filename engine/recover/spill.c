@@ -48,6 +48,7 @@
  * values: shared subtrees make the values a graph that a tree walk could
  * take exponential time over. */
 #define SPILL_WALK_BUDGET 4096
+#define SPILL_MAX_ARGS 64
 
 int rec_is_spilled(const upy_expr *e) {
     const char *digits;
@@ -249,10 +250,14 @@ int rec_kept_across(const sval *v) {
     return v->kind == SV_VALUE && (v->kept || rec_is_spilled(v->expr));
 }
 
+/* Names compared as read: a corrupt code object may hold no str. */
+static int same_name(const char *a, const char *b) {
+    return a && b && strcmp(a, b) == 0;
+}
+
 static int is_arg_named(const upy_code *co, uint32_t nargs, uint32_t k,
                         const char *name) {
-    return k < nargs &&
-           strcmp(rec_str(upy_seq_item(co->varnames, k)), name) == 0;
+    return k < nargs && same_name(rec_str(upy_seq_item(co->varnames, k)), name);
 }
 
 /* Fills r->stable_args: an argument is stable when no instruction stores
@@ -268,7 +273,7 @@ static int find_stable_args(rec *r, uint32_t nargs) {
         const char *name = rec_str(upy_seq_item(co->varnames, k));
         r->stable_args[k] = 1;
         for (c = 0; c < upy_seq_len(co->cellvars); c++)
-            if (strcmp(rec_str(upy_seq_item(co->cellvars, c)), name) == 0)
+            if (same_name(rec_str(upy_seq_item(co->cellvars, c)), name))
                 r->stable_args[k] = 0;
     }
     for (i = 0; i < r->ncode.count; i++) {
@@ -291,8 +296,16 @@ static int is_stable_arg(rec *r, const upy_expr *e) {
     uint32_t nargs, k;
     if (e->kind != UPY_E_NAME || !(co->flags & CO_OPTIMIZED))
         return 0;
+    /* Up to SPILL_MAX_ARGS arguments are looked at (each costs a pass
+     * over the code); any after them are held in temporaries. */
     nargs = (uint32_t)co->argcount + (uint32_t)co->kwonlyargcount +
             !!(co->flags & CO_VARARGS) + !!(co->flags & CO_VARKEYWORDS);
+    if (co->argcount < 0 || co->kwonlyargcount < 0)
+        return 0;
+    if (nargs > upy_seq_len(co->varnames))
+        nargs = (uint32_t)upy_seq_len(co->varnames);
+    if (nargs > SPILL_MAX_ARGS)
+        nargs = SPILL_MAX_ARGS;
     if (!r->stable_args && find_stable_args(r, nargs))
         return -1;
     for (k = 0; k < nargs; k++)
