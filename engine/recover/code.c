@@ -688,6 +688,7 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         return -1;
     check_placed(&r, &out);
     *body = upy_vec_stmts(&out);
+    rec_breaks_to_tail(&r, body);
     if (kind == CODE_CLASS) {
         rec_tidy_class_body(body);
         rec_fold_tail_returns(&r, body);

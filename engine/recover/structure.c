@@ -1635,6 +1635,25 @@ static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
  * to four of its own, some of which the neutral form splits). */
 enum { MAX_EXIT_COPY = 8 };
 
+/* Where the copy of a loop's exit that a return ending at ret would be
+ * starts: after the POP_TOP of a for loop's iterator, up to 4
+ * instructions back; ret + 1 when there is none. */
+static uint32_t exit_copy_start(const rec *r, const upy_block *bb,
+                                uint32_t ret) {
+    uint32_t p;
+    for (p = ret; p > bb->start && ret - p < 4; p--)
+        if (ins(r, p - 1)->op == N_POP_TOP)
+            return p;
+    return ret + 1;
+}
+
+/* Whether [p, ret] is `return c`, c a constant: the code of a written
+ * `return c` in a for loop too (the iterator goes before a constant is
+ * loaded, after any other value). */
+static int is_const_return(const rec *r, uint32_t p, uint32_t ret) {
+    return ret - p == 1 && ins(r, p)->op == N_LOAD_CONST;
+}
+
 /* Whether the return at instruction ret of block bb is a `break` whose
  * target, a small block that returns, the compiler copied in place of the
  * jump (where it copies written exits): POP_TOP of the loop's iterator,
@@ -1650,12 +1669,12 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
         !r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
         return 0;
     exit = blk(r, rg->brk)->start;
-    for (p = ret; p > bb->start && ret - p < 4; p--)
-        if (ins(r, p - 1)->op == N_POP_TOP)
-            return !(ret - p == 1 && ins(r, p)->op == N_LOAD_CONST) &&
-                   exit + (ret - p) < r->ncode.count &&
-                   ins(r, exit + (ret - p))->op == N_RETURN &&
-                   rec_same_code(r, p, exit, ret - p + 1);
+    p = exit_copy_start(r, bb, ret);
+    if (p <= ret)
+        return !is_const_return(r, p, ret) &&
+               exit + (ret - p) < r->ncode.count &&
+               ins(r, exit + (ret - p))->op == N_RETURN &&
+               rec_same_code(r, p, exit, ret - p + 1);
     for (n = 1; n <= MAX_EXIT_COPY && exit + n <= r->ncode.count; n++)
         if (ins(r, exit + n - 1)->op == N_RETURN)
             break;
@@ -1665,6 +1684,44 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
     p = ret + 1 - n;
     return p == r->stmt_start && p != exit && rec_same_code(r, p, exit, n) &&
            copied_lines(r, p, exit, n);
+}
+
+/* The most instructions looked at from a loop's exit for the return its
+ * breaks lead to. */
+enum { MAX_TAIL_SCAN = 256 };
+
+/* Whether the return at instruction ret of block bb, in a for loop of
+ * 3.12+ code, is a break whose target the compiler copied, where that
+ * target is the return after the straight code the loop's exit runs
+ * first (its else part): POP_TOP of the iterator, then the same code as
+ * that return, with its lines.  (A `return name` written in the loop is
+ * that same code where the compiler drops the SWAP that keeps the value
+ * under the iterator, on lines of its own.)  *tail: the first
+ * instruction of that return. */
+static int is_break_to_tail(const rec *r, const upy_block *bb, uint32_t ret,
+                            const region *rg, uint32_t *tail) {
+    uint32_t p, q, exit, n;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
+        rg->loop == UPY_NO_BLOCK || !r->ncode.copies_exits ||
+        r->ncode.written_exits_keep_jumps ||
+        ins(r, blk(r, rg->loop)->end - 1)->op != N_FOR_ITER)
+        return 0;
+    p = exit_copy_start(r, bb, ret);
+    if (p > ret || is_const_return(r, p, ret))
+        return 0;
+    n = ret - p + 1;
+    exit = blk(r, rg->brk)->start;
+    for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++) {
+        if (ins(r, q)->op == N_RETURN)
+            break;
+        if (ins(r, q)->target >= 0)
+            return 0;
+    }
+    if (q >= r->ncode.count || ins(r, q)->op != N_RETURN || q + 1 < exit + n)
+        return 0;
+    *tail = q + 1 - n;
+    return *tail > exit && rec_same_code(r, p, *tail, n) &&
+           copied_lines(r, p, *tail, n);
 }
 
 /* Whether the names and constants of the instructions [p, ret] entered
@@ -1865,7 +1922,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             return rec_fail_region(r, b, rg, out);
         const upy_block *bb;
         const upy_nin *last;
-        uint32_t start;
+        uint32_t start, tail;
         int stop, st;
 
         if (r->failed)
@@ -1993,6 +2050,16 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 r->moved_exit = b;
                 r->moved_exit_at = r->stmt_start;
                 return emit_simple(r, out, UPY_S_BREAK);
+            }
+            if (is_break_to_tail(r, bb, (uint32_t)stop, rg, &tail)) {
+                /* rec_breaks_to_tail (tidy.c) finds the loop's else part
+                 * once the code after the loop is recovered. */
+                upy_stmt *s = rec_stmt(r, UPY_S_BREAK);
+                if (!s)
+                    return -1;
+                s->u.break_.value = rec_value(r, rec_pop(r));
+                s->u.break_.to_return = tail + 1;
+                return rec_emit(r, out, s);
             }
             return emit_return(r, rg, out);
         case N_RERAISE:

@@ -569,3 +569,198 @@ static void elif_in(upy_stmt *s) {
         break;
     }
 }
+
+/* --- breaks laid out as copies of the return they lead to --------------- */
+
+typedef void (*list_visit)(rec *r, upy_stmt_list *l, void *arg);
+
+/* Calls visit on each statement list directly inside s (a loop's body
+ * only when with_loop_bodies; a def's body is a code object of its own,
+ * tidied on its own). */
+static void each_list(rec *r, upy_stmt *s, int with_loop_bodies,
+                      list_visit visit, void *arg) {
+    uint32_t k;
+    switch (s->kind) {
+    case UPY_S_IF:
+        visit(r, &s->u.if_.body, arg);
+        visit(r, &s->u.if_.orelse, arg);
+        break;
+    case UPY_S_WHILE:
+        if (with_loop_bodies)
+            visit(r, &s->u.while_.body, arg);
+        visit(r, &s->u.while_.orelse, arg);
+        break;
+    case UPY_S_FOR:
+        if (with_loop_bodies)
+            visit(r, &s->u.for_.body, arg);
+        visit(r, &s->u.for_.orelse, arg);
+        break;
+    case UPY_S_WITH:
+        visit(r, &s->u.with.body, arg);
+        break;
+    case UPY_S_TRY:
+        visit(r, &s->u.try_.body, arg);
+        for (k = 0; k < s->u.try_.n_handlers; k++)
+            visit(r, &s->u.try_.handlers[k].body, arg);
+        visit(r, &s->u.try_.orelse, arg);
+        visit(r, &s->u.try_.finalbody, arg);
+        break;
+    case UPY_S_MATCH:
+        for (k = 0; k < s->u.match.n_cases; k++)
+            visit(r, &s->u.match.cases[k].body, arg);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The breaks of one loop that stand for a copied return (see
+ * upy_stmt.u.break_). */
+typedef struct tail_breaks {
+    uint32_t to_return; /* of the first one; 0 when there is none */
+    upy_expr *value;    /* the value of that return */
+    int agree;          /* all lead to the same return */
+    int settled;        /* the loop got its else part: they are breaks */
+} tail_breaks;
+
+static void find_tail_breaks(rec *r, upy_stmt_list *l, void *arg) {
+    tail_breaks *t = arg;
+    uint32_t k;
+    for (k = 0; k < l->len; k++) {
+        upy_stmt *s = l->items[k];
+        if (s->kind == UPY_S_BREAK && s->u.break_.to_return) {
+            if (!t->to_return) {
+                t->to_return = s->u.break_.to_return;
+                t->value = s->u.break_.value;
+            } else if (t->to_return != s->u.break_.to_return)
+                t->agree = 0;
+        }
+        each_list(r, s, 0, find_tail_breaks, arg);
+    }
+}
+
+/* Makes the marked breaks plain breaks, or, when the loop has no else
+ * part to skip, the returns they were read from. */
+static void settle_tail_breaks(rec *r, upy_stmt_list *l, void *arg) {
+    const tail_breaks *t = arg;
+    uint32_t k;
+    for (k = 0; k < l->len; k++) {
+        upy_stmt *s = l->items[k];
+        if (s->kind == UPY_S_BREAK && s->u.break_.to_return) {
+            upy_expr *value = s->u.break_.value;
+            if (t->settled) {
+                s->u.break_.to_return = 0;
+            } else {
+                s->kind = UPY_S_RETURN;
+                s->u.value = value;
+            }
+        }
+        each_list(r, s, 0, settle_tail_breaks, arg);
+    }
+}
+
+/* Moves body[k + 1, j) into the empty else part of the loop body[k]. */
+static int move_to_loop_else(rec *r, upy_stmt_list *body, uint32_t k,
+                             uint32_t j, upy_stmt_list *orelse) {
+    uint32_t n = j - k - 1;
+    upy_stmt **items;
+    if (!n)
+        return 0;
+    items = upy_arena_array(r->arena, n, sizeof *items);
+    if (!items)
+        return -1;
+    memcpy(items, body->items + k + 1, n * sizeof *items);
+    orelse->items = items;
+    orelse->len = n;
+    memmove(body->items + k + 1, body->items + j,
+            (body->len - j) * sizeof *items);
+    body->len -= n;
+    return 0;
+}
+
+/* Whether statement s is the return the marked breaks lead to. */
+static int is_tail_return(const upy_stmt *s, uint32_t to_return) {
+    return s && s->kind == UPY_S_RETURN && s->start + 1 == to_return;
+}
+
+/* Settles the marked breaks of the loop body[k]; after is the statement
+ * that runs when the list falls off its end (NULL: none known).  The
+ * return they lead to follows the loop's else part: in this list, or
+ * right after it. */
+static void settle_loop(rec *r, upy_stmt_list *body, uint32_t k,
+                        const upy_stmt *after) {
+    upy_stmt *s = body->items[k];
+    int is_for = s->kind == UPY_S_FOR;
+    upy_stmt_list *loop_body = is_for ? &s->u.for_.body : &s->u.while_.body;
+    upy_stmt_list *orelse = is_for ? &s->u.for_.orelse : &s->u.while_.orelse;
+    tail_breaks t = {0, NULL, 1, 0};
+    uint32_t j;
+    find_tail_breaks(r, loop_body, &t);
+    if (!t.to_return)
+        return;
+    for (j = k + 1; j < body->len; j++)
+        if (is_tail_return(body->items[j], t.to_return))
+            break;
+    if (t.agree && !orelse->len &&
+        (j < body->len ||
+         (is_tail_return(after, t.to_return) && !ends_terminal(body))))
+        t.settled = move_to_loop_else(r, body, k, j, orelse) == 0;
+    settle_tail_breaks(r, loop_body, &t);
+}
+
+static void breaks_to_tail_in(rec *r, upy_stmt_list *body,
+                              const upy_stmt *after);
+
+static void breaks_to_tail_of(rec *r, upy_stmt *s, const upy_stmt *next) {
+    uint32_t k;
+    switch (s->kind) {
+    case UPY_S_IF:
+        breaks_to_tail_in(r, &s->u.if_.body, next);
+        breaks_to_tail_in(r, &s->u.if_.orelse, next);
+        break;
+    case UPY_S_WHILE:
+        breaks_to_tail_in(r, &s->u.while_.body, NULL);
+        breaks_to_tail_in(r, &s->u.while_.orelse, next);
+        break;
+    case UPY_S_FOR:
+        breaks_to_tail_in(r, &s->u.for_.body, NULL);
+        breaks_to_tail_in(r, &s->u.for_.orelse, next);
+        break;
+    case UPY_S_WITH:
+        /* The with's exit runs before whatever follows. */
+        breaks_to_tail_in(r, &s->u.with.body, NULL);
+        break;
+    case UPY_S_TRY:
+        if (s->u.try_.finalbody.len)
+            next = NULL; /* the finally body runs first */
+        breaks_to_tail_in(r, &s->u.try_.body,
+                          s->u.try_.orelse.len ? NULL : next);
+        for (k = 0; k < s->u.try_.n_handlers; k++)
+            breaks_to_tail_in(r, &s->u.try_.handlers[k].body, next);
+        breaks_to_tail_in(r, &s->u.try_.orelse, next);
+        breaks_to_tail_in(r, &s->u.try_.finalbody, NULL);
+        break;
+    case UPY_S_MATCH:
+        for (k = 0; k < s->u.match.n_cases; k++)
+            breaks_to_tail_in(r, &s->u.match.cases[k].body, next);
+        break;
+    default:
+        break;
+    }
+}
+
+static void breaks_to_tail_in(rec *r, upy_stmt_list *body,
+                              const upy_stmt *after) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++) {
+        if (body->items[k]->kind == UPY_S_FOR ||
+            body->items[k]->kind == UPY_S_WHILE)
+            settle_loop(r, body, k, after);
+        breaks_to_tail_of(r, body->items[k],
+                          k + 1 < body->len ? body->items[k + 1] : after);
+    }
+}
+
+void rec_breaks_to_tail(rec *r, upy_stmt_list *body) {
+    breaks_to_tail_in(r, body, NULL);
+}

@@ -221,3 +221,45 @@ def for_whose_body_always_returns(self):
         del self[key]
         return key, value
     raise KeyError
+
+
+def for_else_break_copied_as_the_return_after_else(x, y):
+    # 3.12+ copies the final `return y` in place of the break's jump, past
+    # the else part: the copy pops the iterator before it loads y.
+    for k, j in zip(x, y):
+        if k is not j:
+            y = tuple(y)
+            break
+    else:
+        y = x
+    return y
+
+
+def for_else_breaks_in_nested_blocks_copied_as_return(items, f):
+    for item in items:
+        if f(item):
+            if item:
+                result = item
+                break
+        elif f(None):
+            result = None
+            break
+    else:
+        result = f(None)
+        f(result)
+    return result
+
+
+def for_else_in_try_else_break_copied_as_return_after_try(name, lookup, error):
+    # The return the break leads to follows the try statement.
+    try:
+        host, aliases = lookup(name)
+    except error:
+        pass
+    else:
+        for name in aliases:
+            if "." in name:
+                break
+        else:
+            name = host
+    return name
