@@ -215,6 +215,11 @@ static int test_values(const rec *r, int32_t b, int depth) {
     for (i = bb->start; i + 1 < bb->end; i++) {
         switch ((upy_nop)ins(r, i)->op) {
         case N_STORE:
+            /* A walrus stores a copy and tests the value: part of it. */
+            if (i > bb->start && ins(r, i - 1)->op == N_COPY &&
+                ins(r, i - 1)->arg == 1)
+                break;
+            return 0;
         case N_STORE_ATTR:
         case N_STORE_SUBSCR:
         case N_STORE_SLICE:
