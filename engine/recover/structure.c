@@ -1057,7 +1057,8 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     upy_expr *test = c->test;
     upy_stmt *s;
 
-    if (header == UPY_NO_BLOCK || header != c->last + 1 || anchor <= header)
+    if (header == UPY_NO_BLOCK || header != c->last + 1 ||
+        anchor == UPY_NO_BLOCK || anchor == header)
         return 0;
     if (!bottom_test(r, header, c->start, test_len, &bottom)) {
         if (c->first != c->last || c->start != blk(r, c->first)->start ||
@@ -1069,6 +1070,16 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     }
     last = loop_last(r, header);
     exit = last + 1;
+    /* A loop that ends the body of an outer loop leaves by going back to
+     * the outer one, and 3.12+ aims the test's failing jump right there:
+     * the loop's exit is then a lone jump there too. */
+    if (anchor < header) {
+        if (exit >= (int32_t)r->cfg.count || blk(r, exit)->jump != anchor ||
+            blk(r, exit)->end - blk(r, exit)->start != 1 ||
+            ins(r, blk(r, exit)->start)->op != N_JUMP)
+            return 0;
+        anchor = exit;
+    }
     /* The test's false outcome went on through the jump that leaves the
      * loop (to where the branch the loop ends joins): the loop ends there,
      * and that jump is the branch's way out, not part of the test.  (It

@@ -221,3 +221,10 @@ def for_whose_body_always_returns(self):
         del self[key]
         return key, value
     raise KeyError
+
+
+def while_ending_for_body(lists):
+    for items in lists:
+        items.reverse()
+        while items and items[-1]:
+            print(items.pop())
