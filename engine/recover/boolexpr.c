@@ -215,9 +215,11 @@ static int test_values(const rec *r, int32_t b, int depth) {
     for (i = bb->start; i + 1 < bb->end; i++) {
         switch ((upy_nop)ins(r, i)->op) {
         case N_STORE:
-            /* A walrus stores a copy and tests the value: part of it. */
+            /* A walrus stores a copy of a value the block computed and
+             * tests the value: part of it.  (A match case's capture
+             * stores a copy of the subject, from before the block.) */
             if (i > bb->start && ins(r, i - 1)->op == N_COPY &&
-                ins(r, i - 1)->arg == 1)
+                ins(r, i - 1)->arg == 1 && depth >= 2)
                 break;
             return 0;
         case N_STORE_ATTR:

@@ -719,7 +719,10 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
         if (i >= exit && (i >= rg->end || !in_cold_handler(r, i, start, exit) ||
                           ins(r, blk(r, exit)->start)->op != N_PUSH_EXC_INFO))
             break;
-        if (b->rpo == UINT32_MAX)
+        /* (The copy of a while loop's test at the bottom of its body,
+         * skipped already, leaves the loop as the test does: no break.) */
+        if (b->rpo == UINT32_MAX ||
+            (last->op == N_POP_JUMP_IF && r->skip[b->end - 1]))
             continue;
         /* (A jump from one handler's code to another's, as from a try
          * nested in a handler to the way out of that handler, is none.) */
@@ -1092,6 +1095,13 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         anchor = exit;
         r->done[exit] = 0;
     }
+    /* Or it went to a copy of the return block the loop runs into, which
+     * can lie past the end of the region (after the else part of an if the
+     * loop ends). */
+    if (anchor > exit && exit < (int32_t)r->cfg.count &&
+        same_exit(r, (int32_t)blk(r, exit)->start,
+                  (int32_t)blk(r, anchor)->start))
+        anchor = exit;
     if (anchor < exit || anchor > rg->end)
         return 0;
     if (!top_only)

@@ -228,3 +228,9 @@ def while_ending_for_body(lists):
         items.reverse()
         while items and items[-1]:
             print(items.pop())
+
+
+def while_ending_if_body_at_function_end(self, frame):
+    if not self.breaks:
+        while frame and frame is not self.botframe:
+            frame = frame.f_back
