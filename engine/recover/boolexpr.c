@@ -294,6 +294,27 @@ static int32_t chain_cleanup_exit(const rec *r, const upy_block *cb,
     return after;
 }
 
+/* Whether blocks a and b are one small block that leaves the function (a
+ * return or a raise, as an assert's): the compiler copies such a block
+ * into the paths that go to it (3.12+ into the failing end of a chained
+ * comparison, next to its cleanup's way there). */
+static int same_leaving_block(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab, *bb;
+    uint32_t n;
+    upy_nop op;
+    if (a == b)
+        return 1;
+    if (a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
+        return 0;
+    ab = blk(r, a);
+    bb = blk(r, b);
+    n = ab->end - ab->start;
+    op = (upy_nop)ins(r, ab->end - 1)->op;
+    return n == bb->end - bb->start && n <= 4 &&
+           (op == N_RETURN || op == N_RAISE) &&
+           rec_same_code(r, ab->start, bb->start, n);
+}
+
 /* Where the test starting at block s goes when it holds / fails, looking
  * through the links of a chained comparison (whose failing jumps go to a
  * cleanup block that pops the middle operand and goes on).  Returns 0 when
@@ -312,7 +333,8 @@ static int test_targets(const rec *r, int32_t s, int32_t *on_true,
             jump_targets(r, s, on_true, on_false);
             *on_true = peek_through_jumps(r, *on_true);
             *on_false = peek_through_jumps(r, *on_false);
-            return cleanup_exit == UPY_NO_BLOCK || *on_false == cleanup_exit;
+            return cleanup_exit == UPY_NO_BLOCK ||
+                   same_leaving_block(r, *on_false, cleanup_exit);
         }
         /* A chain link: fails into its cleanup, holds into the next. */
         if (ins(r, sb->end - 1)->arg != UPY_JUMP_FALSE ||
@@ -402,6 +424,9 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
             (void)through_jumps(r, cb->jump);
         if (c->on_false == UPY_NO_BLOCK)
             c->on_false = t_false;
+        else if (t_false != c->on_false &&
+                 same_leaving_block(r, t_false, c->on_false))
+            r->done[t_false] = 1;
         c->last = next > c->last ? next : c->last;
     }
     return 1;
@@ -858,9 +883,19 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                     return -1;
                 b = resume;
                 from = r->cond_resume;
-                if (b != UPY_NO_BLOCK && from >= blk(r, b)->start &&
-                    from < blk(r, b)->end && b != merge)
-                    continue;
+                /* A nested value that ends where the compiler copied the
+                 * exit block `merge` in (3.12+): this branch's value is
+                 * complete there too, and that copy is merge's. */
+                if (b != UPY_NO_BLOCK && merge != UPY_NO_BLOCK && b != merge &&
+                    from > blk(r, b)->start && from < blk(r, b)->end &&
+                    blk(r, b)->end - from ==
+                        blk(r, merge)->end - blk(r, merge)->start &&
+                    ins(r, blk(r, b)->end - 1)->op == N_RETURN &&
+                    rec_same_code(r, from, blk(r, merge)->start,
+                                  blk(r, b)->end - from)) {
+                    r->done[b] = 1;
+                    return 0;
+                }
                 continue;
             } else {
                 /* A return or raise inside an expression's branch: not a
@@ -960,6 +995,22 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
     return 0;
 }
 
+/* Where the last link of a chained comparison, from instruction `from` of
+ * a block ending at `end`, has its value: after the comparison that
+ * replaces the middle operand with its result.  3.12+ can copy the exit
+ * block the chain's value goes to (a store, a return) right after it.
+ * A link that keeps its operand for the next one runs to the end. */
+static uint32_t last_link_end(const rec *r, uint32_t from, uint32_t end) {
+    int32_t depth = 0;
+    uint32_t i;
+    for (i = from; i < end; i++) {
+        depth += upy_nin_stack_effect(ins(r, i), 0);
+        if (ins(r, i)->op == N_COMPARE && depth == 0)
+            return i + 1;
+    }
+    return end;
+}
+
 /* JUMP_IF_X_OR_POP ending block b: `x and rest` / `x or rest`, where rest
  * is what the fall-through computes up to the jump target; a chained
  * comparison when the comparison's middle operand waits below x. */
@@ -979,7 +1030,8 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
         int32_t cleanup = target, cur = bb->next;
         while (cur != UPY_NO_BLOCK) {
             const upy_block *cb = blk(r, cur);
-            int stop = rec_run(r, cb->start, cb->end, rg, out);
+            int stop = rec_run(r, cb->start,
+                               last_link_end(r, cb->start, cb->end), rg, out);
             upy_expr *more;
             if (stop < 0)
                 return -1;
@@ -1040,6 +1092,8 @@ int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
         return 0;
     }
     r->nesting++;
+    /* (Where an expression could not be recovered, nothing follows.) */
+    *resume = UPY_NO_BLOCK;
     st = cond_expr(r, b, rg, resume, out);
     r->nesting--;
     return st;

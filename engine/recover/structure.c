@@ -592,12 +592,18 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
     }
     /* An assert's raise directly follows its test (a chained comparison's
      * cleanup, a POP_TOP and a jump over it, aside); one further away is
-     * the `assert False` of a branch: `if x: return x` then `assert False`. */
-    for (b = c->last + 1; b < fb; b++)
-        if (blk(r, b)->end - blk(r, b)->start != 1 ||
-            (ins(r, blk(r, b)->start)->op != N_POP_TOP &&
-             ins(r, blk(r, b)->start)->op != N_JUMP))
+     * the `assert False` of a branch: `if x: return x` then `assert False`.
+     * (3.12+ copies the raise to the failing end of a chained comparison
+     * too, before its cleanup.) */
+    for (b = c->last + 1; b < fb; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->end - bb->start == blk(r, fb)->end - blk(r, fb)->start &&
+            rec_same_code(r, bb->start, blk(r, fb)->start, bb->end - bb->start))
+            continue;
+        if (bb->end - bb->start != 1 || (ins(r, bb->start)->op != N_POP_TOP &&
+                                         ins(r, bb->start)->op != N_JUMP))
             return 0;
+    }
     if (fb <= c->last)
         return 0;
     f = blk(r, fb);

@@ -82,3 +82,16 @@ def not_in_then_continue(kwargs, fields, args):
             continue
         if fields.index(key) < len(args):
             raise TypeError(key)
+
+
+def chain_stored_at_end(value, limit):
+    inside = 0 <= value <= limit
+
+
+def chain_after_and_stored_at_end(value, limit):
+    inside = isinstance(value, int) and 0 <= value <= limit
+
+
+def assert_and_chain(value, limit):
+    assert isinstance(value, int) and 0 <= value <= limit
+    return value
