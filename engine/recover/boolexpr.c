@@ -388,9 +388,13 @@ static upy_expr *jump_test(rec *r, int32_t b, upy_expr *value, int32_t *on_true,
  * where the test fails).  Extends *test and its outcomes; 1 when it was
  * one. */
 static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
+    /* Where the last link read jumps: a link in the middle of the chain
+     * (a < b < c < d) fails into the cleanup too, and holds into the next
+     * link; c's outcomes are those of the whole test. */
+    int32_t link_false = c->on_false, link_true = c->on_true;
     while (c->test->kind == UPY_E_COMPARE && r->sp > rg->base &&
            is_chain_middle(rec_peek(r, 1), c->test)) {
-        int32_t cleanup = c->on_false, next = c->on_true;
+        int32_t cleanup = link_false, next = link_true;
         const upy_block *cb, *nb;
         upy_expr *more, *t;
         int32_t t_true, t_false, lone;
@@ -414,6 +418,8 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
         c->test = extend_chain(r, c->test, more);
         t = jump_test(r, next, c->test, &t_true, &t_false);
         (void)t;
+        link_true = t_true;
+        link_false = t_false;
         c->on_true = through_jumps(r, t_true);
         /* The cleanup block pops the middle operand, then goes where the
          * failed test goes. */

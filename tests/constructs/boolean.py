@@ -95,3 +95,10 @@ def chain_after_and_stored_at_end(value, limit):
 def assert_and_chain(value, limit):
     assert isinstance(value, int) and 0 <= value <= limit
     return value
+
+
+def chain_of_four_in_if(expon, high, low):
+    if expon == high == low == 0:
+        expon = 1
+    print(expon)
+    assert 0 <= low <= high <= expon, (low, high)
