@@ -420,6 +420,8 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
         (void)t;
         link_true = t_true;
         link_false = t_false;
+        c->chain_cleanup = cleanup;
+        c->chain_fail = t_false;
         c->on_true = through_jumps(r, t_true);
         /* The cleanup block pops the middle operand, then goes where the
          * failed test goes. */
@@ -637,6 +639,7 @@ static int evaluate_node(rec *r, net_node *node, const region *rg,
         return -1;
     r->done[node->block] = 1;
     link.first = link.last = node->block;
+    link.chain_cleanup = link.chain_fail = UPY_NO_BLOCK;
     link.test = jump_test(r, node->block, rec_value(r, rec_pop(r)),
                           &link.on_true, &link.on_false);
     if (link.on_false != UPY_NO_BLOCK &&
@@ -711,6 +714,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                            &first.on_false);
     first.negated = rec_negate(r, first.test);
     first.prefer_negated = 0;
+    first.chain_cleanup = first.chain_fail = UPY_NO_BLOCK;
     *c = first;
     if (!chain_test(r, &first, rg, out))
         return 0;
@@ -771,6 +775,10 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     c->prefer_negated = nodes[0].negated.flips < nodes[0].test.flips;
     c->on_true = nodes[0].on_true;
     c->on_false = nodes[0].on_false;
+    /* (Only a test that is the chain alone.) */
+    c->chain_cleanup =
+        c->last == first.last ? first.chain_cleanup : UPY_NO_BLOCK;
+    c->chain_fail = first.chain_fail;
     /* The body of an if (or the first value of an if-else) is what follows
      * the test in the code: make on_true that. */
     {

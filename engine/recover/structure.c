@@ -454,6 +454,73 @@ static int falls_to_loop(const rec *r, const region *rg) {
 
 static int only_continues(const rec *r, int32_t b);
 
+/* Whether block b is a small block that returns, one the compiler copies
+ * into each jump to it where it copies written returns. */
+static int is_copied_exit(const rec *r, int32_t b) {
+    const upy_block *bb;
+    if (b == UPY_NO_BLOCK || !r->ncode.copies_exits ||
+        r->ncode.written_exits_keep_jumps)
+        return 0;
+    bb = blk(r, b);
+    return bb->end - bb->start <= 4 && ins(r, bb->end - 1)->op == N_RETURN;
+}
+
+/* Whether an if on chained comparison c whose then part `body` leaves (a
+ * return, a raise) has an else part: `if c: A` + rest and `if c: A else:
+ * rest` compile alike but for the chain's cleanup.  Where the compiler
+ * copies written returns, it copies a small then part into the jump over
+ * the cleanup, right after the test, unless an else part follows it; and
+ * copies a small rest into the cleanup's way there and the last link's
+ * failing jump, unless that rest is an else part. */
+static int chain_else(const rec *r, const rec_cond *c,
+                      const upy_ptr_vec *body) {
+    const upy_stmt *last;
+    const upy_block *cb;
+    if (c->chain_cleanup == UPY_NO_BLOCK || !body->len)
+        return 0;
+    last = body->items[body->len - 1];
+    if (last->kind != UPY_S_RETURN && last->kind != UPY_S_RAISE)
+        return 0;
+    if (c->on_true > c->chain_cleanup)
+        return is_copied_exit(r, c->on_true);
+    cb = blk(r, c->chain_cleanup);
+    return c->chain_fail == c->on_false && cb->next == c->on_false &&
+           cb->end - cb->start == 1 && is_copied_exit(r, c->on_false);
+}
+
+/* The instruction of the return or raise that ends statement s. */
+static uint32_t exit_of(const rec *r, const upy_stmt *s) {
+    uint32_t i = s->start;
+    while (i < r->ncode.count && ins(r, i)->op != N_RETURN &&
+           ins(r, i)->op != N_RAISE)
+        i++;
+    return i;
+}
+
+/* How many statements at the end of a then part and of its else part,
+ * both leaving, are copies of one tail: the code after the if, which the
+ * compiler copies into the way there (up to MAX_COPY instructions).  The
+ * then part keeps one statement at least. */
+enum { MAX_COPY = 8 };
+static uint32_t copied_tail(const rec *r, const upy_ptr_vec *body,
+                            const upy_ptr_vec *orelse) {
+    uint32_t m, best = 0, ea, eb;
+    if (!body->len || !orelse->len)
+        return 0;
+    ea = exit_of(r, body->items[body->len - 1]);
+    eb = exit_of(r, orelse->items[orelse->len - 1]);
+    for (m = 1; m < body->len && m <= orelse->len; m++) {
+        uint32_t sa = ((const upy_stmt *)body->items[body->len - m])->start;
+        uint32_t sb = ((const upy_stmt *)orelse->items[orelse->len - m])->start;
+        if (ea >= r->ncode.count || eb >= r->ncode.count || sa > ea ||
+            sb > eb || ea - sa != eb - sb || ea - sa >= MAX_COPY ||
+            !rec_same_code(r, sa, sb, ea - sa + 1))
+            break;
+        best = m;
+    }
+    return best;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -556,6 +623,24 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = els_end;
+    } else if (on_false == c->on_false && on_false < rg->end &&
+               chain_else(r, c, &body)) {
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+        uint32_t m, k;
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = r->exit_block;
+        /* The code after the if / else, copied into both. */
+        m = copied_tail(r, &body, &orelse);
+        body.len -= m;
+        orelse.len -= m;
+        if (emit_if(r, c->start, test, &body, &orelse, out))
+            return -1;
+        /* (Statements emitted once already, into the else part.) */
+        for (k = 0; k < m; k++)
+            if (upy_vec_push(r->arena, out, orelse.items[orelse.len + k]))
+                return rec_oom(r);
+        return 0;
     } else {
         *next = on_false;
     }

@@ -102,3 +102,13 @@ def chain_of_four_in_if(expon, high, low):
         expon = 1
     print(expon)
     assert 0 <= low <= high <= expon, (low, high)
+
+
+def chain_in_if_else_before_return(expon, high, low):
+    if expon == high == low == 0:
+        value = 0.0
+    elif expon == 0x7FFF:
+        value = 1.0
+    else:
+        value = 2.0
+    return value
