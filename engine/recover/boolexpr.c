@@ -315,6 +315,31 @@ static int same_leaving_block(const rec *r, int32_t a, int32_t b) {
            rec_same_code(r, ab->start, bb->start, n);
 }
 
+/* Whether the POP_JUMP_IF ending block b tests for None. */
+static int is_none_jump(const rec *r, int32_t b) {
+    upy_jump_cond cond = (upy_jump_cond)ins(r, blk(r, b)->end - 1)->arg;
+    return cond == UPY_JUMP_NONE || cond == UPY_JUMP_NOT_NONE;
+}
+
+/* Whether the cleanup block of a chained comparison goes on to block t:
+ * to t itself, or to a copy of t, after the cleanup or in it (3.12+
+ * copies a small exit block into the cleanup's way there). */
+static int cleanup_leads_to(const rec *r, int32_t cleanup, int32_t t) {
+    const upy_block *cb = blk(r, cleanup), *tb;
+    int32_t lone, after = chain_cleanup_exit(r, cb, &lone);
+    uint32_t n;
+    if (after != UPY_NO_BLOCK)
+        return same_leaving_block(r, t, after);
+    if (t == UPY_NO_BLOCK)
+        return 0;
+    tb = blk(r, t);
+    n = tb->end - tb->start;
+    return cb->end - cb->start == n + 1 && n <= 4 &&
+           (ins(r, tb->end - 1)->op == N_RETURN ||
+            ins(r, tb->end - 1)->op == N_RAISE) &&
+           rec_same_code(r, cb->start + 1, tb->start, n);
+}
+
 /* Where the test starting at block s goes when it holds / fails, looking
  * through the links of a chained comparison (whose failing jumps go to a
  * cleanup block that pops the middle operand and goes on).  Returns 0 when
@@ -322,9 +347,9 @@ static int same_leaving_block(const rec *r, int32_t a, int32_t b) {
 static int test_targets(const rec *r, int32_t s, int32_t *on_true,
                         int32_t *on_false) {
     int guard = 0;
-    int32_t cleanup_exit = UPY_NO_BLOCK;
+    int32_t cleanup = UPY_NO_BLOCK;
     while (guard++ < 32) {
-        int values = test_values(r, s, cleanup_exit == UPY_NO_BLOCK ? 0 : 1);
+        int values = test_values(r, s, cleanup == UPY_NO_BLOCK ? 0 : 1);
         const upy_block *sb;
         if (!values)
             return 0;
@@ -333,23 +358,24 @@ static int test_targets(const rec *r, int32_t s, int32_t *on_true,
             jump_targets(r, s, on_true, on_false);
             *on_true = peek_through_jumps(r, *on_true);
             *on_false = peek_through_jumps(r, *on_false);
-            return cleanup_exit == UPY_NO_BLOCK ||
-                   same_leaving_block(r, *on_false, cleanup_exit);
+            /* (A last link `x is None` holds either way: see chain_test.) */
+            if (cleanup != UPY_NO_BLOCK && is_none_jump(r, s) &&
+                cleanup_leads_to(r, cleanup, *on_true)) {
+                int32_t x = *on_true;
+                *on_true = *on_false;
+                *on_false = x;
+            }
+            return cleanup == UPY_NO_BLOCK ||
+                   cleanup_leads_to(r, cleanup, *on_false);
         }
-        /* A chain link: fails into its cleanup, holds into the next. */
+        /* A chain link: fails into its cleanup (one for all links), holds
+         * into the next. */
         if (ins(r, sb->end - 1)->arg != UPY_JUMP_FALSE ||
-            sb->jump == UPY_NO_BLOCK || sb->next == UPY_NO_BLOCK)
+            sb->jump == UPY_NO_BLOCK || sb->next == UPY_NO_BLOCK ||
+            ins(r, blk(r, sb->jump)->start)->op != N_POP_TOP ||
+            (cleanup != UPY_NO_BLOCK && sb->jump != cleanup))
             return 0;
-        {
-            const upy_block *cb = blk(r, sb->jump);
-            int32_t after, lone;
-            if (ins(r, cb->start)->op != N_POP_TOP)
-                return 0;
-            after = chain_cleanup_exit(r, cb, &lone);
-            if (cleanup_exit != UPY_NO_BLOCK && after != cleanup_exit)
-                return 0;
-            cleanup_exit = after;
-        }
+        cleanup = sb->jump;
         s = sb->next;
     }
     return 0;
@@ -396,8 +422,8 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
            is_chain_middle(rec_peek(r, 1), c->test)) {
         int32_t cleanup = link_false, next = link_true;
         const upy_block *cb, *nb;
-        upy_expr *more, *t;
-        int32_t t_true, t_false, lone;
+        upy_expr *more;
+        int32_t t_true, t_false, lone, after;
         int stop;
 
         if (cleanup == UPY_NO_BLOCK || next == UPY_NO_BLOCK)
@@ -410,14 +436,29 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
         if (stop != (int)nb->end - 1 ||
             ins(r, nb->end - 1)->op != N_POP_JUMP_IF)
             return 0;
-        more = rec_value(r, rec_pop(r));
+        after = chain_cleanup_exit(r, cb, &lone);
+        if (is_none_jump(r, next)) {
+            /* A last link `x is None` is that jump on x itself, which
+             * tests `is None` and `is not None` alike: the one that holds
+             * where the chain goes on, away from the cleanup's way. */
+            more =
+                jump_test(r, next, rec_value(r, rec_pop(r)), &t_true, &t_false);
+            if (cleanup_leads_to(r, cleanup, peek_through_jumps(r, t_true))) {
+                int32_t x = t_true;
+                t_true = t_false;
+                t_false = x;
+                more = rec_negate(r, more);
+            }
+        } else {
+            more = rec_value(r, rec_pop(r));
+            if (more->kind == UPY_E_COMPARE)
+                (void)jump_test(r, next, more, &t_true, &t_false);
+        }
         if (more->kind != UPY_E_COMPARE)
             return 0;
         r->done[next] = 1;
         r->done[cleanup] = 1;
         c->test = extend_chain(r, c->test, more);
-        t = jump_test(r, next, c->test, &t_true, &t_false);
-        (void)t;
         link_true = t_true;
         link_false = t_false;
         c->chain_cleanup = cleanup;
@@ -425,16 +466,26 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
         c->on_true = through_jumps(r, t_true);
         /* The cleanup block pops the middle operand, then goes where the
          * failed test goes. */
-        c->on_false = chain_cleanup_exit(r, cb, &lone);
+        c->on_false = after;
         if (lone != UPY_NO_BLOCK)
             r->done[lone] = 1;
         else if (cb->end - cb->start != 1)
             (void)through_jumps(r, cb->jump);
-        if (c->on_false == UPY_NO_BLOCK)
+        if (c->on_false == UPY_NO_BLOCK) {
             c->on_false = t_false;
-        else if (t_false != c->on_false &&
-                 same_leaving_block(r, t_false, c->on_false))
-            r->done[t_false] = 1;
+        } else if (t_false != c->on_false &&
+                   same_leaving_block(r, t_false, c->on_false)) {
+            /* Two copies of one exit, the cleanup's way on and the last
+             * link's failing jump: the test goes on to the one other code
+             * reaches too, the other is the test's alone. */
+            if (lone == UPY_NO_BLOCK && cb->next == after &&
+                blk(r, after)->npreds == 1) {
+                r->done[after] = 1;
+                c->on_false = t_false;
+            } else {
+                r->done[t_false] = 1;
+            }
+        }
         c->last = next > c->last ? next : c->last;
     }
     return 1;

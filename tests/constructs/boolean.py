@@ -112,3 +112,9 @@ def chain_in_if_else_before_return(expon, high, low):
     else:
         value = 2.0
     return value
+
+
+def chain_ending_in_is_none(node, clock_seq, generate):
+    if generate is not None and node is clock_seq is None:
+        return generate()
+    return node
