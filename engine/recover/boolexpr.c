@@ -843,6 +843,20 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
             c->prefer_negated = nodes[0].test.flips < nodes[0].negated.flips;
         }
     }
+    /* A test whose outcomes meet (`if t: pass`, the body gone): the jump
+     * over the body tells which way it was written, the body being where
+     * the test holds.  A jump when the value holds (or is None) skips it:
+     * `if not v`, keeping the code of an `in` / `is` leaf. */
+    if (c->on_true == c->on_false && c->first == c->last &&
+        ins(r, blk(r, c->last)->end - 1)->op == N_POP_JUMP_IF &&
+        ins(r, blk(r, c->last)->end - 1)->arg != UPY_JUMP_FALSE) {
+        polar n = nodes[0].negated.flips > nodes[0].test.flips
+                      ? wrap_not(r, nodes[0].test)
+                      : nodes[0].negated;
+        c->negated = c->test;
+        c->test = n.e;
+        c->prefer_negated = 0;
+    }
     return 0;
 }
 

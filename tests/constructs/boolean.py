@@ -118,3 +118,11 @@ def chain_ending_in_is_none(node, clock_seq, generate):
     if generate is not None and node is clock_seq is None:
         return generate()
     return node
+
+
+def negated_test_of_empty_if(self, other):
+    if not isinstance(other, type(self)):
+        pass
+    if not other in self.items:
+        pass
+    return self.name < other.name
