@@ -1048,25 +1048,29 @@ static int same_test_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     uint32_t k;
     for (k = 0; k < n; k++) {
         const upy_nin *x = ins(r, a + k), *y = ins(r, b + k);
+        /* (A chained comparison's link fails into the cleanup of its own
+         * copy.) */
         if (!rec_same_code(r, a + k, b + k, 1) &&
             !(x->op == y->op && x->arg == y->arg && x->obj == y->obj &&
               x->flags == y->flags && x->target >= 0 && y->target >= 0 &&
-              same_exit(r, x->target, y->target)))
+              (same_exit(r, x->target, y->target) ||
+               (ins(r, (uint32_t)x->target)->op == N_POP_TOP &&
+                ins(r, (uint32_t)y->target)->op == N_POP_TOP))))
             return 0;
     }
     return 1;
 }
 
 /* Whether the bottom of the loop at header holds a copy of the test
- * [start, start + len) that ends right before the header: the same
+ * [start, start + len) that ends `gap` instructions before the header: the same
  * instructions, the last jump inverted and aimed back at the header
  * (3.11), or kept and followed by a jump back (3.12+).  Sets *bottom to
  * where the copy starts. */
 static int bottom_test(const rec *r, int32_t header, uint32_t start,
-                       uint32_t len, uint32_t *bottom) {
+                       uint32_t len, uint32_t gap, uint32_t *bottom) {
     int32_t last;
     if (len == 0 || !blk(r, header)->is_loop_header ||
-        start + len != blk(r, header)->start)
+        start + len + gap != blk(r, header)->start)
         return 0;
     last = loop_last(r, header);
     if (blk(r, last)->jump != header || len > blk(r, last)->start)
@@ -1092,7 +1096,8 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
      * block after the last. */
     for (k = b; k < (int32_t)r->cfg.count && k - b < 16; k++) {
         if (k > b && blk(r, k)->is_loop_header)
-            return bottom_test(r, k, start, blk(r, k)->start - start, &bottom)
+            return bottom_test(r, k, start, blk(r, k)->start - start, 0,
+                               &bottom)
                        ? k
                        : UPY_NO_BLOCK;
         if (ins(r, blk(r, k)->end - 1)->op != N_POP_JUMP_IF)
@@ -1136,6 +1141,24 @@ static int top_only_test(const rec *r, int32_t b) {
            rec_while_test_at(r, bb->start) == UPY_NO_BLOCK;
 }
 
+/* How many instructions lie between a test that is a chained comparison
+ * and the header of its loop, when they are the chain's cleanup and the
+ * jump over it (a cleanup that has the way out of the loop copied in);
+ * 0 when anything else does. */
+static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
+    int32_t b;
+    if (c->chain_cleanup == UPY_NO_BLOCK || header <= c->last + 1)
+        return 0;
+    for (b = c->last + 1; b < header; b++) {
+        const upy_block *bb = blk(r, b);
+        if (b != c->chain_cleanup &&
+            !(bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
+              bb->jump == header))
+            return 0;
+    }
+    return blk(r, header)->start - blk(r, c->last)->end;
+}
+
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
@@ -1144,17 +1167,19 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, brk, far, anchor = c->on_false;
     int32_t body_start = c->on_true;
-    uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0;
+    uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
     upy_expr *test = c->test;
     upy_stmt *s;
 
-    if (header == UPY_NO_BLOCK || header != c->last + 1 ||
-        anchor == UPY_NO_BLOCK || anchor == header)
+    if (header == UPY_NO_BLOCK || anchor == UPY_NO_BLOCK || anchor == header ||
+        (header != c->last + 1 && !(gap = chain_gap(r, c, header))))
         return 0;
-    if (!bottom_test(r, header, c->start, test_len, &bottom)) {
+    if (!bottom_test(r, header, c->start, test_len, gap, &bottom)) {
+        if (gap)
+            return 0;
         if (c->first != c->last || c->start != blk(r, c->first)->start ||
             !top_only_test(r, c->first))
             return 0;

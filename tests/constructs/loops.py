@@ -234,3 +234,12 @@ def while_ending_if_body_at_function_end(self, frame):
     if not self.breaks:
         while frame and frame is not self.botframe:
             frame = frame.f_back
+
+
+def while_chained_test_before_return(pattern, text, i, n):
+    while 0 <= i < n:
+        match = pattern.match(text, i)
+        if not match:
+            break
+        i = match.end(0)
+    return i
