@@ -1088,19 +1088,26 @@ static int bottom_test(const rec *r, int32_t header, uint32_t start,
 
 int32_t rec_while_test_at(const rec *r, uint32_t start) {
     int32_t b, k;
-    uint32_t bottom;
+    uint32_t bottom, end = start;
     if (start >= r->ncode.count)
         return UPY_NO_BLOCK;
     b = r->cfg.block_of[start];
     /* The test's blocks each end in a conditional jump; the header is the
-     * block after the last. */
+     * block after the last, or after a chained comparison's cleanup and
+     * the jump over it (see chain_gap). */
     for (k = b; k < (int32_t)r->cfg.count && k - b < 16; k++) {
-        if (k > b && blk(r, k)->is_loop_header)
-            return bottom_test(r, k, start, blk(r, k)->start - start, 0,
+        const upy_block *kb = blk(r, k);
+        if (k > b && kb->is_loop_header)
+            return bottom_test(r, k, start, end - start, kb->start - end,
                                &bottom)
                        ? k
                        : UPY_NO_BLOCK;
-        if (ins(r, blk(r, k)->end - 1)->op != N_POP_JUMP_IF)
+        if (ins(r, kb->end - 1)->op == N_POP_JUMP_IF &&
+            (k == b || end == kb->start))
+            end = kb->end;
+        else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
+                             (kb->end - kb->start == 1 &&
+                              ins(r, kb->start)->op == N_JUMP && kb->jump > k)))
             return UPY_NO_BLOCK;
     }
     return UPY_NO_BLOCK;

@@ -243,3 +243,12 @@ def while_chained_test_before_return(pattern, text, i, n):
             break
         i = match.end(0)
     return i
+
+
+def while_chained_test_with_continue(pattern, text, i, n, seen):
+    while 0 <= i < n:
+        i = pattern.end(i)
+        if not seen:
+            continue
+        text.append(i)
+    return i
