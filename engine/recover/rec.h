@@ -171,6 +171,10 @@ typedef struct rec_cond {
     int32_t on_true, on_false;
     int32_t first, last;
     uint32_t start; /* the instruction where the test's code starts */
+    /* A test that is one chained comparison: the cleanup block that pops
+     * its middle operand when a link fails, and where its last link's
+     * failing jump goes as laid out; UPY_NO_BLOCK for other tests. */
+    int32_t chain_cleanup, chain_fail;
 } rec_cond;
 
 typedef struct rec {

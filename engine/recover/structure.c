@@ -454,6 +454,73 @@ static int falls_to_loop(const rec *r, const region *rg) {
 
 static int only_continues(const rec *r, int32_t b);
 
+/* Whether block b is a small block that returns, one the compiler copies
+ * into each jump to it where it copies written returns. */
+static int is_copied_exit(const rec *r, int32_t b) {
+    const upy_block *bb;
+    if (b == UPY_NO_BLOCK || !r->ncode.copies_exits ||
+        r->ncode.written_exits_keep_jumps)
+        return 0;
+    bb = blk(r, b);
+    return bb->end - bb->start <= 4 && ins(r, bb->end - 1)->op == N_RETURN;
+}
+
+/* Whether an if on chained comparison c whose then part `body` leaves (a
+ * return, a raise) has an else part: `if c: A` + rest and `if c: A else:
+ * rest` compile alike but for the chain's cleanup.  Where the compiler
+ * copies written returns, it copies a small then part into the jump over
+ * the cleanup, right after the test, unless an else part follows it; and
+ * copies a small rest into the cleanup's way there and the last link's
+ * failing jump, unless that rest is an else part. */
+static int chain_else(const rec *r, const rec_cond *c,
+                      const upy_ptr_vec *body) {
+    const upy_stmt *last;
+    const upy_block *cb;
+    if (c->chain_cleanup == UPY_NO_BLOCK || !body->len)
+        return 0;
+    last = body->items[body->len - 1];
+    if (last->kind != UPY_S_RETURN && last->kind != UPY_S_RAISE)
+        return 0;
+    if (c->on_true > c->chain_cleanup)
+        return is_copied_exit(r, c->on_true);
+    cb = blk(r, c->chain_cleanup);
+    return c->chain_fail == c->on_false && cb->next == c->on_false &&
+           cb->end - cb->start == 1 && is_copied_exit(r, c->on_false);
+}
+
+/* The instruction of the return or raise that ends statement s. */
+static uint32_t exit_of(const rec *r, const upy_stmt *s) {
+    uint32_t i = s->start;
+    while (i < r->ncode.count && ins(r, i)->op != N_RETURN &&
+           ins(r, i)->op != N_RAISE)
+        i++;
+    return i;
+}
+
+/* How many statements at the end of a then part and of its else part,
+ * both leaving, are copies of one tail: the code after the if, which the
+ * compiler copies into the way there (up to MAX_COPY instructions).  The
+ * then part keeps one statement at least. */
+enum { MAX_COPY = 8 };
+static uint32_t copied_tail(const rec *r, const upy_ptr_vec *body,
+                            const upy_ptr_vec *orelse) {
+    uint32_t m, best = 0, ea, eb;
+    if (!body->len || !orelse->len)
+        return 0;
+    ea = exit_of(r, body->items[body->len - 1]);
+    eb = exit_of(r, orelse->items[orelse->len - 1]);
+    for (m = 1; m < body->len && m <= orelse->len; m++) {
+        uint32_t sa = ((const upy_stmt *)body->items[body->len - m])->start;
+        uint32_t sb = ((const upy_stmt *)orelse->items[orelse->len - m])->start;
+        if (ea >= r->ncode.count || eb >= r->ncode.count || sa > ea ||
+            sb > eb || ea - sa != eb - sb || ea - sa >= MAX_COPY ||
+            !rec_same_code(r, sa, sb, ea - sa + 1))
+            break;
+        best = m;
+    }
+    return best;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -556,6 +623,24 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = els_end;
+    } else if (on_false == c->on_false && on_false < rg->end &&
+               chain_else(r, c, &body)) {
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+        uint32_t m, k;
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = r->exit_block;
+        /* The code after the if / else, copied into both. */
+        m = copied_tail(r, &body, &orelse);
+        body.len -= m;
+        orelse.len -= m;
+        if (emit_if(r, c->start, test, &body, &orelse, out))
+            return -1;
+        /* (Statements emitted once already, into the else part.) */
+        for (k = 0; k < m; k++)
+            if (upy_vec_push(r->arena, out, orelse.items[orelse.len + k]))
+                return rec_oom(r);
+        return 0;
     } else {
         *next = on_false;
     }
@@ -592,12 +677,18 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
     }
     /* An assert's raise directly follows its test (a chained comparison's
      * cleanup, a POP_TOP and a jump over it, aside); one further away is
-     * the `assert False` of a branch: `if x: return x` then `assert False`. */
-    for (b = c->last + 1; b < fb; b++)
-        if (blk(r, b)->end - blk(r, b)->start != 1 ||
-            (ins(r, blk(r, b)->start)->op != N_POP_TOP &&
-             ins(r, blk(r, b)->start)->op != N_JUMP))
+     * the `assert False` of a branch: `if x: return x` then `assert False`.
+     * (3.12+ copies the raise to the failing end of a chained comparison
+     * too, before its cleanup.) */
+    for (b = c->last + 1; b < fb; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->end - bb->start == blk(r, fb)->end - blk(r, fb)->start &&
+            rec_same_code(r, bb->start, blk(r, fb)->start, bb->end - bb->start))
+            continue;
+        if (bb->end - bb->start != 1 || (ins(r, bb->start)->op != N_POP_TOP &&
+                                         ins(r, bb->start)->op != N_JUMP))
             return 0;
+    }
     if (fb <= c->last)
         return 0;
     f = blk(r, fb);
@@ -719,7 +810,10 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
         if (i >= exit && (i >= rg->end || !in_cold_handler(r, i, start, exit) ||
                           ins(r, blk(r, exit)->start)->op != N_PUSH_EXC_INFO))
             break;
-        if (b->rpo == UINT32_MAX)
+        /* (The copy of a while loop's test at the bottom of its body,
+         * skipped already, leaves the loop as the test does: no break.) */
+        if (b->rpo == UINT32_MAX ||
+            (last->op == N_POP_JUMP_IF && r->skip[b->end - 1]))
             continue;
         /* (A jump from one handler's code to another's, as from a try
          * nested in a handler to the way out of that handler, is none.) */
@@ -954,25 +1048,29 @@ static int same_test_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     uint32_t k;
     for (k = 0; k < n; k++) {
         const upy_nin *x = ins(r, a + k), *y = ins(r, b + k);
+        /* (A chained comparison's link fails into the cleanup of its own
+         * copy.) */
         if (!rec_same_code(r, a + k, b + k, 1) &&
             !(x->op == y->op && x->arg == y->arg && x->obj == y->obj &&
               x->flags == y->flags && x->target >= 0 && y->target >= 0 &&
-              same_exit(r, x->target, y->target)))
+              (same_exit(r, x->target, y->target) ||
+               (ins(r, (uint32_t)x->target)->op == N_POP_TOP &&
+                ins(r, (uint32_t)y->target)->op == N_POP_TOP))))
             return 0;
     }
     return 1;
 }
 
 /* Whether the bottom of the loop at header holds a copy of the test
- * [start, start + len) that ends right before the header: the same
+ * [start, start + len) that ends `gap` instructions before the header: the same
  * instructions, the last jump inverted and aimed back at the header
  * (3.11), or kept and followed by a jump back (3.12+).  Sets *bottom to
  * where the copy starts. */
 static int bottom_test(const rec *r, int32_t header, uint32_t start,
-                       uint32_t len, uint32_t *bottom) {
+                       uint32_t len, uint32_t gap, uint32_t *bottom) {
     int32_t last;
     if (len == 0 || !blk(r, header)->is_loop_header ||
-        start + len != blk(r, header)->start)
+        start + len + gap != blk(r, header)->start)
         return 0;
     last = loop_last(r, header);
     if (blk(r, last)->jump != header || len > blk(r, last)->start)
@@ -990,18 +1088,26 @@ static int bottom_test(const rec *r, int32_t header, uint32_t start,
 
 int32_t rec_while_test_at(const rec *r, uint32_t start) {
     int32_t b, k;
-    uint32_t bottom;
+    uint32_t bottom, end = start;
     if (start >= r->ncode.count)
         return UPY_NO_BLOCK;
     b = r->cfg.block_of[start];
     /* The test's blocks each end in a conditional jump; the header is the
-     * block after the last. */
+     * block after the last, or after a chained comparison's cleanup and
+     * the jump over it (see chain_gap). */
     for (k = b; k < (int32_t)r->cfg.count && k - b < 16; k++) {
-        if (k > b && blk(r, k)->is_loop_header)
-            return bottom_test(r, k, start, blk(r, k)->start - start, &bottom)
+        const upy_block *kb = blk(r, k);
+        if (k > b && kb->is_loop_header)
+            return bottom_test(r, k, start, end - start, kb->start - end,
+                               &bottom)
                        ? k
                        : UPY_NO_BLOCK;
-        if (ins(r, blk(r, k)->end - 1)->op != N_POP_JUMP_IF)
+        if (ins(r, kb->end - 1)->op == N_POP_JUMP_IF &&
+            (k == b || end == kb->start))
+            end = kb->end;
+        else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
+                             (kb->end - kb->start == 1 &&
+                              ins(r, kb->start)->op == N_JUMP && kb->jump > k)))
             return UPY_NO_BLOCK;
     }
     return UPY_NO_BLOCK;
@@ -1042,6 +1148,24 @@ static int top_only_test(const rec *r, int32_t b) {
            rec_while_test_at(r, bb->start) == UPY_NO_BLOCK;
 }
 
+/* How many instructions lie between a test that is a chained comparison
+ * and the header of its loop, when they are the chain's cleanup and the
+ * jump over it (a cleanup that has the way out of the loop copied in);
+ * 0 when anything else does. */
+static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
+    int32_t b;
+    if (c->chain_cleanup == UPY_NO_BLOCK || header <= c->last + 1)
+        return 0;
+    for (b = c->last + 1; b < header; b++) {
+        const upy_block *bb = blk(r, b);
+        if (b != c->chain_cleanup &&
+            !(bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
+              bb->jump == header))
+            return 0;
+    }
+    return blk(r, header)->start - blk(r, c->last)->end;
+}
+
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
@@ -1050,16 +1174,19 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, brk, far, anchor = c->on_false;
     int32_t body_start = c->on_true;
-    uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0;
+    uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
     upy_expr *test = c->test;
     upy_stmt *s;
 
-    if (header == UPY_NO_BLOCK || header != c->last + 1 || anchor <= header)
+    if (header == UPY_NO_BLOCK || anchor == UPY_NO_BLOCK || anchor == header ||
+        (header != c->last + 1 && !(gap = chain_gap(r, c, header))))
         return 0;
-    if (!bottom_test(r, header, c->start, test_len, &bottom)) {
+    if (!bottom_test(r, header, c->start, test_len, gap, &bottom)) {
+        if (gap)
+            return 0;
         if (c->first != c->last || c->start != blk(r, c->first)->start ||
             !top_only_test(r, c->first))
             return 0;
@@ -1069,6 +1196,16 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     }
     last = loop_last(r, header);
     exit = last + 1;
+    /* A loop that ends the body of an outer loop leaves by going back to
+     * the outer one, and 3.12+ aims the test's failing jump right there:
+     * the loop's exit is then a lone jump there too. */
+    if (anchor < header) {
+        if (exit >= (int32_t)r->cfg.count || blk(r, exit)->jump != anchor ||
+            blk(r, exit)->end - blk(r, exit)->start != 1 ||
+            ins(r, blk(r, exit)->start)->op != N_JUMP)
+            return 0;
+        anchor = exit;
+    }
     /* The test's false outcome went on through the jump that leaves the
      * loop (to where the branch the loop ends joins): the loop ends there,
      * and that jump is the branch's way out, not part of the test.  (It
@@ -1081,6 +1218,13 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         anchor = exit;
         r->done[exit] = 0;
     }
+    /* Or it went to a copy of the return block the loop runs into, which
+     * can lie past the end of the region (after the else part of an if the
+     * loop ends). */
+    if (anchor > exit && exit < (int32_t)r->cfg.count &&
+        same_exit(r, (int32_t)blk(r, exit)->start,
+                  (int32_t)blk(r, anchor)->start))
+        anchor = exit;
     if (anchor < exit || anchor > rg->end)
         return 0;
     if (!top_only)

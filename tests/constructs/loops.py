@@ -263,3 +263,34 @@ def for_else_in_try_else_break_copied_as_return_after_try(name, lookup, error):
         else:
             name = host
     return name
+
+
+def while_ending_for_body(lists):
+    for items in lists:
+        items.reverse()
+        while items and items[-1]:
+            print(items.pop())
+
+
+def while_ending_if_body_at_function_end(self, frame):
+    if not self.breaks:
+        while frame and frame is not self.botframe:
+            frame = frame.f_back
+
+
+def while_chained_test_before_return(pattern, text, i, n):
+    while 0 <= i < n:
+        match = pattern.match(text, i)
+        if not match:
+            break
+        i = match.end(0)
+    return i
+
+
+def while_chained_test_with_continue(pattern, text, i, n, seen):
+    while 0 <= i < n:
+        i = pattern.end(i)
+        if not seen:
+            continue
+        text.append(i)
+    return i
