@@ -788,7 +788,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
     int32_t exit = h->jump, body_start = h->next, brk, far;
-    uint32_t depth = r->sp, first;
+    uint32_t depth = r->sp, first, start = r->stmt_start;
     sval iter;
     pending *target;
     upy_stmt *s;
@@ -844,6 +844,10 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     s = rec_stmt(r, UPY_S_FOR);
     if (!s)
         return -1;
+    /* A compound statement starts at its first code (here the iterable),
+     * not where its body left r->stmt_start: the order of co_names and
+     * co_consts is read against where statements start (try.c). */
+    rec_set_start(r, s, start);
     s->u.for_.target = rec_bound_target(target);
     if (!s->u.for_.target)
         s->u.for_.target = rec_name(r, "_");
@@ -920,6 +924,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
         return -1;
+    rec_set_start(r, s, blk(r, header)->start);
     s->u.while_.test = rec_true(r);
     s->u.while_.body = loop_body(&body);
     /* Without a break the loop never goes on: the blocks after it may be
@@ -1106,6 +1111,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
         return -1;
+    rec_set_start(r, s, c->start);
     s->u.while_.test = test;
     /* With no copy of the test at the bottom, the body cannot end by
      * falling back to the test: its last continue stays. */
@@ -1359,7 +1365,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     int is_async = (bw->flags & N_ASYNC) != 0;
     sval ctx = rec_pop(r);
     pending *target = rec_new_target(r);
-    uint32_t k = i + 1, depth, exit_len;
+    uint32_t k = i + 1, depth, exit_len, start = r->stmt_start;
     int32_t handler, body_start, end, cont;
     upy_ptr_vec body = {0};
     region body_rg;
@@ -1420,6 +1426,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     item = upy_arena_alloc(r->arena, sizeof *item);
     if (!s || !item)
         return rec_oom(r);
+    rec_set_start(r, s, start);
     item->context = rec_value(r, ctx);
     item->vars = rec_bound_target(target);
     s->u.with.items = item;

@@ -342,6 +342,30 @@ def else_at_function_end(self, arg):
             self.error("failed: %s" % e)
 
 
+def else_loop_at_function_end(path):
+    # The else part is a loop: a compound statement starts where its
+    # first code does (the iterable), which is what the order of co_names
+    # is read against.
+    try:
+        entries = list(path)
+    except OSError:
+        pass
+    else:
+        for entry in entries:
+            print(entry)
+
+
+def else_with_at_function_end(self):
+    try:
+        result = self.opener.open(self.URL)
+    except OSError:
+        pass
+    else:
+        with result:
+            while result.read():
+                pass
+
+
 def else_sharing_a_name_with_a_handler(self):
     try:
         self.obj.handshake()
