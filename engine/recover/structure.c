@@ -1735,6 +1735,68 @@ static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
                                      : entered_after_loop(r, p, ret, rg->loop);
 }
 
+/* Whether the code from instruction start of block b, a statement's
+ * first, is the code after a `while True:` that has none after it
+ * (region.brk_moved), laid out in place of the break before it: the
+ * break's line left as a NOP before it, on lines after all the rest of the
+ * loop's, and every way on from it (jumps, handlers) leaving by a return
+ * or raise, never back into the loop.  is_moved_exit finds a lone return
+ * so; this finds any number of statements, with branches and loops of
+ * their own.  (`else: C` in a try in the loop, C leaving, is laid out
+ * alike, but has no NOP before it.) */
+static int moved_exit_from(rec *r, int32_t b, uint32_t start,
+                           const region *rg) {
+    const upy_nin *first = ins(r, start);
+    int32_t *stack, x;
+    uint8_t *mine;
+    uint32_t sp = 0, i, loop_end;
+    if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || r->sp != rg->base ||
+        first->line < 0 || first->lead_line < 0 ||
+        first->lead_line >= first->line)
+        return 0;
+    stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
+    mine = upy_arena_array(r->arena, r->cfg.count, 1);
+    if (!stack || !mine)
+        return 0;
+    memset(mine, 0, r->cfg.count);
+    mine[b] = 1;
+    stack[sp++] = b;
+    while (sp) {
+        const upy_block *xb = blk(r, stack[--sp]);
+        const upy_nin *l = ins(r, xb->end - 1);
+        int32_t succ[2];
+        int k, n = 0;
+        if (xb->jump != UPY_NO_BLOCK)
+            succ[n++] = xb->jump;
+        if (xb->next != UPY_NO_BLOCK && upy_nin_falls_through(l))
+            succ[n++] = xb->next;
+        if (!n && l->op != N_RETURN && l->op != N_RAISE && l->op != N_RERAISE)
+            return 0;
+        /* (Nor by an exception: a handler in the loop goes on in it.) */
+        if (xb->handler != UPY_NO_BLOCK && !mine[xb->handler]) {
+            mine[xb->handler] = 1;
+            stack[sp++] = xb->handler;
+        }
+        for (k = 0; k < n; k++) {
+            x = succ[k];
+            if (x == rg->loop || x == rg->cont)
+                return 0;
+            if (!mine[x]) {
+                mine[x] = 1;
+                stack[sp++] = x;
+            }
+        }
+    }
+    loop_end = blk(r, loop_last(r, rg->loop))->end;
+    for (i = blk(r, rg->loop)->start; i < loop_end; i++) {
+        int in_exit = mine[r->cfg.block_of[i]] && i >= start;
+        if (ins(r, i)->line >= 0 && (in_exit ? ins(r, i)->line < first->line
+                                             : ins(r, i)->line >= first->line))
+            return 0;
+    }
+    return 1;
+}
+
 int rec_is_unwinding(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i, last = bb->end - 1;
@@ -1932,6 +1994,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 return -1;
             b = next;
             continue;
+        }
+        start = r->resume_block == b ? r->resume_at : bb->start;
+        if (moved_exit_from(r, b, start, rg)) {
+            r->resume_block = UPY_NO_BLOCK;
+            r->moved_exit = b;
+            r->moved_exit_at = start;
+            r->exit_block = UPY_NO_BLOCK;
+            return emit_simple(r, out, UPY_S_BREAK);
         }
         r->done[b] = 1;
         start = bb->start;

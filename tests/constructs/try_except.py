@@ -366,6 +366,24 @@ def else_with_at_function_end(self):
                 pass
 
 
+def else_break_then_statements_after_loop(self, delay):
+    # The code after the loop is laid out where the break was (nothing
+    # else leaves the loop): the break's line, left as a NOP, tells.
+    while True:
+        try:
+            obj, fmt = self.queue.get()
+        except QueueEmpty:
+            time.sleep(delay)
+        else:
+            break
+    if fmt is not None:
+        assert obj is None, repr(obj)
+        return resolve(fmt)
+    if fmt == PICKLED:
+        obj = pickle.loads(obj)
+    return obj
+
+
 def else_sharing_a_name_with_a_handler(self):
     try:
         self.obj.handshake()
