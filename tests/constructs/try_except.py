@@ -384,6 +384,27 @@ def else_break_then_statements_after_loop(self, delay):
     return obj
 
 
+def else_holding_a_try_in_a_loop(ns, tpl):
+    # The handler goes on to the loop, as the code after the try does: the
+    # handler of the try in the else part, laid out before the outer
+    # handler, says it was made first (names tell nothing here).
+    for key, val in ns.items():
+        if key in prohibited:
+            raise AttributeError("cannot overwrite " + key)
+        elif key not in special:
+            try:
+                set_name = type(val).__set_name__
+            except AttributeError:
+                pass
+            else:
+                try:
+                    set_name(val, tpl, key)
+                except BaseException as e:
+                    e.add_note("calling __set_name__")
+                    raise
+    return tpl
+
+
 def else_sharing_a_name_with_a_handler(self):
     try:
         self.obj.handshake()
