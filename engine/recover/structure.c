@@ -454,6 +454,21 @@ static int falls_to_loop(const rec *r, const region *rg) {
 
 static int only_continues(const rec *r, int32_t b);
 
+/* Where block b, outside region rg, goes when it is the lone jump of a
+ * break or continue of rg's loop (a handler's protected range ends before
+ * such a jump), else UPY_NO_BLOCK. */
+static int32_t lone_loop_jump(const rec *r, const region *rg, int32_t b) {
+    const upy_block *bb;
+    if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count || inside(rg, b))
+        return UPY_NO_BLOCK;
+    bb = blk(r, b);
+    if (bb->is_handler || bb->end - bb->start != 1 ||
+        ins(r, bb->start)->op != N_JUMP ||
+        !(is_break(rg, bb->jump) || bb->jump == rg->cont))
+        return UPY_NO_BLOCK;
+    return bb->jump;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -468,6 +483,21 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
      * last statement of a loop body, 3.12+), so it is looked for first. */
     if (rec_assert(r, c, rg, next, out))
         return 0;
+    /* Both branches leave the region (the body of a try, ending at the end
+     * of its protected range), one by the lone jump of a break or
+     * continue: that is the branch's statement, the other is where the
+     * region goes on. */
+    if (!inside(rg, on_true) && !inside(rg, on_false)) {
+        int32_t t = lone_loop_jump(r, rg, on_true);
+        int32_t f = lone_loop_jump(r, rg, on_false);
+        if (t != UPY_NO_BLOCK && f == UPY_NO_BLOCK) {
+            r->done[on_true] = 1;
+            on_true = t;
+        } else if (f != UPY_NO_BLOCK && t == UPY_NO_BLOCK) {
+            r->done[on_false] = 1;
+            on_false = f;
+        }
+    }
     /* A branch straight to break / continue (the compiler threads the
      * jump of `if c: break` into the condition). */
     if (is_break(rg, on_true) || on_true == rg->cont) {

@@ -405,6 +405,20 @@ def else_holding_a_try_in_a_loop(ns, tpl):
     return tpl
 
 
+def continue_in_if_ending_try_body(entries, parse, dir_only):
+    # The protected range ends before the jump of the continue: both ways
+    # out of the test leave the try's body, one by that lone jump.
+    for entry in entries:
+        if dir_only:
+            try:
+                if not entry.is_dir():
+                    continue
+            except OSError:
+                continue
+        path = parse(entry)
+        yield path
+
+
 def else_sharing_a_name_with_a_handler(self):
     try:
         self.obj.handshake()
