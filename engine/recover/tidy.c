@@ -451,6 +451,56 @@ static void fold_chain(const rec *r, upy_stmt_list *l, uint32_t m, uint32_t t0,
     }
 }
 
+/* The lone assignment to one target of statements l (copies of the
+ * final return after it aside), or NULL. */
+static const upy_stmt *lone_assign(const upy_stmt_list *l) {
+    uint32_t k;
+    if (!l->len || l->items[0]->kind != UPY_S_ASSIGN ||
+        l->items[0]->u.assign.targets.len != 1)
+        return NULL;
+    for (k = 1; k < l->len; k++)
+        if (!is_return_none(l->items[k]))
+            return NULL;
+    return l->items[0];
+}
+
+/* Whether final statement `if c: t = A` / `else: t = B` came from `t = A
+ * if c else B`: 3.12+ copies the store and the return after it (a small
+ * exit block) into both branches, so both compile alike but for where
+ * the compiler met t's name: after B's names, not before them. */
+static int store_of_ifexp(const rec *r, const upy_stmt *s) {
+    const upy_stmt *a = lone_assign(&s->u.if_.body);
+    const upy_stmt *b = lone_assign(&s->u.if_.orelse);
+    size_t n = upy_seq_len(r->code->names), e;
+    uint32_t b0, b1, i;
+    int32_t target = -1;
+    uint8_t *where;
+    if (!a || !b || !r->ncode.copies_exits ||
+        r->ncode.written_exits_keep_jumps ||
+        !same_simple(a->u.assign.targets.items[0],
+                     b->u.assign.targets.items[0]))
+        return 0;
+    exit_range(r, &s->u.if_.orelse, 0, &b0, &b1);
+    for (i = b0; i < b1; i++)
+        if ((r->ncode.ins[i].op == N_STORE ||
+             r->ncode.ins[i].op == N_STORE_ATTR) &&
+            rec_table_entry(r, i, 0) >= 0)
+            target = rec_table_entry(r, i, 0);
+    where = upy_arena_array(r->arena, n + 1, 1);
+    if (target < 0 || !where)
+        return 0;
+    memset(where, 0, n + 1);
+    for (i = 0; i < r->ncode.count; i++) {
+        int32_t k = rec_table_entry(r, i, 0);
+        if (k >= 0)
+            where[k] |= i >= b0 && i < b1 ? IN_B : IN_ELSEWHERE;
+    }
+    for (e = 0; e < (size_t)target; e++)
+        if (where[e] == IN_B)
+            return 1;
+    return 0;
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else, unless the
@@ -555,6 +605,19 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
     if (!k)
         return;
     last = body->items[k - 1];
+    if (last->kind == UPY_S_IF && store_of_ifexp(r, last)) {
+        upy_expr *v = upy_expr_new(r->arena, UPY_E_IFEXP);
+        const upy_stmt *a = last->u.if_.body.items[0];
+        if (!v)
+            return;
+        v->u.ifexp.test = last->u.if_.test;
+        v->u.ifexp.body = a->u.assign.value;
+        v->u.ifexp.orelse = last->u.if_.orelse.items[0]->u.assign.value;
+        last->kind = UPY_S_ASSIGN;
+        last->u.assign.targets = a->u.assign.targets;
+        last->u.assign.value = v;
+        return;
+    }
     switch (last->kind) {
     case UPY_S_IF:
         rec_fold_tail_returns(r, &last->u.if_.body);

@@ -90,3 +90,11 @@ def elif_chain_raising_before_shared_return(self, kind, key):
     else:
         raise errors.InvalidSet('invalid set')
     return parser.sections()
+
+
+def ifexp_stored_at_function_end(self, amt):
+    # 3.12+ copies the store and the final return into both arms: the
+    # attribute's name entering co_names after the else arm's names tells
+    # the conditional expression from an if / else.
+    self.level += amt
+    self.tags = '' if self.level == 0 else 'l' + str(self.level)
