@@ -521,6 +521,21 @@ static uint32_t copied_tail(const rec *r, const upy_ptr_vec *body,
     return best;
 }
 
+/* Where block b, outside region rg, goes when it is the lone jump of a
+ * break or continue of rg's loop (a handler's protected range ends before
+ * such a jump), else UPY_NO_BLOCK. */
+static int32_t lone_loop_jump(const rec *r, const region *rg, int32_t b) {
+    const upy_block *bb;
+    if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count || inside(rg, b))
+        return UPY_NO_BLOCK;
+    bb = blk(r, b);
+    if (bb->is_handler || bb->end - bb->start != 1 ||
+        ins(r, bb->start)->op != N_JUMP ||
+        !(is_break(rg, bb->jump) || bb->jump == rg->cont))
+        return UPY_NO_BLOCK;
+    return bb->jump;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -535,6 +550,21 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
      * last statement of a loop body, 3.12+), so it is looked for first. */
     if (rec_assert(r, c, rg, next, out))
         return 0;
+    /* Both branches leave the region (the body of a try, ending at the end
+     * of its protected range), one by the lone jump of a break or
+     * continue: that is the branch's statement, the other is where the
+     * region goes on. */
+    if (!inside(rg, on_true) && !inside(rg, on_false)) {
+        int32_t t = lone_loop_jump(r, rg, on_true);
+        int32_t f = lone_loop_jump(r, rg, on_false);
+        if (t != UPY_NO_BLOCK && f == UPY_NO_BLOCK) {
+            r->done[on_true] = 1;
+            on_true = t;
+        } else if (f != UPY_NO_BLOCK && t == UPY_NO_BLOCK) {
+            r->done[on_false] = 1;
+            on_false = f;
+        }
+    }
     /* A branch straight to break / continue (the compiler threads the
      * jump of `if c: break` into the condition). */
     if (is_break(rg, on_true) || on_true == rg->cont) {
@@ -882,7 +912,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
     int32_t exit = h->jump, body_start = h->next, brk, far;
-    uint32_t depth = r->sp, first;
+    uint32_t depth = r->sp, first, start = r->stmt_start;
     sval iter;
     pending *target;
     upy_stmt *s;
@@ -938,6 +968,10 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     s = rec_stmt(r, UPY_S_FOR);
     if (!s)
         return -1;
+    /* A compound statement starts at its first code (here the iterable),
+     * not where its body left r->stmt_start: the order of co_names and
+     * co_consts is read against where statements start (try.c). */
+    rec_set_start(r, s, start);
     s->u.for_.target = rec_bound_target(target);
     if (!s->u.for_.target)
         s->u.for_.target = rec_name(r, "_");
@@ -1014,6 +1048,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
         return -1;
+    rec_set_start(r, s, blk(r, header)->start);
     s->u.while_.test = rec_true(r);
     s->u.while_.body = loop_body(&body);
     /* Without a break the loop never goes on: the blocks after it may be
@@ -1250,6 +1285,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
         return -1;
+    rec_set_start(r, s, c->start);
     s->u.while_.test = test;
     /* With no copy of the test at the bottom, the body cannot end by
      * falling back to the test: its last continue stays. */
@@ -1503,7 +1539,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     int is_async = (bw->flags & N_ASYNC) != 0;
     sval ctx = rec_pop(r);
     pending *target = rec_new_target(r);
-    uint32_t k = i + 1, depth, exit_len;
+    uint32_t k = i + 1, depth, exit_len, start = r->stmt_start;
     int32_t handler, body_start, end, cont;
     upy_ptr_vec body = {0};
     region body_rg;
@@ -1564,6 +1600,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     item = upy_arena_alloc(r->arena, sizeof *item);
     if (!s || !item)
         return rec_oom(r);
+    rec_set_start(r, s, start);
     item->context = rec_value(r, ctx);
     item->vars = rec_bound_target(target);
     s->u.with.items = item;
@@ -1929,6 +1966,68 @@ static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
                                      : entered_after_loop(r, p, ret, rg->loop);
 }
 
+/* Whether the code from instruction start of block b, a statement's
+ * first, is the code after a `while True:` that has none after it
+ * (region.brk_moved), laid out in place of the break before it: the
+ * break's line left as a NOP before it, on lines after all the rest of the
+ * loop's, and every way on from it (jumps, handlers) leaving by a return
+ * or raise, never back into the loop.  is_moved_exit finds a lone return
+ * so; this finds any number of statements, with branches and loops of
+ * their own.  (`else: C` in a try in the loop, C leaving, is laid out
+ * alike, but has no NOP before it.) */
+static int moved_exit_from(rec *r, int32_t b, uint32_t start,
+                           const region *rg) {
+    const upy_nin *first = ins(r, start);
+    int32_t *stack, x;
+    uint8_t *mine;
+    uint32_t sp = 0, i, loop_end;
+    if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || r->sp != rg->base ||
+        first->line < 0 || first->lead_line < 0 ||
+        first->lead_line >= first->line)
+        return 0;
+    stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
+    mine = upy_arena_array(r->arena, r->cfg.count, 1);
+    if (!stack || !mine)
+        return 0;
+    memset(mine, 0, r->cfg.count);
+    mine[b] = 1;
+    stack[sp++] = b;
+    while (sp) {
+        const upy_block *xb = blk(r, stack[--sp]);
+        const upy_nin *l = ins(r, xb->end - 1);
+        int32_t succ[2];
+        int k, n = 0;
+        if (xb->jump != UPY_NO_BLOCK)
+            succ[n++] = xb->jump;
+        if (xb->next != UPY_NO_BLOCK && upy_nin_falls_through(l))
+            succ[n++] = xb->next;
+        if (!n && l->op != N_RETURN && l->op != N_RAISE && l->op != N_RERAISE)
+            return 0;
+        /* (Nor by an exception: a handler in the loop goes on in it.) */
+        if (xb->handler != UPY_NO_BLOCK && !mine[xb->handler]) {
+            mine[xb->handler] = 1;
+            stack[sp++] = xb->handler;
+        }
+        for (k = 0; k < n; k++) {
+            x = succ[k];
+            if (x == rg->loop || x == rg->cont)
+                return 0;
+            if (!mine[x]) {
+                mine[x] = 1;
+                stack[sp++] = x;
+            }
+        }
+    }
+    loop_end = blk(r, loop_last(r, rg->loop))->end;
+    for (i = blk(r, rg->loop)->start; i < loop_end; i++) {
+        int in_exit = mine[r->cfg.block_of[i]] && i >= start;
+        if (ins(r, i)->line >= 0 && (in_exit ? ins(r, i)->line < first->line
+                                             : ins(r, i)->line >= first->line))
+            return 0;
+    }
+    return 1;
+}
+
 int rec_is_unwinding(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i, last = bb->end - 1;
@@ -2126,6 +2225,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 return -1;
             b = next;
             continue;
+        }
+        start = r->resume_block == b ? r->resume_at : bb->start;
+        if (moved_exit_from(r, b, start, rg)) {
+            r->resume_block = UPY_NO_BLOCK;
+            r->moved_exit = b;
+            r->moved_exit_at = start;
+            r->exit_block = UPY_NO_BLOCK;
+            return emit_simple(r, out, UPY_S_BREAK);
         }
         r->done[b] = 1;
         start = bb->start;

@@ -469,11 +469,12 @@ static int agrees(const entry_uses *u, uint32_t k) {
 }
 
 /* How many statements of `rest` are the else part (see above): as few as
- * the evidence of both tables allows; 0 when they contradict. */
+ * the evidence of both tables and of the layout of handlers allows; when
+ * the tables contradict, what the layout says. */
 static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
                               uint32_t end) {
     entry_uses names, consts;
-    uint32_t j, k;
+    uint32_t i, j, k, k_min = 0;
     if (!rest->len)
         return 0;
     for (j = 1; j < rest->len; j++)
@@ -483,10 +484,19 @@ static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
     if (find_uses(r, h, rest, end, 0, &names) ||
         find_uses(r, h, rest, end, 1, &consts))
         return 0;
-    for (k = 0; k <= rest->len; k++)
+    /* The handlers of a try in the else part are laid out before h (the
+     * compiler makes the else part before the handlers); those of one
+     * after the try, after h. */
+    for (i = ((upy_stmt *)rest->items[0])->start; i < end; i++) {
+        int32_t hi = ins(r, i)->handler, own = rest_stmt_of(rest, i, end);
+        if (hi >= 0 && (uint32_t)hi < blk(r, h)->start && own >= 0 &&
+            (uint32_t)own >= k_min)
+            k_min = (uint32_t)own + 1;
+    }
+    for (k = k_min; k <= rest->len; k++)
         if (agrees(&names, k) && agrees(&consts, k))
             return k;
-    return 0;
+    return k_min;
 }
 
 /* When the copy is of the code after the loop around the try (rg), the
