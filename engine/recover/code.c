@@ -28,6 +28,7 @@
 
 static const upy_object none_object = {UPY_NONE, 0, {{0, 0, 0, 0, 0}}};
 static const upy_object true_object = {UPY_TRUE, 0, {{0, 0, 0, 0, 0}}};
+static const upy_object false_object = {UPY_FALSE, 0, {{0, 0, 0, 0, 0}}};
 
 /* Whether an instruction loads constant `o`. */
 static int const_loaded(const rec *r, const upy_object *o) {
@@ -382,8 +383,172 @@ static int is_inlined_variable(const rec *r, const char *name) {
     return 0;
 }
 
-/* global / nonlocal declarations the code implies. */
-static int add_declarations(rec *r, upy_stmt_list *body) {
+/* The statements that must stay first: the docstring (after anything, the
+ * string would be an expression statement and no docstring) and the
+ * __future__ imports. */
+static uint32_t lead_len(const upy_stmt_list *body) {
+    uint32_t lead = body->len && body->items[0]->kind == UPY_S_EXPR &&
+                    body->items[0]->u.expr->kind == UPY_E_CONST &&
+                    body->items[0]->u.expr->u.constant->kind == UPY_STR;
+    while (lead < body->len && is_future_import(body->items[lead]))
+        lead++;
+    return lead;
+}
+
+/* Whether an instruction of the code names the variable: a load, store
+ * or delete of any scope, or a reference to its cell for a closure. */
+static int names_variable(const rec *r, const char *name) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if ((in->op == N_LOAD || in->op == N_STORE || in->op == N_DELETE ||
+             in->op == N_LOAD_CLOSURE) &&
+            rec_str(in->obj) && strcmp(rec_str(in->obj), name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a code object among the code's constants takes the variable as
+ * a free variable, from the code's cell of that name. */
+static int captured(const upy_code *co, const char *name) {
+    uint32_t i, k;
+    for (i = 0; i < upy_seq_len(co->consts); i++) {
+        const upy_object *c = upy_seq_item(co->consts, i);
+        if (c->kind != UPY_CODE)
+            continue;
+        for (k = 0; k < upy_seq_len(c->u.code->freevars); k++)
+            if (strcmp(str_at(c->u.code->freevars, k), name) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* Whether the code's constants hold `o`'s kind (and value, for an int). */
+static int has_const_like(const upy_code *co, const upy_object *o) {
+    uint32_t i;
+    for (i = 0; i < upy_seq_len(co->consts); i++) {
+        const upy_object *c = upy_seq_item(co->consts, i);
+        if (c->kind == o->kind &&
+            (c->kind != UPY_INT ||
+             (!c->u.integer.is_big && c->u.integer.value == 0)))
+            return 1;
+    }
+    return 0;
+}
+
+static int push_name(rec *r, upy_ptr_vec *names, const char *name) {
+    upy_expr *e = rec_name(r, rec_source_name(r, name));
+    if (!e || upy_vec_push(r->arena, names, e))
+        return rec_oom(r);
+    return 0;
+}
+
+static int is_param(const upy_code *co, uint32_t nparams, const char *name) {
+    uint32_t k;
+    for (k = 0; k < nparams && k < upy_seq_len(co->varnames); k++)
+        if (strcmp(str_at(co->varnames, k), name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The test of a dead `if` placed first.  A constant the code holds is
+ * numbered where its first use compiles; the first one after the
+ * docstring's slot, if false, is the test of dead code that came first.
+ * Otherwise one the code does not hold, which the compiler drops again. */
+static const upy_object *dead_test(const upy_code *co) {
+    static const upy_object zero_object = {UPY_INT, 0, {{0, 0, 0, 0, 0}}};
+    const upy_object *first =
+        upy_seq_len(co->consts) > 1 ? upy_seq_item(co->consts, 1) : NULL;
+    if (first && (first->kind == UPY_FALSE ||
+                  (first->kind == UPY_INT && !first->u.integer.is_big &&
+                   first->u.integer.value == 0)))
+        return first;
+    if (has_const_like(co, &false_object) && !has_const_like(co, &zero_object))
+        return &zero_object;
+    return &false_object;
+}
+
+/* What dead code did to the scope.  The compiler drops code it can tell
+ * never runs (`if 0: ...`), but not what that code made of the names: a
+ * cell no nested code takes (`if 0: lambda: self`), and (3.10+, which
+ * number locals as they compile, dead code included) a local no
+ * instruction names.  An `if False:` the compiler drops again, with a
+ * lambda taking the cells and a `del` of the locals, makes them so.  It
+ * goes first: at the end, its line would change the layout of the
+ * function's exit. */
+static int add_dead_code(rec *r, upy_stmt_list *body) {
+    const upy_code *co = r->code;
+    upy_ptr_vec cells = {0}, locals = {0}, dead = {0}, out = {0};
+    upy_stmt *s;
+    uint32_t k, lead,
+        nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
+                  !!(co->flags & CO_VARARGS) + !!(co->flags & CO_VARKEYWORDS);
+    for (k = nparams; k < upy_seq_len(co->varnames); k++)
+        if (!names_variable(r, str_at(co->varnames, k)) &&
+            push_name(r, &locals, str_at(co->varnames, k)))
+            return -1;
+    for (k = 0; k < upy_seq_len(co->cellvars); k++) {
+        const char *name = str_at(co->cellvars, k);
+        if (!captured(co, name) && push_name(r, &cells, name))
+            return -1;
+        /* Bound by dead code only, unless a parameter. */
+        if (!names_variable(r, name) && !is_param(co, nparams, name) &&
+            push_name(r, &locals, name))
+            return -1;
+    }
+    if (!cells.len && !locals.len)
+        return 0;
+    if (cells.len) {
+        upy_stmt *use = rec_stmt(r, UPY_S_EXPR);
+        upy_expr *lambda = upy_expr_new(r->arena, UPY_E_LAMBDA);
+        if (!use || !lambda)
+            return -1;
+        lambda->u.lambda.args =
+            upy_arena_alloc(r->arena, sizeof(upy_arguments));
+        if (cells.len == 1) {
+            lambda->u.lambda.body = cells.items[0];
+        } else {
+            lambda->u.lambda.body = upy_expr_new(r->arena, UPY_E_TUPLE);
+            if (lambda->u.lambda.body)
+                lambda->u.lambda.body->u.elts = upy_vec_exprs(&cells);
+        }
+        use->u.expr = lambda;
+        if (!lambda->u.lambda.args || !lambda->u.lambda.body ||
+            upy_vec_push(r->arena, &dead, use))
+            return rec_oom(r);
+    }
+    if (locals.len) {
+        upy_stmt *del = rec_stmt(r, UPY_S_DELETE);
+        if (!del)
+            return -1;
+        del->u.targets = upy_vec_exprs(&locals);
+        if (upy_vec_push(r->arena, &dead, del))
+            return rec_oom(r);
+    }
+    s = rec_stmt(r, UPY_S_IF);
+    if (!s)
+        return -1;
+    s->u.if_.test = rec_const(r, dead_test(co));
+    s->u.if_.body = upy_vec_stmts(&dead);
+    if (!s->u.if_.test)
+        return -1;
+    lead = lead_len(body);
+    for (k = 0; k <= body->len; k++)
+        if (upy_vec_push(r->arena, &out,
+                         k == lead  ? s
+                         : k < lead ? body->items[k]
+                                    : body->items[k - 1]))
+            return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
+/* global / nonlocal declarations the code implies.  In a function, a free
+ * variable no instruction names was declared nonlocal and never used (or
+ * used in dead code only): it stays free, and the declaration keeps it so.
+ * (A method's __class__ is free by reading it, never by declaring it.) */
+static int add_declarations(rec *r, upy_stmt_list *body, int function) {
     const upy_code *co = r->code;
     upy_ptr_vec globals = {0}, nonlocals = {0}, out = {0};
     uint32_t i, k, lead;
@@ -413,14 +578,14 @@ static int add_declarations(rec *r, upy_stmt_list *body) {
         if (k == to->len && upy_vec_push(r->arena, to, (void *)name))
             return rec_oom(r);
     }
-    /* The declarations go after the docstring (before it, the string would
-     * be an expression statement and no docstring) and after the
-     * __future__ imports, which must come first. */
-    lead = body->len && body->items[0]->kind == UPY_S_EXPR &&
-           body->items[0]->u.expr->kind == UPY_E_CONST &&
-           body->items[0]->u.expr->u.constant->kind == UPY_STR;
-    while (lead < body->len && is_future_import(body->items[lead]))
-        lead++;
+    for (k = 0; function && k < upy_seq_len(co->freevars); k++) {
+        const char *name = str_at(co->freevars, k);
+        if (strcmp(name, "__class__") != 0 && !names_variable(r, name) &&
+            upy_vec_push(r->arena, &nonlocals,
+                         (void *)rec_source_name(r, name)))
+            return rec_oom(r);
+    }
+    lead = lead_len(body);
     for (k = 0; k < lead; k++)
         if (upy_vec_push(r->arena, &out, body->items[k]))
             return rec_oom(r);
@@ -726,11 +891,13 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     rec_elif_chains(body);
     check_valid_list(
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
-    if (kind == CODE_FUNCTION && add_dead_yield(&r, body))
+    if (kind == CODE_FUNCTION &&
+        (add_dead_yield(&r, body) || add_dead_code(&r, body)))
         return -1;
     /* A type parameter scope or lazy value binds no name of the source:
      * its cells are the parameters, or a comprehension's variable. */
-    if (kind != CODE_GENERIC && kind != CODE_LAZY && add_declarations(&r, body))
+    if (kind != CODE_GENERIC && kind != CODE_LAZY &&
+        add_declarations(&r, body, kind == CODE_FUNCTION))
         return -1;
     *unrecovered += r.unrecovered;
     return 0;
