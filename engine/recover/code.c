@@ -863,8 +863,11 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     check_placed(&r, &out);
     *body = upy_vec_stmts(&out);
     if (kind == CODE_CLASS) {
-        rec_tidy_class_body(body);
+        /* The compiler copies the end of a class body (3.13's
+         * __static_attributes__ store, the return) into the branches
+         * before it: folded first, the copies go with the original. */
         rec_fold_tail_returns(&r, body);
+        rec_tidy_class_body(body);
         rec_drop_final_return(&r, body);
     } else if (kind != CODE_LAMBDA && kind != CODE_GENERIC &&
                kind != CODE_LAZY) {

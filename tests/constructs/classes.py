@@ -78,3 +78,12 @@ class _Private:
 
     def __helper(self):
         return self.__features, self.__partial
+
+
+class EndsInIf:
+    # The compiler copies the end of the body (3.13's __static_attributes__
+    # store and the return) into the if.
+    __slots__ = ()
+    if decorate is not None:
+        def method(self):
+            return self
