@@ -87,3 +87,12 @@ class EndsInIf:
     if decorate is not None:
         def method(self):
             return self
+
+
+class OwnModule(Exception):
+    """A class that names its own module, as the stdlib's public ones do."""
+
+    __module__ = 'somewhere'
+
+    def __init__(self, msg):
+        self.msg = msg
