@@ -39,18 +39,51 @@ static int const_loaded(const rec *r, const upy_object *o) {
     return 0;
 }
 
-/* The test of a `while True` loop.  The compiler leaves a loop's constant
- * test in co_consts when the loop can end (3.10-3.12), loaded by nothing:
- * such a constant 1 says the source wrote `while 1`. */
-upy_expr *rec_true(rec *r) {
+/* Where an instruction first loads constant `o`, or UINT32_MAX. */
+static uint32_t first_load(const rec *r, const upy_object *o) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].obj == o)
+            return i;
+    return UINT32_MAX;
+}
+
+/* Whether the constant 1 at consts[at], first loaded at instruction
+ * `use` after the loop's start `from`, was numbered at the loop: the
+ * compiler numbers constants as it first compiles them, so a constant
+ * first loaded in between yet numbered after the 1 says the loop's test
+ * came first. */
+static int numbered_at_loop(const rec *r, size_t at, uint32_t from,
+                            uint32_t use) {
+    const upy_object *consts = r->code->consts;
+    size_t k;
+    for (k = at + 1; k < upy_seq_len(consts); k++) {
+        uint32_t f = first_load(r, upy_seq_item(consts, k));
+        if (f >= from && f < use)
+            return 1;
+    }
+    return 0;
+}
+
+/* The test of a `while True` loop whose body starts at instruction
+ * `from`.  The compiler leaves a loop's constant test in co_consts when
+ * the loop can end (3.10-3.12), loaded by nothing: such a constant 1 says
+ * the source wrote `while 1`; so does a 1 the code loads later but that
+ * is numbered before the constants of the loop's start. */
+upy_expr *rec_true(rec *r, uint32_t from) {
     const upy_object *consts = r->code->consts, *one = NULL;
     size_t k;
     for (k = 0; k < upy_seq_len(consts); k++) {
         const upy_object *o = upy_seq_item(consts, k);
+        uint32_t use;
         if (o->kind == UPY_TRUE && !const_loaded(r, o))
             return rec_const(r, &true_object);
-        if (o->kind == UPY_INT && !o->u.integer.is_big &&
-            o->u.integer.value == 1 && !const_loaded(r, o))
+        if (o->kind != UPY_INT || o->u.integer.is_big ||
+            o->u.integer.value != 1)
+            continue;
+        use = first_load(r, o);
+        if (use == UINT32_MAX ||
+            (use >= from && numbered_at_loop(r, k, from, use)))
             one = o;
     }
     return rec_const(r, one ? one : &true_object);

@@ -920,7 +920,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
         return -1;
-    s->u.while_.test = rec_true(r);
+    s->u.while_.test = rec_true(r, blk(r, header)->start);
     s->u.while_.body = loop_body(&body);
     /* Without a break the loop never goes on: the blocks after it may be
      * the handlers of a try in its body, structured with it, or of a try
