@@ -577,6 +577,101 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
     return 0;
 }
 
+/* Whether the statements cannot fall off their end: they end in a return
+ * or raise, or in an if or try every way through which does. */
+static int always_leaves(const upy_stmt_list *body) {
+    const upy_stmt *s = body->len ? body->items[body->len - 1] : NULL;
+    uint32_t h;
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case UPY_S_RETURN:
+    case UPY_S_RAISE:
+        return 1;
+    case UPY_S_IF:
+        return always_leaves(&s->u.if_.body) && always_leaves(&s->u.if_.orelse);
+    case UPY_S_TRY:
+        if (always_leaves(&s->u.try_.finalbody))
+            return 1;
+        if (!always_leaves(s->u.try_.orelse.len ? &s->u.try_.orelse
+                                                : &s->u.try_.body))
+            return 0;
+        for (h = 0; h < s->u.try_.n_handlers; h++)
+            if (!always_leaves(&s->u.try_.handlers[h].body))
+                return 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int in_names(const upy_object *names, const char *name) {
+    uint32_t k;
+    for (k = 0; k < upy_seq_len(names); k++)
+        if (strcmp(str_at(names, k), name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether an instruction other than a constant's load names `name`: a
+ * variable, attribute, import... */
+static int uses_name(const rec *r, const char *name) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (in->op != N_LOAD_CONST && in->obj && in->obj->kind == UPY_STR &&
+            strcmp(rec_str(in->obj), name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Names only unreachable code at the end used (`return x` after a return
+ * on every way): the compiler drops the code, not the names it numbered,
+ * which come last in co_names.  Loading them there, where nothing runs,
+ * numbers them again. */
+static int add_dead_names(rec *r, upy_stmt_list *body) {
+    const upy_code *co = r->code;
+    upy_ptr_vec loads = {0}, out = {0};
+    upy_stmt *s;
+    uint32_t n = (uint32_t)upy_seq_len(co->names), from = n, k;
+    while (from > 0 && !uses_name(r, str_at(co->names, from - 1)))
+        from--;
+    if (from == n || !always_leaves(body))
+        return 0;
+    for (k = from; k < n; k++) {
+        const char *name = str_at(co->names, k);
+        upy_expr *e;
+        /* A bare name must load a global (a local would not be numbered),
+         * and a dotted import is no name. */
+        if (strchr(name, '.') || in_names(co->varnames, name) ||
+            in_names(co->cellvars, name) || in_names(co->freevars, name))
+            return 0;
+        e = rec_name(r, rec_source_name(r, name));
+        if (!e || upy_vec_push(r->arena, &loads, e))
+            return rec_oom(r);
+    }
+    s = rec_stmt(r, UPY_S_EXPR);
+    if (!s)
+        return -1;
+    if (loads.len == 1) {
+        s->u.expr = loads.items[0];
+    } else {
+        s->u.expr = upy_expr_new(r->arena, UPY_E_TUPLE);
+        if (s->u.expr)
+            s->u.expr->u.elts = upy_vec_exprs(&loads);
+    }
+    if (!s->u.expr)
+        return rec_oom(r);
+    for (k = 0; k < body->len; k++)
+        if (upy_vec_push(r->arena, &out, body->items[k]))
+            return rec_oom(r);
+    if (upy_vec_push(r->arena, &out, s))
+        return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
 /* global / nonlocal declarations the code implies.  In a function, a free
  * variable no instruction names was declared nonlocal and never used (or
  * used in dead code only): it stays free, and the declaration keeps it so.
@@ -928,7 +1023,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     check_valid_list(
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
     if (kind == CODE_FUNCTION &&
-        (add_dead_yield(&r, body) || add_dead_code(&r, body)))
+        (add_dead_yield(&r, body) || add_dead_code(&r, body) ||
+         add_dead_names(&r, body)))
         return -1;
     /* A type parameter scope or lazy value binds no name of the source:
      * its cells are the parameters, or a comprehension's variable. */

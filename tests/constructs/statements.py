@@ -77,3 +77,16 @@ def elif_before_shared_return(self, node):
     elif node.owner is not self:
         raise errors.WrongOwner()
     return node.render()
+
+
+def unreachable_tail(test):
+    # The compiler drops the last return but keeps the names it used.
+    try:
+        test_id = test.id
+    except AttributeError:
+        return str(test)
+    try:
+        return test_id()
+    except TypeError:
+        return str(test_id)
+    return repr(test)
