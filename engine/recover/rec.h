@@ -309,7 +309,7 @@ void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
                      const char *why);
 /* Gives up on the rest of region rg from block b (unrecovered). */
 int rec_fail_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
-upy_expr *rec_true(rec *r);
+upy_expr *rec_true(rec *r, uint32_t from);
 
 /* eval.c: runs one non-control instruction; returns 0, -1 on a hard
  * error, 1 when the instruction is control flow for the structurer. */

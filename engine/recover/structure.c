@@ -1049,7 +1049,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     if (!s)
         return -1;
     rec_set_start(r, s, blk(r, header)->start);
-    s->u.while_.test = rec_true(r);
+    s->u.while_.test = rec_true(r, blk(r, header)->start);
     s->u.while_.body = loop_body(&body);
     /* Without a break the loop never goes on: the blocks after it may be
      * the handlers of a try in its body, structured with it, or of a try

@@ -653,12 +653,23 @@ void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at) {
 
 /* What the compiler stores in every class body by itself. */
 void rec_tidy_class_body(upy_stmt_list *body) {
-    uint32_t k = 0;
+    /* The compiler's own stores of these come first; a later one is the
+     * source's (`__module__ = 're'`). */
+    static const char *const leading[] = {"__module__", "__qualname__",
+                                          "__firstlineno__"};
+    int seen[3] = {0, 0, 0};
+    uint32_t k = 0, j;
     while (k < body->len) {
         upy_stmt *s = body->items[k];
-        if (is_store_of(s, "__module__") || is_store_of(s, "__qualname__") ||
-            is_store_of(s, "__firstlineno__") ||
-            is_store_of(s, "__static_attributes__") ||
+        for (j = 0; j < 3; j++)
+            if (!seen[j] && is_store_of(s, leading[j]))
+                break;
+        if (j < 3) {
+            seen[j] = 1;
+            drop(body, k);
+            continue;
+        }
+        if (is_store_of(s, "__static_attributes__") ||
             is_store_of(s, "__classcell__") ||
             /* 3.12+: a generic class's type parameters, and the class
              * namespace its annotation scopes (generic methods, type

@@ -38,3 +38,23 @@ def closure_in_loop(items):
     for i in items:
         funcs.append(lambda i=i: i * 2)
     return funcs
+
+
+def dead_captures(self):
+    # The compiler drops the dead code but keeps self a cell and helper a
+    # cell variable of the function.
+    if 0:
+        lambda: self
+
+        def helper():
+            return helper
+    return self
+
+
+def unused_nonlocal():
+    cell = 1
+
+    def inner():
+        nonlocal cell
+
+    return inner

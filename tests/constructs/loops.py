@@ -294,3 +294,16 @@ def while_chained_test_with_continue(pattern, text, i, n, seen):
             continue
         text.append(i)
     return i
+
+
+def while_one_numbers_its_one_first(lexer, x):
+    # `while 1` numbers the constant 1 where the loop starts, before the
+    # constants of its body; the 1 loaded later shows it.
+    while 1:
+        tt = lexer.get_token()
+        if not tt:
+            break
+        elif tt[0] == '#':
+            continue
+        x = tt[0] + 1
+    return x

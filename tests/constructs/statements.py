@@ -98,3 +98,16 @@ def ifexp_stored_at_function_end(self, amt):
     # the conditional expression from an if / else.
     self.level += amt
     self.tags = '' if self.level == 0 else 'l' + str(self.level)
+
+
+def unreachable_tail(test):
+    # The compiler drops the last return but keeps the names it used.
+    try:
+        test_id = test.id
+    except AttributeError:
+        return str(test)
+    try:
+        return test_id()
+    except TypeError:
+        return str(test_id)
+    return repr(test)
