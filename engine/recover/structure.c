@@ -324,6 +324,29 @@ static uint32_t copy_end_before(const rec *r, uint32_t e) {
     return i;
 }
 
+/* The instruction ending the way out through block b: its last one, or,
+ * where it falls through into blocks that hold nothing but code already
+ * skipped up to a return or jump, that exit.  A try around a with
+ * protects the with's exits but not the return after them, and the
+ * copies of its finally body (structured first, so skipped) run after
+ * them too: the handler changes there, and so do blocks. */
+static uint32_t way_out_end(const rec *r, int32_t b) {
+    uint32_t last = blk(r, b)->end - 1, i = last;
+    int hops = 0;
+    while (upy_nin_falls_through(ins(r, i)) && blk(r, b)->next == b + 1 &&
+           b + 1 < (int32_t)r->cfg.count && hops++ < 64) {
+        const upy_block *nb = blk(r, ++b);
+        i = nb->start;
+        while (i + 1 < nb->end && r->skip[i])
+            i++;
+        if (i + 1 < nb->end)
+            break;
+        if (ins(r, i)->op == N_RETURN || ins(r, i)->op == N_JUMP)
+            return i;
+    }
+    return last;
+}
+
 /* Marks the copies of a with statement's exit before every exit of its
  * body [start, end). */
 static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
@@ -332,7 +355,7 @@ static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
      * body, and the exit and RETURN_VALUE come after the protected
      * range. */
     for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
-        uint32_t e = blk(r, b)->end - 1, stop, n;
+        uint32_t e = way_out_end(r, b), stop, n;
         if (!is_exit(r, e, start, end))
             continue;
         stop = copy_end_before(r, e);
@@ -346,13 +369,13 @@ static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
 }
 
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
- * exit of the try body [start, end). */
-int rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
-                     uint32_t flen) {
+ * exit of the try body [start, end) in its blocks [from, end]. */
+int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
+                     uint32_t fstart, uint32_t flen) {
     int32_t b;
     if (flen == 0)
         return 0;
-    for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
+    for (b = from; b <= end && b < (int32_t)r->cfg.count; b++) {
         uint32_t e = blk(r, b)->end - 1, stop;
         if (!is_exit(r, e, start, end))
             continue;
@@ -1147,6 +1170,10 @@ static int is_exit_copy(const rec *r, int32_t b) {
             split = EXIT_SPLIT;
         }
     }
+    /* Copies of the finally body of a try around the with run after its
+     * exits: the try, structured first, marked them skipped. */
+    while (exits && i < bb->end && r->skip[i])
+        i++;
     if (exits && i + 1 == bb->end && ins(r, i)->op == N_JUMP)
         return EXIT_JUMPS | split;
     /* A return in a with body keeps its value under the exits (SWAP 2)
@@ -1217,7 +1244,8 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             break;
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
-            (!after_jump && is_return_in_body(r, e, h))) {
+            (!after_jump && is_return_in_body(r, e, h)) ||
+            rec_is_unwinding(r, e)) {
             /* (A return after copies of the exits it leaves is not
              * protected, yet in the body: see rec_is_copied_return.)  The
              * cleanup reraising from a nested handler holds no code of the
@@ -1531,8 +1559,10 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
     r->resume_block = UPY_NO_BLOCK;
     for (; i < bb->end && r->sp > base; i++) {
         int st;
+        /* (Skipped code, as the copies of exits the statement leaves
+         * through, runs on into the next block too.) */
         if (r->skip[i])
-            continue;
+            goto next;
         /* The exception an except clause saved goes; the value kept for
          * the return (SWAP 2) took its slot. */
         if (ins(r, i)->op == N_POP_EXCEPT && base > 0)
@@ -1555,6 +1585,7 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
             return -1;
         if (st > 0)
             break;
+    next:
         if (i + 1 == bb->end && r->sp > base && bb->next != UPY_NO_BLOCK &&
             upy_nin_falls_through(ins(r, i)) &&
             !upy_nin_ends_block(ins(r, i)) && !r->done[bb->next] &&
