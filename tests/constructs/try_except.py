@@ -440,3 +440,35 @@ def finally_that_only_raises(self):
         self.close()
     finally:
         raise
+
+
+def return_in_middle_of_try_finally(self):
+    # The finally body's copy before the return is a block of its own,
+    # outside the protected range: the body goes on after it.
+    try:
+        if self.ready:
+            return self.result()
+        self.wait()
+    finally:
+        self = None
+
+
+def return_from_with_in_try_finally(self, timeout):
+    # The return's value waits under the with's exits, then the finally
+    # body's copy, each under another handler.
+    try:
+        with self.lock:
+            if self.done:
+                return self.get()
+            self.lock.wait(timeout)
+    finally:
+        self = None
+
+
+def return_from_with_in_try_except(path):
+    # The with's exits are protected by the try, its RETURN is not.
+    try:
+        with open(path, 'rb') as f:
+            return load(f)
+    except OSError:
+        return None
