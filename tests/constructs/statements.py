@@ -1,6 +1,7 @@
 """global, del, assert, imports, augmented assignment, with."""
 import os.path
 import os.path as osp
+import xml.etree.ElementTree as ET
 from collections import OrderedDict as OD, deque
 from . import sibling
 from .package.module import name as alias
@@ -77,3 +78,8 @@ def elif_before_shared_return(self, node):
     elif node.owner is not self:
         raise errors.WrongOwner()
     return node.render()
+
+
+def import_of_nested_module_as(data):
+    import xml.etree.ElementTree as ET
+    return ET.fromstring(data)
