@@ -1884,6 +1884,16 @@ static int continue_test(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether block b is a lone jump, but for copies of exits before it that
+ * are marked skipped. */
+static int is_loop_exit_jump(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = bb->start;
+    while (i + 1 < bb->end && r->skip[i])
+        i++;
+    return i + 1 == bb->end && ins(r, i)->op == N_JUMP;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -1911,9 +1921,9 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h)) {
                 /* The jump of a break or continue, split from the code
-                 * before it where the protected range ends. */
-                if (inside(rg, b) && bb->end - bb->start == 1 &&
-                    ins(r, bb->start)->op == N_JUMP && !r->done[b]) {
+                 * before it where the protected range ends (after the
+                 * copies of the with exits it leaves through). */
+                if (inside(rg, b) && is_loop_exit_jump(r, b) && !r->done[b]) {
                     st = loop_jump(r, bb->jump, rg, out);
                     if (st) {
                         r->done[b] = 1;
