@@ -1245,9 +1245,14 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
-            rec_is_unwinding(r, e)) {
+            rec_is_unwinding(r, e) ||
+            (blk(r, e)->end - blk(r, e)->start == 1 &&
+             ins(r, blk(r, e)->start)->op == N_RETURN)) {
             /* (A return after copies of the exits it leaves is not
-             * protected, yet in the body: see rec_is_copied_return.)  The
+             * protected, yet in the body: see rec_is_copied_return.  So
+             * is the lone RETURN_VALUE of `return f()`, which cannot
+             * raise: its value comes from the body, so it is no code
+             * after the try, even in the middle of the body.)  The
              * cleanup reraising from a nested handler holds no code of the
              * body: by itself it does not take the body past a way out
              * before it (the return a nested try's handlers share with the

@@ -472,3 +472,16 @@ def return_from_with_in_try_except(path):
             return load(f)
     except OSError:
         return None
+
+
+def return_from_if_in_try_body(self, host):
+    # The RETURN_VALUE of the return, which cannot raise, is left out of
+    # the protected range in the middle of the body.
+    try:
+        resp = self.request(host)
+        if resp.status == 200:
+            return self.parse(resp)
+    except Exception:
+        self.close()
+        raise
+    raise ProtocolError(host, resp.status)
