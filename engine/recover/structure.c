@@ -347,15 +347,27 @@ static uint32_t way_out_end(const rec *r, int32_t b) {
     return last;
 }
 
+static int under(const rec *r, int32_t b, int32_t h);
+
 /* Marks the copies of a with statement's exit before every exit of its
- * body [start, end). */
-static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
+ * body [start, end), protected by handler h. */
+static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
+                            int is_async) {
     int32_t b;
+    int in_handler = 0;
     /* The block after the body too: `return x` in a with loads x in the
      * body, and the exit and RETURN_VALUE come after the protected
-     * range. */
-    for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
+     * range.  And the handlers of a try in the body, laid out after the
+     * with (3.12+): the blocks its handler protects, and the block after
+     * each, where a return in an except clause leaves through the
+     * exit. */
+    for (b = start; b < (int32_t)r->cfg.count; b++) {
         uint32_t e = way_out_end(r, b), stop, n;
+        int falls_in = in_handler && blk(r, b - 1)->next == b &&
+                       upy_nin_falls_through(ins(r, blk(r, b)->start - 1));
+        in_handler = b > end && h != UPY_NO_BLOCK && under(r, b, h);
+        if (b > end && !in_handler && !falls_in)
+            continue;
         if (!is_exit(r, e, start, end))
             continue;
         stop = copy_end_before(r, e);
@@ -1418,7 +1430,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     handler = blk(r, body_start)->handler;
     /* The body ends where the normal exit (the __exit__ call) starts. */
     end = rec_protected_end(r, body_start, handler, rg);
-    skip_with_exits(r, body_start, end, is_async);
+    skip_with_exits(r, body_start, end, handler, is_async);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
     body_rg.alt_handler = REC_NO_ALT;

@@ -231,3 +231,13 @@ def continue_from_with(items, lock, skip):
             if skip(item) or not item:
                 continue
             use(item)
+
+
+def continue_from_except_in_with(items, check):
+    for item in items:
+        with check(item):
+            try:
+                value = next(item)
+            except StopIteration:
+                continue
+            use(value)
