@@ -82,3 +82,14 @@ def not_in_then_continue(kwargs, fields, args):
             continue
         if fields.index(key) < len(args):
             raise TypeError(key)
+
+
+def conditional_expression_as_test(fields, c, a, b):
+    # Each branch of the conditional expression jumps to the if's two
+    # outcomes itself.
+    if (a if c else b):
+        use(a)
+    for f in fields:
+        if (f.compare if f.hash is None else f.hash):
+            use(f)
+    return [f for f in fields if (f.compare if f.hash is None else f.hash)]
