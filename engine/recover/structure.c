@@ -326,10 +326,10 @@ static uint32_t copy_end_before(const rec *r, uint32_t e) {
 
 /* The instruction ending the way out through block b: its last one, or,
  * where it falls through into blocks that hold nothing but code already
- * skipped up to a return or jump, that exit.  A try around a with
- * protects the with's exits but not the return after them, and the
- * copies of its finally body (structured first, so skipped) run after
- * them too: the handler changes there, and so do blocks. */
+ * skipped up to a return (maybe of a constant) or jump, that exit.  A try
+ * around a with protects the with's exits but not the return after them,
+ * and the copies of its finally body (structured first, so skipped) run
+ * after them too: the handler changes there, and so do blocks. */
 static uint32_t way_out_end(const rec *r, int32_t b) {
     uint32_t last = blk(r, b)->end - 1, i = last;
     int hops = 0;
@@ -339,6 +339,9 @@ static uint32_t way_out_end(const rec *r, int32_t b) {
         i = nb->start;
         while (i + 1 < nb->end && r->skip[i])
             i++;
+        if (i + 2 == nb->end && ins(r, i)->op == N_LOAD_CONST &&
+            ins(r, i + 1)->op == N_RETURN)
+            return i + 1;
         if (i + 1 < nb->end)
             break;
         if (ins(r, i)->op == N_RETURN || ins(r, i)->op == N_JUMP)
@@ -349,27 +352,38 @@ static uint32_t way_out_end(const rec *r, int32_t b) {
 
 static int under(const rec *r, int32_t b, int32_t h);
 
+/* Whether block b, after the body [.., end] of a statement whose handler
+ * is h, still holds code of the body: 3.12+ lays the handlers of a try in
+ * the body out after the statement, and a return, break or continue in
+ * one of its except clauses leaves from there through the copies of the
+ * statement's exits.  Those are the blocks h protects and the block each
+ * falls into.  *prev says whether h protects block b - 1. */
+static int handler_in_body(const rec *r, int32_t b, int32_t end, int32_t h,
+                           int *prev) {
+    int falls_in = *prev && blk(r, b - 1)->next == b &&
+                   upy_nin_falls_through(ins(r, blk(r, b)->start - 1));
+    *prev = b > end && h != UPY_NO_BLOCK && under(r, b, h);
+    return *prev || falls_in;
+}
+
 /* Marks the copies of a with statement's exit before every exit of its
  * body [start, end), protected by handler h. */
 static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
                             int is_async) {
     int32_t b;
-    int in_handler = 0;
+    int prev = 0;
+    uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     /* The block after the body too: `return x` in a with loads x in the
      * body, and the exit and RETURN_VALUE come after the protected
-     * range.  And the handlers of a try in the body, laid out after the
-     * with (3.12+): the blocks its handler protects, and the block after
-     * each, where a return in an except clause leaves through the
-     * exit. */
+     * range. */
     for (b = start; b < (int32_t)r->cfg.count; b++) {
         uint32_t e = way_out_end(r, b), stop, n;
-        int falls_in = in_handler && blk(r, b - 1)->next == b &&
-                       upy_nin_falls_through(ins(r, blk(r, b)->start - 1));
-        in_handler = b > end && h != UPY_NO_BLOCK && under(r, b, h);
-        if (b > end && !in_handler && !falls_in)
+        if (!handler_in_body(r, b, end, h, &prev) && b > end)
             continue;
-        if (!is_exit(r, e, start, end))
+        /* (Two blocks may lead to one exit: look for its copy once.) */
+        if (!is_exit(r, e, start, end) || e == last)
             continue;
+        last = e;
         stop = copy_end_before(r, e);
         for (n = 7; n >= 5; n--) {
             if (stop >= n && with_exit_at(r, stop - n, is_async) == n) {
@@ -381,16 +395,30 @@ static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
 }
 
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
- * exit of the try body [start, end) in its blocks [from, end]. */
+ * exit of the try body [start, end) in its blocks [from, end] and, with a
+ * handler h, in the blocks after it that are the body's too (see
+ * handler_in_body). */
 int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
-                     uint32_t fstart, uint32_t flen) {
+                     int32_t h, uint32_t fstart, uint32_t flen) {
     int32_t b;
+    int prev = 0;
+    uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     if (flen == 0)
         return 0;
-    for (b = from; b <= end && b < (int32_t)r->cfg.count; b++) {
+    for (b = from; b < (int32_t)r->cfg.count; b++) {
         uint32_t e = blk(r, b)->end - 1, stop;
-        if (!is_exit(r, e, start, end))
+        if (h == UPY_NO_BLOCK && b > end)
+            break;
+        if (h != UPY_NO_BLOCK && !handler_in_body(r, b, end, h, &prev) &&
+            b > end)
             continue;
+        /* (The copies of the exits of withs around the try, marked skipped
+         * already, may follow the copy in blocks of their own.) */
+        if (h != UPY_NO_BLOCK)
+            e = way_out_end(r, b);
+        if (!is_exit(r, e, start, end) || e == last)
+            continue;
+        last = e;
         stop = copy_end_before(r, e);
         if (stop >= flen && rec_same_code(r, stop - flen, fstart, flen) &&
             rec_skip_copy(r, stop - flen, fstart, flen))
@@ -1183,9 +1211,19 @@ static int is_exit_copy(const rec *r, int32_t b) {
         }
     }
     /* Copies of the finally body of a try around the with run after its
-     * exits: the try, structured first, marked them skipped. */
-    while (exits && i < bb->end && r->skip[i])
-        i++;
+     * exits, and the exits of withs around that: structured first, they
+     * are marked skipped (in blocks of their own where handlers change). */
+    while (exits && hops++ < 64) {
+        while (i < bb->end && r->skip[i])
+            i++;
+        if (i < bb->end || bb->next != b + 1 ||
+            !upy_nin_falls_through(ins(r, i - 1)))
+            break;
+        b = bb->next;
+        bb = blk(r, b);
+        i = bb->start;
+        split = EXIT_SPLIT;
+    }
     if (exits && i + 1 == bb->end && ins(r, i)->op == N_JUMP)
         return EXIT_JUMPS | split;
     /* A return in a with body keeps its value under the exits (SWAP 2)

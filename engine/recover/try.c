@@ -664,7 +664,7 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
      * own too, outside the protected range, which ended there; once its
      * copy is skipped the body goes on after it. */
     for (;;) {
-        if (rec_skip_finally(r, b, end, from, fstart, flen))
+        if (rec_skip_finally(r, b, end, from, UPY_NO_BLOCK, fstart, flen))
             return -1;
         x = rec_protected_end(r, b, h, rg);
         if (x <= end)
@@ -680,7 +680,12 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
     if (ret >= rg->end || ret >= (int32_t)r->cfg.count ||
         ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         ret = end;
-    if (ret > end && rec_skip_finally(r, b, ret, end + 1, fstart, flen))
+    if (ret > end &&
+        rec_skip_finally(r, b, ret, end + 1, UPY_NO_BLOCK, fstart, flen))
+        return -1;
+    /* (And once the body's end is known, the handlers of trys in it laid
+     * out after it.) */
+    if (rec_skip_finally(r, b, end, ret + 1, h, fstart, flen))
         return -1;
     if (ret == end)
         return end;

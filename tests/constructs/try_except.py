@@ -496,3 +496,16 @@ def return_from_except_in_with(compiler, source):
         except SyntaxError:
             return None
     return compiler(source, strict=True)
+
+
+def return_from_except_in_try_finally(run, cleanup):
+    # 3.12+ lays the inner handler out after the code: the return in its
+    # clause leaves through a copy of the finally body there.
+    try:
+        try:
+            run()
+        except KeyError:
+            return 1
+    finally:
+        cleanup()
+    return 2
