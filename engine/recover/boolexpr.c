@@ -752,6 +752,65 @@ static int merge_nodes(rec *r, net_node *x, net_node *y) {
     return 1;
 }
 
+static polar if_exp(rec *r, polar test, polar body, polar orelse) {
+    polar p = test;
+    p.e = new_expr(r, UPY_E_IFEXP);
+    if (!p.e)
+        return body;
+    p.e->u.ifexp.test = test.e;
+    p.e->u.ifexp.body = body.e;
+    p.e->u.ifexp.orelse = orelse.e;
+    p.flips = test.flips + body.flips + orelse.flips;
+    p.nots = test.nots + body.nots + orelse.nots;
+    return p;
+}
+
+/* Merges into member x the two members it jumps to, tests of their own
+ * with the same two outcomes: `(a if x else b)` as a test.  The compiler
+ * lays a out after x (x failing jumps to b), and a's way to its outcome
+ * the other way than b's is a jump.  Returns 1 when merged. */
+static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
+    int32_t body_block = peek_through_jumps(r, blk(r, x->last)->next);
+    int32_t else_block = x->on_true == body_block ? x->on_false : x->on_true;
+    net_node *a = NULL, *b = NULL;
+    polar test, not_test;
+    int k, same;
+    if (x->on_true != body_block && x->on_false != body_block)
+        return 0;
+    for (k = 0; k < n; k++) {
+        if (!nodes[k].live || &nodes[k] == x)
+            continue;
+        if (nodes[k].block == body_block)
+            a = &nodes[k];
+        else if (nodes[k].block == else_block)
+            b = &nodes[k];
+    }
+    if (!a || !b || pointers_to(nodes, n, a->block) != 1 ||
+        pointers_to(nodes, n, b->block) != 1)
+        return 0;
+    same = same_dest(r, a->on_true, b->on_true) &&
+           same_dest(r, a->on_false, b->on_false);
+    if (!same && !(same_dest(r, a->on_true, b->on_false) &&
+                   same_dest(r, a->on_false, b->on_true)))
+        return 0;
+    /* The test of x that leads to a, or not the other one: whichever
+     * keeps the code of its leaves. */
+    test = x->on_true == body_block ? x->test : x->negated;
+    not_test = wrap_not(r, x->on_true == body_block ? x->negated : x->test);
+    if (better(not_test, test))
+        test = not_test;
+    x->test = if_exp(r, test, a->test, same ? b->test : b->negated);
+    x->negated = if_exp(r, test, a->negated, same ? b->negated : b->test);
+    x->on_true = a->on_true;
+    x->on_false = a->on_false;
+    a->live = b->live = 0;
+    if (a->last > x->last)
+        x->last = a->last;
+    if (b->last > x->last)
+        x->last = b->last;
+    return 1;
+}
+
 int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                   upy_ptr_vec *out) {
     net_node nodes[MAX_NETWORK];
@@ -807,6 +866,9 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                 changed = merge_nodes(r, &nodes[k], &nodes[j]);
             }
         }
+        for (k = n - 1; k >= 0 && !changed; k--)
+            if (nodes[k].live)
+                changed = merge_if_exp(r, nodes, n, &nodes[k]);
     }
     /* Members the entry did not absorb are tests of their own (an if
      * inside the branch): they are structured again later. */

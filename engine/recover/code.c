@@ -1072,13 +1072,41 @@ upy_stmt *rec_generic_body(rec *r, const upy_code *co, const sval *args,
     }
 }
 
+/* The one value statements [0, n) return, as an expression, or NULL.
+ * Since 3.12 the compiler copies the return into each branch of a
+ * conditional expression returned (`return a if c else b` is `if c:
+ * return a` + `return b`): a lambda's body comes out as that if. */
+static upy_expr *returned_value(rec *r, upy_stmt *const *items, uint32_t n) {
+    const upy_stmt *s;
+    upy_expr *e;
+    if (n == 0 || r->nesting >= REC_MAX_NESTING)
+        return NULL;
+    s = items[0];
+    if (s->kind == UPY_S_RETURN && n == 1)
+        return s->u.value ? s->u.value : rec_const(r, &none_object);
+    if (s->kind != UPY_S_IF || (s->u.if_.orelse.len && n != 1))
+        return NULL;
+    e = upy_expr_new(r->arena, UPY_E_IFEXP);
+    if (!e) {
+        rec_oom(r);
+        return NULL;
+    }
+    r->nesting++;
+    e->u.ifexp.test = s->u.if_.test;
+    e->u.ifexp.body = returned_value(r, s->u.if_.body.items, s->u.if_.body.len);
+    e->u.ifexp.orelse =
+        s->u.if_.orelse.len
+            ? returned_value(r, s->u.if_.orelse.items, s->u.if_.orelse.len)
+            : returned_value(r, items + 1, n - 1);
+    r->nesting--;
+    return e->u.ifexp.body && e->u.ifexp.orelse ? e : NULL;
+}
+
 upy_expr *rec_lambda_body(rec *r, const upy_code *co) {
     int ok = 1;
     upy_stmt_list body = rec_nested_body(r, co, &ok);
-    if (body.len == 1 && body.items[0]->kind == UPY_S_RETURN)
-        return body.items[0]->u.value ? body.items[0]->u.value
-                                      : rec_const(r, &none_object);
-    return rec_placeholder(r);
+    upy_expr *e = returned_value(r, body.items, body.len);
+    return e ? e : rec_placeholder(r);
 }
 
 /* __build_class__(body function, name, *bases, **keywords): a class

@@ -605,8 +605,12 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
             rec_name(r, next && next->op == N_STORE ? rec_str(next->obj) : "_"),
             v, out);
     case SV_IMPORT:
-        /* The end of `from m import a, b` (or of `import a.b as c`). */
-        if (v.pend && v.pend->stmt && !v.expr && !v.pend->complete) {
+        /* The end of `from m import a, b` (or of `import a.b as c`).  In
+         * `import a.b.c as d` the module goes from under its attribute b
+         * (SWAP 2; POP_TOP) before c is imported from that: the statement
+         * is still under way. */
+        if (v.pend && v.pend->stmt && !v.expr && !v.pend->complete &&
+            !(r->sp && r->stack[r->sp - 1].pend == v.pend)) {
             v.pend->complete = 1;
             return rec_emit(r, out, v.pend->stmt);
         }

@@ -403,8 +403,8 @@ void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 /* Marks the copy [at, at + n) of the code at orig skipped, and the
  * handlers of a try in it done: -1 when out of memory. */
 int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n);
-int rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
-                     uint32_t flen);
+int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
+                     int32_t h, uint32_t fstart, uint32_t flen);
 
 /* try.c: the try statement whose handler is h, starting at block b. */
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,

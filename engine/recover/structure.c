@@ -324,17 +324,66 @@ static uint32_t copy_end_before(const rec *r, uint32_t e) {
     return i;
 }
 
+/* The instruction ending the way out through block b: its last one, or,
+ * where it falls through into blocks that hold nothing but code already
+ * skipped up to a return (maybe of a constant) or jump, that exit.  A try
+ * around a with protects the with's exits but not the return after them,
+ * and the copies of its finally body (structured first, so skipped) run
+ * after them too: the handler changes there, and so do blocks. */
+static uint32_t way_out_end(const rec *r, int32_t b) {
+    uint32_t last = blk(r, b)->end - 1, i = last;
+    int hops = 0;
+    while (upy_nin_falls_through(ins(r, i)) && blk(r, b)->next == b + 1 &&
+           b + 1 < (int32_t)r->cfg.count && hops++ < 64) {
+        const upy_block *nb = blk(r, ++b);
+        i = nb->start;
+        while (i + 1 < nb->end && r->skip[i])
+            i++;
+        if (i + 2 == nb->end && ins(r, i)->op == N_LOAD_CONST &&
+            ins(r, i + 1)->op == N_RETURN)
+            return i + 1;
+        if (i + 1 < nb->end)
+            break;
+        if (ins(r, i)->op == N_RETURN || ins(r, i)->op == N_JUMP)
+            return i;
+    }
+    return last;
+}
+
+static int under(const rec *r, int32_t b, int32_t h);
+
+/* Whether block b, after the body [.., end] of a statement whose handler
+ * is h, still holds code of the body: 3.12+ lays the handlers of a try in
+ * the body out after the statement, and a return, break or continue in
+ * one of its except clauses leaves from there through the copies of the
+ * statement's exits.  Those are the blocks h protects and the block each
+ * falls into.  *prev says whether h protects block b - 1. */
+static int handler_in_body(const rec *r, int32_t b, int32_t end, int32_t h,
+                           int *prev) {
+    int falls_in = *prev && blk(r, b - 1)->next == b &&
+                   upy_nin_falls_through(ins(r, blk(r, b)->start - 1));
+    *prev = b > end && h != UPY_NO_BLOCK && under(r, b, h);
+    return *prev || falls_in;
+}
+
 /* Marks the copies of a with statement's exit before every exit of its
- * body [start, end). */
-static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
+ * body [start, end), protected by handler h. */
+static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
+                            int is_async) {
     int32_t b;
+    int prev = 0;
+    uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     /* The block after the body too: `return x` in a with loads x in the
      * body, and the exit and RETURN_VALUE come after the protected
      * range. */
-    for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
-        uint32_t e = blk(r, b)->end - 1, stop, n;
-        if (!is_exit(r, e, start, end))
+    for (b = start; b < (int32_t)r->cfg.count; b++) {
+        uint32_t e = way_out_end(r, b), stop, n;
+        if (!handler_in_body(r, b, end, h, &prev) && b > end)
             continue;
+        /* (Two blocks may lead to one exit: look for its copy once.) */
+        if (!is_exit(r, e, start, end) || e == last)
+            continue;
+        last = e;
         stop = copy_end_before(r, e);
         for (n = 7; n >= 5; n--) {
             if (stop >= n && with_exit_at(r, stop - n, is_async) == n) {
@@ -346,16 +395,30 @@ static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
 }
 
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
- * exit of the try body [start, end). */
-int rec_skip_finally(rec *r, int32_t start, int32_t end, uint32_t fstart,
-                     uint32_t flen) {
+ * exit of the try body [start, end) in its blocks [from, end] and, with a
+ * handler h, in the blocks after it that are the body's too (see
+ * handler_in_body). */
+int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
+                     int32_t h, uint32_t fstart, uint32_t flen) {
     int32_t b;
+    int prev = 0;
+    uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     if (flen == 0)
         return 0;
-    for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
+    for (b = from; b < (int32_t)r->cfg.count; b++) {
         uint32_t e = blk(r, b)->end - 1, stop;
-        if (!is_exit(r, e, start, end))
+        if (h == UPY_NO_BLOCK && b > end)
+            break;
+        if (h != UPY_NO_BLOCK && !handler_in_body(r, b, end, h, &prev) &&
+            b > end)
             continue;
+        /* (The copies of the exits of withs around the try, marked skipped
+         * already, may follow the copy in blocks of their own.) */
+        if (h != UPY_NO_BLOCK)
+            e = way_out_end(r, b);
+        if (!is_exit(r, e, start, end) || e == last)
+            continue;
+        last = e;
         stop = copy_end_before(r, e);
         if (stop >= flen && rec_same_code(r, stop - flen, fstart, flen) &&
             rec_skip_copy(r, stop - flen, fstart, flen))
@@ -1327,6 +1390,20 @@ static int is_exit_copy(const rec *r, int32_t b) {
             split = EXIT_SPLIT;
         }
     }
+    /* Copies of the finally body of a try around the with run after its
+     * exits, and the exits of withs around that: structured first, they
+     * are marked skipped (in blocks of their own where handlers change). */
+    while (exits && hops++ < 64) {
+        while (i < bb->end && r->skip[i])
+            i++;
+        if (i < bb->end || bb->next != b + 1 ||
+            !upy_nin_falls_through(ins(r, i - 1)))
+            break;
+        b = bb->next;
+        bb = blk(r, b);
+        i = bb->start;
+        split = EXIT_SPLIT;
+    }
     if (exits && i + 1 == bb->end && ins(r, i)->op == N_JUMP)
         return EXIT_JUMPS | split;
     /* A return in a with body keeps its value under the exits (SWAP 2)
@@ -1397,9 +1474,15 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             break;
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
-            (!after_jump && is_return_in_body(r, e, h))) {
+            (!after_jump && is_return_in_body(r, e, h)) ||
+            rec_is_unwinding(r, e) ||
+            (blk(r, e)->end - blk(r, e)->start == 1 &&
+             ins(r, blk(r, e)->start)->op == N_RETURN)) {
             /* (A return after copies of the exits it leaves is not
-             * protected, yet in the body: see rec_is_copied_return.)  The
+             * protected, yet in the body: see rec_is_copied_return.  So
+             * is the lone RETURN_VALUE of `return f()`, which cannot
+             * raise: its value comes from the body, so it is no code
+             * after the try, even in the middle of the body.)  The
              * cleanup reraising from a nested handler holds no code of the
              * body: by itself it does not take the body past a way out
              * before it (the return a nested try's handlers share with the
@@ -1565,7 +1648,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     handler = blk(r, body_start)->handler;
     /* The body ends where the normal exit (the __exit__ call) starts. */
     end = rec_protected_end(r, body_start, handler, rg);
-    skip_with_exits(r, body_start, end, is_async);
+    skip_with_exits(r, body_start, end, handler, is_async);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
     body_rg.alt_handler = REC_NO_ALT;
@@ -1712,8 +1795,10 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
     r->resume_block = UPY_NO_BLOCK;
     for (; i < bb->end && r->sp > base; i++) {
         int st;
+        /* (Skipped code, as the copies of exits the statement leaves
+         * through, runs on into the next block too.) */
         if (r->skip[i])
-            continue;
+            goto next;
         /* The exception an except clause saved goes; the value kept for
          * the return (SWAP 2) took its slot. */
         if (ins(r, i)->op == N_POP_EXCEPT && base > 0)
@@ -1736,6 +1821,7 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
             return -1;
         if (st > 0)
             break;
+    next:
         if (i + 1 == bb->end && r->sp > base && bb->next != UPY_NO_BLOCK &&
             upy_nin_falls_through(ins(r, i)) &&
             !upy_nin_ends_block(ins(r, i)) && !r->done[bb->next] &&
@@ -2153,6 +2239,16 @@ static int continue_test(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether block b is a lone jump, but for copies of exits before it that
+ * are marked skipped. */
+static int is_loop_exit_jump(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = bb->start;
+    while (i + 1 < bb->end && r->skip[i])
+        i++;
+    return i + 1 == bb->end && ins(r, i)->op == N_JUMP;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -2180,9 +2276,9 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h)) {
                 /* The jump of a break or continue, split from the code
-                 * before it where the protected range ends. */
-                if (inside(rg, b) && bb->end - bb->start == 1 &&
-                    ins(r, bb->start)->op == N_JUMP && !r->done[b]) {
+                 * before it where the protected range ends (after the
+                 * copies of the with exits it leaves through). */
+                if (inside(rg, b) && is_loop_exit_jump(r, b) && !r->done[b]) {
                     st = loop_jump(r, bb->jump, rg, out);
                     if (st) {
                         r->done[b] = 1;

@@ -666,10 +666,23 @@ static int finally_range(const rec *r, int32_t h, uint32_t *first,
  * then the RETURN, falling through blocks of their own.  Those belong to
  * the body too; *unwind_from is the first of them (left alone when there
  * are none).  -1 when out of memory. */
-static int32_t skip_finally_copies(rec *r, int32_t b, int32_t end,
+static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
                                    const region *rg, uint32_t fstart,
                                    uint32_t flen, int32_t *unwind_from) {
-    int32_t ret = end, x;
+    int32_t ret, x, from = b;
+    /* A return in the middle of the body unwinds through a block of its
+     * own too, outside the protected range, which ended there; once its
+     * copy is skipped the body goes on after it. */
+    for (;;) {
+        if (rec_skip_finally(r, b, end, from, UPY_NO_BLOCK, fstart, flen))
+            return -1;
+        x = rec_protected_end(r, b, h, rg);
+        if (x <= end)
+            break;
+        from = end + 1;
+        end = x;
+    }
+    ret = end;
     while (ret < rg->end && ret < (int32_t)r->cfg.count &&
            !blk(r, ret)->is_handler && blk(r, ret)->next == ret + 1 &&
            ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
@@ -677,7 +690,12 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t end,
     if (ret >= rg->end || ret >= (int32_t)r->cfg.count ||
         ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         ret = end;
-    if (rec_skip_finally(r, b, ret, fstart, flen))
+    if (ret > end &&
+        rec_skip_finally(r, b, ret, end + 1, UPY_NO_BLOCK, fstart, flen))
+        return -1;
+    /* (And once the body's end is known, the handlers of trys in it laid
+     * out after it.) */
+    if (rec_skip_finally(r, b, end, ret + 1, h, fstart, flen))
         return -1;
     if (ret == end)
         return end;
@@ -1009,7 +1027,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                  !is_clause_header(r, hb->start + 1, hb->end) &&
                  finally_range(r, h, &first, &reraise) == 0;
     if (is_finally) {
-        end = skip_finally_copies(r, b, end, rg, first, reraise - first,
+        end = skip_finally_copies(r, b, h, end, rg, first, reraise - first,
                                   &unwind_from);
         if (end < 0)
             return -1;

@@ -126,3 +126,14 @@ def negated_test_of_empty_if(self, other):
     if not other in self.items:
         pass
     return self.name < other.name
+
+
+def conditional_expression_as_test(fields, c, a, b):
+    # Each branch of the conditional expression jumps to the if's two
+    # outcomes itself.
+    if (a if c else b):
+        use(a)
+    for f in fields:
+        if (f.compare if f.hash is None else f.hash):
+            use(f)
+    return [f for f in fields if (f.compare if f.hash is None else f.hash)]

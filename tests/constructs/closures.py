@@ -22,6 +22,9 @@ def nested_three(x):
 def lambdas(items, key=None):
     f = lambda a, b=2, *rest, c, d=4, **kw: (a, b, rest, c, d, kw)
     items.sort(key=key or (lambda item: item[0]))
+    # Since 3.12 the return is copied into each branch of the
+    # conditional expression the lambda returns.
+    g = lambda x: x if x > 0 else -x
     return f
 
 

@@ -307,3 +307,23 @@ def while_one_numbers_its_one_first(lexer, x):
             continue
         x = tt[0] + 1
     return x
+
+
+def continue_from_with(items, lock, skip):
+    # The continue leaves through a copy of the with's exit, then jumps
+    # back to the header: the same jump as the with's own way out.
+    for item in items:
+        with lock:
+            if skip(item) or not item:
+                continue
+            use(item)
+
+
+def continue_from_except_in_with(items, check):
+    for item in items:
+        with check(item):
+            try:
+                value = next(item)
+            except StopIteration:
+                continue
+            use(value)

@@ -1,6 +1,7 @@
 """global, del, assert, imports, augmented assignment, with."""
 import os.path
 import os.path as osp
+import xml.etree.ElementTree as ET
 from collections import OrderedDict as OD, deque
 from . import sibling
 from .package.module import name as alias
@@ -111,3 +112,8 @@ def unreachable_tail(test):
     except TypeError:
         return str(test_id)
     return repr(test)
+
+
+def import_of_nested_module_as(data):
+    import xml.etree.ElementTree as ET
+    return ET.fromstring(data)

@@ -517,3 +517,72 @@ def finally_that_only_raises(self):
         self.close()
     finally:
         raise
+
+
+def return_in_middle_of_try_finally(self):
+    # The finally body's copy before the return is a block of its own,
+    # outside the protected range: the body goes on after it.
+    try:
+        if self.ready:
+            return self.result()
+        self.wait()
+    finally:
+        self = None
+
+
+def return_from_with_in_try_finally(self, timeout):
+    # The return's value waits under the with's exits, then the finally
+    # body's copy, each under another handler.
+    try:
+        with self.lock:
+            if self.done:
+                return self.get()
+            self.lock.wait(timeout)
+    finally:
+        self = None
+
+
+def return_from_with_in_try_except(path):
+    # The with's exits are protected by the try, its RETURN is not.
+    try:
+        with open(path, 'rb') as f:
+            return load(f)
+    except OSError:
+        return None
+
+
+def return_from_if_in_try_body(self, host):
+    # The RETURN_VALUE of the return, which cannot raise, is left out of
+    # the protected range in the middle of the body.
+    try:
+        resp = self.request(host)
+        if resp.status == 200:
+            return self.parse(resp)
+    except Exception:
+        self.close()
+        raise
+    raise ProtocolError(host, resp.status)
+
+
+def return_from_except_in_with(compiler, source):
+    # 3.12+ lays the handler out after the with: the return in the
+    # clause leaves through a copy of the with's exit there.
+    with catch_warnings():
+        try:
+            compiler(source)
+        except SyntaxError:
+            return None
+    return compiler(source, strict=True)
+
+
+def return_from_except_in_try_finally(run, cleanup):
+    # 3.12+ lays the inner handler out after the code: the return in its
+    # clause leaves through a copy of the finally body there.
+    try:
+        try:
+            run()
+        except KeyError:
+            return 1
+    finally:
+        cleanup()
+    return 2
