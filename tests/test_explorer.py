@@ -25,6 +25,7 @@ from conftest import REPO
 pytest.importorskip("torch", reason="torch is installed by scripts/setup.sh (extra [torch])")
 
 HERE = Path(__file__).resolve().parent
+MANGLED_GLOBAL = re.compile(r"\b_[A-Za-z0-9]\w*__(compiled_fn|resume_at)_")
 COMPILED_FN = re.compile(r"__compiled_fn_\d+_[0-9a-f_]+[0-9a-f]")
 RESUME = re.compile(r"__resume_at_\d+_\d+")
 
@@ -77,6 +78,10 @@ def test_dumps_are_complete_and_results_unchanged(scenarios: Dict[str, Any]) -> 
         # source: none is left to Dynamo's bytecode listed in its file.
         for path in Path(cell["debug_dir"]).glob("__transformed_code_*.py"):
             assert "_bytecode = [" not in path.read_text(), "not run from source: %s" % path
+        # Checked as the top-level def the file holds, a method's code names
+        # Dynamo's globals as they are, not mangled with its class's name.
+        for path in Path(cell["dump_dir"]).glob("__transformed_code_*.py"):
+            assert not MANGLED_GLOBAL.search(path.read_text()), path
         dump = Path(cell["dump_dir"])
         files = {p.name: p for p in dump.iterdir()}
         for name, path in files.items():

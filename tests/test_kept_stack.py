@@ -109,6 +109,23 @@ def test_a_test_with_values_kept_under_it_is_an_if_statement() -> None:
     assert _same_run(f, 10, False) == (12, [])
 
 
+def test_an_argument_never_rebound_needs_no_temporary() -> None:
+    # LOAD a; LOAD log.append('x') result; c = 5; return (a, result, c):
+    # `a` waits across two statements under its own name (the function
+    # never stores it), the call's result in a temporary.
+    f = _assemble([("LOAD_FAST", 1), ("LOAD_FAST", 0), ("LOAD_METHOD", 0),
+                   ("LOAD_CONST", 1), ("PRECALL", 1), ("CALL", 1),
+                   ("LOAD_CONST", 2), ("STORE_FAST", 3),
+                   ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_CONST", 1),
+                   ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
+                   ("LOAD_FAST", 3), ("BUILD_TUPLE", 3), ("RETURN_VALUE", 0)],
+                  consts=(None, "x", 5), names=("append",), varnames=("log", "a", "b", "c"))
+    source = unpyc.decompile(f.__code__)
+    assert "__stack0 = log.append('x')" in source and "= a\n" not in source, source
+    assert "return a, __stack0, c" in source, source
+    assert _same_run(f, 7, 0) == ((7, None, 5), ["x", "x"])
+
+
 def test_cpython_code_has_no_temporaries() -> None:
     # The same effects written as source come out as that source.
     def written(log: List[Any], a: Any, b: Any) -> Any:

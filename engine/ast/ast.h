@@ -438,6 +438,14 @@ struct upy_stmt {
             upy_match_case *cases;
             uint32_t n_cases;
         } match;
+        /* UPY_S_BREAK, while it is recovered: a break the compiler laid
+         * out as a copy of the `return value` it leads to, past code the
+         * loop's exit runs first (its else part).  to_return: the first
+         * instruction of that return + 1, 0 for a plain break. */
+        struct {
+            upy_expr *value;
+            uint32_t to_return;
+        } break_;
         struct {
             const char *text;
         } unrecovered;

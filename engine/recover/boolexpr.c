@@ -215,6 +215,13 @@ static int test_values(const rec *r, int32_t b, int depth) {
     for (i = bb->start; i + 1 < bb->end; i++) {
         switch ((upy_nop)ins(r, i)->op) {
         case N_STORE:
+            /* A walrus stores a copy of a value the block computed and
+             * tests the value: part of it.  (A match case's capture
+             * stores a copy of the subject, from before the block.) */
+            if (i > bb->start && ins(r, i - 1)->op == N_COPY &&
+                ins(r, i - 1)->arg == 1 && depth >= 2)
+                break;
+            return 0;
         case N_STORE_ATTR:
         case N_STORE_SUBSCR:
         case N_STORE_SLICE:
@@ -287,6 +294,52 @@ static int32_t chain_cleanup_exit(const rec *r, const upy_block *cb,
     return after;
 }
 
+/* Whether blocks a and b are one small block that leaves the function (a
+ * return or a raise, as an assert's): the compiler copies such a block
+ * into the paths that go to it (3.12+ into the failing end of a chained
+ * comparison, next to its cleanup's way there). */
+static int same_leaving_block(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab, *bb;
+    uint32_t n;
+    upy_nop op;
+    if (a == b)
+        return 1;
+    if (a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
+        return 0;
+    ab = blk(r, a);
+    bb = blk(r, b);
+    n = ab->end - ab->start;
+    op = (upy_nop)ins(r, ab->end - 1)->op;
+    return n == bb->end - bb->start && n <= 4 &&
+           (op == N_RETURN || op == N_RAISE) &&
+           rec_same_code(r, ab->start, bb->start, n);
+}
+
+/* Whether the POP_JUMP_IF ending block b tests for None. */
+static int is_none_jump(const rec *r, int32_t b) {
+    upy_jump_cond cond = (upy_jump_cond)ins(r, blk(r, b)->end - 1)->arg;
+    return cond == UPY_JUMP_NONE || cond == UPY_JUMP_NOT_NONE;
+}
+
+/* Whether the cleanup block of a chained comparison goes on to block t:
+ * to t itself, or to a copy of t, after the cleanup or in it (3.12+
+ * copies a small exit block into the cleanup's way there). */
+static int cleanup_leads_to(const rec *r, int32_t cleanup, int32_t t) {
+    const upy_block *cb = blk(r, cleanup), *tb;
+    int32_t lone, after = chain_cleanup_exit(r, cb, &lone);
+    uint32_t n;
+    if (after != UPY_NO_BLOCK)
+        return same_leaving_block(r, t, after);
+    if (t == UPY_NO_BLOCK)
+        return 0;
+    tb = blk(r, t);
+    n = tb->end - tb->start;
+    return cb->end - cb->start == n + 1 && n <= 4 &&
+           (ins(r, tb->end - 1)->op == N_RETURN ||
+            ins(r, tb->end - 1)->op == N_RAISE) &&
+           rec_same_code(r, cb->start + 1, tb->start, n);
+}
+
 /* Where the test starting at block s goes when it holds / fails, looking
  * through the links of a chained comparison (whose failing jumps go to a
  * cleanup block that pops the middle operand and goes on).  Returns 0 when
@@ -294,9 +347,9 @@ static int32_t chain_cleanup_exit(const rec *r, const upy_block *cb,
 static int test_targets(const rec *r, int32_t s, int32_t *on_true,
                         int32_t *on_false) {
     int guard = 0;
-    int32_t cleanup_exit = UPY_NO_BLOCK;
+    int32_t cleanup = UPY_NO_BLOCK;
     while (guard++ < 32) {
-        int values = test_values(r, s, cleanup_exit == UPY_NO_BLOCK ? 0 : 1);
+        int values = test_values(r, s, cleanup == UPY_NO_BLOCK ? 0 : 1);
         const upy_block *sb;
         if (!values)
             return 0;
@@ -305,22 +358,24 @@ static int test_targets(const rec *r, int32_t s, int32_t *on_true,
             jump_targets(r, s, on_true, on_false);
             *on_true = peek_through_jumps(r, *on_true);
             *on_false = peek_through_jumps(r, *on_false);
-            return cleanup_exit == UPY_NO_BLOCK || *on_false == cleanup_exit;
+            /* (A last link `x is None` holds either way: see chain_test.) */
+            if (cleanup != UPY_NO_BLOCK && is_none_jump(r, s) &&
+                cleanup_leads_to(r, cleanup, *on_true)) {
+                int32_t x = *on_true;
+                *on_true = *on_false;
+                *on_false = x;
+            }
+            return cleanup == UPY_NO_BLOCK ||
+                   cleanup_leads_to(r, cleanup, *on_false);
         }
-        /* A chain link: fails into its cleanup, holds into the next. */
+        /* A chain link: fails into its cleanup (one for all links), holds
+         * into the next. */
         if (ins(r, sb->end - 1)->arg != UPY_JUMP_FALSE ||
-            sb->jump == UPY_NO_BLOCK || sb->next == UPY_NO_BLOCK)
+            sb->jump == UPY_NO_BLOCK || sb->next == UPY_NO_BLOCK ||
+            ins(r, blk(r, sb->jump)->start)->op != N_POP_TOP ||
+            (cleanup != UPY_NO_BLOCK && sb->jump != cleanup))
             return 0;
-        {
-            const upy_block *cb = blk(r, sb->jump);
-            int32_t after, lone;
-            if (ins(r, cb->start)->op != N_POP_TOP)
-                return 0;
-            after = chain_cleanup_exit(r, cb, &lone);
-            if (cleanup_exit != UPY_NO_BLOCK && after != cleanup_exit)
-                return 0;
-            cleanup_exit = after;
-        }
+        cleanup = sb->jump;
         s = sb->next;
     }
     return 0;
@@ -359,12 +414,16 @@ static upy_expr *jump_test(rec *r, int32_t b, upy_expr *value, int32_t *on_true,
  * where the test fails).  Extends *test and its outcomes; 1 when it was
  * one. */
 static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
+    /* Where the last link read jumps: a link in the middle of the chain
+     * (a < b < c < d) fails into the cleanup too, and holds into the next
+     * link; c's outcomes are those of the whole test. */
+    int32_t link_false = c->on_false, link_true = c->on_true;
     while (c->test->kind == UPY_E_COMPARE && r->sp > rg->base &&
            is_chain_middle(rec_peek(r, 1), c->test)) {
-        int32_t cleanup = c->on_false, next = c->on_true;
+        int32_t cleanup = link_false, next = link_true;
         const upy_block *cb, *nb;
-        upy_expr *more, *t;
-        int32_t t_true, t_false, lone;
+        upy_expr *more;
+        int32_t t_true, t_false, lone, after;
         int stop;
 
         if (cleanup == UPY_NO_BLOCK || next == UPY_NO_BLOCK)
@@ -377,24 +436,56 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
         if (stop != (int)nb->end - 1 ||
             ins(r, nb->end - 1)->op != N_POP_JUMP_IF)
             return 0;
-        more = rec_value(r, rec_pop(r));
+        after = chain_cleanup_exit(r, cb, &lone);
+        if (is_none_jump(r, next)) {
+            /* A last link `x is None` is that jump on x itself, which
+             * tests `is None` and `is not None` alike: the one that holds
+             * where the chain goes on, away from the cleanup's way. */
+            more =
+                jump_test(r, next, rec_value(r, rec_pop(r)), &t_true, &t_false);
+            if (cleanup_leads_to(r, cleanup, peek_through_jumps(r, t_true))) {
+                int32_t x = t_true;
+                t_true = t_false;
+                t_false = x;
+                more = rec_negate(r, more);
+            }
+        } else {
+            more = rec_value(r, rec_pop(r));
+            if (more->kind == UPY_E_COMPARE)
+                (void)jump_test(r, next, more, &t_true, &t_false);
+        }
         if (more->kind != UPY_E_COMPARE)
             return 0;
         r->done[next] = 1;
         r->done[cleanup] = 1;
         c->test = extend_chain(r, c->test, more);
-        t = jump_test(r, next, c->test, &t_true, &t_false);
-        (void)t;
+        link_true = t_true;
+        link_false = t_false;
+        c->chain_cleanup = cleanup;
+        c->chain_fail = t_false;
         c->on_true = through_jumps(r, t_true);
         /* The cleanup block pops the middle operand, then goes where the
          * failed test goes. */
-        c->on_false = chain_cleanup_exit(r, cb, &lone);
+        c->on_false = after;
         if (lone != UPY_NO_BLOCK)
             r->done[lone] = 1;
         else if (cb->end - cb->start != 1)
             (void)through_jumps(r, cb->jump);
-        if (c->on_false == UPY_NO_BLOCK)
+        if (c->on_false == UPY_NO_BLOCK) {
             c->on_false = t_false;
+        } else if (t_false != c->on_false &&
+                   same_leaving_block(r, t_false, c->on_false)) {
+            /* Two copies of one exit, the cleanup's way on and the last
+             * link's failing jump: the test goes on to the one other code
+             * reaches too, the other is the test's alone. */
+            if (lone == UPY_NO_BLOCK && cb->next == after &&
+                blk(r, after)->npreds == 1) {
+                r->done[after] = 1;
+                c->on_false = t_false;
+            } else {
+                r->done[t_false] = 1;
+            }
+        }
         c->last = next > c->last ? next : c->last;
     }
     return 1;
@@ -599,6 +690,7 @@ static int evaluate_node(rec *r, net_node *node, const region *rg,
         return -1;
     r->done[node->block] = 1;
     link.first = link.last = node->block;
+    link.chain_cleanup = link.chain_fail = UPY_NO_BLOCK;
     link.test = jump_test(r, node->block, rec_value(r, rec_pop(r)),
                           &link.on_true, &link.on_false);
     if (link.on_false != UPY_NO_BLOCK &&
@@ -660,6 +752,65 @@ static int merge_nodes(rec *r, net_node *x, net_node *y) {
     return 1;
 }
 
+static polar if_exp(rec *r, polar test, polar body, polar orelse) {
+    polar p = test;
+    p.e = new_expr(r, UPY_E_IFEXP);
+    if (!p.e)
+        return body;
+    p.e->u.ifexp.test = test.e;
+    p.e->u.ifexp.body = body.e;
+    p.e->u.ifexp.orelse = orelse.e;
+    p.flips = test.flips + body.flips + orelse.flips;
+    p.nots = test.nots + body.nots + orelse.nots;
+    return p;
+}
+
+/* Merges into member x the two members it jumps to, tests of their own
+ * with the same two outcomes: `(a if x else b)` as a test.  The compiler
+ * lays a out after x (x failing jumps to b), and a's way to its outcome
+ * the other way than b's is a jump.  Returns 1 when merged. */
+static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
+    int32_t body_block = peek_through_jumps(r, blk(r, x->last)->next);
+    int32_t else_block = x->on_true == body_block ? x->on_false : x->on_true;
+    net_node *a = NULL, *b = NULL;
+    polar test, not_test;
+    int k, same;
+    if (x->on_true != body_block && x->on_false != body_block)
+        return 0;
+    for (k = 0; k < n; k++) {
+        if (!nodes[k].live || &nodes[k] == x)
+            continue;
+        if (nodes[k].block == body_block)
+            a = &nodes[k];
+        else if (nodes[k].block == else_block)
+            b = &nodes[k];
+    }
+    if (!a || !b || pointers_to(nodes, n, a->block) != 1 ||
+        pointers_to(nodes, n, b->block) != 1)
+        return 0;
+    same = same_dest(r, a->on_true, b->on_true) &&
+           same_dest(r, a->on_false, b->on_false);
+    if (!same && !(same_dest(r, a->on_true, b->on_false) &&
+                   same_dest(r, a->on_false, b->on_true)))
+        return 0;
+    /* The test of x that leads to a, or not the other one: whichever
+     * keeps the code of its leaves. */
+    test = x->on_true == body_block ? x->test : x->negated;
+    not_test = wrap_not(r, x->on_true == body_block ? x->negated : x->test);
+    if (better(not_test, test))
+        test = not_test;
+    x->test = if_exp(r, test, a->test, same ? b->test : b->negated);
+    x->negated = if_exp(r, test, a->negated, same ? b->negated : b->test);
+    x->on_true = a->on_true;
+    x->on_false = a->on_false;
+    a->live = b->live = 0;
+    if (a->last > x->last)
+        x->last = a->last;
+    if (b->last > x->last)
+        x->last = b->last;
+    return 1;
+}
+
 int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                   upy_ptr_vec *out) {
     net_node nodes[MAX_NETWORK];
@@ -673,6 +824,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                            &first.on_false);
     first.negated = rec_negate(r, first.test);
     first.prefer_negated = 0;
+    first.chain_cleanup = first.chain_fail = UPY_NO_BLOCK;
     *c = first;
     if (!chain_test(r, &first, rg, out))
         return 0;
@@ -714,6 +866,9 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                 changed = merge_nodes(r, &nodes[k], &nodes[j]);
             }
         }
+        for (k = n - 1; k >= 0 && !changed; k--)
+            if (nodes[k].live)
+                changed = merge_if_exp(r, nodes, n, &nodes[k]);
     }
     /* Members the entry did not absorb are tests of their own (an if
      * inside the branch): they are structured again later. */
@@ -733,6 +888,10 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     c->prefer_negated = nodes[0].negated.flips < nodes[0].test.flips;
     c->on_true = nodes[0].on_true;
     c->on_false = nodes[0].on_false;
+    /* (Only a test that is the chain alone.) */
+    c->chain_cleanup =
+        c->last == first.last ? first.chain_cleanup : UPY_NO_BLOCK;
+    c->chain_fail = first.chain_fail;
     /* The body of an if (or the first value of an if-else) is what follows
      * the test in the code: make on_true that. */
     {
@@ -745,6 +904,20 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
             c->negated = nodes[0].test.e;
             c->prefer_negated = nodes[0].test.flips < nodes[0].negated.flips;
         }
+    }
+    /* A test whose outcomes meet (`if t: pass`, the body gone): the jump
+     * over the body tells which way it was written, the body being where
+     * the test holds.  A jump when the value holds (or is None) skips it:
+     * `if not v`, keeping the code of an `in` / `is` leaf. */
+    if (c->on_true == c->on_false && c->first == c->last &&
+        ins(r, blk(r, c->last)->end - 1)->op == N_POP_JUMP_IF &&
+        ins(r, blk(r, c->last)->end - 1)->arg != UPY_JUMP_FALSE) {
+        polar n = nodes[0].negated.flips > nodes[0].test.flips
+                      ? wrap_not(r, nodes[0].test)
+                      : nodes[0].negated;
+        c->negated = c->test;
+        c->test = n.e;
+        c->prefer_negated = 0;
     }
     return 0;
 }
@@ -851,9 +1024,19 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                     return -1;
                 b = resume;
                 from = r->cond_resume;
-                if (b != UPY_NO_BLOCK && from >= blk(r, b)->start &&
-                    from < blk(r, b)->end && b != merge)
-                    continue;
+                /* A nested value that ends where the compiler copied the
+                 * exit block `merge` in (3.12+): this branch's value is
+                 * complete there too, and that copy is merge's. */
+                if (b != UPY_NO_BLOCK && merge != UPY_NO_BLOCK && b != merge &&
+                    from > blk(r, b)->start && from < blk(r, b)->end &&
+                    blk(r, b)->end - from ==
+                        blk(r, merge)->end - blk(r, merge)->start &&
+                    ins(r, blk(r, b)->end - 1)->op == N_RETURN &&
+                    rec_same_code(r, from, blk(r, merge)->start,
+                                  blk(r, b)->end - from)) {
+                    r->done[b] = 1;
+                    return 0;
+                }
                 continue;
             } else {
                 /* A return or raise inside an expression's branch: not a
@@ -953,6 +1136,22 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
     return 0;
 }
 
+/* Where the last link of a chained comparison, from instruction `from` of
+ * a block ending at `end`, has its value: after the comparison that
+ * replaces the middle operand with its result.  3.12+ can copy the exit
+ * block the chain's value goes to (a store, a return) right after it.
+ * A link that keeps its operand for the next one runs to the end. */
+static uint32_t last_link_end(const rec *r, uint32_t from, uint32_t end) {
+    int32_t depth = 0;
+    uint32_t i;
+    for (i = from; i < end; i++) {
+        depth += upy_nin_stack_effect(ins(r, i), 0);
+        if (ins(r, i)->op == N_COMPARE && depth == 0)
+            return i + 1;
+    }
+    return end;
+}
+
 /* JUMP_IF_X_OR_POP ending block b: `x and rest` / `x or rest`, where rest
  * is what the fall-through computes up to the jump target; a chained
  * comparison when the comparison's middle operand waits below x. */
@@ -972,7 +1171,8 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
         int32_t cleanup = target, cur = bb->next;
         while (cur != UPY_NO_BLOCK) {
             const upy_block *cb = blk(r, cur);
-            int stop = rec_run(r, cb->start, cb->end, rg, out);
+            int stop = rec_run(r, cb->start,
+                               last_link_end(r, cb->start, cb->end), rg, out);
             upy_expr *more;
             if (stop < 0)
                 return -1;
@@ -1033,6 +1233,8 @@ int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
         return 0;
     }
     r->nesting++;
+    /* (Where an expression could not be recovered, nothing follows.) */
+    *resume = UPY_NO_BLOCK;
     st = cond_expr(r, b, rg, resume, out);
     r->nesting--;
     return st;

@@ -17,17 +17,9 @@
 #include "recover/rec.h"
 #include "util/error.h"
 
-/* co_flags. */
-#define CO_OPTIMIZED 0x0001
-#define CO_VARARGS 0x0004
-#define CO_VARKEYWORDS 0x0008
-#define CO_GENERATOR 0x0020
-#define CO_COROUTINE 0x0080
-#define CO_ASYNC_GENERATOR 0x0200
-#define CO_FUTURE_ANNOTATIONS 0x1000000
-
 static const upy_object none_object = {UPY_NONE, 0, {{0, 0, 0, 0, 0}}};
 static const upy_object true_object = {UPY_TRUE, 0, {{0, 0, 0, 0, 0}}};
+static const upy_object false_object = {UPY_FALSE, 0, {{0, 0, 0, 0, 0}}};
 
 /* Whether an instruction loads constant `o`. */
 static int const_loaded(const rec *r, const upy_object *o) {
@@ -38,18 +30,51 @@ static int const_loaded(const rec *r, const upy_object *o) {
     return 0;
 }
 
-/* The test of a `while True` loop.  The compiler leaves a loop's constant
- * test in co_consts when the loop can end (3.10-3.12), loaded by nothing:
- * such a constant 1 says the source wrote `while 1`. */
-upy_expr *rec_true(rec *r) {
+/* Where an instruction first loads constant `o`, or UINT32_MAX. */
+static uint32_t first_load(const rec *r, const upy_object *o) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].obj == o)
+            return i;
+    return UINT32_MAX;
+}
+
+/* Whether the constant 1 at consts[at], first loaded at instruction
+ * `use` after the loop's start `from`, was numbered at the loop: the
+ * compiler numbers constants as it first compiles them, so a constant
+ * first loaded in between yet numbered after the 1 says the loop's test
+ * came first. */
+static int numbered_at_loop(const rec *r, size_t at, uint32_t from,
+                            uint32_t use) {
+    const upy_object *consts = r->code->consts;
+    size_t k;
+    for (k = at + 1; k < upy_seq_len(consts); k++) {
+        uint32_t f = first_load(r, upy_seq_item(consts, k));
+        if (f >= from && f < use)
+            return 1;
+    }
+    return 0;
+}
+
+/* The test of a `while True` loop whose body starts at instruction
+ * `from`.  The compiler leaves a loop's constant test in co_consts when
+ * the loop can end (3.10-3.12), loaded by nothing: such a constant 1 says
+ * the source wrote `while 1`; so does a 1 the code loads later but that
+ * is numbered before the constants of the loop's start. */
+upy_expr *rec_true(rec *r, uint32_t from) {
     const upy_object *consts = r->code->consts, *one = NULL;
     size_t k;
     for (k = 0; k < upy_seq_len(consts); k++) {
         const upy_object *o = upy_seq_item(consts, k);
+        uint32_t use;
         if (o->kind == UPY_TRUE && !const_loaded(r, o))
             return rec_const(r, &true_object);
-        if (o->kind == UPY_INT && !o->u.integer.is_big &&
-            o->u.integer.value == 1 && !const_loaded(r, o))
+        if (o->kind != UPY_INT || o->u.integer.is_big ||
+            o->u.integer.value != 1)
+            continue;
+        use = first_load(r, o);
+        if (use == UINT32_MAX ||
+            (use >= from && numbered_at_loop(r, k, from, use)))
             one = o;
     }
     return rec_const(r, one ? one : &true_object);
@@ -382,8 +407,267 @@ static int is_inlined_variable(const rec *r, const char *name) {
     return 0;
 }
 
-/* global / nonlocal declarations the code implies. */
-static int add_declarations(rec *r, upy_stmt_list *body) {
+/* The statements that must stay first: the docstring (after anything, the
+ * string would be an expression statement and no docstring) and the
+ * __future__ imports. */
+static uint32_t lead_len(const upy_stmt_list *body) {
+    uint32_t lead = body->len && body->items[0]->kind == UPY_S_EXPR &&
+                    body->items[0]->u.expr->kind == UPY_E_CONST &&
+                    body->items[0]->u.expr->u.constant->kind == UPY_STR;
+    while (lead < body->len && is_future_import(body->items[lead]))
+        lead++;
+    return lead;
+}
+
+/* Whether an instruction of the code names the variable: a load, store
+ * or delete of any scope, or a reference to its cell for a closure. */
+static int names_variable(const rec *r, const char *name) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if ((in->op == N_LOAD || in->op == N_STORE || in->op == N_DELETE ||
+             in->op == N_LOAD_CLOSURE) &&
+            rec_str(in->obj) && strcmp(rec_str(in->obj), name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a code object among the code's constants takes the variable as
+ * a free variable, from the code's cell of that name. */
+static int captured(const upy_code *co, const char *name) {
+    uint32_t i, k;
+    for (i = 0; i < upy_seq_len(co->consts); i++) {
+        const upy_object *c = upy_seq_item(co->consts, i);
+        if (c->kind != UPY_CODE)
+            continue;
+        for (k = 0; k < upy_seq_len(c->u.code->freevars); k++)
+            if (strcmp(str_at(c->u.code->freevars, k), name) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* Whether the code's constants hold `o`'s kind (and value, for an int). */
+static int has_const_like(const upy_code *co, const upy_object *o) {
+    uint32_t i;
+    for (i = 0; i < upy_seq_len(co->consts); i++) {
+        const upy_object *c = upy_seq_item(co->consts, i);
+        if (c->kind == o->kind &&
+            (c->kind != UPY_INT ||
+             (!c->u.integer.is_big && c->u.integer.value == 0)))
+            return 1;
+    }
+    return 0;
+}
+
+static int push_name(rec *r, upy_ptr_vec *names, const char *name) {
+    upy_expr *e = rec_name(r, rec_source_name(r, name));
+    if (!e || upy_vec_push(r->arena, names, e))
+        return rec_oom(r);
+    return 0;
+}
+
+static int is_param(const upy_code *co, uint32_t nparams, const char *name) {
+    uint32_t k;
+    for (k = 0; k < nparams && k < upy_seq_len(co->varnames); k++)
+        if (strcmp(str_at(co->varnames, k), name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The test of a dead `if` placed first.  A constant the code holds is
+ * numbered where its first use compiles; the first one after the
+ * docstring's slot, if false, is the test of dead code that came first.
+ * Otherwise one the code does not hold, which the compiler drops again. */
+static const upy_object *dead_test(const upy_code *co) {
+    static const upy_object zero_object = {UPY_INT, 0, {{0, 0, 0, 0, 0}}};
+    const upy_object *first =
+        upy_seq_len(co->consts) > 1 ? upy_seq_item(co->consts, 1) : NULL;
+    if (first && (first->kind == UPY_FALSE ||
+                  (first->kind == UPY_INT && !first->u.integer.is_big &&
+                   first->u.integer.value == 0)))
+        return first;
+    if (has_const_like(co, &false_object) && !has_const_like(co, &zero_object))
+        return &zero_object;
+    return &false_object;
+}
+
+/* What dead code did to the scope.  The compiler drops code it can tell
+ * never runs (`if 0: ...`), but not what that code made of the names: a
+ * cell no nested code takes (`if 0: lambda: self`), and (3.10+, which
+ * number locals as they compile, dead code included) a local no
+ * instruction names.  An `if False:` the compiler drops again, with a
+ * lambda taking the cells and a `del` of the locals, makes them so.  It
+ * goes first: at the end, its line would change the layout of the
+ * function's exit. */
+static int add_dead_code(rec *r, upy_stmt_list *body) {
+    const upy_code *co = r->code;
+    upy_ptr_vec cells = {0}, locals = {0}, dead = {0}, out = {0};
+    upy_stmt *s;
+    uint32_t k, lead,
+        nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
+                  !!(co->flags & CO_VARARGS) + !!(co->flags & CO_VARKEYWORDS);
+    for (k = nparams; k < upy_seq_len(co->varnames); k++)
+        if (!names_variable(r, str_at(co->varnames, k)) &&
+            push_name(r, &locals, str_at(co->varnames, k)))
+            return -1;
+    for (k = 0; k < upy_seq_len(co->cellvars); k++) {
+        const char *name = str_at(co->cellvars, k);
+        if (!captured(co, name) && push_name(r, &cells, name))
+            return -1;
+        /* Bound by dead code only, unless a parameter. */
+        if (!names_variable(r, name) && !is_param(co, nparams, name) &&
+            push_name(r, &locals, name))
+            return -1;
+    }
+    if (!cells.len && !locals.len)
+        return 0;
+    if (cells.len) {
+        upy_stmt *use = rec_stmt(r, UPY_S_EXPR);
+        upy_expr *lambda = upy_expr_new(r->arena, UPY_E_LAMBDA);
+        if (!use || !lambda)
+            return -1;
+        lambda->u.lambda.args =
+            upy_arena_alloc(r->arena, sizeof(upy_arguments));
+        if (cells.len == 1) {
+            lambda->u.lambda.body = cells.items[0];
+        } else {
+            lambda->u.lambda.body = upy_expr_new(r->arena, UPY_E_TUPLE);
+            if (lambda->u.lambda.body)
+                lambda->u.lambda.body->u.elts = upy_vec_exprs(&cells);
+        }
+        use->u.expr = lambda;
+        if (!lambda->u.lambda.args || !lambda->u.lambda.body ||
+            upy_vec_push(r->arena, &dead, use))
+            return rec_oom(r);
+    }
+    if (locals.len) {
+        upy_stmt *del = rec_stmt(r, UPY_S_DELETE);
+        if (!del)
+            return -1;
+        del->u.targets = upy_vec_exprs(&locals);
+        if (upy_vec_push(r->arena, &dead, del))
+            return rec_oom(r);
+    }
+    s = rec_stmt(r, UPY_S_IF);
+    if (!s)
+        return -1;
+    s->u.if_.test = rec_const(r, dead_test(co));
+    s->u.if_.body = upy_vec_stmts(&dead);
+    if (!s->u.if_.test)
+        return -1;
+    lead = lead_len(body);
+    for (k = 0; k <= body->len; k++)
+        if (upy_vec_push(r->arena, &out,
+                         k == lead  ? s
+                         : k < lead ? body->items[k]
+                                    : body->items[k - 1]))
+            return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
+/* Whether the statements cannot fall off their end: they end in a return
+ * or raise, or in an if or try every way through which does. */
+static int always_leaves(const upy_stmt_list *body) {
+    const upy_stmt *s = body->len ? body->items[body->len - 1] : NULL;
+    uint32_t h;
+    if (!s)
+        return 0;
+    switch (s->kind) {
+    case UPY_S_RETURN:
+    case UPY_S_RAISE:
+        return 1;
+    case UPY_S_IF:
+        return always_leaves(&s->u.if_.body) && always_leaves(&s->u.if_.orelse);
+    case UPY_S_TRY:
+        if (always_leaves(&s->u.try_.finalbody))
+            return 1;
+        if (!always_leaves(s->u.try_.orelse.len ? &s->u.try_.orelse
+                                                : &s->u.try_.body))
+            return 0;
+        for (h = 0; h < s->u.try_.n_handlers; h++)
+            if (!always_leaves(&s->u.try_.handlers[h].body))
+                return 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int in_names(const upy_object *names, const char *name) {
+    uint32_t k;
+    for (k = 0; k < upy_seq_len(names); k++)
+        if (strcmp(str_at(names, k), name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether an instruction other than a constant's load names `name`: a
+ * variable, attribute, import... */
+static int uses_name(const rec *r, const char *name) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (in->op != N_LOAD_CONST && in->obj && in->obj->kind == UPY_STR &&
+            strcmp(rec_str(in->obj), name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Names only unreachable code at the end used (`return x` after a return
+ * on every way): the compiler drops the code, not the names it numbered,
+ * which come last in co_names.  Loading them there, where nothing runs,
+ * numbers them again. */
+static int add_dead_names(rec *r, upy_stmt_list *body) {
+    const upy_code *co = r->code;
+    upy_ptr_vec loads = {0}, out = {0};
+    upy_stmt *s;
+    uint32_t n = (uint32_t)upy_seq_len(co->names), from = n, k;
+    while (from > 0 && !uses_name(r, str_at(co->names, from - 1)))
+        from--;
+    if (from == n || !always_leaves(body))
+        return 0;
+    for (k = from; k < n; k++) {
+        const char *name = str_at(co->names, k);
+        upy_expr *e;
+        /* A bare name must load a global (a local would not be numbered),
+         * and a dotted import is no name. */
+        if (strchr(name, '.') || in_names(co->varnames, name) ||
+            in_names(co->cellvars, name) || in_names(co->freevars, name))
+            return 0;
+        e = rec_name(r, rec_source_name(r, name));
+        if (!e || upy_vec_push(r->arena, &loads, e))
+            return rec_oom(r);
+    }
+    s = rec_stmt(r, UPY_S_EXPR);
+    if (!s)
+        return -1;
+    if (loads.len == 1) {
+        s->u.expr = loads.items[0];
+    } else {
+        s->u.expr = upy_expr_new(r->arena, UPY_E_TUPLE);
+        if (s->u.expr)
+            s->u.expr->u.elts = upy_vec_exprs(&loads);
+    }
+    if (!s->u.expr)
+        return rec_oom(r);
+    for (k = 0; k < body->len; k++)
+        if (upy_vec_push(r->arena, &out, body->items[k]))
+            return rec_oom(r);
+    if (upy_vec_push(r->arena, &out, s))
+        return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
+/* global / nonlocal declarations the code implies.  In a function, a free
+ * variable no instruction names was declared nonlocal and never used (or
+ * used in dead code only): it stays free, and the declaration keeps it so.
+ * (A method's __class__ is free by reading it, never by declaring it.) */
+static int add_declarations(rec *r, upy_stmt_list *body, int function) {
     const upy_code *co = r->code;
     upy_ptr_vec globals = {0}, nonlocals = {0}, out = {0};
     uint32_t i, k, lead;
@@ -413,14 +697,14 @@ static int add_declarations(rec *r, upy_stmt_list *body) {
         if (k == to->len && upy_vec_push(r->arena, to, (void *)name))
             return rec_oom(r);
     }
-    /* The declarations go after the docstring (before it, the string would
-     * be an expression statement and no docstring) and after the
-     * __future__ imports, which must come first. */
-    lead = body->len && body->items[0]->kind == UPY_S_EXPR &&
-           body->items[0]->u.expr->kind == UPY_E_CONST &&
-           body->items[0]->u.expr->u.constant->kind == UPY_STR;
-    while (lead < body->len && is_future_import(body->items[lead]))
-        lead++;
+    for (k = 0; function && k < upy_seq_len(co->freevars); k++) {
+        const char *name = str_at(co->freevars, k);
+        if (strcmp(name, "__class__") != 0 && !names_variable(r, name) &&
+            upy_vec_push(r->arena, &nonlocals,
+                         (void *)rec_source_name(r, name)))
+            return rec_oom(r);
+    }
+    lead = lead_len(body);
     for (k = 0; k < lead; k++)
         if (upy_vec_push(r->arena, &out, body->items[k]))
             return rec_oom(r);
@@ -697,9 +981,13 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         return -1;
     check_placed(&r, &out);
     *body = upy_vec_stmts(&out);
+    rec_breaks_to_tail(&r, body);
     if (kind == CODE_CLASS) {
-        rec_tidy_class_body(body);
+        /* The compiler copies the end of a class body (3.13's
+         * __static_attributes__ store, the return) into the branches
+         * before it: folded first, the copies go with the original. */
         rec_fold_tail_returns(&r, body);
+        rec_tidy_class_body(body);
         rec_drop_final_return(&r, body);
     } else if (kind != CODE_LAMBDA && kind != CODE_GENERIC &&
                kind != CODE_LAZY) {
@@ -726,11 +1014,14 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     rec_elif_chains(body);
     check_valid_list(
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
-    if (kind == CODE_FUNCTION && add_dead_yield(&r, body))
+    if (kind == CODE_FUNCTION &&
+        (add_dead_yield(&r, body) || add_dead_code(&r, body) ||
+         add_dead_names(&r, body)))
         return -1;
     /* A type parameter scope or lazy value binds no name of the source:
      * its cells are the parameters, or a comprehension's variable. */
-    if (kind != CODE_GENERIC && kind != CODE_LAZY && add_declarations(&r, body))
+    if (kind != CODE_GENERIC && kind != CODE_LAZY &&
+        add_declarations(&r, body, kind == CODE_FUNCTION))
         return -1;
     *unrecovered += r.unrecovered;
     return 0;
@@ -781,13 +1072,41 @@ upy_stmt *rec_generic_body(rec *r, const upy_code *co, const sval *args,
     }
 }
 
+/* The one value statements [0, n) return, as an expression, or NULL.
+ * Since 3.12 the compiler copies the return into each branch of a
+ * conditional expression returned (`return a if c else b` is `if c:
+ * return a` + `return b`): a lambda's body comes out as that if. */
+static upy_expr *returned_value(rec *r, upy_stmt *const *items, uint32_t n) {
+    const upy_stmt *s;
+    upy_expr *e;
+    if (n == 0 || r->nesting >= REC_MAX_NESTING)
+        return NULL;
+    s = items[0];
+    if (s->kind == UPY_S_RETURN && n == 1)
+        return s->u.value ? s->u.value : rec_const(r, &none_object);
+    if (s->kind != UPY_S_IF || (s->u.if_.orelse.len && n != 1))
+        return NULL;
+    e = upy_expr_new(r->arena, UPY_E_IFEXP);
+    if (!e) {
+        rec_oom(r);
+        return NULL;
+    }
+    r->nesting++;
+    e->u.ifexp.test = s->u.if_.test;
+    e->u.ifexp.body = returned_value(r, s->u.if_.body.items, s->u.if_.body.len);
+    e->u.ifexp.orelse =
+        s->u.if_.orelse.len
+            ? returned_value(r, s->u.if_.orelse.items, s->u.if_.orelse.len)
+            : returned_value(r, items + 1, n - 1);
+    r->nesting--;
+    return e->u.ifexp.body && e->u.ifexp.orelse ? e : NULL;
+}
+
 upy_expr *rec_lambda_body(rec *r, const upy_code *co) {
     int ok = 1;
     upy_stmt_list body = rec_nested_body(r, co, &ok);
-    if (body.len == 1 && body.items[0]->kind == UPY_S_RETURN)
-        return body.items[0]->u.value ? body.items[0]->u.value
-                                      : rec_const(r, &none_object);
-    return rec_placeholder(r);
+    upy_expr *e = returned_value(r, body.items, body.len);
+    return e ? e : rec_placeholder(r);
 }
 
 /* __build_class__(body function, name, *bases, **keywords): a class

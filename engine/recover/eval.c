@@ -11,9 +11,6 @@
 
 #include "recover/rec.h"
 
-/* co_flags bits that matter here. */
-#define CO_OPTIMIZED 0x0001
-
 static upy_expr *new_expr(rec *r, upy_expr_kind kind) {
     upy_expr *e = upy_expr_new(r->arena, kind);
     if (!e)
@@ -69,16 +66,9 @@ static upy_expr_list const_items(rec *r, const upy_object *tuple) {
     return list;
 }
 
-/* A list display or tuple display as a list of elements (for the
- * *args of a call and for LIST_TO_TUPLE). */
-static upy_expr_list display_items(rec *r, upy_expr *e) {
+/* One argument spread whole: f(*e). */
+static upy_expr_list spread(rec *r, upy_expr *e) {
     upy_expr_list list = {NULL, 0};
-    if (e && (e->kind == UPY_E_LIST || e->kind == UPY_E_TUPLE))
-        return e->u.elts;
-    if (e && e->kind == UPY_E_CONST && e->u.constant &&
-        e->u.constant->kind == UPY_TUPLE)
-        return const_items(r, e->u.constant);
-    /* Anything else is spread whole: f(*e). */
     list.items = upy_arena_array(r->arena, 1, sizeof(upy_expr *));
     if (!list.items) {
         rec_oom(r);
@@ -89,6 +79,17 @@ static upy_expr_list display_items(rec *r, upy_expr *e) {
         list.items[0]->u.operand = e;
     list.len = 1;
     return list;
+}
+
+/* A list display or tuple display as a list of elements (for the
+ * *args of a call and for LIST_TO_TUPLE). */
+static upy_expr_list display_items(rec *r, upy_expr *e) {
+    if (e && (e->kind == UPY_E_LIST || e->kind == UPY_E_TUPLE))
+        return e->u.elts;
+    if (e && e->kind == UPY_E_CONST && e->u.constant &&
+        e->u.constant->kind == UPY_TUPLE)
+        return const_items(r, e->u.constant);
+    return spread(r, e);
 }
 
 static int append_elt(rec *r, upy_expr_list *list, upy_expr *e) {
@@ -283,6 +284,26 @@ static int eval_call(rec *r, const upy_nin *in) {
     return push_value(r, call);
 }
 
+/* The positional arguments of CALL_FUNCTION_EX. The compiler passes
+ * f(a, *b) as a tuple built from a list with starred parts, f(a, **k) as
+ * a plain tuple, and f(*x) as x itself; so a list display is always a
+ * spread literal, f(*[a]), and so is a tuple without starred parts when
+ * no keywords follow, as f(a) would have been a plain call. */
+static upy_expr_list ex_args(rec *r, upy_expr *e, int kwargs) {
+    uint32_t k;
+    if (!e || e->kind == UPY_E_LIST)
+        return spread(r, e);
+    if (e->kind == UPY_E_TUPLE && !kwargs) {
+        for (k = 0; k < e->u.elts.len; k++)
+            if (e->u.elts.items[k] && e->u.elts.items[k]->kind == UPY_E_STARRED)
+                return e->u.elts;
+        return spread(r, e);
+    }
+    if (e->kind == UPY_E_CONST && !kwargs)
+        return spread(r, e);
+    return display_items(r, e);
+}
+
 static int eval_call_ex(rec *r, const upy_nin *in) {
     sval kwargs, args, fn, slots[2];
     uint32_t nslots = in->flags & N_ONE_SLOT ? 1 : 2, k;
@@ -298,7 +319,8 @@ static int eval_call_ex(rec *r, const upy_nin *in) {
         slots[k] = rec_pop(r);
     fn = callable_of(r, slots, nslots);
     call->u.call.func = rec_value(r, fn);
-    call->u.call.args = display_items(r, rec_value(r, args));
+    call->u.call.args =
+        ex_args(r, rec_value(r, args), (in->flags & N_CALL_KWARGS) != 0);
     if (in->flags & N_CALL_KWARGS)
         keywords_from_dict(r, call, rec_value(r, kwargs));
     return push_value(r, call);
@@ -583,8 +605,12 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
             rec_name(r, next && next->op == N_STORE ? rec_str(next->obj) : "_"),
             v, out);
     case SV_IMPORT:
-        /* The end of `from m import a, b` (or of `import a.b as c`). */
-        if (v.pend && v.pend->stmt && !v.expr && !v.pend->complete) {
+        /* The end of `from m import a, b` (or of `import a.b as c`).  In
+         * `import a.b.c as d` the module goes from under its attribute b
+         * (SWAP 2; POP_TOP) before c is imported from that: the statement
+         * is still under way. */
+        if (v.pend && v.pend->stmt && !v.expr && !v.pend->complete &&
+            !(r->sp && r->stack[r->sp - 1].pend == v.pend)) {
             v.pend->complete = 1;
             return rec_emit(r, out, v.pend->stmt);
         }
@@ -592,7 +618,7 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
     case SV_VALUE:
         if (v.pend && v.pend->kind == P_CHAIN)
             return rec_finish_chain(r, v, out);
-        if (rec_is_spilled(v.expr))
+        if (rec_kept_across(&v))
             return 0;
         s = rec_stmt(r, UPY_S_EXPR);
         if (!s)

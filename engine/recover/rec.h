@@ -23,6 +23,16 @@
 #include "util/strbuf.h"
 
 #define REC_MAX_NESTING 200
+
+/* co_flags bits the recovery reads. */
+#define CO_OPTIMIZED 0x0001
+#define CO_VARARGS 0x0004
+#define CO_VARKEYWORDS 0x0008
+#define CO_GENERATOR 0x0020
+#define CO_COROUTINE 0x0080
+#define CO_ASYNC_GENERATOR 0x0200
+#define CO_FUTURE_ANNOTATIONS 0x1000000
+
 #define REC_NO_ALT (-2)
 /* Hidden names of a type parameter scope: .defaults, .kwdefaults,
  * .type_params, .generic_base. */
@@ -53,6 +63,8 @@ typedef struct pending pending;
 typedef struct sval {
     uint8_t kind;    /* sv_kind */
     uint8_t inplace; /* SV_VALUE: an N_INPLACE binary operation */
+    uint8_t kept;    /* SV_VALUE: an argument kept across statements under
+                        its own name (see spill.c) */
     uint32_t id;     /* push order, for the order of multi-target stores */
     uint32_t slot;   /* SV_BIND of an unpacking: its slot */
     upy_expr *expr;
@@ -159,6 +171,10 @@ typedef struct rec_cond {
     int32_t on_true, on_false;
     int32_t first, last;
     uint32_t start; /* the instruction where the test's code starts */
+    /* A test that is one chained comparison: the cleanup block that pops
+     * its middle operand when a link fails, and where its last link's
+     * failing jump goes as laid out; UPY_NO_BLOCK for other tests. */
+    int32_t chain_cleanup, chain_fail;
 } rec_cond;
 
 typedef struct rec {
@@ -250,8 +266,12 @@ typedef struct rec {
     /* Instructions match.c may still simulate reading patterns, in this
      * whole code object. */
     uint64_t match_steps;
-    /* Temporaries spill.c made so far. */
+    /* Temporaries spill.c made so far, and whether its comment is out. */
     unsigned spills;
+    uint8_t kept_noted;
+    /* spill.c: for each argument, whether it names one object for the
+     * whole call (no store, delete or cell); NULL until first needed. */
+    uint8_t *stable_args;
     /* What rec_value gives when memory ran out: never printed, the
      * recovery fails then. */
     upy_expr no_memory;
@@ -289,7 +309,7 @@ void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
                      const char *why);
 /* Gives up on the rest of region rg from block b (unrecovered). */
 int rec_fail_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
-upy_expr *rec_true(rec *r);
+upy_expr *rec_true(rec *r, uint32_t from);
 
 /* eval.c: runs one non-control instruction; returns 0, -1 on a hard
  * error, 1 when the instruction is control flow for the structurer. */
@@ -320,7 +340,10 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out);
 int rec_hold_store(rec *r);
 /* Whether e is a temporary rec_spill made. */
 int rec_is_spilled(const upy_expr *e);
-/* Whether a slot in [from, to) of the stack holds a temporary. */
+/* Whether v was kept across a statement: a temporary, or an argument
+ * left under its own name. */
+int rec_kept_across(const sval *v);
+/* Whether a slot in [from, to) of the stack was kept across a statement. */
 int rec_spilled_below(const rec *r, uint32_t from, uint32_t to);
 /* `target.method(arg)` as a statement: LIST_EXTEND and the like on an
  * object that is no display being built (a copied or spilled one). */
@@ -380,8 +403,8 @@ void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 /* Marks the copy [at, at + n) of the code at orig skipped, and the
  * handlers of a try in it done: -1 when out of memory. */
 int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n);
-int rec_skip_finally(rec *r, int32_t start, int32_t from, int32_t end,
-                     uint32_t fstart, uint32_t flen);
+int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
+                     int32_t h, uint32_t fstart, uint32_t flen);
 
 /* try.c: the try statement whose handler is h, starting at block b. */
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
@@ -464,5 +487,9 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
 void rec_elif_chains(upy_stmt_list *body);
+/* Gives a loop whose breaks the compiler laid out as copies of the return
+ * after its else part that else part (see upy_stmt.u.break_); breaks with
+ * no such else become the returns they were read from. */
+void rec_breaks_to_tail(rec *r, upy_stmt_list *body);
 
 #endif /* UPY_REC_H */

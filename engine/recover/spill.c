@@ -25,6 +25,11 @@
  * another statement comes first; the values that waited under it are
  * assigned before it, even when a later expression has taken them since.
  *
+ * An argument that the function never stores, deletes or shares with an
+ * inner function (Dynamo's graph arguments, mostly) names the same object
+ * for the whole call: it waits under its own name, marked kept, and needs
+ * no temporary.
+ *
  * The source runs as the bytecode does; it does not compile to the same
  * bytecode, and the first temporary of a code object says so in a
  * comment.  CPython's own bytecode gets here only where the structurer
@@ -43,6 +48,7 @@
  * values: shared subtrees make the values a graph that a tree walk could
  * take exponential time over. */
 #define SPILL_WALK_BUDGET 4096
+#define SPILL_MAX_ARGS 64
 
 int rec_is_spilled(const upy_expr *e) {
     const char *digits;
@@ -81,23 +87,35 @@ static int emit_assign_to(rec *r, upy_expr *target, upy_expr *value,
     return 0;
 }
 
+/* The first value kept across a statement in a code object brings a
+ * comment saying so (the explorer looks for it: such source has the
+ * bytecode's effects, never its instructions). */
+static int note_kept(rec *r, upy_ptr_vec *out) {
+    upy_stmt *note;
+    if (r->kept_noted)
+        return 0;
+    note = upy_stmt_new(r->arena, UPY_S_UNRECOVERED);
+    if (!note)
+        return rec_oom(r);
+    note->u.unrecovered.text =
+        "unpyc: this bytecode keeps values on the stack across "
+        "statements;\nthe __stack names hold them, in the order it "
+        "computes them,\nan argument it never rebinds keeps its own "
+        "name\n(the same effects, not the same bytecode)";
+    if (upy_vec_push(r->arena, out, note))
+        return rec_oom(r);
+    r->kept_noted = 1;
+    return 0;
+}
+
 static int spill_node(rec *r, upy_expr *e, upy_ptr_vec *out) {
     upy_expr *value = upy_expr_new(r->arena, UPY_E_CONST);
     upy_expr *target = upy_expr_new(r->arena, UPY_E_NAME);
     char *name = upy_arena_alloc(r->arena, sizeof SPILL_PREFIX + 12);
     if (!value || !target || !name)
         return rec_oom(r);
-    if (!r->spills) {
-        upy_stmt *note = upy_stmt_new(r->arena, UPY_S_UNRECOVERED);
-        if (!note)
-            return rec_oom(r);
-        note->u.unrecovered.text =
-            "unpyc: this bytecode keeps values on the stack across "
-            "statements;\nthe __stack names hold them, in the order it "
-            "computes them\n(the same effects, not the same bytecode)";
-        if (upy_vec_push(r->arena, out, note))
-            return rec_oom(r);
-    }
+    if (note_kept(r, out))
+        return -1;
     snprintf(name, sizeof SPILL_PREFIX + 12, SPILL_PREFIX "%u", r->spills++);
     *value = *e;
     target->u.name = name;
@@ -225,7 +243,75 @@ static int spill_shared_in(rec *r, upy_expr *e, uint32_t *budget,
  * marker or a target some construct is collecting. */
 static int is_waiting_value(const sval *v) {
     return v->kind == SV_VALUE && !v->pend && v->expr &&
-           v->expr->kind != UPY_E_CONST && !rec_is_spilled(v->expr);
+           v->expr->kind != UPY_E_CONST && !rec_kept_across(v);
+}
+
+int rec_kept_across(const sval *v) {
+    return v->kind == SV_VALUE && (v->kept || rec_is_spilled(v->expr));
+}
+
+/* Names compared as read: a corrupt code object may hold no str. */
+static int same_name(const char *a, const char *b) {
+    return a && b && strcmp(a, b) == 0;
+}
+
+static int is_arg_named(const upy_code *co, uint32_t nargs, uint32_t k,
+                        const char *name) {
+    return k < nargs && same_name(rec_str(upy_seq_item(co->varnames, k)), name);
+}
+
+/* Fills r->stable_args: an argument is stable when no instruction stores
+ * or deletes it (a 3.12 inlined comprehension saving it clears it) and it
+ * is no cell (an inner function could rebind it). */
+static int find_stable_args(rec *r, uint32_t nargs) {
+    const upy_code *co = r->code;
+    uint32_t k, i, c;
+    r->stable_args = upy_arena_array(r->arena, nargs + 1, 1);
+    if (!r->stable_args)
+        return rec_oom(r);
+    for (k = 0; k < nargs; k++) {
+        const char *name = rec_str(upy_seq_item(co->varnames, k));
+        r->stable_args[k] = 1;
+        for (c = 0; c < upy_seq_len(co->cellvars); c++)
+            if (same_name(rec_str(upy_seq_item(co->cellvars, c)), name))
+                r->stable_args[k] = 0;
+    }
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (in->op != N_STORE && in->op != N_DELETE &&
+            !(in->op == N_LOAD && in->arg == UPY_SCOPE_FAST_AND_CLEAR))
+            continue;
+        for (k = 0; k < nargs; k++)
+            if (r->stable_args[k] &&
+                is_arg_named(co, nargs, k, rec_str(in->obj)))
+                r->stable_args[k] = 0;
+    }
+    return 0;
+}
+
+/* Whether e reads an argument that names one object for the whole call:
+ * reading it later reads the same object. */
+static int is_stable_arg(rec *r, const upy_expr *e) {
+    const upy_code *co = r->code;
+    uint32_t nargs, k;
+    if (e->kind != UPY_E_NAME || !(co->flags & CO_OPTIMIZED))
+        return 0;
+    /* Up to SPILL_MAX_ARGS arguments are looked at (each costs a pass
+     * over the code); any after them are held in temporaries. */
+    nargs = (uint32_t)co->argcount + (uint32_t)co->kwonlyargcount +
+            !!(co->flags & CO_VARARGS) + !!(co->flags & CO_VARKEYWORDS);
+    if (co->argcount < 0 || co->kwonlyargcount < 0)
+        return 0;
+    if (nargs > upy_seq_len(co->varnames))
+        nargs = (uint32_t)upy_seq_len(co->varnames);
+    if (nargs > SPILL_MAX_ARGS)
+        nargs = SPILL_MAX_ARGS;
+    if (!r->stable_args && find_stable_args(r, nargs))
+        return -1;
+    for (k = 0; k < nargs; k++)
+        if (r->stable_args[k] && is_arg_named(co, nargs, k, e->u.name))
+            return 1;
+    return 0;
 }
 
 int rec_hold_store(rec *r) {
@@ -286,6 +372,15 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
      * replaces them there too). */
     for (k = r->base; k < top; k++)
         if (is_waiting_value(&r->stack[k])) {
+            int stable = is_stable_arg(r, r->stack[k].expr);
+            if (stable < 0)
+                return -1;
+            if (stable) {
+                r->stack[k].kept = 1;
+                if (note_kept(r, out))
+                    return -1;
+                continue;
+            }
             steps[n].id = r->stack[k].id;
             steps[n].value = r->stack[k].expr;
             steps[n++].store = NULL;
@@ -296,6 +391,14 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
         steps[n++].store = &r->multi_items[k];
     }
     for (k = 0; k < r->held.len; k++) {
+        int stable = is_stable_arg(r, r->held.items[k].expr);
+        if (stable < 0)
+            return -1;
+        if (stable) {
+            if (note_kept(r, out))
+                return -1;
+            continue;
+        }
         steps[n].id = r->held.items[k].id;
         steps[n].value = r->held.items[k].expr;
         steps[n++].store = NULL;
@@ -325,7 +428,7 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
 int rec_spilled_below(const rec *r, uint32_t from, uint32_t to) {
     uint32_t k;
     for (k = from; k < to && k < r->sp; k++)
-        if (r->stack[k].kind == SV_VALUE && rec_is_spilled(r->stack[k].expr))
+        if (rec_kept_across(&r->stack[k]))
             return 1;
     return 0;
 }

@@ -405,7 +405,7 @@ int rec_store(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
 int rec_flush(rec *r, uint32_t base, upy_ptr_vec *out) {
     while (r->sp > base) {
         sval v = rec_pop(r);
-        if (v.kind == SV_VALUE && v.expr && !rec_is_spilled(v.expr)) {
+        if (v.kind == SV_VALUE && v.expr && !rec_kept_across(&v)) {
             upy_stmt *s = rec_stmt(r, UPY_S_EXPR);
             if (!s)
                 return -1;

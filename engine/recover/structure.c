@@ -340,17 +340,66 @@ static uint32_t copy_end_before(const rec *r, uint32_t e) {
     return i;
 }
 
+/* The instruction ending the way out through block b: its last one, or,
+ * where it falls through into blocks that hold nothing but code already
+ * skipped up to a return (maybe of a constant) or jump, that exit.  A try
+ * around a with protects the with's exits but not the return after them,
+ * and the copies of its finally body (structured first, so skipped) run
+ * after them too: the handler changes there, and so do blocks. */
+static uint32_t way_out_end(const rec *r, int32_t b) {
+    uint32_t last = blk(r, b)->end - 1, i = last;
+    int hops = 0;
+    while (upy_nin_falls_through(ins(r, i)) && blk(r, b)->next == b + 1 &&
+           b + 1 < (int32_t)r->cfg.count && hops++ < 64) {
+        const upy_block *nb = blk(r, ++b);
+        i = nb->start;
+        while (i + 1 < nb->end && r->skip[i])
+            i++;
+        if (i + 2 == nb->end && ins(r, i)->op == N_LOAD_CONST &&
+            ins(r, i + 1)->op == N_RETURN)
+            return i + 1;
+        if (i + 1 < nb->end)
+            break;
+        if (ins(r, i)->op == N_RETURN || ins(r, i)->op == N_JUMP)
+            return i;
+    }
+    return last;
+}
+
+static int under(const rec *r, int32_t b, int32_t h);
+
+/* Whether block b, after the body [.., end] of a statement whose handler
+ * is h, still holds code of the body: 3.12+ lays the handlers of a try in
+ * the body out after the statement, and a return, break or continue in
+ * one of its except clauses leaves from there through the copies of the
+ * statement's exits.  Those are the blocks h protects and the block each
+ * falls into.  *prev says whether h protects block b - 1. */
+static int handler_in_body(const rec *r, int32_t b, int32_t end, int32_t h,
+                           int *prev) {
+    int falls_in = *prev && blk(r, b - 1)->next == b &&
+                   upy_nin_falls_through(ins(r, blk(r, b)->start - 1));
+    *prev = b > end && h != UPY_NO_BLOCK && under(r, b, h);
+    return *prev || falls_in;
+}
+
 /* Marks the copies of a with statement's exit before every exit of its
- * body [start, end). */
-static void skip_with_exits(rec *r, int32_t start, int32_t end, int is_async) {
+ * body [start, end), protected by handler h. */
+static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
+                            int is_async) {
     int32_t b;
+    int prev = 0;
+    uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     /* The block after the body too: `return x` in a with loads x in the
      * body, and the exit and RETURN_VALUE come after the protected
      * range. */
-    for (b = start; b <= end && b < (int32_t)r->cfg.count; b++) {
-        uint32_t e = blk(r, b)->end - 1, stop, n;
-        if (!is_exit(r, e, start, end))
+    for (b = start; b < (int32_t)r->cfg.count; b++) {
+        uint32_t e = way_out_end(r, b), stop, n;
+        if (!handler_in_body(r, b, end, h, &prev) && b > end)
             continue;
+        /* (Two blocks may lead to one exit: look for its copy once.) */
+        if (!is_exit(r, e, start, end) || e == last)
+            continue;
+        last = e;
         stop = copy_end_before(r, e);
         for (n = 7; n >= 5; n--) {
             if (stop >= n && with_exit_at(r, stop - n, is_async) == n) {
@@ -383,16 +432,30 @@ static void skip_exit_copies(rec *r, uint32_t at, uint32_t fstart,
 }
 
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
- * exit of the try body [start, end) in blocks from `from` on. */
-int rec_skip_finally(rec *r, int32_t start, int32_t from, int32_t end,
-                     uint32_t fstart, uint32_t flen) {
+ * exit of the try body [start, end) in its blocks [from, end] and, with a
+ * handler h, in the blocks after it that are the body's too (see
+ * handler_in_body). */
+int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
+                     int32_t h, uint32_t fstart, uint32_t flen) {
     int32_t b;
+    int prev = 0;
+    uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     if (flen == 0)
         return 0;
-    for (b = from; b <= end && b < (int32_t)r->cfg.count; b++) {
+    for (b = from; b < (int32_t)r->cfg.count; b++) {
         uint32_t e = blk(r, b)->end - 1, stop;
-        if (!is_exit(r, e, start, end))
+        if (h == UPY_NO_BLOCK && b > end)
+            break;
+        if (h != UPY_NO_BLOCK && !handler_in_body(r, b, end, h, &prev) &&
+            b > end)
             continue;
+        /* (The copies of the exits of withs around the try, marked skipped
+         * already, may follow the copy in blocks of their own.) */
+        if (h != UPY_NO_BLOCK)
+            e = way_out_end(r, b);
+        if (!is_exit(r, e, start, end) || e == last)
+            continue;
+        last = e;
         stop = copy_end_before(r, e);
         if (stop < flen || !rec_same_code(r, stop - flen, fstart, flen))
             continue;
@@ -493,6 +556,88 @@ static int falls_to_loop(const rec *r, const region *rg) {
 
 static int only_continues(const rec *r, int32_t b);
 
+/* Whether block b is a small block that returns, one the compiler copies
+ * into each jump to it where it copies written returns. */
+static int is_copied_exit(const rec *r, int32_t b) {
+    const upy_block *bb;
+    if (b == UPY_NO_BLOCK || !r->ncode.copies_exits ||
+        r->ncode.written_exits_keep_jumps)
+        return 0;
+    bb = blk(r, b);
+    return bb->end - bb->start <= 4 && ins(r, bb->end - 1)->op == N_RETURN;
+}
+
+/* Whether an if on chained comparison c whose then part `body` leaves (a
+ * return, a raise) has an else part: `if c: A` + rest and `if c: A else:
+ * rest` compile alike but for the chain's cleanup.  Where the compiler
+ * copies written returns, it copies a small then part into the jump over
+ * the cleanup, right after the test, unless an else part follows it; and
+ * copies a small rest into the cleanup's way there and the last link's
+ * failing jump, unless that rest is an else part. */
+static int chain_else(const rec *r, const rec_cond *c,
+                      const upy_ptr_vec *body) {
+    const upy_stmt *last;
+    const upy_block *cb;
+    if (c->chain_cleanup == UPY_NO_BLOCK || !body->len)
+        return 0;
+    last = body->items[body->len - 1];
+    if (last->kind != UPY_S_RETURN && last->kind != UPY_S_RAISE)
+        return 0;
+    if (c->on_true > c->chain_cleanup)
+        return is_copied_exit(r, c->on_true);
+    cb = blk(r, c->chain_cleanup);
+    return c->chain_fail == c->on_false && cb->next == c->on_false &&
+           cb->end - cb->start == 1 && is_copied_exit(r, c->on_false);
+}
+
+/* The instruction of the return or raise that ends statement s. */
+static uint32_t exit_of(const rec *r, const upy_stmt *s) {
+    uint32_t i = s->start;
+    while (i < r->ncode.count && ins(r, i)->op != N_RETURN &&
+           ins(r, i)->op != N_RAISE)
+        i++;
+    return i;
+}
+
+/* How many statements at the end of a then part and of its else part,
+ * both leaving, are copies of one tail: the code after the if, which the
+ * compiler copies into the way there (up to MAX_COPY instructions).  The
+ * then part keeps one statement at least. */
+enum { MAX_COPY = 8 };
+static uint32_t copied_tail(const rec *r, const upy_ptr_vec *body,
+                            const upy_ptr_vec *orelse) {
+    uint32_t m, best = 0, ea, eb;
+    if (!body->len || !orelse->len)
+        return 0;
+    ea = exit_of(r, body->items[body->len - 1]);
+    eb = exit_of(r, orelse->items[orelse->len - 1]);
+    for (m = 1; m < body->len && m <= orelse->len; m++) {
+        uint32_t sa = ((const upy_stmt *)body->items[body->len - m])->start;
+        uint32_t sb = ((const upy_stmt *)orelse->items[orelse->len - m])->start;
+        if (ea >= r->ncode.count || eb >= r->ncode.count || sa > ea ||
+            sb > eb || ea - sa != eb - sb || ea - sa >= MAX_COPY ||
+            !rec_same_code(r, sa, sb, ea - sa + 1))
+            break;
+        best = m;
+    }
+    return best;
+}
+
+/* Where block b, outside region rg, goes when it is the lone jump of a
+ * break or continue of rg's loop (a handler's protected range ends before
+ * such a jump), else UPY_NO_BLOCK. */
+static int32_t lone_loop_jump(const rec *r, const region *rg, int32_t b) {
+    const upy_block *bb;
+    if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count || inside(rg, b))
+        return UPY_NO_BLOCK;
+    bb = blk(r, b);
+    if (bb->is_handler || bb->end - bb->start != 1 ||
+        ins(r, bb->start)->op != N_JUMP ||
+        !(is_break(rg, bb->jump) || bb->jump == rg->cont))
+        return UPY_NO_BLOCK;
+    return bb->jump;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -507,6 +652,21 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
      * last statement of a loop body, 3.12+), so it is looked for first. */
     if (rec_assert(r, c, rg, next, out))
         return 0;
+    /* Both branches leave the region (the body of a try, ending at the end
+     * of its protected range), one by the lone jump of a break or
+     * continue: that is the branch's statement, the other is where the
+     * region goes on. */
+    if (!inside(rg, on_true) && !inside(rg, on_false)) {
+        int32_t t = lone_loop_jump(r, rg, on_true);
+        int32_t f = lone_loop_jump(r, rg, on_false);
+        if (t != UPY_NO_BLOCK && f == UPY_NO_BLOCK) {
+            r->done[on_true] = 1;
+            on_true = t;
+        } else if (f != UPY_NO_BLOCK && t == UPY_NO_BLOCK) {
+            r->done[on_false] = 1;
+            on_false = f;
+        }
+    }
     /* A branch straight to break / continue (the compiler threads the
      * jump of `if c: break` into the condition). */
     if (is_break(rg, on_true) || on_true == rg->cont) {
@@ -595,6 +755,24 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = els_end;
+    } else if (on_false == c->on_false && on_false < rg->end &&
+               chain_else(r, c, &body)) {
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+        uint32_t m, k;
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = r->exit_block;
+        /* The code after the if / else, copied into both. */
+        m = copied_tail(r, &body, &orelse);
+        body.len -= m;
+        orelse.len -= m;
+        if (emit_if(r, c->start, test, &body, &orelse, out))
+            return -1;
+        /* (Statements emitted once already, into the else part.) */
+        for (k = 0; k < m; k++)
+            if (upy_vec_push(r->arena, out, orelse.items[orelse.len + k]))
+                return rec_oom(r);
+        return 0;
     } else {
         *next = on_false;
     }
@@ -631,12 +809,18 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
     }
     /* An assert's raise directly follows its test (a chained comparison's
      * cleanup, a POP_TOP and a jump over it, aside); one further away is
-     * the `assert False` of a branch: `if x: return x` then `assert False`. */
-    for (b = c->last + 1; b < fb; b++)
-        if (blk(r, b)->end - blk(r, b)->start != 1 ||
-            (ins(r, blk(r, b)->start)->op != N_POP_TOP &&
-             ins(r, blk(r, b)->start)->op != N_JUMP))
+     * the `assert False` of a branch: `if x: return x` then `assert False`.
+     * (3.12+ copies the raise to the failing end of a chained comparison
+     * too, before its cleanup.) */
+    for (b = c->last + 1; b < fb; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->end - bb->start == blk(r, fb)->end - blk(r, fb)->start &&
+            rec_same_code(r, bb->start, blk(r, fb)->start, bb->end - bb->start))
+            continue;
+        if (bb->end - bb->start != 1 || (ins(r, bb->start)->op != N_POP_TOP &&
+                                         ins(r, bb->start)->op != N_JUMP))
             return 0;
+    }
     if (fb <= c->last)
         return 0;
     f = blk(r, fb);
@@ -758,7 +942,10 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
         if (i >= exit && (i >= rg->end || !in_cold_handler(r, i, start, exit) ||
                           ins(r, blk(r, exit)->start)->op != N_PUSH_EXC_INFO))
             break;
-        if (b->rpo == UINT32_MAX)
+        /* (The copy of a while loop's test at the bottom of its body,
+         * skipped already, leaves the loop as the test does: no break.) */
+        if (b->rpo == UINT32_MAX ||
+            (last->op == N_POP_JUMP_IF && r->skip[b->end - 1]))
             continue;
         /* (A jump from one handler's code to another's, as from a try
          * nested in a handler to the way out of that handler, is none.) */
@@ -827,7 +1014,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
     int32_t exit = h->jump, body_start = h->next, brk, far;
-    uint32_t depth = r->sp, first;
+    uint32_t depth = r->sp, first, start = r->stmt_start;
     sval iter;
     pending *target;
     upy_stmt *s;
@@ -883,6 +1070,10 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     s = rec_stmt(r, UPY_S_FOR);
     if (!s)
         return -1;
+    /* A compound statement starts at its first code (here the iterable),
+     * not where its body left r->stmt_start: the order of co_names and
+     * co_consts is read against where statements start (try.c). */
+    rec_set_start(r, s, start);
     s->u.for_.target = rec_bound_target(target);
     if (!s->u.for_.target)
         s->u.for_.target = rec_name(r, "_");
@@ -959,7 +1150,8 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
         return -1;
-    s->u.while_.test = rec_true(r);
+    rec_set_start(r, s, blk(r, header)->start);
+    s->u.while_.test = rec_true(r, blk(r, header)->start);
     s->u.while_.body = loop_body(&body);
     /* Without a break the loop never goes on: the blocks after it may be
      * the handlers of a try in its body, structured with it, or of a try
@@ -993,25 +1185,29 @@ static int same_test_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     uint32_t k;
     for (k = 0; k < n; k++) {
         const upy_nin *x = ins(r, a + k), *y = ins(r, b + k);
+        /* (A chained comparison's link fails into the cleanup of its own
+         * copy.) */
         if (!rec_same_code(r, a + k, b + k, 1) &&
             !(x->op == y->op && x->arg == y->arg && x->obj == y->obj &&
               x->flags == y->flags && x->target >= 0 && y->target >= 0 &&
-              same_exit(r, x->target, y->target)))
+              (same_exit(r, x->target, y->target) ||
+               (ins(r, (uint32_t)x->target)->op == N_POP_TOP &&
+                ins(r, (uint32_t)y->target)->op == N_POP_TOP))))
             return 0;
     }
     return 1;
 }
 
 /* Whether the bottom of the loop at header holds a copy of the test
- * [start, start + len) that ends right before the header: the same
+ * [start, start + len) that ends `gap` instructions before the header: the same
  * instructions, the last jump inverted and aimed back at the header
  * (3.11), or kept and followed by a jump back (3.12+).  Sets *bottom to
  * where the copy starts. */
 static int bottom_test(const rec *r, int32_t header, uint32_t start,
-                       uint32_t len, uint32_t *bottom) {
+                       uint32_t len, uint32_t gap, uint32_t *bottom) {
     int32_t last;
     if (len == 0 || !blk(r, header)->is_loop_header ||
-        start + len != blk(r, header)->start)
+        start + len + gap != blk(r, header)->start)
         return 0;
     last = loop_last(r, header);
     if (blk(r, last)->jump != header || len > blk(r, last)->start)
@@ -1029,18 +1225,26 @@ static int bottom_test(const rec *r, int32_t header, uint32_t start,
 
 int32_t rec_while_test_at(const rec *r, uint32_t start) {
     int32_t b, k;
-    uint32_t bottom;
+    uint32_t bottom, end = start;
     if (start >= r->ncode.count)
         return UPY_NO_BLOCK;
     b = r->cfg.block_of[start];
     /* The test's blocks each end in a conditional jump; the header is the
-     * block after the last. */
+     * block after the last, or after a chained comparison's cleanup and
+     * the jump over it (see chain_gap). */
     for (k = b; k < (int32_t)r->cfg.count && k - b < 16; k++) {
-        if (k > b && blk(r, k)->is_loop_header)
-            return bottom_test(r, k, start, blk(r, k)->start - start, &bottom)
+        const upy_block *kb = blk(r, k);
+        if (k > b && kb->is_loop_header)
+            return bottom_test(r, k, start, end - start, kb->start - end,
+                               &bottom)
                        ? k
                        : UPY_NO_BLOCK;
-        if (ins(r, blk(r, k)->end - 1)->op != N_POP_JUMP_IF)
+        if (ins(r, kb->end - 1)->op == N_POP_JUMP_IF &&
+            (k == b || end == kb->start))
+            end = kb->end;
+        else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
+                             (kb->end - kb->start == 1 &&
+                              ins(r, kb->start)->op == N_JUMP && kb->jump > k)))
             return UPY_NO_BLOCK;
     }
     return UPY_NO_BLOCK;
@@ -1081,6 +1285,24 @@ static int top_only_test(const rec *r, int32_t b) {
            rec_while_test_at(r, bb->start) == UPY_NO_BLOCK;
 }
 
+/* How many instructions lie between a test that is a chained comparison
+ * and the header of its loop, when they are the chain's cleanup and the
+ * jump over it (a cleanup that has the way out of the loop copied in);
+ * 0 when anything else does. */
+static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
+    int32_t b;
+    if (c->chain_cleanup == UPY_NO_BLOCK || header <= c->last + 1)
+        return 0;
+    for (b = c->last + 1; b < header; b++) {
+        const upy_block *bb = blk(r, b);
+        if (b != c->chain_cleanup &&
+            !(bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
+              bb->jump == header))
+            return 0;
+    }
+    return blk(r, header)->start - blk(r, c->last)->end;
+}
+
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
@@ -1089,16 +1311,19 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, brk, far, anchor = c->on_false;
     int32_t body_start = c->on_true;
-    uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0;
+    uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
     upy_expr *test = c->test;
     upy_stmt *s;
 
-    if (header == UPY_NO_BLOCK || header != c->last + 1 || anchor <= header)
+    if (header == UPY_NO_BLOCK || anchor == UPY_NO_BLOCK || anchor == header ||
+        (header != c->last + 1 && !(gap = chain_gap(r, c, header))))
         return 0;
-    if (!bottom_test(r, header, c->start, test_len, &bottom)) {
+    if (!bottom_test(r, header, c->start, test_len, gap, &bottom)) {
+        if (gap)
+            return 0;
         if (c->first != c->last || c->start != blk(r, c->first)->start ||
             !top_only_test(r, c->first))
             return 0;
@@ -1108,6 +1333,16 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     }
     last = loop_last(r, header);
     exit = last + 1;
+    /* A loop that ends the body of an outer loop leaves by going back to
+     * the outer one, and 3.12+ aims the test's failing jump right there:
+     * the loop's exit is then a lone jump there too. */
+    if (anchor < header) {
+        if (exit >= (int32_t)r->cfg.count || blk(r, exit)->jump != anchor ||
+            blk(r, exit)->end - blk(r, exit)->start != 1 ||
+            ins(r, blk(r, exit)->start)->op != N_JUMP)
+            return 0;
+        anchor = exit;
+    }
     /* The test's false outcome went on through the jump that leaves the
      * loop (to where the branch the loop ends joins): the loop ends there,
      * and that jump is the branch's way out, not part of the test.  (It
@@ -1120,6 +1355,13 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         anchor = exit;
         r->done[exit] = 0;
     }
+    /* Or it went to a copy of the return block the loop runs into, which
+     * can lie past the end of the region (after the else part of an if the
+     * loop ends). */
+    if (anchor > exit && exit < (int32_t)r->cfg.count &&
+        same_exit(r, (int32_t)blk(r, exit)->start,
+                  (int32_t)blk(r, anchor)->start))
+        anchor = exit;
     if (anchor < exit || anchor > rg->end)
         return 0;
     if (!top_only)
@@ -1145,6 +1387,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
         return -1;
+    rec_set_start(r, s, c->start);
     s->u.while_.test = test;
     /* With no copy of the test at the bottom, the body cannot end by
      * falling back to the test: its last continue stays. */
@@ -1185,6 +1428,20 @@ static int is_exit_copy(const rec *r, int32_t b) {
             i = bb->start;
             split = EXIT_SPLIT;
         }
+    }
+    /* Copies of the finally body of a try around the with run after its
+     * exits, and the exits of withs around that: structured first, they
+     * are marked skipped (in blocks of their own where handlers change). */
+    while (exits && hops++ < 64) {
+        while (i < bb->end && r->skip[i])
+            i++;
+        if (i < bb->end || bb->next != b + 1 ||
+            !upy_nin_falls_through(ins(r, i - 1)))
+            break;
+        b = bb->next;
+        bb = blk(r, b);
+        i = bb->start;
+        split = EXIT_SPLIT;
     }
     if (exits && i + 1 == bb->end && ins(r, i)->op == N_JUMP)
         return EXIT_JUMPS | split;
@@ -1269,9 +1526,15 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             break;
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
-            (!after_jump && is_return_in_body(r, e, h))) {
+            (!after_jump && is_return_in_body(r, e, h)) ||
+            rec_is_unwinding(r, e) ||
+            (blk(r, e)->end - blk(r, e)->start == 1 &&
+             ins(r, blk(r, e)->start)->op == N_RETURN)) {
             /* (A return after copies of the exits it leaves is not
-             * protected, yet in the body: see rec_is_copied_return.)  The
+             * protected, yet in the body: see rec_is_copied_return.  So
+             * is the lone RETURN_VALUE of `return f()`, which cannot
+             * raise: its value comes from the body, so it is no code
+             * after the try, even in the middle of the body.)  The
              * cleanup reraising from a nested handler holds no code of the
              * body: by itself it does not take the body past a way out
              * before it (the return a nested try's handlers share with the
@@ -1411,7 +1674,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     int is_async = (bw->flags & N_ASYNC) != 0;
     sval ctx = rec_pop(r);
     pending *target = rec_new_target(r);
-    uint32_t k = i + 1, depth, exit_len;
+    uint32_t k = i + 1, depth, exit_len, start = r->stmt_start;
     int32_t handler, body_start, end, cont;
     upy_ptr_vec body = {0};
     region body_rg;
@@ -1437,7 +1700,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     handler = blk(r, body_start)->handler;
     /* The body ends where the normal exit (the __exit__ call) starts. */
     end = rec_protected_end(r, body_start, handler, rg);
-    skip_with_exits(r, body_start, end, is_async);
+    skip_with_exits(r, body_start, end, handler, is_async);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
     body_rg.alt_handler = REC_NO_ALT;
@@ -1472,6 +1735,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     item = upy_arena_alloc(r->arena, sizeof *item);
     if (!s || !item)
         return rec_oom(r);
+    rec_set_start(r, s, start);
     item->context = rec_value(r, ctx);
     item->vars = rec_bound_target(target);
     s->u.with.items = item;
@@ -1583,8 +1847,11 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
     r->resume_block = UPY_NO_BLOCK;
     for (; i < bb->end && r->sp > base; i++) {
         int st;
+        /* (Skipped code, as the copies of exits the statement leaves
+         * through, runs on into the next block too, past the skipped jump
+         * of a branch in a copy of a finally body.) */
         if (r->skip[i])
-            continue;
+            goto next;
         /* The exception an except clause saved goes; the value kept for
          * the return (SWAP 2) took its slot. */
         if (ins(r, i)->op == N_POP_EXCEPT && base > 0)
@@ -1607,10 +1874,11 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
             return -1;
         if (st > 0)
             break;
+    next:
         if (i + 1 == bb->end && r->sp > base && bb->next != UPY_NO_BLOCK &&
             upy_nin_falls_through(ins(r, i)) &&
-            !upy_nin_ends_block(ins(r, i)) && !r->done[bb->next] &&
-            ++blocks < 4) {
+            (r->skip[i] || !upy_nin_ends_block(ins(r, i))) &&
+            !r->done[bb->next] && ++blocks < 4) {
             r->done[*b] = 1;
             *b = bb->next;
             bb = blk(r, *b);
@@ -1687,6 +1955,25 @@ static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
  * to four of its own, some of which the neutral form splits). */
 enum { MAX_EXIT_COPY = 8 };
 
+/* Where the copy of a loop's exit that a return ending at ret would be
+ * starts: after the POP_TOP of a for loop's iterator, up to 4
+ * instructions back; ret + 1 when there is none. */
+static uint32_t exit_copy_start(const rec *r, const upy_block *bb,
+                                uint32_t ret) {
+    uint32_t p;
+    for (p = ret; p > bb->start && ret - p < 4; p--)
+        if (ins(r, p - 1)->op == N_POP_TOP)
+            return p;
+    return ret + 1;
+}
+
+/* Whether [p, ret] is `return c`, c a constant: the code of a written
+ * `return c` in a for loop too (the iterator goes before a constant is
+ * loaded, after any other value). */
+static int is_const_return(const rec *r, uint32_t p, uint32_t ret) {
+    return ret - p == 1 && ins(r, p)->op == N_LOAD_CONST;
+}
+
 /* Whether the return at instruction ret of block bb is a `break` whose
  * target, a small block that returns, the compiler copied in place of the
  * jump (where it copies written exits): POP_TOP of the loop's iterator,
@@ -1702,12 +1989,12 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
         !r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
         return 0;
     exit = blk(r, rg->brk)->start;
-    for (p = ret; p > bb->start && ret - p < 4; p--)
-        if (ins(r, p - 1)->op == N_POP_TOP)
-            return !(ret - p == 1 && ins(r, p)->op == N_LOAD_CONST) &&
-                   exit + (ret - p) < r->ncode.count &&
-                   ins(r, exit + (ret - p))->op == N_RETURN &&
-                   rec_same_code(r, p, exit, ret - p + 1);
+    p = exit_copy_start(r, bb, ret);
+    if (p <= ret)
+        return !is_const_return(r, p, ret) &&
+               exit + (ret - p) < r->ncode.count &&
+               ins(r, exit + (ret - p))->op == N_RETURN &&
+               rec_same_code(r, p, exit, ret - p + 1);
     for (n = 1; n <= MAX_EXIT_COPY && exit + n <= r->ncode.count; n++)
         if (ins(r, exit + n - 1)->op == N_RETURN)
             break;
@@ -1717,6 +2004,44 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
     p = ret + 1 - n;
     return p == r->stmt_start && p != exit && rec_same_code(r, p, exit, n) &&
            copied_lines(r, p, exit, n);
+}
+
+/* The most instructions looked at from a loop's exit for the return its
+ * breaks lead to. */
+enum { MAX_TAIL_SCAN = 256 };
+
+/* Whether the return at instruction ret of block bb, in a for loop of
+ * 3.12+ code, is a break whose target the compiler copied, where that
+ * target is the return after the straight code the loop's exit runs
+ * first (its else part): POP_TOP of the iterator, then the same code as
+ * that return, with its lines.  (A `return name` written in the loop is
+ * that same code where the compiler drops the SWAP that keeps the value
+ * under the iterator, on lines of its own.)  *tail: the first
+ * instruction of that return. */
+static int is_break_to_tail(const rec *r, const upy_block *bb, uint32_t ret,
+                            const region *rg, uint32_t *tail) {
+    uint32_t p, q, exit, n;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
+        rg->loop == UPY_NO_BLOCK || !r->ncode.copies_exits ||
+        r->ncode.written_exits_keep_jumps ||
+        ins(r, blk(r, rg->loop)->end - 1)->op != N_FOR_ITER)
+        return 0;
+    p = exit_copy_start(r, bb, ret);
+    if (p > ret || is_const_return(r, p, ret))
+        return 0;
+    n = ret - p + 1;
+    exit = blk(r, rg->brk)->start;
+    for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++) {
+        if (ins(r, q)->op == N_RETURN)
+            break;
+        if (ins(r, q)->target >= 0)
+            return 0;
+    }
+    if (q >= r->ncode.count || ins(r, q)->op != N_RETURN || q + 1 < exit + n)
+        return 0;
+    *tail = q + 1 - n;
+    return *tail > exit && rec_same_code(r, p, *tail, n) &&
+           copied_lines(r, p, *tail, n);
 }
 
 /* Whether the names and constants of the instructions [p, ret] entered
@@ -1780,6 +2105,68 @@ static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
                                      : entered_after_loop(r, p, ret, rg->loop);
 }
 
+/* Whether the code from instruction start of block b, a statement's
+ * first, is the code after a `while True:` that has none after it
+ * (region.brk_moved), laid out in place of the break before it: the
+ * break's line left as a NOP before it, on lines after all the rest of the
+ * loop's, and every way on from it (jumps, handlers) leaving by a return
+ * or raise, never back into the loop.  is_moved_exit finds a lone return
+ * so; this finds any number of statements, with branches and loops of
+ * their own.  (`else: C` in a try in the loop, C leaving, is laid out
+ * alike, but has no NOP before it.) */
+static int moved_exit_from(rec *r, int32_t b, uint32_t start,
+                           const region *rg) {
+    const upy_nin *first = ins(r, start);
+    int32_t *stack, x;
+    uint8_t *mine;
+    uint32_t sp = 0, i, loop_end;
+    if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || r->sp != rg->base ||
+        first->line < 0 || first->lead_line < 0 ||
+        first->lead_line >= first->line)
+        return 0;
+    stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
+    mine = upy_arena_array(r->arena, r->cfg.count, 1);
+    if (!stack || !mine)
+        return 0;
+    memset(mine, 0, r->cfg.count);
+    mine[b] = 1;
+    stack[sp++] = b;
+    while (sp) {
+        const upy_block *xb = blk(r, stack[--sp]);
+        const upy_nin *l = ins(r, xb->end - 1);
+        int32_t succ[2];
+        int k, n = 0;
+        if (xb->jump != UPY_NO_BLOCK)
+            succ[n++] = xb->jump;
+        if (xb->next != UPY_NO_BLOCK && upy_nin_falls_through(l))
+            succ[n++] = xb->next;
+        if (!n && l->op != N_RETURN && l->op != N_RAISE && l->op != N_RERAISE)
+            return 0;
+        /* (Nor by an exception: a handler in the loop goes on in it.) */
+        if (xb->handler != UPY_NO_BLOCK && !mine[xb->handler]) {
+            mine[xb->handler] = 1;
+            stack[sp++] = xb->handler;
+        }
+        for (k = 0; k < n; k++) {
+            x = succ[k];
+            if (x == rg->loop || x == rg->cont)
+                return 0;
+            if (!mine[x]) {
+                mine[x] = 1;
+                stack[sp++] = x;
+            }
+        }
+    }
+    loop_end = blk(r, loop_last(r, rg->loop))->end;
+    for (i = blk(r, rg->loop)->start; i < loop_end; i++) {
+        int in_exit = mine[r->cfg.block_of[i]] && i >= start;
+        if (ins(r, i)->line >= 0 && (in_exit ? ins(r, i)->line < first->line
+                                             : ins(r, i)->line >= first->line))
+            return 0;
+    }
+    return 1;
+}
+
 int rec_is_unwinding(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i, last = bb->end - 1;
@@ -1804,10 +2191,13 @@ int rec_is_copied_return(const rec *r, int32_t b) {
  * try bodies: the copies of their exits and finally bodies (marked
  * skipped), each under the handler of the statement around it and so
  * split into blocks of their own, falling through to the constant's load
- * and the return, or to the RETURN of a value loaded before the copies.
- * The blocks belong to the body the return is in, whatever handler
- * protects them. */
-static int unwinds_to_return(const rec *r, int32_t b) {
+ * and the return, or, with value_loaded, to the RETURN of a value loaded
+ * before the copies (3.12+ pops the iterators of loops it leaves right
+ * before it).  The blocks belong to the body the return is in, whatever
+ * handler protects them.  (value_loaded: no statement is under way, as
+ * when 3.11 popped a loop's iterator under the value before the copies;
+ * one under way, a value kept under with exits, is finish_statement's.) */
+static int unwinds_to_return(const rec *r, int32_t b, int value_loaded) {
     int hops = 0;
     while (b != UPY_NO_BLOCK && b < (int32_t)r->cfg.count && hops++ < 64) {
         const upy_block *bb = blk(r, b);
@@ -1819,7 +2209,7 @@ static int unwinds_to_return(const rec *r, int32_t b) {
                 return 0;
             return (i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
                     ins(r, i + 1)->op == N_RETURN) ||
-                   (ins(r, bb->end - 1)->op == N_RETURN &&
+                   (value_loaded && ins(r, bb->end - 1)->op == N_RETURN &&
                     iterator_pops_before(r, bb->end - 1, i) == i);
         }
         if (bb->next != b + 1 || !upy_nin_falls_through(ins(r, bb->end - 1)))
@@ -1907,6 +2297,16 @@ static int continue_test(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether block b is a lone jump, but for copies of exits before it that
+ * are marked skipped. */
+static int is_loop_exit_jump(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = bb->start;
+    while (i + 1 < bb->end && r->skip[i])
+        i++;
+    return i + 1 == bb->end && ins(r, i)->op == N_JUMP;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -1919,7 +2319,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             return rec_fail_region(r, b, rg, out);
         const upy_block *bb;
         const upy_nin *last;
-        uint32_t start;
+        uint32_t start, tail;
         int stop, st;
 
         if (r->failed)
@@ -1929,14 +2329,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         bb = blk(r, b);
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&
             !(rec_is_copied_return(r, b) && r->skip[bb->start]) &&
-            !unwinds_to_return(r, b) && !is_return_in_body(r, b, rg->handler) &&
+            !unwinds_to_return(r, b, r->sp == rg->base) &&
+            !is_return_in_body(r, b, rg->handler) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h)) {
                 /* The jump of a break or continue, split from the code
-                 * before it where the protected range ends. */
-                if (inside(rg, b) && bb->end - bb->start == 1 &&
-                    ins(r, bb->start)->op == N_JUMP && !r->done[b]) {
+                 * before it where the protected range ends (after the
+                 * copies of the with exits it leaves through). */
+                if (inside(rg, b) && is_loop_exit_jump(r, b) && !r->done[b]) {
                     st = loop_jump(r, bb->jump, rg, out);
                     if (st) {
                         r->done[b] = 1;
@@ -1979,6 +2380,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 return -1;
             b = next;
             continue;
+        }
+        start = r->resume_block == b ? r->resume_at : bb->start;
+        if (moved_exit_from(r, b, start, rg)) {
+            r->resume_block = UPY_NO_BLOCK;
+            r->moved_exit = b;
+            r->moved_exit_at = start;
+            r->exit_block = UPY_NO_BLOCK;
+            return emit_simple(r, out, UPY_S_BREAK);
         }
         r->done[b] = 1;
         start = bb->start;
@@ -2047,6 +2456,16 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 r->moved_exit = b;
                 r->moved_exit_at = r->stmt_start;
                 return emit_simple(r, out, UPY_S_BREAK);
+            }
+            if (is_break_to_tail(r, bb, (uint32_t)stop, rg, &tail)) {
+                /* rec_breaks_to_tail (tidy.c) finds the loop's else part
+                 * once the code after the loop is recovered. */
+                upy_stmt *s = rec_stmt(r, UPY_S_BREAK);
+                if (!s)
+                    return -1;
+                s->u.break_.value = rec_value(r, rec_pop(r));
+                s->u.break_.to_return = tail + 1;
+                return rec_emit(r, out, s);
             }
             return emit_return(r, rg, out);
         case N_RERAISE:

@@ -360,6 +360,147 @@ static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
     return !explicit_agrees;
 }
 
+/* Whether the last m statements of `body` (more than m) are a copy of
+ * the code [t0, t1) (see exit_range). */
+static int ends_in_code(const rec *r, const upy_stmt_list *body, uint32_t m,
+                        uint32_t t0, uint32_t t1) {
+    uint32_t c0, c1;
+    if (body->len <= m)
+        return 0;
+    exit_range(r, body, body->len - m, &c0, &c1);
+    return c1 - c0 == t1 - t0 && rec_same_code(r, c0, t0, t1 - t0);
+}
+
+/* The most neutral instructions of a small exit block the compiler
+ * copies (four of its own, some of which the neutral form splits). */
+enum { MAX_TAIL_COPY = 8 };
+
+/* Whether `if c: A; T` + B (T the last m statements of A, ending in a
+ * return; B the rest of the body, ending in a return or raise of its own)
+ * came from `if c: A` / `else: B` + T, B's ifs that end in a copy of T
+ * being `elif`s (or ifs with an else).  T after the whole statement is
+ * reached only from the branches that go on, which get copies of it (the
+ * compiler copies small exit blocks: straight code ending in the return),
+ * so it has no code of its own left.  What tells is the order the compiler
+ * met names and constants in: T's after B's. */
+static int tail_after_chain(const rec *r, const upy_stmt_list *a_body,
+                            const upy_stmt_list *rest, uint32_t m) {
+    uint32_t t0, t1, b0 = rest->items[0]->start, b1, i, j, c0, c1;
+    const upy_stmt *end = rest->items[rest->len - 1];
+    int table, explicit_agrees = 1;
+    if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps ||
+        (end->kind != UPY_S_RETURN && end->kind != UPY_S_RAISE) ||
+        returns_from_handler(r, a_body->items[a_body->len - 1]))
+        return 0;
+    exit_range(r, a_body, a_body->len - m, &t0, &t1);
+    exit_range(r, rest, rest->len - 1, &c0, &b1);
+    if (t1 > b0 || t1 - t0 > MAX_TAIL_COPY ||
+        r->ncode.ins[t1 - 1].op != N_RETURN || ends_in_code(r, rest, m, t0, t1))
+        return 0;
+    for (i = t0; i + 1 < t1; i++)
+        if (r->ncode.ins[i].target >= 0 ||
+            !upy_nin_falls_through(&r->ncode.ins[i]))
+            return 0;
+    for (table = 0; table < 2; table++) {
+        size_t n = upy_seq_len(table ? r->code->consts : r->code->names);
+        uint8_t *where = upy_arena_array(r->arena, n + 1, 1);
+        if (!where)
+            return 0;
+        memset(where, 0, n + 1);
+        for (i = 0; i < r->ncode.count; i++) {
+            int32_t e = rec_table_entry(r, i, table);
+            int in_copy = i >= t0 && i < t1;
+            if (e < 0)
+                continue;
+            for (j = 0; j < rest->len && !in_copy; j++) {
+                const upy_stmt *x = rest->items[j];
+                if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
+                    !ends_in_code(r, &x->u.if_.body, m, t0, t1))
+                    continue;
+                exit_range(r, &x->u.if_.body, x->u.if_.body.len - m, &c0, &c1);
+                in_copy = i >= c0 && i < c1;
+            }
+            where[e] |= in_copy             ? IN_TAIL
+                        : i >= b0 && i < b1 ? IN_B
+                                            : IN_ELSEWHERE;
+        }
+        if (!order_agrees(where, n, 0))
+            return 0;
+        explicit_agrees &= order_agrees(where, n, 1);
+    }
+    return !explicit_agrees;
+}
+
+/* Makes the ifs of `l` (see tail_after_chain) whose bodies end in the m
+ * statements of a copy of T into ifs with an else: the statements after
+ * each. */
+static void fold_chain(const rec *r, upy_stmt_list *l, uint32_t m, uint32_t t0,
+                       uint32_t t1) {
+    uint32_t j;
+    for (j = 0; j + 1 < l->len; j++) {
+        upy_stmt *x = l->items[j];
+        if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
+            !ends_in_code(r, &x->u.if_.body, m, t0, t1))
+            continue;
+        x->u.if_.body.len -= m;
+        x->u.if_.orelse.items = l->items + j + 1;
+        x->u.if_.orelse.len = l->len - j - 1;
+        l->len = j + 1;
+        fold_chain(r, &x->u.if_.orelse, m, t0, t1);
+        return;
+    }
+}
+
+/* The lone assignment to one target of statements l (copies of the
+ * final return after it aside), or NULL. */
+static const upy_stmt *lone_assign(const upy_stmt_list *l) {
+    uint32_t k;
+    if (!l->len || l->items[0]->kind != UPY_S_ASSIGN ||
+        l->items[0]->u.assign.targets.len != 1)
+        return NULL;
+    for (k = 1; k < l->len; k++)
+        if (!is_return_none(l->items[k]))
+            return NULL;
+    return l->items[0];
+}
+
+/* Whether final statement `if c: t = A` / `else: t = B` came from `t = A
+ * if c else B`: 3.12+ copies the store and the return after it (a small
+ * exit block) into both branches, so both compile alike but for where
+ * the compiler met t's name: after B's names, not before them. */
+static int store_of_ifexp(const rec *r, const upy_stmt *s) {
+    const upy_stmt *a = lone_assign(&s->u.if_.body);
+    const upy_stmt *b = lone_assign(&s->u.if_.orelse);
+    size_t n = upy_seq_len(r->code->names), e;
+    uint32_t b0, b1, i;
+    int32_t target = -1;
+    uint8_t *where;
+    if (!a || !b || !r->ncode.copies_exits ||
+        r->ncode.written_exits_keep_jumps ||
+        !same_simple(a->u.assign.targets.items[0],
+                     b->u.assign.targets.items[0]))
+        return 0;
+    exit_range(r, &s->u.if_.orelse, 0, &b0, &b1);
+    for (i = b0; i < b1; i++)
+        if ((r->ncode.ins[i].op == N_STORE ||
+             r->ncode.ins[i].op == N_STORE_ATTR) &&
+            rec_table_entry(r, i, 0) >= 0)
+            target = rec_table_entry(r, i, 0);
+    where = upy_arena_array(r->arena, n + 1, 1);
+    if (target < 0 || !where)
+        return 0;
+    memset(where, 0, n + 1);
+    for (i = 0; i < r->ncode.count; i++) {
+        int32_t k = rec_table_entry(r, i, 0);
+        if (k >= 0)
+            where[k] |= i >= b0 && i < b1 ? IN_B : IN_ELSEWHERE;
+    }
+    for (e = 0; e < (size_t)target; e++)
+        if (where[e] == IN_B)
+            return 1;
+    return 0;
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else, unless the
@@ -404,6 +545,35 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
                 break;
             }
         }
+        /* `if c: A; T` + B, B never going on: `if c: A` / `else: B` + T
+         * where the order of co_names / co_consts says so. */
+        if (s->kind == UPY_S_IF && !s->u.if_.orelse.len) {
+            uint32_t m, t0, t1;
+            for (m = 1; m < s->u.if_.body.len; m++)
+                if (tail_after_chain(r, &s->u.if_.body, &rest, m))
+                    break;
+            if (m < s->u.if_.body.len) {
+                upy_stmt **orelse =
+                    upy_arena_array(r->arena, rest.len, sizeof(upy_stmt *));
+                upy_stmt **items =
+                    upy_arena_array(r->arena, k + 1 + m, sizeof(upy_stmt *));
+                if (!orelse || !items)
+                    return;
+                memcpy(orelse, rest.items, rest.len * sizeof *orelse);
+                memcpy(items, body->items, (k + 1) * sizeof *items);
+                memcpy(items + k + 1,
+                       s->u.if_.body.items + s->u.if_.body.len - m,
+                       m * sizeof *items);
+                exit_range(r, &s->u.if_.body, s->u.if_.body.len - m, &t0, &t1);
+                s->u.if_.orelse.items = orelse;
+                s->u.if_.orelse.len = rest.len;
+                fold_chain(r, &s->u.if_.orelse, m, t0, t1);
+                s->u.if_.body.len -= m;
+                body->items = items;
+                body->len = k + 1 + m;
+                break;
+            }
+        }
         if (s->kind == UPY_S_TRY && !s->u.try_.finalbody.len &&
             s->u.try_.n_handlers) {
             uint32_t h, copies = 0;
@@ -435,6 +605,19 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
     if (!k)
         return;
     last = body->items[k - 1];
+    if (last->kind == UPY_S_IF && store_of_ifexp(r, last)) {
+        upy_expr *v = upy_expr_new(r->arena, UPY_E_IFEXP);
+        const upy_stmt *a = last->u.if_.body.items[0];
+        if (!v)
+            return;
+        v->u.ifexp.test = last->u.if_.test;
+        v->u.ifexp.body = a->u.assign.value;
+        v->u.ifexp.orelse = last->u.if_.orelse.items[0]->u.assign.value;
+        last->kind = UPY_S_ASSIGN;
+        last->u.assign.targets = a->u.assign.targets;
+        last->u.assign.value = v;
+        return;
+    }
     switch (last->kind) {
     case UPY_S_IF:
         rec_fold_tail_returns(r, &last->u.if_.body);
@@ -470,12 +653,23 @@ void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at) {
 
 /* What the compiler stores in every class body by itself. */
 void rec_tidy_class_body(upy_stmt_list *body) {
-    uint32_t k = 0;
+    /* The compiler's own stores of these come first; a later one is the
+     * source's (`__module__ = 're'`). */
+    static const char *const leading[] = {"__module__", "__qualname__",
+                                          "__firstlineno__"};
+    int seen[3] = {0, 0, 0};
+    uint32_t k = 0, j;
     while (k < body->len) {
         upy_stmt *s = body->items[k];
-        if (is_store_of(s, "__module__") || is_store_of(s, "__qualname__") ||
-            is_store_of(s, "__firstlineno__") ||
-            is_store_of(s, "__static_attributes__") ||
+        for (j = 0; j < 3; j++)
+            if (!seen[j] && is_store_of(s, leading[j]))
+                break;
+        if (j < 3) {
+            seen[j] = 1;
+            drop(body, k);
+            continue;
+        }
+        if (is_store_of(s, "__static_attributes__") ||
             is_store_of(s, "__classcell__") ||
             /* 3.12+: a generic class's type parameters, and the class
              * namespace its annotation scopes (generic methods, type
@@ -568,4 +762,199 @@ static void elif_in(upy_stmt *s) {
     default:
         break;
     }
+}
+
+/* --- breaks laid out as copies of the return they lead to --------------- */
+
+typedef void (*list_visit)(rec *r, upy_stmt_list *l, void *arg);
+
+/* Calls visit on each statement list directly inside s (a loop's body
+ * only when with_loop_bodies; a def's body is a code object of its own,
+ * tidied on its own). */
+static void each_list(rec *r, upy_stmt *s, int with_loop_bodies,
+                      list_visit visit, void *arg) {
+    uint32_t k;
+    switch (s->kind) {
+    case UPY_S_IF:
+        visit(r, &s->u.if_.body, arg);
+        visit(r, &s->u.if_.orelse, arg);
+        break;
+    case UPY_S_WHILE:
+        if (with_loop_bodies)
+            visit(r, &s->u.while_.body, arg);
+        visit(r, &s->u.while_.orelse, arg);
+        break;
+    case UPY_S_FOR:
+        if (with_loop_bodies)
+            visit(r, &s->u.for_.body, arg);
+        visit(r, &s->u.for_.orelse, arg);
+        break;
+    case UPY_S_WITH:
+        visit(r, &s->u.with.body, arg);
+        break;
+    case UPY_S_TRY:
+        visit(r, &s->u.try_.body, arg);
+        for (k = 0; k < s->u.try_.n_handlers; k++)
+            visit(r, &s->u.try_.handlers[k].body, arg);
+        visit(r, &s->u.try_.orelse, arg);
+        visit(r, &s->u.try_.finalbody, arg);
+        break;
+    case UPY_S_MATCH:
+        for (k = 0; k < s->u.match.n_cases; k++)
+            visit(r, &s->u.match.cases[k].body, arg);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The breaks of one loop that stand for a copied return (see
+ * upy_stmt.u.break_). */
+typedef struct tail_breaks {
+    uint32_t to_return; /* of the first one; 0 when there is none */
+    upy_expr *value;    /* the value of that return */
+    int agree;          /* all lead to the same return */
+    int settled;        /* the loop got its else part: they are breaks */
+} tail_breaks;
+
+static void find_tail_breaks(rec *r, upy_stmt_list *l, void *arg) {
+    tail_breaks *t = arg;
+    uint32_t k;
+    for (k = 0; k < l->len; k++) {
+        upy_stmt *s = l->items[k];
+        if (s->kind == UPY_S_BREAK && s->u.break_.to_return) {
+            if (!t->to_return) {
+                t->to_return = s->u.break_.to_return;
+                t->value = s->u.break_.value;
+            } else if (t->to_return != s->u.break_.to_return)
+                t->agree = 0;
+        }
+        each_list(r, s, 0, find_tail_breaks, arg);
+    }
+}
+
+/* Makes the marked breaks plain breaks, or, when the loop has no else
+ * part to skip, the returns they were read from. */
+static void settle_tail_breaks(rec *r, upy_stmt_list *l, void *arg) {
+    const tail_breaks *t = arg;
+    uint32_t k;
+    for (k = 0; k < l->len; k++) {
+        upy_stmt *s = l->items[k];
+        if (s->kind == UPY_S_BREAK && s->u.break_.to_return) {
+            upy_expr *value = s->u.break_.value;
+            if (t->settled) {
+                s->u.break_.to_return = 0;
+            } else {
+                s->kind = UPY_S_RETURN;
+                s->u.value = value;
+            }
+        }
+        each_list(r, s, 0, settle_tail_breaks, arg);
+    }
+}
+
+/* Moves body[k + 1, j) into the empty else part of the loop body[k]. */
+static int move_to_loop_else(rec *r, upy_stmt_list *body, uint32_t k,
+                             uint32_t j, upy_stmt_list *orelse) {
+    uint32_t n = j - k - 1;
+    upy_stmt **items;
+    if (!n)
+        return 0;
+    items = upy_arena_array(r->arena, n, sizeof *items);
+    if (!items)
+        return -1;
+    memcpy(items, body->items + k + 1, n * sizeof *items);
+    orelse->items = items;
+    orelse->len = n;
+    memmove(body->items + k + 1, body->items + j,
+            (body->len - j) * sizeof *items);
+    body->len -= n;
+    return 0;
+}
+
+/* Whether statement s is the return the marked breaks lead to. */
+static int is_tail_return(const upy_stmt *s, uint32_t to_return) {
+    return s && s->kind == UPY_S_RETURN && s->start + 1 == to_return;
+}
+
+/* Settles the marked breaks of the loop body[k]; after is the statement
+ * that runs when the list falls off its end (NULL: none known).  The
+ * return they lead to follows the loop's else part: in this list, or
+ * right after it. */
+static void settle_loop(rec *r, upy_stmt_list *body, uint32_t k,
+                        const upy_stmt *after) {
+    upy_stmt *s = body->items[k];
+    int is_for = s->kind == UPY_S_FOR;
+    upy_stmt_list *loop_body = is_for ? &s->u.for_.body : &s->u.while_.body;
+    upy_stmt_list *orelse = is_for ? &s->u.for_.orelse : &s->u.while_.orelse;
+    tail_breaks t = {0, NULL, 1, 0};
+    uint32_t j;
+    find_tail_breaks(r, loop_body, &t);
+    if (!t.to_return)
+        return;
+    for (j = k + 1; j < body->len; j++)
+        if (is_tail_return(body->items[j], t.to_return))
+            break;
+    if (t.agree && !orelse->len &&
+        (j < body->len ||
+         (is_tail_return(after, t.to_return) && !ends_terminal(body))))
+        t.settled = move_to_loop_else(r, body, k, j, orelse) == 0;
+    settle_tail_breaks(r, loop_body, &t);
+}
+
+static void breaks_to_tail_in(rec *r, upy_stmt_list *body,
+                              const upy_stmt *after);
+
+static void breaks_to_tail_of(rec *r, upy_stmt *s, const upy_stmt *next) {
+    uint32_t k;
+    switch (s->kind) {
+    case UPY_S_IF:
+        breaks_to_tail_in(r, &s->u.if_.body, next);
+        breaks_to_tail_in(r, &s->u.if_.orelse, next);
+        break;
+    case UPY_S_WHILE:
+        breaks_to_tail_in(r, &s->u.while_.body, NULL);
+        breaks_to_tail_in(r, &s->u.while_.orelse, next);
+        break;
+    case UPY_S_FOR:
+        breaks_to_tail_in(r, &s->u.for_.body, NULL);
+        breaks_to_tail_in(r, &s->u.for_.orelse, next);
+        break;
+    case UPY_S_WITH:
+        /* The with's exit runs before whatever follows. */
+        breaks_to_tail_in(r, &s->u.with.body, NULL);
+        break;
+    case UPY_S_TRY:
+        if (s->u.try_.finalbody.len)
+            next = NULL; /* the finally body runs first */
+        breaks_to_tail_in(r, &s->u.try_.body,
+                          s->u.try_.orelse.len ? NULL : next);
+        for (k = 0; k < s->u.try_.n_handlers; k++)
+            breaks_to_tail_in(r, &s->u.try_.handlers[k].body, next);
+        breaks_to_tail_in(r, &s->u.try_.orelse, next);
+        breaks_to_tail_in(r, &s->u.try_.finalbody, NULL);
+        break;
+    case UPY_S_MATCH:
+        for (k = 0; k < s->u.match.n_cases; k++)
+            breaks_to_tail_in(r, &s->u.match.cases[k].body, next);
+        break;
+    default:
+        break;
+    }
+}
+
+static void breaks_to_tail_in(rec *r, upy_stmt_list *body,
+                              const upy_stmt *after) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++) {
+        if (body->items[k]->kind == UPY_S_FOR ||
+            body->items[k]->kind == UPY_S_WHILE)
+            settle_loop(r, body, k, after);
+        breaks_to_tail_of(r, body->items[k],
+                          k + 1 < body->len ? body->items[k + 1] : after);
+    }
+}
+
+void rec_breaks_to_tail(rec *r, upy_stmt_list *body) {
+    breaks_to_tail_in(r, body, NULL);
 }

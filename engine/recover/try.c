@@ -484,11 +484,12 @@ static int agrees(const entry_uses *u, uint32_t k) {
 }
 
 /* How many statements of `rest` are the else part (see above): as few as
- * the evidence of both tables allows; 0 when they contradict. */
+ * the evidence of both tables and of the layout of handlers allows; when
+ * the tables contradict, what the layout says. */
 static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
                               uint32_t end) {
     entry_uses names, consts;
-    uint32_t j, k;
+    uint32_t i, j, k, k_min = 0;
     if (!rest->len)
         return 0;
     for (j = 1; j < rest->len; j++)
@@ -498,10 +499,19 @@ static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
     if (find_uses(r, h, rest, end, 0, &names) ||
         find_uses(r, h, rest, end, 1, &consts))
         return 0;
-    for (k = 0; k <= rest->len; k++)
+    /* The handlers of a try in the else part are laid out before h (the
+     * compiler makes the else part before the handlers); those of one
+     * after the try, after h. */
+    for (i = ((upy_stmt *)rest->items[0])->start; i < end; i++) {
+        int32_t hi = ins(r, i)->handler, own = rest_stmt_of(rest, i, end);
+        if (hi >= 0 && (uint32_t)hi < blk(r, h)->start && own >= 0 &&
+            (uint32_t)own >= k_min)
+            k_min = (uint32_t)own + 1;
+    }
+    for (k = k_min; k <= rest->len; k++)
         if (agrees(&names, k) && agrees(&consts, k))
             return k;
-    return 0;
+    return k_min;
 }
 
 /* When the copy is of the code after the loop around the try (rg), the
@@ -664,49 +674,76 @@ static int finally_range(const rec *r, int32_t h, uint32_t *first,
     return -1;
 }
 
+/* The block of the RETURN that the blocks from `end` on fall through to,
+ * unprotected (the way out of a `return value`: copies of finally bodies
+ * and with exits in blocks of their own, a branch of a finally body ending
+ * one), or end when there is none. */
+static int32_t return_after(const rec *r, int32_t end, const region *rg) {
+    int32_t ret = end, count = (int32_t)r->cfg.count;
+    while (ret < rg->end && ret < count && !blk(r, ret)->is_handler &&
+           blk(r, ret)->next == ret + 1 &&
+           ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
+        ret++;
+    if (ret >= rg->end || ret >= count ||
+        ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
+        return end;
+    return ret;
+}
+
+/* Whether the try body of handler h goes on after the RETURN ending block
+ * ret (a return in the middle of it): its protected range starts again
+ * right after, or after the lone RETURNs that a branch ending the finally
+ * body early jumps to in the copies before a return. */
+static int body_goes_on(const rec *r, int32_t ret, int32_t h) {
+    int32_t on = ret + 1, count = (int32_t)r->cfg.count;
+    while (on < count && blk(r, on)->end - blk(r, on)->start == 1 &&
+           ins(r, blk(r, on)->start)->op == N_RETURN)
+        on++;
+    return on < count && !blk(r, on)->is_handler && blk(r, on)->handler == h;
+}
+
 /* Marks the copies of the finally body [fstart, fstart + flen) before the
- * exits of the try body [b, end) of handler h, and returns where the body
- * ends.  A `return value` in the body unwinds past the protected blocks:
- * its copies of the finally body (and of enclosing with exits), then the
- * RETURN, falling through blocks of their own.  Those belong to the body
- * too.  When the body goes on after them (a branch of it skips the
- * return), its protected range starts again there, past the copies of the
- * exit that jumps ending the finally body early go to; else *unwind_from
- * is the first of them (left alone when there are none).  -1 when out of
- * memory. */
+ * exits of the try body [b, end), and returns where the body ends.  A
+ * `return value` at the end of the body unwinds past the protected
+ * blocks: its copies of the finally body (and of enclosing with exits),
+ * then the RETURN, falling through blocks of their own.  Those belong to
+ * the body too; *unwind_from is the first of them (left alone when there
+ * are none).  -1 when out of memory. */
 static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
                                    const region *rg, uint32_t fstart,
                                    uint32_t flen, int32_t *unwind_from) {
-    int32_t from = b, count = (int32_t)r->cfg.count;
+    int32_t ret, x, from = b;
+    /* A return in the middle of the body unwinds through blocks of its own
+     * too, outside the protected range, which ended there; once its copies
+     * are skipped (and those of the exit a branch ending the finally body
+     * early jumps to) the body goes on after them. */
     for (;;) {
-        int32_t ret = end, x, on;
-        while (ret < rg->end && ret < count && !blk(r, ret)->is_handler &&
-               blk(r, ret)->next == ret + 1 &&
-               ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
-            ret++;
-        if (ret >= rg->end || ret >= count ||
-            ins(r, blk(r, ret)->end - 1)->op != N_RETURN) {
-            if (rec_skip_finally(r, b, from, end, fstart, flen))
-                return -1;
-            return end;
-        }
-        if (rec_skip_finally(r, b, from, ret, fstart, flen))
+        ret = return_after(r, end, rg);
+        if (!body_goes_on(r, ret, h))
+            ret = end;
+        if (rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen))
             return -1;
-        for (x = end; x <= ret; x++)
-            if (!rec_is_unwinding(r, x))
-                return end;
-        on = ret + 1;
-        while (on < rg->end && on < count && r->done[on])
-            on++;
-        if (on < rg->end && on < count && !blk(r, on)->is_handler &&
-            blk(r, on)->handler == h) {
-            from = on;
-            end = rec_protected_end(r, on, h, rg);
-            continue;
-        }
-        *unwind_from = end;
-        return ret + 1;
+        x = rec_protected_end(r, b, h, rg);
+        if (x <= end)
+            break;
+        from = end + 1;
+        end = x;
     }
+    ret = return_after(r, end, rg);
+    if (ret > end &&
+        rec_skip_finally(r, b, ret, end + 1, UPY_NO_BLOCK, fstart, flen))
+        return -1;
+    /* (And once the body's end is known, the handlers of trys in it laid
+     * out after it.) */
+    if (rec_skip_finally(r, b, end, ret + 1, h, fstart, flen))
+        return -1;
+    if (ret == end)
+        return end;
+    for (x = end; x <= ret; x++)
+        if (!rec_is_unwinding(r, x))
+            return end;
+    *unwind_from = end;
+    return ret + 1;
 }
 
 /* Whether [at, at + n) is the copy of the finally body [first, first + n)

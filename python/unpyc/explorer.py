@@ -381,7 +381,10 @@ class _Dump:
         equivalent = same_effects = True
         problem = ""
         try:
-            source = unpyc.decompile(code, verify=True)
+            # Checked as the top-level def the file holds: in the class its
+            # qualname names, the compiler would mangle the __compiled_fn_*
+            # and __resume_* globals Dynamo's code loads.
+            source = unpyc.decompile(code.replace(co_qualname=code.co_name), verify=True)
         except VerificationError as error:
             equivalent = False
             problem = "not equivalent: %s" % (" ".join(str(error.detail).split()),)

@@ -82,3 +82,58 @@ def not_in_then_continue(kwargs, fields, args):
             continue
         if fields.index(key) < len(args):
             raise TypeError(key)
+
+
+def chain_stored_at_end(value, limit):
+    inside = 0 <= value <= limit
+
+
+def chain_after_and_stored_at_end(value, limit):
+    inside = isinstance(value, int) and 0 <= value <= limit
+
+
+def assert_and_chain(value, limit):
+    assert isinstance(value, int) and 0 <= value <= limit
+    return value
+
+
+def chain_of_four_in_if(expon, high, low):
+    if expon == high == low == 0:
+        expon = 1
+    print(expon)
+    assert 0 <= low <= high <= expon, (low, high)
+
+
+def chain_in_if_else_before_return(expon, high, low):
+    if expon == high == low == 0:
+        value = 0.0
+    elif expon == 0x7FFF:
+        value = 1.0
+    else:
+        value = 2.0
+    return value
+
+
+def chain_ending_in_is_none(node, clock_seq, generate):
+    if generate is not None and node is clock_seq is None:
+        return generate()
+    return node
+
+
+def negated_test_of_empty_if(self, other):
+    if not isinstance(other, type(self)):
+        pass
+    if not other in self.items:
+        pass
+    return self.name < other.name
+
+
+def conditional_expression_as_test(fields, c, a, b):
+    # Each branch of the conditional expression jumps to the if's two
+    # outcomes itself.
+    if (a if c else b):
+        use(a)
+    for f in fields:
+        if (f.compare if f.hash is None else f.hash):
+            use(f)
+    return [f for f in fields if (f.compare if f.hash is None else f.hash)]

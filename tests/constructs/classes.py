@@ -78,3 +78,21 @@ class _Private:
 
     def __helper(self):
         return self.__features, self.__partial
+
+
+class EndsInIf:
+    # The compiler copies the end of the body (3.13's __static_attributes__
+    # store and the return) into the if.
+    __slots__ = ()
+    if decorate is not None:
+        def method(self):
+            return self
+
+
+class OwnModule(Exception):
+    """A class that names its own module, as the stdlib's public ones do."""
+
+    __module__ = 'somewhere'
+
+    def __init__(self, msg):
+        self.msg = msg

@@ -22,6 +22,9 @@ def nested_three(x):
 def lambdas(items, key=None):
     f = lambda a, b=2, *rest, c, d=4, **kw: (a, b, rest, c, d, kw)
     items.sort(key=key or (lambda item: item[0]))
+    # Since 3.12 the return is copied into each branch of the
+    # conditional expression the lambda returns.
+    g = lambda x: x if x > 0 else -x
     return f
 
 
@@ -38,3 +41,23 @@ def closure_in_loop(items):
     for i in items:
         funcs.append(lambda i=i: i * 2)
     return funcs
+
+
+def dead_captures(self):
+    # The compiler drops the dead code but keeps self a cell and helper a
+    # cell variable of the function.
+    if 0:
+        lambda: self
+
+        def helper():
+            return helper
+    return self
+
+
+def unused_nonlocal():
+    cell = 1
+
+    def inner():
+        nonlocal cell
+
+    return inner

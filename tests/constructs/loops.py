@@ -221,3 +221,109 @@ def for_whose_body_always_returns(self):
         del self[key]
         return key, value
     raise KeyError
+
+
+def for_else_break_copied_as_the_return_after_else(x, y):
+    # 3.12+ copies the final `return y` in place of the break's jump, past
+    # the else part: the copy pops the iterator before it loads y.
+    for k, j in zip(x, y):
+        if k is not j:
+            y = tuple(y)
+            break
+    else:
+        y = x
+    return y
+
+
+def for_else_breaks_in_nested_blocks_copied_as_return(items, f):
+    for item in items:
+        if f(item):
+            if item:
+                result = item
+                break
+        elif f(None):
+            result = None
+            break
+    else:
+        result = f(None)
+        f(result)
+    return result
+
+
+def for_else_in_try_else_break_copied_as_return_after_try(name, lookup, error):
+    # The return the break leads to follows the try statement.
+    try:
+        host, aliases = lookup(name)
+    except error:
+        pass
+    else:
+        for name in aliases:
+            if "." in name:
+                break
+        else:
+            name = host
+    return name
+
+
+def while_ending_for_body(lists):
+    for items in lists:
+        items.reverse()
+        while items and items[-1]:
+            print(items.pop())
+
+
+def while_ending_if_body_at_function_end(self, frame):
+    if not self.breaks:
+        while frame and frame is not self.botframe:
+            frame = frame.f_back
+
+
+def while_chained_test_before_return(pattern, text, i, n):
+    while 0 <= i < n:
+        match = pattern.match(text, i)
+        if not match:
+            break
+        i = match.end(0)
+    return i
+
+
+def while_chained_test_with_continue(pattern, text, i, n, seen):
+    while 0 <= i < n:
+        i = pattern.end(i)
+        if not seen:
+            continue
+        text.append(i)
+    return i
+
+
+def while_one_numbers_its_one_first(lexer, x):
+    # `while 1` numbers the constant 1 where the loop starts, before the
+    # constants of its body; the 1 loaded later shows it.
+    while 1:
+        tt = lexer.get_token()
+        if not tt:
+            break
+        elif tt[0] == '#':
+            continue
+        x = tt[0] + 1
+    return x
+
+
+def continue_from_with(items, lock, skip):
+    # The continue leaves through a copy of the with's exit, then jumps
+    # back to the header: the same jump as the with's own way out.
+    for item in items:
+        with lock:
+            if skip(item) or not item:
+                continue
+            use(item)
+
+
+def continue_from_except_in_with(items, check):
+    for item in items:
+        with check(item):
+            try:
+                value = next(item)
+            except StopIteration:
+                continue
+            use(value)

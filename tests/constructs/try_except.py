@@ -342,6 +342,83 @@ def else_at_function_end(self, arg):
             self.error("failed: %s" % e)
 
 
+def else_loop_at_function_end(path):
+    # The else part is a loop: a compound statement starts where its
+    # first code does (the iterable), which is what the order of co_names
+    # is read against.
+    try:
+        entries = list(path)
+    except OSError:
+        pass
+    else:
+        for entry in entries:
+            print(entry)
+
+
+def else_with_at_function_end(self):
+    try:
+        result = self.opener.open(self.URL)
+    except OSError:
+        pass
+    else:
+        with result:
+            while result.read():
+                pass
+
+
+def else_break_then_statements_after_loop(self, delay):
+    # The code after the loop is laid out where the break was (nothing
+    # else leaves the loop): the break's line, left as a NOP, tells.
+    while True:
+        try:
+            obj, fmt = self.queue.get()
+        except QueueEmpty:
+            time.sleep(delay)
+        else:
+            break
+    if fmt is not None:
+        assert obj is None, repr(obj)
+        return resolve(fmt)
+    if fmt == PICKLED:
+        obj = pickle.loads(obj)
+    return obj
+
+
+def else_holding_a_try_in_a_loop(ns, tpl):
+    # The handler goes on to the loop, as the code after the try does: the
+    # handler of the try in the else part, laid out before the outer
+    # handler, says it was made first (names tell nothing here).
+    for key, val in ns.items():
+        if key in prohibited:
+            raise AttributeError("cannot overwrite " + key)
+        elif key not in special:
+            try:
+                set_name = type(val).__set_name__
+            except AttributeError:
+                pass
+            else:
+                try:
+                    set_name(val, tpl, key)
+                except BaseException as e:
+                    e.add_note("calling __set_name__")
+                    raise
+    return tpl
+
+
+def continue_in_if_ending_try_body(entries, parse, dir_only):
+    # The protected range ends before the jump of the continue: both ways
+    # out of the test leave the try's body, one by that lone jump.
+    for entry in entries:
+        if dir_only:
+            try:
+                if not entry.is_dir():
+                    continue
+            except OSError:
+                continue
+        path = parse(entry)
+        yield path
+
+
 def else_sharing_a_name_with_a_handler(self):
     try:
         self.obj.handshake()
@@ -541,3 +618,72 @@ def code_after_try_copied_into_finally_branch(f, items):
         if f:
             f.close()
     done()
+
+
+def return_in_middle_of_try_finally(self):
+    # The finally body's copy before the return is a block of its own,
+    # outside the protected range: the body goes on after it.
+    try:
+        if self.ready:
+            return self.result()
+        self.wait()
+    finally:
+        self = None
+
+
+def return_from_with_in_try_finally(self, timeout):
+    # The return's value waits under the with's exits, then the finally
+    # body's copy, each under another handler.
+    try:
+        with self.lock:
+            if self.done:
+                return self.get()
+            self.lock.wait(timeout)
+    finally:
+        self = None
+
+
+def return_from_with_in_try_except(path):
+    # The with's exits are protected by the try, its RETURN is not.
+    try:
+        with open(path, 'rb') as f:
+            return load(f)
+    except OSError:
+        return None
+
+
+def return_from_if_in_try_body(self, host):
+    # The RETURN_VALUE of the return, which cannot raise, is left out of
+    # the protected range in the middle of the body.
+    try:
+        resp = self.request(host)
+        if resp.status == 200:
+            return self.parse(resp)
+    except Exception:
+        self.close()
+        raise
+    raise ProtocolError(host, resp.status)
+
+
+def return_from_except_in_with(compiler, source):
+    # 3.12+ lays the handler out after the with: the return in the
+    # clause leaves through a copy of the with's exit there.
+    with catch_warnings():
+        try:
+            compiler(source)
+        except SyntaxError:
+            return None
+    return compiler(source, strict=True)
+
+
+def return_from_except_in_try_finally(run, cleanup):
+    # 3.12+ lays the inner handler out after the code: the return in its
+    # clause leaves through a copy of the finally body there.
+    try:
+        try:
+            run()
+        except KeyError:
+            return 1
+    finally:
+        cleanup()
+    return 2

@@ -32,3 +32,14 @@ def repeated_targets(rows, pair):
     for _, _, op, arg in rows:
         a += op + arg
     return a, b
+
+
+def spread_displays(f, a, b, kwargs):
+    # A list or tuple display spread into a call stays one: the compiler
+    # passes it to CALL_FUNCTION_EX as built.
+    f(*[a, b])
+    f(*[])
+    f(*(a, b))
+    f(*(1, 2))
+    f(1, *(2, 3))
+    return f(a, b, **kwargs)

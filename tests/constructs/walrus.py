@@ -20,3 +20,9 @@ def in_comprehension(items):
 def in_comprehension_value(items):
     total = 0
     return [(total := total + x) for x in items]
+
+
+def in_while_second_test(read, size):
+    while len(size) < 4 and (chunk := read()):
+        size += chunk
+    return size
