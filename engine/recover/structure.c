@@ -898,6 +898,12 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
     for (i = start; i < (int32_t)r->cfg.count; i++) {
         const upy_block *b = blk(r, i);
         const upy_nin *last = ins(r, b->end - 1);
+        /* (Code after the loop structured before it, as the handlers of a
+         * try before the loop that 3.12+ lays out after it, lies between
+         * the loop and its own handlers.) */
+        if (i >= exit && i < rg->end && r->done[i] &&
+            in_cold_handler(r, i, 0, exit))
+            continue;
         /* (A jump out of a handler laid out after the loop is a break
          * too.) */
         if (i >= exit && (i >= rg->end || !in_cold_handler(r, i, start, exit) ||
