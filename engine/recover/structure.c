@@ -937,6 +937,12 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
     for (i = start; i < (int32_t)r->cfg.count; i++) {
         const upy_block *b = blk(r, i);
         const upy_nin *last = ins(r, b->end - 1);
+        /* (Code after the loop structured before it, as the handlers of a
+         * try before the loop that 3.12+ lays out after it, lies between
+         * the loop and its own handlers.) */
+        if (i >= exit && i < rg->end && r->done[i] &&
+            in_cold_handler(r, i, 0, exit))
+            continue;
         /* (A jump out of a handler laid out after the loop is a break
          * too.) */
         if (i >= exit && (i >= rg->end || !in_cold_handler(r, i, start, exit) ||
@@ -1309,7 +1315,8 @@ static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
  * when true.  Returns 1 when that is the shape found, 0 when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
-    int32_t header = c->on_true, last, exit, brk, far, anchor = c->on_false;
+    int32_t header = c->on_true, last, exit, end, brk, far,
+            anchor = c->on_false;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0;
@@ -1332,7 +1339,21 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         top_only = 1;
     }
     last = loop_last(r, header);
-    exit = last + 1;
+    exit = end = last + 1;
+    /* The test's failing jump into the middle of the loop's blocks, to code
+     * outside the loop: the body ends there, and the blocks of the loop
+     * after it are what 3.12+ lays out after the function's code (the
+     * handlers of a try in the body, and the copy of the test they go on
+     * to).  3.13 aims the copy's failing jump at a jump back there. */
+    if (anchor == exit && exit < (int32_t)r->cfg.count &&
+        blk(r, exit)->end - blk(r, exit)->start == 1 &&
+        ins(r, blk(r, exit)->start)->op == N_JUMP && blk(r, exit)->jump < exit)
+        anchor = blk(r, exit)->jump;
+    if (anchor > header && anchor <= last &&
+        !upy_cfg_dominates(&r->cfg, header, anchor))
+        exit = anchor;
+    else
+        anchor = c->on_false;
     /* A loop that ends the body of an outer loop leaves by going back to
      * the outer one, and 3.12+ aims the test's failing jump right there:
      * the loop's exit is then a lone jump there too. */
@@ -1367,7 +1388,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
-    body_rg = rec_sub_region(rg, body_start, exit, exit);
+    body_rg = rec_sub_region(rg, body_start, end, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
     body_rg.cont = c->first;
@@ -1974,6 +1995,13 @@ static int is_const_return(const rec *r, uint32_t p, uint32_t ret) {
     return ret - p == 1 && ins(r, p)->op == N_LOAD_CONST;
 }
 
+/* Whether the innermost loop of region rg is a for loop (a POP_TOP before
+ * the code of its exit pops the iterator; in a while loop, a value). */
+static int in_for_loop(const rec *r, const region *rg) {
+    return rg->loop != UPY_NO_BLOCK &&
+           ins(r, blk(r, rg->loop)->end - 1)->op == N_FOR_ITER;
+}
+
 /* Whether the return at instruction ret of block bb is a `break` whose
  * target, a small block that returns, the compiler copied in place of the
  * jump (where it copies written exits): POP_TOP of the loop's iterator,
@@ -1990,7 +2018,7 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
         return 0;
     exit = blk(r, rg->brk)->start;
     p = exit_copy_start(r, bb, ret);
-    if (p <= ret)
+    if (p <= ret && in_for_loop(r, rg))
         return !is_const_return(r, p, ret) &&
                exit + (ret - p) < r->ncode.count &&
                ins(r, exit + (ret - p))->op == N_RETURN &&
@@ -2307,6 +2335,31 @@ static int is_loop_exit_jump(const rec *r, int32_t b) {
     return i + 1 == bb->end && ins(r, i)->op == N_JUMP;
 }
 
+/* Whether the code from instruction start of block b, in a region that
+ * runs past the end of its while loop's body (the loop's blocks after
+ * where its test's failing jump goes: see structure_while), is a break:
+ * the loop's exit itself, which the body runs into, or a copy of that
+ * exit, a small block that returns, in its place (all of b from start on,
+ * with the exit's lines). */
+static int runs_into_exit(const rec *r, int32_t b, uint32_t start,
+                          const region *rg) {
+    const upy_block *bb = blk(r, b), *eb;
+    uint32_t n;
+    if (rg->brk == UPY_NO_BLOCK || rg->loop == UPY_NO_BLOCK ||
+        !inside(rg, rg->brk) || in_for_loop(r, rg) ||
+        rg->brk > loop_last(r, rg->loop))
+        return 0;
+    if (b == rg->brk)
+        return 1;
+    eb = blk(r, rg->brk);
+    n = eb->end - eb->start;
+    return r->ncode.copies_exits && !r->ncode.written_exits_keep_jumps &&
+           n <= MAX_EXIT_COPY && bb->end - start == n &&
+           ins(r, eb->end - 1)->op == N_RETURN &&
+           rec_same_code(r, start, eb->start, n) &&
+           copied_lines(r, start, eb->start, n);
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -2382,6 +2435,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             continue;
         }
         start = r->resume_block == b ? r->resume_at : bb->start;
+        if (runs_into_exit(r, b, start, rg)) {
+            /* (The exit itself is the code after the loop, still to come;
+             * a copy is done with.) */
+            r->resume_block = UPY_NO_BLOCK;
+            r->done[b] = b != rg->brk;
+            return emit_simple(r, out, UPY_S_BREAK);
+        }
         if (moved_exit_from(r, b, start, rg)) {
             r->resume_block = UPY_NO_BLOCK;
             r->moved_exit = b;
