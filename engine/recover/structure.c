@@ -311,6 +311,18 @@ static int is_exit(const rec *r, uint32_t i, int32_t start, int32_t end) {
     return t < start || t >= end;
 }
 
+/* The iterator pops (SWAP 2; POP_TOP) of loops around a return that 3.12+
+ * makes after the copies of the exits it leaves: where they start, given
+ * the RETURN at e and the start `from` of its block. */
+static uint32_t iterator_pops_before(const rec *r, uint32_t e, uint32_t from) {
+    uint32_t i = e;
+    while (i >= from + 2 && ins(r, i - 1)->op == N_POP_TOP &&
+           ins(r, i - 2)->op == N_SWAP && ins(r, i - 2)->arg == 2 &&
+           !r->skip[i - 1])
+        i -= 2;
+    return i;
+}
+
 /* Walks back from exit instruction `e` over instructions already skipped
  * (copies of inner statements' exits) and the constant a return may load
  * after its copies; returns where a copy of this statement must end. */
@@ -319,6 +331,10 @@ static uint32_t copy_end_before(const rec *r, uint32_t e) {
     if (ins(r, e)->op == N_RETURN && e > 0 &&
         ins(r, e - 1)->op == N_LOAD_CONST && !r->skip[e - 1])
         i = e - 1;
+    /* 3.12+ pops the iterators of loops around the statement after its
+     * copies, before the RETURN (SWAP 2; POP_TOP under the value). */
+    if (ins(r, e)->op == N_RETURN && i == e)
+        i = iterator_pops_before(r, e, 0);
     while (i > 0 && r->skip[i - 1])
         i--;
     return i;
@@ -394,6 +410,27 @@ static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
     }
 }
 
+/* A branch of the finally body [fstart, fstart + flen) that ends it early
+ * jumps to a RERAISE 0 of its own in the handler (the compiler copies that
+ * small exit block); in the copy at `at` before the exit [stop, e] it
+ * jumps to a copy of that exit.  Marks those copies skipped and done: the
+ * exit they repeat is the statement's. */
+static void skip_exit_copies(rec *r, uint32_t at, uint32_t fstart,
+                             uint32_t flen, uint32_t stop, uint32_t e) {
+    uint32_t k, n = e + 1 - stop;
+    for (k = 0; k < flen; k++) {
+        int32_t t = ins(r, at + k)->target, u = ins(r, fstart + k)->target;
+        if (t < 0 || u < 0 ||
+            (u >= (int32_t)fstart && u < (int32_t)(fstart + flen)) ||
+            ins(r, (uint32_t)u)->op != N_RERAISE || ins(r, (uint32_t)u)->arg ||
+            (t >= (int32_t)at && t <= (int32_t)e) ||
+            !rec_same_code(r, (uint32_t)t, stop, n))
+            continue;
+        rec_skip_range(r, (uint32_t)t, n);
+        r->done[r->cfg.block_of[t]] = 1;
+    }
+}
+
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
  * exit of the try body [start, end) in its blocks [from, end] and, with a
  * handler h, in the blocks after it that are the body's too (see
@@ -420,9 +457,11 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
             continue;
         last = e;
         stop = copy_end_before(r, e);
-        if (stop >= flen && rec_same_code(r, stop - flen, fstart, flen) &&
-            rec_skip_copy(r, stop - flen, fstart, flen))
+        if (stop < flen || !rec_same_code(r, stop - flen, fstart, flen))
+            continue;
+        if (rec_skip_copy(r, stop - flen, fstart, flen))
             return -1;
+        skip_exit_copies(r, stop - flen, fstart, flen, stop, e);
     }
     return 0;
 }
@@ -991,6 +1030,12 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
     for (i = start; i < (int32_t)r->cfg.count; i++) {
         const upy_block *b = blk(r, i);
         const upy_nin *last = ins(r, b->end - 1);
+        /* (Code after the loop structured before it, as the handlers of a
+         * try before the loop that 3.12+ lays out after it, lies between
+         * the loop and its own handlers.) */
+        if (i >= exit && i < rg->end && r->done[i] &&
+            in_cold_handler(r, i, 0, exit))
+            continue;
         /* (A jump out of a handler laid out after the loop is a break
          * too.) */
         if (i >= exit && (i >= rg->end || !in_cold_handler(r, i, start, exit) ||
@@ -1363,7 +1408,8 @@ static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
  * when true.  Returns 1 when that is the shape found, 0 when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
-    int32_t header = c->on_true, last, exit, brk, far, anchor = c->on_false;
+    int32_t header = c->on_true, last, exit, end, brk, far,
+            anchor = c->on_false;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0;
@@ -1386,7 +1432,21 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         top_only = 1;
     }
     last = loop_last(r, header);
-    exit = last + 1;
+    exit = end = last + 1;
+    /* The test's failing jump into the middle of the loop's blocks, to code
+     * outside the loop: the body ends there, and the blocks of the loop
+     * after it are what 3.12+ lays out after the function's code (the
+     * handlers of a try in the body, and the copy of the test they go on
+     * to).  3.13 aims the copy's failing jump at a jump back there. */
+    if (anchor == exit && exit < (int32_t)r->cfg.count &&
+        blk(r, exit)->end - blk(r, exit)->start == 1 &&
+        ins(r, blk(r, exit)->start)->op == N_JUMP && blk(r, exit)->jump < exit)
+        anchor = blk(r, exit)->jump;
+    if (anchor > header && anchor <= last &&
+        !upy_cfg_dominates(&r->cfg, header, anchor))
+        exit = anchor;
+    else
+        anchor = c->on_false;
     /* A loop that ends the body of an outer loop leaves by going back to
      * the outer one, and 3.12+ aims the test's failing jump right there:
      * the loop's exit is then a lone jump there too. */
@@ -1421,7 +1481,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
-    body_rg = rec_sub_region(rg, body_start, exit, exit);
+    body_rg = rec_sub_region(rg, body_start, end, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
     body_rg.cont = c->first;
@@ -1528,18 +1588,31 @@ static int is_exit_copy(const rec *r, int32_t b) {
  * it, and nothing would jump past it. */
 static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
     const upy_block *bb = blk(r, b), *pb, *nb;
-    uint32_t i = bb->start;
+    uint32_t i = bb->start, k;
     if (b == 0 || b + 1 >= (int32_t)r->cfg.count || bb->handler == h)
         return 0;
     pb = blk(r, b - 1);
     nb = blk(r, b + 1);
     while (i < bb->end && ins(r, i)->op == N_POP_EXCEPT)
         i++;
-    return i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
-           ins(r, i + 1)->op == N_RETURN && pb->handler == h && pb->next == b &&
-           upy_nin_falls_through(ins(r, pb->end - 1)) &&
-           nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP &&
-           !nb->is_handler && nb->handler != h;
+    if (i + 2 != bb->end || ins(r, i)->op != N_LOAD_CONST ||
+        ins(r, i + 1)->op != N_RETURN || pb->handler != h || pb->next != b ||
+        !upy_nin_falls_through(ins(r, pb->end - 1)) || nb->is_handler ||
+        nb->handler == h)
+        return 0;
+    if (nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP)
+        return 1;
+    /* 3.12+ lays the code after the try out right after the body when
+     * only the handlers (moved away) jump there: a branch of the body
+     * jumping past the return to it is the body's way on.  (Code that
+     * only the handlers reach, after an else part, goes with them.) */
+    if (!r->ncode.cold_handlers)
+        return 0;
+    for (k = 0; k < nb->npreds; k++)
+        if (nb->preds[k] < b && blk(r, nb->preds[k])->handler == h &&
+            blk(r, nb->preds[k])->jump == b + 1)
+            return 1;
+    return 0;
 }
 
 /* Whether block b's handler chain reaches handler h. */
@@ -1889,7 +1962,8 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
     for (; i < bb->end && r->sp > base; i++) {
         int st;
         /* (Skipped code, as the copies of exits the statement leaves
-         * through, runs on into the next block too.) */
+         * through, runs on into the next block too, past the skipped jump
+         * of a branch in a copy of a finally body.) */
         if (r->skip[i])
             goto next;
         /* The exception an except clause saved goes; the value kept for
@@ -1917,8 +1991,8 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
     next:
         if (i + 1 == bb->end && r->sp > base && bb->next != UPY_NO_BLOCK &&
             upy_nin_falls_through(ins(r, i)) &&
-            !upy_nin_ends_block(ins(r, i)) && !r->done[bb->next] &&
-            ++blocks < 4) {
+            (r->skip[i] || !upy_nin_ends_block(ins(r, i))) &&
+            !r->done[bb->next] && ++blocks < 4) {
             r->done[*b] = 1;
             *b = bb->next;
             bb = blk(r, *b);
@@ -2014,6 +2088,13 @@ static int is_const_return(const rec *r, uint32_t p, uint32_t ret) {
     return ret - p == 1 && ins(r, p)->op == N_LOAD_CONST;
 }
 
+/* Whether the innermost loop of region rg is a for loop (a POP_TOP before
+ * the code of its exit pops the iterator; in a while loop, a value). */
+static int in_for_loop(const rec *r, const region *rg) {
+    return rg->loop != UPY_NO_BLOCK &&
+           ins(r, blk(r, rg->loop)->end - 1)->op == N_FOR_ITER;
+}
+
 /* Whether the return at instruction ret of block bb is a `break` whose
  * target, a small block that returns, the compiler copied in place of the
  * jump (where it copies written exits): POP_TOP of the loop's iterator,
@@ -2030,7 +2111,7 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
         return 0;
     exit = blk(r, rg->brk)->start;
     p = exit_copy_start(r, bb, ret);
-    if (p <= ret)
+    if (p <= ret && in_for_loop(r, rg))
         return !is_const_return(r, p, ret) &&
                exit + (ret - p) < r->ncode.count &&
                ins(r, exit + (ret - p))->op == N_RETURN &&
@@ -2213,7 +2294,7 @@ int rec_is_unwinding(const rec *r, int32_t b) {
     if (bb->end == bb->start)
         return 0;
     if (ins(r, last)->op == N_RETURN && last > bb->start)
-        last--;
+        last = iterator_pops_before(r, last, bb->start) - 1;
     for (i = bb->start; i <= last; i++)
         if (!r->skip[i])
             return 0;
@@ -2227,14 +2308,17 @@ int rec_is_copied_return(const rec *r, int32_t b) {
            ins(r, bb->end - 2)->op == N_LOAD_CONST && first->lead_line >= 0;
 }
 
-/* Whether block b starts the way out of a constant's `return` in nested
- * withs: the copies of their exits (marked skipped), each under the
- * handler of the with around it and so split into blocks of their own,
- * falling through to the constant's load and the return.  The blocks
- * belong to the body the return is in, whatever handler protects them.
- * (A value returned is loaded before the copies, in the body: the with
- * takes that return.) */
-static int unwinds_to_return(const rec *r, int32_t b) {
+/* Whether block b starts the way out of a `return` in nested withs or
+ * try bodies: the copies of their exits and finally bodies (marked
+ * skipped), each under the handler of the statement around it and so
+ * split into blocks of their own, falling through to the constant's load
+ * and the return, or, with value_loaded, to the RETURN of a value loaded
+ * before the copies (3.12+ pops the iterators of loops it leaves right
+ * before it).  The blocks belong to the body the return is in, whatever
+ * handler protects them.  (value_loaded: no statement is under way, as
+ * when 3.11 popped a loop's iterator under the value before the copies;
+ * one under way, a value kept under with exits, is finish_statement's.) */
+static int unwinds_to_return(const rec *r, int32_t b, int value_loaded) {
     int hops = 0;
     while (b != UPY_NO_BLOCK && b < (int32_t)r->cfg.count && hops++ < 64) {
         const upy_block *bb = blk(r, b);
@@ -2244,8 +2328,10 @@ static int unwinds_to_return(const rec *r, int32_t b) {
         if (i < bb->end) {
             if (i == bb->start && hops == 1)
                 return 0;
-            return i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
-                   ins(r, i + 1)->op == N_RETURN;
+            return (i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
+                    ins(r, i + 1)->op == N_RETURN) ||
+                   (value_loaded && ins(r, bb->end - 1)->op == N_RETURN &&
+                    iterator_pops_before(r, bb->end - 1, i) == i);
         }
         if (bb->next != b + 1 || !upy_nin_falls_through(ins(r, bb->end - 1)))
             return 0;
@@ -2342,6 +2428,31 @@ static int is_loop_exit_jump(const rec *r, int32_t b) {
     return i + 1 == bb->end && ins(r, i)->op == N_JUMP;
 }
 
+/* Whether the code from instruction start of block b, in a region that
+ * runs past the end of its while loop's body (the loop's blocks after
+ * where its test's failing jump goes: see structure_while), is a break:
+ * the loop's exit itself, which the body runs into, or a copy of that
+ * exit, a small block that returns, in its place (all of b from start on,
+ * with the exit's lines). */
+static int runs_into_exit(const rec *r, int32_t b, uint32_t start,
+                          const region *rg) {
+    const upy_block *bb = blk(r, b), *eb;
+    uint32_t n;
+    if (rg->brk == UPY_NO_BLOCK || rg->loop == UPY_NO_BLOCK ||
+        !inside(rg, rg->brk) || in_for_loop(r, rg) ||
+        rg->brk > loop_last(r, rg->loop))
+        return 0;
+    if (b == rg->brk)
+        return 1;
+    eb = blk(r, rg->brk);
+    n = eb->end - eb->start;
+    return r->ncode.copies_exits && !r->ncode.written_exits_keep_jumps &&
+           n <= MAX_EXIT_COPY && bb->end - start == n &&
+           ins(r, eb->end - 1)->op == N_RETURN &&
+           rec_same_code(r, start, eb->start, n) &&
+           copied_lines(r, start, eb->start, n);
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -2364,7 +2475,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         bb = blk(r, b);
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&
             !(rec_is_copied_return(r, b) && r->skip[bb->start]) &&
-            !unwinds_to_return(r, b) && !is_return_in_body(r, b, rg->handler) &&
+            !unwinds_to_return(r, b, r->sp == rg->base) &&
+            !is_return_in_body(r, b, rg->handler) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h)) {
@@ -2416,6 +2528,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             continue;
         }
         start = r->resume_block == b ? r->resume_at : bb->start;
+        if (runs_into_exit(r, b, start, rg)) {
+            /* (The exit itself is the code after the loop, still to come;
+             * a copy is done with.) */
+            r->resume_block = UPY_NO_BLOCK;
+            r->done[b] = b != rg->brk;
+            return emit_simple(r, out, UPY_S_BREAK);
+        }
         if (moved_exit_from(r, b, start, rg)) {
             r->resume_block = UPY_NO_BLOCK;
             r->moved_exit = b;

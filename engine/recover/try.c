@@ -101,13 +101,17 @@ static int clause_body(rec *r, uint32_t start, int32_t end_block,
 }
 
 /* The length of the exit block the compiler may copy at instruction i: up
- * to and with its first instruction that does not fall through (a few at
- * most), else 0. */
+ * to and with its first instruction that does not fall through (a few
+ * instructions of the code object at most, see source_count), else 0. */
 static uint32_t exit_copy_length(const rec *r, uint32_t i) {
-    uint32_t k;
-    for (k = 0; k < 4 && i + k < r->ncode.count; k++)
+    uint32_t k, n = 0;
+    for (k = 0; i + k < r->ncode.count; k++) {
+        if (k == 0 || ins(r, i + k)->offset != ins(r, i + k - 1)->offset)
+            if (++n > 4)
+                return 0;
         if (!upy_nin_falls_through(ins(r, i + k)))
             return k + 1;
+    }
     return 0;
 }
 
@@ -214,6 +218,17 @@ typedef struct clause_copy {
     upy_stmt_list tail; /* its statements in the first clause that has it */
 } clause_copy;
 
+/* How many instructions of the code object [from, to] came from: the
+ * compiler's limit on what it copies counts those (one may make two
+ * neutral ones, as a global's load with the NULL before a call). */
+static uint32_t source_count(const rec *r, uint32_t from, uint32_t to) {
+    uint32_t k, n = 0;
+    for (k = from; k <= to; k++)
+        if (k == from || ins(r, k)->offset != ins(r, k - 1)->offset)
+            n++;
+    return n;
+}
+
 /* The index of the first statement of clause body `body` that is such a
  * copy (*at and *n get where it is), body->len when there is none. */
 static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
@@ -240,7 +255,7 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
         ins(r, i)->obj->kind == UPY_NONE && ins(r, i + 1)->op == N_STORE &&
         ins(r, i + 2)->op == N_DELETE)
         i += 3;
-    if (e - i >= 4 || i == e ||
+    if (source_count(r, i, e) > 4 || i == e ||
         (i + 1 == e && ins(r, i)->op == N_LOAD_CONST &&
          ins(r, e)->op == N_RETURN))
         return body->len;
@@ -659,6 +674,34 @@ static int finally_range(const rec *r, int32_t h, uint32_t *first,
     return -1;
 }
 
+/* The block of the RETURN that the blocks from `end` on fall through to,
+ * unprotected (the way out of a `return value`: copies of finally bodies
+ * and with exits in blocks of their own, a branch of a finally body ending
+ * one), or end when there is none. */
+static int32_t return_after(const rec *r, int32_t end, const region *rg) {
+    int32_t ret = end, count = (int32_t)r->cfg.count;
+    while (ret < rg->end && ret < count && !blk(r, ret)->is_handler &&
+           blk(r, ret)->next == ret + 1 &&
+           ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
+        ret++;
+    if (ret >= rg->end || ret >= count ||
+        ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
+        return end;
+    return ret;
+}
+
+/* Whether the try body of handler h goes on after the RETURN ending block
+ * ret (a return in the middle of it): its protected range starts again
+ * right after, or after the lone RETURNs that a branch ending the finally
+ * body early jumps to in the copies before a return. */
+static int body_goes_on(const rec *r, int32_t ret, int32_t h) {
+    int32_t on = ret + 1, count = (int32_t)r->cfg.count;
+    while (on < count && blk(r, on)->end - blk(r, on)->start == 1 &&
+           ins(r, blk(r, on)->start)->op == N_RETURN)
+        on++;
+    return on < count && !blk(r, on)->is_handler && blk(r, on)->handler == h;
+}
+
 /* Marks the copies of the finally body [fstart, fstart + flen) before the
  * exits of the try body [b, end), and returns where the body ends.  A
  * `return value` at the end of the body unwinds past the protected
@@ -670,11 +713,15 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
                                    const region *rg, uint32_t fstart,
                                    uint32_t flen, int32_t *unwind_from) {
     int32_t ret, x, from = b;
-    /* A return in the middle of the body unwinds through a block of its
-     * own too, outside the protected range, which ended there; once its
-     * copy is skipped the body goes on after it. */
+    /* A return in the middle of the body unwinds through blocks of its own
+     * too, outside the protected range, which ended there; once its copies
+     * are skipped (and those of the exit a branch ending the finally body
+     * early jumps to) the body goes on after them. */
     for (;;) {
-        if (rec_skip_finally(r, b, end, from, UPY_NO_BLOCK, fstart, flen))
+        ret = return_after(r, end, rg);
+        if (!body_goes_on(r, ret, h))
+            ret = end;
+        if (rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen))
             return -1;
         x = rec_protected_end(r, b, h, rg);
         if (x <= end)
@@ -682,14 +729,7 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
         from = end + 1;
         end = x;
     }
-    ret = end;
-    while (ret < rg->end && ret < (int32_t)r->cfg.count &&
-           !blk(r, ret)->is_handler && blk(r, ret)->next == ret + 1 &&
-           ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
-        ret++;
-    if (ret >= rg->end || ret >= (int32_t)r->cfg.count ||
-        ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
-        ret = end;
+    ret = return_after(r, end, rg);
     if (ret > end &&
         rec_skip_finally(r, b, ret, end + 1, UPY_NO_BLOCK, fstart, flen))
         return -1;
@@ -726,24 +766,166 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
         if (rec_same_code(r, at + k, first + k, 1))
             continue;
         if (x->op != y->op || x->arg != y->arg || x->target < 0 ||
-            y->target < 0 || !tail)
+            y->target < 0)
             return 0;
         t = y->target;
         if ((t >= (int32_t)first && t < (int32_t)(first + n)) ||
             ins(r, (uint32_t)t)->op != N_RERAISE || ins(r, (uint32_t)t)->arg)
             return 0;
+        /* (What follows may be no small exit block, or one with a line of
+         * its own, that the compiler does not copy: the branch joins it.) */
         t = x->target;
-        if ((t >= (int32_t)at && t <= (int32_t)(at + n)) ||
+        if (t == (int32_t)(at + n))
+            continue;
+        if (!tail || (t >= (int32_t)at && t <= (int32_t)(at + n)) ||
             !rec_same_code(r, (uint32_t)t, at + n, tail))
             return 0;
     }
     for (k = 0; k < n; k++)
         if (ins(r, at + k)->target >= 0 &&
+            ins(r, at + k)->target != (int32_t)(at + n) &&
             !rec_same_code(r, at + k, first + k, 1)) {
             uint32_t t = (uint32_t)ins(r, at + k)->target;
             rec_skip_range(r, t, tail);
             r->done[r->cfg.block_of[t]] = 1;
         }
+    return 1;
+}
+
+/* The copy of the finally body [first, first + *n) on the normal way out
+ * of the try may differ from the body in the handler in two ways the
+ * compiler's layout makes:
+ *  - 3.12+ moves the handlers of a try in the finally body, and the code
+ *    only they reach, after all other code, but not inside the finally's
+ *    own handler, which is all such code: the copy lacks them (and a jump
+ *    over them alone), and rec_skip_copy claims them;
+ *  - a jump of the body to its end (the RERAISE) is, in the copy, a jump
+ *    to the small exit block after the copy, which the compiler copies in
+ *    its place.
+ * The copy [at, ...) is matched through a map of the body's instructions
+ * to it.  When it is such a copy, marks it (and the copies of the exit
+ * that branches ending the body early jump to) skipped, and sets *n to its
+ * length.  -1 when out of memory. */
+static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
+                                 uint32_t *n) {
+    uint32_t end = first + *n, i, c = at, hot, tail, run,
+             count = r->ncode.count;
+    int32_t fb, lb, x;
+    int differs = 0;
+    uint8_t *cold;
+    uint32_t *map, *inl;
+    if (*n == 0)
+        return 0;
+    fb = r->cfg.block_of[first];
+    lb = r->cfg.block_of[end - 1];
+    cold = upy_arena_alloc(r->arena, (size_t)(lb - fb + 1));
+    map = upy_arena_alloc(r->arena, *n * sizeof *map);
+    inl = upy_arena_alloc(r->arena, *n * sizeof *inl);
+    if (!cold || !map || !inl)
+        return rec_oom(r);
+    memset(cold, 0, (size_t)(lb - fb + 1));
+    /* (A block the handlers alone reach is cold; one that code before it
+     * in the body reaches is not.) */
+    for (x = fb + 1; x <= lb; x++) {
+        const upy_block *bb = blk(r, x);
+        uint32_t j;
+        int all = bb->is_handler || bb->npreds > 0;
+        for (j = 0; j < bb->npreds && all && !bb->is_handler; j++)
+            all = bb->preds[j] > fb && bb->preds[j] < x &&
+                  cold[bb->preds[j] - fb];
+        cold[x - fb] = (uint8_t)all;
+    }
+    for (i = first; i < end && c < count; i++) {
+        uint32_t j = i + 1;
+        int32_t t = ins(r, i)->target;
+        map[i - first] = UINT32_MAX;
+        inl[i - first] = 0;
+        if (cold[r->cfg.block_of[i] - fb]) {
+            differs = 1;
+            continue;
+        }
+        if (ins(r, i)->op == N_JUMP && t > (int32_t)j && t < (int32_t)end) {
+            /* (A jump over the handlers only, to the next code left.) */
+            while (j < (uint32_t)t && cold[r->cfg.block_of[j] - fb])
+                j++;
+            if (j == (uint32_t)t) {
+                differs = 1;
+                continue;
+            }
+        }
+        map[i - first] = c;
+        if (ins(r, i)->op == N_JUMP && t == (int32_t)end &&
+            ins(r, c)->op != N_JUMP &&
+            (inl[i - first] = exit_copy_length(r, c)) != 0) {
+            differs = 1;
+            c += inl[i - first];
+            continue;
+        }
+        c++;
+    }
+    if (!differs || i < end || c >= count)
+        return 0;
+    hot = c - at;
+    tail = exit_copy_length(r, c);
+    for (i = first; i < end; i++) {
+        const upy_nin *y = ins(r, i), *cp;
+        int32_t t = y->target;
+        if (map[i - first] == UINT32_MAX)
+            continue;
+        if (inl[i - first]) {
+            if (inl[i - first] != tail ||
+                !rec_same_code(r, map[i - first], c, tail))
+                return 0;
+            continue;
+        }
+        cp = ins(r, map[i - first]);
+        if (cp->op != y->op || cp->arg != y->arg || cp->obj != y->obj ||
+            cp->flags != y->flags || (cp->target < 0) != (t < 0))
+            return 0;
+        if (t < 0)
+            continue;
+        if (t >= (int32_t)first && t < (int32_t)end) {
+            if (map[t - (int32_t)first] == UINT32_MAX ||
+                cp->target != (int32_t)map[t - (int32_t)first])
+                return 0;
+            continue;
+        }
+        /* A jump to the end, or a branch ending the body early (see
+         * is_normal_finally_copy). */
+        if (ins(r, (uint32_t)t)->op != N_RERAISE || ins(r, (uint32_t)t)->arg)
+            return 0;
+        if (cp->target == (int32_t)c)
+            continue;
+        if (!tail || (cp->target >= (int32_t)at && cp->target < (int32_t)c) ||
+            !rec_same_code(r, (uint32_t)cp->target, c, tail))
+            return 0;
+    }
+    for (i = first; i < end; i += run) {
+        run = 1;
+        if (map[i - first] == UINT32_MAX)
+            continue;
+        if (inl[i - first]) {
+            rec_skip_range(r, map[i - first], inl[i - first]);
+            continue;
+        }
+        while (i + run < end && !inl[i + run - first] &&
+               map[i + run - first] == map[i - first] + run)
+            run++;
+        if (rec_skip_copy(r, map[i - first], i, run))
+            return -1;
+    }
+    for (i = first; i < end; i++) {
+        int32_t t = ins(r, i)->target, ct;
+        if (map[i - first] == UINT32_MAX || inl[i - first] || t < 0 ||
+            (t >= (int32_t)first && t < (int32_t)end))
+            continue;
+        ct = ins(r, map[i - first])->target;
+        if (ct != (int32_t)c) {
+            rec_skip_range(r, (uint32_t)ct, tail);
+            r->done[r->cfg.block_of[ct]] = 1;
+        }
+    }
+    *n = hot;
     return 1;
 }
 
@@ -1068,10 +1250,13 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         /* The copy on the normal way out of the body. */
         if (exit != UPY_NO_BLOCK) {
             uint32_t at = blk(r, exit)->start, n = reraise - first;
-            copy_ok = is_normal_finally_copy(r, at, first, n) ||
+            int moved = copy_without_handlers(r, at, first, &n);
+            if (moved < 0)
+                return -1;
+            copy_ok = moved || is_normal_finally_copy(r, at, first, n) ||
                       ends_in_inline_handler(r, at, first, &n);
             if (copy_ok) {
-                if (rec_skip_copy(r, at, first, n))
+                if (!moved && rec_skip_copy(r, at, first, n))
                     return -1;
                 follow = r->cfg.block_of[at + n < r->ncode.count ? at + n : at];
                 if (at + n < r->ncode.count &&

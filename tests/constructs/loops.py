@@ -339,3 +339,39 @@ def in_test_ending_loop_body(changed, environ, seen):
                 del environ[k]
         elif k not in seen:
             environ[k] = v
+
+
+def while_true_break_from_handler_after_try(root, key):
+    try:
+        handle = open_key(root, key)
+    except OSError:
+        return
+    while True:
+        try:
+            sub = enum_key(handle, 0)
+        except OSError:
+            break
+        delete(handle, sub)
+    close(handle)
+
+
+def while_try_body_breaks_into_exit(parts):
+    while parts:
+        try:
+            attempt(parts)
+            break
+        except ImportError:
+            parts.pop()
+    finish()
+
+
+def while_try_body_breaks_in_if(parts, module):
+    if module is None:
+        while parts:
+            try:
+                module = attempt(parts)
+                break
+            except ImportError:
+                parts.pop()
+        parts = parts[1:]
+    return module

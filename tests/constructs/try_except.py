@@ -519,6 +519,107 @@ def finally_that_only_raises(self):
         raise
 
 
+def return_value_mid_try_body(f, x):
+    # The way out of `return x` (the copy of the finally body, then the
+    # RETURN) lies between blocks of the body, which goes on after it.
+    try:
+        if x:
+            return x
+        f.flush()
+    finally:
+        f.close()
+    return None
+
+
+def finally_branch_before_return(f, x):
+    # The finally body's branch ends it early: in the copies before the
+    # return and on the normal way out it jumps to a copy of the RETURN and
+    # to the code after the try.
+    try:
+        if x:
+            return x
+        f.flush()
+    finally:
+        if f:
+            f.close()
+    return None
+
+
+def finally_holding_a_loop_of_tries(names, modules):
+    # 3.12+ moves the inner handlers after all other code, but not in the
+    # finally's own handler: the copy on the normal way out lacks them.
+    try:
+        yield
+    finally:
+        for name in names:
+            try:
+                del modules[name]
+            except KeyError:
+                pass
+
+
+def finally_holding_try_finally_with_handler(self):
+    try:
+        self.flush()
+    finally:
+        sock = self.sock
+        if sock is not None:
+            try:
+                sock.shutdown()
+            except OSError:
+                raise
+            finally:
+                sock.close()
+
+
+def handler_falls_into_raise_of_a_call(stdin, code):
+    # The copy of the code after the try is four instructions of the code
+    # object, five neutral ones (the global's load pushes a NULL too).
+    try:
+        stdin.close()
+    except:
+        pass
+    raise SystemExit(code)
+
+
+def bare_return_in_branch_of_try_body(self, args):
+    # 3.12+: no jump follows the return; the branch skipping it goes
+    # straight on to the code after the try, which the handler jumps to.
+    try:
+        cond = args[1]
+        if cond:
+            self.error(cond)
+            return
+    except IndexError:
+        cond = None
+    self.go(cond)
+
+
+def return_from_loop_around_try_finally(items, f):
+    # 3.12+ pops the loop's iterator after the copy of the finally body,
+    # right before the RETURN.
+    for item in items:
+        try:
+            if item:
+                return item
+            f.flush()
+        finally:
+            f.close()
+
+
+def code_after_try_copied_into_finally_branch(f, items):
+    # The code after the try is a small exit block: the copy of the
+    # finally body on the normal way out has a copy of it in its branch.
+    try:
+        for item in items:
+            if item:
+                return item
+    finally:
+        if f:
+            f.close()
+    done()
+
+
 def return_in_middle_of_try_finally(self):
     # The finally body's copy before the return is a block of its own,
     # outside the protected range: the body goes on after it.
