@@ -649,6 +649,22 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Whether block exit, where the try body goes on, is a copy of block
+ * follow, where the handlers go on: the compiler copies a small block that
+ * ends in a jump (as the POP_EXCEPT and continue closing an enclosing
+ * handler) into each way that reaches it.  The body then goes on to the
+ * code after the try, and there is no else part. */
+static int exit_copies_follow(const rec *r, int32_t exit, int32_t follow) {
+    const upy_block *e, *f;
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || exit == follow)
+        return 0;
+    e = blk(r, exit);
+    f = blk(r, follow);
+    return e->next == UPY_NO_BLOCK && f->next == UPY_NO_BLOCK &&
+           e->handler == f->handler && e->end - e->start == f->end - f->start &&
+           rec_same_code(r, e->start, f->start, e->end - e->start);
+}
+
 /* The finally body in the handler: [first, reraise) of instructions.  Its
  * RERAISE is under the handler's cleanup, as PUSH_EXC_INFO is; those of
  * the handlers of a try in the body (3.11 lays them out inside it) are
@@ -1277,6 +1293,17 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
                  : try_except(r, b, h, rg, s, &follow, out))
             return -1;
+        if (exit_copies_follow(r, exit, follow)) {
+            rec_skip_range(r, blk(r, exit)->start,
+                           blk(r, exit)->end - blk(r, exit)->start);
+            r->done[exit] = 1;
+            /* (Only code without a line was copied: its jump is the
+             * implicit way on of the code around the try, not a break or
+             * continue written there.) */
+            if (ins(r, blk(r, follow)->end - 1)->op == N_JUMP)
+                r->skip[blk(r, follow)->end - 1] = 1;
+            exit = follow;
+        }
         if (!star && find_clause_copy(r, s, &cc)) {
             handled = clause_copy_exit(r, h, rg, s, &cc, exit, depth_after,
                                        &follow, &orelse, &after);
