@@ -1297,10 +1297,11 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             rec_skip_range(r, blk(r, exit)->start,
                            blk(r, exit)->end - blk(r, exit)->start);
             r->done[exit] = 1;
-            /* (Only code without a line was copied: its jump is the
-             * implicit way on of the code around the try, not a break or
-             * continue written there.) */
-            if (ins(r, blk(r, follow)->end - 1)->op == N_JUMP)
+            /* (Only code without a line was copied: a jump back to the
+             * loop is the implicit way on of the code around the try, not
+             * a continue written there.) */
+            if (ins(r, blk(r, follow)->end - 1)->op == N_JUMP &&
+                blk(r, follow)->jump == rg->cont)
                 r->skip[blk(r, follow)->end - 1] = 1;
             exit = follow;
         }
