@@ -514,6 +514,23 @@ static int32_t clause_way_out(const rec *r, int32_t then_start,
     return UPY_NO_BLOCK;
 }
 
+/* Whether instruction i is a copy of the RERAISE ending the finally body
+ * region rg is in: the end of a branch that ends that body early. */
+static int is_finally_exit(const rec *r, const region *rg, uint32_t i) {
+    return rg->finally_end && i != rg->finally_end &&
+           ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == ins(r, rg->finally_end)->handler;
+}
+
+/* Whether the then part [then_start, else_start) of an if ends the
+ * finally body early (see is_finally_exit): its last block does, and so
+ * the rest of the region is the else part. */
+static int ends_finally(const rec *r, int32_t then_start, int32_t else_start,
+                        const region *rg) {
+    return else_start > then_start &&
+           is_finally_exit(r, rg, blk(r, else_start - 1)->end - 1);
+}
+
 /* The if statement whose test's code starts at instruction `start`. */
 static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
                    upy_ptr_vec *orelse, upy_ptr_vec *out) {
@@ -750,6 +767,12 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = way_out;
+    } else if (els_end == UPY_NO_BLOCK && on_false < rg->end &&
+               ends_finally(r, on_true, then_end, rg)) {
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = r->exit_block;
     } else if (els_end != UPY_NO_BLOCK && on_false < els_end) {
         region else_rg = rec_sub_region(rg, on_false, els_end, els_end);
         if (rec_region(r, on_false, &else_rg, &orelse))

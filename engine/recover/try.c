@@ -656,22 +656,27 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
 static int finally_range(const rec *r, int32_t h, uint32_t *first,
                          uint32_t *reraise) {
     int32_t cleanup = ins(r, blk(r, h)->start)->handler;
-    uint32_t i;
+    uint32_t i, last = 0;
     *first = blk(r, h)->start + 1;
     if (cleanup < 0)
         return -1;
-    for (i = *first; i < r->ncode.count; i++) {
-        /* (A body that always raises ends at the cleanup.) */
-        if ((ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-             ins(r, i)->handler == cleanup) ||
-            i == (uint32_t)cleanup) {
-            *reraise = i;
-            return 0;
-        }
+    /* (Branches ending the body early end in RERAISEs of their own, copies
+     * of its last one: the body ends at the last before the cleanup.  A
+     * body that always raises ends at the cleanup.) */
+    for (i = *first; i < r->ncode.count && i != (uint32_t)cleanup; i++) {
+        if (ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
+            ins(r, i)->handler == cleanup)
+            last = i;
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
     }
-    return -1;
+    if (last)
+        *reraise = last;
+    else if (i == (uint32_t)cleanup)
+        *reraise = i;
+    else
+        return -1;
+    return 0;
 }
 
 /* The block of the RETURN that the blocks from `end` on fall through to,
@@ -792,6 +797,15 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
+/* Whether instruction i of a finally body ending at `end` (its RERAISE)
+ * ends a branch that ends the body early: a RERAISE of its own, a copy of
+ * that at the end (the compiler copies that small exit block). */
+static int ends_early(const rec *r, uint32_t i, uint32_t end) {
+    return i != end && end < r->ncode.count && ins(r, end)->op == N_RERAISE &&
+           ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == ins(r, end)->handler;
+}
+
 /* The copy of the finally body [first, first + *n) on the normal way out
  * of the try may differ from the body in the handler in two ways the
  * compiler's layout makes:
@@ -799,9 +813,10 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
  *    only they reach, after all other code, but not inside the finally's
  *    own handler, which is all such code: the copy lacks them (and a jump
  *    over them alone), and rec_skip_copy claims them;
- *  - a jump of the body to its end (the RERAISE) is, in the copy, a jump
- *    to the small exit block after the copy, which the compiler copies in
- *    its place.
+ *  - a jump of the body to its end (the RERAISE), or a RERAISE of a
+ *    branch's own (see ends_early), is, in the copy, a jump to the small
+ *    exit block after the copy, which the compiler copies in its place
+ *    (or, for such a RERAISE, a jump where the copy's end goes).
  * The copy [at, ...) is matched through a map of the body's instructions
  * to it.  When it is such a copy, marks it (and the copies of the exit
  * that branches ending the body early jump to) skipped, and sets *n to its
@@ -854,7 +869,10 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
             }
         }
         map[i - first] = c;
-        if (ins(r, i)->op == N_JUMP && t == (int32_t)end &&
+        if (ends_early(r, i, end))
+            differs = 1;
+        if (((ins(r, i)->op == N_JUMP && t == (int32_t)end) ||
+             ends_early(r, i, end)) &&
             ins(r, c)->op != N_JUMP &&
             (inl[i - first] = exit_copy_length(r, c)) != 0) {
             differs = 1;
@@ -879,6 +897,14 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
             continue;
         }
         cp = ins(r, map[i - first]);
+        if (ends_early(r, i, end)) {
+            /* (Its copy jumps where the copy's end goes.) */
+            if (cp->op != N_JUMP ||
+                (cp->target != (int32_t)c &&
+                 (ins(r, c)->op != N_JUMP || cp->target != ins(r, c)->target)))
+                return 0;
+            continue;
+        }
         if (cp->op != y->op || cp->arg != y->arg || cp->obj != y->obj ||
             cp->flags != y->flags || (cp->target < 0) != (t < 0))
             return 0;
@@ -904,11 +930,13 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
         run = 1;
         if (map[i - first] == UINT32_MAX)
             continue;
-        if (inl[i - first]) {
-            rec_skip_range(r, map[i - first], inl[i - first]);
+        if (inl[i - first] || ends_early(r, i, end)) {
+            rec_skip_range(r, map[i - first],
+                           inl[i - first] ? inl[i - first] : 1);
             continue;
         }
         while (i + run < end && !inl[i + run - first] &&
+               !ends_early(r, i + run, end) &&
                map[i + run - first] == map[i - first] + run)
             run++;
         if (rec_skip_copy(r, map[i - first], i, run))
@@ -1242,6 +1270,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         frg.handler = hb->handler;
         frg.alt_handler = REC_NO_ALT;
         frg.base = r->sp;
+        frg.finally_end = ins(r, reraise)->op == N_RERAISE ? reraise : 0;
         r->resume_block = fb;
         r->resume_at = first;
         r->done[fb] = 0;
