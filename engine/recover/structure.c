@@ -2057,6 +2057,21 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
            copied_lines(r, p, exit, n);
 }
 
+/* Whether instruction i is a `break` of the innermost loop of region rg
+ * in a finally body whose exit ends that body: the compiler copied the
+ * small exit block (the RERAISE, after the POP_TOP of a for loop's
+ * iterator) in place of the jump; it is a statement of its own. */
+static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
+    uint32_t exit;
+    if (!is_finally_exit(r, rg, i) || rg->brk == UPY_NO_BLOCK ||
+        rg->brk >= (int32_t)r->cfg.count ||
+        (i != r->stmt_start && !(in_for_loop(r, rg) && i == r->stmt_start + 1 &&
+                                 ins(r, r->stmt_start)->op == N_POP_TOP)))
+        return 0;
+    exit = blk(r, rg->brk)->start;
+    return exit == rg->finally_end || is_finally_exit(r, rg, exit);
+}
+
 /* The most instructions looked at from a loop's exit for the return its
  * breaks lead to. */
 enum { MAX_TAIL_SCAN = 256 };
@@ -2552,6 +2567,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             }
             return emit_return(r, rg, out);
         case N_RERAISE:
+            if (is_finally_break(r, rg, (uint32_t)stop))
+                return emit_simple(r, out, UPY_S_BREAK);
             return 0;
         case N_RAISE:
             if (rec_eval(r, (uint32_t)stop, out))
