@@ -652,30 +652,45 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
 /* The finally body in the handler: [first, reraise) of instructions.  Its
  * RERAISE is under the handler's cleanup, as PUSH_EXC_INFO is; those of
  * the handlers of a try in the body (3.11 lays them out inside it) are
- * under cleanups of their own. */
-static int finally_range(const rec *r, int32_t h, uint32_t *first,
+ * under cleanups of their own.  A branch that ends the body early ends in
+ * a RERAISE of its own too, a copy of the last: the body ends at the last
+ * that its code reaches (not a handler of a try in it: an except clause
+ * ending the body ends so too, and 3.12+ lays those out after it).  1
+ * when there is no such body, -1 when out of memory. */
+static int finally_range(rec *r, int32_t h, uint32_t *first,
                          uint32_t *reraise) {
-    int32_t cleanup = ins(r, blk(r, h)->start)->handler;
-    uint32_t i, last = 0;
+    int32_t cleanup = ins(r, blk(r, h)->start)->handler, fb, b;
+    uint32_t i, last = 0, k;
+    uint8_t *reached;
     *first = blk(r, h)->start + 1;
-    if (cleanup < 0)
-        return -1;
-    /* (Branches ending the body early end in RERAISEs of their own, copies
-     * of its last one: the body ends at the last before the cleanup.  A
-     * body that always raises ends at the cleanup.) */
+    if (cleanup < 0 || *first >= r->ncode.count)
+        return 1;
+    fb = r->cfg.block_of[*first];
+    reached = upy_arena_alloc(r->arena, r->cfg.count);
+    if (!reached)
+        return rec_oom(r);
+    memset(reached, 0, r->cfg.count);
+    reached[fb] = 1;
     for (i = *first; i < r->ncode.count && i != (uint32_t)cleanup; i++) {
-        if (ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
+        b = r->cfg.block_of[i];
+        /* (Loops are entered from before: a forward pass reaches all.) */
+        if (i == blk(r, b)->start && b != fb)
+            for (k = 0; k < blk(r, b)->npreds; k++)
+                if (blk(r, b)->preds[k] < b && reached[blk(r, b)->preds[k]])
+                    reached[b] = 1;
+        if (reached[b] && ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
             ins(r, i)->handler == cleanup)
             last = i;
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
     }
+    /* (A body that always raises ends at the cleanup.) */
     if (last)
         *reraise = last;
     else if (i == (uint32_t)cleanup)
         *reraise = i;
     else
-        return -1;
+        return 1;
     return 0;
 }
 
@@ -1233,9 +1248,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     if (ins(r, hb->start)->op != N_PUSH_EXC_INFO ||
         hb->start + 1 >= r->ncode.count)
         return rec_fail_region(r, b, rg, out);
-    is_finally = ins(r, hb->start + 1)->op != N_POP_TOP &&
-                 !is_clause_header(r, hb->start + 1, hb->end) &&
-                 finally_range(r, h, &first, &reraise) == 0;
+    is_finally = 0;
+    if (ins(r, hb->start + 1)->op != N_POP_TOP &&
+        !is_clause_header(r, hb->start + 1, hb->end)) {
+        int st = finally_range(r, h, &first, &reraise);
+        if (st < 0)
+            return -1;
+        is_finally = st == 0;
+    }
     if (is_finally) {
         end = skip_finally_copies(r, b, h, end, rg, first, reraise - first,
                                   &unwind_from);
