@@ -649,6 +649,17 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Whether block b is reached by the failing jumps of tests alone. */
+static int only_tests_reach(const rec *r, int32_t b) {
+    uint32_t k;
+    for (k = 0; k < blk(r, b)->npreds; k++) {
+        const upy_block *p = blk(r, blk(r, b)->preds[k]);
+        if (ins(r, p->end - 1)->op != N_POP_JUMP_IF || p->jump != b)
+            return 0;
+    }
+    return blk(r, b)->npreds > 0;
+}
+
 /* The finally body in the handler: [first, reraise) of instructions.  Its
  * RERAISE is under the handler's cleanup, as PUSH_EXC_INFO is; those of
  * the handlers of a try in the body (3.11 lays them out inside it) are
@@ -684,7 +695,15 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
     }
-    /* (A body that always raises ends at the cleanup.) */
+    /* (A body whose last statement is an if without else ends with the
+     * RERAISE of its then part, then a lone RERAISE that only the test
+     * jumps to: it ends at the first, that jump is a branch's own way out
+     * (as in its copies, where it goes on after the copy).  A body that
+     * always raises ends at the cleanup.) */
+    while (last > *first && ins(r, last - 1)->op == N_RERAISE &&
+           ins(r, last - 1)->arg == 0 && ins(r, last - 1)->handler == cleanup &&
+           only_tests_reach(r, r->cfg.block_of[last]))
+        last--;
     if (last)
         *reraise = last;
     else if (i == (uint32_t)cleanup)
