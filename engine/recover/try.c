@@ -649,6 +649,11 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
+static int is_reraise(const rec *r, uint32_t i, int32_t cleanup) {
+    return ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == cleanup;
+}
+
 /* Whether block b is reached by the failing jumps of tests alone. */
 static int only_tests_reach(const rec *r, int32_t b) {
     uint32_t k;
@@ -689,21 +694,25 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
             for (k = 0; k < blk(r, b)->npreds; k++)
                 if (blk(r, b)->preds[k] < b && reached[blk(r, b)->preds[k]])
                     reached[b] = 1;
-        if (reached[b] && ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-            ins(r, i)->handler == cleanup)
+        if (reached[b] && is_reraise(r, i, cleanup))
             last = i;
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
     }
     /* (A body whose last statement is an if without else ends with the
-     * RERAISE of its then part, then a lone RERAISE that only the test
-     * jumps to: it ends at the first, that jump is a branch's own way out
-     * (as in its copies, where it goes on after the copy).  A body that
-     * always raises ends at the cleanup.) */
-    while (last > *first && ins(r, last - 1)->op == N_RERAISE &&
-           ins(r, last - 1)->arg == 0 && ins(r, last - 1)->handler == cleanup &&
-           only_tests_reach(r, r->cfg.block_of[last]))
-        last--;
+     * RERAISE of its then part, then a lone RERAISE that only the test jumps
+     * to: it ends at the first, that jump is a branch's own way out (as in
+     * its copies, where it goes on after the copy).  A body that always
+     * raises ends at the cleanup.) */
+    while (last && blk(r, r->cfg.block_of[last])->start == last &&
+           only_tests_reach(r, r->cfg.block_of[last])) {
+        for (k = last; k-- > *first;)
+            if (reached[r->cfg.block_of[k]] && is_reraise(r, k, cleanup))
+                break;
+        if (k < *first || k == UINT32_MAX)
+            break;
+        last = k;
+    }
     if (last)
         *reraise = last;
     else if (i == (uint32_t)cleanup)
