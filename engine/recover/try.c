@@ -699,19 +699,25 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
     }
-    /* (A body whose last statement is an if without else ends with the
-     * RERAISE of its then part, then a lone RERAISE that only the test jumps
-     * to: it ends at the first, that jump is a branch's own way out (as in
-     * its copies, where it goes on after the copy).  A body that always
-     * raises ends at the cleanup.) */
-    while (last && blk(r, r->cfg.block_of[last])->start == last &&
-           only_tests_reach(r, r->cfg.block_of[last])) {
+    /* (The body's last statement may leave by more than one lone RERAISE
+     * in a row: an if without else, by the then part's and then by the
+     * one only the test jumps to; an if ending in a loop, by the one the
+     * test jumps to and then by the loop's exit.  The body ends at the
+     * first, the others are branches' own ways out, which in its copies go
+     * on after the copy.  A 3.11 try's handlers in the body may come
+     * between.  A body that always raises ends at the cleanup.) */
+    while (last) {
+        b = r->cfg.block_of[last];
         for (k = last; k-- > *first;)
             if (reached[r->cfg.block_of[k]] && is_reraise(r, k, cleanup))
                 break;
         if (k < *first || k == UINT32_MAX)
             break;
-        last = k;
+        if ((blk(r, b)->start == last && only_tests_reach(r, b)) ||
+            (k + 1 == last && blk(r, r->cfg.block_of[k])->start == k))
+            last = k;
+        else
+            break;
     }
     if (last)
         *reraise = last;
