@@ -24,6 +24,40 @@ upy_pattern *upy_pattern_new(upy_arena *arena, upy_pattern_kind kind) {
     return p;
 }
 
+void upy_stmt_each_list(upy_stmt *s, upy_list_visit visit, void *arg) {
+    uint32_t k;
+    switch (s->kind) {
+    case UPY_S_IF:
+        visit(&s->u.if_.body, UPY_LIST_BRANCH, s, arg);
+        visit(&s->u.if_.orelse, UPY_LIST_BRANCH, s, arg);
+        break;
+    case UPY_S_WHILE:
+        visit(&s->u.while_.body, UPY_LIST_LOOP_BODY, s, arg);
+        visit(&s->u.while_.orelse, UPY_LIST_LOOP_ELSE, s, arg);
+        break;
+    case UPY_S_FOR:
+        visit(&s->u.for_.body, UPY_LIST_LOOP_BODY, s, arg);
+        visit(&s->u.for_.orelse, UPY_LIST_LOOP_ELSE, s, arg);
+        break;
+    case UPY_S_WITH:
+        visit(&s->u.with.body, UPY_LIST_WITH_BODY, s, arg);
+        break;
+    case UPY_S_TRY:
+        visit(&s->u.try_.body, UPY_LIST_TRY_BODY, s, arg);
+        for (k = 0; k < s->u.try_.n_handlers; k++)
+            visit(&s->u.try_.handlers[k].body, UPY_LIST_HANDLER, s, arg);
+        visit(&s->u.try_.orelse, UPY_LIST_TRY_ELSE, s, arg);
+        visit(&s->u.try_.finalbody, UPY_LIST_FINALLY, s, arg);
+        break;
+    case UPY_S_MATCH:
+        for (k = 0; k < s->u.match.n_cases; k++)
+            visit(&s->u.match.cases[k].body, UPY_LIST_BRANCH, s, arg);
+        break;
+    default:
+        break;
+    }
+}
+
 int upy_vec_push(upy_arena *arena, upy_ptr_vec *vec, void *p) {
     if (vec->len == vec->cap) {
         void **grown = upy_arena_grow(arena, vec->items, vec->len, &vec->cap,

@@ -458,6 +458,25 @@ upy_expr *upy_expr_new(upy_arena *arena, upy_expr_kind kind);
 upy_stmt *upy_stmt_new(upy_arena *arena, upy_stmt_kind kind);
 upy_pattern *upy_pattern_new(upy_arena *arena, upy_pattern_kind kind);
 
+/* Where a statement list sits in the statement holding it. */
+typedef enum upy_list_role {
+    UPY_LIST_BRANCH,    /* an if's body or else part, a match case's body */
+    UPY_LIST_LOOP_BODY, /* a while's or for's body */
+    UPY_LIST_LOOP_ELSE,
+    UPY_LIST_WITH_BODY,
+    UPY_LIST_TRY_BODY,
+    UPY_LIST_HANDLER,
+    UPY_LIST_TRY_ELSE,
+    UPY_LIST_FINALLY,
+} upy_list_role;
+
+typedef void (*upy_list_visit)(upy_stmt_list *list, upy_list_role role,
+                               const upy_stmt *holder, void *arg);
+
+/* Calls visit on each statement list directly inside s, in source order.
+ * A def's or class's body is none: it is a code object of its own. */
+void upy_stmt_each_list(upy_stmt *s, upy_list_visit visit, void *arg);
+
 /* A growable array of pointers in an arena, for building lists whose
  * length is not known up front.  Growth copies (the arena cannot
  * reallocate), which at most doubles the memory used. */

@@ -242,6 +242,9 @@ typedef struct upy_ncode {
      * only where the block has no line number (the implicit return). */
     uint8_t copies_exits;
     uint8_t written_exits_keep_jumps;
+    /* 3.12 threads a conditional jump to the end of a loop body into a
+     * jump over a copy of the jump back to the header (normalize.c). */
+    uint8_t threads_loop_jumps;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

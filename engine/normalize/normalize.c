@@ -55,15 +55,19 @@ typedef struct norm_rules {
      * block (RETURN_CONST), before it copies returns into the jumps to
      * them. */
     uint8_t fuses_const_return;
+    /* 3.12 threads a conditional jump to the end of a loop body (a jump
+     * back to the header with no line of its own) into a jump over a copy
+     * of it; 3.13 keeps the jump apart, with the line of the test. */
+    uint8_t threads_loop_jumps;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0},
-    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0},
-    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1},
-    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0},
+    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0},
+    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1},
+    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -888,6 +892,7 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     out->cold_handlers = nm->rules->cold_handlers;
     out->copies_exits = nm->rules->copies_exits;
     out->written_exits_keep_jumps = nm->rules->written_exits_keep_jumps;
+    out->threads_loop_jumps = nm->rules->threads_loop_jumps;
     return UNPYC_OK;
 }
 

@@ -823,7 +823,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     first.test = jump_test(r, b, rec_value(r, rec_pop(r)), &first.on_true,
                            &first.on_false);
     first.negated = rec_negate(r, first.test);
-    first.prefer_negated = 0;
+    first.prefer_negated = first.prefer_test = 0;
     first.chain_cleanup = first.chain_fail = UPY_NO_BLOCK;
     *c = first;
     if (!chain_test(r, &first, rg, out))
@@ -886,6 +886,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     c->test = nodes[0].test.e;
     c->negated = nodes[0].negated.e;
     c->prefer_negated = nodes[0].negated.flips < nodes[0].test.flips;
+    c->prefer_test = nodes[0].test.flips < nodes[0].negated.flips;
     c->on_true = nodes[0].on_true;
     c->on_false = nodes[0].on_false;
     /* (Only a test that is the chain alone.) */
@@ -903,6 +904,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
             c->test = nodes[0].negated.e;
             c->negated = nodes[0].test.e;
             c->prefer_negated = nodes[0].test.flips < nodes[0].negated.flips;
+            c->prefer_test = nodes[0].negated.flips < nodes[0].test.flips;
         }
     }
     /* A test whose outcomes meet (`if t: pass`, the body gone): the jump
@@ -917,7 +919,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                       : nodes[0].negated;
         c->negated = c->test;
         c->test = n.e;
-        c->prefer_negated = 0;
+        c->prefer_negated = c->prefer_test = 0;
     }
     return 0;
 }

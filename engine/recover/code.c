@@ -792,12 +792,26 @@ enum { IN_FUNCTION = 1, IN_LOOP = 2 };
 
 static void check_valid_list(rec *r, upy_stmt_list *body, unsigned where);
 
+/* The statement lists in one, checked with where they stand. */
+typedef struct valid_check {
+    rec *r;
+    unsigned where;
+} valid_check;
+
+static void check_valid_in(upy_stmt_list *list, upy_list_role role,
+                           const upy_stmt *holder, void *arg) {
+    const valid_check *c = arg;
+    (void)holder;
+    check_valid_list(
+        c->r, list, role == UPY_LIST_LOOP_BODY ? c->where | IN_LOOP : c->where);
+}
+
 /* A return outside a function or a break / continue outside a loop would
  * make the whole output invalid; it only comes from structure recovered
  * wrong, so it becomes an unrecovered comment instead. */
 static void check_valid(rec *r, upy_stmt *s, unsigned where) {
     const char *why = NULL;
-    uint32_t k;
+    valid_check c;
     switch (s->kind) {
     case UPY_S_RETURN:
         if (!(where & IN_FUNCTION))
@@ -813,33 +827,10 @@ static void check_valid(rec *r, upy_stmt *s, unsigned where) {
                       : "unpyc: the code jumps back here (a `continue` "
                         "outside a loop)";
         break;
-    case UPY_S_IF:
-        check_valid_list(r, &s->u.if_.body, where);
-        check_valid_list(r, &s->u.if_.orelse, where);
-        break;
-    case UPY_S_WHILE:
-        check_valid_list(r, &s->u.while_.body, where | IN_LOOP);
-        check_valid_list(r, &s->u.while_.orelse, where);
-        break;
-    case UPY_S_FOR:
-        check_valid_list(r, &s->u.for_.body, where | IN_LOOP);
-        check_valid_list(r, &s->u.for_.orelse, where);
-        break;
-    case UPY_S_WITH:
-        check_valid_list(r, &s->u.with.body, where);
-        break;
-    case UPY_S_TRY:
-        check_valid_list(r, &s->u.try_.body, where);
-        for (k = 0; k < s->u.try_.n_handlers; k++)
-            check_valid_list(r, &s->u.try_.handlers[k].body, where);
-        check_valid_list(r, &s->u.try_.orelse, where);
-        check_valid_list(r, &s->u.try_.finalbody, where);
-        break;
-    case UPY_S_MATCH:
-        for (k = 0; k < s->u.match.n_cases; k++)
-            check_valid_list(r, &s->u.match.cases[k].body, where);
-        break;
     default:
+        c.r = r;
+        c.where = where;
+        upy_stmt_each_list(s, check_valid_in, &c);
         break;
     }
     if (why) {

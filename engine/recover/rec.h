@@ -172,6 +172,8 @@ typedef struct rec_cond {
      * statement can be written either way (`if test: rest` or `if negated:
      * continue`), negated is the one to write. */
     int prefer_negated;
+    /* The other way round: test keeps the code where negated does not. */
+    int prefer_test;
     int32_t on_true, on_false;
     int32_t first, last;
     uint32_t start; /* the instruction where the test's code starts */

@@ -571,6 +571,62 @@ static int falls_to_loop(const rec *r, const region *rg) {
            fb->jump == rg->loop;
 }
 
+/* Whether the code of blocks [from, to) goes on only to the header of
+ * loop (or leaves the function): the else part of an if at the end of a
+ * loop body. */
+static int leaves_only_to_loop(const rec *r, int32_t from, int32_t to,
+                               int32_t loop) {
+    int32_t b;
+    if (to <= from || loop == UPY_NO_BLOCK)
+        return 0;
+    for (b = from; b < to; b++) {
+        const upy_block *bb = blk(r, b);
+        int32_t s[2] = {bb->next, bb->jump};
+        int k;
+        if (bb->rpo == UINT32_MAX)
+            continue;
+        for (k = 0; k < 2; k++)
+            if (s[k] != UPY_NO_BLOCK && (s[k] < from || s[k] >= to) &&
+                s[k] != loop)
+                return 0;
+    }
+    return 1;
+}
+
+/* Whether blocks [from, to) go on only to the header of loop, the last
+ * by a jump after code of its own, on that code's line: the then part or
+ * the rest of an if at the end of a loop body, where a `continue` and
+ * reaching the end are the same.  (A jump with a line of its own, or one
+ * alone or after an except clause's POP_EXCEPT only, is a written
+ * `continue`: 3.12 keeps its jump apart rather than thread others through
+ * it.) */
+static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
+                           int32_t loop) {
+    const upy_block *lb;
+    uint32_t i;
+    if (!leaves_only_to_loop(r, from, to, loop))
+        return 0;
+    lb = blk(r, to - 1);
+    if (lb->end - lb->start < 2 || ins(r, lb->end - 1)->op != N_JUMP ||
+        lb->jump != loop ||
+        ins(r, lb->end - 1)->line != ins(r, lb->end - 2)->line)
+        return 0;
+    for (i = lb->start; i + 1 < lb->end; i++)
+        if (ins(r, i)->op != N_POP_EXCEPT)
+            return 1;
+    return 0;
+}
+
+/* Whether the code of region rg from block `from` on ends by going back
+ * to its loop's header, where 3.12 threads a test's jump to that end into
+ * a jump over a copy of the jump back (3.13 keeps it, with the test's
+ * line, the code of `if not c: continue` too). */
+static int ends_at_loop(const rec *r, const region *rg, int32_t from) {
+    return r->ncode.threads_loop_jumps &&
+           (falls_to_loop(r, rg) ||
+            goes_on_to_loop(r, from, rg->end, rg->loop));
+}
+
 static int only_continues(const rec *r, int32_t b);
 
 /* Whether block b is a small block that returns, one the compiler copies
@@ -684,29 +740,42 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             on_false = f;
         }
     }
-    /* A branch straight to break / continue (the compiler threads the
-     * jump of `if c: break` into the condition). */
-    if (is_break(rg, on_true) || on_true == rg->cont) {
-        if (loop_jump(r, on_true, rg, &body) < 0)
-            return -1;
-        *next = on_false;
-        return emit_if(r, c->start, test, &body, NULL, out);
-    }
-    if (on_false == rg->cont && rg->cont == rg->loop && falls_to_loop(r, rg) &&
-        on_true < rg->end && inside(rg, on_true) && !c->prefer_negated) {
-        /* The test fails straight back to the loop header, and so does
-         * running off the region: the rest of the region is the if's body
-         * (`if c: rest`, which compiles the same as `if not c: continue`
-         * + rest, without negating c; when c is a negated `in` / `is`
-         * test, `if not c: continue` below). */
-        region then_rg = rec_sub_region(rg, on_true, rg->end, rg->follow);
-        if (rec_region(r, on_true, &then_rg, &body))
+    /* One outcome goes straight back to the loop header, and so does
+     * running off the region: the rest of the region is the if's body
+     * (`if c: rest`, which compiles the same as `if not c: continue` +
+     * rest, without negating c), written with the test that keeps the
+     * code of its `in` / `is` leaves: the other is `if not c: continue`
+     * below.  (3.12+ jumps to the rest over the continue's jump.) */
+    if (rg->cont == rg->loop && rg->cont != UPY_NO_BLOCK &&
+        ((on_false == rg->cont && !c->prefer_negated && inside(rg, on_true) &&
+          on_true < rg->end &&
+          (falls_to_loop(r, rg) ||
+           (c->prefer_test && ends_at_loop(r, rg, on_true)))) ||
+         (on_true == rg->cont && c->prefer_negated && inside(rg, on_false) &&
+          on_false < rg->end && ends_at_loop(r, rg, on_false)))) {
+        int32_t rest = on_false == rg->cont ? on_true : on_false;
+        region then_rg = rec_sub_region(rg, rest, rg->end, rg->follow);
+        if (rest == on_false)
+            test = c->negated;
+        if (rec_region(r, rest, &then_rg, &body))
             return -1;
         /* Its end goes back to the loop anyway. */
         if (body.len &&
             ((upy_stmt *)body.items[body.len - 1])->kind == UPY_S_CONTINUE)
             body.len--;
         *next = UPY_NO_BLOCK;
+        if (emit_if(r, c->start, test, &body, NULL, out))
+            return -1;
+        /* A region left by its last block's jump goes on elsewhere when
+         * run off: the test's other way is a continue after the if. */
+        return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
+    }
+    /* A branch straight to break / continue (the compiler threads the
+     * jump of `if c: break` into the condition). */
+    if (is_break(rg, on_true) || on_true == rg->cont) {
+        if (loop_jump(r, on_true, rg, &body) < 0)
+            return -1;
+        *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
     if (on_false == rg->brk && on_true < on_false && on_false <= rg->end &&
@@ -778,6 +847,30 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = els_end;
+    } else if (r->ncode.threads_loop_jumps && on_false == c->on_false &&
+               on_false < rg->end &&
+               goes_on_to_loop(r, on_true, then_end, rg->loop) &&
+               leaves_only_to_loop(r, on_false, rg->end, rg->loop) &&
+               blk(r, on_false)->end - blk(r, on_false)->start > 1 &&
+               body.len &&
+               ((upy_stmt *)body.items[body.len - 1])->kind == UPY_S_CONTINUE) {
+        /* At the end of a loop body, the then part goes back to the loop
+         * by its last jump, and so does the rest: an if / else.  (With a
+         * `continue` written instead, 3.12+ would keep a jump of its own
+         * for it rather than thread the then part's jumps to the loop; a
+         * lone jump there is a written one.) */
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+        body.len--;
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        if (orelse.len &&
+            ((upy_stmt *)orelse.items[orelse.len - 1])->kind == UPY_S_CONTINUE)
+            orelse.len--;
+        *next = UPY_NO_BLOCK;
+        if (emit_if(r, c->start, test, &body, &orelse, out))
+            return -1;
+        /* Where an enclosing region goes on elsewhere, as above. */
+        return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
     } else if (on_false == c->on_false && on_false < rg->end &&
                chain_else(r, c, &body)) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);

@@ -714,22 +714,23 @@ static int ends_terminal(const upy_stmt_list *body) {
     }
 }
 
-static void elif_in(upy_stmt *s);
+static void elif_in(upy_stmt_list *list, upy_list_role role,
+                    const upy_stmt *holder, void *arg) {
+    (void)role;
+    (void)holder;
+    (void)arg;
+    rec_elif_chains(list);
+}
 
 /* `else: if c: A(terminal) / B` is `elif c: A / else: B`: an if whose body
  * cannot fall through compiles the same with or without an else. */
 void rec_elif_chains(upy_stmt_list *body) {
     uint32_t k;
-    for (k = 0; k < body->len; k++)
-        elif_in(body->items[k]);
-}
-
-static void elif_in(upy_stmt *s) {
-    uint32_t h;
-    switch (s->kind) {
-    case UPY_S_IF: {
+    for (k = 0; k < body->len; k++) {
+        upy_stmt *s = body->items[k];
         upy_stmt_list *orelse = &s->u.if_.orelse;
-        if (orelse->len > 1 && orelse->items[0]->kind == UPY_S_IF &&
+        if (s->kind == UPY_S_IF && orelse->len > 1 &&
+            orelse->items[0]->kind == UPY_S_IF &&
             !orelse->items[0]->u.if_.orelse.len &&
             ends_terminal(&orelse->items[0]->u.if_.body)) {
             upy_stmt *inner = orelse->items[0];
@@ -737,76 +738,11 @@ static void elif_in(upy_stmt *s) {
             inner->u.if_.orelse.len = orelse->len - 1;
             orelse->len = 1;
         }
-        rec_elif_chains(&s->u.if_.body);
-        rec_elif_chains(orelse);
-        break;
-    }
-    case UPY_S_WHILE:
-        rec_elif_chains(&s->u.while_.body);
-        rec_elif_chains(&s->u.while_.orelse);
-        break;
-    case UPY_S_FOR:
-        rec_elif_chains(&s->u.for_.body);
-        rec_elif_chains(&s->u.for_.orelse);
-        break;
-    case UPY_S_WITH:
-        rec_elif_chains(&s->u.with.body);
-        break;
-    case UPY_S_TRY:
-        rec_elif_chains(&s->u.try_.body);
-        for (h = 0; h < s->u.try_.n_handlers; h++)
-            rec_elif_chains(&s->u.try_.handlers[h].body);
-        rec_elif_chains(&s->u.try_.orelse);
-        rec_elif_chains(&s->u.try_.finalbody);
-        break;
-    default:
-        break;
+        upy_stmt_each_list(s, elif_in, NULL);
     }
 }
 
 /* --- breaks laid out as copies of the return they lead to --------------- */
-
-typedef void (*list_visit)(rec *r, upy_stmt_list *l, void *arg);
-
-/* Calls visit on each statement list directly inside s (a loop's body
- * only when with_loop_bodies; a def's body is a code object of its own,
- * tidied on its own). */
-static void each_list(rec *r, upy_stmt *s, int with_loop_bodies,
-                      list_visit visit, void *arg) {
-    uint32_t k;
-    switch (s->kind) {
-    case UPY_S_IF:
-        visit(r, &s->u.if_.body, arg);
-        visit(r, &s->u.if_.orelse, arg);
-        break;
-    case UPY_S_WHILE:
-        if (with_loop_bodies)
-            visit(r, &s->u.while_.body, arg);
-        visit(r, &s->u.while_.orelse, arg);
-        break;
-    case UPY_S_FOR:
-        if (with_loop_bodies)
-            visit(r, &s->u.for_.body, arg);
-        visit(r, &s->u.for_.orelse, arg);
-        break;
-    case UPY_S_WITH:
-        visit(r, &s->u.with.body, arg);
-        break;
-    case UPY_S_TRY:
-        visit(r, &s->u.try_.body, arg);
-        for (k = 0; k < s->u.try_.n_handlers; k++)
-            visit(r, &s->u.try_.handlers[k].body, arg);
-        visit(r, &s->u.try_.orelse, arg);
-        visit(r, &s->u.try_.finalbody, arg);
-        break;
-    case UPY_S_MATCH:
-        for (k = 0; k < s->u.match.n_cases; k++)
-            visit(r, &s->u.match.cases[k].body, arg);
-        break;
-    default:
-        break;
-    }
-}
 
 /* The breaks of one loop that stand for a copied return (see
  * upy_stmt.u.break_). */
@@ -817,9 +753,14 @@ typedef struct tail_breaks {
     int settled;        /* the loop got its else part: they are breaks */
 } tail_breaks;
 
-static void find_tail_breaks(rec *r, upy_stmt_list *l, void *arg) {
+static void find_tail_breaks(upy_stmt_list *l, upy_list_role role,
+                             const upy_stmt *holder, void *arg) {
     tail_breaks *t = arg;
     uint32_t k;
+    (void)holder;
+    /* (A break in a nested loop's body is that loop's.) */
+    if (role == UPY_LIST_LOOP_BODY)
+        return;
     for (k = 0; k < l->len; k++) {
         upy_stmt *s = l->items[k];
         if (s->kind == UPY_S_BREAK && s->u.break_.to_return) {
@@ -829,15 +770,19 @@ static void find_tail_breaks(rec *r, upy_stmt_list *l, void *arg) {
             } else if (t->to_return != s->u.break_.to_return)
                 t->agree = 0;
         }
-        each_list(r, s, 0, find_tail_breaks, arg);
+        upy_stmt_each_list(s, find_tail_breaks, arg);
     }
 }
 
 /* Makes the marked breaks plain breaks, or, when the loop has no else
  * part to skip, the returns they were read from. */
-static void settle_tail_breaks(rec *r, upy_stmt_list *l, void *arg) {
+static void settle_tail_breaks(upy_stmt_list *l, upy_list_role role,
+                               const upy_stmt *holder, void *arg) {
     const tail_breaks *t = arg;
     uint32_t k;
+    (void)holder;
+    if (role == UPY_LIST_LOOP_BODY)
+        return;
     for (k = 0; k < l->len; k++) {
         upy_stmt *s = l->items[k];
         if (s->kind == UPY_S_BREAK && s->u.break_.to_return) {
@@ -849,7 +794,7 @@ static void settle_tail_breaks(rec *r, upy_stmt_list *l, void *arg) {
                 s->u.value = value;
             }
         }
-        each_list(r, s, 0, settle_tail_breaks, arg);
+        upy_stmt_each_list(s, settle_tail_breaks, arg);
     }
 }
 
@@ -889,7 +834,7 @@ static void settle_loop(rec *r, upy_stmt_list *body, uint32_t k,
     upy_stmt_list *orelse = is_for ? &s->u.for_.orelse : &s->u.while_.orelse;
     tail_breaks t = {0, NULL, 1, 0};
     uint32_t j;
-    find_tail_breaks(r, loop_body, &t);
+    find_tail_breaks(loop_body, UPY_LIST_BRANCH, s, &t);
     if (!t.to_return)
         return;
     for (j = k + 1; j < body->len; j++)
@@ -899,59 +844,44 @@ static void settle_loop(rec *r, upy_stmt_list *body, uint32_t k,
         (j < body->len ||
          (is_tail_return(after, t.to_return) && !ends_terminal(body))))
         t.settled = move_to_loop_else(r, body, k, j, orelse) == 0;
-    settle_tail_breaks(r, loop_body, &t);
+    settle_tail_breaks(loop_body, UPY_LIST_BRANCH, s, &t);
 }
+
+/* A statement list, with what runs when it falls off its end. */
+typedef struct tail_walk {
+    rec *r;
+    const upy_stmt *next; /* after the statement holding the list */
+} tail_walk;
 
 static void breaks_to_tail_in(rec *r, upy_stmt_list *body,
                               const upy_stmt *after);
 
-static void breaks_to_tail_of(rec *r, upy_stmt *s, const upy_stmt *next) {
-    uint32_t k;
-    switch (s->kind) {
-    case UPY_S_IF:
-        breaks_to_tail_in(r, &s->u.if_.body, next);
-        breaks_to_tail_in(r, &s->u.if_.orelse, next);
-        break;
-    case UPY_S_WHILE:
-        breaks_to_tail_in(r, &s->u.while_.body, NULL);
-        breaks_to_tail_in(r, &s->u.while_.orelse, next);
-        break;
-    case UPY_S_FOR:
-        breaks_to_tail_in(r, &s->u.for_.body, NULL);
-        breaks_to_tail_in(r, &s->u.for_.orelse, next);
-        break;
-    case UPY_S_WITH:
-        /* The with's exit runs before whatever follows. */
-        breaks_to_tail_in(r, &s->u.with.body, NULL);
-        break;
-    case UPY_S_TRY:
-        if (s->u.try_.finalbody.len)
-            next = NULL; /* the finally body runs first */
-        breaks_to_tail_in(r, &s->u.try_.body,
-                          s->u.try_.orelse.len ? NULL : next);
-        for (k = 0; k < s->u.try_.n_handlers; k++)
-            breaks_to_tail_in(r, &s->u.try_.handlers[k].body, next);
-        breaks_to_tail_in(r, &s->u.try_.orelse, next);
-        breaks_to_tail_in(r, &s->u.try_.finalbody, NULL);
-        break;
-    case UPY_S_MATCH:
-        for (k = 0; k < s->u.match.n_cases; k++)
-            breaks_to_tail_in(r, &s->u.match.cases[k].body, next);
-        break;
-    default:
-        break;
-    }
+static void breaks_to_tail_of(upy_stmt_list *list, upy_list_role role,
+                              const upy_stmt *holder, void *arg) {
+    const tail_walk *w = arg;
+    const upy_stmt *after = w->next;
+    /* A loop body goes back to its loop, a with's exit and a finally
+     * body run before whatever follows, a try body goes on into its else
+     * part. */
+    if (role == UPY_LIST_LOOP_BODY || role == UPY_LIST_WITH_BODY ||
+        role == UPY_LIST_FINALLY ||
+        (holder->kind == UPY_S_TRY && holder->u.try_.finalbody.len) ||
+        (role == UPY_LIST_TRY_BODY && holder->u.try_.orelse.len))
+        after = NULL;
+    breaks_to_tail_in(w->r, list, after);
 }
 
 static void breaks_to_tail_in(rec *r, upy_stmt_list *body,
                               const upy_stmt *after) {
     uint32_t k;
     for (k = 0; k < body->len; k++) {
+        tail_walk w;
         if (body->items[k]->kind == UPY_S_FOR ||
             body->items[k]->kind == UPY_S_WHILE)
             settle_loop(r, body, k, after);
-        breaks_to_tail_of(r, body->items[k],
-                          k + 1 < body->len ? body->items[k + 1] : after);
+        w.r = r;
+        w.next = k + 1 < body->len ? body->items[k + 1] : after;
+        upy_stmt_each_list(body->items[k], breaks_to_tail_of, &w);
     }
 }
 

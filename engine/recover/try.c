@@ -649,6 +649,65 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Whether block exit, where the try body goes on, is a copy of block
+ * follow, where the handlers go on: the compiler copies a small block that
+ * ends in a jump (as the POP_EXCEPT and continue closing an enclosing
+ * handler) into each way that reaches it.  The body then goes on to the
+ * code after the try, and there is no else part. */
+static int exit_copies_follow(const rec *r, int32_t exit, int32_t follow) {
+    const upy_block *e, *f;
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || exit == follow)
+        return 0;
+    e = blk(r, exit);
+    f = blk(r, follow);
+    /* (A copied return is left to the clause copies below: the
+     * function's implicit return is copied to the ends of nested
+     * statements, an else part that returns reads the same.) */
+    return e->next == UPY_NO_BLOCK && f->next == UPY_NO_BLOCK &&
+           ins(r, f->end - 1)->op == N_JUMP && e->handler == f->handler &&
+           e->end - e->start == f->end - f->start &&
+           rec_same_code(r, e->start, f->start, e->end - e->start);
+}
+
+/* Whether instruction i is in a copy of block exit that a clause's
+ * POP_EXCEPT falls into, or is that POP_EXCEPT: in a try nested in a
+ * handler, the code after the try starts with the POP_EXCEPT of the
+ * enclosing handler and, small and without a line, is copied into each
+ * clause's way out. */
+static int in_exit_copy(const rec *r, int32_t exit, uint32_t i) {
+    int32_t c = r->cfg.block_of[i];
+    const upy_block *e = blk(r, exit), *cb;
+    if (c + 1 < (int32_t)r->cfg.count && blk(r, c)->end - 1 == i &&
+        ins(r, i)->op == N_POP_EXCEPT && blk(r, c)->next == c + 1)
+        c++;
+    cb = blk(r, c);
+    return c != exit && c > 0 && cb->next == UPY_NO_BLOCK &&
+           ins(r, cb->start)->op == N_POP_EXCEPT &&
+           ins(r, cb->start - 1)->op == N_POP_EXCEPT &&
+           blk(r, c - 1)->next == c && cb->handler == e->handler &&
+           cb->end - cb->start == e->end - e->start &&
+           rec_same_code(r, cb->start, e->start, e->end - e->start);
+}
+
+/* Takes the copies of block exit (see in_exit_copy) off the ends of the
+ * clauses of try s: 1 when some clause ended in one. */
+static int strip_exit_copies(const rec *r, upy_stmt *s, int32_t exit) {
+    uint32_t k;
+    int found = 0;
+    if (exit == UPY_NO_BLOCK || blk(r, exit)->next != UPY_NO_BLOCK ||
+        ins(r, blk(r, exit)->start)->op != N_POP_EXCEPT)
+        return 0;
+    for (k = 0; k < s->u.try_.n_handlers; k++) {
+        upy_stmt_list *L = &s->u.try_.handlers[k].body;
+        while (L->len && in_exit_copy(r, exit, L->items[L->len - 1]->start)) {
+            L->len--;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* Whether instruction i is a RERAISE 0 under cleanup. */
 static int is_reraise(const rec *r, uint32_t i, int32_t cleanup) {
     return ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
            ins(r, i)->handler == cleanup;
@@ -1360,6 +1419,22 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
                  : try_except(r, b, h, rg, s, &follow, out))
             return -1;
+        if (exit_copies_follow(r, exit, follow)) {
+            rec_skip_range(r, blk(r, exit)->start,
+                           blk(r, exit)->end - blk(r, exit)->start);
+            r->done[exit] = 1;
+            /* (Only code without a line was copied: a jump back to the
+             * loop is the implicit way on of the code around the try, not
+             * a continue written there.) */
+            if (blk(r, follow)->jump == rg->cont)
+                r->skip[blk(r, follow)->end - 1] = 1;
+            exit = follow;
+        }
+        if (follow == UPY_NO_BLOCK && !star && strip_exit_copies(r, s, exit)) {
+            /* (The clauses went on into copies of the code after the
+             * try: it is where the body goes on.) */
+            follow = exit;
+        }
         if (!star && find_clause_copy(r, s, &cc)) {
             handled = clause_copy_exit(r, h, rg, s, &cc, exit, depth_after,
                                        &follow, &orelse, &after);

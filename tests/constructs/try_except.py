@@ -689,6 +689,33 @@ def return_from_except_in_try_finally(run, cleanup):
     return 2
 
 
+def try_in_clause_in_loop(commands, rules):
+    # 3.13 copies the way on of the outer clause (POP_EXCEPT; jump back to
+    # the loop) into the inner try's body exit: no else part, no continue.
+    for b in commands:
+        try:
+            rules[b]()
+        except TypeError:
+            try:
+                run(rules[b], rules)
+            except:
+                pass
+
+
+def try_in_clause_then_return(cache, key):
+    # 3.12+ copies the code after the outer try (with the outer POP_EXCEPT)
+    # into each way out of the inner try: it stays after the outer try.
+    try:
+        files = cache[key]
+    except KeyError:
+        try:
+            files = cache[key] = read(key)
+        except ImportError:
+            files = {}
+
+    return files
+
+
 def if_else_ends_finally(run, ok, good, bad):
     # 3.11+ gives each branch ending the finally body its own RERAISE in
     # the handler: the body ends at the last, not the first.
