@@ -150,6 +150,10 @@ typedef struct region {
      * whatever handler protects them.  0 when there are none (the entry
      * block never is one). */
     int32_t unwind_from;
+    /* In a finally body in its handler: the RERAISE 0 that ends it.  A
+     * branch that ends the body early ends in a copy of it (the compiler
+     * copies that small exit block).  0 when there is none. */
+    uint32_t finally_end;
     /* In an except clause `as name`: the name whose cleanup (name = None;
      * del name) the compiler adds on each way out. */
     const char *except_name;

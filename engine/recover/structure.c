@@ -514,6 +514,23 @@ static int32_t clause_way_out(const rec *r, int32_t then_start,
     return UPY_NO_BLOCK;
 }
 
+/* Whether instruction i is a copy of the RERAISE ending the finally body
+ * region rg is in: the end of a branch that ends that body early. */
+static int is_finally_exit(const rec *r, const region *rg, uint32_t i) {
+    return rg->finally_end && i != rg->finally_end &&
+           ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == ins(r, rg->finally_end)->handler;
+}
+
+/* Whether the then part [then_start, else_start) of an if ends the
+ * finally body early (see is_finally_exit): its last block does, and so
+ * the rest of the region is the else part. */
+static int ends_finally(const rec *r, int32_t then_start, int32_t else_start,
+                        const region *rg) {
+    return else_start > then_start &&
+           is_finally_exit(r, rg, blk(r, else_start - 1)->end - 1);
+}
+
 /* The if statement whose test's code starts at instruction `start`. */
 static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
                    upy_ptr_vec *orelse, upy_ptr_vec *out) {
@@ -819,6 +836,12 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = way_out;
+    } else if (els_end == UPY_NO_BLOCK && on_false < rg->end &&
+               ends_finally(r, on_true, then_end, rg)) {
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = r->exit_block;
     } else if (els_end != UPY_NO_BLOCK && on_false < els_end) {
         region else_rg = rec_sub_region(rg, on_false, els_end, els_end);
         if (rec_region(r, on_false, &else_rg, &orelse))
@@ -2127,6 +2150,21 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
            copied_lines(r, p, exit, n);
 }
 
+/* Whether instruction i is a `break` of the innermost loop of region rg
+ * in a finally body whose exit ends that body: the compiler copied the
+ * small exit block (the RERAISE, after the POP_TOP of a for loop's
+ * iterator) in place of the jump; it is a statement of its own. */
+static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
+    uint32_t exit;
+    if (!is_finally_exit(r, rg, i) || rg->brk == UPY_NO_BLOCK ||
+        rg->brk >= (int32_t)r->cfg.count ||
+        (i != r->stmt_start && !(in_for_loop(r, rg) && i == r->stmt_start + 1 &&
+                                 ins(r, r->stmt_start)->op == N_POP_TOP)))
+        return 0;
+    exit = blk(r, rg->brk)->start;
+    return exit == rg->finally_end || is_finally_exit(r, rg, exit);
+}
+
 /* The most instructions looked at from a loop's exit for the return its
  * breaks lead to. */
 enum { MAX_TAIL_SCAN = 256 };
@@ -2622,6 +2660,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             }
             return emit_return(r, rg, out);
         case N_RERAISE:
+            if (is_finally_break(r, rg, (uint32_t)stop))
+                return emit_simple(r, out, UPY_S_BREAK);
             return 0;
         case N_RAISE:
             if (rec_eval(r, (uint32_t)stop, out))

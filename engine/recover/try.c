@@ -707,29 +707,84 @@ static int strip_exit_copies(const rec *r, upy_stmt *s, int32_t exit) {
     return found;
 }
 
+/* Whether instruction i is a RERAISE 0 under cleanup. */
+static int is_reraise(const rec *r, uint32_t i, int32_t cleanup) {
+    return ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == cleanup;
+}
+
+/* Whether block b is reached by the failing jumps of tests alone. */
+static int only_tests_reach(const rec *r, int32_t b) {
+    uint32_t k;
+    for (k = 0; k < blk(r, b)->npreds; k++) {
+        const upy_block *p = blk(r, blk(r, b)->preds[k]);
+        if (ins(r, p->end - 1)->op != N_POP_JUMP_IF || p->jump != b)
+            return 0;
+    }
+    return blk(r, b)->npreds > 0;
+}
+
 /* The finally body in the handler: [first, reraise) of instructions.  Its
  * RERAISE is under the handler's cleanup, as PUSH_EXC_INFO is; those of
  * the handlers of a try in the body (3.11 lays them out inside it) are
- * under cleanups of their own. */
-static int finally_range(const rec *r, int32_t h, uint32_t *first,
+ * under cleanups of their own.  A branch that ends the body early ends in
+ * a RERAISE of its own too, a copy of the last: the body ends at the last
+ * that its code reaches (not a handler of a try in it: an except clause
+ * ending the body ends so too, and 3.12+ lays those out after it).  1
+ * when there is no such body, -1 when out of memory. */
+static int finally_range(rec *r, int32_t h, uint32_t *first,
                          uint32_t *reraise) {
-    int32_t cleanup = ins(r, blk(r, h)->start)->handler;
-    uint32_t i;
+    int32_t cleanup = ins(r, blk(r, h)->start)->handler, fb, b;
+    uint32_t i, last = 0, k;
+    uint8_t *reached;
     *first = blk(r, h)->start + 1;
-    if (cleanup < 0)
-        return -1;
-    for (i = *first; i < r->ncode.count; i++) {
-        /* (A body that always raises ends at the cleanup.) */
-        if ((ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-             ins(r, i)->handler == cleanup) ||
-            i == (uint32_t)cleanup) {
-            *reraise = i;
-            return 0;
-        }
+    if (cleanup < 0 || *first >= r->ncode.count)
+        return 1;
+    fb = r->cfg.block_of[*first];
+    reached = upy_arena_alloc(r->arena, r->cfg.count);
+    if (!reached)
+        return rec_oom(r);
+    memset(reached, 0, r->cfg.count);
+    reached[fb] = 1;
+    for (i = *first; i < r->ncode.count && i != (uint32_t)cleanup; i++) {
+        b = r->cfg.block_of[i];
+        /* (Loops are entered from before: a forward pass reaches all.) */
+        if (i == blk(r, b)->start && b != fb)
+            for (k = 0; k < blk(r, b)->npreds; k++)
+                if (blk(r, b)->preds[k] < b && reached[blk(r, b)->preds[k]])
+                    reached[b] = 1;
+        if (reached[b] && is_reraise(r, i, cleanup))
+            last = i;
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
     }
-    return -1;
+    /* (The body's last statement may leave by more than one lone RERAISE
+     * in a row: an if without else, by the then part's and then by the
+     * one only the test jumps to; an if ending in a loop, by the one the
+     * test jumps to and then by the loop's exit.  The body ends at the
+     * first, the others are branches' own ways out, which in its copies go
+     * on after the copy.  A 3.11 try's handlers in the body may come
+     * between.  A body that always raises ends at the cleanup.) */
+    while (last) {
+        b = r->cfg.block_of[last];
+        for (k = last; k-- > *first;)
+            if (reached[r->cfg.block_of[k]] && is_reraise(r, k, cleanup))
+                break;
+        if (k < *first || k == UINT32_MAX)
+            break;
+        if ((blk(r, b)->start == last && only_tests_reach(r, b)) ||
+            (k + 1 == last && blk(r, r->cfg.block_of[k])->start == k))
+            last = k;
+        else
+            break;
+    }
+    if (last)
+        *reraise = last;
+    else if (i == (uint32_t)cleanup)
+        *reraise = i;
+    else
+        return 1;
+    return 0;
 }
 
 /* The block of the RETURN that the blocks from `end` on fall through to,
@@ -850,6 +905,15 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
+/* Whether instruction i of a finally body ending at `end` (its RERAISE)
+ * ends a branch that ends the body early: a RERAISE of its own, a copy of
+ * that at the end (the compiler copies that small exit block). */
+static int ends_early(const rec *r, uint32_t i, uint32_t end) {
+    return i != end && end < r->ncode.count && ins(r, end)->op == N_RERAISE &&
+           ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == ins(r, end)->handler;
+}
+
 /* The copy of the finally body [first, first + *n) on the normal way out
  * of the try may differ from the body in the handler in two ways the
  * compiler's layout makes:
@@ -857,9 +921,10 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
  *    only they reach, after all other code, but not inside the finally's
  *    own handler, which is all such code: the copy lacks them (and a jump
  *    over them alone), and rec_skip_copy claims them;
- *  - a jump of the body to its end (the RERAISE) is, in the copy, a jump
- *    to the small exit block after the copy, which the compiler copies in
- *    its place.
+ *  - a jump of the body to its end (the RERAISE), or a RERAISE of a
+ *    branch's own (see ends_early), is, in the copy, a jump to the small
+ *    exit block after the copy, which the compiler copies in its place
+ *    (or, for such a RERAISE, a jump where the copy's end goes).
  * The copy [at, ...) is matched through a map of the body's instructions
  * to it.  When it is such a copy, marks it (and the copies of the exit
  * that branches ending the body early jump to) skipped, and sets *n to its
@@ -912,7 +977,10 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
             }
         }
         map[i - first] = c;
-        if (ins(r, i)->op == N_JUMP && t == (int32_t)end &&
+        if (ends_early(r, i, end))
+            differs = 1;
+        if (((ins(r, i)->op == N_JUMP && t == (int32_t)end) ||
+             ends_early(r, i, end)) &&
             ins(r, c)->op != N_JUMP &&
             (inl[i - first] = exit_copy_length(r, c)) != 0) {
             differs = 1;
@@ -937,6 +1005,14 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
             continue;
         }
         cp = ins(r, map[i - first]);
+        if (ends_early(r, i, end)) {
+            /* (Its copy jumps where the copy's end goes.) */
+            if (cp->op != N_JUMP ||
+                (cp->target != (int32_t)c &&
+                 (ins(r, c)->op != N_JUMP || cp->target != ins(r, c)->target)))
+                return 0;
+            continue;
+        }
         if (cp->op != y->op || cp->arg != y->arg || cp->obj != y->obj ||
             cp->flags != y->flags || (cp->target < 0) != (t < 0))
             return 0;
@@ -962,11 +1038,13 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
         run = 1;
         if (map[i - first] == UINT32_MAX)
             continue;
-        if (inl[i - first]) {
-            rec_skip_range(r, map[i - first], inl[i - first]);
+        if (inl[i - first] || ends_early(r, i, end)) {
+            rec_skip_range(r, map[i - first],
+                           inl[i - first] ? inl[i - first] : 1);
             continue;
         }
         while (i + run < end && !inl[i + run - first] &&
+               !ends_early(r, i + run, end) &&
                map[i + run - first] == map[i - first] + run)
             run++;
         if (rec_skip_copy(r, map[i - first], i, run))
@@ -1263,9 +1341,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     if (ins(r, hb->start)->op != N_PUSH_EXC_INFO ||
         hb->start + 1 >= r->ncode.count)
         return rec_fail_region(r, b, rg, out);
-    is_finally = ins(r, hb->start + 1)->op != N_POP_TOP &&
-                 !is_clause_header(r, hb->start + 1, hb->end) &&
-                 finally_range(r, h, &first, &reraise) == 0;
+    is_finally = 0;
+    if (ins(r, hb->start + 1)->op != N_POP_TOP &&
+        !is_clause_header(r, hb->start + 1, hb->end)) {
+        int st = finally_range(r, h, &first, &reraise);
+        if (st < 0)
+            return -1;
+        is_finally = st == 0;
+    }
     if (is_finally) {
         end = skip_finally_copies(r, b, h, end, rg, first, reraise - first,
                                   &unwind_from);
@@ -1300,6 +1383,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         frg.handler = hb->handler;
         frg.alt_handler = REC_NO_ALT;
         frg.base = r->sp;
+        frg.finally_end = ins(r, reraise)->op == N_RERAISE ? reraise : 0;
         r->resume_block = fb;
         r->resume_at = first;
         r->done[fb] = 0;

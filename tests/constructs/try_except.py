@@ -714,3 +714,51 @@ def try_in_clause_then_return(cache, key):
             files = {}
 
     return files
+
+
+def if_else_ends_finally(run, ok, good, bad):
+    # 3.11+ gives each branch ending the finally body its own RERAISE in
+    # the handler: the body ends at the last, not the first.
+    try:
+        run()
+    finally:
+        if ok:
+            good()
+        else:
+            bad()
+
+
+def break_ends_finally(self, retries):
+    # The break that ends the finally body is a copy of its RERAISE (after
+    # the POP_TOP of the iterator) in the handler.
+    try:
+        self.run()
+    finally:
+        self.finished.append(1)
+        for _ in retries():
+            if self.can_exit:
+                break
+
+
+def if_with_try_ends_finally(fp, fn):
+    # 3.11 lays the handler of the try out inside the finally body, before
+    # the RERAISE the if's test jumps to.
+    try:
+        fp = None
+    finally:
+        if fp:
+            try:
+                unlink(fn)
+            except OSError:
+                pass
+
+
+def if_with_loop_ends_finally(modes, count):
+    # The if's test and the loop's exit leave by lone RERAISEs in a row.
+    try:
+        count()
+    finally:
+        if modes is not None:
+            for m in modes:
+                restore(m)
+    return count
