@@ -523,6 +523,14 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
     }
     if (!cells.len && !locals.len)
         return 0;
+    /* Said in the output: a reader would take the block for a mistake. */
+    s = rec_stmt(r, UPY_S_UNRECOVERED);
+    if (!s)
+        return -1;
+    s->u.unrecovered.text = "unpyc: never runs; it keeps variables the code "
+                            "has that no statement binds or captures";
+    if (upy_vec_push(r->arena, &dead, s))
+        return rec_oom(r);
     if (cells.len) {
         upy_stmt *use = rec_stmt(r, UPY_S_EXPR);
         upy_expr *lambda = upy_expr_new(r->arena, UPY_E_LAMBDA);
