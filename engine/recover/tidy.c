@@ -323,22 +323,17 @@ static int order_agrees(const uint8_t *where, size_t n, int tail_first) {
     return 1;
 }
 
-/* Whether `if c: A; T` + B + T (T the last m statements, ending in a
- * return or raise, copied into A by the compiler: the same code) came from `if
- * c: A` / `else: B` + T: whether the order the compiler met names and constants
- * in says T came after B, not at the end of A. */
-static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
-                           const upy_stmt_list *rest, uint32_t m) {
-    uint32_t c0, c1, t0, t1, b0 = rest->items[0]->start, i;
+/* Where instruction i uses its entry: IN_TAIL, IN_B or IN_ELSEWHERE. */
+typedef uint8_t (*use_place)(const rec *r, uint32_t i, const void *arg);
+
+/* Whether the order the compiler met names and constants in says the
+ * tail T came after B: in co_names and in co_consts the entries used only
+ * in T and B come in B's, then T's order, and not (in both) T's, then
+ * B's, which also agrees with T written where it stands. */
+static int tail_entered_after_b(const rec *r, use_place place,
+                                const void *arg) {
     int table, explicit_agrees = 1;
-    if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
-        return 0;
-    exit_range(r, a_body, a_body->len - m, &c0, &c1);
-    exit_range(r, rest, rest->len - m, &t0, &t1);
-    if (!(c1 <= b0 && b0 <= t0) || c1 - c0 != t1 - t0 ||
-        !rec_same_code(r, c0, t0, c1 - c0) ||
-        returns_from_handler(r, a_body->items[a_body->len - 1]))
-        return 0;
+    uint32_t i;
     for (table = 0; table < 2; table++) {
         size_t n = upy_seq_len(table ? r->code->consts : r->code->names);
         uint8_t *where = upy_arena_array(r->arena, n + 1, 1);
@@ -347,17 +342,46 @@ static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
         memset(where, 0, n + 1);
         for (i = 0; i < r->ncode.count; i++) {
             int32_t e = rec_table_entry(r, i, table);
-            if (e < 0)
-                continue;
-            where[e] |= (i >= c0 && i < c1) || (i >= t0 && i < t1) ? IN_TAIL
-                        : i >= b0 && i < t0                        ? IN_B
-                                            : IN_ELSEWHERE;
+            if (e >= 0)
+                where[e] |= place(r, i, arg);
         }
         if (!order_agrees(where, n, 0))
             return 0;
         explicit_agrees &= order_agrees(where, n, 1);
     }
     return !explicit_agrees;
+}
+
+/* tail_after_else's places: T's code and its copy, and B before it. */
+typedef struct else_places {
+    uint32_t c0, c1, t0, t1, b0;
+} else_places;
+
+static uint8_t else_place(const rec *r, uint32_t i, const void *arg) {
+    const else_places *p = arg;
+    (void)r;
+    return (i >= p->c0 && i < p->c1) || (i >= p->t0 && i < p->t1) ? IN_TAIL
+           : i >= p->b0 && i < p->t0                              ? IN_B
+                                     : IN_ELSEWHERE;
+}
+
+/* Whether `if c: A; T` + B + T (T the last m statements, ending in a
+ * return or raise, copied into A by the compiler: the same code) came from `if
+ * c: A` / `else: B` + T: whether the order the compiler met names and constants
+ * in says T came after B, not at the end of A. */
+static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
+                           const upy_stmt_list *rest, uint32_t m) {
+    else_places p;
+    if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
+        return 0;
+    p.b0 = rest->items[0]->start;
+    exit_range(r, a_body, a_body->len - m, &p.c0, &p.c1);
+    exit_range(r, rest, rest->len - m, &p.t0, &p.t1);
+    if (!(p.c1 <= p.b0 && p.b0 <= p.t0) || p.c1 - p.c0 != p.t1 - p.t0 ||
+        !rec_same_code(r, p.c0, p.t0, p.c1 - p.c0) ||
+        returns_from_handler(r, a_body->items[a_body->len - 1]))
+        return 0;
+    return tail_entered_after_b(r, else_place, &p);
 }
 
 /* Whether the last m statements of `body` (more than m) are a copy of
@@ -375,6 +399,28 @@ static int ends_in_code(const rec *r, const upy_stmt_list *body, uint32_t m,
  * copies (four of its own, some of which the neutral form splits). */
 enum { MAX_TAIL_COPY = 8 };
 
+/* tail_after_chain's places: T, the copies of T ending the ifs of B,
+ * and B. */
+typedef struct chain_places {
+    const upy_stmt_list *rest;
+    uint32_t m, t0, t1, b0, b1;
+} chain_places;
+
+static uint8_t chain_place(const rec *r, uint32_t i, const void *arg) {
+    const chain_places *p = arg;
+    uint32_t j, c0, c1;
+    int in_copy = i >= p->t0 && i < p->t1;
+    for (j = 0; j < p->rest->len && !in_copy; j++) {
+        const upy_stmt *x = p->rest->items[j];
+        if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
+            !ends_in_code(r, &x->u.if_.body, p->m, p->t0, p->t1))
+            continue;
+        exit_range(r, &x->u.if_.body, x->u.if_.body.len - p->m, &c0, &c1);
+        in_copy = i >= c0 && i < c1;
+    }
+    return in_copy ? IN_TAIL : i >= p->b0 && i < p->b1 ? IN_B : IN_ELSEWHERE;
+}
+
 /* Whether `if c: A; T` + B (T the last m statements of A, ending in a
  * return; B the rest of the body, ending in a return or raise of its own)
  * came from `if c: A` / `else: B` + T, B's ifs that end in a copy of T
@@ -385,50 +431,27 @@ enum { MAX_TAIL_COPY = 8 };
  * met names and constants in: T's after B's. */
 static int tail_after_chain(const rec *r, const upy_stmt_list *a_body,
                             const upy_stmt_list *rest, uint32_t m) {
-    uint32_t t0, t1, b0 = rest->items[0]->start, b1, i, j, c0, c1;
     const upy_stmt *end = rest->items[rest->len - 1];
-    int table, explicit_agrees = 1;
+    chain_places p;
+    uint32_t i, c0;
     if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps ||
         (end->kind != UPY_S_RETURN && end->kind != UPY_S_RAISE) ||
         returns_from_handler(r, a_body->items[a_body->len - 1]))
         return 0;
-    exit_range(r, a_body, a_body->len - m, &t0, &t1);
-    exit_range(r, rest, rest->len - 1, &c0, &b1);
-    if (t1 > b0 || t1 - t0 > MAX_TAIL_COPY ||
-        r->ncode.ins[t1 - 1].op != N_RETURN || ends_in_code(r, rest, m, t0, t1))
+    p.rest = rest;
+    p.m = m;
+    p.b0 = rest->items[0]->start;
+    exit_range(r, a_body, a_body->len - m, &p.t0, &p.t1);
+    exit_range(r, rest, rest->len - 1, &c0, &p.b1);
+    if (p.t1 > p.b0 || p.t1 - p.t0 > MAX_TAIL_COPY ||
+        r->ncode.ins[p.t1 - 1].op != N_RETURN ||
+        ends_in_code(r, rest, m, p.t0, p.t1))
         return 0;
-    for (i = t0; i + 1 < t1; i++)
+    for (i = p.t0; i + 1 < p.t1; i++)
         if (r->ncode.ins[i].target >= 0 ||
             !upy_nin_falls_through(&r->ncode.ins[i]))
             return 0;
-    for (table = 0; table < 2; table++) {
-        size_t n = upy_seq_len(table ? r->code->consts : r->code->names);
-        uint8_t *where = upy_arena_array(r->arena, n + 1, 1);
-        if (!where)
-            return 0;
-        memset(where, 0, n + 1);
-        for (i = 0; i < r->ncode.count; i++) {
-            int32_t e = rec_table_entry(r, i, table);
-            int in_copy = i >= t0 && i < t1;
-            if (e < 0)
-                continue;
-            for (j = 0; j < rest->len && !in_copy; j++) {
-                const upy_stmt *x = rest->items[j];
-                if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
-                    !ends_in_code(r, &x->u.if_.body, m, t0, t1))
-                    continue;
-                exit_range(r, &x->u.if_.body, x->u.if_.body.len - m, &c0, &c1);
-                in_copy = i >= c0 && i < c1;
-            }
-            where[e] |= in_copy             ? IN_TAIL
-                        : i >= b0 && i < b1 ? IN_B
-                                            : IN_ELSEWHERE;
-        }
-        if (!order_agrees(where, n, 0))
-            return 0;
-        explicit_agrees &= order_agrees(where, n, 1);
-    }
-    return !explicit_agrees;
+    return tail_entered_after_b(r, chain_place, &p);
 }
 
 /* Makes the ifs of `l` (see tail_after_chain) whose bodies end in the m
