@@ -56,6 +56,10 @@ done
 cp tests/corpus/bad/*.pyc "$out/seeds/" 2>/dev/null || true
 
 # fuzz/regressions holds the inputs that once failed (named for the bug).
+# Crash, timeout and slow-unit files go to build/fuzz/artifacts, not to the
+# working directory, where one was once committed by mistake.
+mkdir -p "$out/artifacts"
 exec "$out/fuzz_engine" "$out/corpus" "$out/seeds" fuzz/regressions \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$out/artifacts/" \
     -print_final_stats=1 "$@"
