@@ -112,6 +112,18 @@ static int append_list(rec *r, upy_expr_list *list, upy_expr_list more) {
     return 0;
 }
 
+/* The items of a folded set display. The compiler folds only displays of
+ * three or more constants, but the frozenset keeps one of each equal item
+ * ({1, 1.0, True} folds to frozenset({1})), so fewer items are repeated
+ * up to three: a shorter display would be built item by item. */
+static upy_expr_list folded_set_items(rec *r, const upy_object *set) {
+    upy_expr_list list = const_items(r, set);
+    while (list.len && list.len < 3)
+        if (append_elt(r, &list, rec_const(r, upy_seq_item(set, 0))))
+            break;
+    return list;
+}
+
 /* LIST_EXTEND / SET_UPDATE of a display: a constant tuple or frozenset
  * spreads its items (the compiler folds long literal displays that way),
  * anything else is a starred element. */
@@ -121,7 +133,9 @@ static int extend_display(rec *r, upy_expr *display, upy_expr *iterable) {
          iterable->u.constant->kind == UPY_FROZENSET) &&
         display->u.elts.len == 0)
         return append_list(r, &display->u.elts,
-                           const_items(r, iterable->u.constant));
+                           iterable->u.constant->kind == UPY_FROZENSET
+                               ? folded_set_items(r, iterable->u.constant)
+                               : const_items(r, iterable->u.constant));
     {
         upy_expr *star = new_expr(r, UPY_E_STARRED);
         if (!star)

@@ -2093,12 +2093,12 @@ static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
 enum { MAX_EXIT_COPY = 8 };
 
 /* Where the copy of a loop's exit that a return ending at ret would be
- * starts: after the POP_TOP of a for loop's iterator, up to 4
- * instructions back; ret + 1 when there is none. */
+ * starts: after the POP_TOP of a for loop's iterator, up to
+ * MAX_EXIT_COPY neutral instructions back; ret + 1 when there is none. */
 static uint32_t exit_copy_start(const rec *r, const upy_block *bb,
                                 uint32_t ret) {
     uint32_t p;
-    for (p = ret; p > bb->start && ret - p < 4; p--)
+    for (p = ret; p > bb->start && ret - p < MAX_EXIT_COPY; p--)
         if (ins(r, p - 1)->op == N_POP_TOP)
             return p;
     return ret + 1;
@@ -2169,13 +2169,26 @@ static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
  * breaks lead to. */
 enum { MAX_TAIL_SCAN = 256 };
 
+/* Whether the jumps among instructions [from, to] all land there: that
+ * code runs on to its end (or raises), as an else part made of loops and
+ * ifs does. */
+static int jumps_within(const rec *r, uint32_t from, uint32_t to) {
+    uint32_t i;
+    for (i = from; i <= to; i++) {
+        int32_t t = ins(r, i)->target;
+        if (t >= 0 && ((uint32_t)t < from || (uint32_t)t > to))
+            return 0;
+    }
+    return 1;
+}
+
 /* Whether the return at instruction ret of block bb, in a for loop of
  * 3.12+ code, is a break whose target the compiler copied, where that
- * target is the return after the straight code the loop's exit runs
- * first (its else part): POP_TOP of the iterator, then the same code as
- * that return, with its lines.  (A `return name` written in the loop is
- * that same code where the compiler drops the SWAP that keeps the value
- * under the iterator, on lines of its own.)  *tail: the first
+ * target is the return after the code the loop's exit runs first (its
+ * else part, which jumps nowhere past that return): POP_TOP of the iterator,
+ * then the same code as that return, with its lines.  (A `return name` written
+ * in the loop is that same code where the compiler drops the SWAP that keeps
+ * the value under the iterator, on lines of its own.)  *tail: the first
  * instruction of that return. */
 static int is_break_to_tail(const rec *r, const upy_block *bb, uint32_t ret,
                             const region *rg, uint32_t *tail) {
@@ -2190,13 +2203,11 @@ static int is_break_to_tail(const rec *r, const upy_block *bb, uint32_t ret,
         return 0;
     n = ret - p + 1;
     exit = blk(r, rg->brk)->start;
-    for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++) {
+    for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++)
         if (ins(r, q)->op == N_RETURN)
             break;
-        if (ins(r, q)->target >= 0)
-            return 0;
-    }
-    if (q >= r->ncode.count || ins(r, q)->op != N_RETURN || q + 1 < exit + n)
+    if (q >= r->ncode.count || ins(r, q)->op != N_RETURN || q + 1 < exit + n ||
+        !jumps_within(r, exit, q))
         return 0;
     *tail = q + 1 - n;
     return *tail > exit && rec_same_code(r, p, *tail, n) &&

@@ -375,3 +375,24 @@ def while_try_body_breaks_in_if(parts, module):
                 parts.pop()
         parts = parts[1:]
     return module
+
+
+def break_to_return_after_else_loop(offsets, flags, count):
+    for i in offsets:
+        if count == i:
+            break
+        flags[i] = 0
+    else:
+        for j in range(count):
+            flags[j] = 1
+    return flags
+
+
+def break_to_copied_call_return(frame, count):
+    frames = []
+    for index in range(count):
+        frames.append(frame)
+        frame = frame.f_back
+        if frame is None:
+            break
+    return tuple(frames)

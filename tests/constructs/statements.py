@@ -117,3 +117,8 @@ def unreachable_tail(test):
 def import_of_nested_module_as(data):
     import xml.etree.ElementTree as ET
     return ET.fromstring(data)
+
+
+def folded_set_of_equal_items(size):
+    size({1, 1.0, True})
+    return {2, 2, 3}
