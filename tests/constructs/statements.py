@@ -117,3 +117,17 @@ def unreachable_tail(test):
 def import_of_nested_module_as(data):
     import xml.etree.ElementTree as ET
     return ET.fromstring(data)
+
+
+def dead_code_midway(items):
+    # Debugging code switched off: the compiler drops it but numbers its
+    # local and names where it stands, after the loop's.
+    total = None
+    for item in items:
+        total = item
+    if 0:
+        for line in items.splitlines():
+            check(line)
+    if total:
+        items = process(items, total)
+    return items
