@@ -493,17 +493,21 @@ static const upy_object *dead_test(const upy_code *co) {
     return &false_object;
 }
 
+static int push_dead_names(rec *r, upy_ptr_vec *names);
+static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
+                             uint32_t lead);
+
 /* What dead code did to the scope.  The compiler drops code it can tell
  * never runs (`if 0: ...`), but not what that code made of the names: a
  * cell no nested code takes (`if 0: lambda: self`), and (3.10+, which
  * number locals as they compile, dead code included) a local no
- * instruction names.  An `if False:` the compiler drops again, with a
- * lambda taking the cells and a `del` of the locals, makes them so.  It
- * goes first: at the end, its line would change the layout of the
- * function's exit. */
+ * instruction names, and names in co_names no instruction uses.  An `if
+ * False:` the compiler drops again, with a lambda taking the cells, a
+ * `del` of the locals and a load of the names, makes them so.  It goes
+ * where the numbering puts it (dead_code_at), else first. */
 static int add_dead_code(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
-    upy_ptr_vec cells = {0}, locals = {0}, dead = {0}, out = {0};
+    upy_ptr_vec cells = {0}, locals = {0}, names = {0}, dead = {0}, out = {0};
     upy_stmt *s;
     uint32_t k, lead,
         nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
@@ -521,7 +525,9 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
             push_name(r, &locals, name))
             return -1;
     }
-    if (!cells.len && !locals.len)
+    if (push_dead_names(r, &names))
+        return -1;
+    if (!cells.len && !locals.len && !names.len)
         return 0;
     /* Said in the output: a reader would take the block for a mistake. */
     s = rec_stmt(r, UPY_S_UNRECOVERED);
@@ -558,6 +564,20 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
         if (upy_vec_push(r->arena, &dead, del))
             return rec_oom(r);
     }
+    if (names.len) {
+        upy_stmt *use = rec_stmt(r, UPY_S_EXPR);
+        if (!use)
+            return -1;
+        if (names.len == 1) {
+            use->u.expr = names.items[0];
+        } else {
+            use->u.expr = upy_expr_new(r->arena, UPY_E_TUPLE);
+            if (use->u.expr)
+                use->u.expr->u.elts = upy_vec_exprs(&names);
+        }
+        if (!use->u.expr || upy_vec_push(r->arena, &dead, use))
+            return rec_oom(r);
+    }
     s = rec_stmt(r, UPY_S_IF);
     if (!s)
         return -1;
@@ -565,7 +585,7 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
     s->u.if_.body = upy_vec_stmts(&dead);
     if (!s->u.if_.test)
         return -1;
-    lead = lead_len(body);
+    lead = dead_code_at(r, body, lead_len(body));
     for (k = 0; k <= body->len; k++)
         if (upy_vec_push(r->arena, &out,
                          k == lead  ? s
@@ -625,6 +645,125 @@ static int uses_name(const rec *r, const char *name) {
     return 0;
 }
 
+/* Where the names no instruction uses at the end of co_names start. */
+static uint32_t trailing_names(const rec *r) {
+    uint32_t from = (uint32_t)upy_seq_len(r->code->names);
+    while (from > 0 && !uses_name(r, str_at(r->code->names, from - 1)))
+        from--;
+    return from;
+}
+
+/* Whether loading `name` bare numbers it in co_names: it must load a
+ * global (a local would not be numbered), and a dotted import is no name. */
+static int global_name(const upy_code *co, const char *name) {
+    return !strchr(name, '.') && !in_names(co->varnames, name) &&
+           !in_names(co->cellvars, name) && !in_names(co->freevars, name);
+}
+
+/* Names that dead code in the middle numbered (`if 0: x.split()`): in
+ * co_names before some used one, used by no instruction. */
+static int push_dead_names(rec *r, upy_ptr_vec *names) {
+    uint32_t k, from = trailing_names(r);
+    for (k = 0; k < from; k++) {
+        const char *name = str_at(r->code->names, k);
+        if (!uses_name(r, name) && global_name(r->code, name) &&
+            push_name(r, names, name))
+            return -1;
+    }
+    return 0;
+}
+
+/* The statement of the body from `lead` on whose code holds instruction
+ * i (the docstring made up after has no place in the code). */
+static uint32_t stmt_of(const upy_stmt_list *body, uint32_t lead, uint32_t i) {
+    uint32_t k = lead;
+    while (k + 1 < body->len && body->items[k + 1]->start <= i)
+        k++;
+    return k;
+}
+
+/* The entry of co_varnames (table 0) or co_names (1) that instruction i
+ * numbers, or -1. */
+static int32_t numbered_entry(const rec *r, uint32_t i, int table) {
+    const upy_nin *in = &r->ncode.ins[i];
+    const upy_object *t = table ? r->code->names : r->code->varnames;
+    uint32_t k;
+    if (table)
+        return rec_table_entry(r, i, 0);
+    if (in->op != N_LOAD && in->op != N_STORE && in->op != N_DELETE &&
+        in->op != N_LOAD_CLOSURE)
+        return -1;
+    for (k = 0; k < upy_seq_len(t); k++)
+        if (rec_str(in->obj) && strcmp(rec_str(in->obj), str_at(t, k)) == 0)
+            return (int32_t)k;
+    return -1;
+}
+
+/* Narrows [*lo, *hi], the places for dead code among the statements of
+ * the body from `lead` on, by the order of a table (see numbered_entry) from
+ * entry `first` on: entries no instruction numbers are the dead code's, and the
+ * entries before them must be numbered by statements before it, those
+ * after them by statements after.  0 when no place agrees. */
+static int dead_code_span(const rec *r, const upy_stmt_list *body,
+                          uint32_t lead, int table, uint32_t first,
+                          uint32_t *lo, uint32_t *hi) {
+    const upy_object *t = table ? r->code->names : r->code->varnames;
+    uint32_t n = table ? trailing_names(r) : (uint32_t)upy_seq_len(t), i, e,
+             *at = upy_arena_array(r->arena, n + 1, sizeof(uint32_t));
+    int32_t dmin = -1, dmax = -1;
+    if (!at)
+        return 0;
+    for (e = 0; e < n; e++)
+        at[e] = UINT32_MAX;
+    for (i = 0; i < r->ncode.count; i++) {
+        int32_t k = numbered_entry(r, i, table);
+        if (k >= 0 && (uint32_t)k < n && stmt_of(body, lead, i) < at[k])
+            at[k] = stmt_of(body, lead, i);
+    }
+    for (e = first; e < n; e++)
+        if (table ? !uses_name(r, str_at(t, e))
+                  : !names_variable(r, str_at(t, e))) {
+            dmin = dmin < 0 ? (int32_t)e : dmin;
+            dmax = (int32_t)e;
+        }
+    for (e = first; dmin >= 0 && e < n; e++) {
+        if ((int32_t)e >= dmin && (int32_t)e <= dmax)
+            continue;
+        if (at[e] == UINT32_MAX)
+            return 0;
+        if ((int32_t)e < dmin && at[e] + 1 > *lo)
+            *lo = at[e] + 1;
+        if ((int32_t)e > dmax && at[e] < *hi)
+            *hi = at[e];
+    }
+    for (e = dmin + 1; dmin >= 0 && (int32_t)e < dmax; e++)
+        if (at[e] != UINT32_MAX)
+            return 0;
+    return 1;
+}
+
+/* Where dead code goes among the statements of the body: where the order
+ * the compiler numbered locals and names in puts it (3.10+ number those
+ * of dead code too), else first, after `lead`.  At the end only after a
+ * body that always leaves: its line would change the layout of the
+ * function's exit. */
+static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
+                             uint32_t lead) {
+    const upy_code *co = r->code;
+    uint32_t k,
+        lo = lead, hi = body->len,
+        nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
+                  !!(co->flags & CO_VARARGS) + !!(co->flags & CO_VARKEYWORDS);
+    for (k = lead + 1; k < body->len; k++)
+        if (body->items[k]->start < body->items[k - 1]->start)
+            return lead;
+    if (!dead_code_span(r, body, lead, 0, nparams, &lo, &hi) ||
+        !dead_code_span(r, body, lead, 1, 0, &lo, &hi) || lo > hi ||
+        (lo == body->len && !always_leaves(body)))
+        return lead;
+    return lo;
+}
+
 /* Names only unreachable code at the end used (`return x` after a return
  * on every way): the compiler drops the code, not the names it numbered,
  * which come last in co_names.  Loading them there, where nothing runs,
@@ -633,18 +772,13 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
     upy_ptr_vec loads = {0}, out = {0};
     upy_stmt *s;
-    uint32_t n = (uint32_t)upy_seq_len(co->names), from = n, k;
-    while (from > 0 && !uses_name(r, str_at(co->names, from - 1)))
-        from--;
+    uint32_t n = (uint32_t)upy_seq_len(co->names), from = trailing_names(r), k;
     if (from == n || !always_leaves(body))
         return 0;
     for (k = from; k < n; k++) {
         const char *name = str_at(co->names, k);
         upy_expr *e;
-        /* A bare name must load a global (a local would not be numbered),
-         * and a dotted import is no name. */
-        if (strchr(name, '.') || in_names(co->varnames, name) ||
-            in_names(co->cellvars, name) || in_names(co->freevars, name))
+        if (!global_name(co, name))
             return 0;
         e = rec_name(r, rec_source_name(r, name));
         if (!e || upy_vec_push(r->arena, &loads, e))

@@ -122,3 +122,17 @@ def import_of_nested_module_as(data):
 def folded_set_of_equal_items(size):
     size({1, 1.0, True})
     return {2, 2, 3}
+
+
+def dead_code_midway(items):
+    # Debugging code switched off: the compiler drops it but numbers its
+    # local and names where it stands, after the loop's.
+    total = None
+    for item in items:
+        total = item
+    if 0:
+        for line in items.splitlines():
+            check(line)
+    if total:
+        items = process(items, total)
+    return items
