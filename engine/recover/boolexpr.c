@@ -773,7 +773,7 @@ static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
     int32_t body_block = peek_through_jumps(r, blk(r, x->last)->next);
     int32_t else_block = x->on_true == body_block ? x->on_false : x->on_true;
     net_node *a = NULL, *b = NULL;
-    polar test, not_test;
+    polar test, not_test, pos, neg, not_pos, not_neg;
     int k, same;
     if (x->on_true != body_block && x->on_false != body_block)
         return 0;
@@ -799,8 +799,14 @@ static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
     not_test = wrap_not(r, x->on_true == body_block ? x->negated : x->test);
     if (better(not_test, test))
         test = not_test;
-    x->test = if_exp(r, test, a->test, same ? b->test : b->negated);
-    x->negated = if_exp(r, test, a->negated, same ? b->negated : b->test);
+    pos = if_exp(r, test, a->test, same ? b->test : b->negated);
+    neg = if_exp(r, test, a->negated, same ? b->negated : b->test);
+    /* Either polarity may read better as `not` around the other: `not (a
+     * if x else y in z)` keeps the `in` of its leaf. */
+    not_pos = wrap_not(r, neg);
+    not_neg = wrap_not(r, pos);
+    x->test = better(not_pos, pos) ? not_pos : pos;
+    x->negated = better(not_neg, neg) ? not_neg : neg;
     x->on_true = a->on_true;
     x->on_false = a->on_false;
     a->live = b->live = 0;
