@@ -137,3 +137,11 @@ def conditional_expression_as_test(fields, c, a, b):
         if (f.compare if f.hash is None else f.hash):
             use(f)
     return [f for f in fields if (f.compare if f.hash is None else f.hash)]
+
+
+def negated_conditional_expression_as_test(items, waitall, name):
+    # The `not` goes through the conditional expression into the jumps of
+    # its branches: inside them it would turn `in` into `not in`.
+    if not (items if waitall else name in items):
+        use(name)
+    use(items)
