@@ -717,11 +717,37 @@ static int pointers_to(const net_node *nodes, int n, int32_t t) {
     return count;
 }
 
+static uint32_t min_flips(const net_node *x) {
+    return x->test.flips < x->negated.flips ? x->test.flips : x->negated.flips;
+}
+
+/* Whether merged member x (before, ahead of merging y into it) is better
+ * left as `if x: assert y`: y fails into an assertion, and one test of
+ * both turns around an `in` / `is` leaf that the two apart keep.  (The
+ * assert turns its own test around by the jump: `if a in b: assert c is
+ * d` is neither `assert a not in b or c is d` nor `assert not (a in b and
+ * c is not d)` in code.) */
+static int splits_assert(const rec *r, const net_node *before,
+                         const net_node *x, const net_node *y) {
+    int k;
+    int32_t outs[2];
+    outs[0] = y->on_true;
+    outs[1] = y->on_false;
+    if (min_flips(x) <= min_flips(before) + min_flips(y))
+        return 0;
+    for (k = 0; k < 2; k++)
+        if (outs[k] != UPY_NO_BLOCK &&
+            ins(r, blk(r, outs[k])->start)->op == N_LOAD_ASSERTION_ERROR)
+            return 1;
+    return 0;
+}
+
 /* Merges member y into member x when x jumps to y and they share an
  * outcome: x and y, x or y, or (when the shared outcome is y's other one)
  * (not x) or y, (not x) and y -- each written the way that keeps its
  * leaves' code (combine()).  Returns 1 when merged. */
 static int merge_nodes(rec *r, net_node *x, net_node *y) {
+    net_node before = *x;
     if (x->on_true == y->block && same_dest(r, y->on_false, x->on_false)) {
         combine(r, 1, x->test, x->negated, y->test, y->negated, &x->test,
                 &x->negated);
@@ -744,6 +770,10 @@ static int merge_nodes(rec *r, net_node *x, net_node *y) {
         x->on_false = x->on_true;
         x->on_true = y->on_true;
     } else {
+        return 0;
+    }
+    if (splits_assert(r, &before, x, y)) {
+        *x = before;
         return 0;
     }
     y->live = 0;
