@@ -795,6 +795,30 @@ static polar if_exp(rec *r, polar test, polar body, polar orelse) {
     return p;
 }
 
+/* The in / is leaves member m turns around written as an if of its own,
+ * the code that follows it being the body. */
+static uint32_t if_flips(const rec *r, const net_node *m) {
+    int32_t ft = peek_through_jumps(r, blk(r, m->last)->next);
+    return m->on_false == ft ? m->negated.flips : m->test.flips;
+}
+
+/* same_dest(), and with copies, also two copies of one small exit block
+ * that the branches of a conditional expression each run into: 3.12+
+ * copies the body of `if not (a if c else x in y): return` into the end
+ * of a's test.  (Apart, as two ifs, the `in` would turn around.) */
+static int same_exit(rec *r, int32_t a, int32_t b, int copies) {
+    const upy_block *ab, *bb;
+    if (same_dest(r, a, b))
+        return 1;
+    if (!copies || a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
+        return 0;
+    ab = blk(r, a);
+    bb = blk(r, b);
+    return ab->end - ab->start == bb->end - bb->start &&
+           ab->end - ab->start <= 4 && ins(r, ab->end - 1)->op == N_RETURN &&
+           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+}
+
 /* Merges into member x the two members it jumps to, tests of their own
  * with the same two outcomes: `(a if x else b)` as a test.  The compiler
  * lays a out after x (x failing jumps to b), and a's way to its outcome
@@ -804,7 +828,7 @@ static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
     int32_t else_block = x->on_true == body_block ? x->on_false : x->on_true;
     net_node *a = NULL, *b = NULL;
     polar test, not_test, pos, neg, not_pos, not_neg;
-    int k, same;
+    int k, same, copies;
     if (x->on_true != body_block && x->on_false != body_block)
         return 0;
     for (k = 0; k < n; k++) {
@@ -818,10 +842,11 @@ static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
     if (!a || !b || pointers_to(nodes, n, a->block) != 1 ||
         pointers_to(nodes, n, b->block) != 1)
         return 0;
-    same = same_dest(r, a->on_true, b->on_true) &&
-           same_dest(r, a->on_false, b->on_false);
-    if (!same && !(same_dest(r, a->on_true, b->on_false) &&
-                   same_dest(r, a->on_false, b->on_true)))
+    copies = if_flips(r, a) + if_flips(r, b) > 0;
+    same = same_exit(r, a->on_true, b->on_true, copies) &&
+           same_exit(r, a->on_false, b->on_false, copies);
+    if (!same && !(same_exit(r, a->on_true, b->on_false, copies) &&
+                   same_exit(r, a->on_false, b->on_true, copies)))
         return 0;
     /* The test of x that leads to a, or not the other one: whichever
      * keeps the code of its leaves. */
@@ -839,6 +864,12 @@ static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
     x->negated = better(not_neg, neg) ? not_neg : neg;
     x->on_true = a->on_true;
     x->on_false = a->on_false;
+    if (copies) {
+        /* The copy b runs into is the one after the whole test, where the
+         * body of the if is laid out. */
+        x->on_true = same ? b->on_true : b->on_false;
+        x->on_false = same ? b->on_false : b->on_true;
+    }
     a->live = b->live = 0;
     if (a->last > x->last)
         x->last = a->last;
