@@ -717,11 +717,37 @@ static int pointers_to(const net_node *nodes, int n, int32_t t) {
     return count;
 }
 
+static uint32_t min_flips(const net_node *x) {
+    return x->test.flips < x->negated.flips ? x->test.flips : x->negated.flips;
+}
+
+/* Whether merged member x (before, ahead of merging y into it) is better
+ * left as `if x: assert y`: y fails into an assertion, and one test of
+ * both turns around an `in` / `is` leaf that the two apart keep.  (The
+ * assert turns its own test around by the jump: `if a in b: assert c is
+ * d` is neither `assert a not in b or c is d` nor `assert not (a in b and
+ * c is not d)` in code.) */
+static int splits_assert(const rec *r, const net_node *before,
+                         const net_node *x, const net_node *y) {
+    int k;
+    int32_t outs[2];
+    outs[0] = y->on_true;
+    outs[1] = y->on_false;
+    if (min_flips(x) <= min_flips(before) + min_flips(y))
+        return 0;
+    for (k = 0; k < 2; k++)
+        if (outs[k] != UPY_NO_BLOCK &&
+            ins(r, blk(r, outs[k])->start)->op == N_LOAD_ASSERTION_ERROR)
+            return 1;
+    return 0;
+}
+
 /* Merges member y into member x when x jumps to y and they share an
  * outcome: x and y, x or y, or (when the shared outcome is y's other one)
  * (not x) or y, (not x) and y -- each written the way that keeps its
  * leaves' code (combine()).  Returns 1 when merged. */
 static int merge_nodes(rec *r, net_node *x, net_node *y) {
+    net_node before = *x;
     if (x->on_true == y->block && same_dest(r, y->on_false, x->on_false)) {
         combine(r, 1, x->test, x->negated, y->test, y->negated, &x->test,
                 &x->negated);
@@ -746,6 +772,10 @@ static int merge_nodes(rec *r, net_node *x, net_node *y) {
     } else {
         return 0;
     }
+    if (splits_assert(r, &before, x, y)) {
+        *x = before;
+        return 0;
+    }
     y->live = 0;
     if (y->last > x->last)
         x->last = y->last;
@@ -765,6 +795,30 @@ static polar if_exp(rec *r, polar test, polar body, polar orelse) {
     return p;
 }
 
+/* The in / is leaves member m turns around written as an if of its own,
+ * the code that follows it being the body. */
+static uint32_t if_flips(const rec *r, const net_node *m) {
+    int32_t ft = peek_through_jumps(r, blk(r, m->last)->next);
+    return m->on_false == ft ? m->negated.flips : m->test.flips;
+}
+
+/* same_dest(), and with copies, also two copies of one small exit block
+ * that the branches of a conditional expression each run into: 3.12+
+ * copies the body of `if not (a if c else x in y): return` into the end
+ * of a's test.  (Apart, as two ifs, the `in` would turn around.) */
+static int same_exit(rec *r, int32_t a, int32_t b, int copies) {
+    const upy_block *ab, *bb;
+    if (same_dest(r, a, b))
+        return 1;
+    if (!copies || a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
+        return 0;
+    ab = blk(r, a);
+    bb = blk(r, b);
+    return ab->end - ab->start == bb->end - bb->start &&
+           ab->end - ab->start <= 4 && ins(r, ab->end - 1)->op == N_RETURN &&
+           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+}
+
 /* Merges into member x the two members it jumps to, tests of their own
  * with the same two outcomes: `(a if x else b)` as a test.  The compiler
  * lays a out after x (x failing jumps to b), and a's way to its outcome
@@ -773,8 +827,8 @@ static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
     int32_t body_block = peek_through_jumps(r, blk(r, x->last)->next);
     int32_t else_block = x->on_true == body_block ? x->on_false : x->on_true;
     net_node *a = NULL, *b = NULL;
-    polar test, not_test;
-    int k, same;
+    polar test, not_test, pos, neg, not_pos, not_neg;
+    int k, same, copies;
     if (x->on_true != body_block && x->on_false != body_block)
         return 0;
     for (k = 0; k < n; k++) {
@@ -788,10 +842,11 @@ static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
     if (!a || !b || pointers_to(nodes, n, a->block) != 1 ||
         pointers_to(nodes, n, b->block) != 1)
         return 0;
-    same = same_dest(r, a->on_true, b->on_true) &&
-           same_dest(r, a->on_false, b->on_false);
-    if (!same && !(same_dest(r, a->on_true, b->on_false) &&
-                   same_dest(r, a->on_false, b->on_true)))
+    copies = if_flips(r, a) + if_flips(r, b) > 0;
+    same = same_exit(r, a->on_true, b->on_true, copies) &&
+           same_exit(r, a->on_false, b->on_false, copies);
+    if (!same && !(same_exit(r, a->on_true, b->on_false, copies) &&
+                   same_exit(r, a->on_false, b->on_true, copies)))
         return 0;
     /* The test of x that leads to a, or not the other one: whichever
      * keeps the code of its leaves. */
@@ -799,10 +854,22 @@ static int merge_if_exp(rec *r, net_node *nodes, int n, net_node *x) {
     not_test = wrap_not(r, x->on_true == body_block ? x->negated : x->test);
     if (better(not_test, test))
         test = not_test;
-    x->test = if_exp(r, test, a->test, same ? b->test : b->negated);
-    x->negated = if_exp(r, test, a->negated, same ? b->negated : b->test);
+    pos = if_exp(r, test, a->test, same ? b->test : b->negated);
+    neg = if_exp(r, test, a->negated, same ? b->negated : b->test);
+    /* Either polarity may read better as `not` around the other: `not (a
+     * if x else y in z)` keeps the `in` of its leaf. */
+    not_pos = wrap_not(r, neg);
+    not_neg = wrap_not(r, pos);
+    x->test = better(not_pos, pos) ? not_pos : pos;
+    x->negated = better(not_neg, neg) ? not_neg : neg;
     x->on_true = a->on_true;
     x->on_false = a->on_false;
+    if (copies) {
+        /* The copy b runs into is the one after the whole test, where the
+         * body of the if is laid out. */
+        x->on_true = same ? b->on_true : b->on_false;
+        x->on_false = same ? b->on_false : b->on_true;
+    }
     a->live = b->live = 0;
     if (a->last > x->last)
         x->last = a->last;

@@ -137,3 +137,25 @@ def conditional_expression_as_test(fields, c, a, b):
         if (f.compare if f.hash is None else f.hash):
             use(f)
     return [f for f in fields if (f.compare if f.hash is None else f.hash)]
+
+
+def negated_conditional_expression_as_test(items, waitall, name):
+    # The `not` goes through the conditional expression into the jumps of
+    # its branches: inside them it would turn `in` into `not in`.
+    if not (items if waitall else name in items):
+        use(name)
+    use(items)
+
+
+def negated_conditional_expression_returns(items, waitall, name):
+    # 3.12+ copies the return into the end of each branch's test.
+    if not (items if waitall else name in items):
+        return
+    use(items)
+
+
+def assert_under_in_test(marker, before, after):
+    # Merged into one assert, either `in` or `is` would turn around.
+    if marker in before:
+        assert before[-1] is marker
+    use(after)
