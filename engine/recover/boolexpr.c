@@ -618,6 +618,23 @@ static int in_network(const net_node *nodes, int n, int32_t b) {
     return 0;
 }
 
+/* Whether block p is in the network, or is a lone jump only members go
+ * to: a chained comparison that holds or fails into the next test jumps
+ * there over its cleanup (`if a < b < c or d:`). */
+static int reached_from_network(const rec *r, const net_node *nodes, int n,
+                                int32_t p) {
+    const upy_block *pb = blk(r, p);
+    uint32_t k;
+    if (in_network(nodes, n, p))
+        return 1;
+    if (!is_forwarding_jump(r, p) || !pb->npreds)
+        return 0;
+    for (k = 0; k < pb->npreds; k++)
+        if (!in_network(nodes, n, pb->preds[k]))
+            return 0;
+    return 1;
+}
+
 /* Blocks that can join the network: pure tests (or chain links) reached
  * only from blocks already in it. */
 static int is_bottom_test(int32_t t, int32_t target, const region *rg) {
@@ -663,7 +680,7 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
                     continue;
                 tb = blk(r, t);
                 for (p = 0; p < tb->npreds && ok; p++)
-                    ok = in_network(nodes, n, tb->preds[p]);
+                    ok = reached_from_network(r, nodes, n, tb->preds[p]);
                 if (!ok || !tb->npreds)
                     continue;
                 nodes[n].block = nodes[n].last = t;
@@ -830,7 +847,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
         return 0;
     nodes[0].block = b;
     nodes[0].last = first.last;
-    nodes[0].cleanup = UPY_NO_BLOCK;
+    nodes[0].cleanup = first.chain_cleanup;
     leaf_polar(r, b, first.test, &nodes[0].test, &nodes[0].negated);
     nodes[0].on_true = through_jumps(r, first.on_true);
     nodes[0].on_false = through_jumps(r, first.on_false);
