@@ -649,6 +649,43 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Whether the handlers of the try whose body starts at block b were moved
+ * after all other code (3.12+).  The compiler moves the code that only
+ * handlers reach (cold code) to the end, a handler with the code it goes
+ * on to; a try in code only a handler reaches (after a try whose else part
+ * returns, the handler's way on) keeps its handlers in place, as 3.11
+ * lays them out.  0 also when out of memory (the in-place reading). */
+static int handlers_moved(rec *r, int32_t b) {
+    int32_t *stack;
+    uint8_t *seen;
+    uint32_t sp = 0;
+    if (!r->ncode.cold_handlers)
+        return 0;
+    stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
+    seen = upy_arena_array(r->arena, r->cfg.count, 1);
+    if (!stack || !seen)
+        return 0;
+    memset(seen, 0, r->cfg.count);
+    stack[sp++] = 0;
+    seen[0] = 1;
+    while (sp) {
+        const upy_block *x = blk(r, stack[--sp]);
+        int32_t succ[2];
+        int k;
+        if (x == blk(r, b))
+            return 1;
+        succ[0] =
+            upy_nin_falls_through(ins(r, x->end - 1)) ? x->next : UPY_NO_BLOCK;
+        succ[1] = x->jump;
+        for (k = 0; k < 2; k++)
+            if (succ[k] != UPY_NO_BLOCK && !seen[succ[k]]) {
+                seen[succ[k]] = 1;
+                stack[sp++] = succ[k];
+            }
+    }
+    return 0;
+}
+
 /* Whether block exit, where the try body goes on, is a copy of block
  * follow, where the handlers go on: the compiler copies a small block that
  * ends in a jump (as the POP_EXCEPT and continue closing an enclosing
@@ -1414,7 +1451,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     } else {
         uint32_t copy = 0;
         clause_copy cc;
-        int handled = 0;
+        int handled = 0, handlers_last = handlers_moved(r, b);
         star = star_first_clause(r, h);
         if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
                  : try_except(r, b, h, rg, s, &follow, out))
@@ -1463,7 +1500,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         } else if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
                    exit != follow && exit < follow && exit >= rg->start &&
                    (follow <= rg->end || star ||
-                    (!r->ncode.cold_handlers && exit < h))) {
+                    (!handlers_last && exit < h))) {
             /* (Where the handlers go on past the region, as to the copy
              * of an enclosing finally body, the else part ends at the
              * handler that follows it -- except after an except* handler,
@@ -1492,7 +1529,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
-                   !r->ncode.cold_handlers && exit < h && exit >= rg->start) {
+                   !handlers_last && exit < h && exit >= rg->start) {
             /* No handler goes on after the try, but the body does, and
              * before the handlers: that is an else part (code after the
              * try would follow the handlers). */
@@ -1505,8 +1542,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 return -1;
             follow = r->exit_block;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
-                   r->ncode.cold_handlers && exit >= rg->start &&
-                   exit < rg->end) {
+                   handlers_last && exit >= rg->start && exit < rg->end) {
             r->sp = depth_after;
             if (rest_after_try(r, h, rg, exit, s, NULL, &follow, &orelse,
                                &after))
