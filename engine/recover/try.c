@@ -649,17 +649,23 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
-/* Whether the handlers of the try whose body starts at block b were moved
- * after all other code (3.12+).  The compiler moves the code that only
- * handlers reach (cold code) to the end, a handler with the code it goes
- * on to; a try in code only a handler reaches (after a try whose else part
- * returns, the handler's way on) keeps its handlers in place, as 3.11
- * lays them out.  0 also when out of memory (the in-place reading). */
-static int handlers_moved(rec *r, int32_t b) {
+/* Whether the layout tells the else part of the try whose body starts at
+ * block b and goes on at block exit: its handlers laid out in place, code
+ * the body falls into before them being an else part.  So before 3.12;
+ * 3.12+ moves the code that only handlers reach (cold code) to the end,
+ * the handlers with it, but as one streak: a try in code only a handler
+ * reaches (after a try whose else part returns, the handler's way on)
+ * keeps its handlers in place.  There, a way on that ends the enclosing
+ * handler (POP_EXCEPT first) is the code after the try, a small exit
+ * block the compiler copied into the body's jump, not an else part.
+ * 0 also when out of memory (the reading by co_names / co_consts). */
+static int handlers_in_place(rec *r, int32_t b, int32_t exit) {
     int32_t *stack;
     uint8_t *seen;
     uint32_t sp = 0;
     if (!r->ncode.cold_handlers)
+        return 1;
+    if (exit != UPY_NO_BLOCK && ins(r, blk(r, exit)->start)->op == N_POP_EXCEPT)
         return 0;
     stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
     seen = upy_arena_array(r->arena, r->cfg.count, 1);
@@ -673,7 +679,7 @@ static int handlers_moved(rec *r, int32_t b) {
         int32_t succ[2];
         int k;
         if (x == blk(r, b))
-            return 1;
+            return 0;
         succ[0] =
             upy_nin_falls_through(ins(r, x->end - 1)) ? x->next : UPY_NO_BLOCK;
         succ[1] = x->jump;
@@ -683,7 +689,7 @@ static int handlers_moved(rec *r, int32_t b) {
                 stack[sp++] = succ[k];
             }
     }
-    return 0;
+    return 1;
 }
 
 /* Whether block exit, where the try body goes on, is a copy of block
@@ -1451,7 +1457,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     } else {
         uint32_t copy = 0;
         clause_copy cc;
-        int handled = 0, handlers_last = handlers_moved(r, b);
+        int handled = 0, in_place = handlers_in_place(r, b, exit);
         star = star_first_clause(r, h);
         if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
                  : try_except(r, b, h, rg, s, &follow, out))
@@ -1499,8 +1505,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 return -1;
         } else if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
                    exit != follow && exit < follow && exit >= rg->start &&
-                   (follow <= rg->end || star ||
-                    (!handlers_last && exit < h))) {
+                   (follow <= rg->end || star || (in_place && exit < h))) {
             /* (Where the handlers go on past the region, as to the copy
              * of an enclosing finally body, the else part ends at the
              * handler that follows it -- except after an except* handler,
@@ -1528,8 +1533,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
-        } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
-                   !handlers_last && exit < h && exit >= rg->start) {
+        } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK && in_place &&
+                   exit < h && exit >= rg->start) {
             /* No handler goes on after the try, but the body does, and
              * before the handlers: that is an else part (code after the
              * try would follow the handlers). */
@@ -1542,7 +1547,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 return -1;
             follow = r->exit_block;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
-                   handlers_last && exit >= rg->start && exit < rg->end) {
+                   !in_place && exit >= rg->start && exit < rg->end) {
             r->sp = depth_after;
             if (rest_after_try(r, h, rg, exit, s, NULL, &follow, &orelse,
                                &after))
