@@ -618,16 +618,20 @@ static int in_network(const net_node *nodes, int n, int32_t b) {
     return 0;
 }
 
-/* Whether block p is in the network, or is a lone jump only members go
- * to: a chained comparison that holds or fails into the next test jumps
- * there over its cleanup (`if a < b < c or d:`). */
+/* Whether block p is in the network, or is a lone jump or a lone POP_TOP
+ * only members go to: a chained comparison that fails into the next test
+ * pops its middle operand there, the last link's failing way jumping over
+ * that cleanup (`if a < b < c or d:`).  (A cleanup that jumps on is left
+ * out: the next test may then be an if statement of its own.) */
 static int reached_from_network(const rec *r, const net_node *nodes, int n,
                                 int32_t p) {
     const upy_block *pb = blk(r, p);
     uint32_t k;
     if (in_network(nodes, n, p))
         return 1;
-    if (!is_forwarding_jump(r, p) || !pb->npreds)
+    if (!pb->npreds ||
+        !(is_forwarding_jump(r, p) ||
+          (pb->end - pb->start == 1 && ins(r, pb->start)->op == N_POP_TOP)))
         return 0;
     for (k = 0; k < pb->npreds; k++)
         if (!in_network(nodes, n, pb->preds[k]))
@@ -847,7 +851,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
         return 0;
     nodes[0].block = b;
     nodes[0].last = first.last;
-    nodes[0].cleanup = first.chain_cleanup;
+    nodes[0].cleanup = UPY_NO_BLOCK;
     leaf_polar(r, b, first.test, &nodes[0].test, &nodes[0].negated);
     nodes[0].on_true = through_jumps(r, first.on_true);
     nodes[0].on_false = through_jumps(r, first.on_false);
