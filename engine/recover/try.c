@@ -1518,6 +1518,19 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
+        } else if (!in_place && exit != UPY_NO_BLOCK &&
+                   follow != UPY_NO_BLOCK && exit >= rg->start &&
+                   exit < rg->end && follow >= rg->end && follow != rg->brk) {
+            /* 3.12+, the handlers moved after all other code: handlers
+             * that go on past the region (where an enclosing if statement
+             * ends) leave no code after the try in it, so the rest of the
+             * region from where the body goes on is the else part. */
+            region erg = *rg;
+            erg.start = exit;
+            erg.follow = follow;
+            r->sp = depth_after;
+            if (rec_region(r, exit, &erg, &orelse))
+                return -1;
         } else if (star && exit != UPY_NO_BLOCK && exit != follow &&
                    exit >= rg->start && follow != UPY_NO_BLOCK &&
                    (follow == rg->follow || follow == rg->cont) &&
