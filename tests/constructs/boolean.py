@@ -137,3 +137,11 @@ def conditional_expression_as_test(fields, c, a, b):
         if (f.compare if f.hash is None else f.hash):
             use(f)
     return [f for f in fields if (f.compare if f.hash is None else f.hash)]
+
+
+def chain_or_test_returns(num):
+    # The chain fails into the next test through its cleanup (a lone
+    # POP_TOP) and the last link's jump over it: one condition.
+    if 0xD800 <= num <= 0xDFFF or num > 0x10FFFF:
+        return '?'
+    return chr(num)
