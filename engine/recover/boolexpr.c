@@ -618,6 +618,27 @@ static int in_network(const net_node *nodes, int n, int32_t b) {
     return 0;
 }
 
+/* Whether block p is in the network, or is a lone jump or a lone POP_TOP
+ * only members go to: a chained comparison that fails into the next test
+ * pops its middle operand there, the last link's failing way jumping over
+ * that cleanup (`if a < b < c or d:`).  (A cleanup that jumps on is left
+ * out: the next test may then be an if statement of its own.) */
+static int reached_from_network(const rec *r, const net_node *nodes, int n,
+                                int32_t p) {
+    const upy_block *pb = blk(r, p);
+    uint32_t k;
+    if (in_network(nodes, n, p))
+        return 1;
+    if (!pb->npreds ||
+        !(is_forwarding_jump(r, p) ||
+          (pb->end - pb->start == 1 && ins(r, pb->start)->op == N_POP_TOP)))
+        return 0;
+    for (k = 0; k < pb->npreds; k++)
+        if (!in_network(nodes, n, pb->preds[k]))
+            return 0;
+    return 1;
+}
+
 /* Blocks that can join the network: pure tests (or chain links) reached
  * only from blocks already in it. */
 static int is_bottom_test(int32_t t, int32_t target, const region *rg) {
@@ -663,7 +684,7 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
                     continue;
                 tb = blk(r, t);
                 for (p = 0; p < tb->npreds && ok; p++)
-                    ok = in_network(nodes, n, tb->preds[p]);
+                    ok = reached_from_network(r, nodes, n, tb->preds[p]);
                 if (!ok || !tb->npreds)
                     continue;
                 nodes[n].block = nodes[n].last = t;

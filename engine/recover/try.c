@@ -649,6 +649,49 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Whether the layout tells the else part of the try whose body starts at
+ * block b and goes on at block exit: its handlers laid out in place, code
+ * the body falls into before them being an else part.  So before 3.12;
+ * 3.12+ moves the code that only handlers reach (cold code) to the end,
+ * the handlers with it, but as one streak: a try in code only a handler
+ * reaches (after a try whose else part returns, the handler's way on)
+ * keeps its handlers in place.  There, a way on that ends the enclosing
+ * handler (POP_EXCEPT first) is the code after the try, a small exit
+ * block the compiler copied into the body's jump, not an else part.
+ * 0 also when out of memory (the reading by co_names / co_consts). */
+static int handlers_in_place(rec *r, int32_t b, int32_t exit) {
+    int32_t *stack;
+    uint8_t *seen;
+    uint32_t sp = 0;
+    if (!r->ncode.cold_handlers)
+        return 1;
+    if (exit != UPY_NO_BLOCK && ins(r, blk(r, exit)->start)->op == N_POP_EXCEPT)
+        return 0;
+    stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
+    seen = upy_arena_array(r->arena, r->cfg.count, 1);
+    if (!stack || !seen)
+        return 0;
+    memset(seen, 0, r->cfg.count);
+    stack[sp++] = 0;
+    seen[0] = 1;
+    while (sp) {
+        const upy_block *x = blk(r, stack[--sp]);
+        int32_t succ[2];
+        int k;
+        if (x == blk(r, b))
+            return 0;
+        succ[0] =
+            upy_nin_falls_through(ins(r, x->end - 1)) ? x->next : UPY_NO_BLOCK;
+        succ[1] = x->jump;
+        for (k = 0; k < 2; k++)
+            if (succ[k] != UPY_NO_BLOCK && !seen[succ[k]]) {
+                seen[succ[k]] = 1;
+                stack[sp++] = succ[k];
+            }
+    }
+    return 1;
+}
+
 /* Whether block exit, where the try body goes on, is a copy of block
  * follow, where the handlers go on: the compiler copies a small block that
  * ends in a jump (as the POP_EXCEPT and continue closing an enclosing
@@ -1414,7 +1457,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     } else {
         uint32_t copy = 0;
         clause_copy cc;
-        int handled = 0;
+        int handled = 0, in_place = handlers_in_place(r, b, exit);
         star = star_first_clause(r, h);
         if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
                  : try_except(r, b, h, rg, s, &follow, out))
@@ -1462,8 +1505,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 return -1;
         } else if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
                    exit != follow && exit < follow && exit >= rg->start &&
-                   (follow <= rg->end || star ||
-                    (!r->ncode.cold_handlers && exit < h))) {
+                   (follow <= rg->end || star || (in_place && exit < h))) {
             /* (Where the handlers go on past the region, as to the copy
              * of an enclosing finally body, the else part ends at the
              * handler that follows it -- except after an except* handler,
@@ -1472,6 +1514,19 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             region erg = *rg;
             erg.start = exit;
             erg.end = follow <= rg->end || star ? follow : h;
+            erg.follow = follow;
+            r->sp = depth_after;
+            if (rec_region(r, exit, &erg, &orelse))
+                return -1;
+        } else if (!in_place && exit != UPY_NO_BLOCK &&
+                   follow != UPY_NO_BLOCK && exit >= rg->start &&
+                   exit < rg->end && follow >= rg->end && follow != rg->brk) {
+            /* 3.12+, the handlers moved after all other code: handlers
+             * that go on past the region (where an enclosing if statement
+             * ends) leave no code after the try in it, so the rest of the
+             * region from where the body goes on is the else part. */
+            region erg = *rg;
+            erg.start = exit;
             erg.follow = follow;
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
@@ -1491,8 +1546,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
-        } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
-                   !r->ncode.cold_handlers && exit < h && exit >= rg->start) {
+        } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK && in_place &&
+                   exit < h && exit >= rg->start) {
             /* No handler goes on after the try, but the body does, and
              * before the handlers: that is an else part (code after the
              * try would follow the handlers). */
@@ -1505,8 +1560,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 return -1;
             follow = r->exit_block;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
-                   r->ncode.cold_handlers && exit >= rg->start &&
-                   exit < rg->end) {
+                   !in_place && exit >= rg->start && exit < rg->end) {
             r->sp = depth_after;
             if (rest_after_try(r, h, rg, exit, s, NULL, &follow, &orelse,
                                &after))

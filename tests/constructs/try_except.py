@@ -762,3 +762,49 @@ def if_with_loop_ends_finally(modes, count):
             for m in modes:
                 restore(m)
     return count
+
+
+def else_after_try_in_cold_code(open_, url):
+    # The first try's else part returns: the code after it is reached from
+    # the handler only, and 3.12+ keeps the handlers of the second try in
+    # place there.
+    try:
+        p = open_(url)
+    except OSError:
+        pass
+    else:
+        p.wait()
+        return True
+    try:
+        p = open_(url, 1)
+    except OSError:
+        return False
+    else:
+        return p.poll() is None
+
+
+def try_else_ends_elif_branch(path, c, percent, env):
+    # The handler goes on past the branch (where the if statement ends):
+    # the rest of the branch is the else part.
+    while path:
+        if c == 1:
+            use(c)
+        elif c == percent:
+            if path[0] == percent:
+                path = path[1:]
+            else:
+                try:
+                    index = path.index(percent)
+                except ValueError:
+                    index = 5
+                else:
+                    var = path[:index]
+                    try:
+                        value = env[var]
+                    except KeyError:
+                        value = percent
+                    use(value)
+        else:
+            use(path)
+        path = path[1:]
+    return path
