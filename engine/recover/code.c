@@ -625,6 +625,18 @@ static int uses_name(const rec *r, const char *name) {
     return 0;
 }
 
+/* The test of a dead `if` placed last: a false constant the code holds
+ * already, where there is one (3.11 keeps the test's constant in
+ * co_consts, numbered where the if compiles). */
+static const upy_object *dead_test_last(const upy_code *co) {
+    static const upy_object zero_object = {UPY_INT, 0, {{0, 0, 0, 0, 0}}};
+    if (has_const_like(co, &zero_object))
+        return &zero_object;
+    if (has_const_like(co, &false_object))
+        return &false_object;
+    return dead_test(co);
+}
+
 /* Adds the loads of names as one expression statement to dead, and
  * empties names. */
 static int flush_dead_loads(rec *r, upy_ptr_vec *names, upy_ptr_vec *dead) {
@@ -705,7 +717,7 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
         s = rec_stmt(r, UPY_S_IF);
         if (!s)
             return -1;
-        s->u.if_.test = rec_const(r, dead_test(co));
+        s->u.if_.test = rec_const(r, dead_test_last(co));
         s->u.if_.body = upy_vec_stmts(&dead);
         if (!s->u.if_.test || upy_vec_push(r->arena, &out, s))
             return rec_oom(r);
