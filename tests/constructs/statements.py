@@ -117,3 +117,10 @@ def unreachable_tail(test):
 def import_of_nested_module_as(data):
     import xml.etree.ElementTree as ET
     return ET.fromstring(data)
+
+
+def dead_if_at_end_keeps_names(self):
+    """The compiler drops the body but keeps the names it numbered."""
+    self.check(signal.setitimer, -1, 0)
+    if 0:
+        self.check(signal.setitimer, signal.ITIMER_REAL, -1)

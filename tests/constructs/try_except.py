@@ -762,3 +762,13 @@ def if_with_loop_ends_finally(modes, count):
             for m in modes:
                 restore(m)
     return count
+
+
+def except_pass_else_raise(it):
+    """The handler falls off the end: a copy of the implicit return."""
+    try:
+        next(it)
+    except StopIteration:
+        pass
+    else:
+        raise AssertionError("too many items", it)
