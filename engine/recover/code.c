@@ -764,43 +764,101 @@ static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
     return lo;
 }
 
-/* Names only unreachable code at the end used (`return x` after a return
- * on every way): the compiler drops the code, not the names it numbered,
- * which come last in co_names.  Loading them there, where nothing runs,
- * numbers them again. */
+/* The test of a dead `if` placed last: a false constant the code holds
+ * already, where there is one (3.11 keeps the test's constant in
+ * co_consts, numbered where the if compiles). */
+static const upy_object *dead_test_last(const upy_code *co) {
+    static const upy_object zero_object = {UPY_INT, 0, {{0, 0, 0, 0, 0}}};
+    if (has_const_like(co, &zero_object))
+        return &zero_object;
+    if (has_const_like(co, &false_object))
+        return &false_object;
+    return dead_test(co);
+}
+
+/* Adds the loads of names as one expression statement to dead, and
+ * empties names. */
+static int flush_dead_loads(rec *r, upy_ptr_vec *names, upy_ptr_vec *dead) {
+    upy_stmt *s;
+    if (!names->len)
+        return 0;
+    s = rec_stmt(r, UPY_S_EXPR);
+    if (!s)
+        return -1;
+    if (names->len == 1) {
+        s->u.expr = names->items[0];
+    } else {
+        s->u.expr = upy_expr_new(r->arena, UPY_E_TUPLE);
+        if (s->u.expr)
+            s->u.expr->u.elts = upy_vec_exprs(names);
+    }
+    if (!s->u.expr || upy_vec_push(r->arena, dead, s))
+        return rec_oom(r);
+    *names = (upy_ptr_vec){0};
+    return 0;
+}
+
+/* `import name`: the way dead code numbers a local's name in co_names. */
+static int push_dead_import(rec *r, const char *name, upy_ptr_vec *dead) {
+    upy_stmt *s = rec_stmt(r, UPY_S_IMPORT);
+    upy_alias *alias = upy_arena_alloc(r->arena, sizeof *alias);
+    if (!s || !alias)
+        return rec_oom(r);
+    alias->name = rec_source_name(r, name);
+    alias->asname = NULL;
+    s->u.import.names = alias;
+    s->u.import.n = 1;
+    return upy_vec_push(r->arena, dead, s) ? rec_oom(r) : 0;
+}
+
+/* Names only dead code at the end used (`return x` after a return on
+ * every way, `if 0: ...`): the compiler drops the code, not the names it
+ * numbered, which come last in co_names.  Loading them there, where
+ * nothing runs, numbers them again; after code that can fall off its
+ * end, in an `if` the compiler drops (as the source's was). */
 static int add_dead_names(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
-    upy_ptr_vec loads = {0}, out = {0};
+    upy_ptr_vec loads = {0}, dead = {0}, out = {0};
     upy_stmt *s;
     uint32_t n = (uint32_t)upy_seq_len(co->names), from = trailing_names(r), k;
-    if (from == n || !always_leaves(body))
+    if (from == n)
         return 0;
     for (k = from; k < n; k++) {
         const char *name = str_at(co->names, k);
         upy_expr *e;
-        if (!global_name(co, name))
+        /* A bare name must load a global (a local's is numbered by an
+         * import), and a dotted import is no name. */
+        if (strchr(name, '.') || in_names(co->cellvars, name) ||
+            in_names(co->freevars, name))
             return 0;
+        if (in_names(co->varnames, name)) {
+            if (flush_dead_loads(r, &loads, &dead) ||
+                push_dead_import(r, name, &dead))
+                return -1;
+            continue;
+        }
         e = rec_name(r, rec_source_name(r, name));
         if (!e || upy_vec_push(r->arena, &loads, e))
             return rec_oom(r);
     }
-    s = rec_stmt(r, UPY_S_EXPR);
-    if (!s)
+    if (flush_dead_loads(r, &loads, &dead))
         return -1;
-    if (loads.len == 1) {
-        s->u.expr = loads.items[0];
-    } else {
-        s->u.expr = upy_expr_new(r->arena, UPY_E_TUPLE);
-        if (s->u.expr)
-            s->u.expr->u.elts = upy_vec_exprs(&loads);
-    }
-    if (!s->u.expr)
-        return rec_oom(r);
     for (k = 0; k < body->len; k++)
         if (upy_vec_push(r->arena, &out, body->items[k]))
             return rec_oom(r);
-    if (upy_vec_push(r->arena, &out, s))
-        return rec_oom(r);
+    if (always_leaves(body)) {
+        for (k = 0; k < dead.len; k++)
+            if (upy_vec_push(r->arena, &out, dead.items[k]))
+                return rec_oom(r);
+    } else {
+        s = rec_stmt(r, UPY_S_IF);
+        if (!s)
+            return -1;
+        s->u.if_.test = rec_const(r, dead_test_last(co));
+        s->u.if_.body = upy_vec_stmts(&dead);
+        if (!s->u.if_.test || upy_vec_push(r->arena, &out, s))
+            return rec_oom(r);
+    }
     *body = upy_vec_stmts(&out);
     return 0;
 }

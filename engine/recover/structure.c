@@ -2214,6 +2214,64 @@ static int is_break_to_tail(const rec *r, const upy_block *bb, uint32_t ret,
            copied_lines(r, p, *tail, n);
 }
 
+/* Whether constant c entered co_consts after a constant that the code
+ * (from, to] loads first, none before: the compiler met c later in the
+ * source than that code. */
+static int const_entered_after(const rec *r, const upy_object *c, uint32_t from,
+                               uint32_t to) {
+    const upy_object *consts = r->code->consts;
+    int32_t kc = entry_index(consts, c), k;
+    uint32_t i, j;
+    for (i = from + 1; i <= to && i < r->ncode.count; i++) {
+        const upy_object *o = ins(r, i)->obj;
+        if (ins(r, i)->op != N_LOAD_CONST || o == c)
+            continue;
+        k = entry_index(consts, o);
+        if (k < 0 || k >= kc)
+            continue;
+        for (j = 0; j <= from; j++)
+            if (ins(r, j)->op == N_LOAD_CONST && ins(r, j)->obj == o)
+                break;
+        if (j > from)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the `return c` (c a constant) at instruction ret of block bb, in
+ * a for loop, is a break whose target, the loop's exit or the return
+ * after the straight code that exit runs first (its else part), the
+ * compiler copied in place of the jump: POP_TOP of the iterator, then the
+ * same code.  A written `return c` is that same code on lines of its own
+ * (the copy of an implicit `return None` takes the break's), so the
+ * order of co_consts tells: written there, c would have entered before
+ * the constants the code after it brings.  (3.11 copies only the implicit
+ * return, which is what a break reads as there: a written return keeps
+ * its jumps.)  *tail: the first instruction of that return, the exit's
+ * own when the loop has no else part. */
+static int is_const_break(const rec *r, const upy_block *bb, uint32_t ret,
+                          const region *rg, uint32_t *tail) {
+    uint32_t p, q, exit;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
+        !r->ncode.copies_exits || !in_for_loop(r, rg))
+        return 0;
+    p = exit_copy_start(r, bb, ret);
+    if (p > ret || !is_const_return(r, p, ret))
+        return 0;
+    exit = blk(r, rg->brk)->start;
+    for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++) {
+        if (ins(r, q)->op == N_RETURN)
+            break;
+        if (ins(r, q)->target >= 0)
+            return 0;
+    }
+    if (q >= r->ncode.count || ins(r, q)->op != N_RETURN || q < exit + 1)
+        return 0;
+    *tail = q - 1;
+    return rec_same_code(r, p, *tail, 2) &&
+           const_entered_after(r, ins(r, p)->obj, ret, q);
+}
+
 /* Whether the names and constants of the instructions [p, ret] entered
  * co_names / co_consts after those first used in the loop at `header` after
  * them: the compiler met that code later in the source, after the loop. */
@@ -2667,6 +2725,16 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                     return -1;
                 s->u.break_.value = rec_value(r, rec_pop(r));
                 s->u.break_.to_return = tail + 1;
+                return rec_emit(r, out, s);
+            }
+            if (is_const_break(r, bb, (uint32_t)stop, rg, &tail)) {
+                upy_stmt *s = rec_stmt(r, UPY_S_BREAK);
+                if (!s)
+                    return -1;
+                s->u.break_.value = rec_value(r, rec_pop(r));
+                /* (A break to the exit itself is a plain one.) */
+                if (tail != blk(r, rg->brk)->start)
+                    s->u.break_.to_return = tail + 1;
                 return rec_emit(r, out, s);
             }
             return emit_return(r, rg, out);

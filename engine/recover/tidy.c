@@ -222,16 +222,23 @@ static int ends_with_copy(const rec *r, const upy_stmt_list *body,
     return 1;
 }
 
-/* Whether constant o is loaded by an instruction before `before`. */
+/* The co_consts entry instruction `in` uses: a constant's load, or a
+ * call's tuple of keyword names (KW_NAMES, or the constant CALL_KW and
+ * CALL_FUNCTION_KW take), or NULL. */
+static const upy_object *const_used(const upy_nin *in) {
+    return in->op == N_LOAD_CONST || in->op == N_CALL ? in->obj : NULL;
+}
+
+/* Whether constant o is used by an instruction before `before`. */
 static int loaded_before(const rec *r, const upy_object *o, uint32_t before) {
     uint32_t i;
     for (i = 0; i < before && i < r->ncode.count; i++)
-        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].obj == o)
+        if (const_used(&r->ncode.ins[i]) == o)
             return 1;
     return 0;
 }
 
-/* Whether code before instruction `before` loads a constant that entered
+/* Whether code before instruction `before` uses a constant that entered
  * co_consts after index `k`: then the source used co_consts[k] earlier
  * still.  (Instructions, not co_consts, are the test: the flowgraph copies
  * the final `return None` into earlier branches, which does not move None
@@ -241,10 +248,11 @@ static int later_const_before(const rec *r, size_t k, uint32_t before) {
     size_t n = upy_seq_len(consts), j;
     uint32_t i;
     for (i = 0; i < before && i < r->ncode.count; i++) {
-        if (r->ncode.ins[i].op != N_LOAD_CONST)
+        const upy_object *o = const_used(&r->ncode.ins[i]);
+        if (!o)
             continue;
         for (j = k + 1; j < n; j++)
-            if (upy_seq_item(consts, j) == r->ncode.ins[i].obj)
+            if (upy_seq_item(consts, j) == o)
                 return 1;
     }
     return 0;
@@ -275,12 +283,12 @@ static int explicit_return(const rec *r, const upy_stmt *s,
     while (none < n && upy_seq_item(consts, none)->kind != UPY_NONE)
         none++;
     for (i = from; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
-        if (in->op != N_LOAD_CONST || in->obj->kind == UPY_NONE)
+        const upy_object *o = const_used(&r->ncode.ins[i]);
+        if (!o || o->kind == UPY_NONE)
             continue;
         for (k = 0; k < first_new; k++)
-            if (upy_seq_item(consts, k) == in->obj) {
-                if (!loaded_before(r, in->obj, from))
+            if (upy_seq_item(consts, k) == o) {
+                if (!loaded_before(r, o, from))
                     first_new = k;
                 break;
             }

@@ -483,6 +483,43 @@ static int agrees(const entry_uses *u, uint32_t k) {
     return 1;
 }
 
+/* Whether a handler returns None where None entered co_consts after a
+ * constant only the rest uses (none of these tables' evidence: the
+ * compiler copies the implicit `return None`).  A `return` written in the
+ * handler enters None before the code after the try; one that falls off
+ * the end of the code gets a copy of the implicit return, whose None
+ * comes later, after all the rest's: the whole rest is then the else
+ * part. */
+static int handler_falls_off_end(const rec *r, int32_t h,
+                                 const upy_ptr_vec *rest, uint32_t end,
+                                 const entry_uses *consts) {
+    const upy_object *tuple = r->code->consts;
+    size_t none = 0, e;
+    uint32_t i;
+    while (none < consts->n && upy_seq_item(tuple, none)->kind != UPY_NONE)
+        none++;
+    for (i = 0; i + 1 < r->ncode.count; i++) {
+        const upy_nin *in = ins(r, i);
+        if (in->op == N_LOAD_CONST && in->obj->kind == UPY_NONE &&
+            ins(r, i + 1)->op == N_RETURN &&
+            owner_of(r, h, rest, end, i) == OWN_HANDLER)
+            break;
+    }
+    if (i + 1 >= r->ncode.count)
+        return 0;
+    /* (A return written in the handler of `try` / `except` / `else: C`
+     * + D enters None between C's constants and D's.) */
+    for (e = 0; e < consts->n; e++)
+        if (!consts->elsewhere[e] && !consts->handler[e] &&
+            consts->first[e] >= 0 && e > none)
+            return 0;
+    for (e = 0; e < none && e < consts->n; e++)
+        if (!consts->elsewhere[e] && !consts->handler[e] &&
+            consts->first[e] >= 0)
+            return 1;
+    return 0;
+}
+
 /* How many statements of `rest` are the else part (see above): as few as
  * the evidence of both tables and of the layout of handlers allows; when
  * the tables contradict, what the layout says. */
@@ -508,6 +545,9 @@ static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
             (uint32_t)own >= k_min)
             k_min = (uint32_t)own + 1;
     }
+    if (handler_falls_off_end(r, h, rest, end, &consts) &&
+        agrees(&names, rest->len) && agrees(&consts, rest->len))
+        return rest->len;
     for (k = k_min; k <= rest->len; k++)
         if (agrees(&names, k) && agrees(&consts, k))
             return k;

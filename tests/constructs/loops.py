@@ -396,3 +396,22 @@ def break_to_copied_call_return(frame, count):
         if frame is None:
             break
     return tuple(frames)
+
+
+def for_else_break_copied_as_the_implicit_return(items, marker):
+    """The break's copy of the implicit return is a bare return's code."""
+    for item in items:
+        if item == marker:
+            break
+    else:
+        fail("no marker")
+
+
+def for_breaks_copied_as_the_implicit_return(cls):
+    """None enters co_consts after the later tests' strings."""
+    for c in cls.__mro__:
+        if "first" in c.__dict__:
+            break
+        if "second" in c.__dict__:
+            cls.picked = c
+            break

@@ -136,3 +136,10 @@ def dead_code_midway(items):
     if total:
         items = process(items, total)
     return items
+
+
+def dead_if_at_end_keeps_names(self):
+    """The compiler drops the body but keeps the names it numbered."""
+    self.check(signal.setitimer, -1, 0)
+    if 0:
+        self.check(signal.setitimer, signal.ITIMER_REAL, -1)

@@ -808,3 +808,13 @@ def try_else_ends_elif_branch(path, c, percent, env):
             use(path)
         path = path[1:]
     return path
+
+
+def except_pass_else_raise(it):
+    """The handler falls off the end: a copy of the implicit return."""
+    try:
+        next(it)
+    except StopIteration:
+        pass
+    else:
+        raise AssertionError("too many items", it)
