@@ -1136,7 +1136,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
     int32_t exit = h->jump, body_start = h->next, brk, far;
-    uint32_t depth = r->sp, first, start = r->stmt_start;
+    uint32_t depth = r->sp, first, start = r->stmt_start, from = h->start;
     sval iter;
     pending *target;
     upy_stmt *s;
@@ -1145,7 +1145,15 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     int inlined;
 
     r->done[header] = 1;
-    if (rec_run(r, h->start, h->end - 1, rg, out) != (int)h->end - 1)
+    if (r->resume_block == header) {
+        /* (The code before the FOR_ITER in its block ran already: the
+         * target of an enclosing loop.) */
+        from = r->resume_at;
+        r->resume_block = UPY_NO_BLOCK;
+        if (r->sp <= r->base)
+            start = from;
+    }
+    if (rec_run(r, from, h->end - 1, rg, out) != (int)h->end - 1)
         return rec_fail_region(r, header, rg, out);
     depth = r->sp;
     if (!r->sp || body_start == UPY_NO_BLOCK)
@@ -2491,6 +2499,13 @@ static int runs_into_exit(const rec *r, int32_t b, uint32_t start,
            copied_lines(r, start, eb->start, n);
 }
 
+/* Whether block b ends in the FOR_ITER of a loop with no back edge (its
+ * body always leaves). */
+static int is_open_for(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return ins(r, bb->end - 1)->op == N_FOR_ITER && !bb->is_loop_header;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -2550,13 +2565,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
          * the loop jumps to) is structured as the test; the loop is the
          * one at the header after it. */
         /* (A for loop whose body always leaves has no back edge: its
-         * FOR_ITER still makes it one.) */
-        if ((bb->is_loop_header ||
-             (ins(r, bb->end - 1)->op == N_FOR_ITER && r->resume_block != b)) &&
-            b != rg->loop && !continue_test(r, b) && !top_only_test(r, b)) {
+         * FOR_ITER still makes it one, and its block then holds the code
+         * before it too, as the target of an enclosing loop that the walk
+         * resumes after.) */
+        if ((bb->is_loop_header || is_open_for(r, b)) && b != rg->loop &&
+            !continue_test(r, b) && !top_only_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
             next = UPY_NO_BLOCK;
-            if (l->op == N_FOR_ITER && r->resume_block != b)
+            if (l->op == N_FOR_ITER &&
+                (r->resume_block != b || !bb->is_loop_header))
                 st = structure_for(r, b, rg, &next, out);
             else
                 st = structure_while_true(r, b, rg, &next, out);
