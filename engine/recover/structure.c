@@ -1046,6 +1046,29 @@ static int in_cold_handler(const rec *r, int32_t b, int32_t start,
             ins(r, blk(r, bb->handler)->start)->op != N_PUSH_EXC_INFO);
 }
 
+/* The furthest block after `exit` (and before the handlers) that the code
+ * of handler h, laid out after all other code (3.12+), jumps to, or brk
+ * when it jumps to none further: the break of an except clause in the body
+ * [start, exit) of a loop goes back up to where the loop's breaks go.  A
+ * jump of that code to where region rg goes on sets *away (see
+ * break_target). */
+static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
+                          const region *rg, int32_t brk, int32_t *away) {
+    int32_t i;
+    for (i = h; i < (int32_t)r->cfg.count; i++) {
+        const upy_block *b = blk(r, i);
+        if (i > h && (b->is_handler || !in_cold_handler(r, i, start, exit)))
+            break;
+        if (ins(r, b->end - 1)->op != N_JUMP)
+            continue;
+        if (b->jump > brk && b->jump > exit && b->jump < h && b->jump < rg->end)
+            brk = b->jump;
+        else if (leaves_to_follow(r, b->jump, rg))
+            *away = b->jump;
+    }
+    return brk;
+}
+
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
@@ -1078,6 +1101,15 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                  leaves_to_follow(r, b->jump, rg))
             away = b->jump;
     }
+    /* (The breaks in the handlers of a try in the body that 3.12+ lays
+     * out after all other code jump back up.) */
+    if (r->ncode.cold_handlers)
+        for (i = start; i < exit; i++) {
+            int32_t h = blk(r, i)->handler;
+            if (h > exit && h != rg->handler && h != rg->alt_handler &&
+                blk(r, h)->is_handler)
+                brk = cold_break(r, h, start, exit, rg, brk, &away);
+        }
     *far = UPY_NO_BLOCK;
     eb = brk < (int32_t)r->cfg.count ? blk(r, brk) : NULL;
     if (brk < rg->end && eb->end - eb->start == 1 &&
