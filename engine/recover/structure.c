@@ -1059,9 +1059,11 @@ static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
         const upy_block *b = blk(r, i);
         if (i > h && (b->is_handler || !in_cold_handler(r, i, start, exit)))
             break;
-        if (ins(r, b->end - 1)->op != N_JUMP)
+        /* (A jump on to code laid out after the handler, as a copy of a
+         * while loop's test, goes on in the loop.) */
+        if (ins(r, b->end - 1)->op != N_JUMP || b->jump > h)
             continue;
-        if (b->jump > brk && b->jump > exit && b->jump < h && b->jump < rg->end)
+        if (b->jump > brk && b->jump > exit && b->jump < rg->end)
             brk = b->jump;
         else if (leaves_to_follow(r, b->jump, rg))
             *away = b->jump;
