@@ -1268,6 +1268,41 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     return rec_emit(r, out, s);
 }
 
+/* Where the `while True:` loop at header whose last back edge comes
+ * before block `exit` ends.  When `exit` leaves the function (a return)
+ * and the loop's code also jumps past it, to one block t, the code from
+ * `exit` up to t, reached only from the loop and never running into t, is
+ * the loop's too: its way out ends the body (`if ...: continue` then
+ * `return`), and t is where its break goes. */
+static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
+                                const region *rg) {
+    int32_t b, t = UPY_NO_BLOCK;
+    const upy_nin *last;
+    uint32_t k;
+    if (exit >= rg->end)
+        return exit;
+    last = ins(r, blk(r, exit)->end - 1);
+    if (last->op != N_RETURN && last->op != N_RAISE)
+        return exit;
+    for (b = header; b < exit; b++) {
+        int32_t j = blk(r, b)->jump;
+        if (j <= exit || blk(r, b)->is_handler)
+            continue;
+        if (j >= rg->end || blk(r, j)->is_handler ||
+            (t != UPY_NO_BLOCK && j != t))
+            return exit;
+        t = j;
+    }
+    if (t == UPY_NO_BLOCK ||
+        upy_nin_falls_through(ins(r, blk(r, t - 1)->end - 1)))
+        return exit;
+    for (b = exit; b < t; b++)
+        for (k = 0; k < blk(r, b)->npreds; k++)
+            if (blk(r, b)->preds[k] < header || blk(r, b)->preds[k] >= t)
+                return exit;
+    return t;
+}
+
 /* `while True:` (or a while whose test the compiler did not invert): the
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
@@ -1281,6 +1316,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
 
     if (exit > rg->end)
         exit = rg->end;
+    exit = exit_past_return(r, header, exit, rg);
     brk = break_target(r, header, exit, rg, &far);
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
