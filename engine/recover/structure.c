@@ -1046,6 +1046,31 @@ static int in_cold_handler(const rec *r, int32_t b, int32_t start,
             ins(r, blk(r, bb->handler)->start)->op != N_PUSH_EXC_INFO);
 }
 
+/* The furthest block after `exit` (and before the handlers) that the code
+ * of handler h, laid out after all other code (3.12+), jumps to, or brk
+ * when it jumps to none further: the break of an except clause in the body
+ * [start, exit) of a loop goes back up to where the loop's breaks go.  A
+ * jump of that code to where region rg goes on sets *away (see
+ * break_target). */
+static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
+                          const region *rg, int32_t brk, int32_t *away) {
+    int32_t i;
+    for (i = h; i < (int32_t)r->cfg.count; i++) {
+        const upy_block *b = blk(r, i);
+        if (i > h && (b->is_handler || !in_cold_handler(r, i, start, exit)))
+            break;
+        /* (A jump on to code laid out after the handler, as a copy of a
+         * while loop's test, goes on in the loop.) */
+        if (ins(r, b->end - 1)->op != N_JUMP || b->jump > h)
+            continue;
+        if (b->jump > brk && b->jump > exit && b->jump < rg->end)
+            brk = b->jump;
+        else if (leaves_to_follow(r, b->jump, rg))
+            *away = b->jump;
+    }
+    return brk;
+}
+
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
@@ -1078,6 +1103,15 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                  leaves_to_follow(r, b->jump, rg))
             away = b->jump;
     }
+    /* (The breaks in the handlers of a try in the body that 3.12+ lays
+     * out after all other code jump back up.) */
+    if (r->ncode.cold_handlers)
+        for (i = start; i < exit; i++) {
+            int32_t h = blk(r, i)->handler;
+            if (h > exit && h != rg->handler && h != rg->alt_handler &&
+                blk(r, h)->is_handler)
+                brk = cold_break(r, h, start, exit, rg, brk, &away);
+        }
     *far = UPY_NO_BLOCK;
     eb = brk < (int32_t)r->cfg.count ? blk(r, brk) : NULL;
     if (brk < rg->end && eb->end - eb->start == 1 &&
@@ -1136,7 +1170,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
     int32_t exit = h->jump, body_start = h->next, brk, far;
-    uint32_t depth = r->sp, first, start = r->stmt_start;
+    uint32_t depth = r->sp, first, start = r->stmt_start, from = h->start;
     sval iter;
     pending *target;
     upy_stmt *s;
@@ -1145,7 +1179,15 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     int inlined;
 
     r->done[header] = 1;
-    if (rec_run(r, h->start, h->end - 1, rg, out) != (int)h->end - 1)
+    if (r->resume_block == header) {
+        /* (The code before the FOR_ITER in its block ran already: the
+         * target of an enclosing loop.) */
+        from = r->resume_at;
+        r->resume_block = UPY_NO_BLOCK;
+        if (r->sp <= r->base)
+            start = from;
+    }
+    if (rec_run(r, from, h->end - 1, rg, out) != (int)h->end - 1)
         return rec_fail_region(r, header, rg, out);
     depth = r->sp;
     if (!r->sp || body_start == UPY_NO_BLOCK)
@@ -1226,6 +1268,41 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     return rec_emit(r, out, s);
 }
 
+/* Where the `while True:` loop at header whose last back edge comes
+ * before block `exit` ends.  When `exit` leaves the function (a return)
+ * and the loop's code also jumps past it, to one block t, the code from
+ * `exit` up to t, reached only from the loop and never running into t, is
+ * the loop's too: its way out ends the body (`if ...: continue` then
+ * `return`), and t is where its break goes. */
+static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
+                                const region *rg) {
+    int32_t b, t = UPY_NO_BLOCK;
+    const upy_nin *last;
+    uint32_t k;
+    if (exit >= rg->end)
+        return exit;
+    last = ins(r, blk(r, exit)->end - 1);
+    if (last->op != N_RETURN && last->op != N_RAISE)
+        return exit;
+    for (b = header; b < exit; b++) {
+        int32_t j = blk(r, b)->jump;
+        if (j <= exit || blk(r, b)->is_handler)
+            continue;
+        if (j >= rg->end || blk(r, j)->is_handler ||
+            (t != UPY_NO_BLOCK && j != t))
+            return exit;
+        t = j;
+    }
+    if (t == UPY_NO_BLOCK ||
+        upy_nin_falls_through(ins(r, blk(r, t - 1)->end - 1)))
+        return exit;
+    for (b = exit; b < t; b++)
+        for (k = 0; k < blk(r, b)->npreds; k++)
+            if (blk(r, b)->preds[k] < header || blk(r, b)->preds[k] >= t)
+                return exit;
+    return t;
+}
+
 /* `while True:` (or a while whose test the compiler did not invert): the
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
@@ -1239,6 +1316,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
 
     if (exit > rg->end)
         exit = rg->end;
+    exit = exit_past_return(r, header, exit, rg);
     brk = break_target(r, header, exit, rg, &far);
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
@@ -2560,6 +2638,13 @@ static int runs_into_exit(const rec *r, int32_t b, uint32_t start,
            copied_lines(r, start, eb->start, n);
 }
 
+/* Whether block b ends in the FOR_ITER of a loop with no back edge (its
+ * body always leaves). */
+static int is_open_for(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return ins(r, bb->end - 1)->op == N_FOR_ITER && !bb->is_loop_header;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -2619,13 +2704,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
          * the loop jumps to) is structured as the test; the loop is the
          * one at the header after it. */
         /* (A for loop whose body always leaves has no back edge: its
-         * FOR_ITER still makes it one.) */
-        if ((bb->is_loop_header ||
-             (ins(r, bb->end - 1)->op == N_FOR_ITER && r->resume_block != b)) &&
-            b != rg->loop && !continue_test(r, b) && !top_only_test(r, b)) {
+         * FOR_ITER still makes it one, and its block then holds the code
+         * before it too, as the target of an enclosing loop that the walk
+         * resumes after.) */
+        if ((bb->is_loop_header || is_open_for(r, b)) && b != rg->loop &&
+            !continue_test(r, b) && !top_only_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
             next = UPY_NO_BLOCK;
-            if (l->op == N_FOR_ITER && r->resume_block != b)
+            if (l->op == N_FOR_ITER &&
+                (r->resume_block != b || !bb->is_loop_header))
                 st = structure_for(r, b, rg, &next, out);
             else
                 st = structure_while_true(r, b, rg, &next, out);

@@ -415,3 +415,39 @@ def for_breaks_copied_as_the_implicit_return(cls):
         if "second" in c.__dict__:
             cls.picked = c
             break
+
+
+def for_in_for_whose_body_always_returns(rows):
+    for row in rows:
+        for cell in row:
+            return cell
+
+
+def for_else_breaking_from_except(count, method, self):
+    for i in range(count):
+        t1 = start()
+        try:
+            method()
+        except TimeoutError as e:
+            delta = start() - t1
+            break
+    else:
+        self.fail("not raised")
+    self.check(delta)
+    self.check(delta, count)
+
+
+def while_true_returning_then_breaking_past_the_return(self, block):
+    while True:
+        event = self.get()
+        if not event:
+            if block:
+                continue
+            return False
+        cmd = event.cmd
+        if cmd is None:
+            if block:
+                continue
+            return False
+        self.do(cmd)
+        return True
