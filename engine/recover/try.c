@@ -483,15 +483,38 @@ static int agrees(const entry_uses *u, uint32_t k) {
     return 1;
 }
 
+/* Whether the body of the try with handler h jumps to block exit, where
+ * it goes on, under h.  3.13 replaces a jump to a block without a line
+ * that ends in a jump (as the try's way out after its body) by a copy of
+ * that block, with the block's handler: a jump that leaves the body under
+ * h went to code written inside the try statement, the else part (or a
+ * break or continue ending the body, which compiles the same). */
+static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
+    uint32_t i, to;
+    if (!r->ncode.copies_jump_blocks || exit == UPY_NO_BLOCK)
+        return 0;
+    to = blk(r, exit)->start;
+    if (ins(r, to)->handler == (int32_t)blk(r, h)->start)
+        return 0;
+    for (i = 0; i < r->ncode.count; i++)
+        if (ins(r, i)->op == N_JUMP && ins(r, i)->target == (int32_t)to &&
+            ins(r, i)->handler == (int32_t)blk(r, h)->start)
+            return 1;
+    return 0;
+}
+
 /* How many statements of `rest` are the else part (see above): as few as
- * the evidence of both tables and of the layout of handlers allows; when
- * the tables contradict, what the layout says. */
-static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
-                              uint32_t end) {
+ * the evidence of both tables, of the layout of handlers and of the jumps
+ * of the body to exit, where the rest starts, allows; when the tables
+ * contradict, what the layout says. */
+static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
+                              const upy_ptr_vec *rest, uint32_t end) {
     entry_uses names, consts;
     uint32_t i, j, k, k_min = 0;
     if (!rest->len)
         return 0;
+    if (body_jumps_on_under(r, h, exit))
+        k_min = 1;
     for (j = 1; j < rest->len; j++)
         if (((upy_stmt *)rest->items[j])->start <
             ((upy_stmt *)rest->items[j - 1])->start)
@@ -593,7 +616,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
         for (b2 = exit; b2 < rg->end && !blk(r, b2)->is_handler; b2++)
             ;
         end = b2 < (int32_t)r->cfg.count ? blk(r, b2)->start : r->ncode.count;
-        n_else = else_by_order(r, h, after, end);
+        n_else = else_by_order(r, h, exit, after, end);
     }
     if (move_to_else(r, after, n_else, orelse))
         return -1;
