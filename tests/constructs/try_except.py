@@ -762,3 +762,26 @@ def if_with_loop_ends_finally(modes, count):
             for m in modes:
                 restore(m)
     return count
+
+
+def with_then_break_in_try(names):
+    # 3.13: the with's way on after a swallowed exception keeps the try's
+    # handler when it goes to a break (or an else part) written in the try.
+    for name in names:
+        try:
+            with open(name) as fp:
+                data = fp.read()
+            break
+        except OSError:
+            pass
+    print(data)
+
+
+def with_in_try_else_ends(self, f):
+    try:
+        with f:
+            1 / 0
+    except ZeroDivisionError:
+        pass
+    else:
+        self.fail("no exception")
