@@ -785,3 +785,18 @@ def with_in_try_else_ends(self, f):
         pass
     else:
         self.fail("no exception")
+
+
+def return_after_try_copied_into_body(filename, check):
+    # 3.12+ copies the return after the try into the ends of the body (not
+    # under the try's handler) and of the clause.
+    result = False
+    try:
+        if hasattr(filename, "read"):
+            result = check(fp=filename)
+        else:
+            with open(filename, "rb") as fp:
+                result = check(fp)
+    except OSError:
+        pass
+    return result
