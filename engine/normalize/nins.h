@@ -245,6 +245,10 @@ typedef struct upy_ncode {
     /* 3.12 threads a conditional jump to the end of a loop body into a
      * jump over a copy of the jump back to the header (normalize.c). */
     uint8_t threads_loop_jumps;
+    /* 3.13+ replaces a jump to a block without a line that ends in a jump
+     * (as the try's way out after its body) by a copy of that block, with
+     * the block's handler (try.c). */
+    uint8_t copies_jump_blocks;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

@@ -59,15 +59,18 @@ typedef struct norm_rules {
      * back to the header with no line of its own) into a jump over a copy
      * of it; 3.13 keeps the jump apart, with the line of the test. */
     uint8_t threads_loop_jumps;
+    /* 3.13+ replaces a jump to a block without a line that ends in a jump
+     * by a copy of that block, with the block's handler. */
+    uint8_t copies_jump_blocks;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0},
-    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0},
-    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1},
-    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0},
+    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0},
+    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -893,6 +896,7 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     out->copies_exits = nm->rules->copies_exits;
     out->written_exits_keep_jumps = nm->rules->written_exits_keep_jumps;
     out->threads_loop_jumps = nm->rules->threads_loop_jumps;
+    out->copies_jump_blocks = nm->rules->copies_jump_blocks;
     return UNPYC_OK;
 }
 

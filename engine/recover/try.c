@@ -370,6 +370,78 @@ static int copy_of_block(const rec *r, int32_t b, const clause_copy *cc) {
            rec_same_code(r, blk(r, b)->start, cc->at, cc->n);
 }
 
+/* The index of the first of the last statements of body L that are a copy
+ * of the code after the try with handler h (cc), L->len when they are
+ * not: the copies the compiler puts in place of the jumps of the body to
+ * that code are not under h, which a statement written in the body is,
+ * and are not that code itself, where the body goes on (exit). */
+static uint32_t copy_in_body(const rec *r, int32_t h, int32_t exit,
+                             const upy_stmt_list *L, const clause_copy *cc) {
+    int32_t hs = (int32_t)blk(r, h)->start;
+    uint32_t k, at;
+    if (L->len < cc->tail.len)
+        return L->len;
+    k = L->len - cc->tail.len;
+    /* (The first statement after a with starts with the with's exit.) */
+    for (at = L->items[k]->start;
+         at < r->ncode.count && ins(r, at)->handler == hs &&
+         upy_nin_falls_through(ins(r, at));
+         at++)
+        ;
+    if (at >= r->ncode.count || ins(r, at)->handler == hs ||
+        (exit != UPY_NO_BLOCK && at == blk(r, exit)->start) ||
+        at + cc->n > r->ncode.count || !rec_same_code(r, at, cc->at, cc->n))
+        return L->len;
+    return k;
+}
+
+/* Whether every way out of body L ends in such a copy: at its end, or at
+ * the ends of both branches of an if that ends it. */
+static int body_ends_in_copy(const rec *r, int32_t h, int32_t exit,
+                             const upy_stmt_list *L, const clause_copy *cc) {
+    const upy_stmt *last;
+    if (copy_in_body(r, h, exit, L, cc) < L->len)
+        return 1;
+    last = L->len ? L->items[L->len - 1] : NULL;
+    return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
+           body_ends_in_copy(r, h, exit, &last->u.if_.body, cc) &&
+           body_ends_in_copy(r, h, exit, &last->u.if_.orelse, cc);
+}
+
+/* Takes the copies out of body L that body_ends_in_copy() accepts; an if
+ * of it whose body ends in one (it left the try body there) gets the
+ * statements after it for its else part (as strip_copy). */
+static void strip_body_copy(const rec *r, int32_t h, int32_t exit,
+                            upy_stmt_list *L, const clause_copy *cc) {
+    uint32_t k = copy_in_body(r, h, exit, L, cc), j;
+    if (k < L->len) {
+        L->len = k;
+    } else if (body_ends_in_copy(r, h, exit, L, cc)) {
+        upy_stmt *last = L->items[L->len - 1];
+        strip_body_copy(r, h, exit, &last->u.if_.body, cc);
+        strip_body_copy(r, h, exit, &last->u.if_.orelse, cc);
+    }
+    for (j = L->len; j > 0; j--) {
+        upy_stmt *x = L->items[j - 1];
+        if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
+            !body_ends_in_copy(r, h, exit, &x->u.if_.body, cc))
+            continue;
+        strip_body_copy(r, h, exit, &x->u.if_.body, cc);
+        x->u.if_.orelse.items = L->items + j;
+        x->u.if_.orelse.len = L->len - j;
+        L->len = j;
+    }
+}
+
+/* Takes the copies of the code after the try with handler h, where the
+ * clauses go on (cc), out of its body, which goes on at exit. */
+static void strip_body_copies(const rec *r, int32_t h, int32_t exit,
+                              upy_ptr_vec *body, const clause_copy *cc) {
+    upy_stmt_list L = upy_vec_stmts(body);
+    strip_body_copy(r, h, exit, &L, cc);
+    body->len = L.len;
+}
+
 /* --- 3.12+: the else part of a try whose handlers all leave ----------- */
 
 /* With its handlers moved after all other code and each handler ending in
@@ -520,15 +592,38 @@ static int handler_falls_off_end(const rec *r, int32_t h,
     return 0;
 }
 
+/* Whether the body of the try with handler h jumps to block exit, where
+ * it goes on, under h.  3.13 replaces a jump to a block without a line
+ * that ends in a jump (as the try's way out after its body) by a copy of
+ * that block, with the block's handler: a jump that leaves the body under
+ * h went to code written inside the try statement, the else part (or a
+ * break or continue ending the body, which compiles the same). */
+static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
+    uint32_t i, to;
+    if (!r->ncode.copies_jump_blocks || exit == UPY_NO_BLOCK)
+        return 0;
+    to = blk(r, exit)->start;
+    if (ins(r, to)->handler == (int32_t)blk(r, h)->start)
+        return 0;
+    for (i = 0; i < r->ncode.count; i++)
+        if (ins(r, i)->op == N_JUMP && ins(r, i)->target == (int32_t)to &&
+            ins(r, i)->handler == (int32_t)blk(r, h)->start)
+            return 1;
+    return 0;
+}
+
 /* How many statements of `rest` are the else part (see above): as few as
- * the evidence of both tables and of the layout of handlers allows; when
- * the tables contradict, what the layout says. */
-static uint32_t else_by_order(rec *r, int32_t h, const upy_ptr_vec *rest,
-                              uint32_t end) {
+ * the evidence of both tables, of the layout of handlers and of the jumps
+ * of the body to exit, where the rest starts, allows; when the tables
+ * contradict, what the layout says. */
+static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
+                              const upy_ptr_vec *rest, uint32_t end) {
     entry_uses names, consts;
     uint32_t i, j, k, k_min = 0;
     if (!rest->len)
         return 0;
+    if (body_jumps_on_under(r, h, exit))
+        k_min = 1;
     for (j = 1; j < rest->len; j++)
         if (((upy_stmt *)rest->items[j])->start <
             ((upy_stmt *)rest->items[j - 1])->start)
@@ -633,7 +728,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
         for (b2 = exit; b2 < rg->end && !blk(r, b2)->is_handler; b2++)
             ;
         end = b2 < (int32_t)r->cfg.count ? blk(r, b2)->start : r->ncode.count;
-        n_else = else_by_order(r, h, after, end);
+        n_else = else_by_order(r, h, exit, after, end);
     }
     if (move_to_else(r, after, n_else, orelse))
         return -1;
@@ -1519,6 +1614,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             follow = exit;
         }
         if (!star && find_clause_copy(r, s, &cc)) {
+            strip_body_copies(r, h, exit, &body, &cc);
             handled = clause_copy_exit(r, h, rg, s, &cc, exit, depth_after,
                                        &follow, &orelse, &after);
             if (handled < 0)

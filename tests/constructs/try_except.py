@@ -818,3 +818,41 @@ def except_pass_else_raise(it):
         pass
     else:
         raise AssertionError("too many items", it)
+
+
+def with_then_break_in_try(names):
+    # 3.13: the with's way on after a swallowed exception keeps the try's
+    # handler when it goes to a break (or an else part) written in the try.
+    for name in names:
+        try:
+            with open(name) as fp:
+                data = fp.read()
+            break
+        except OSError:
+            pass
+    print(data)
+
+
+def with_in_try_else_ends(self, f):
+    try:
+        with f:
+            1 / 0
+    except ZeroDivisionError:
+        pass
+    else:
+        self.fail("no exception")
+
+
+def return_after_try_copied_into_body(filename, check):
+    # 3.12+ copies the return after the try into the ends of the body (not
+    # under the try's handler) and of the clause.
+    result = False
+    try:
+        if hasattr(filename, "read"):
+            result = check(fp=filename)
+        else:
+            with open(filename, "rb") as fp:
+                result = check(fp)
+    except OSError:
+        pass
+    return result
