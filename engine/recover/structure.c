@@ -2378,6 +2378,21 @@ static int unwinds_to_return(const rec *r, int32_t b, int value_loaded) {
     return 0;
 }
 
+/* Whether block b holds nothing but the POP_EXCEPT of an except clause
+ * around the one the region is in, on the way out of a return in the
+ * inner clause (see unwinds_to_return): the handler of the outer clause
+ * protects it, so it is a block of its own between the inner clause's
+ * POP_EXCEPT and the copies of the exits of a with around both. */
+static int pops_to_return(const rec *r, int32_t b, int value_loaded) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i;
+    for (i = bb->start; i < bb->end; i++)
+        if (ins(r, i)->op != N_POP_EXCEPT)
+            return 0;
+    return bb->next == b + 1 && upy_nin_falls_through(ins(r, bb->end - 1)) &&
+           unwinds_to_return(r, b + 1, value_loaded);
+}
+
 /* What the branches from a statement-level test lead to, when each runs
  * to a return computing nothing but the value it returns (tests on the
  * way included): RT_TREE, with RT_SPLIT when a return is of a constant
@@ -2514,6 +2529,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&
             !(rec_is_copied_return(r, b) && r->skip[bb->start]) &&
             !unwinds_to_return(r, b, r->sp == rg->base) &&
+            !pops_to_return(r, b, r->sp == rg->base) &&
             !is_return_in_body(r, b, rg->handler) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;

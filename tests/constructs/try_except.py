@@ -676,6 +676,21 @@ def return_from_except_in_with(compiler, source):
     return compiler(source, strict=True)
 
 
+def return_from_nested_except_in_with(compiler, source):
+    # The return in the inner clause pops both exceptions: the outer
+    # clause's POP_EXCEPT is a block of its own, under the with's handler.
+    with catch_warnings():
+        try:
+            compiler(source)
+        except SyntaxError:
+            try:
+                compiler(source + "\n")
+            except SyntaxError as e:
+                if "incomplete input" in str(e):
+                    return None
+    return compiler(source, strict=True)
+
+
 def return_from_except_in_try_finally(run, cleanup):
     # 3.12+ lays the inner handler out after the code: the return in its
     # clause leaves through a copy of the finally body there.
