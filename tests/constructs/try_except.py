@@ -277,6 +277,18 @@ def while_handler_breaks_to_return(f, x):
     return x
 
 
+def code_after_try_in_if_only_handler_reaches(ok, f, g):
+    # The try body returns: 3.12+ lays the code after the try out after
+    # the handler, with a jump back to the if's end.
+    if ok:
+        try:
+            return f()
+        except KeyError:
+            pass
+        g()
+    return 5
+
+
 def handler_returns_constant(f, g):
     try:
         f()
