@@ -93,8 +93,14 @@ static int written_return(const rec *r, const upy_stmt *s) {
     if (i == 0 || i >= r->ncode.count || r->ncode.ins[i - 1].op != N_LOAD_CONST)
         return 0;
     b = &r->cfg.blocks[r->cfg.block_of[i - 1]];
-    if (b->start != i - 1 && b->start != clause_exit_before(r, i - 1))
-        return 0;
+    if (b->start != i - 1) {
+        /* (3.11 copies the implicit return alone, not the way out of a
+         * clause into it: that block has more ways in either way.) */
+        if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps ||
+            b->start != clause_exit_before(r, i - 1))
+            return 0;
+        return b->npreds > 1;
+    }
     return b->npreds > 1 ||
            (r->ncode.written_exits_keep_jumps && jumped_to(r, b));
 }
