@@ -1303,6 +1303,46 @@ static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
     return t;
 }
 
+static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
+                               int32_t to);
+
+/* The end of the code laid out at block b after the handlers: the next
+ * handler entry. */
+static int32_t cold_end(const rec *r, int32_t b) {
+    for (b++; b < (int32_t)r->cfg.count && !blk(r, b)->is_handler; b++)
+        ;
+    return b;
+}
+
+/* Whether the code laid out at block b after the handlers jumps back into
+ * the loop at header. */
+static int jumps_back_to(const rec *r, int32_t b, int32_t header) {
+    int32_t e = cold_end(r, b), last = loop_last(r, header);
+    for (; b < e; b++)
+        if (blk(r, b)->jump >= header && blk(r, b)->jump <= last)
+            return 1;
+    return 0;
+}
+
+/* Where the breaks of a `while True:` loop [header, exit) go when
+ * break_target found none in its blocks (brk is exit): only the except
+ * clauses of tries in its body break, and 3.12+ lays the code after the
+ * loop, which only they reach, out after their handlers.  brk when there
+ * is no such code. */
+static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
+                                    const region *rg, int32_t brk) {
+    int32_t b;
+    if (brk != exit)
+        return brk;
+    /* (Such code that goes back to the loop is the rest of its body.) */
+    for (b = loop_last(r, header) + 1; b < (int32_t)r->cfg.count; b++)
+        if (!r->done[b] && blk(r, b)->handler == rg->handler &&
+            only_handlers_reach(r, b, header, exit) &&
+            !jumps_back_to(r, b, header))
+            return b;
+    return brk;
+}
+
 /* `while True:` (or a while whose test the compiler did not invert): the
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
@@ -1317,7 +1357,8 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     if (exit > rg->end)
         exit = rg->end;
     exit = exit_past_return(r, header, exit, rg);
-    brk = break_target(r, header, exit, rg, &far);
+    brk = break_after_handlers(r, header, exit, rg,
+                               break_target(r, header, exit, rg, &far));
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
@@ -2008,6 +2049,63 @@ static int loop_around_try(const rec *r, int32_t b, int32_t h) {
 
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
 
+/* Whether handler block x protects a block of [from, to). */
+static int protects_in(const rec *r, int32_t x, int32_t from, int32_t to) {
+    int32_t b;
+    for (b = from; b < to; b++)
+        if (blk(r, b)->handler == x)
+            return 1;
+    return 0;
+}
+
+/* Whether block b is code that only the handlers of tries in blocks
+ * [from, to) reach, laid out after them (3.12+ moves code that only
+ * handlers reach there): each way into it is a jump from code under such
+ * a handler, past `to` (the way out of an except clause). */
+static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
+                               int32_t to) {
+    const upy_block *bb = blk(r, b);
+    uint32_t k;
+    /* (The way out of an enclosing except clause, its POP_EXCEPT, is
+     * that clause's.) */
+    if (!r->ncode.cold_handlers || bb->is_handler || !bb->npreds ||
+        ins(r, bb->start)->op == N_POP_EXCEPT)
+        return 0;
+    for (k = 0; k < bb->npreds; k++) {
+        int32_t x = bb->preds[k];
+        int steps = 0;
+        if (x < to || blk(r, x)->jump != b ||
+            ins(r, blk(r, x)->end - 1)->op != N_JUMP)
+            return 0;
+        while (x != UPY_NO_BLOCK && steps++ < 64 &&
+               !(blk(r, x)->is_handler && protects_in(r, x, from, to)))
+            x = blk(r, x)->idom;
+        if (x == UPY_NO_BLOCK || steps >= 64 || x > b)
+            return 0;
+    }
+    return 1;
+}
+
+/* Where the handlers of a try in region rg go on past its end, to code
+ * only they reach (see only_handlers_reach): that code is the rest of the
+ * region, laid out after the handlers, with a jump back to where the
+ * region goes on.  Walks it into out: 1 when block *b is such code (*b
+ * gets where it goes on), 0 when not, -1 on error. */
+static int cold_rest(rec *r, int32_t *b, const region *rg, upy_ptr_vec *out) {
+    region crg;
+    if (*b < rg->end || *b >= (int32_t)r->cfg.count || *b == rg->brk ||
+        r->done[*b] || blk(r, *b)->handler != rg->handler ||
+        !only_handlers_reach(r, *b, rg->start, rg->end))
+        return 0;
+    crg = *rg;
+    crg.start = *b;
+    crg.end = cold_end(r, *b);
+    if (rec_region(r, *b, &crg, out))
+        return -1;
+    *b = r->exit_block;
+    return 1;
+}
+
 int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     int st;
     uint32_t sp = r->sp, len;
@@ -2525,6 +2623,21 @@ static int unwinds_to_return(const rec *r, int32_t b, int value_loaded) {
     return 0;
 }
 
+/* Whether block b holds nothing but the POP_EXCEPT of an except clause
+ * around the one the region is in, on the way out of a return in the
+ * inner clause (see unwinds_to_return): the handler of the outer clause
+ * protects it, so it is a block of its own between the inner clause's
+ * POP_EXCEPT and the copies of the exits of a with around both. */
+static int pops_to_return(const rec *r, int32_t b, int value_loaded) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i;
+    for (i = bb->start; i < bb->end; i++)
+        if (ins(r, i)->op != N_POP_EXCEPT)
+            return 0;
+    return bb->next == b + 1 && upy_nin_falls_through(ins(r, bb->end - 1)) &&
+           unwinds_to_return(r, b + 1, value_loaded);
+}
+
 /* What the branches from a statement-level test lead to, when each runs
  * to a return computing nothing but the value it returns (tests on the
  * way included): RT_TREE, with RT_SPLIT when a return is of a constant
@@ -2662,12 +2775,19 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
 
         if (r->failed)
             return -1;
-        if (!inside(rg, b) && b != rg->loop)
+        if (!inside(rg, b) && b != rg->loop) {
+            st = cold_rest(r, &b, rg, out);
+            if (st < 0)
+                return -1;
+            if (st)
+                continue;
             return leave(r, b, rg, out);
+        }
         bb = blk(r, b);
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&
             !(rec_is_copied_return(r, b) && r->skip[bb->start]) &&
             !unwinds_to_return(r, b, r->sp == rg->base) &&
+            !pops_to_return(r, b, r->sp == rg->base) &&
             !is_return_in_body(r, b, rg->handler) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;

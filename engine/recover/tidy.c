@@ -62,6 +62,21 @@ static int jumped_to(const rec *r, const upy_block *b) {
     return 0;
 }
 
+/* Where the block that holds the None load at `at` of a return starts
+ * when the way out of an except clause runs into it: the clause's
+ * POP_EXCEPT (and the name cleanup of `except E as name`) start the
+ * block, which is the code after the try when only the handler goes on
+ * there.  `at` when there is none of those before it. */
+static uint32_t clause_exit_before(const rec *r, uint32_t at) {
+    const upy_nin *in = r->ncode.ins;
+    uint32_t k = at;
+    if (k >= 4 && in[k - 1].op == N_DELETE && in[k - 2].op == N_STORE &&
+        in[k - 3].op == N_LOAD_CONST && in[k - 3].obj &&
+        in[k - 3].obj->kind == UPY_NONE)
+        k -= 3;
+    return k > 0 && in[k - 1].op == N_POP_EXCEPT ? k - 1 : at;
+}
+
 /* Whether return statement s is one the source wrote: since 3.10 the
  * compiler gives each jump to an exit block without a line number (the
  * implicit return) a copy of its own, so such a block has at most one
@@ -78,8 +93,14 @@ static int written_return(const rec *r, const upy_stmt *s) {
     if (i == 0 || i >= r->ncode.count || r->ncode.ins[i - 1].op != N_LOAD_CONST)
         return 0;
     b = &r->cfg.blocks[r->cfg.block_of[i - 1]];
-    if (b->start != i - 1)
-        return 0;
+    if (b->start != i - 1) {
+        /* (3.11 copies the implicit return alone, not the way out of a
+         * clause into it: that block has more ways in either way.) */
+        if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps ||
+            b->start != clause_exit_before(r, i - 1))
+            return 0;
+        return b->npreds > 1;
+    }
     return b->npreds > 1 ||
            (r->ncode.written_exits_keep_jumps && jumped_to(r, b));
 }

@@ -355,6 +355,18 @@ def while_true_break_from_handler_after_try(root, key):
     close(handle)
 
 
+def while_true_break_from_handler_in_if(self, executor):
+    # Only the break in the clause reaches the code after the loop: 3.12+
+    # lays it out after the handler, with a jump back to the if's end.
+    if executor.cancel:
+        while True:
+            try:
+                self.queue.get_nowait()
+            except Empty:
+                break
+        executor.cancel = False
+
+
 def while_try_body_breaks_into_exit(parts):
     while parts:
         try:

@@ -277,6 +277,29 @@ def while_handler_breaks_to_return(f, x):
     return x
 
 
+def code_after_try_in_if_only_handler_reaches(ok, f, g):
+    # The try body returns: 3.12+ lays the code after the try out after
+    # the handler, with a jump back to the if's end.
+    if ok:
+        try:
+            return f()
+        except KeyError:
+            pass
+        g()
+    return 5
+
+
+def return_none_after_try_only_handler_reaches(self, name):
+    # A return written after the try has a line: 3.12+ does not copy it
+    # into the clause's ways out, which both run into it.
+    try:
+        return load(name)
+    except ImportError as error:
+        if self.warn:
+            warn(error)
+    return None
+
+
 def handler_returns_constant(f, g):
     try:
         f()
@@ -673,6 +696,21 @@ def return_from_except_in_with(compiler, source):
             compiler(source)
         except SyntaxError:
             return None
+    return compiler(source, strict=True)
+
+
+def return_from_nested_except_in_with(compiler, source):
+    # The return in the inner clause pops both exceptions: the outer
+    # clause's POP_EXCEPT is a block of its own, under the with's handler.
+    with catch_warnings():
+        try:
+            compiler(source)
+        except SyntaxError:
+            try:
+                compiler(source + "\n")
+            except SyntaxError as e:
+                if "incomplete input" in str(e):
+                    return None
     return compiler(source, strict=True)
 
 
