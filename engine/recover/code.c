@@ -494,6 +494,7 @@ static const upy_object *dead_test(const upy_code *co) {
 }
 
 static int push_dead_names(rec *r, upy_ptr_vec *names);
+static int flush_dead_loads(rec *r, upy_ptr_vec *names, upy_ptr_vec *dead);
 static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
                              uint32_t lead);
 
@@ -564,20 +565,8 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
         if (upy_vec_push(r->arena, &dead, del))
             return rec_oom(r);
     }
-    if (names.len) {
-        upy_stmt *use = rec_stmt(r, UPY_S_EXPR);
-        if (!use)
-            return -1;
-        if (names.len == 1) {
-            use->u.expr = names.items[0];
-        } else {
-            use->u.expr = upy_expr_new(r->arena, UPY_E_TUPLE);
-            if (use->u.expr)
-                use->u.expr->u.elts = upy_vec_exprs(&names);
-        }
-        if (!use->u.expr || upy_vec_push(r->arena, &dead, use))
-            return rec_oom(r);
-    }
+    if (flush_dead_loads(r, &names, &dead))
+        return -1;
     s = rec_stmt(r, UPY_S_IF);
     if (!s)
         return -1;

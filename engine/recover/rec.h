@@ -278,6 +278,10 @@ typedef struct rec {
     /* spill.c: for each argument, whether it names one object for the
      * whole call (no store, delete or cell); NULL until first needed. */
     uint8_t *stable_args;
+    /* try.c: for each block, whether the entry reaches it without an
+     * exception (1) or only through a handler (2); NULL until first
+     * needed. */
+    uint8_t *normal_reach;
     /* What rec_value gives when memory ran out: never printed, the
      * recovery fails then. */
     upy_expr no_memory;

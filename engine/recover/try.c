@@ -784,6 +784,35 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Fills r->normal_reach (see rec.h): one walk of the normal edges from
+ * the entry for the whole code object, as every try asks.  -1 when out
+ * of memory. */
+static int find_normal_reach(rec *r) {
+    int32_t *stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
+    uint8_t *reach = upy_arena_array(r->arena, r->cfg.count, 1);
+    uint32_t sp = 0;
+    if (!stack || !reach)
+        return -1;
+    memset(reach, 2, r->cfg.count);
+    stack[sp++] = 0;
+    reach[0] = 1;
+    while (sp) {
+        const upy_block *x = blk(r, stack[--sp]);
+        int32_t succ[2];
+        int k;
+        succ[0] =
+            upy_nin_falls_through(ins(r, x->end - 1)) ? x->next : UPY_NO_BLOCK;
+        succ[1] = x->jump;
+        for (k = 0; k < 2; k++)
+            if (succ[k] != UPY_NO_BLOCK && reach[succ[k]] != 1) {
+                reach[succ[k]] = 1;
+                stack[sp++] = succ[k];
+            }
+    }
+    r->normal_reach = reach;
+    return 0;
+}
+
 /* Whether the layout tells the else part of the try whose body starts at
  * block b and goes on at block exit: its handlers laid out in place, code
  * the body falls into before them being an else part.  So before 3.12;
@@ -795,36 +824,13 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
  * block the compiler copied into the body's jump, not an else part.
  * 0 also when out of memory (the reading by co_names / co_consts). */
 static int handlers_in_place(rec *r, int32_t b, int32_t exit) {
-    int32_t *stack;
-    uint8_t *seen;
-    uint32_t sp = 0;
     if (!r->ncode.cold_handlers)
         return 1;
     if (exit != UPY_NO_BLOCK && ins(r, blk(r, exit)->start)->op == N_POP_EXCEPT)
         return 0;
-    stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
-    seen = upy_arena_array(r->arena, r->cfg.count, 1);
-    if (!stack || !seen)
+    if (!r->normal_reach && find_normal_reach(r))
         return 0;
-    memset(seen, 0, r->cfg.count);
-    stack[sp++] = 0;
-    seen[0] = 1;
-    while (sp) {
-        const upy_block *x = blk(r, stack[--sp]);
-        int32_t succ[2];
-        int k;
-        if (x == blk(r, b))
-            return 0;
-        succ[0] =
-            upy_nin_falls_through(ins(r, x->end - 1)) ? x->next : UPY_NO_BLOCK;
-        succ[1] = x->jump;
-        for (k = 0; k < 2; k++)
-            if (succ[k] != UPY_NO_BLOCK && !seen[succ[k]]) {
-                seen[succ[k]] = 1;
-                stack[sp++] = succ[k];
-            }
-    }
-    return 1;
+    return r->normal_reach[b] != 1;
 }
 
 /* Whether block exit, where the try body goes on, is a copy of block
@@ -1654,28 +1660,21 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
-        } else if (!in_place && exit != UPY_NO_BLOCK &&
-                   follow != UPY_NO_BLOCK && exit >= rg->start &&
-                   exit < rg->end && follow >= rg->end && follow != rg->brk) {
-            /* 3.12+, the handlers moved after all other code: handlers
-             * that go on past the region (where an enclosing if statement
-             * ends) leave no code after the try in it, so the rest of the
-             * region from where the body goes on is the else part. */
-            region erg = *rg;
-            erg.start = exit;
-            erg.follow = follow;
-            r->sp = depth_after;
-            if (rec_region(r, exit, &erg, &orelse))
-                return -1;
-        } else if (star && exit != UPY_NO_BLOCK && exit != follow &&
-                   exit >= rg->start && follow != UPY_NO_BLOCK &&
-                   (follow == rg->follow || follow == rg->cont) &&
-                   !(blk(r, exit)->end - blk(r, exit)->start == 1 &&
-                     blk(r, exit)->jump == follow)) {
-            /* The except* handler goes on where the region does (to the
-             * next turn of the loop the try ends): the rest of the region
-             * from where the body goes on is the else part, unless the
-             * body only jumps there too. */
+        } else if ((!in_place && exit != UPY_NO_BLOCK &&
+                    follow != UPY_NO_BLOCK && exit >= rg->start &&
+                    exit < rg->end && follow >= rg->end && follow != rg->brk) ||
+                   (star && exit != UPY_NO_BLOCK && exit != follow &&
+                    exit >= rg->start && follow != UPY_NO_BLOCK &&
+                    (follow == rg->follow || follow == rg->cont) &&
+                    !(blk(r, exit)->end - blk(r, exit)->start == 1 &&
+                      blk(r, exit)->jump == follow))) {
+            /* The rest of the region from where the body goes on is the
+             * else part when no code after the try is left in it: on
+             * 3.12+, with the handlers moved after all other code, when
+             * they go on past the region (where an enclosing if statement
+             * ends); and when an except* handler goes on where the region
+             * does (to the next turn of the loop the try ends), unless
+             * the body only jumps there too. */
             region erg = *rg;
             erg.start = exit;
             erg.follow = follow;
