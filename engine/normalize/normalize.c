@@ -138,6 +138,9 @@ typedef struct norm {
     int32_t *handler_of;       /* decoded instruction whose handler it takes */
     int64_t *target_off;       /* jump target byte offset, or -1 */
     const upy_object *kwnames; /* pending 3.11/3.12 KW_NAMES */
+    /* The exception table's entries are in order and apart, as CPython
+     * writes them: entry_at() can search them by halves. */
+    uint8_t entries_in_order;
 } norm;
 
 static unpyc_status fail_memory(norm *nm) {
@@ -169,14 +172,39 @@ static int32_t index_of_offset(const norm *nm, int64_t offset) {
     return -1;
 }
 
-/* The exception-table entry covering byte offset `offset`, or NULL. */
+/* Whether the entries of the exception table are in order of their
+ * ranges, which do not overlap.  A corrupt table need not be. */
+static int entries_in_order(const upy_exc_table *t) {
+    uint32_t i;
+    for (i = 1; i < t->count; i++)
+        if (t->entries[i].start < t->entries[i - 1].end)
+            return 0;
+    return 1;
+}
+
+/* The exception-table entry covering byte offset `offset`, or NULL: the
+ * first one, for a table out of order.  Every instruction asks, so an
+ * ordered table is searched by halves (a function of thousands of tries
+ * has thousands of entries). */
 static const upy_exc_entry *entry_at(const norm *nm, uint32_t offset) {
     const upy_exc_table *t = &nm->dec->exceptions;
-    uint32_t i;
-    for (i = 0; i < t->count; i++)
-        if (t->entries[i].start <= offset && offset < t->entries[i].end)
-            return &t->entries[i];
-    return NULL;
+    uint32_t i, lo = 0, hi = t->count;
+    if (!nm->entries_in_order) {
+        for (i = 0; i < t->count; i++)
+            if (t->entries[i].start <= offset && offset < t->entries[i].end)
+                return &t->entries[i];
+        return NULL;
+    }
+    /* The last entry starting at or before offset. */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (t->entries[mid].start <= offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && offset < t->entries[lo - 1].end ? &t->entries[lo - 1]
+                                                     : NULL;
 }
 
 /* Appends a neutral instruction made from decoded instruction i. */
@@ -937,6 +965,7 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
         return fail_memory(&nm);
     for (i = 0; i <= count; i++)
         nm.first_of[i] = UNSET;
+    nm.entries_in_order = (uint8_t)entries_in_order(&dec->exceptions);
 
     mark_targets(&nm);
     mark_dead_handlers(&nm);
