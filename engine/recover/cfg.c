@@ -277,6 +277,44 @@ static int normal_predecessors(upy_cfg *cfg, upy_arena *arena) {
     return 0;
 }
 
+/* Numbers the reachable blocks' spans in the dominator tree (see
+ * upy_block.dom_enter): children are listed by idom, then walked with an
+ * explicit stack, so that deep trees cannot exhaust the C stack. */
+static int number_dominator_tree(upy_cfg *cfg, upy_arena *arena) {
+    uint32_t n = cfg->count, i, sp = 0, clock = 0;
+    int32_t *first = upy_arena_array(arena, n, sizeof(int32_t));
+    int32_t *sibling = upy_arena_array(arena, n, sizeof(int32_t));
+    int32_t *stack = upy_arena_array(arena, n, sizeof(int32_t));
+    uint8_t *entered = upy_arena_array(arena, n, 1);
+    if (!first || !sibling || !stack || !entered)
+        return -1;
+    for (i = 0; i < n; i++)
+        first[i] = sibling[i] = UPY_NO_BLOCK;
+    memset(entered, 0, n);
+    for (i = n; i-- > 1;) {
+        int32_t p = cfg->blocks[i].idom;
+        if (p != UPY_NO_BLOCK && cfg->blocks[i].rpo != UINT32_MAX) {
+            sibling[i] = first[p];
+            first[p] = (int32_t)i;
+        }
+    }
+    stack[sp++] = 0;
+    while (sp) {
+        int32_t b = stack[sp - 1];
+        if (!entered[b]) {
+            int32_t c;
+            entered[b] = 1;
+            cfg->blocks[b].dom_enter = clock++;
+            for (c = first[b]; c != UPY_NO_BLOCK; c = sibling[c])
+                stack[sp++] = c;
+        } else {
+            cfg->blocks[b].dom_leave = clock++;
+            sp--;
+        }
+    }
+    return 0;
+}
+
 static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
     edge_source es = {cfg, 0, NULL, NULL};
     graph_walk w;
@@ -290,8 +328,10 @@ static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
     for (i = 0; i < cfg->count; i++) {
         cfg->blocks[i].rpo = w.number[i];
         cfg->blocks[i].idom = i == 0 ? UPY_NO_BLOCK : w.idom[i];
+        cfg->blocks[i].dom_enter = UINT32_MAX;
+        cfg->blocks[i].dom_leave = 0;
     }
-    return 0;
+    return number_dominator_tree(cfg, arena);
 }
 
 /* Post-dominators: dominators of the reversed normal-edge graph, rooted
@@ -339,14 +379,16 @@ static int compute_post_dominators(upy_cfg *cfg, upy_arena *arena) {
 }
 
 int upy_cfg_dominates(const upy_cfg *cfg, int32_t a, int32_t b) {
-    if (a < 0 || b < 0 || cfg->blocks[b].rpo == UINT32_MAX)
+    const upy_block *ba, *bb;
+    if (a < 0 || b < 0)
         return 0;
-    while (b != UPY_NO_BLOCK) {
-        if (a == b)
-            return 1;
-        b = cfg->blocks[b].idom;
-    }
-    return 0;
+    ba = &cfg->blocks[a];
+    bb = &cfg->blocks[b];
+    /* (An unreachable block is in no span, and dominated by none.) */
+    if (bb->dom_enter == UINT32_MAX)
+        return 0;
+    return a == b ||
+           (ba->dom_enter < bb->dom_enter && bb->dom_leave < ba->dom_leave);
 }
 
 static void mark_loops(upy_cfg *cfg) {

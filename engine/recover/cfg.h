@@ -39,6 +39,10 @@ typedef struct upy_block {
     int32_t depth_in;   /* stack depth on entry; -1 when unreachable */
     uint8_t is_handler; /* the entry of an exception handler */
     uint8_t is_loop_header; /* the target of a back edge */
+    /* The block's span in a depth-first walk of the dominator tree: a
+     * dominates b when a's span holds b's (upy_cfg_dominates asks in
+     * constant time, where the idom chain can be as long as the code). */
+    uint32_t dom_enter, dom_leave;
 } upy_block;
 
 typedef struct upy_cfg {
