@@ -2775,7 +2775,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
 
         if (r->failed)
             return -1;
-        if (!inside(rg, b) && b != rg->loop) {
+        if ((!inside(rg, b) && b != rg->loop) || b >= (int32_t)r->cfg.count) {
             st = cold_rest(r, &b, rg, out);
             if (st < 0)
                 return -1;
@@ -2884,11 +2884,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                                    out))
                     return -1;
                 b = next;
-                if (b != UPY_NO_BLOCK && resume >= blk(r, b)->end) {
+                /* (The with may go on past the last block, at the end of
+                 * corrupt code: the top of the loop leaves there.) */
+                if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count)
+                    continue;
+                if (resume >= blk(r, b)->end) {
                     /* The with's exit filled its block. */
                     r->done[b] = 1;
                     b = blk(r, b)->next;
-                } else if (b != UPY_NO_BLOCK && resume > blk(r, b)->start) {
+                } else if (resume > blk(r, b)->start) {
                     r->resume_block = b;
                     r->resume_at = resume;
                 }
