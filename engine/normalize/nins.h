@@ -40,7 +40,8 @@ typedef enum upy_nop {
     N_LOAD,       /* ( -> value) */
     N_STORE,      /* (value -> ) */
     N_DELETE,     /* ( -> ) */
-    N_LOAD_CONST, /* obj = the constant ( -> value) */
+    N_LOAD_CONST, /* obj = the constant, arg = its co_consts index
+                     ( -> value) */
 
     /* Attributes and items. */
     N_LOAD_ATTR,       /* obj = name (owner -> value) */

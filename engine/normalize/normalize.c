@@ -470,9 +470,9 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         return put(nm, N_PUSH_NULL, 0, NULL, i);
 
     case UPY_OP_LOAD_CONST:
-        return put(nm, N_LOAD_CONST, 0, in->argobj, i);
+        return put(nm, N_LOAD_CONST, in->arg, in->argobj, i);
     case UPY_OP_RETURN_CONST:
-        if (!emit(nm, N_LOAD_CONST, 0, in->argobj, i) ||
+        if (!emit(nm, N_LOAD_CONST, in->arg, in->argobj, i) ||
             !emit(nm, N_RETURN, 0, NULL, i))
             return fail_memory(nm);
         return UNPYC_OK;

@@ -298,14 +298,40 @@ static int eval_call(rec *r, const upy_nin *in) {
     return push_value(r, call);
 }
 
+/* f(1, 2, **k) and f(*(1, 2), **k) both load a constant tuple; they
+ * differ in where it sits in co_consts.  The compiler's late pass folds
+ * the argument tuple of the first after all code is generated, appending
+ * it past every constant, while the literal of the second was folded
+ * from the source and numbered where it stands.  So a constant of the
+ * keyword part numbered after the tuple shows a literal.  The scan runs
+ * back over the keyword part only, to the tuple's load. */
+static int const_tuple_spread(rec *r, const upy_expr *e, const upy_nin *call) {
+    const upy_nin *in = call;
+    int32_t later = -1;
+    if (!e->u.constant || e->u.constant->kind != UPY_TUPLE)
+        return 0;
+    while (in-- > r->ncode.ins) {
+        if (in->op != N_LOAD_CONST)
+            continue;
+        if (in->obj == e->u.constant)
+            return later > in->arg;
+        if (in->arg > later)
+            later = in->arg;
+    }
+    return 0;
+}
+
 /* The positional arguments of CALL_FUNCTION_EX. The compiler passes
  * f(a, *b) as a tuple built from a list with starred parts, f(a, **k) as
  * a plain tuple, and f(*x) as x itself; so a list display is always a
  * spread literal, f(*[a]), and so is a tuple without starred parts when
  * no keywords follow, as f(a) would have been a plain call. */
-static upy_expr_list ex_args(rec *r, upy_expr *e, int kwargs) {
+static upy_expr_list ex_args(rec *r, upy_expr *e, int kwargs,
+                             const upy_nin *call) {
     uint32_t k;
     if (!e || e->kind == UPY_E_LIST)
+        return spread(r, e);
+    if (e->kind == UPY_E_CONST && kwargs && const_tuple_spread(r, e, call))
         return spread(r, e);
     if (e->kind == UPY_E_TUPLE && !kwargs) {
         for (k = 0; k < e->u.elts.len; k++)
@@ -334,7 +360,7 @@ static int eval_call_ex(rec *r, const upy_nin *in) {
     fn = callable_of(r, slots, nslots);
     call->u.call.func = rec_value(r, fn);
     call->u.call.args =
-        ex_args(r, rec_value(r, args), (in->flags & N_CALL_KWARGS) != 0);
+        ex_args(r, rec_value(r, args), (in->flags & N_CALL_KWARGS) != 0, in);
     if (in->flags & N_CALL_KWARGS)
         keywords_from_dict(r, call, rec_value(r, kwargs));
     return push_value(r, call);
