@@ -43,3 +43,10 @@ def spread_displays(f, a, b, kwargs):
     f(*(1, 2))
     f(1, *(2, 3))
     return f(a, b, **kwargs)
+
+
+def spread_constant_tuple(f):
+    # f(*(1, 2), **k) and f(1, 2, **k) both pass a constant tuple; only
+    # its place in co_consts tells them apart.
+    f(*(1, 2), **{'a': 3})
+    return f(5, 6, **{'b': 4})
