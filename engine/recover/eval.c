@@ -306,11 +306,12 @@ static int eval_call(rec *r, const upy_nin *in) {
  * keyword part numbered after the tuple shows a literal.  The scan runs
  * back over the keyword part only, to the tuple's load. */
 static int const_tuple_spread(rec *r, const upy_expr *e, const upy_nin *call) {
-    const upy_nin *in = call;
+    uint32_t i = (uint32_t)(call - r->ncode.ins);
     int32_t later = -1;
     if (!e->u.constant || e->u.constant->kind != UPY_TUPLE)
         return 0;
-    while (in-- > r->ncode.ins) {
+    while (i-- > 0) {
+        const upy_nin *in = &r->ncode.ins[i];
         if (in->op != N_LOAD_CONST)
             continue;
         if (in->obj == e->u.constant)
