@@ -894,3 +894,14 @@ def return_after_try_copied_into_body(filename, check):
     except OSError:
         pass
     return result
+
+
+def return_in_with_finally_ending_with_if(f, x):
+    # The finally's if jumps straight to the with exit in the copy run
+    # before the return.
+    with f:
+        try:
+            return f.read()
+        finally:
+            if x:
+                f.close()
