@@ -905,3 +905,17 @@ def return_in_with_finally_ending_with_if(f, x):
         finally:
             if x:
                 f.close()
+
+
+def return_in_finally_in_with_after_handler(path, x):
+    # 3.12+ lays the except clause out right after the with's exit and
+    # the return, past the end of the with body.
+    try:
+        f = open(path)
+    except OSError:
+        raise
+    with f:
+        try:
+            return f.read()
+        finally:
+            f.close()
