@@ -431,6 +431,32 @@ static void skip_exit_copies(rec *r, uint32_t at, uint32_t fstart,
     }
 }
 
+/* Whether [at, at + n) is a copy of the finally body [first, first + n)
+ * followed by the exit it runs before.  A branch of the body that ends it
+ * early jumps to a RERAISE 0 of its own in the handler; in the copy it
+ * jumps to what follows, which the compiler copies only when small (then
+ * the jump keeps its relative place): a with exit or the iterator pops of
+ * a return are not, and the branch jumps straight to the copy's end. */
+static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
+    uint32_t k;
+    if (rec_same_code(r, at, first, n))
+        return 1;
+    if (at + n > r->ncode.count || first + n > r->ncode.count)
+        return 0;
+    for (k = 0; k < n; k++) {
+        const upy_nin *x = ins(r, at + k), *y = ins(r, first + k);
+        if (rec_same_code(r, at + k, first + k, 1))
+            continue;
+        if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
+            x->flags != y->flags || x->target != (int32_t)(at + n) ||
+            y->target < (int32_t)(first + n) ||
+            ins(r, (uint32_t)y->target)->op != N_RERAISE ||
+            ins(r, (uint32_t)y->target)->arg)
+            return 0;
+    }
+    return 1;
+}
+
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
  * exit of the try body [start, end) in its blocks [from, end] and, with a
  * handler h, in the blocks after it that are the body's too (see
@@ -457,7 +483,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
             continue;
         last = e;
         stop = copy_end_before(r, e);
-        if (stop < flen || !rec_same_code(r, stop - flen, fstart, flen))
+        if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen))
             continue;
         if (rec_skip_copy(r, stop - flen, fstart, flen))
             return -1;

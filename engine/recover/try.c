@@ -974,14 +974,17 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
 /* The block of the RETURN that the blocks from `end` on fall through to,
  * unprotected (the way out of a `return value`: copies of finally bodies
  * and with exits in blocks of their own, a branch of a finally body ending
- * one), or end when there is none. */
+ * one), or end when there is none.  Past the end of region rg only the
+ * copies of the exits of statements around it (marked skipped already)
+ * may come: a with body ends where its exit starts, and 3.12+ may lay a
+ * handler out right after the return. */
 static int32_t return_after(const rec *r, int32_t end, const region *rg) {
     int32_t ret = end, count = (int32_t)r->cfg.count;
-    while (ret < rg->end && ret < count && !blk(r, ret)->is_handler &&
-           blk(r, ret)->next == ret + 1 &&
+    while (ret < count && (ret < rg->end || rec_is_unwinding(r, ret)) &&
+           !blk(r, ret)->is_handler && blk(r, ret)->next == ret + 1 &&
            ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         ret++;
-    if (ret >= rg->end || ret >= count ||
+    if (ret >= count || (ret >= rg->end && !rec_is_unwinding(r, ret)) ||
         ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         return end;
     return ret;

@@ -894,3 +894,28 @@ def return_after_try_copied_into_body(filename, check):
     except OSError:
         pass
     return result
+
+
+def return_in_with_finally_ending_with_if(f, x):
+    # The finally's if jumps straight to the with exit in the copy run
+    # before the return.
+    with f:
+        try:
+            return f.read()
+        finally:
+            if x:
+                f.close()
+
+
+def return_in_finally_in_with_after_handler(path, x):
+    # 3.12+ lays the except clause out right after the with's exit and
+    # the return, past the end of the with body.
+    try:
+        f = open(path)
+    except OSError:
+        raise
+    with f:
+        try:
+            return f.read()
+        finally:
+            f.close()
