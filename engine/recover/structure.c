@@ -474,9 +474,32 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
  * part (its own final jump, or, when it ends with an if / else of its own,
  * the threaded jumps of that); with no such jump, or one to else_start,
  * there is no else part. */
+/* The nearest target at or after else_start, before the handler, of the
+ * jumps back out of the code of handler h when 3.12+ lays it out after
+ * the code (h at or after else_start), up to the next handler entry, else
+ * UPY_NO_BLOCK: where an except clause of a try ending a then part goes on
+ * when the try body itself only leaves (a return). */
+static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
+                                const region *rg) {
+    int32_t b, best = UPY_NO_BLOCK;
+    if (h == UPY_NO_BLOCK || h < else_start || h >= (int32_t)r->cfg.count ||
+        ins(r, blk(r, h)->start)->op != N_PUSH_EXC_INFO)
+        return UPY_NO_BLOCK;
+    for (b = h; b < (int32_t)r->cfg.count && (b == h || !blk(r, b)->is_handler);
+         b++) {
+        int32_t t = blk(r, b)->jump;
+        if (ins(r, blk(r, b)->end - 1)->op != N_JUMP || t == UPY_NO_BLOCK ||
+            t < else_start || t >= h || is_break(rg, t) || t == rg->cont)
+            continue;
+        if (best == UPY_NO_BLOCK || t < best)
+            best = t;
+    }
+    return best;
+}
+
 static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
                         const region *rg) {
-    int32_t b, best = UPY_NO_BLOCK;
+    int32_t b, best = UPY_NO_BLOCK, h = UPY_NO_BLOCK;
     for (b = then_start; b < else_start && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
         const upy_nin *last = ins(r, bb->end - 1);
@@ -487,6 +510,21 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
             continue;
         if (best == UPY_NO_BLOCK || t < best)
             best = t;
+    }
+    /* A then part that only leaves but for the except clauses of a try at
+     * its end, laid out after the code (3.12+), goes on where those jump
+     * back to.  (Each handler once: the blocks of a try body share it.
+     * The handler around the if itself is not the then part's.) */
+    if (then_start > 0 && then_start <= (int32_t)r->cfg.count)
+        h = blk(r, then_start - 1)->handler;
+    for (b = then_start;
+         best == UPY_NO_BLOCK && b < else_start && b < (int32_t)r->cfg.count;
+         b++) {
+        int32_t bh = blk(r, b)->handler;
+        if (bh == h || blk(r, b)->rpo == UINT32_MAX)
+            continue;
+        h = bh;
+        best = handler_way_back(r, h, else_start, rg);
     }
     if (best == UPY_NO_BLOCK || best == else_start)
         return UPY_NO_BLOCK;
