@@ -736,17 +736,42 @@ static uint32_t copied_tail(const rec *r, const upy_ptr_vec *body,
 
 /* Where block b, outside region rg, goes when it is the lone jump of a
  * break or continue of rg's loop (a handler's protected range ends before
- * such a jump), else UPY_NO_BLOCK. */
+ * such a jump), else UPY_NO_BLOCK.  The break of a for loop pops its
+ * iterator, on the stack's top, first: the try is left before that. */
 static int32_t lone_loop_jump(const rec *r, const region *rg, int32_t b) {
     const upy_block *bb;
+    uint32_t n;
     if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count || inside(rg, b))
         return UPY_NO_BLOCK;
     bb = blk(r, b);
-    if (bb->is_handler || bb->end - bb->start != 1 ||
-        ins(r, bb->start)->op != N_JUMP ||
+    n = bb->end - bb->start;
+    if (n == 2 && ins(r, bb->start)->op == N_POP_TOP && r->sp &&
+        r->stack[r->sp - 1].kind == SV_ITER && is_break(rg, bb->jump))
+        return bb->jump;
+    if (bb->is_handler || n != 1 || ins(r, bb->start)->op != N_JUMP ||
         !(is_break(rg, bb->jump) || bb->jump == rg->cont))
         return UPY_NO_BLOCK;
     return bb->jump;
+}
+
+/* Whether an if with outcomes on_true, inside region rg, and on_false,
+ * past its end, is the last statement of a try body whose then part ends
+ * by a break or continue: rg is that body (the block at its end is no
+ * longer under its handler), that block is the lone jump of the break or
+ * continue (see lone_loop_jump), reached only by running off the then
+ * part, and the test's other way goes past it. */
+static int ends_body_by_loop_jump(const rec *r, const region *rg,
+                                  int32_t on_true, int32_t on_false) {
+    const upy_block *eb;
+    if (rg->handler == UPY_NO_BLOCK || !inside(rg, on_true) ||
+        on_false == UPY_NO_BLOCK || on_false <= rg->end || rg->end <= on_true ||
+        rg->end >= (int32_t)r->cfg.count)
+        return 0;
+    eb = blk(r, rg->end);
+    return eb->handler != rg->handler && eb->npreds == 1 &&
+           eb->preds[0] == rg->end - 1 &&
+           blk(r, rg->end - 1)->next == rg->end &&
+           lone_loop_jump(r, rg, rg->end) != UPY_NO_BLOCK;
 }
 
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
@@ -848,6 +873,18 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             return -1;
         *next = on_true;
         return emit_if(r, c->start, test, &body, &orelse, out);
+    }
+    if (ends_body_by_loop_jump(r, rg, on_true, on_false)) {
+        /* The then part ends the try body the region is by a break or
+         * continue, whose lone jump is left out of the protected range:
+         * the test jumps over it to where the body goes on. */
+        region then_rg = rec_sub_region(rg, on_true, rg->end, rg->end);
+        if (rec_region(r, on_true, &then_rg, &body) ||
+            loop_jump(r, lone_loop_jump(r, rg, rg->end), rg, &body) < 0)
+            return -1;
+        r->done[rg->end] = 1;
+        *next = on_false;
+        return emit_if(r, c->start, test, &body, NULL, out);
     }
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;
