@@ -500,9 +500,32 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
  * part (its own final jump, or, when it ends with an if / else of its own,
  * the threaded jumps of that); with no such jump, or one to else_start,
  * there is no else part. */
+/* The nearest target at or after else_start, before the handler, of the
+ * jumps back out of the code of handler h when 3.12+ lays it out after
+ * the code (h at or after else_start), up to the next handler entry, else
+ * UPY_NO_BLOCK: where an except clause of a try ending a then part goes on
+ * when the try body itself only leaves (a return). */
+static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
+                                const region *rg) {
+    int32_t b, best = UPY_NO_BLOCK;
+    if (h == UPY_NO_BLOCK || h < else_start || h >= (int32_t)r->cfg.count ||
+        ins(r, blk(r, h)->start)->op != N_PUSH_EXC_INFO)
+        return UPY_NO_BLOCK;
+    for (b = h; b < (int32_t)r->cfg.count && (b == h || !blk(r, b)->is_handler);
+         b++) {
+        int32_t t = blk(r, b)->jump;
+        if (ins(r, blk(r, b)->end - 1)->op != N_JUMP || t == UPY_NO_BLOCK ||
+            t < else_start || t >= h || is_break(rg, t) || t == rg->cont)
+            continue;
+        if (best == UPY_NO_BLOCK || t < best)
+            best = t;
+    }
+    return best;
+}
+
 static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
                         const region *rg) {
-    int32_t b, best = UPY_NO_BLOCK;
+    int32_t b, best = UPY_NO_BLOCK, h = UPY_NO_BLOCK;
     for (b = then_start; b < else_start && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
         const upy_nin *last = ins(r, bb->end - 1);
@@ -513,6 +536,21 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
             continue;
         if (best == UPY_NO_BLOCK || t < best)
             best = t;
+    }
+    /* A then part that only leaves but for the except clauses of a try at
+     * its end, laid out after the code (3.12+), goes on where those jump
+     * back to.  (Each handler once: the blocks of a try body share it.
+     * The handler around the if itself is not the then part's.) */
+    if (then_start > 0 && then_start <= (int32_t)r->cfg.count)
+        h = blk(r, then_start - 1)->handler;
+    for (b = then_start;
+         best == UPY_NO_BLOCK && b < else_start && b < (int32_t)r->cfg.count;
+         b++) {
+        int32_t bh = blk(r, b)->handler;
+        if (bh == h || blk(r, b)->rpo == UINT32_MAX)
+            continue;
+        h = bh;
+        best = handler_way_back(r, h, else_start, rg);
     }
     if (best == UPY_NO_BLOCK || best == else_start)
         return UPY_NO_BLOCK;
@@ -724,17 +762,42 @@ static uint32_t copied_tail(const rec *r, const upy_ptr_vec *body,
 
 /* Where block b, outside region rg, goes when it is the lone jump of a
  * break or continue of rg's loop (a handler's protected range ends before
- * such a jump), else UPY_NO_BLOCK. */
+ * such a jump), else UPY_NO_BLOCK.  The break of a for loop pops its
+ * iterator, on the stack's top, first: the try is left before that. */
 static int32_t lone_loop_jump(const rec *r, const region *rg, int32_t b) {
     const upy_block *bb;
+    uint32_t n;
     if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count || inside(rg, b))
         return UPY_NO_BLOCK;
     bb = blk(r, b);
-    if (bb->is_handler || bb->end - bb->start != 1 ||
-        ins(r, bb->start)->op != N_JUMP ||
+    n = bb->end - bb->start;
+    if (n == 2 && ins(r, bb->start)->op == N_POP_TOP && r->sp &&
+        r->stack[r->sp - 1].kind == SV_ITER && is_break(rg, bb->jump))
+        return bb->jump;
+    if (bb->is_handler || n != 1 || ins(r, bb->start)->op != N_JUMP ||
         !(is_break(rg, bb->jump) || bb->jump == rg->cont))
         return UPY_NO_BLOCK;
     return bb->jump;
+}
+
+/* Whether an if with outcomes on_true, inside region rg, and on_false,
+ * past its end, is the last statement of a try body whose then part ends
+ * by a break or continue: rg is that body (the block at its end is no
+ * longer under its handler), that block is the lone jump of the break or
+ * continue (see lone_loop_jump), reached only by running off the then
+ * part, and the test's other way goes past it. */
+static int ends_body_by_loop_jump(const rec *r, const region *rg,
+                                  int32_t on_true, int32_t on_false) {
+    const upy_block *eb;
+    if (rg->handler == UPY_NO_BLOCK || !inside(rg, on_true) ||
+        on_false == UPY_NO_BLOCK || on_false <= rg->end || rg->end <= on_true ||
+        rg->end >= (int32_t)r->cfg.count)
+        return 0;
+    eb = blk(r, rg->end);
+    return eb->handler != rg->handler && eb->npreds == 1 &&
+           eb->preds[0] == rg->end - 1 &&
+           blk(r, rg->end - 1)->next == rg->end &&
+           lone_loop_jump(r, rg, rg->end) != UPY_NO_BLOCK;
 }
 
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
@@ -836,6 +899,18 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             return -1;
         *next = on_true;
         return emit_if(r, c->start, test, &body, &orelse, out);
+    }
+    if (ends_body_by_loop_jump(r, rg, on_true, on_false)) {
+        /* The then part ends the try body the region is by a break or
+         * continue, whose lone jump is left out of the protected range:
+         * the test jumps over it to where the body goes on. */
+        region then_rg = rec_sub_region(rg, on_true, rg->end, rg->end);
+        if (rec_region(r, on_true, &then_rg, &body) ||
+            loop_jump(r, lone_loop_jump(r, rg, rg->end), rg, &body) < 0)
+            return -1;
+        r->done[rg->end] = 1;
+        *next = on_false;
+        return emit_if(r, c->start, test, &body, NULL, out);
     }
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;

@@ -463,3 +463,28 @@ def while_true_returning_then_breaking_past_the_return(self, block):
             return False
         self.do(cmd)
         return True
+
+
+def break_ending_then_part_of_try_body(func, value, sleep):
+    # The break's iterator pop and jump follow the protected range.
+    for i in range(10):
+        try:
+            if func() == value:
+                break
+        except NotImplementedError:
+            break
+        sleep(i)
+    sleep(0)
+
+
+def continue_ending_then_part_of_try_body(before, after):
+    # The continue's jump follows the protected range; the test jumps over
+    # it to the end of the body, no else part.
+    for k, v in after:
+        try:
+            if v != before[k]:
+                print(k, v)
+                continue
+        except KeyError:
+            pass
+        print(k)

@@ -919,3 +919,18 @@ def return_in_finally_in_with_after_handler(path, x):
             return f.read()
         finally:
             f.close()
+
+
+def elif_after_then_try_returning(self, dirname):
+    # The then part's try body returns: it goes on only through its except
+    # clause, laid out after the code (3.12+), which jumps back past the
+    # elif.
+    if dirname == '..':
+        try:
+            return self.up()
+        except OSError as msg:
+            if msg.args[0] != 5:
+                raise
+    elif dirname == '':
+        dirname = '.'
+    return self.go(dirname)
