@@ -1510,6 +1510,24 @@ static int only_continues(const rec *r, int32_t b) {
     return 1;
 }
 
+/* The last block of the loop at header that jumps back to it, leaving out
+ * the code of except clauses, which 3.12+ lays out after the function's
+ * code (a `continue` there): the end of the loop's code as laid out. */
+static int32_t hot_loop_last(const rec *r, int32_t header) {
+    int32_t k, x, steps;
+    for (k = loop_last(r, header); k > header; k--) {
+        if (blk(r, k)->jump != header && blk(r, k)->next != header)
+            continue;
+        for (x = k, steps = 0; r->ncode.cold_handlers && x > header &&
+                               steps < 64 && !blk(r, x)->is_handler;
+             steps++)
+            x = blk(r, x)->idom;
+        if (!r->ncode.cold_handlers || x <= header || !blk(r, x)->is_handler)
+            return k;
+    }
+    return header;
+}
+
 /* Whether loop header b is the test of a while loop with no copy of it at
  * the bottom of the body, which the compiler leaves out when the body ends
  * every way in continue, break, return or raise: a block that is only the
@@ -1522,8 +1540,50 @@ static int top_only_test(const rec *r, int32_t b) {
     if (!bb->is_loop_header || !rec_is_test_block(r, b) || bb->next != b + 1 ||
         bb->jump == UPY_NO_BLOCK || ins(r, bb->start)->lead_line >= 0)
         return 0;
-    return bb->jump > loop_last(r, b) && only_continues(r, b) &&
+    return bb->jump > hot_loop_last(r, b) && only_continues(r, b) &&
            rec_while_test_at(r, bb->start) == UPY_NO_BLOCK;
+}
+
+/* Whether the blocks of test c after its first, which heads a loop with
+ * no copy of the test at the bottom, are only the rest of the test
+ * (`while a and b:`): none is another loop's header. */
+static int rest_of_top_test(const rec *r, const rec_cond *c) {
+    int32_t b;
+    if (c->last >= (int32_t)r->cfg.count)
+        return 0;
+    for (b = c->first + 1; b <= c->last; b++)
+        if (blk(r, b)->is_loop_header || !rec_is_test_block(r, b))
+            return 0;
+    return 1;
+}
+
+/* Where the body of a while loop with no bottom test (top_only_test) ends,
+ * its last jump back ending before block exit.  The compiler lays the
+ * code after the body's last `continue` there, up to where the test
+ * leaves: when that code only leaves the function (`return`, `raise`) and
+ * only the loop reaches it, it is the end of the body, not code after the
+ * loop. */
+static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
+                            const region *rg) {
+    int32_t b, stop = UPY_NO_BLOCK;
+    uint32_t k;
+    for (b = c->first; b <= c->last; b++) {
+        int32_t j = blk(r, b)->jump;
+        if (j > exit && (stop == UPY_NO_BLOCK || j < stop))
+            stop = j;
+    }
+    if (stop == UPY_NO_BLOCK || stop > rg->end ||
+        stop > (int32_t)r->cfg.count ||
+        upy_nin_falls_through(ins(r, blk(r, stop - 1)->end - 1)))
+        return exit;
+    for (b = exit; b < stop; b++) {
+        if (blk(r, b)->is_handler)
+            return exit;
+        for (k = 0; k < blk(r, b)->npreds; k++)
+            if (blk(r, b)->preds[k] < c->first || blk(r, b)->preds[k] >= stop)
+                return exit;
+    }
+    return stop;
 }
 
 /* How many instructions lie between a test that is a chained comparison
@@ -1566,15 +1626,22 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!bottom_test(r, header, c->start, test_len, gap, &bottom)) {
         if (gap)
             return 0;
-        if (c->first != c->last || c->start != blk(r, c->first)->start ||
-            !top_only_test(r, c->first))
+        if (c->start != blk(r, c->first)->start ||
+            !top_only_test(r, c->first) || !rest_of_top_test(r, c))
             return 0;
         /* The test heads the loop; the body is what it holds into. */
         header = c->first;
         top_only = 1;
     }
-    last = loop_last(r, header);
+    last = top_only ? hot_loop_last(r, header) : loop_last(r, header);
     exit = end = last + 1;
+    if (top_only) {
+        exit = end = top_only_end(r, c, exit, rg);
+        /* A test of several blocks whose body's end is not found is left to
+         * `while True:` and an if in it, which keep the code. */
+        if (exit == last + 1 && c->first != c->last)
+            return 0;
+    }
     /* The test's failing jump into the middle of the loop's blocks, to code
      * outside the loop: the body ends there, and the blocks of the loop
      * after it are what 3.12+ lays out after the function's code (the
