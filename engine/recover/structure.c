@@ -1510,21 +1510,35 @@ static int only_continues(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether block k, after loop header h, ends in the `continue` of an
+ * except clause that 3.12+ lays out after the function's code: the jump
+ * right after the clause's POP_EXCEPT, in code a handler dominates.  (The
+ * rest of a loop body that only a handler reaches, after a try whose body
+ * always leaves, is laid out there too, and jumps back with no
+ * POP_EXCEPT.) */
+static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
+    const upy_block *kb = blk(r, k);
+    int32_t steps;
+    uint32_t pop = kb->end - 1;
+    if (pop == kb->start && k > 0)
+        pop = blk(r, k - 1)->end;
+    if (!r->ncode.cold_handlers || pop == 0 ||
+        ins(r, pop - 1)->op != N_POP_EXCEPT)
+        return 0;
+    for (steps = 0; k > h && steps < 64 && !blk(r, k)->is_handler; steps++)
+        k = blk(r, k)->idom;
+    return k > h && blk(r, k)->is_handler;
+}
+
 /* The last block of the loop at header that jumps back to it, leaving out
- * the code of except clauses, which 3.12+ lays out after the function's
- * code (a `continue` there): the end of the loop's code as laid out. */
+ * the code of except clauses laid out after the function's code (a
+ * `continue` there): the end of the loop's code as laid out. */
 static int32_t hot_loop_last(const rec *r, int32_t header) {
-    int32_t k, x, steps;
-    for (k = loop_last(r, header); k > header; k--) {
-        if (blk(r, k)->jump != header && blk(r, k)->next != header)
-            continue;
-        for (x = k, steps = 0; r->ncode.cold_handlers && x > header &&
-                               steps < 64 && !blk(r, x)->is_handler;
-             steps++)
-            x = blk(r, x)->idom;
-        if (!r->ncode.cold_handlers || x <= header || !blk(r, x)->is_handler)
+    int32_t k;
+    for (k = loop_last(r, header); k > header; k--)
+        if ((blk(r, k)->jump == header || blk(r, k)->next == header) &&
+            !in_cold_clause(r, k, header))
             return k;
-    }
     return header;
 }
 
@@ -2777,7 +2791,9 @@ static int continue_test(const rec *r, int32_t b) {
     last = loop_last(r, h);
     for (k = 0; k < blk(r, b)->npreds; k++) {
         int32_t p = blk(r, b)->preds[k];
-        if (p >= b && (p < h || p > last))
+        /* (A `continue` in an except clause laid out after the function's
+         * code jumps back from there.) */
+        if (p >= b && (p < h || p > last) && !in_cold_clause(r, p, h))
             return 0;
     }
     return 1;
