@@ -1590,13 +1590,12 @@ static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
         stop > (int32_t)r->cfg.count ||
         upy_nin_falls_through(ins(r, blk(r, stop - 1)->end - 1)))
         return exit;
-    for (b = exit; b < stop; b++) {
-        if (blk(r, b)->is_handler)
-            return exit;
+    /* (Handlers there, inside the region, are those of tries in that code
+     * or in the loop, which 3.11 lays out in place.) */
+    for (b = exit; b < stop; b++)
         for (k = 0; k < blk(r, b)->npreds; k++)
             if (blk(r, b)->preds[k] < c->first || blk(r, b)->preds[k] >= stop)
                 return exit;
-    }
     return stop;
 }
 

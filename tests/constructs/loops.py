@@ -463,3 +463,27 @@ def while_true_returning_then_breaking_past_the_return(self, block):
             return False
         self.do(cmd)
         return True
+
+
+def while_and_test_continuing_then_returning(self):
+    while self.queue and self.connected:
+        first = self.queue[0]
+        try:
+            data = first[:3]
+        except TypeError:
+            self.queue.popleft()
+            continue
+        if data:
+            self.send(data)
+        return
+
+
+def while_continuing_only_from_except_clause(self):
+    while self.active:
+        if self.ready:
+            try:
+                conn = self.accept()
+            except BlockingIOError:
+                continue
+            else:
+                self.handle(conn)
