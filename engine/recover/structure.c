@@ -1343,6 +1343,36 @@ static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
     return brk;
 }
 
+/* Where the code of the `while True:` loop at header ends when the first
+ * block after its last jump back, exit, is the end of an except clause in
+ * its body that raises (`if t: continue` then `raise`): code under the
+ * clause's own cleanup handler (not a handler's entry, as the blocks of the
+ * try statement's handler are), reached only from the loop.  3.12+ lays the
+ * handler after the function's code, so that block follows the last
+ * `continue` there, and is the loop's, not code after it. */
+static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
+                               const region *rg) {
+    int32_t b = exit;
+    uint32_t k;
+    if (!r->ncode.cold_handlers)
+        return exit;
+    for (; b < rg->end && b < (int32_t)r->cfg.count; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->is_handler || bb->handler == UPY_NO_BLOCK ||
+            bb->handler == rg->handler ||
+            bb->handler >= (int32_t)r->cfg.count ||
+            ins(r, blk(r, bb->handler)->start)->op == N_PUSH_EXC_INFO ||
+            !bb->npreds)
+            break;
+        for (k = 0; k < bb->npreds; k++)
+            if (bb->preds[k] < header || bb->preds[k] >= b)
+                return exit;
+    }
+    if (b == exit || upy_nin_falls_through(ins(r, blk(r, b - 1)->end - 1)))
+        return exit;
+    return b;
+}
+
 /* `while True:` (or a while whose test the compiler did not invert): the
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
@@ -1356,7 +1386,8 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
 
     if (exit > rg->end)
         exit = rg->end;
-    exit = exit_past_return(r, header, exit, rg);
+    exit =
+        exit_past_return(r, header, clause_tail_end(r, header, exit, rg), rg);
     brk = break_after_handlers(r, header, exit, rg,
                                break_target(r, header, exit, rg, &far));
     body_rg = rec_sub_region(rg, header, exit, exit);
