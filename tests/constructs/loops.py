@@ -487,3 +487,19 @@ def while_continuing_only_from_except_clause(self):
                 continue
             else:
                 self.handle(conn)
+
+
+def while_true_except_clause_continuing_else_raising(self):
+    tries = 0
+    while True:
+        try:
+            port = self.find()
+        except OSError as ex:
+            if ex.errno == 98:
+                tries += 1
+                continue
+            else:
+                raise
+        else:
+            break
+    self.use(port)
