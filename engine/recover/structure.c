@@ -1444,6 +1444,36 @@ static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
     return brk;
 }
 
+/* Where the code of the `while True:` loop at header ends when the first
+ * block after its last jump back, exit, is the end of an except clause in
+ * its body that raises (`if t: continue` then `raise`): code under the
+ * clause's own cleanup handler (not a handler's entry, as the blocks of the
+ * try statement's handler are), reached only from the loop.  3.12+ lays the
+ * handler after the function's code, so that block follows the last
+ * `continue` there, and is the loop's, not code after it. */
+static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
+                               const region *rg) {
+    int32_t b = exit;
+    uint32_t k;
+    if (!r->ncode.cold_handlers)
+        return exit;
+    for (; b < rg->end && b < (int32_t)r->cfg.count; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->is_handler || bb->handler == UPY_NO_BLOCK ||
+            bb->handler == rg->handler ||
+            bb->handler >= (int32_t)r->cfg.count ||
+            ins(r, blk(r, bb->handler)->start)->op == N_PUSH_EXC_INFO ||
+            !bb->npreds)
+            break;
+        for (k = 0; k < bb->npreds; k++)
+            if (bb->preds[k] < header || bb->preds[k] >= b)
+                return exit;
+    }
+    if (b == exit || upy_nin_falls_through(ins(r, blk(r, b - 1)->end - 1)))
+        return exit;
+    return b;
+}
+
 /* `while True:` (or a while whose test the compiler did not invert): the
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
@@ -1457,7 +1487,8 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
 
     if (exit > rg->end)
         exit = rg->end;
-    exit = exit_past_return(r, header, exit, rg);
+    exit =
+        exit_past_return(r, header, clause_tail_end(r, header, exit, rg), rg);
     brk = break_after_handlers(r, header, exit, rg,
                                break_target(r, header, exit, rg, &far));
     body_rg = rec_sub_region(rg, header, exit, exit);
@@ -1611,6 +1642,38 @@ static int only_continues(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether block k, after loop header h, ends in the `continue` of an
+ * except clause that 3.12+ lays out after the function's code: the jump
+ * right after the clause's POP_EXCEPT, in code a handler dominates.  (The
+ * rest of a loop body that only a handler reaches, after a try whose body
+ * always leaves, is laid out there too, and jumps back with no
+ * POP_EXCEPT.) */
+static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
+    const upy_block *kb = blk(r, k);
+    int32_t steps;
+    uint32_t pop = kb->end - 1;
+    if (pop == kb->start && k > 0)
+        pop = blk(r, k - 1)->end;
+    if (!r->ncode.cold_handlers || pop == 0 ||
+        ins(r, pop - 1)->op != N_POP_EXCEPT)
+        return 0;
+    for (steps = 0; k > h && steps < 64 && !blk(r, k)->is_handler; steps++)
+        k = blk(r, k)->idom;
+    return k > h && blk(r, k)->is_handler;
+}
+
+/* The last block of the loop at header that jumps back to it, leaving out
+ * the code of except clauses laid out after the function's code (a
+ * `continue` there): the end of the loop's code as laid out. */
+static int32_t hot_loop_last(const rec *r, int32_t header) {
+    int32_t k;
+    for (k = loop_last(r, header); k > header; k--)
+        if ((blk(r, k)->jump == header || blk(r, k)->next == header) &&
+            !in_cold_clause(r, k, header))
+            return k;
+    return header;
+}
+
 /* Whether loop header b is the test of a while loop with no copy of it at
  * the bottom of the body, which the compiler leaves out when the body ends
  * every way in continue, break, return or raise: a block that is only the
@@ -1623,8 +1686,49 @@ static int top_only_test(const rec *r, int32_t b) {
     if (!bb->is_loop_header || !rec_is_test_block(r, b) || bb->next != b + 1 ||
         bb->jump == UPY_NO_BLOCK || ins(r, bb->start)->lead_line >= 0)
         return 0;
-    return bb->jump > loop_last(r, b) && only_continues(r, b) &&
+    return bb->jump > hot_loop_last(r, b) && only_continues(r, b) &&
            rec_while_test_at(r, bb->start) == UPY_NO_BLOCK;
+}
+
+/* Whether the blocks of test c after its first, which heads a loop with
+ * no copy of the test at the bottom, are only the rest of the test
+ * (`while a and b:`): none is another loop's header. */
+static int rest_of_top_test(const rec *r, const rec_cond *c) {
+    int32_t b;
+    if (c->last >= (int32_t)r->cfg.count)
+        return 0;
+    for (b = c->first + 1; b <= c->last; b++)
+        if (blk(r, b)->is_loop_header || !rec_is_test_block(r, b))
+            return 0;
+    return 1;
+}
+
+/* Where the body of a while loop with no bottom test (top_only_test) ends,
+ * its last jump back ending before block exit.  The compiler lays the
+ * code after the body's last `continue` there, up to where the test
+ * leaves: when that code only leaves the function (`return`, `raise`) and
+ * only the loop reaches it, it is the end of the body, not code after the
+ * loop. */
+static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
+                            const region *rg) {
+    int32_t b, stop = UPY_NO_BLOCK;
+    uint32_t k;
+    for (b = c->first; b <= c->last; b++) {
+        int32_t j = blk(r, b)->jump;
+        if (j > exit && (stop == UPY_NO_BLOCK || j < stop))
+            stop = j;
+    }
+    if (stop == UPY_NO_BLOCK || stop > rg->end ||
+        stop > (int32_t)r->cfg.count ||
+        upy_nin_falls_through(ins(r, blk(r, stop - 1)->end - 1)))
+        return exit;
+    /* (Handlers there, inside the region, are those of tries in that code
+     * or in the loop, which 3.11 lays out in place.) */
+    for (b = exit; b < stop; b++)
+        for (k = 0; k < blk(r, b)->npreds; k++)
+            if (blk(r, b)->preds[k] < c->first || blk(r, b)->preds[k] >= stop)
+                return exit;
+    return stop;
 }
 
 /* How many instructions lie between a test that is a chained comparison
@@ -1667,15 +1771,22 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!bottom_test(r, header, c->start, test_len, gap, &bottom)) {
         if (gap)
             return 0;
-        if (c->first != c->last || c->start != blk(r, c->first)->start ||
-            !top_only_test(r, c->first))
+        if (c->start != blk(r, c->first)->start ||
+            !top_only_test(r, c->first) || !rest_of_top_test(r, c))
             return 0;
         /* The test heads the loop; the body is what it holds into. */
         header = c->first;
         top_only = 1;
     }
-    last = loop_last(r, header);
+    last = top_only ? hot_loop_last(r, header) : loop_last(r, header);
     exit = end = last + 1;
+    if (top_only) {
+        exit = end = top_only_end(r, c, exit, rg);
+        /* A test of several blocks whose body's end is not found is left to
+         * `while True:` and an if in it, which keep the code. */
+        if (exit == last + 1 && c->first != c->last)
+            return 0;
+    }
     /* The test's failing jump into the middle of the loop's blocks, to code
      * outside the loop: the body ends there, and the blocks of the loop
      * after it are what 3.12+ lays out after the function's code (the
@@ -2811,7 +2922,9 @@ static int continue_test(const rec *r, int32_t b) {
     last = loop_last(r, h);
     for (k = 0; k < blk(r, b)->npreds; k++) {
         int32_t p = blk(r, b)->preds[k];
-        if (p >= b && (p < h || p > last))
+        /* (A `continue` in an except clause laid out after the function's
+         * code jumps back from there.) */
+        if (p >= b && (p < h || p > last) && !in_cold_clause(r, p, h))
             return 0;
     }
     return 1;

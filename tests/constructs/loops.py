@@ -488,3 +488,43 @@ def continue_ending_then_part_of_try_body(before, after):
         except KeyError:
             pass
         print(k)
+
+
+def while_and_test_continuing_then_returning(self):
+    while self.queue and self.connected:
+        first = self.queue[0]
+        try:
+            data = first[:3]
+        except TypeError:
+            self.queue.popleft()
+            continue
+        if data:
+            self.send(data)
+        return
+
+
+def while_continuing_only_from_except_clause(self):
+    while self.active:
+        if self.ready:
+            try:
+                conn = self.accept()
+            except BlockingIOError:
+                continue
+            else:
+                self.handle(conn)
+
+
+def while_true_except_clause_continuing_else_raising(self):
+    tries = 0
+    while True:
+        try:
+            port = self.find()
+        except OSError as ex:
+            if ex.errno == 98:
+                tries += 1
+                continue
+            else:
+                raise
+        else:
+            break
+    self.use(port)
