@@ -2972,6 +2972,19 @@ static int is_open_for(const rec *r, int32_t b) {
     return ins(r, bb->end - 1)->op == N_FOR_ITER && !bb->is_loop_header;
 }
 
+/* A break read from a copy of the return that ends at instruction
+ * to_return - 1 (0: a plain break), with the value that return computes:
+ * rec_breaks_to_tail (tidy.c) finds the loop's else part once the code
+ * after the loop is recovered. */
+static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return) {
+    upy_stmt *s = rec_stmt(r, UPY_S_BREAK);
+    if (!s)
+        return -1;
+    s->u.break_.value = rec_value(r, rec_pop(r));
+    s->u.break_.to_return = to_return;
+    return rec_emit(r, out, s);
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -3142,26 +3155,12 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 r->moved_exit_at = r->stmt_start;
                 return emit_simple(r, out, UPY_S_BREAK);
             }
-            if (is_break_to_tail(r, bb, (uint32_t)stop, rg, &tail)) {
-                /* rec_breaks_to_tail (tidy.c) finds the loop's else part
-                 * once the code after the loop is recovered. */
-                upy_stmt *s = rec_stmt(r, UPY_S_BREAK);
-                if (!s)
-                    return -1;
-                s->u.break_.value = rec_value(r, rec_pop(r));
-                s->u.break_.to_return = tail + 1;
-                return rec_emit(r, out, s);
-            }
-            if (is_const_break(r, bb, (uint32_t)stop, rg, &tail)) {
-                upy_stmt *s = rec_stmt(r, UPY_S_BREAK);
-                if (!s)
-                    return -1;
-                s->u.break_.value = rec_value(r, rec_pop(r));
-                /* (A break to the exit itself is a plain one.) */
-                if (tail != blk(r, rg->brk)->start)
-                    s->u.break_.to_return = tail + 1;
-                return rec_emit(r, out, s);
-            }
+            if (is_break_to_tail(r, bb, (uint32_t)stop, rg, &tail))
+                return emit_break_to_return(r, out, tail + 1);
+            /* (A break to the exit itself is a plain one.) */
+            if (is_const_break(r, bb, (uint32_t)stop, rg, &tail))
+                return emit_break_to_return(
+                    r, out, tail != blk(r, rg->brk)->start ? tail + 1 : 0);
             return emit_return(r, rg, out);
         case N_RERAISE:
             if (is_finally_break(r, rg, (uint32_t)stop))
