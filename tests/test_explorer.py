@@ -56,9 +56,26 @@ def _stages(backend: str, grad: bool) -> List[str]:
         stages += ["aot_joint_graph", "aot_forward_graph", "aot_backward_graph"] if grad \
             else ["aot_inference_graph"]
     if backend == "inductor":
-        stages += ["post_grad_graph"]
+        stages += ["pre_grad_graph", "post_grad_graph"]
+        stages += ["post_grad_backward_graph"] if grad else []
         stages += ["inductor_forward", "inductor_backward"] if grad else ["inductor_inference"]
     return stages
+
+
+def _known_change_under_debug(backend: str, cell: Dict[str, Any], warning: str) -> bool:
+    """The files debug() is known to change (see the README's known
+    limits): on aot_eager, AOTAutograd's graphs (prepare_debug's files hold
+    the boxed forward / backward FX code that ran, debug() meets the
+    unboxed code first and keeps it: a second compile in the process goes
+    another way through AOTAutograd); with dynamic shapes, the captured
+    graph of an nn.Module, which takes one more SymInt input the second
+    time (torch's doing)."""
+    stage = re.search(r"\.(\w+)\.py changed under debug", warning)
+    if stage is None:
+        return False
+    if backend == "aot_eager" and stage.group(1).startswith("aot_"):
+        return True
+    return bool(cell.get("dynamic") and cell.get("module") and stage.group(1) == "captured_graph")
 
 
 def test_dumps_are_complete_and_results_unchanged(scenarios: Dict[str, Any]) -> None:
@@ -74,6 +91,11 @@ def test_dumps_are_complete_and_results_unchanged(scenarios: Dict[str, Any]) -> 
             continue
         assert cell["equal"], "results differ with prepare_debug: " + where
         assert cell["equal_under_debug"], "results differ under debug(): " + where
+        # debug() ran the files prepare_debug wrote, as they were, but for
+        # the known changes (said by a warning, the new code run).
+        unexpected = [warning for warning in cell["changed_under_debug"]
+                      if not _known_change_under_debug(backend, cell, warning)]
+        assert not unexpected, (where, unexpected)
         # Under debug() every transformed code runs from its decompiled
         # source: none is left to Dynamo's bytecode listed in its file.
         for path in Path(cell["debug_dir"]).glob("__transformed_code_*.py"):
@@ -109,7 +131,8 @@ def test_dumps_are_complete_and_results_unchanged(scenarios: Dict[str, Any]) -> 
             if name.startswith("__transformed_code_"):
                 assert name in full_text and name in index, (name, where)
         if cell.get("dynamic"):
-            captured = [files[n].read_text() for n in files if n.endswith("captured_graph.py")]
+            captured = [text for n, text in cell["prepared"].items()
+                        if n.endswith("captured_graph.py")]
             assert any(re.search(r"\[s\d+", text) for text in captured), \
                 "no symbolic shape in " + where
         if cell.get("graph_breaks"):
@@ -136,10 +159,10 @@ def run():
 
 with unpyc.prepare_debug(DUMP):
     run()
-with unpyc.debug():
-    run()  # compiles again, from the dumped files
-    pdb.set_trace()  # the driver sets breakpoints in those files here
-    run()  # the same cache entries: the code from the files runs
+print("PREPARED")
+pdb.set_trace()  # the driver sets breakpoints in the files prepare_debug wrote
+with unpyc.debug(DUMP, pause=False):
+    run()  # compiles again: the code that runs comes from those very files
 """
 
 
@@ -190,22 +213,34 @@ def _first_line(path: Path, pattern: str) -> int:
     raise AssertionError("no %r in %s" % (pattern, path))
 
 
-@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
-def test_breakpoints_in_dumped_files_are_hit(backend: str, tmp_path: Path) -> None:
+# The graph file whose code runs under each backend, the line to stop on
+# and what to print there: Dynamo's captured graph runs as it is on eager,
+# AOTAutograd's forward graph on aot_eager, Inductor's module on inductor.
+_GRAPH_STOPS = {
+    "eager": ("captured_graph", r"torch\.abs\(", "p l_a_"),
+    "aot_eager": ("aot_forward_graph", r"torch\.ops\.aten", "p primals_1"),
+    "inductor": ("inductor_forward", r"^        \S.*= args$", "p args"),
+}
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "inductor"])
+def test_breakpoints_set_in_prepared_files_are_hit(backend: str, tmp_path: Path) -> None:
+    """depyf's workflow: run under prepare_debug, set breakpoints in the
+    files it wrote, run under debug(): each breakpoint is hit, with live
+    tensors in scope, and not one of those files was rewritten."""
     dump = tmp_path / "dump"
     program = tmp_path / "program.py"
     program.write_text("BACKEND = %r\nDUMP = %r\n" % (backend, str(dump)) + DEBUGGED_PROGRAM)
     session = _PdbSession(program)
     try:
         session.until_prompt()
-        # debug() writes into the prepare_debug dump: its files are the newest.
-        def newest(pattern: str) -> Path:
-            return max(dump.glob(pattern), key=os.path.getmtime)
-
+        prepared = {path.name: path.read_text() for path in dump.glob("*.py")
+                    if not path.name.startswith("full_code_for_")}
         transformed = dump / "__transformed_code_0_for_toy_example.py"
-        resumed = newest("__transformed_code_0_for___resume_at_*.py")
-        stage = "aot_forward_graph" if backend == "aot_eager" else "inductor_forward"
-        graph = newest("__compiled_fn_*.%s.py" % stage)
+        (resumed,) = dump.glob("__transformed_code_0_for___resume_at_*.py")
+        first_graph = json.loads((dump / ".unpyc_names.json").read_text())["graph"][0]
+        stage, pattern, shown = _GRAPH_STOPS[backend]
+        graph = dump / ("%s.%s.py" % (first_graph, stage))
         targets = []
         for path in (transformed, resumed):
             # The decompiled def runs (not Dynamo's bytecode, listed when
@@ -213,10 +248,7 @@ def test_breakpoints_in_dumped_files_are_hit(backend: str, tmp_path: Path) -> No
             # the call of the compiled graph.
             assert "_bytecode = [" not in path.read_text(), path
             targets.append((path, _first_line(path, r"^    \S+ = __stack\d+\("), "p b.shape"))
-        if backend == "aot_eager":
-            targets.append((graph, _first_line(graph, r"torch\.ops\.aten"), "p primals_1"))
-        else:
-            targets.append((graph, _first_line(graph, r"^        \S.*= args$"), "p args"))
+        targets.append((graph, _first_line(graph, pattern), shown))
         for path, line, _ in targets:
             reply = session.send("break %s:%d" % (path, line))
             assert "Breakpoint" in reply, reply
@@ -225,10 +257,10 @@ def test_breakpoints_in_dumped_files_are_hit(backend: str, tmp_path: Path) -> No
             reply = session.send("continue")
             where = re.search(r"^> (\S+)\((\d+)\)", reply, re.M)
             assert where, reply
-            shown = next((show for path, line, show in targets
-                          if str(path) == where.group(1) and line == int(where.group(2))), None)
-            assert shown, reply
-            hits.append((os.path.basename(where.group(1)), session.send(shown)))
+            stop = next((show for path, line, show in targets
+                         if str(path) == where.group(1) and line == int(where.group(2))), None)
+            assert stop, reply
+            hits.append((os.path.basename(where.group(1)), session.send(stop)))
     finally:
         session.finish()
     assert {name for name, _ in hits} == {path.name for path, _, _ in targets}, hits
@@ -238,7 +270,10 @@ def test_breakpoints_in_dumped_files_are_hit(backend: str, tmp_path: Path) -> No
         else:
             assert re.search(r"tensor\(\[-?\d", printed), (name, printed)  # a live tensor
     results = re.findall(r"RESULT .*", session.transcript)
-    assert len(results) == 3 and len(set(results)) == 1, session.transcript[-3000:]
+    assert len(results) == 2 and len(set(results)) == 1, session.transcript[-3000:]
+    assert "changed under debug()" not in session.transcript, session.transcript[-3000:]
+    for name, text in prepared.items():
+        assert (dump / name).read_text() == text, "debug() rewrote %s" % name
 
 
 LIVE_PROGRAM = """

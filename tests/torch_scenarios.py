@@ -16,6 +16,7 @@ import logging
 import os
 import sys
 import warnings
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
 import torch
@@ -82,14 +83,17 @@ def compare(name: str, make: Callable[[], Run], expect: Dict[str, Any]) -> Dict[
         warnings.simplefilter("always")
         with unpyc.prepare_debug(dump_dir):
             dumped = outputs_of(run)
+    # What prepare_debug wrote, before debug() runs from it.
+    prepared = {path.name: path.read_text() for path in Path(dump_dir).glob("*.py")}
     torch._dynamo.reset()
-    debug_dir = dump_dir + "-debug"
     run = make()
-    with warnings.catch_warnings(record=True):
+    with warnings.catch_warnings(record=True) as caught_under_debug:
         warnings.simplefilter("always")
-        with unpyc.debug(debug_dir):
+        with unpyc.debug(dump_dir, pause=False):
             debugged = outputs_of(run)
-    return dict(expect, name=name, dump_dir=dump_dir, debug_dir=debug_dir,
+    return dict(expect, name=name, dump_dir=dump_dir, debug_dir=dump_dir, prepared=prepared,
+                changed_under_debug=[str(w.message) for w in caught_under_debug
+                                     if "changed under debug()" in str(w.message)],
                 equal=same_outputs(reference, dumped),
                 equal_under_debug=same_outputs(reference, debugged),
                 restored=torch_state() == before,
@@ -233,7 +237,7 @@ def raising_blocks() -> Dict[str, Any]:
     before = torch_state()
     dump_dir = os.path.join(OUT, "raising")
     raised = 0
-    for context in (lambda: unpyc.prepare_debug(dump_dir), lambda: unpyc.debug(dump_dir)):
+    for context in (lambda: unpyc.prepare_debug(dump_dir), lambda: unpyc.debug(dump_dir, pause=False)):
         torch._dynamo.reset()
         try:
             with context():
@@ -254,7 +258,7 @@ def main() -> None:
                                         "dynamic" if dynamic else "static",
                                         "module" if module else "function")
                 report.append(compare(name, matrix_cell(grad, dynamic, module), {
-                    "grad": grad, "dynamic": dynamic,
+                    "grad": grad, "dynamic": dynamic, "module": module,
                     "functions": [] if module else ["small_fn"],
                     "guarded": [] if module else ["L['x']", "L['w']"]}))
     report.append(compare("nested_breaks", nested_breaks, {

@@ -16,6 +16,7 @@ import contextlib
 import functools
 import importlib
 import logging
+import re
 import sys
 import types
 import warnings
@@ -360,7 +361,10 @@ def graph_module_role(gm: Any) -> Optional[Tuple[str, str]]:
     """(__compiled_fn_* name, stage) of a graph module being built while
     Dynamo compiles a graph: Dynamo's own captured graph (made before the
     frame's local gm is assigned, or that gm itself), or one of the
-    AOTAutograd graphs the backend makes of it; None outside a compile."""
+    AOTAutograd graphs the backend makes of it; None outside a compile,
+    and for the other graph modules made meanwhile (Inductor traces its
+    pattern-matcher replacements, once per process, inside the first
+    compile)."""
     frame = _graph_compile_frame()
     if frame is None:
         return None
@@ -370,16 +374,32 @@ def graph_module_role(gm: Any) -> Optional[Tuple[str, str]]:
     captured = frame.f_locals.get("gm")
     if captured is None or captured is gm:
         return name, "captured_graph"
-    return name, _aot_stage(gm)
+    stage = _aot_stage(gm)
+    return (name, stage) if stage is not None else None
 
 
-def _aot_stage(gm: Any) -> str:
+def graph_inputs(gm: Any) -> List[str]:
+    """The parameter names of a graph module's forward (its placeholders'
+    targets, which its code binds to the nodes' names)."""
+    return [str(node.target) for node in gm.graph.nodes if node.op == "placeholder"]
+
+
+# The inputs AOTAutograd names: primals_<i> and tangents_<i> in training,
+# arg<i>_<j> in inference; a backward graph also takes what the forward
+# saved, under the names of the forward's values.
+_AOT_INPUT = re.compile(r"(primals|tangents)_\d+|arg\d+_\d+")
+
+
+def _aot_stage(gm: Any) -> Optional[str]:
     """Which AOTAutograd graph gm is, from its inputs: the joint graph takes
     (primals, tangents) through a pytree, the backward graph takes
-    tangents_* directly, the forward (or inference) graph no tangents."""
+    tangents_* directly, the forward (or inference) graph no tangents and
+    only AOTAutograd's names; None for a graph of other inputs."""
     placeholders = [node.name for node in gm.graph.nodes if node.op == "placeholder"]
     if not any(name.startswith("tangents_") for name in placeholders):
-        return "aot_forward_graph"
+        if placeholders and all(_AOT_INPUT.fullmatch(name) for name in placeholders):
+            return "aot_forward_graph"
+        return None
     if type(getattr(gm.graph, "_codegen", None)).__name__ == "_PyTreeCodeGen":
         return "aot_joint_graph"
     return "aot_backward_graph"

@@ -20,6 +20,7 @@ import dis
 import gc
 import html
 import inspect
+import json
 import os
 import re
 import textwrap
@@ -40,6 +41,7 @@ from .errors import UnpycError, VerificationError
 RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
 COMPILED_FN_PREFIX = "__compiled_fn"
 RESUME_GLOBAL_PREFIX = "__resume_at_"
+BUILTINS_DICT_PREFIX = "__builtins_dict___"
 # The comment the engine (engine/recover/spill.c) puts where bytecode keeps
 # values on the stack across statements, as Dynamo's does: the __stack
 # temporaries it names give the same effects, not the same bytecode.
@@ -230,6 +232,84 @@ def _bytecode_listing(code: types.CodeType) -> List[str]:
     return lines
 
 
+# The file where a dump keeps the names its files use, in the order torch
+# made them, so that a later debug() shows its compiles under the same names.
+NAMES_FILE = ".unpyc_names.json"
+
+
+class _NameMap:
+    """The names a dump gives the globals Dynamo installs, __compiled_fn_*
+    (graphs) and __resume_at_* (resume functions).
+
+    torch makes them from a process-wide counter, graphs with a random
+    uuid, so a second run of the same program (debug() after
+    prepare_debug) gets other names for the same graphs.  debug() must run
+    the very files prepare_debug wrote, so it shows the k-th name torch
+    makes of a kind as the k-th name the dump recorded of that kind: the
+    same program compiles the same graphs in the same order.  Whether it
+    really did is checked where it counts: a file whose text comes out
+    different is rewritten, with a warning.  Without a record (the first
+    run), every name is shown as torch made it."""
+
+    # The kinds of names, by the prefix torch gives them: compiled graphs,
+    # resume functions, and the dicts of builtins Dynamo's code reads.
+    KINDS = {"graph": COMPILED_FN_PREFIX, "resume": RESUME_GLOBAL_PREFIX,
+             "builtins": BUILTINS_DICT_PREFIX}
+
+    def __init__(self, recorded: Dict[str, List[str]]) -> None:
+        self.recorded = recorded
+        self.order: Dict[str, List[str]] = {kind: [] for kind in self.KINDS}
+        self.shown: Dict[str, str] = {}  # torch's name -> the dump's
+
+    @classmethod
+    def read(cls, dump_dir: Path) -> "_NameMap":
+        try:
+            data = json.loads((dump_dir / NAMES_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        recorded = {kind: [name for name in data.get(kind, []) if isinstance(name, str)]
+                    for kind in cls.KINDS if isinstance(data, dict)}
+        return cls(recorded)
+
+    def show(self, kind: str, name: str) -> str:
+        """The dump's name for torch's global called name."""
+        shown = self.shown.get(name)
+        if shown is None:
+            recorded = self.recorded.get(kind, [])
+            k = len(self.order[kind])
+            shown = recorded[k] if k < len(recorded) else name
+            self.order[kind].append(shown)
+            self.shown[name] = shown
+        return shown
+
+    def show_in(self, code: types.CodeType) -> types.CodeType:
+        """code, nested code included, loading the globals under the dump's
+        names (what the decompiled source shows); the names of the kinds
+        not met before in the order torch made them."""
+        for kind, prefix in self.KINDS.items():
+            for name in sorted((n for n in code.co_names if n.startswith(prefix)),
+                               key=_unique_id_number):
+                self.show(kind, name)
+        return _renamed_globals(code, self.shown)
+
+    def torch_names_in(self, code: types.CodeType) -> types.CodeType:
+        """code compiled from the dump, loading the globals torch installed."""
+        return _renamed_globals(code, {shown: name for name, shown in self.shown.items()})
+
+    def to_json(self) -> str:
+        return json.dumps(self.order, indent=1)
+
+
+def _renamed_globals(code: types.CodeType, renames: Dict[str, str]) -> types.CodeType:
+    names = tuple(renames.get(name, name) for name in code.co_names)
+    consts = tuple(_renamed_globals(const, renames) if isinstance(const, types.CodeType)
+                   else const for const in code.co_consts)
+    # Compared by identity: Dynamo's constants include tensors.
+    if names == code.co_names and all(a is b for a, b in zip(consts, code.co_consts)):
+        return code
+    return code.replace(co_names=names, co_consts=consts)
+
+
 class _Dump:
     """What one prepare_debug (or debug) block records and writes."""
 
@@ -243,6 +323,7 @@ class _Dump:
         self.graph_files: Dict[str, Dict[str, str]] = {}  # name -> stage -> file name
         self.graph_texts: Dict[str, str] = {}  # file name -> readable graph
         self.runnable_files: Dict[str, str] = {}  # file name -> code that runs
+        self.runnable_inputs: Dict[str, List[str]] = {}  # file name -> its graph's inputs
         self.routed_modules: "weakref.WeakKeyDictionary[Any, str]" = (
             weakref.WeakKeyDictionary())  # graph module -> its file
         self.notes: Dict[str, List[str]] = {}  # compile id -> reasons
@@ -254,6 +335,11 @@ class _Dump:
         self.decompiled_defs: Dict[Tuple[types.CodeType, str], str] = {}
         self.problems: List[str] = []
         self.lock = threading.RLock()
+        self.names = _NameMap.read(dump_dir) if run_from_files else _NameMap({})
+        # The code files there before the block: debug() keeps them, and
+        # warns at its end about those its compiles changed, since
+        # breakpoints set in them may have moved.
+        self.found_texts = _code_files(dump_dir) if run_from_files else {}
 
     # -- failures --
 
@@ -275,10 +361,27 @@ class _Dump:
     def write(self, file_name: str, text: str) -> Path:
         """Writes the file whole: a temporary file renamed over it, since
         files are rewritten while the program runs and neither a reader nor
-        a kill may meet half of one."""
+        a kill may meet half of one.  A file that already holds text is
+        left alone: under debug() that is every file prepare_debug wrote
+        for the same compiles, breakpoints and all."""
         path = self.dump_dir / file_name
+        text = text if text.endswith("\n") else text + "\n"
+        try:
+            written = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            written = None
+        if written == text:
+            return path
+        found = self.found_texts.get(file_name)
+        if written == found and found is not None and _same_code_lines(found, text, prefix=True):
+            # debug() builds a file in steps (the code FX runs, then the
+            # readable graph after it) that prepare_debug's file holds
+            # whole; and the counters in comments (Inductor's "# AOT
+            # ID") of a second compile differ.  The file runs the same
+            # code on the same lines: kept, breakpoints and all.
+            return path
         partial = self.dump_dir / (".%s.%d.tmp" % (file_name, os.getpid()))
-        partial.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        partial.write_text(text, encoding="utf-8")
         os.replace(partial, path)
         return path
 
@@ -302,13 +405,15 @@ class _Dump:
             self.functions[code] = record
         return record
 
-    def _note_resume_functions(self, record: _Function, names: List[str]) -> None:
+    def _note_resume_functions(self, record: _Function, torch_names: List[str]) -> None:
         """Records the resume functions record's transformed code calls,
-        under their global names, and writes each one's decompiled code."""
+        under their global names as the dump shows them, and writes each
+        one's decompiled code."""
         if record.globals is None:
             return
-        for name in names:
-            function = record.globals.get(name)
+        for torch_name in torch_names:
+            name = self.names.show("resume", torch_name)
+            function = record.globals.get(torch_name)
             code = getattr(function, "__code__", None)
             if not isinstance(code, types.CodeType) or code in self.functions:
                 continue
@@ -341,18 +446,22 @@ class _Dump:
         with self.lock, self.attempt("transformed code of " + original.co_name):
             record = self._function(original)
             compile_id = hooks.current_compile_id()
-            graph_names = [n for n in transformed.co_names if n.startswith(COMPILED_FN_PREFIX)]
-            resume_names = [n for n in transformed.co_names
-                            if n.startswith(RESUME_GLOBAL_PREFIX)]
+            graph_names = [self.names.show("graph", n) for n in sorted(
+                (n for n in transformed.co_names if n.startswith(COMPILED_FN_PREFIX)),
+                key=_unique_id_number)]
+            torch_resume_names = sorted(
+                (n for n in transformed.co_names if n.startswith(RESUME_GLOBAL_PREFIX)),
+                key=_unique_id_number)
             if compile_id is not None and compile_id not in self.graph_names and graph_names:
-                self.graph_names[compile_id] = sorted(graph_names, key=_graph_number)
+                self.graph_names[compile_id] = graph_names
                 self._flush_pending(compile_id)
-            self._note_resume_functions(record, resume_names)
+            self._note_resume_functions(record, torch_resume_names)
+            resume_names = [self.names.show("resume", n) for n in torch_resume_names]
             index = len(record.entries)
             name = "__transformed_code_%d_for_%s" % (index, record.stem)
             file_name = name + ".py"
             text, source, equivalent, runs_source = self._transformed_text(
-                transformed, name, record, compile_id)
+                self.names.show_in(transformed), name, record, compile_id)
             path = self.write(file_name, text)
             entry = _Entry(index=index, compile_id=compile_id, file_name=file_name,
                            source=source, graph_names=graph_names,
@@ -429,7 +538,7 @@ class _Dump:
                         runs_source: bool) -> types.CodeType:
         text = path.read_text(encoding="utf-8")
         if runs_source:
-            return _def_code(text, name, str(path)).replace(
+            return self.names.torch_names_in(_def_code(text, name, str(path))).replace(
                 co_name=transformed.co_name, co_qualname=transformed.co_qualname)
         first = text.splitlines().index("%s_bytecode = [" % name) + 2
         return transformed.replace(co_filename=str(path), co_firstlineno=first,
@@ -464,6 +573,7 @@ class _Dump:
         if event.kind == "dynamo_output_graph":
             name = hooks.graph_name_being_compiled()
             if name is not None:
+                name = self.names.show("graph", name)
                 names = self.graph_names.setdefault(compile_id, [])
                 if name not in names:
                     names.append(name)
@@ -512,6 +622,11 @@ class _Dump:
         if not _compiles(payload):
             payload = _commented(payload)
         self.graph_texts[file_name] = payload
+        if file_name in self.runnable_files and (
+                self.runnable_inputs.get(file_name) != _forward_parameters(payload)):
+            # The last graph routed here was another one of the compile's:
+            # the file shows the logged graph until its own code comes.
+            del self.runnable_files[file_name]
         if file_name in self.runnable_files:
             self._write_runnable(file_name)
         else:
@@ -523,19 +638,30 @@ class _Dump:
         """Where FX compiles a graph module's code from under debug(): the
         file of its graph and stage, known while Dynamo compiles it and
         remembered for FX's lazy recompiles when it first runs."""
-        if not self.run_from_files or graph_module is None:
+        if graph_module is None:
             return None
-        with self.lock:
+        with self.lock, self.attempt("graph code from the dump"):
             role = hooks.graph_module_role(graph_module)
             if role is not None:
-                file_name = self._graph_file(*role)
+                name, stage = role
+                file_name = self._graph_file(self.names.show("graph", name), stage)
                 self.routed_modules[graph_module] = file_name
             else:
                 file_name = self.routed_modules.get(graph_module, "")
                 if not file_name:
                     return None
+            readable = self.graph_texts.get(file_name)
+            if readable is not None and (_forward_parameters(readable)
+                                         != hooks.graph_inputs(graph_module)):
+                # Not the graph torch logged for this stage: AOTAutograd
+                # also makes graphs of the same inputs' kinds on its way
+                # (the joint graph flattened), before or after it.
+                self.routed_modules.pop(graph_module, None)
+                return None
             self.runnable_files[file_name] = source
+            self.runnable_inputs[file_name] = hooks.graph_inputs(graph_module)
             return str(self._write_runnable(file_name))
+        return None  # FX runs its own source
 
     def _write_runnable(self, file_name: str) -> Path:
         """The graph code FX runs, first (breakpoints go there), then the
@@ -550,7 +676,7 @@ class _Dump:
     def route_inductor_module(self, path: str) -> Optional[str]:
         if not self.run_from_files:
             return None
-        with self.lock:
+        with self.lock, self.attempt("Inductor module from the dump"):
             names = self.graph_names.get(hooks.current_compile_id() or "")
             if not names:
                 return None
@@ -558,9 +684,15 @@ class _Dump:
             stage = _inductor_stage(source)
             file_name = self._graph_file(names[-1], stage)
             target = self.dump_dir / file_name
-            if not target.exists() or not target.read_text(encoding="utf-8").startswith(source):
+            try:
+                written = target.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                written = ""
+            # The file holds the module, then unpyc's notes (_write_graph).
+            if not _same_code_lines(written, source, prefix=True):
                 self.write(file_name, source)
             return str(target)
+        return None  # Inductor loads its own file
 
     # -- full_code_for_<fn>.py and index.html, after each compile --
 
@@ -622,6 +754,8 @@ class _Dump:
                 self.write("full_code_for_%s.py" % record.stem, self._full_code(record))
         with self.attempt("index.html"):
             self.write("index.html", self._index())
+        with self.attempt(NAMES_FILE):
+            self.write(NAMES_FILE, self.names.to_json())
 
     def finish(self) -> None:
         """The final rewrite, when the block ends: entries torch has still
@@ -629,6 +763,14 @@ class _Dump:
         with self.lock:
             self.unlisted = []
             self._write_reports({record.stem for record in self.functions.values()})
+            now = _code_files(self.dump_dir)
+            for file_name, text in self.found_texts.items():
+                if not _same_code_lines(text, now.get(file_name, "")):
+                    warnings.warn("unpyc: %s changed under debug(): a compile differed from "
+                                  "the dump's, so breakpoints set in it may have moved (%s)"
+                                  % (self.dump_dir / file_name,
+                                     _first_difference(text, now.get(file_name, ""))),
+                                  DumpWarning, stacklevel=4)
 
     def _full_code(self, record: _Function) -> str:
         parts = [
@@ -791,14 +933,61 @@ def _cache_entry(entry: _Entry, listed: Optional[List[hooks.CacheEntry]]
                  if cache_entry.transformed_code is code), None)
 
 
+def _code_files(dump_dir: Path) -> Dict[str, str]:
+    """The text of each .py file of the dump whose code may run (all but
+    the full_code_for_* files, which describe a run)."""
+    texts = {}
+    for path in dump_dir.glob("*.py"):
+        if not path.name.startswith("full_code_for_"):
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                texts[path.name] = path.read_text(encoding="utf-8")
+    return texts
+
+
+def _same_code_lines(old: str, new: str, prefix: bool = False) -> bool:
+    """Whether two texts differ at most in comment lines, line for line;
+    with prefix, whether new is so the start of old."""
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    if prefix:
+        old_lines = old_lines[:len(new_lines)]
+    return len(old_lines) == len(new_lines) and all(
+        a == b or (a.lstrip().startswith("#") and b.lstrip().startswith("#"))
+        for a, b in zip(old_lines, new_lines))
+
+
+def _forward_parameters(readable: str) -> List[str]:
+    """The parameters of the forward of a graph as torch logs it
+    (GraphModule.print_readable: one line, or one parameter a line with a
+    comment after it), self left out."""
+    match = re.search(r"def forward\((.*?)\):\s*\n", readable, re.S)
+    if match is None:
+        return []
+    text = re.sub(r"#[^\n]*", "", match.group(1))
+    return [name for name in re.findall(r"(\w+)\s*:", text)]
+
+
+def _first_difference(old: str, new: str) -> str:
+    for number, (a, b) in enumerate(zip(old.splitlines(), new.splitlines()), 1):
+        if a != b:
+            column = next(i for i, (x, y) in enumerate(zip(a + "\0", b + "\1")) if x != y)
+            start = max(0, column - 30)
+            return "line %d, column %d: was %r, is %r" % (
+                number, column + 1, a[start:column + 50], b[start:column + 50])
+    return "%d lines, now %d" % (len(old.splitlines()), len(new.splitlines()))
+
+
 def _checked(part: str) -> str:
     """part, or part commented out when it is not valid Python on its own
     (full_code_for_*.py must compile whatever the decompiler gave)."""
     return part if _compiles(part) else _commented(part)
 
 
-def _graph_number(name: str) -> int:
-    match = re.match(r"__compiled_fn_(\d+)", name)
+def _unique_id_number(name: str) -> int:
+    """The number Dynamo's counters gave a global it installs:
+    __compiled_fn_<n>_<uuid>, __resume_at_<offset>_<n>,
+    __builtins_dict___<n>.  Names of one
+    compile sorted by it are in the order torch made them."""
+    match = re.match(r"__(?:compiled_fn|resume_at_\d+|builtins_dict__)_(\d+)", name)
     return int(match.group(1)) if match else 0
 
 
@@ -812,7 +1001,13 @@ def _graph_stage(event: hooks.TraceEvent) -> Optional[str]:
     if event.kind in _AOT_STAGES:
         return event.kind
     if event.kind == "artifact" and event.metadata.get("name") == "inductor_post_grad_graph":
-        return "post_grad_graph"
+        # Inductor compiles the forward and the backward graph of a
+        # training step apart; the backward one takes the tangents.
+        start = event.payload.find("def forward(")
+        signature = event.payload[start:event.payload.find("):", start)]
+        return "post_grad_backward_graph" if "tangents_" in signature else "post_grad_graph"
+    if event.kind == "artifact" and event.metadata.get("name") == "after_pre_grad_graph":
+        return "pre_grad_graph"
     if event.kind == "inductor_output_code" and event.payload:
         return _inductor_stage(event.payload)
     return None
@@ -847,9 +1042,11 @@ def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
             undo.enter_context(hooks.compile_caches_disabled())
             undo.callback(hooks.register_bytecode_hook(dump.on_bytecode))
             undo.callback(hooks.listen_to_trace(dump.on_trace))
+            # Graph code is compiled from its file in both blocks, so that
+            # prepare_debug writes the very text debug() runs.
+            undo.enter_context(hooks.graph_modules_compiled_eagerly())
+            undo.callback(hooks.route_fx_graph_code(dump.route_graph_code))
             if run_from_files:
-                undo.enter_context(hooks.graph_modules_compiled_eagerly())
-                undo.callback(hooks.route_fx_graph_code(dump.route_graph_code))
                 undo.callback(hooks.route_inductor_modules(dump.route_inductor_module))
         for warning in missing:
             # Said again outside the catch, and written into the dump.
@@ -878,13 +1075,19 @@ def prepare_debug(dump_dir: "str | os.PathLike[str]") -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def debug(dump_dir: "str | os.PathLike[str] | None" = None) -> Iterator[None]:
-    """Runs the block with the code torch.compile makes coming from files
-    dumped under dump_dir (default: the last prepare_debug's): transformed
-    code, resume functions' transformed code, graph forwards and Inductor
-    modules, so breakpoints set in those files are hit.  Dynamo's caches are
-    reset on entry (so the block compiles afresh, from the files) and on exit
-    (so nothing compiled from the files outlives the block)."""
+def debug(dump_dir: "str | os.PathLike[str] | None" = None, *,
+          pause: bool = True) -> Iterator[None]:
+    """Runs the block with the code torch.compile makes coming from the
+    files prepare_debug wrote under dump_dir (default: the last
+    prepare_debug's): transformed code, resume functions' transformed
+    code, graph forwards and Inductor modules, so breakpoints set in those
+    files are hit.  The same program compiles the same graphs again under
+    other names; each is shown, and run, under the name it has in the dump
+    (see _NameMap).  With pause (as depyf does) it first stops in the
+    debugger, so that breakpoints can be set; `continue` goes on.
+    Dynamo's caches are reset on entry (so the block compiles afresh, from
+    the files) and on exit (so nothing compiled from the files outlives
+    the block)."""
     if dump_dir is None:
         if _active:
             path = _active[-1].dump_dir
@@ -897,6 +1100,10 @@ def debug(dump_dir: "str | os.PathLike[str] | None" = None) -> Iterator[None]:
     hooks.reset_dynamo()
     try:
         with _recording(path, run_from_files=True):
+            if pause:
+                print("unpyc.debug(): paused so that you can set breakpoints in the files under "
+                      "%s (start with full_code_for_*.py); `continue` runs the block." % path)
+                breakpoint()
             yield
     finally:
         hooks.reset_dynamo()
