@@ -136,7 +136,7 @@ def run():
 
 with unpyc.prepare_debug(DUMP):
     run()
-with unpyc.debug():
+with unpyc.debug(pause=False):  # the driver sets its breakpoints below
     run()  # compiles again, from the dumped files
     pdb.set_trace()  # the driver sets breakpoints in those files here
     run()  # the same cache entries: the code from the files runs

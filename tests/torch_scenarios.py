@@ -87,7 +87,7 @@ def compare(name: str, make: Callable[[], Run], expect: Dict[str, Any]) -> Dict[
     run = make()
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
-        with unpyc.debug(debug_dir):
+        with unpyc.debug(debug_dir, pause=False):
             debugged = outputs_of(run)
     return dict(expect, name=name, dump_dir=dump_dir, debug_dir=debug_dir,
                 equal=same_outputs(reference, dumped),
@@ -233,7 +233,8 @@ def raising_blocks() -> Dict[str, Any]:
     before = torch_state()
     dump_dir = os.path.join(OUT, "raising")
     raised = 0
-    for context in (lambda: unpyc.prepare_debug(dump_dir), lambda: unpyc.debug(dump_dir)):
+    for context in (lambda: unpyc.prepare_debug(dump_dir),
+                    lambda: unpyc.debug(dump_dir, pause=False)):
         torch._dynamo.reset()
         try:
             with context():

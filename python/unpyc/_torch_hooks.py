@@ -16,11 +16,12 @@ import contextlib
 import functools
 import importlib
 import logging
+import os
 import sys
 import types
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, cast
 
 # The torch this module was written against; another one gets a warning.
 SUPPORTED_TORCH = "2.13."
@@ -338,9 +339,17 @@ def route_fx_graph_code(router: GraphSourceRouter) -> Remover:
             exec(compile(src, path, "exec", dont_inherit=True), globals)
             return None
 
-        return exec_with_source
+        # FX may generate a graph's code on its first call, inside compiled
+        # code, where Dynamo would trace this wrapper (not in its skip list).
+        return _without_dynamo(exec_with_source)
 
     return _patch_attribute(graph_module, "_exec_with_source", make_wrapper)
+
+
+def _without_dynamo(function: Callable[..., Any]) -> Callable[..., Any]:
+    """function, run with Dynamo off (torch._dynamo.disable)."""
+    disable = _lookup("torch._dynamo", "disable", "Dynamo may trace unpyc's FX code hook")
+    return function if disable is None else cast(Callable[..., Any], disable(function))
 
 
 def _graph_module_on_stack(graph_module: Any) -> Any:
@@ -424,3 +433,51 @@ def route_inductor_modules(router: ModuleRouter) -> Remover:
         return classmethod(load_by_key_path)
 
     return _patch_attribute(cache_class, "load_by_key_path", make_wrapper)
+
+
+# ---- what depyf's interface needs: the bytecode log, the frame compiled, ranks ----
+
+
+def bytecode_logger() -> Optional[logging.Logger]:
+    """Dynamo's "bytecode" artifact logger (on with TORCH_LOGS="+bytecode"),
+    where it logs the original and the transformed bytecode of each frame."""
+    get_logger = _lookup("torch._logging", "getArtifactLogger",
+                         "the decompiled source is not logged")
+    if get_logger is None:
+        return None
+    logger = get_logger("torch._dynamo.convert_frame", "bytecode")
+    return logger if isinstance(logger, logging.Logger) else None
+
+
+def locals_of_frame_being_compiled() -> Optional[Dict[str, Any]]:
+    """The locals of the frame Dynamo is compiling on this thread (a
+    bytecode hook is given only the code objects): the `locals` argument of
+    convert_frame._compile, or its `frame`'s f_locals in older torch."""
+    frame: Optional[types.FrameType] = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "_compile" and code.co_filename.endswith("convert_frame.py"):
+            found = frame.f_locals.get("locals")
+            if not isinstance(found, dict):
+                found = getattr(frame.f_locals.get("frame"), "f_locals", None)
+            return found if isinstance(found, dict) else None
+        frame = frame.f_back
+    warn_missing("convert_frame._compile's frame",
+                 "the frame being compiled is unknown to the bytecode hook")
+    return None
+
+
+def distributed_rank() -> Optional[Tuple[int, int]]:
+    """(rank, world size) of this process in a torch.distributed job: from
+    the RANK / WORLD_SIZE variables torchrun and the launchers set (known
+    before init_process_group), else from the initialized process group;
+    None outside one."""
+    rank, world_size = os.environ.get("RANK"), os.environ.get("WORLD_SIZE")
+    if rank is not None and world_size is not None and rank.isdigit() \
+            and world_size.isdigit():
+        return int(rank), int(world_size)
+    distributed = _module("torch.distributed")
+    if distributed is None or not getattr(distributed, "is_available", lambda: False)() \
+            or not distributed.is_initialized():
+        return None
+    return int(distributed.get_rank()), int(distributed.get_world_size())

@@ -18,8 +18,10 @@ from __future__ import annotations
 import contextlib
 import dis
 import gc
+import hashlib
 import html
 import inspect
+import io
 import os
 import re
 import textwrap
@@ -35,6 +37,7 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 import unpyc
 
 from . import _torch_hooks as hooks
+from ._shared_dump_dir import dump_dir_of_this_process
 from .errors import UnpycError, VerificationError
 
 RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
@@ -233,9 +236,10 @@ def _bytecode_listing(code: types.CodeType) -> List[str]:
 class _Dump:
     """What one prepare_debug (or debug) block records and writes."""
 
-    def __init__(self, dump_dir: Path, run_from_files: bool) -> None:
+    def __init__(self, dump_dir: Path, run_from_files: bool, log_bytecode: bool = False) -> None:
         self.dump_dir = dump_dir
         self.run_from_files = run_from_files
+        self.log_bytecode = log_bytecode
         self.functions: Dict[types.CodeType, _Function] = {}
         self.stems: Set[str] = set()
         self.graph_names: Dict[str, List[str]] = {}  # compile id -> __compiled_fn_*
@@ -354,6 +358,8 @@ class _Dump:
             text, source, equivalent, runs_source = self._transformed_text(
                 transformed, name, record, compile_id)
             path = self.write(file_name, text)
+            if self.log_bytecode:
+                self._write_bytecode_listings(name, compile_id, original, transformed)
             entry = _Entry(index=index, compile_id=compile_id, file_name=file_name,
                            source=source, graph_names=graph_names,
                            resume_names=resume_names, codes=[transformed],
@@ -365,6 +371,36 @@ class _Dump:
                 replacement = self._code_from_file(path, name, transformed, runs_source)
                 entry.codes.append(replacement)
         return replacement
+
+    def _write_bytecode_listings(self, name: str, compile_id: Optional[str],
+                                 original: types.CodeType, transformed: types.CodeType) -> None:
+        """prepare_debug(log_bytecode=True): beside the transformed-code file
+        name.py, Dynamo's input and output bytecode as dis listings,
+        name.original_bytecode.txt and name.transformed_bytecode.txt (depyf
+        writes dill pickles of the code objects there; a listing needs no
+        dill and takes any constant Dynamo puts in its code)."""
+        for kind, role in (("original", "input"), ("transformed", "output")):
+            code = original if kind == "original" else transformed
+            listing = io.StringIO()
+            listing.write("# Dynamo's %s (%s) bytecode for %s.py (compile id %s), as dis\n"
+                          "# lists it; written by unpyc.prepare_debug(log_bytecode=True).\n"
+                          % (role, kind, name, compile_id))
+            dis.dis(code, file=listing)
+            self.write("%s.%s_bytecode.txt" % (name, kind), listing.getvalue())
+
+    def record_fx_code(self, source: str, graph_module: Any) -> None:
+        """prepare_debug(clean_wild_fx_code=False): the Python code FX makes
+        for each graph module in the block, as fx_graph_code_<hash>.py, the
+        hash of its text (the same code is written once).  These are kept
+        whether or not they are graphs of a compiled function (torch makes
+        graph modules of its own while it compiles); the default, True,
+        keeps only the graph files named after __compiled_fn_* globals.
+        FX still compiles the code from memory."""
+        digest = hashlib.sha1(source.encode("utf-8")).hexdigest()[:16]
+        with self.lock, self.attempt("FX code " + digest):
+            self.write("fx_graph_code_%s.py" % digest,
+                       "# Code FX generated for %s, kept by unpyc.prepare_debug"
+                       "(clean_wild_fx_code=False).\n%s" % (type(graph_module).__name__, source))
 
     def _transformed_text(self, code: types.CodeType, name: str, record: _Function,
                           compile_id: Optional[str]) -> Tuple[str, str, bool, bool]:
@@ -832,13 +868,14 @@ _last_dump_dir: List[Path] = []
 
 
 @contextlib.contextmanager
-def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
+def _recording(dump_dir: Path, run_from_files: bool, keep_fx_code: bool = False,
+               log_bytecode: bool = False) -> Iterator[_Dump]:
     hooks.check_version()
     dump_dir.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as undo:
         with warnings.catch_warnings(record=True) as missing:
             warnings.simplefilter("always", hooks.MissingHookWarning)
-            dump = _Dump(dump_dir, run_from_files)  # looks up the guard-check hook
+            dump = _Dump(dump_dir, run_from_files, log_bytecode)  # looks up the guard-check hook
             _active.append(dump)
             undo.callback(_active.remove, dump)
             # Undone last: until the bytecode hook is gone, a compile on
@@ -851,6 +888,8 @@ def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
                 undo.enter_context(hooks.graph_modules_compiled_eagerly())
                 undo.callback(hooks.route_fx_graph_code(dump.route_graph_code))
                 undo.callback(hooks.route_inductor_modules(dump.route_inductor_module))
+            elif keep_fx_code:
+                undo.callback(hooks.route_fx_graph_code(dump.record_fx_code))
         for warning in missing:
             # Said again outside the catch, and written into the dump.
             dump.problems.append(str(warning.message))
@@ -863,28 +902,48 @@ def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
 
 
 @contextlib.contextmanager
-def prepare_debug(dump_dir: "str | os.PathLike[str]") -> Iterator[None]:
+def prepare_debug(dump_src_dir: "str | os.PathLike[str]", clean_wild_fx_code: bool = True,
+                  log_bytecode: bool = False) -> Iterator[None]:
     """Records what torch.compile does inside the block and writes it under
-    dump_dir as it happens (SPEC section 5): full_code_for_<fn>.py per
+    dump_src_dir as it happens (SPEC section 5): full_code_for_<fn>.py per
     compiled function, __transformed_code_<i>_for_<fn>.py, one file per graph
     and stage named after its __compiled_fn_* global, index.html.  The
     full_code files and index.html are rewritten after each compile and
     once more when the block ends.  Functions compiled before the block keep
-    their cache entries and are not dumped again."""
-    path = Path(dump_dir).resolve()
-    with _recording(path, run_from_files=False):
+    their cache entries and are not dumped again.
+
+    The arguments are depyf's, with depyf's meaning:
+    clean_wild_fx_code=False also keeps the code FX generates for every
+    graph module in the block, fx_graph_code_<hash>.py (Dynamo's graphs and
+    those torch makes for itself); log_bytecode=True writes Dynamo's
+    original and transformed bytecode, as dis listings, beside each
+    transformed-code file (__transformed_code_<i>_for_<fn>.original_bytecode.txt
+    and .transformed_bytecode.txt).
+
+    When several processes dump into one dir (torch.distributed ranks,
+    multiprocessing), each writes its own folder in it, rank_<rank> or
+    pid_<pid>, so that none overwrites another's files (_shared_dump_dir)."""
+    path = dump_dir_of_this_process(Path(dump_src_dir).resolve())
+    with _recording(path, run_from_files=False, keep_fx_code=not clean_wild_fx_code,
+                    log_bytecode=log_bytecode):
         yield
     _last_dump_dir[:] = [path]
 
 
 @contextlib.contextmanager
-def debug(dump_dir: "str | os.PathLike[str] | None" = None) -> Iterator[None]:
+def debug(dump_dir: "str | os.PathLike[str] | None" = None, *,
+          pause: bool = True) -> Iterator[None]:
     """Runs the block with the code torch.compile makes coming from files
     dumped under dump_dir (default: the last prepare_debug's): transformed
     code, resume functions' transformed code, graph forwards and Inductor
     modules, so breakpoints set in those files are hit.  Dynamo's caches are
     reset on entry (so the block compiles afresh, from the files) and on exit
-    (so nothing compiled from the files outlives the block)."""
+    (so nothing compiled from the files outlives the block).
+
+    Like depyf's debug(), it first stops once in the debugger (breakpoint(),
+    so PYTHONBREAKPOINT decides which one, 0 none) for the user to set
+    breakpoints in the dumped files; `continue` runs the block.
+    pause=False runs it without stopping."""
     if dump_dir is None:
         if _active:
             path = _active[-1].dump_dir
@@ -893,10 +952,16 @@ def debug(dump_dir: "str | os.PathLike[str] | None" = None) -> Iterator[None]:
         else:
             raise ValueError("unpyc.debug() needs a dump_dir or an earlier prepare_debug")
     else:
-        path = Path(dump_dir).resolve()
+        path = dump_dir_of_this_process(Path(dump_dir).resolve())
     hooks.reset_dynamo()
     try:
         with _recording(path, run_from_files=True):
+            if pause and os.environ.get("PYTHONBREAKPOINT") != "0":
+                print("unpyc.debug(): paused once, before the block runs.  The dumped files "
+                      "are in %s: full_code_for_<fn>.py shows each compiled function; set "
+                      "breakpoints in its __transformed_code_*, __resume_at_* or "
+                      "__compiled_fn_* files, then continue (c)." % path)
+                breakpoint()
             yield
     finally:
         hooks.reset_dynamo()
