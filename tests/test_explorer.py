@@ -238,7 +238,8 @@ def test_breakpoints_set_in_prepared_files_are_hit(backend: str, tmp_path: Path)
                     if not path.name.startswith("full_code_for_")}
         transformed = dump / "__transformed_code_0_for_toy_example.py"
         (resumed,) = dump.glob("__transformed_code_0_for___resume_at_*.py")
-        first_graph = json.loads((dump / ".unpyc_names.json").read_text())["graph"][0]
+        names = json.loads((dump / ".unpyc_names.json").read_text())
+        first_graph = names["toy_example#0"]["graph"][0]
         stage, pattern, shown = _GRAPH_STOPS[backend]
         graph = dump / ("%s.%s.py" % (first_graph, stage))
         targets = []

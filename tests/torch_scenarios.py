@@ -237,7 +237,8 @@ def raising_blocks() -> Dict[str, Any]:
     before = torch_state()
     dump_dir = os.path.join(OUT, "raising")
     raised = 0
-    for context in (lambda: unpyc.prepare_debug(dump_dir), lambda: unpyc.debug(dump_dir, pause=False)):
+    for context in (lambda: unpyc.prepare_debug(dump_dir),
+                    lambda: unpyc.debug(dump_dir, pause=False)):
         torch._dynamo.reset()
         try:
             with context():

@@ -7,6 +7,7 @@ code object of the running interpreter (marshal.dumps) or of a file.
 
 from __future__ import annotations
 
+import importlib
 import json as _json
 import marshal
 import sys
@@ -35,6 +36,8 @@ __all__ = [
     "dis_pyc",
     "prepare_debug",
     "debug",
+    "install",
+    "uninstall",
     "UnpycError",
     "NotPycError",
     "BadMagicError",
@@ -51,11 +54,19 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    # The torch.compile explorer imports torch; `import unpyc` must not.
+    # What touches torch is imported on first use; `import unpyc` must not
+    # import torch.  With these, `import unpyc as depyf` keeps depyf's
+    # names: prepare_debug, debug, install, uninstall, optimization.
     if name in ("prepare_debug", "debug"):
         from . import explorer
 
         return getattr(explorer, name)
+    if name in ("install", "uninstall"):
+        from . import bytecode_log
+
+        return getattr(bytecode_log, name)
+    if name in ("optimization", "utils"):
+        return importlib.import_module("." + name, __name__)
     raise AttributeError("module 'unpyc' has no attribute %r" % (name,))
 
 

@@ -16,12 +16,13 @@ import contextlib
 import functools
 import importlib
 import logging
+import os
 import re
 import sys
 import types
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, cast
 
 # The torch this module was written against; another one gets a warning.
 SUPPORTED_TORCH = "2.13."
@@ -286,16 +287,22 @@ def listen_to_trace(receive: Callable[[TraceEvent], None]) -> Remover:
 
 @contextlib.contextmanager
 def compile_caches_disabled() -> Iterator[None]:
-    """Inductor's FX graph cache and AOTAutograd's cache, off: on a cache hit
+    """The caches that make a compile depend on earlier ones, off.
+    Inductor's FX graph cache and AOTAutograd's cache: on a cache hit
     neither the AOT graphs nor Inductor's output code go through the trace,
-    so a warm machine would give an incomplete dump."""
+    so a warm machine would give an incomplete dump.  Dynamo's local
+    profile (automatic_dynamic_local_pgo): it records on disk which inputs
+    turned out dynamic, so a second run (debug() after prepare_debug)
+    would compile dynamic graphs at once where the first compiled static
+    ones, and could not run the files the first wrote."""
     with contextlib.ExitStack() as stack:
         for module_name, option in (("torch._inductor.config", "fx_graph_cache"),
-                                    ("torch._functorch.config", "enable_autograd_cache")):
+                                    ("torch._functorch.config", "enable_autograd_cache"),
+                                    ("torch._dynamo.config", "automatic_dynamic_local_pgo")):
             config = _module(module_name)
             if config is None or not hasattr(config, "patch") or not hasattr(config, option):
                 warn_missing("%s.%s" % (module_name, option),
-                             "a warm cache may leave graphs out of the dump")
+                             "a warm cache may change or leave out graphs of the dump")
                 continue
             stack.enter_context(config.patch(**{option: False}))
         yield
@@ -339,9 +346,17 @@ def route_fx_graph_code(router: GraphSourceRouter) -> Remover:
             exec(compile(src, path, "exec", dont_inherit=True), globals)
             return None
 
-        return exec_with_source
+        # FX may generate a graph's code on its first call, inside compiled
+        # code, where Dynamo would trace this wrapper (not in its skip list).
+        return _without_dynamo(exec_with_source)
 
     return _patch_attribute(graph_module, "_exec_with_source", make_wrapper)
+
+
+def _without_dynamo(function: Callable[..., Any]) -> Callable[..., Any]:
+    """function, run with Dynamo off (torch._dynamo.disable)."""
+    disable = _lookup("torch._dynamo", "disable", "Dynamo may trace unpyc's FX code hook")
+    return function if disable is None else cast(Callable[..., Any], disable(function))
 
 
 def _graph_module_on_stack(graph_module: Any) -> Any:
@@ -444,3 +459,68 @@ def route_inductor_modules(router: ModuleRouter) -> Remover:
         return classmethod(load_by_key_path)
 
     return _patch_attribute(cache_class, "load_by_key_path", make_wrapper)
+
+
+# ---- what depyf's interface needs: the bytecode log, the frame compiled, ranks ----
+
+
+def bytecode_logger() -> Optional[logging.Logger]:
+    """Dynamo's "bytecode" artifact logger (on with TORCH_LOGS="+bytecode"),
+    where it logs the original and the transformed bytecode of each frame."""
+    get_logger = _lookup("torch._logging", "getArtifactLogger",
+                         "the decompiled source is not logged")
+    if get_logger is None:
+        return None
+    logger = get_logger("torch._dynamo.convert_frame", "bytecode")
+    return logger if isinstance(logger, logging.Logger) else None
+
+
+def _frame_compiling() -> Optional[types.FrameType]:
+    """The frame of convert_frame._compile on this thread's stack: Dynamo
+    compiling a frame (its code and locals are the arguments)."""
+    frame: Optional[types.FrameType] = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "_compile" and code.co_filename.endswith("convert_frame.py"):
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def locals_of_frame_being_compiled() -> Optional[Dict[str, Any]]:
+    """The locals of the frame Dynamo is compiling on this thread (a
+    bytecode hook is given only the code objects): the `locals` argument of
+    convert_frame._compile, or its `frame`'s f_locals in older torch."""
+    frame = _frame_compiling()
+    if frame is None:
+        warn_missing("convert_frame._compile's frame",
+                     "the frame being compiled is unknown to the bytecode hook")
+        return None
+    found = frame.f_locals.get("locals")
+    if not isinstance(found, dict):
+        found = getattr(frame.f_locals.get("frame"), "f_locals", None)
+    return found if isinstance(found, dict) else None
+
+
+def code_being_compiled() -> Optional[types.CodeType]:
+    """The code object Dynamo is compiling on this thread: the `code`
+    argument of convert_frame._compile."""
+    frame = _frame_compiling()
+    code = frame.f_locals.get("code") if frame is not None else None
+    return code if isinstance(code, types.CodeType) else None
+
+
+def distributed_rank() -> Optional[Tuple[int, int]]:
+    """(rank, world size) of this process in a torch.distributed job: from
+    the RANK / WORLD_SIZE variables torchrun and the launchers set (known
+    before init_process_group), else from the initialized process group;
+    None outside one."""
+    rank, world_size = os.environ.get("RANK"), os.environ.get("WORLD_SIZE")
+    if rank is not None and world_size is not None and rank.isdigit() \
+            and world_size.isdigit():
+        return int(rank), int(world_size)
+    distributed = _module("torch.distributed")
+    if distributed is None or not getattr(distributed, "is_available", lambda: False)() \
+            or not distributed.is_initialized():
+        return None
+    return int(distributed.get_rank()), int(distributed.get_world_size())

@@ -18,8 +18,10 @@ from __future__ import annotations
 import contextlib
 import dis
 import gc
+import hashlib
 import html
 import inspect
+import io
 import json
 import os
 import re
@@ -36,6 +38,7 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 import unpyc
 
 from . import _torch_hooks as hooks
+from ._shared_dump_dir import dump_dir_of_this_process
 from .errors import UnpycError, VerificationError
 
 RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
@@ -239,26 +242,30 @@ NAMES_FILE = ".unpyc_names.json"
 
 class _NameMap:
     """The names a dump gives the globals Dynamo installs, __compiled_fn_*
-    (graphs) and __resume_at_* (resume functions).
+    (graphs), __resume_at_* (resume functions), __builtins_dict___*.
 
-    torch makes them from a process-wide counter, graphs with a random
+    torch makes them from process-wide counters, graphs with a random
     uuid, so a second run of the same program (debug() after
     prepare_debug) gets other names for the same graphs.  debug() must run
-    the very files prepare_debug wrote, so it shows the k-th name torch
-    makes of a kind as the k-th name the dump recorded of that kind: the
-    same program compiles the same graphs in the same order.  Whether it
-    really did is checked where it counts: a file whose text comes out
-    different is rewritten, with a warning.  Without a record (the first
-    run), every name is shown as torch made it."""
+    the very files prepare_debug wrote, so it shows the names torch makes
+    in a compile as the names the dump recorded for the same compile: the
+    k-th name of a kind made while Dynamo compiles entry i of function f
+    (the compile key "f#i") is shown as the k-th the dump recorded under
+    that key.  Keys make the mapping independent of the order in which
+    functions compile (data decides which resume function compiles
+    first).  Whether a compile really is the same is checked where it
+    counts: a file whose code comes out different is rewritten, with a
+    warning.  Without a record (the first run), every name is shown as
+    torch made it."""
 
     # The kinds of names, by the prefix torch gives them: compiled graphs,
     # resume functions, and the dicts of builtins Dynamo's code reads.
     KINDS = {"graph": COMPILED_FN_PREFIX, "resume": RESUME_GLOBAL_PREFIX,
              "builtins": BUILTINS_DICT_PREFIX}
 
-    def __init__(self, recorded: Dict[str, List[str]]) -> None:
-        self.recorded = recorded
-        self.order: Dict[str, List[str]] = {kind: [] for kind in self.KINDS}
+    def __init__(self, recorded: Dict[str, Dict[str, List[str]]]) -> None:
+        self.recorded = recorded  # compile key -> kind -> names
+        self.made: Dict[str, Dict[str, List[str]]] = {}  # the same, of this run
         self.shown: Dict[str, str] = {}  # torch's name -> the dump's
 
     @classmethod
@@ -267,29 +274,32 @@ class _NameMap:
             data = json.loads((dump_dir / NAMES_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {}
-        recorded = {kind: [name for name in data.get(kind, []) if isinstance(name, str)]
-                    for kind in cls.KINDS if isinstance(data, dict)}
+        recorded = {key: {kind: [n for n in names.get(kind, []) if isinstance(n, str)]
+                          for kind in cls.KINDS}
+                    for key, names in (data.items() if isinstance(data, dict) else [])
+                    if isinstance(names, dict)}
         return cls(recorded)
 
-    def show(self, kind: str, name: str) -> str:
-        """The dump's name for torch's global called name."""
+    def show(self, kind: str, name: str, key: str) -> str:
+        """The dump's name for torch's global called name, made in the
+        compile key names."""
         shown = self.shown.get(name)
         if shown is None:
-            recorded = self.recorded.get(kind, [])
-            k = len(self.order[kind])
-            shown = recorded[k] if k < len(recorded) else name
-            self.order[kind].append(shown)
+            made = self.made.setdefault(key, {}).setdefault(kind, [])
+            recorded = self.recorded.get(key, {}).get(kind, [])
+            shown = recorded[len(made)] if len(made) < len(recorded) else name
+            made.append(shown)
             self.shown[name] = shown
         return shown
 
-    def show_in(self, code: types.CodeType) -> types.CodeType:
+    def show_in(self, code: types.CodeType, key: str) -> types.CodeType:
         """code, nested code included, loading the globals under the dump's
-        names (what the decompiled source shows); the names of the kinds
-        not met before in the order torch made them."""
+        names (what the decompiled source shows); the names not met before
+        taken in the order torch made them."""
         for kind, prefix in self.KINDS.items():
             for name in sorted((n for n in code.co_names if n.startswith(prefix)),
                                key=_unique_id_number):
-                self.show(kind, name)
+                self.show(kind, name, key)
         return _renamed_globals(code, self.shown)
 
     def torch_names_in(self, code: types.CodeType) -> types.CodeType:
@@ -297,7 +307,7 @@ class _NameMap:
         return _renamed_globals(code, {shown: name for name, shown in self.shown.items()})
 
     def to_json(self) -> str:
-        return json.dumps(self.order, indent=1)
+        return json.dumps(self.made, indent=1, sort_keys=True)
 
 
 def _renamed_globals(code: types.CodeType, renames: Dict[str, str]) -> types.CodeType:
@@ -313,9 +323,10 @@ def _renamed_globals(code: types.CodeType, renames: Dict[str, str]) -> types.Cod
 class _Dump:
     """What one prepare_debug (or debug) block records and writes."""
 
-    def __init__(self, dump_dir: Path, run_from_files: bool) -> None:
+    def __init__(self, dump_dir: Path, run_from_files: bool, log_bytecode: bool = False) -> None:
         self.dump_dir = dump_dir
         self.run_from_files = run_from_files
+        self.log_bytecode = log_bytecode
         self.functions: Dict[types.CodeType, _Function] = {}
         self.stems: Set[str] = set()
         self.graph_names: Dict[str, List[str]] = {}  # compile id -> __compiled_fn_*
@@ -396,6 +407,15 @@ class _Dump:
         self.stems.add(stem)
         return stem
 
+    def _compile_key(self, code: Optional[types.CodeType] = None) -> str:
+        """The key of the compile under way on this thread, of code or of
+        the code Dynamo is compiling: "<stem>#<entry index>" (_NameMap)."""
+        code = code or hooks.code_being_compiled()
+        if code is None:
+            return "?"
+        record = self._function(code)
+        return "%s#%d" % (record.stem, len(record.entries))
+
     def _function(self, code: types.CodeType) -> _Function:
         record = self.functions.get(code)
         if record is None:
@@ -405,14 +425,13 @@ class _Dump:
             self.functions[code] = record
         return record
 
-    def _note_resume_functions(self, record: _Function, torch_names: List[str]) -> None:
+    def _note_resume_functions(self, record: _Function, names: List[Tuple[str, str]]) -> None:
         """Records the resume functions record's transformed code calls,
-        under their global names as the dump shows them, and writes each
-        one's decompiled code."""
+        (their global names, torch's and the dump's), under the dump's
+        names, and writes each one's decompiled code."""
         if record.globals is None:
             return
-        for torch_name in torch_names:
-            name = self.names.show("resume", torch_name)
+        for torch_name, name in names:
             function = record.globals.get(torch_name)
             code = getattr(function, "__code__", None)
             if not isinstance(code, types.CodeType) or code in self.functions:
@@ -446,7 +465,8 @@ class _Dump:
         with self.lock, self.attempt("transformed code of " + original.co_name):
             record = self._function(original)
             compile_id = hooks.current_compile_id()
-            graph_names = [self.names.show("graph", n) for n in sorted(
+            key = self._compile_key(original)
+            graph_names = [self.names.show("graph", n, key) for n in sorted(
                 (n for n in transformed.co_names if n.startswith(COMPILED_FN_PREFIX)),
                 key=_unique_id_number)]
             torch_resume_names = sorted(
@@ -455,14 +475,16 @@ class _Dump:
             if compile_id is not None and compile_id not in self.graph_names and graph_names:
                 self.graph_names[compile_id] = graph_names
                 self._flush_pending(compile_id)
-            self._note_resume_functions(record, torch_resume_names)
-            resume_names = [self.names.show("resume", n) for n in torch_resume_names]
+            resume_names = [self.names.show("resume", n, key) for n in torch_resume_names]
+            self._note_resume_functions(record, list(zip(torch_resume_names, resume_names)))
             index = len(record.entries)
             name = "__transformed_code_%d_for_%s" % (index, record.stem)
             file_name = name + ".py"
             text, source, equivalent, runs_source = self._transformed_text(
-                self.names.show_in(transformed), name, record, compile_id)
+                self.names.show_in(transformed, key), name, record, compile_id)
             path = self.write(file_name, text)
+            if self.log_bytecode:
+                self._write_bytecode_listings(name, compile_id, original, transformed)
             entry = _Entry(index=index, compile_id=compile_id, file_name=file_name,
                            source=source, graph_names=graph_names,
                            resume_names=resume_names, codes=[transformed],
@@ -474,6 +496,36 @@ class _Dump:
                 replacement = self._code_from_file(path, name, transformed, runs_source)
                 entry.codes.append(replacement)
         return replacement
+
+    def _write_bytecode_listings(self, name: str, compile_id: Optional[str],
+                                 original: types.CodeType, transformed: types.CodeType) -> None:
+        """prepare_debug(log_bytecode=True): beside the transformed-code file
+        name.py, Dynamo's input and output bytecode as dis listings,
+        name.original_bytecode.txt and name.transformed_bytecode.txt (depyf
+        writes dill pickles of the code objects there; a listing needs no
+        dill and takes any constant Dynamo puts in its code)."""
+        for kind, role in (("original", "input"), ("transformed", "output")):
+            code = original if kind == "original" else transformed
+            listing = io.StringIO()
+            listing.write("# Dynamo's %s (%s) bytecode for %s.py (compile id %s), as dis\n"
+                          "# lists it; written by unpyc.prepare_debug(log_bytecode=True).\n"
+                          % (role, kind, name, compile_id))
+            dis.dis(code, file=listing)
+            self.write("%s.%s_bytecode.txt" % (name, kind), listing.getvalue())
+
+    def record_fx_code(self, source: str, graph_module: Any) -> None:
+        """prepare_debug(clean_wild_fx_code=False): the Python code FX makes
+        for each graph module in the block, as fx_graph_code_<hash>.py, the
+        hash of its text (the same code is written once).  These are kept
+        whether or not they are graphs of a compiled function (torch makes
+        graph modules of its own while it compiles); the default, True,
+        keeps only the graph files named after __compiled_fn_* globals.
+        FX still compiles the code from memory."""
+        digest = hashlib.sha1(source.encode("utf-8")).hexdigest()[:16]
+        with self.lock, self.attempt("FX code " + digest):
+            self.write("fx_graph_code_%s.py" % digest,
+                       "# Code FX generated for %s, kept by unpyc.prepare_debug"
+                       "(clean_wild_fx_code=False).\n%s" % (type(graph_module).__name__, source))
 
     def _transformed_text(self, code: types.CodeType, name: str, record: _Function,
                           compile_id: Optional[str]) -> Tuple[str, str, bool, bool]:
@@ -573,7 +625,7 @@ class _Dump:
         if event.kind == "dynamo_output_graph":
             name = hooks.graph_name_being_compiled()
             if name is not None:
-                name = self.names.show("graph", name)
+                name = self.names.show("graph", name, self._compile_key())
                 names = self.graph_names.setdefault(compile_id, [])
                 if name not in names:
                     names.append(name)
@@ -644,7 +696,8 @@ class _Dump:
             role = hooks.graph_module_role(graph_module)
             if role is not None:
                 name, stage = role
-                file_name = self._graph_file(self.names.show("graph", name), stage)
+                file_name = self._graph_file(
+                    self.names.show("graph", name, self._compile_key()), stage)
                 self.routed_modules[graph_module] = file_name
             else:
                 file_name = self.routed_modules.get(graph_module, "")
@@ -967,8 +1020,9 @@ def _forward_parameters(readable: str) -> List[str]:
 
 
 def _first_difference(old: str, new: str) -> str:
+    """Where new first differs from old, comment lines aside."""
     for number, (a, b) in enumerate(zip(old.splitlines(), new.splitlines()), 1):
-        if a != b:
+        if a != b and not (a.lstrip().startswith("#") and b.lstrip().startswith("#")):
             column = next(i for i, (x, y) in enumerate(zip(a + "\0", b + "\1")) if x != y)
             start = max(0, column - 30)
             return "line %d, column %d: was %r, is %r" % (
@@ -1027,13 +1081,14 @@ _last_dump_dir: List[Path] = []
 
 
 @contextlib.contextmanager
-def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
+def _recording(dump_dir: Path, run_from_files: bool, keep_fx_code: bool = False,
+               log_bytecode: bool = False) -> Iterator[_Dump]:
     hooks.check_version()
     dump_dir.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as undo:
         with warnings.catch_warnings(record=True) as missing:
             warnings.simplefilter("always", hooks.MissingHookWarning)
-            dump = _Dump(dump_dir, run_from_files)  # looks up the guard-check hook
+            dump = _Dump(dump_dir, run_from_files, log_bytecode)  # looks up the guard-check hook
             _active.append(dump)
             undo.callback(_active.remove, dump)
             # Undone last: until the bytecode hook is gone, a compile on
@@ -1048,6 +1103,8 @@ def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
             undo.callback(hooks.route_fx_graph_code(dump.route_graph_code))
             if run_from_files:
                 undo.callback(hooks.route_inductor_modules(dump.route_inductor_module))
+            elif keep_fx_code:
+                undo.callback(hooks.route_fx_graph_code(dump.record_fx_code))
         for warning in missing:
             # Said again outside the catch, and written into the dump.
             dump.problems.append(str(warning.message))
@@ -1060,16 +1117,30 @@ def _recording(dump_dir: Path, run_from_files: bool) -> Iterator[_Dump]:
 
 
 @contextlib.contextmanager
-def prepare_debug(dump_dir: "str | os.PathLike[str]") -> Iterator[None]:
+def prepare_debug(dump_src_dir: "str | os.PathLike[str]", clean_wild_fx_code: bool = True,
+                  log_bytecode: bool = False) -> Iterator[None]:
     """Records what torch.compile does inside the block and writes it under
-    dump_dir as it happens (SPEC section 5): full_code_for_<fn>.py per
+    dump_src_dir as it happens (SPEC section 5): full_code_for_<fn>.py per
     compiled function, __transformed_code_<i>_for_<fn>.py, one file per graph
     and stage named after its __compiled_fn_* global, index.html.  The
     full_code files and index.html are rewritten after each compile and
     once more when the block ends.  Functions compiled before the block keep
-    their cache entries and are not dumped again."""
-    path = Path(dump_dir).resolve()
-    with _recording(path, run_from_files=False):
+    their cache entries and are not dumped again.
+
+    The arguments are depyf's, with depyf's meaning:
+    clean_wild_fx_code=False also keeps the code FX generates for every
+    graph module in the block, fx_graph_code_<hash>.py (Dynamo's graphs and
+    those torch makes for itself); log_bytecode=True writes Dynamo's
+    original and transformed bytecode, as dis listings, beside each
+    transformed-code file (__transformed_code_<i>_for_<fn>.original_bytecode.txt
+    and .transformed_bytecode.txt).
+
+    When several processes dump into one dir (torch.distributed ranks,
+    multiprocessing), each writes its own folder in it, rank_<rank> or
+    pid_<pid>, so that none overwrites another's files (_shared_dump_dir)."""
+    path = dump_dir_of_this_process(Path(dump_src_dir).resolve())
+    with _recording(path, run_from_files=False, keep_fx_code=not clean_wild_fx_code,
+                    log_bytecode=log_bytecode):
         yield
     _last_dump_dir[:] = [path]
 
@@ -1083,11 +1154,14 @@ def debug(dump_dir: "str | os.PathLike[str] | None" = None, *,
     code, graph forwards and Inductor modules, so breakpoints set in those
     files are hit.  The same program compiles the same graphs again under
     other names; each is shown, and run, under the name it has in the dump
-    (see _NameMap).  With pause (as depyf does) it first stops in the
-    debugger, so that breakpoints can be set; `continue` goes on.
-    Dynamo's caches are reset on entry (so the block compiles afresh, from
+    (see _NameMap).  Dynamo's caches are reset on entry (so the block compiles afresh, from
     the files) and on exit (so nothing compiled from the files outlives
-    the block)."""
+    the block).
+
+    Like depyf's debug(), it first stops once in the debugger (breakpoint(),
+    so PYTHONBREAKPOINT decides which one, 0 none) for the user to set
+    breakpoints in the dumped files; `continue` runs the block.
+    pause=False runs it without stopping."""
     if dump_dir is None:
         if _active:
             path = _active[-1].dump_dir
@@ -1096,13 +1170,15 @@ def debug(dump_dir: "str | os.PathLike[str] | None" = None, *,
         else:
             raise ValueError("unpyc.debug() needs a dump_dir or an earlier prepare_debug")
     else:
-        path = Path(dump_dir).resolve()
+        path = dump_dir_of_this_process(Path(dump_dir).resolve())
     hooks.reset_dynamo()
     try:
         with _recording(path, run_from_files=True):
-            if pause:
-                print("unpyc.debug(): paused so that you can set breakpoints in the files under "
-                      "%s (start with full_code_for_*.py); `continue` runs the block." % path)
+            if pause and os.environ.get("PYTHONBREAKPOINT") != "0":
+                print("unpyc.debug(): paused once, before the block runs.  The dumped files "
+                      "are in %s: full_code_for_<fn>.py shows each compiled function; set "
+                      "breakpoints in its __transformed_code_*, __resume_at_* or "
+                      "__compiled_fn_* files, then continue (c)." % path)
                 breakpoint()
             yield
     finally:
