@@ -244,7 +244,10 @@ def unmarshallable_constants() -> Run:
 
 
 def compiled_lambda() -> Run:
-    compiled = torch.compile(lambda x: x.sin() + 1, backend=BACKEND)
+    """A lambda with a graph break: its resume function's code is named
+    torch_dynamo_resume_in_<lambda>_at_N."""
+    compiled = torch.compile(lambda x: (print("graph break in a lambda") or x.sin()) + 1,
+                             backend=BACKEND)
     return lambda: [compiled(torch.randn(3)), compiled(torch.randn(3))]
 
 
@@ -293,7 +296,8 @@ def main() -> None:
     report.append(compare("constants", unmarshallable_constants, {
         "functions": ["constants_fn"], "guarded": ["L['x']"]}))
     report.append(compare("lambda", compiled_lambda, {
-        "functions": ["lambda_"], "guarded": ["L['x']"]}))
+        "functions": ["lambda_"], "guarded": ["L['x']"], "graph_breaks": True,
+        "resumes": True}))
     report.append(raising_blocks())
     with open(os.path.join(OUT, "report.json"), "w") as f:
         json.dump(report, f, indent=1)
