@@ -35,21 +35,23 @@ _LITERAL_TYPES = (type(None), bool, int, float, complex, str, bytes, type(Ellips
 
 class StandIns:
     """The stand-ins of one code object: `code` holds them in place of the
-    objects named in `objects` (name -> object, in order of first use)."""
+    objects named in `objects` (name -> object, in co_consts order, each
+    object once)."""
 
     def __init__(self, code: types.CodeType) -> None:
-        self.prefix = _free_prefix(code)
         self.objects: Dict[str, object] = {}
         self._by_id: Dict[int, bytes] = {}
-        self.code = self._replaced_code(code)
+        needed = any(not _literal(const) for const in _constants(code))
+        self.prefix = _free_prefix(code) if needed else ""
+        self.code = self._replaced_code(code) if needed else code
         self._names = {name.encode("ascii"): name for name in self.objects}
 
     def _replaced_code(self, code: types.CodeType) -> types.CodeType:
-        consts = tuple(self._replaced(const) for const in code.co_consts)
-        return code.replace(co_consts=consts) if consts != code.co_consts else code
+        # Not compared with co_consts: == of objects such as tensors may raise.
+        return code.replace(co_consts=tuple(self._replaced(const) for const in code.co_consts))
 
     def _replaced(self, const: object) -> object:
-        if type(const) in _LITERAL_TYPES:
+        if _literal(const):
             return const
         if isinstance(const, (tuple, frozenset)) and type(const) in (tuple, frozenset):
             return type(const)(self._replaced(item) for item in const)
@@ -151,6 +153,24 @@ class StandIns:
         return const
 
 
+def _constants(code: types.CodeType) -> Iterator[object]:
+    """The constants of code and its nested code, those in tuples and
+    frozensets too (not the containers themselves)."""
+    pending: List[object] = list(code.co_consts)
+    while pending:
+        const = pending.pop()
+        if isinstance(const, (tuple, frozenset)) and type(const) in (tuple, frozenset):
+            pending.extend(const)
+        elif isinstance(const, types.CodeType):
+            pending.extend(const.co_consts)
+        else:
+            yield const
+
+
+def _literal(const: object) -> bool:
+    return type(const) in _LITERAL_TYPES
+
+
 def _free_prefix(code: types.CodeType) -> str:
     """__unpyc_const_ (or __unpyc_const_<k>_) where no string, bytes or
     name of code or its nested code holds it, so that each name or literal
@@ -164,20 +184,19 @@ def _free_prefix(code: types.CodeType) -> str:
         k += 1
 
 
-def _texts(code: types.CodeType) -> Iterator[str]:
-    yield code.co_name
-    yield from code.co_names + code.co_varnames + code.co_cellvars + code.co_freevars
-    pending: List[object] = list(code.co_consts)
-    while pending:
-        const = pending.pop()
+def _texts(root: types.CodeType) -> Iterator[str]:
+    """The names and strings of root and its nested code."""
+    codes = [root]
+    while codes:
+        code = codes.pop()
+        yield code.co_name
+        yield from code.co_names + code.co_varnames + code.co_cellvars + code.co_freevars
+        codes.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
+    for const in _constants(root):
         if isinstance(const, str):
             yield const
         elif isinstance(const, bytes):
             yield const.decode("latin-1")
-        elif isinstance(const, (tuple, frozenset)):
-            pending.extend(const)
-        elif isinstance(const, types.CodeType):
-            yield from _texts(const)
 
 
 def _type_name(value: object) -> str:
