@@ -409,13 +409,16 @@ class _Dump:
             same_effects = False
         runnable = _closure_wrapper(source, name, code.co_freevars)
         if same_effects:
+            misfit = ("its def does not fit the frame Dynamo runs it in (arguments, cells or"
+                      " free variables differ)")
             try:
                 same_effects = _same_frame_layout(_def_code(runnable, name, name, code), code)
-            except (SyntaxError, LookupError, ValueError):
+            except (SyntaxError, LookupError):
                 same_effects = False
+            except ValueError as error:  # Dynamo's constants cannot be put back in it
+                same_effects, misfit = False, str(error)
             if not same_effects:
-                problem = ("%s; its def does not fit the frame Dynamo runs it in (arguments,"
-                           " cells or free variables differ)" % (problem or "equivalent"))
+                problem = "%s; %s" % (problem or "equivalent", misfit)
         if equivalent and same_effects:
             return header + runnable, source, True, True
         if same_effects:
