@@ -94,7 +94,7 @@ class StandIns:
         line."""
         if not self.objects:
             return text
-        lines = text.splitlines(keepends=True)
+        lines = io.StringIO(text).readlines()  # the lines tokenize numbers
         for row, start, end in reversed(self._name_spans(text)):
             line = lines[row - 1]
             lines[row - 1] = line[:start] + repr(line[start:end].encode("ascii")) + line[end:]
