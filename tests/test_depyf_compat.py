@@ -63,19 +63,15 @@ EXPECTED_OUTPUT = "depyf-0.20.0/tests/depyf_output/"
 # What unpyc's dump still lacks in a script's run: one regular expression
 # per DumpWarning the run prints, and the reason.
 KNOWN_DUMP_WARNINGS: Dict[str, Dict[str, str]] = {
-    "test_irregular.py": {
-        r"could not dump transformed code of f: ValueError: unmarshallable object":
-            "the transformed code's constants are an object, a class and a dtype, "
-            "which marshal cannot write (issue 15 item 2, the constants work)",
-    },
     "test_no_graph.py": {
-        r"the decompiled __transformed_code_0_for_g is not equivalent: g: instruction 0: "
-        r"expected \(MAKE_CELL, 'a'\)":
+        r"the decompiled __transformed_code_0_for_g is not equivalent: "
+        r"__transformed_code_0_for_g: instruction 0: expected \(MAKE_CELL, 'a'\)":
             "g's argument a is a cell (the comprehension reads it); the decompiled def "
             "lacks the MAKE_CELL prologue, so Dynamo's bytecode is dumped and runs instead",
     },
     "test_cellvars.py": {
-        r"the decompiled __transformed_code_0_for_forward is not equivalent: forward: "
+        r"the decompiled __transformed_code_0_for_forward is not equivalent: "
+        r"__transformed_code_0_for_forward: "
         r"instruction 0: expected \(MAKE_CELL, 'self'\)":
             "forward's self is a cell (the nested function reads it): as in test_no_graph.py",
     },

@@ -81,7 +81,7 @@ def _known_change_under_debug(backend: str, cell: Dict[str, Any], warning: str) 
 def test_dumps_are_complete_and_results_unchanged(scenarios: Dict[str, Any]) -> None:
     backend = scenarios["backend"]
     names = [cell["name"] for cell in scenarios["report"]]
-    assert len(names) == 14, names
+    assert len(names) == 16, names
     for cell in scenarios["report"]:
         where = "%s (%s)" % (cell["name"], cell["dump_dir"])
         assert cell["restored"], "torch not restored after " + where
@@ -139,6 +139,42 @@ def test_dumps_are_complete_and_results_unchanged(scenarios: Dict[str, Any]) -> 
             assert "Graph break" in full_text and RESUME.search(full_text), where
         if cell.get("recompiled"):
             assert "size mismatch" in full_text and "dtype mismatch" in full_text, where
+
+
+def test_constants_and_lambdas_dump_fully(scenarios: Dict[str, Any]) -> None:
+    """A device, dtype and slice Dynamo keeps as constants are named in the
+    dumped code, nothing of the function is lost, and debug() runs the
+    dumped def (results equal: test_dumps_are_complete_and_results_unchanged);
+    a compiled lambda gets Python names in files and defs."""
+    cells = {cell["name"]: cell for cell in scenarios["report"]}
+    for name in ("constants", "lambda"):
+        cell = cells[name]
+        assert cell["equal"] and cell["equal_under_debug"], cell
+        assert not any("could not" in warning for warning in cell["warnings"]), cell["warnings"]
+        for folder in (Path(cell["dump_dir"]), Path(cell["debug_dir"])):
+            for path in folder.iterdir():
+                assert re.fullmatch(r"[\w.]+", path.name), path
+                if not path.name.startswith("__compiled_fn_") and path.suffix == ".py":
+                    # Code, not comments (they quote torch's guards).
+                    assert not re.search(r"^\s*[^#\s][^#\n]*<lambda>", path.read_text(),
+                                         re.M), path
+    dump = Path(cells["constants"]["dump_dir"])
+    transformed = (dump / "__transformed_code_0_for_constants_fn.py").read_text()
+    for kind, value in (("torch.device", "device(type='cpu')"), ("torch.dtype", "torch.float32"),
+                        ("slice", "slice(1, 3, None)")):
+        named = re.search(r"^#   (__unpyc_const_\d+): %s = %s$" % (
+            re.escape(kind), re.escape(value)), transformed, re.M)
+        assert named and re.search(r"^[^#\n]*\b%s\b" % named.group(1), transformed, re.M), (
+            kind, transformed)
+    full_code = (dump / "full_code_for_constants_fn.py").read_text()
+    assert "could not dump" not in full_code, full_code
+    assert "def __guard_0_for_constants_fn(" in full_code
+    assert "def __transformed_code_0_for_constants_fn(x):" in full_code
+    lambda_dump = Path(cells["lambda"]["dump_dir"])
+    assert (lambda_dump / "__transformed_code_0_for_lambda_.py").is_file()
+    full_code = (lambda_dump / "full_code_for_lambda_.py").read_text()
+    assert "def __transformed_code_0_for_lambda_(x):" in full_code
+    assert "def __guard_0_for_lambda_(" in full_code
 
 
 DEBUGGED_PROGRAM = """
@@ -275,6 +311,46 @@ def test_breakpoints_set_in_prepared_files_are_hit(backend: str, tmp_path: Path)
     assert "changed under debug()" not in session.transcript, session.transcript[-3000:]
     for name, text in prepared.items():
         assert (dump / name).read_text() == text, "debug() rewrote %s" % name
+
+
+CONSTANTS_PROGRAM = """
+import pdb, torch, unpyc
+
+@torch.compile(backend="aot_eager")
+def constants_fn(x):
+    return x + 1, x.device, x.dtype, slice(1, 3)
+
+with unpyc.prepare_debug(DUMP):
+    print("RESULT", constants_fn(torch.ones(4)))
+with unpyc.debug(pause=False):
+    print("RESULT", constants_fn(torch.ones(4)))  # compiles again, from the dumped files
+    pdb.set_trace()
+    print("RESULT", constants_fn(torch.ones(4)))
+"""
+
+
+def test_breakpoint_where_dumped_code_uses_a_constant_without_literal(tmp_path: Path) -> None:
+    """Under debug() the dumped def that names a device, dtype and slice
+    runs with the real objects, and a breakpoint on that line is hit."""
+    dump = tmp_path / "dump"
+    program = tmp_path / "program.py"
+    program.write_text("DUMP = %r\n" % str(dump) + CONSTANTS_PROGRAM)
+    session = _PdbSession(program)
+    try:
+        session.until_prompt()
+        transformed = dump / "__transformed_code_0_for_constants_fn.py"
+        assert "_bytecode = [" not in transformed.read_text(), transformed
+        line = _first_line(transformed, r"^[^#]*__unpyc_const_\d")
+        assert "Breakpoint" in session.send("break %s:%d" % (transformed, line))
+        reply = session.send("continue")
+        assert "> %s(%d)" % (transformed, line) in reply, reply
+        shape = session.send("p x.shape")
+    finally:
+        session.finish()
+    assert "torch.Size([4])" in shape, shape
+    results = re.findall(r"RESULT .*", session.transcript)
+    assert len(results) == 3 and len(set(results)) == 1, session.transcript[-3000:]
+    assert "device(type='cpu'), torch.float32, slice(1, 3, None))" in results[0], results
 
 
 LIVE_PROGRAM = """

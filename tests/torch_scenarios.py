@@ -230,6 +230,31 @@ def trained_two_steps(model_class: Callable[[], nn.Module], shape: Tuple[int, ..
     return make
 
 
+def constants_fn(x: torch.Tensor) -> Tuple[torch.Tensor, torch.device, torch.dtype, slice]:
+    return x + 1, x.device, x.dtype, slice(1, 3)
+
+
+def unmarshallable_constants() -> Run:
+    """Dynamo's transformed code holds the device, dtype and slice it
+    returns as constants, which marshal cannot write."""
+    compiled = torch.compile(constants_fn, backend=BACKEND)
+
+    def run() -> List[torch.Tensor]:
+        x = torch.randn(4)
+        y, device, dtype, part = compiled(x)
+        return [y, x[part], torch.tensor([device == x.device, dtype == x.dtype])]
+
+    return run
+
+
+def compiled_lambda() -> Run:
+    """A lambda with a graph break: its resume function's code is named
+    torch_dynamo_resume_in_<lambda>_at_N."""
+    compiled = torch.compile(lambda x: (print("graph break in a lambda") or x.sin()) + 1,
+                             backend=BACKEND)
+    return lambda: [compiled(torch.randn(3)), compiled(torch.randn(3))]
+
+
 def raising_blocks() -> Dict[str, Any]:
     """An exception inside prepare_debug and inside debug leaves torch as
     it was, and the dump is still written."""
@@ -273,6 +298,11 @@ def main() -> None:
         TransformerBlock, (2, 5, 16)), {"functions": [], "grad": True}))
     report.append(compare("small_cnn", trained_two_steps(SmallCNN, (2, 1, 8, 8)), {
         "functions": [], "grad": True}))
+    report.append(compare("constants", unmarshallable_constants, {
+        "functions": ["constants_fn"], "guarded": ["L['x']"]}))
+    report.append(compare("lambda", compiled_lambda, {
+        "functions": ["lambda_"], "guarded": ["L['x']"], "graph_breaks": True,
+        "resumes": True}))
     report.append(raising_blocks())
     with open(os.path.join(OUT, "report.json"), "w") as f:
         json.dump(report, f, indent=1)

@@ -1338,6 +1338,49 @@ int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
     return ok ? 0 : -1;
 }
 
+/* A lambda's code alone: the lambda expression, as a statement (what a
+ * lambda compiles from; `def <lambda>` is no Python), when its body is one
+ * returned value; else NULL and the def, which code made by tools (such as
+ * Dynamo's transformed code of a lambda) needs.  r->failed tells an error. */
+static upy_stmt *lambda_statement(rec *r, const upy_code *co,
+                                  const upy_stmt_list *body) {
+    upy_expr *value = returned_value(r, body->items, body->len);
+    upy_expr *lambda;
+    upy_stmt *s;
+    if (!value)
+        return NULL;
+    lambda = upy_expr_new(r->arena, UPY_E_LAMBDA);
+    s = rec_stmt(r, UPY_S_EXPR);
+    if (!lambda || !s) {
+        rec_oom(r);
+        return NULL;
+    }
+    lambda->u.lambda.args = rec_arguments(r, co);
+    lambda->u.lambda.body = value;
+    s->u.expr = lambda;
+    return lambda->u.lambda.args ? s : NULL;
+}
+
+/* The class or def statement of a code object alone, holding body; NULL
+ * when memory runs out. */
+static upy_stmt *definition(rec *r, const upy_code *co, code_kind kind,
+                            const upy_stmt_list *body) {
+    upy_stmt *s = rec_stmt(r, kind == CODE_CLASS ? UPY_S_CLASSDEF
+                                                 : UPY_S_FUNCTIONDEF);
+    if (!s)
+        return NULL;
+    if (kind == CODE_CLASS) {
+        s->u.classdef.name = rec_str(co->name);
+        s->u.classdef.body = *body;
+        return s;
+    }
+    s->u.funcdef.name = rec_str(co->name);
+    s->u.funcdef.args = rec_arguments(r, co);
+    s->u.funcdef.body = *body;
+    s->u.funcdef.is_async = rec_is_async(co);
+    return s->u.funcdef.args ? s : NULL;
+}
+
 unpyc_status upy_recover(const upy_code *co, upy_version version,
                          const upy_recover_options *options, upy_arena *arena,
                          upy_stmt_list *out, unsigned *unrecovered,
@@ -1362,23 +1405,12 @@ unpyc_status upy_recover(const upy_code *co, upy_version version,
     r.arena = arena;
     r.err = err;
     r.code = co;
-    if (kind == CODE_CLASS) {
-        s = rec_stmt(&r, UPY_S_CLASSDEF);
-        if (!s)
-            return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
-        s->u.classdef.name = rec_str(co->name);
-        s->u.classdef.body = body;
-    } else {
-        s = rec_stmt(&r, UPY_S_FUNCTIONDEF);
-        if (!s)
-            return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
-        s->u.funcdef.name = rec_str(co->name);
-        s->u.funcdef.args = rec_arguments(&r, co);
-        s->u.funcdef.body = body;
-        s->u.funcdef.is_async = rec_is_async(co);
-        if (!s->u.funcdef.args)
-            return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
-    }
+    s = kind == CODE_LAMBDA ? lambda_statement(&r, co, &body) : NULL;
+    if (!s && !r.failed)
+        s = definition(&r, co, kind, &body);
+    if (!s)
+        return r.failed && err ? err->status
+                               : upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     out->items = upy_arena_alloc(arena, sizeof(upy_stmt *));
     if (!out->items)
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");

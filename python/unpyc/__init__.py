@@ -11,10 +11,12 @@ import importlib
 import json as _json
 import marshal
 import sys
-from typing import Any, Dict, Optional
+from types import CodeType
+from typing import Any, Dict, Optional, Tuple
 
 from . import _engine
-from ._objects import code_of, module_symbols
+from ._objects import code_of, module_symbols, with_valid_names
+from ._placeholders import StandIns
 from .errors import (
     BadMagicError,
     BadReferenceError,
@@ -78,46 +80,52 @@ def _raise_engine_error(error: Exception, path: Optional[str] = None) -> None:
 
 
 def _dis_code(obj: Any, as_json: bool) -> str:
-    code = code_of(obj)
+    stand_ins = StandIns(code_of(obj))
     major, minor = sys.version_info[:2]
     try:
-        return _engine.dis_marshal(marshal.dumps(code), major, minor, as_json)
+        text = _engine.dis_marshal(marshal.dumps(stand_ins.code), major, minor, as_json)
     except _engine.EngineError as e:
         _raise_engine_error(e)
         raise  # unreachable: keeps type checkers informed
+    # JSON has no place for the comment block saying what the names are.
+    return stand_ins.named(text) if as_json else stand_ins.shown(text)
 
 
 def decompile(obj: Any, *, verify: bool = False, on_mismatch: str = "raise") -> str:
     """Python source for obj: a code object, function, method,
-    functools.partial, class or module of the running interpreter.
+    functools.partial, class or module of the running interpreter, or a
+    callable wrapping a function (functools.wraps / lru_cache wrapper,
+    callable instance, staticmethod, classmethod).
 
     A module gives the module's source; a function (or its code object) the
     whole def statement (without defaults, annotations and decorators,
-    which live outside the code object); a class its class statement.
+    which live outside the code object), a lambda's the lambda expression;
+    a class its class statement.  Constants no literal makes (devices,
+    functions, modules... in code made by tools such as Dynamo) are shown
+    as names, __unpyc_const_N, listed in a comment block on top.
 
     verify=True compiles the source again and compares the result with the
-    code it came from (SPEC section 2).  When they differ, on_mismatch says
+    code it came from (SPEC section 2), constants named as above compared
+    as what they stand for.  When they differ, on_mismatch says
     what happens: "raise" raises VerificationError naming the first
     difference; "annotate" returns the source with that difference as a
     comment on its first line.
     """
     if on_mismatch not in ("raise", "annotate"):
         raise ValueError("on_mismatch must be 'raise' or 'annotate', not %r" % (on_mismatch,))
-    code = code_of(obj)
-    major, minor = sys.version_info[:2]
-    try:
-        source, unrecovered = _engine.decompile_marshal(
-            marshal.dumps(code), major, minor
-        )
-    except _engine.EngineError as e:
-        _raise_engine_error(e)
-        raise
-    text = str(source)
+    stand_ins = StandIns(code_of(obj))
+    code = stand_ins.code
+    source, unrecovered = _decompile_marshal(code)
+    if not _printable_name(code) and not source.startswith("lambda"):
+        code, note = with_valid_names(code)
+        source, unrecovered = _decompile_marshal(code)
+        source = note + source
+    text = stand_ins.shown(source)
     if not verify:
         return text
     from .roundtrip import verify_decompiled
 
-    problem = verify_decompiled(code, text, module=module_symbols(obj))
+    problem = verify_decompiled(code, stand_ins.compilable(text), module=module_symbols(obj))
     if problem is None:
         return text
     if on_mismatch == "annotate":
@@ -128,6 +136,24 @@ def decompile(obj: Any, *, verify: bool = False, on_mismatch: str = "raise") -> 
         source=text,
         unrecovered=unrecovered,
     )
+
+
+def _printable_name(code: CodeType) -> bool:
+    """Whether the engine's statement for code alone is valid Python as
+    far as names go: a module's, or a def or class with a valid name
+    (a lambda's is a lambda expression when its body is one)."""
+    return code.co_name == "<module>" or (
+        code.co_name.isidentifier() and all(name.isidentifier() for name in code.co_varnames))
+
+
+def _decompile_marshal(code: CodeType) -> Tuple[str, int]:
+    major, minor = sys.version_info[:2]
+    try:
+        source, unrecovered = _engine.decompile_marshal(marshal.dumps(code), major, minor)
+    except _engine.EngineError as e:
+        _raise_engine_error(e)
+        raise
+    return str(source), unrecovered
 
 
 def decompile_pyc(path: str) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import functools
 import keyword
+import re
 import symtable
 import sys
 import types
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 
 def class_body_code(cls: type) -> types.CodeType:
@@ -40,17 +41,13 @@ def _nested_code(code: Optional[types.CodeType], name: str) -> Optional[types.Co
 
 def code_of(obj: Any) -> types.CodeType:
     """The code object of a code object, function, method, partial, class,
-    module or source string; TypeError for anything else."""
+    module, source string or callable wrapping one (see target_of);
+    TypeError for anything else."""
+    obj = target_of(obj)
     if isinstance(obj, types.CodeType):
         return obj
     if isinstance(obj, str):
         return compile(obj, "<string>", "exec")
-    if isinstance(obj, functools.partial):
-        return code_of(obj.func)
-    if isinstance(obj, types.MethodType):
-        return code_of(obj.__func__)
-    if isinstance(obj, (staticmethod, classmethod)):
-        return code_of(obj.__func__)
     if isinstance(obj, types.FunctionType):
         return obj.__code__
     if isinstance(obj, types.ModuleType):
@@ -59,9 +56,77 @@ def code_of(obj: Any) -> types.CodeType:
         return class_body_code(obj)
     raise TypeError(
         "unpyc cannot find code in a %s object; give a code object, function, "
-        "method, functools.partial, class, module or source string"
+        "method, functools.partial, class, module, source string, or a callable "
+        "wrapping a function (functools.wraps or lru_cache wrapper, callable instance)"
         % type(obj).__name__
     )
+
+
+def target_of(obj: Any) -> Any:
+    """What obj runs when called, as far as Python code goes: a partial's,
+    method's, staticmethod's or classmethod's function; what a wrapper
+    made by functools.wraps or lru_cache wraps (__wrapped__, followed the
+    way inspect.signature and inspect.getsource do); a callable instance's
+    __call__.  Code objects, source strings, functions without
+    __wrapped__, modules, classes and anything else are themselves."""
+    seen = set()
+    while id(obj) not in seen:
+        seen.add(id(obj))
+        if isinstance(obj, functools.partial):
+            obj = obj.func
+        elif isinstance(obj, (types.MethodType, staticmethod, classmethod)):
+            obj = obj.__func__
+        elif isinstance(obj, (types.CodeType, str, types.ModuleType, type)):
+            return obj
+        elif hasattr(obj, "__wrapped__"):
+            obj = obj.__wrapped__
+        elif not isinstance(obj, types.FunctionType) and isinstance(
+                getattr(type(obj), "__call__", None), types.FunctionType):
+            obj = type(obj).__call__
+        else:
+            return obj
+    raise TypeError("%r wraps itself (a cycle of __wrapped__ or __func__)" % (obj,))
+
+
+def identifier(name: str) -> str:
+    """A Python name for a code object's name that is none: <lambda> is
+    lambda_, <genexpr> genexpr, torch_dynamo_resume_in_<lambda>_at_3
+    torch_dynamo_resume_in_lambda_at_3."""
+    if name.isidentifier() and not keyword.iskeyword(name):
+        return name
+    text = re.sub(r"\W", "_", name.replace("<", "").replace(">", "")) or "_"
+    if text[0].isdigit():
+        text = "_" + text
+    return text + "_" if keyword.iskeyword(text) else text
+
+
+def with_valid_names(code: types.CodeType) -> Tuple[types.CodeType, str]:
+    """code under Python names where it has none (a comprehension's or
+    lambda's own name, a comprehension's .0 parameter), so that its def
+    is valid Python, and a comment line saying so; (code, "") when every
+    name is valid."""
+    name = identifier(code.co_name)
+    taken = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
+    renamed = {}
+    for variable in code.co_varnames:
+        if not variable.isidentifier():
+            new = identifier(variable)
+            while new in taken:
+                new = "_" + new
+            taken.add(new)
+            renamed[variable] = new
+    original = code.co_name
+    if name == original and not renamed:
+        return code, ""
+    code = code.replace(co_name=name, co_varnames=tuple(
+        renamed.get(variable, variable) for variable in code.co_varnames))
+    qualname = getattr(code, "co_qualname", None)
+    if qualname is not None:  # 3.11+
+        outer = qualname[:-len(original)] if qualname.endswith(original) else ""
+        code = code.replace(co_qualname=outer + name)
+    note = "# unpyc: %s has no Python name; shown as def %s%s.\n" % (
+        original, name, "".join(", its variable %s as %s" % pair for pair in renamed.items()))
+    return code, note
 
 
 def _module_code(module: types.ModuleType) -> types.CodeType:
@@ -80,8 +145,7 @@ def module_symbols(obj: Any) -> Optional[symtable.SymbolTable]:
     modules, as a symbol table of the imports that would bind them.  3.11+
     compiles `name.attr(...)` differently when `name` is an import there.
     None when obj is no function, method, partial or class."""
-    while isinstance(obj, (functools.partial, types.MethodType, staticmethod, classmethod)):
-        obj = obj.func if isinstance(obj, functools.partial) else obj.__func__
+    obj = target_of(obj)
     if isinstance(obj, types.FunctionType):
         namespace = obj.__globals__
     elif isinstance(obj, type) and obj.__module__ in sys.modules:

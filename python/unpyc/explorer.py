@@ -38,6 +38,8 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 import unpyc
 
 from . import _torch_hooks as hooks
+from ._objects import identifier
+from ._placeholders import StandIns
 from ._shared_dump_dir import dump_dir_of_this_process
 from .errors import UnpycError, VerificationError
 
@@ -143,10 +145,12 @@ def _signature(code: types.CodeType) -> Tuple[str, str]:
     return ", ".join(params), ", ".join(call)
 
 
-def _def_code(text: str, name: str, filename: str) -> types.CodeType:
+def _def_code(text: str, name: str, filename: str, original: types.CodeType) -> types.CodeType:
     """The code of the def called name in the module source text (at the
-    top level, or in a _closure_wrapper)."""
-    pending = [compile(text, filename, "exec", dont_inherit=True)]
+    top level, or in a _closure_wrapper) decompiled from original, with
+    original's objects where the text names its constants that have no
+    literal (unpyc._placeholders)."""
+    pending = [StandIns(original).compile_with_objects(text, filename)]
     while pending:
         for const in pending.pop().co_consts:
             if isinstance(const, types.CodeType):
@@ -419,7 +423,7 @@ class _Dump:
     def _function(self, code: types.CodeType) -> _Function:
         record = self.functions.get(code)
         if record is None:
-            record = _Function(code=code, stem=self._new_stem(code.co_name),
+            record = _Function(code=code, stem=self._new_stem(identifier(code.co_name)),
                                is_resume=code.co_name.startswith(RESUME_CODE_PREFIX),
                                globals=_function_globals(code))
             self.functions[code] = record
@@ -449,7 +453,11 @@ class _Dump:
         key = (code, name)
         if key not in self.decompiled_defs:
             try:
-                text = _renamed_def(unpyc.decompile(code), name)
+                # Named name in the decompiler too: Dynamo's names, such as
+                # torch_dynamo_resume_in_<lambda>_at_3, need not be Python.
+                named = code if name == code.co_name else code.replace(
+                    co_name=name, co_qualname=name)
+                text = _renamed_def(unpyc.decompile(named), name)
             except UnpycError as error:
                 self.problems.append("decompiling %s: %s" % (name, error))
                 warnings.warn("unpyc: could not decompile %s (%s); its disassembly is dumped"
@@ -542,10 +550,11 @@ class _Dump:
         equivalent = same_effects = True
         problem = ""
         try:
-            # Checked as the top-level def the file holds: in the class its
-            # qualname names, the compiler would mangle the __compiled_fn_*
-            # and __resume_* globals Dynamo's code loads.
-            source = unpyc.decompile(code.replace(co_qualname=code.co_name), verify=True)
+            # Checked as the top-level def the file holds, under its name
+            # there: in the class its qualname names, the compiler would
+            # mangle the __compiled_fn_* and __resume_* globals Dynamo's
+            # code loads, and <lambda> is no def's name.
+            source = unpyc.decompile(code.replace(co_name=name, co_qualname=name), verify=True)
         except VerificationError as error:
             equivalent = False
             problem = "not equivalent: %s" % (" ".join(str(error.detail).split()),)
@@ -561,13 +570,16 @@ class _Dump:
             same_effects = False
         runnable = _closure_wrapper(source, name, code.co_freevars)
         if same_effects:
+            misfit = ("its def does not fit the frame Dynamo runs it in (arguments, cells or"
+                      " free variables differ)")
             try:
-                same_effects = _same_frame_layout(_def_code(runnable, name, name), code)
+                same_effects = _same_frame_layout(_def_code(runnable, name, name, code), code)
             except (SyntaxError, LookupError):
                 same_effects = False
+            except ValueError as error:  # Dynamo's constants cannot be put back in it
+                same_effects, misfit = False, str(error)
             if not same_effects:
-                problem = ("%s; its def does not fit the frame Dynamo runs it in (arguments,"
-                           " cells or free variables differ)" % (problem or "equivalent"))
+                problem = "%s; %s" % (problem or "equivalent", misfit)
         if equivalent and same_effects:
             return header + runnable, source, True, True
         if same_effects:
@@ -590,7 +602,7 @@ class _Dump:
                         runs_source: bool) -> types.CodeType:
         text = path.read_text(encoding="utf-8")
         if runs_source:
-            return self.names.torch_names_in(_def_code(text, name, str(path))).replace(
+            return self.names.torch_names_in(_def_code(text, name, str(path), transformed)).replace(
                 co_name=transformed.co_name, co_qualname=transformed.co_qualname)
         first = text.splitlines().index("%s_bytecode = [" % name) + 2
         return transformed.replace(co_filename=str(path), co_firstlineno=first,
@@ -918,7 +930,7 @@ class _Dump:
         params, call = _signature(record.code)
         names = record.code.co_varnames[:record.code.co_argcount +
                                         record.code.co_kwonlyargcount]
-        called = record.stem if record.is_resume else record.code.co_name
+        called = record.stem if record.is_resume else identifier(record.code.co_name)
         lines = ["def __dispatch_%s(%s):" % (record.stem, params),
                  "    # What Dynamo does on a call: the newest entry whose guards hold "
                  "runs its",
