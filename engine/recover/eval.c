@@ -721,7 +721,10 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_LOAD_CONST:
         return push_value(r, rec_const(r, in->obj));
     case N_LOAD_CLOSURE:
-        return push_value(r, rec_name(r, rec_str(in->obj)));
+        e = rec_name(r, rec_str(in->obj));
+        if (e)
+            e->cell = 1;
+        return push_value(r, e);
     case N_STORE:
         a = rec_pop(r);
         if (rec_generic_store(r, rec_str(in->obj), a))

@@ -145,10 +145,19 @@ static void attach_chain(rec *r, const upy_expr *e, pending *p) {
 }
 
 /* A chained assignment's value that was not stored again but used: the
- * stores were walruses.  Builds (t1 := (t2 := value)) from the targets. */
+ * stores were walruses.  The value's node becomes (t1 := (t2 := value)),
+ * in place: every slot and expression that holds the value reads the
+ * walrus, which stores where the value is first evaluated, never a second
+ * evaluation of the value without its stores. */
 upy_expr *rec_chain_as_walrus(rec *r, pending *p) {
-    upy_expr *e = p->value;
+    upy_expr *node = p->value, *e = new_expr(r, UPY_E_CONST);
     uint32_t k;
+    if (!e)
+        return NULL;
+    *e = *node;
+    /* Only the walrus holds the value now; the node keeps the mark of a
+     * value COPY duplicated. */
+    e->copied = 0;
     for (k = p->targets.len; k-- > 0;) {
         upy_expr *w = new_expr(r, UPY_E_NAMEDEXPR);
         if (!w)
@@ -157,8 +166,10 @@ upy_expr *rec_chain_as_walrus(rec *r, pending *p) {
         w->u.named.value = e;
         e = w;
     }
+    e->copied = node->copied;
+    *node = *e;
     p->complete = 1;
-    return e;
+    return node;
 }
 
 int rec_finish_chain(rec *r, sval v, upy_ptr_vec *out) {
