@@ -35,6 +35,7 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 import unpyc
 
 from . import _torch_hooks as hooks
+from . import effects
 from .errors import UnpycError, VerificationError
 
 RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
@@ -371,8 +372,9 @@ class _Dump:
         """The transformed-code file, the def statement in it, whether that
         def is equivalent to code, and whether debug() runs it: when it is
         equivalent, or when it has the same effects (the engine held values
-        Dynamo keeps on the stack across statements in temporaries, and left
-        nothing unrecovered) and fits the frame Dynamo runs code in.  Else
+        Dynamo keeps on the stack across statements in temporaries, left
+        nothing unrecovered, and effects.same_effects finds the same effects
+        in the same order) and fits the frame Dynamo runs code in.  Else
         the file ends with Dynamo's bytecode, one instruction a line, which
         is what debug() runs."""
         header = ("# %s: the code Dynamo made of %s (compile id %s).\n"
@@ -395,18 +397,27 @@ class _Dump:
             problem = "could not decompile: %s" % (error,)
             source = ""
         source = _renamed_def(source, name) if source else ""
-        if source and not _compiles(source):
-            source = _commented(source)
-            same_effects = False
+        # Checked as it is run: a def with free variables (declared nonlocal
+        # where no statement reads them) compiles only in its wrapper.
         runnable = _closure_wrapper(source, name, code.co_freevars)
+        if source and not _compiles(runnable):
+            source = runnable = _commented(source)
+            same_effects = False
         if same_effects:
             try:
-                same_effects = _same_frame_layout(_def_code(runnable, name, name), code)
+                def_code = _def_code(runnable, name, name)
+                same_effects = _same_frame_layout(def_code, code)
             except (SyntaxError, LookupError):
                 same_effects = False
             if not same_effects:
                 problem = ("%s; its def does not fit the frame Dynamo runs it in (arguments,"
                            " cells or free variables differ)" % (problem or "equivalent"))
+            elif not equivalent:
+                # Not Dynamo's bytecode: it runs only if the effects are proven the same.
+                verdict = effects.same_effects(code, def_code)
+                same_effects = verdict.equal
+                if not same_effects:
+                    problem = "%s; its effects differ: %s" % (problem, verdict.reason)
         if equivalent and same_effects:
             return header + runnable, source, True, True
         if same_effects:
@@ -422,7 +433,7 @@ class _Dump:
                 "# each instruction reporting the line of its entry in %s_bytecode\n"
                 "# below, so breakpoints go there.\n" % (problem[:300], name))
         listing = ["%s_bytecode = [" % name] + _bytecode_listing(code) + ["]"]
-        return (header + note + (source or "# (no source)") + "\n\n\n" + "\n".join(listing),
+        return (header + note + (runnable or "# (no source)") + "\n\n\n" + "\n".join(listing),
                 source, False, False)
 
     def _code_from_file(self, path: Path, name: str, transformed: types.CodeType,
