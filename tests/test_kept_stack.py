@@ -183,29 +183,40 @@ def test_stored_callables_called_through_their_names_then_from_the_stack() -> No
     assert _same_run(f, 1, 0) == (None, [3, 2])
 
 
-def _cell_function() -> types.FunctionType:
+LOAD_CELL_THEN_A = [("LOAD_CLOSURE", 3), ("LOAD_FAST", 1), ("BUILD_TUPLE", 2),
+                    ("RETURN_VALUE", 0)]
+# The cell waits on the stack while log.append('x') runs.
+CELL_KEPT_ACROSS_A_STATEMENT = [
+    ("LOAD_CLOSURE", 3), ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_CONST", 1),
+    ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0), ("LOAD_FAST", 1), ("BUILD_TUPLE", 2),
+    ("RETURN_VALUE", 0)]
+
+
+def _cell_function(body: List[Tuple[str, int]]) -> types.FunctionType:
     """A function of (log, a, b) with the free variable `cell_var`, whose
-    code returns (its cell, a): Dynamo passes cells so to the functions
-    that rebuild a closure for a resume function."""
+    code (body) returns (its cell, a): Dynamo passes cells so to the
+    functions that rebuild a closure for a resume function."""
     cell_var = "the cell's value"
 
     def template(log: List[Any], a: Any, b: Any) -> Any:
         return cell_var
 
     # localsplus: log, a, b, cell_var; LOAD_CLOSURE takes its index.
-    ops = [("COPY_FREE_VARS", 1), ("RESUME", 0), ("LOAD_CLOSURE", 3), ("LOAD_FAST", 1),
-           ("BUILD_TUPLE", 2), ("RETURN_VALUE", 0)]
+    ops = [("COPY_FREE_VARS", 1), ("RESUME", 0)] + body
     code = bytearray()
     for name, arg in ops:
         op = dis.opmap[name]
         code += bytes([op, arg]) + bytes(2 * dis._inline_cache_entries[op])  # type: ignore[attr-defined]
-    co = template.__code__.replace(co_code=bytes(code), co_consts=(None,), co_names=(),
+    co = template.__code__.replace(co_code=bytes(code), co_consts=(None, "x"),
+                                   co_names=("append",), co_stacksize=8,
                                    co_linetable=b"", co_exceptiontable=b"")
     return types.FunctionType(co, {}, "template", None, template.__closure__)
 
 
-def test_a_cell_used_as_a_value_is_the_cell() -> None:
-    f = _cell_function()
+@pytest.mark.parametrize("body", [LOAD_CELL_THEN_A, CELL_KEPT_ACROSS_A_STATEMENT],
+                         ids=["in-an-expression", "kept-across-a-statement"])
+def test_a_cell_used_as_a_value_is_the_cell(body: List[Tuple[str, int]]) -> None:
+    f = _cell_function(body)
     source = unpyc.decompile(f.__code__)
     assert "(lambda: cell_var).__closure__[0]" in source, source
     # The def runs as a closure over the same cell.
@@ -216,9 +227,11 @@ def test_a_cell_used_as_a_value_is_the_cell() -> None:
     inner = namespace["outer"](None).__code__
     assert f.__closure__ is not None
     copy = types.FunctionType(inner, {}, "template", None, f.__closure__)
-    cell, a = copy([], 5, 0)
+    log: List[Any] = []
+    cell, a = copy(log, 5, 0)
     assert cell is f.__closure__[0] and a == 5
     assert f([], 5, 0) == (cell, 5)
+    assert log == (["x"] if body is CELL_KEPT_ACROSS_A_STATEMENT else [])
 
 
 def test_a_def_waiting_under_a_statement_is_not_recovered() -> None:

@@ -121,9 +121,11 @@ static int spill_node(rec *r, upy_expr *e, upy_ptr_vec *out) {
     target->u.name = name;
     if (emit_assign_to(r, target, value, out))
         return -1;
-    /* Every expression holding the node now reads the temporary. */
+    /* Every expression holding the node now reads the temporary (the
+     * variable, not a cell, where the value was a cell). */
     e->kind = UPY_E_NAME;
     e->u.name = name;
+    e->cell = 0;
     return 0;
 }
 
