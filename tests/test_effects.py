@@ -280,7 +280,7 @@ def test_side_effect_patterns_run_the_same_under_debug(tmp_path: Path) -> None:
         proc = subprocess.run(
             [sys.executable, str(HERE / "side_effect_patterns.py"), mode, str(tmp_path / "dump"),
              "eager"], capture_output=True, text=True, timeout=600,
-            env=dict(os.environ, PYTHONHASHSEED="0"))
+            env=dict(os.environ, PYTHONHASHSEED="0", PYTHONBREAKPOINT="0"))
         assert proc.returncode == 0, proc.stderr[-4000:]
         lines[mode] = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     assert lines["plain"] and lines["prepare"] == lines["plain"] == lines["debug"], lines
