@@ -63,12 +63,6 @@ EXPECTED_OUTPUT = "depyf-0.20.0/tests/depyf_output/"
 # What unpyc's dump still lacks in a script's run: one regular expression
 # per DumpWarning the run prints, and the reason.
 KNOWN_DUMP_WARNINGS: Dict[str, Dict[str, str]] = {
-    "test_no_graph.py": {
-        r"the decompiled __transformed_code_0_for_g is not equivalent: "
-        r"__transformed_code_0_for_g: instruction 0: expected \(MAKE_CELL, 'a'\)":
-            "g's argument a is a cell (the comprehension reads it); the decompiled def "
-            "lacks the MAKE_CELL prologue, so Dynamo's bytecode is dumped and runs instead",
-    },
     "test_cellvars.py": {
         r"the decompiled __transformed_code_0_for_forward is not equivalent: "
         r"__transformed_code_0_for_forward: "

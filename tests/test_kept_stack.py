@@ -134,3 +134,121 @@ def test_cpython_code_has_no_temporaries() -> None:
         return old + a
 
     assert KEPT_STACK_NOTE not in unpyc.decompile(written, verify=True)
+
+
+# Values whose copy was stored (COPY; STORE_FAST: a walrus) and that wait
+# on the stack under a later statement: Dynamo's side-effect code loads
+# object_setattr_ignore_descriptor and the object this way, calls through
+# the stored names, then calls the values still on the stack (issue 15).
+# The store ran when the value was computed, so the source must bind the
+# name before the statement that reads it.
+
+def test_a_stored_copy_is_bound_before_the_statement_that_reads_it() -> None:
+    # X = a + 1; c = X (copy); log.append(c); return (X,)
+    f = _assemble([("LOAD_FAST", 1), ("LOAD_CONST", 1), ("BINARY_OP", 0),
+                   ("COPY", 1), ("STORE_FAST", 3),
+                   ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_FAST", 3),
+                   ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
+                   ("BUILD_TUPLE", 1), ("RETURN_VALUE", 0)],
+                  consts=(None, 1), names=("append",), varnames=("log", "a", "b", "c"))
+    assert _same_run(f, 4, 0) == ((5,), [5])
+
+
+def test_a_stored_constant_copy_is_bound_before_the_statement() -> None:
+    # 7 (copy stored to c); log.append(c); d = 7 (the value left); return (c, d)
+    f = _assemble([("LOAD_CONST", 1), ("COPY", 1), ("STORE_FAST", 3),
+                   ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_FAST", 3),
+                   ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
+                   ("STORE_FAST", 4), ("LOAD_FAST", 3), ("LOAD_FAST", 4),
+                   ("BUILD_TUPLE", 2), ("RETURN_VALUE", 0)],
+                  consts=(None, 7), names=("append",),
+                  varnames=("log", "a", "b", "c", "d"))
+    assert _same_run(f, 0, 0) == ((7, 7), [7])
+
+
+def test_stored_callables_called_through_their_names_then_from_the_stack() -> None:
+    # Dynamo's `holder.a = ...; holder.busy = True` before a graph break:
+    # f = (c := log.append) and its argument (d := a) wait on the stack;
+    # c(d) runs through the names, then f(d) from the stack.
+    f = _assemble([("PUSH_NULL", 0), ("LOAD_FAST", 0), ("LOAD_ATTR", 0),
+                   ("COPY", 1), ("STORE_FAST", 3),
+                   ("LOAD_FAST", 1), ("LOAD_CONST", 1), ("BINARY_OP", 0),
+                   ("COPY", 1), ("STORE_FAST", 4),
+                   ("PUSH_NULL", 0), ("LOAD_FAST", 3), ("LOAD_FAST", 4),
+                   ("LOAD_CONST", 1), ("BINARY_OP", 0),
+                   ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
+                   ("PRECALL", 1), ("CALL", 1), ("RETURN_VALUE", 0)],
+                  consts=(None, 1), names=("append",),
+                  varnames=("log", "a", "b", "c", "d"))
+    assert _same_run(f, 1, 0) == (None, [3, 2])
+
+
+LOAD_CELL_THEN_A = [("LOAD_CLOSURE", 3), ("LOAD_FAST", 1), ("BUILD_TUPLE", 2),
+                    ("RETURN_VALUE", 0)]
+# The cell waits on the stack while log.append('x') runs.
+CELL_KEPT_ACROSS_A_STATEMENT = [
+    ("LOAD_CLOSURE", 3), ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_CONST", 1),
+    ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0), ("LOAD_FAST", 1), ("BUILD_TUPLE", 2),
+    ("RETURN_VALUE", 0)]
+
+
+def _cell_function(body: List[Tuple[str, int]]) -> types.FunctionType:
+    """A function of (log, a, b) with the free variable `cell_var`, whose
+    code (body) returns (its cell, a): Dynamo passes cells so to the
+    functions that rebuild a closure for a resume function."""
+    cell_var = "the cell's value"
+
+    def template(log: List[Any], a: Any, b: Any) -> Any:
+        return cell_var
+
+    # localsplus: log, a, b, cell_var; LOAD_CLOSURE takes its index.
+    ops = [("COPY_FREE_VARS", 1), ("RESUME", 0)] + body
+    code = bytearray()
+    for name, arg in ops:
+        op = dis.opmap[name]
+        code += bytes([op, arg]) + bytes(2 * dis._inline_cache_entries[op])  # type: ignore[attr-defined]
+    co = template.__code__.replace(co_code=bytes(code), co_consts=(None, "x"),
+                                   co_names=("append",), co_stacksize=8,
+                                   co_linetable=b"", co_exceptiontable=b"")
+    return types.FunctionType(co, {}, "template", None, template.__closure__)
+
+
+@pytest.mark.parametrize("body", [LOAD_CELL_THEN_A, CELL_KEPT_ACROSS_A_STATEMENT],
+                         ids=["in-an-expression", "kept-across-a-statement"])
+def test_a_cell_used_as_a_value_is_the_cell(body: List[Tuple[str, int]]) -> None:
+    f = _cell_function(body)
+    source = unpyc.decompile(f.__code__)
+    assert "(lambda: cell_var).__closure__[0]" in source, source
+    # The def runs as a closure over the same cell.
+    wrapped = "def outer(cell_var):\n" + "".join(
+        "    " + line + "\n" for line in source.splitlines()) + "    return template\n"
+    namespace: dict = {}
+    exec(compile(wrapped, "<decompiled>", "exec"), namespace)
+    inner = namespace["outer"](None).__code__
+    assert f.__closure__ is not None
+    copy = types.FunctionType(inner, {}, "template", None, f.__closure__)
+    log: List[Any] = []
+    cell, a = copy(log, 5, 0)
+    assert cell is f.__closure__[0] and a == 5
+    assert f([], 5, 0) == (cell, 5)
+    assert log == (["x"] if body is CELL_KEPT_ACROSS_A_STATEMENT else [])
+
+
+def test_a_def_waiting_under_a_statement_is_not_recovered() -> None:
+    # c = <function with default a>, made before log.append('x') runs:
+    # a def statement after the call would read a's default too late.
+    def made(x: Any = None) -> Any:
+        return x
+
+    f = _assemble([("LOAD_FAST", 1), ("BUILD_TUPLE", 1), ("LOAD_CONST", 1),
+                   ("MAKE_FUNCTION", 1),
+                   ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_CONST", 2),
+                   ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
+                   ("STORE_FAST", 3), ("LOAD_FAST", 3), ("RETURN_VALUE", 0)],
+                  consts=(None, made.__code__, "x"), names=("append",),
+                  varnames=("log", "a", "b", "c"))
+    source = unpyc.decompile(f.__code__)
+    assert "unpyc: could not recover this statement under a function waiting" in source, source
+    with pytest.raises(unpyc.VerificationError) as caught:
+        unpyc.decompile(f.__code__, verify=True)
+    assert caught.value.unrecovered > 0

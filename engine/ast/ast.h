@@ -136,6 +136,9 @@ struct upy_expr {
     /* COPY duplicated it on the symbolic stack: one value in two places
      * (recover/spill.c). */
     uint8_t copied;
+    /* UPY_E_NAME: the variable's cell, not its value (LOAD_CLOSURE), which
+     * only a closure's tuple of cells takes in CPython's code. */
+    uint8_t cell;
     union {
         const upy_object *constant;
         const char *name;

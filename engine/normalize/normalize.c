@@ -138,6 +138,9 @@ typedef struct norm {
     int32_t *handler_of;       /* decoded instruction whose handler it takes */
     int64_t *target_off;       /* jump target byte offset, or -1 */
     const upy_object *kwnames; /* pending 3.11/3.12 KW_NAMES */
+    /* 3.11+, per local slot: a fast load of it loads its cell (see
+     * put_load_fast); NULL when no slot is such. */
+    uint8_t *loads_cell;
     /* The exception table's entries are in order and apart, as CPython
      * writes them: entry_at() can search them by halves. */
     uint8_t entries_in_order;
@@ -242,6 +245,65 @@ static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
 static unpyc_status put(norm *nm, upy_nop op, int32_t arg,
                         const upy_object *obj, uint32_t i) {
     return emit(nm, op, arg, obj, i) ? UNPYC_OK : fail_memory(nm);
+}
+
+/* A fast load of local slot `slot` (3.11+ numbering): of a cell or free
+ * variable's slot it loads the cell itself, as LOAD_CLOSURE does (3.13
+ * builds closures so; before, only code other tools write does it). */
+static unpyc_status put_load_fast(norm *nm, int32_t slot,
+                                  const upy_object *name, uint32_t i) {
+    const upy_object *kinds = nm->dec->code->localspluskinds;
+    if (nm->loads_cell && slot >= 0 && (size_t)slot < kinds->u.bytes.len &&
+        nm->loads_cell[slot])
+        return put(nm, N_LOAD_CLOSURE, 0, name, i);
+    return put(nm, N_LOAD, UPY_SCOPE_FAST, name, i);
+}
+
+/* The local slots fast instructions bind or clear: a slot of 3.12+'s
+ * inlined comprehension holds its variable's value there, not the
+ * cell, between LOAD_FAST_AND_CLEAR and the store putting the cell back. */
+static void unmark_fast_stores(norm *nm, size_t nslots) {
+    uint32_t i;
+    for (i = 0; i < nm->dec->count; i++) {
+        const upy_instr *in = &nm->dec->instrs[i];
+        int32_t first = (in->arg >> 4) & 15, second = in->arg & 15;
+        switch (in->op) {
+        case UPY_OP_STORE_FAST_STORE_FAST:
+            if ((size_t)second < nslots)
+                nm->loads_cell[second] = 0;
+            /* fall through */
+        case UPY_OP_STORE_FAST_LOAD_FAST:
+            if ((size_t)first < nslots)
+                nm->loads_cell[first] = 0;
+            break;
+        case UPY_OP_STORE_FAST:
+        case UPY_OP_DELETE_FAST:
+        case UPY_OP_LOAD_FAST_AND_CLEAR:
+            if (in->arg >= 0 && (size_t)in->arg < nslots)
+                nm->loads_cell[in->arg] = 0;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Fills nm->loads_cell: the cell and free variables' slots that no fast
+ * instruction binds. */
+static unpyc_status mark_cell_slots(norm *nm) {
+    const upy_object *kinds = nm->dec->code->localspluskinds;
+    size_t k, n;
+    if (!kinds || kinds->kind != UPY_BYTES)
+        return UNPYC_OK;
+    n = kinds->u.bytes.len;
+    nm->loads_cell = upy_arena_array(nm->arena, n + 1, 1);
+    if (!nm->loads_cell)
+        return fail_memory(nm);
+    for (k = 0; k < n; k++)
+        nm->loads_cell[k] =
+            (kinds->u.bytes.data[k] & (UPY_FAST_CELL | UPY_FAST_FREE)) != 0;
+    unmark_fast_stores(nm, n);
+    return UNPYC_OK;
 }
 
 static upy_nin *last_emitted(norm *nm) {
@@ -491,7 +553,7 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
 
     case UPY_OP_LOAD_FAST:
     case UPY_OP_LOAD_FAST_CHECK:
-        return put(nm, N_LOAD, UPY_SCOPE_FAST, in->argobj, i);
+        return put_load_fast(nm, in->arg, in->argobj, i);
     case UPY_OP_LOAD_FAST_AND_CLEAR:
         return put(nm, N_LOAD, UPY_SCOPE_FAST_AND_CLEAR, in->argobj, i);
     case UPY_OP_STORE_FAST:
@@ -499,11 +561,11 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     case UPY_OP_DELETE_FAST:
         return put(nm, N_DELETE, UPY_SCOPE_FAST, in->argobj, i);
     case UPY_OP_LOAD_FAST_LOAD_FAST:
-        st = put(nm, N_LOAD, UPY_SCOPE_FAST, in->argobj, i);
-        return st ? st : put(nm, N_LOAD, UPY_SCOPE_FAST, in->argobj2, i);
+        st = put_load_fast(nm, (in->arg >> 4) & 15, in->argobj, i);
+        return st ? st : put_load_fast(nm, in->arg & 15, in->argobj2, i);
     case UPY_OP_STORE_FAST_LOAD_FAST:
         st = put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj, i);
-        return st ? st : put(nm, N_LOAD, UPY_SCOPE_FAST, in->argobj2, i);
+        return st ? st : put_load_fast(nm, in->arg & 15, in->argobj2, i);
     case UPY_OP_STORE_FAST_STORE_FAST:
         st = put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj, i);
         return st ? st : put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj2, i);
@@ -969,6 +1031,8 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
 
     mark_targets(&nm);
     mark_dead_handlers(&nm);
+    if ((st = mark_cell_slots(&nm)) != UNPYC_OK)
+        return st;
     for (i = 0; i < count; i++) {
         if (nm.skip[i] || nm.dead[i])
             continue;

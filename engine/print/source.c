@@ -1304,7 +1304,14 @@ static void print_expr_inner(printer *p, const upy_expr *e) {
         print_object(p, e->u.constant, P_NAMED);
         break;
     case UPY_E_NAME:
+        /* A cell used as a value (as torch.compile's Dynamo passes cells to
+         * the functions it makes): a lambda reading the variable closes
+         * over that very cell. */
+        if (e->cell)
+            puts_(p, "(lambda: ");
         puts_(p, e->u.name ? e->u.name : "_");
+        if (e->cell)
+            puts_(p, ").__closure__[0]");
         break;
     case UPY_E_ATTR: {
         const upy_expr *v = e->u.attr.value;

@@ -644,7 +644,7 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
         return rec_store(
             r,
             rec_name(r, next && next->op == N_STORE ? rec_str(next->obj) : "_"),
-            v, out);
+            v, 0, out);
     case SV_IMPORT:
         /* The end of `from m import a, b` (or of `import a.b as c`).  In
          * `import a.b.c as d` the module goes from under its attribute b
@@ -721,12 +721,16 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_LOAD_CONST:
         return push_value(r, rec_const(r, in->obj));
     case N_LOAD_CLOSURE:
-        return push_value(r, rec_name(r, rec_str(in->obj)));
+        e = rec_name(r, rec_str(in->obj));
+        if (e)
+            e->cell = 1;
+        return push_value(r, e);
     case N_STORE:
         a = rec_pop(r);
         if (rec_generic_store(r, rec_str(in->obj), a))
             return 0;
-        return rec_store(r, rec_name(r, rec_str(in->obj)), a, out);
+        return rec_store(r, rec_name(r, rec_str(in->obj)), a,
+                         in->arg == UPY_SCOPE_FAST, out);
     case N_DELETE:
         s = rec_stmt(r, UPY_S_DELETE);
         if (!s || append_elt(r, &s->u.targets, rec_name(r, rec_str(in->obj))))
@@ -762,7 +766,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         a = rec_pop(r); /* owner */
         b = rec_pop(r); /* value */
         return rec_store(r, attribute(r, rec_value(r, a), rec_str(in->obj)), b,
-                         out);
+                         0, out);
     case N_DELETE_ATTR:
         a = rec_pop(r);
         s = rec_stmt(r, UPY_S_DELETE);
@@ -779,7 +783,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         b = rec_pop(r); /* container */
         a = rec_pop(r); /* value */
         return rec_store(r, subscript(r, rec_value(r, b), rec_value(r, c)), a,
-                         out);
+                         0, out);
     case N_DELETE_SUBSCR:
         b = rec_pop(r);
         a = rec_pop(r);
@@ -804,7 +808,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
             r,
             subscript(r, rec_value(r, b),
                       slice(r, rec_value(r, c), rec_value(r, d), NULL)),
-            a, out);
+            a, 0, out);
     case N_BUILD_SLICE:
         c.expr = NULL;
         if (in->arg == 3)

@@ -89,6 +89,8 @@ typedef enum pending_kind {
 struct pending {
     uint8_t kind;
     uint8_t complete;
+    uint8_t crossed; /* P_DEF, P_IMPORT: a statement came while it waited
+                        on the stack (spill.c) */
     uint32_t n, filled; /* P_UNPACK slots */
     int32_t star;       /* P_UNPACK: index of the starred slot, or -1 */
     upy_expr **elts;    /* P_UNPACK: the targets, by slot */
@@ -116,6 +118,7 @@ typedef struct multi_store {
  * a multiple assignment. */
 typedef struct held_value {
     upy_expr *expr;
+    pending *chain; /* the stores it waits for (a walrus), or NULL */
     uint32_t id;
 } held_value;
 
@@ -326,7 +329,8 @@ upy_expr *rec_true(rec *r, uint32_t from);
 int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out);
 
 /* store.c */
-int rec_store(rec *r, upy_expr *target, sval v, upy_ptr_vec *out);
+int rec_store(rec *r, upy_expr *target, sval v, int swappable,
+              upy_ptr_vec *out);
 int rec_unpack(rec *r, const upy_nin *in, sval v);
 int rec_finish_chain(rec *r, sval v, upy_ptr_vec *out);
 upy_expr *rec_chain_as_walrus(rec *r, pending *p);

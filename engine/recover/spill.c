@@ -121,9 +121,11 @@ static int spill_node(rec *r, upy_expr *e, upy_ptr_vec *out) {
     target->u.name = name;
     if (emit_assign_to(r, target, value, out))
         return -1;
-    /* Every expression holding the node now reads the temporary. */
+    /* Every expression holding the node now reads the temporary (the
+     * variable, not a cell, where the value was a cell). */
     e->kind = UPY_E_NAME;
     e->u.name = name;
+    e->cell = 0;
     return 0;
 }
 
@@ -239,11 +241,30 @@ static int spill_shared_in(rec *r, upy_expr *e, uint32_t *budget,
     return e->copied ? spill_node(r, e, out) : 0;
 }
 
-/* Whether a slot waits for a statement to come: a plain value, not a
- * marker or a target some construct is collecting. */
+/* The stores a value waits for when a copy of it was stored (COPY;
+ * STORE): the value is a walrus if it is used before it is stored again. */
+static pending *open_chain(const sval *v) {
+    return v->pend && v->pend->kind == P_CHAIN && !v->pend->complete
+               ? v->pend
+               : NULL;
+}
+
+/* Whether a slot waits for a statement to come: a plain value, or one a
+ * copy of which was stored, not a marker or a target some construct is
+ * collecting. */
 static int is_waiting_value(const sval *v) {
-    return v->kind == SV_VALUE && !v->pend && v->expr &&
-           v->expr->kind != UPY_E_CONST && !rec_kept_across(v);
+    return v->kind == SV_VALUE && (!v->pend || v->pend->kind == P_CHAIN) &&
+           v->expr && (v->expr->kind != UPY_E_CONST || open_chain(v)) &&
+           !rec_kept_across(v);
+}
+
+/* A value whose copy was stored, waiting under a statement: the store
+ * ran when the value was computed, before the statement, so the value is
+ * that walrus from now on (its node, wherever it is held). */
+static int close_chain(rec *r, pending *chain) {
+    if (chain && !chain->complete && !rec_chain_as_walrus(r, chain))
+        return rec_oom(r);
+    return 0;
 }
 
 int rec_kept_across(const sval *v) {
@@ -332,6 +353,7 @@ int rec_hold_store(rec *r) {
             r->held.items = grown;
         }
         h.expr = r->stack[k].expr;
+        h.chain = open_chain(&r->stack[k]);
         h.id = r->stack[k].id;
         r->held.items[r->held.len++] = h;
         if (h.id > r->held_newest)
@@ -353,11 +375,80 @@ static int by_id(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* A def or import statement under way (its function or module made,
+ * its name not yet bound) when another statement comes: the source would
+ * run the def's defaults or the import after that statement, so the code
+ * is not recovered. */
+static void note_statement_under_way(rec *r, uint32_t top, upy_ptr_vec *out) {
+    uint32_t k;
+    for (k = r->base; k < top; k++) {
+        const sval *v = &r->stack[k];
+        if ((v->kind != SV_FUNCTION && v->kind != SV_IMPORT) || !v->pend ||
+            !v->pend->stmt || v->pend->complete || v->pend->crossed)
+            continue;
+        v->pend->crossed = 1;
+        rec_unrecovered(r, out, r->stmt_start, r->stmt_start + 1,
+                        v->kind == SV_FUNCTION
+                            ? "statement under a function waiting for its name"
+                            : "statement inside an import");
+    }
+}
+
+/* Adds the step of a value waiting under the statement, or keeps it under
+ * its own name (a stable argument).  Its stores made as it was copied
+ * (a walrus) run with it. */
+static int add_value_step(rec *r, upy_expr *value, pending *chain,
+                          uint32_t id, uint8_t *kept, spill_step *steps,
+                          uint32_t *n, upy_ptr_vec *out) {
+    int stable;
+    if (close_chain(r, chain))
+        return -1;
+    stable = is_stable_arg(r, value);
+    if (stable < 0)
+        return -1;
+    if (stable) {
+        if (kept)
+            *kept = 1;
+        return note_kept(r, out);
+    }
+    steps[*n].id = id;
+    steps[*n].value = value;
+    steps[(*n)++].store = NULL;
+    return 0;
+}
+
+/* The values waiting now, the held-back stores, and the values that
+ * waited under those (a later expression may have taken them since: the
+ * temporary replaces them there too). */
+static int collect_steps(rec *r, uint32_t top, spill_step *steps, uint32_t *n,
+                         upy_ptr_vec *out) {
+    uint32_t k;
+    for (k = r->base; k < top; k++) {
+        sval *v = &r->stack[k];
+        if (is_waiting_value(v) &&
+            add_value_step(r, v->expr, open_chain(v), v->id, &v->kept, steps,
+                           n, out))
+            return -1;
+    }
+    for (k = 0; k < r->multi.len; k++) {
+        steps[*n].id = r->multi_items[k].id;
+        steps[*n].value = NULL;
+        steps[(*n)++].store = &r->multi_items[k];
+    }
+    for (k = 0; k < r->held.len; k++) {
+        held_value *h = &r->held.items[k];
+        if (add_value_step(r, h->expr, h->chain, h->id, NULL, steps, n, out))
+            return -1;
+    }
+    return 0;
+}
+
 int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
     uint32_t k, n = 0, budget = SPILL_WALK_BUDGET;
     spill_step *steps;
     if (top > r->sp)
         top = r->sp;
+    note_statement_under_way(r, top, out);
     for (k = r->base; k < top; k++)
         n += is_waiting_value(&r->stack[k]);
     if (n == 0 && r->multi.len == 0)
@@ -367,42 +458,8 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
     if (!steps)
         return rec_oom(r);
     n = 0;
-    /* The values waiting now, and those that waited under a held-back
-     * store (a later expression may have taken them since: the temporary
-     * replaces them there too). */
-    for (k = r->base; k < top; k++)
-        if (is_waiting_value(&r->stack[k])) {
-            int stable = is_stable_arg(r, r->stack[k].expr);
-            if (stable < 0)
-                return -1;
-            if (stable) {
-                r->stack[k].kept = 1;
-                if (note_kept(r, out))
-                    return -1;
-                continue;
-            }
-            steps[n].id = r->stack[k].id;
-            steps[n].value = r->stack[k].expr;
-            steps[n++].store = NULL;
-        }
-    for (k = 0; k < r->multi.len; k++) {
-        steps[n].id = r->multi_items[k].id;
-        steps[n].value = NULL;
-        steps[n++].store = &r->multi_items[k];
-    }
-    for (k = 0; k < r->held.len; k++) {
-        int stable = is_stable_arg(r, r->held.items[k].expr);
-        if (stable < 0)
-            return -1;
-        if (stable) {
-            if (note_kept(r, out))
-                return -1;
-            continue;
-        }
-        steps[n].id = r->held.items[k].id;
-        steps[n].value = r->held.items[k].expr;
-        steps[n++].store = NULL;
-    }
+    if (collect_steps(r, top, steps, &n, out))
+        return -1;
     qsort(steps, n, sizeof *steps, by_id);
     for (k = 0; k < n; k++) {
         upy_expr *e = steps[k].value;

@@ -86,7 +86,7 @@ static int bind(rec *r, pending *p, uint32_t slot, upy_expr *target,
     p->complete = 1;
     if (p->parent)
         return bind(r, p->parent, p->parent_slot, p->result, out);
-    return rec_store(r, p->result, p->orig, out);
+    return rec_store(r, p->result, p->orig, 0, out);
 }
 
 int rec_unpack(rec *r, const upy_nin *in, sval v) {
@@ -145,10 +145,19 @@ static void attach_chain(rec *r, const upy_expr *e, pending *p) {
 }
 
 /* A chained assignment's value that was not stored again but used: the
- * stores were walruses.  Builds (t1 := (t2 := value)) from the targets. */
+ * stores were walruses.  The value's node becomes (t1 := (t2 := value)),
+ * in place: every slot and expression that holds the value reads the
+ * walrus, which stores where the value is first evaluated, never a second
+ * evaluation of the value without its stores. */
 upy_expr *rec_chain_as_walrus(rec *r, pending *p) {
-    upy_expr *e = p->value;
+    upy_expr *node = p->value, *e = new_expr(r, UPY_E_CONST);
     uint32_t k;
+    if (!e)
+        return NULL;
+    *e = *node;
+    /* Only the walrus holds the value now; the node keeps the mark of a
+     * value COPY duplicated. */
+    e->copied = 0;
     for (k = p->targets.len; k-- > 0;) {
         upy_expr *w = new_expr(r, UPY_E_NAMEDEXPR);
         if (!w)
@@ -157,8 +166,10 @@ upy_expr *rec_chain_as_walrus(rec *r, pending *p) {
         w->u.named.value = e;
         e = w;
     }
+    e->copied = node->copied;
+    *node = *e;
     p->complete = 1;
-    return e;
+    return node;
 }
 
 int rec_finish_chain(rec *r, sval v, upy_ptr_vec *out) {
@@ -178,6 +189,27 @@ static int values_pending(const rec *r) {
         if (r->stack[k].kind == SV_VALUE)
             return 1;
     return 0;
+}
+
+/* Whether a store under waiting values starts a multiple assignment.
+ * `a, b = c, d` loads c and d, then stores them in an order other than
+ * last-computed first: through a SWAP, or, for stores CPython's swap
+ * elimination may move (flowgraph.c apply_static_swaps: STORE_FAST, the
+ * SWAPPABLE stores), in any order.  A store of the value computed last
+ * that no SWAP moved is a statement of its own: Dynamo keeps values on
+ * the stack across statements (`LOAD_CONST 3; BUILD_LIST; ...;
+ * STORE_SUBSCR; STORE_DEREF x` stores the item first, then x = 3). */
+static int starts_multi(const rec *r, sval v, int swappable) {
+    uint32_t k;
+    int pending = 0;
+    for (k = r->base; k < r->sp; k++) {
+        if (r->stack[k].kind != SV_VALUE)
+            continue;
+        pending = 1;
+        if (r->stack[k].id > v.id)
+            return 1;
+    }
+    return pending && swappable;
 }
 
 /* A multiple assignment is complete when the stack is back at the
@@ -343,7 +375,8 @@ static int emit_annotation(rec *r, const char *name, upy_expr *annotation,
     return rec_emit(r, out, s);
 }
 
-int rec_store(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
+int rec_store(rec *r, upy_expr *target, sval v, int swappable,
+              upy_ptr_vec *out) {
     const char *annotated;
     if (!target)
         return -1;
@@ -394,7 +427,7 @@ int rec_store(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
         s->u.augassign.value = v.expr->u.binop.right;
         return rec_emit(r, out, s);
     }
-    if (values_pending(r) || r->multi.len)
+    if (r->multi.len || starts_multi(r, v, swappable))
         return add_multi(r, target, v, out);
     annotated = annotation_key(r, target);
     if (annotated && v.kind == SV_VALUE)

@@ -19,6 +19,7 @@ The two ways back, both exact:
 from __future__ import annotations
 
 import ast
+import dis
 import io
 import re
 import tokenize
@@ -41,14 +42,17 @@ class StandIns:
     def __init__(self, code: types.CodeType) -> None:
         self.objects: Dict[str, object] = {}
         self._by_id: Dict[int, bytes] = {}
-        needed = any(not _literal(const) for const in _constants(code))
+        needed = any(not _literal(const) for const in _constants(code)) or _has_code_values(code)
         self.prefix = _free_prefix(code) if needed else ""
         self.code = self._replaced_code(code) if needed else code
         self._names = {name.encode("ascii"): name for name in self.objects}
 
     def _replaced_code(self, code: types.CodeType) -> types.CodeType:
         # Not compared with co_consts: == of objects such as tensors may raise.
-        return code.replace(co_consts=tuple(self._replaced(const) for const in code.co_consts))
+        values = _code_values(code)
+        return code.replace(co_consts=tuple(
+            self._stand_in(const) if index in values else self._replaced(const)
+            for index, const in enumerate(code.co_consts)))
 
     def _replaced(self, const: object) -> object:
         if _literal(const):
@@ -57,6 +61,9 @@ class StandIns:
             return type(const)(self._replaced(item) for item in const)
         if isinstance(const, types.CodeType):
             return self._replaced_code(const)
+        return self._stand_in(const)
+
+    def _stand_in(self, const: object) -> bytes:
         stand_in = self._by_id.get(id(const))
         if stand_in is None:
             name = "%s%d" % (self.prefix, len(self.objects))
@@ -165,6 +172,29 @@ def _constants(code: types.CodeType) -> Iterator[object]:
             pending.extend(const.co_consts)
         else:
             yield const
+
+
+def _code_values(code: types.CodeType) -> Set[int]:
+    """The indexes in code's co_consts of code objects it loads as values,
+    not to make a function of (Dynamo passes code to its own function
+    factories): no source makes such a value, so they get stand-ins.  A
+    function is made of the code right after loading it (3.11+), or after
+    also loading its qualified name (3.8-3.10)."""
+    instructions = list(dis.get_instructions(code))
+    values: Set[int] = set()
+    for k, instruction in enumerate(instructions):
+        if (instruction.opname != "LOAD_CONST" or instruction.arg is None
+                or not isinstance(instruction.argval, types.CodeType)):
+            continue
+        following = [i.opname for i in instructions[k + 1:k + 3]]
+        if following[:1] != ["MAKE_FUNCTION"] and following != ["LOAD_CONST", "MAKE_FUNCTION"]:
+            values.add(instruction.arg)
+    return values
+
+
+def _has_code_values(code: types.CodeType) -> bool:
+    return bool(_code_values(code)) or any(
+        _has_code_values(const) for const in code.co_consts if isinstance(const, types.CodeType))
 
 
 def _literal(const: object) -> bool:

@@ -24,8 +24,10 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, cast
 
-# The torch this module was written against; another one gets a warning.
-SUPPORTED_TORCH = "2.13."
+# The oldest torch whose internals this module was checked against (2.13
+# on CPU here, 2.11 on a CUDA machine); an older one gets a warning.  Newer
+# ones get none: each internal is feature-checked where it is used.
+OLDEST_SUPPORTED_TORCH = (2, 11)
 
 TRACE_LOGGER = "torch.__trace"
 
@@ -70,10 +72,11 @@ def torch_version() -> str:
 
 
 def check_version() -> None:
-    if not torch_version().startswith(SUPPORTED_TORCH):
+    release = re.match(r"(\d+)\.(\d+)", torch_version())
+    if release is None or (int(release.group(1)), int(release.group(2))) < OLDEST_SUPPORTED_TORCH:
         warnings.warn(
-            "unpyc: the torch.compile explorer is written for torch %sx, this is torch %s; "
-            "parts of the dump may be missing" % (SUPPORTED_TORCH, torch_version()),
+            "unpyc: the torch.compile explorer supports torch %d.%d and later, this is torch "
+            "%s; parts of the dump may be missing" % (OLDEST_SUPPORTED_TORCH + (torch_version(),)),
             MissingHookWarning,
             stacklevel=3,
         )
@@ -200,6 +203,38 @@ def graph_name_being_compiled() -> Optional[str]:
     frame = _graph_compile_frame()
     name = frame.f_locals.get("name") if frame is not None else None
     return name if isinstance(name, str) else None
+
+
+RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
+
+
+def resume_function(value: Any) -> Optional[Tuple[types.CodeType, Optional[Dict[str, Any]]]]:
+    """The code and globals of the resume function Dynamo installed as a
+    global with this value: the function itself, or, when the resume
+    function has free variables, the factory Dynamo installs instead
+    (OutputGraph.install_resume_function_global), whose closure holds the
+    code and the globals the function gets; None for anything else."""
+    code = getattr(value, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return None
+    if code.co_name.startswith(RESUME_CODE_PREFIX):
+        return code, getattr(value, "__globals__", None)
+    cells = [cell.cell_contents for cell in getattr(value, "__closure__", None) or ()
+             if _cell_filled(cell)]
+    resume = [c for c in cells if isinstance(c, types.CodeType)
+              and c.co_name.startswith(RESUME_CODE_PREFIX)]
+    if len(resume) != 1:
+        return None
+    namespaces = [c for c in cells if isinstance(c, dict)]
+    return resume[0], namespaces[0] if len(namespaces) == 1 else None
+
+
+def _cell_filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
 
 
 def reset_dynamo() -> None:

@@ -38,12 +38,12 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 import unpyc
 
 from . import _torch_hooks as hooks
+from . import effects
 from ._objects import identifier
 from ._placeholders import StandIns
 from ._shared_dump_dir import dump_dir_of_this_process
 from .errors import UnpycError, VerificationError
 
-RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
 COMPILED_FN_PREFIX = "__compiled_fn"
 RESUME_GLOBAL_PREFIX = "__resume_at_"
 BUILTINS_DICT_PREFIX = "__builtins_dict___"
@@ -424,7 +424,7 @@ class _Dump:
         record = self.functions.get(code)
         if record is None:
             record = _Function(code=code, stem=self._new_stem(identifier(code.co_name)),
-                               is_resume=code.co_name.startswith(RESUME_CODE_PREFIX),
+                               is_resume=code.co_name.startswith(hooks.RESUME_CODE_PREFIX),
                                globals=_function_globals(code))
             self.functions[code] = record
         return record
@@ -436,13 +436,13 @@ class _Dump:
         if record.globals is None:
             return
         for torch_name, name in names:
-            function = record.globals.get(torch_name)
-            code = getattr(function, "__code__", None)
-            if not isinstance(code, types.CodeType) or code in self.functions:
+            found = hooks.resume_function(record.globals.get(torch_name))
+            if found is None or found[0] in self.functions:
                 continue
+            code, resume_globals = found
             self.stems.add(name)
             self.functions[code] = _Function(code=code, stem=name, is_resume=True,
-                                             globals=record.globals)
+                                             globals=resume_globals or record.globals)
             with self.attempt("resume function " + name):
                 self.write(name + ".py", self._decompiled(code, name) + "\n")
 
@@ -540,8 +540,9 @@ class _Dump:
         """The transformed-code file, the def statement in it, whether that
         def is equivalent to code, and whether debug() runs it: when it is
         equivalent, or when it has the same effects (the engine held values
-        Dynamo keeps on the stack across statements in temporaries, and left
-        nothing unrecovered) and fits the frame Dynamo runs code in.  Else
+        Dynamo keeps on the stack across statements in temporaries, left
+        nothing unrecovered, and effects.same_effects finds the same effects
+        in the same order) and fits the frame Dynamo runs code in.  Else
         the file ends with Dynamo's bytecode, one instruction a line, which
         is what debug() runs."""
         header = ("# %s: the code Dynamo made of %s (compile id %s).\n"
@@ -565,21 +566,30 @@ class _Dump:
             problem = "could not decompile: %s" % (error,)
             source = ""
         source = _renamed_def(source, name) if source else ""
-        if source and not _compiles(source):
-            source = _commented(source)
-            same_effects = False
+        # Checked as it is run: a def with free variables (declared nonlocal
+        # where no statement reads them) compiles only in its wrapper.
         runnable = _closure_wrapper(source, name, code.co_freevars)
+        if source and not _compiles(runnable):
+            source = runnable = _commented(source)
+            same_effects = False
         if same_effects:
             misfit = ("its def does not fit the frame Dynamo runs it in (arguments, cells or"
                       " free variables differ)")
             try:
-                same_effects = _same_frame_layout(_def_code(runnable, name, name, code), code)
+                def_code = _def_code(runnable, name, name, code)
+                same_effects = _same_frame_layout(def_code, code)
             except (SyntaxError, LookupError):
                 same_effects = False
             except ValueError as error:  # Dynamo's constants cannot be put back in it
                 same_effects, misfit = False, str(error)
             if not same_effects:
                 problem = "%s; %s" % (problem or "equivalent", misfit)
+            elif not equivalent:
+                # Not Dynamo's bytecode: it runs only if the effects are proven the same.
+                verdict = effects.same_effects(code, def_code)
+                same_effects = verdict.equal
+                if not same_effects:
+                    problem = "%s; its effects differ: %s" % (problem, verdict.reason)
         if equivalent and same_effects:
             return header + runnable, source, True, True
         if same_effects:
@@ -595,7 +605,7 @@ class _Dump:
                 "# each instruction reporting the line of its entry in %s_bytecode\n"
                 "# below, so breakpoints go there.\n" % (problem[:300], name))
         listing = ["%s_bytecode = [" % name] + _bytecode_listing(code) + ["]"]
-        return (header + note + (source or "# (no source)") + "\n\n\n" + "\n".join(listing),
+        return (header + note + (runnable or "# (no source)") + "\n\n\n" + "\n".join(listing),
                 source, False, False)
 
     def _code_from_file(self, path: Path, name: str, transformed: types.CodeType,

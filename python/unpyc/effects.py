@@ -1,0 +1,661 @@
+"""Whether two code objects perform the same effects in the same order.
+
+The explorer runs the decompiled form of Dynamo's transformed code under
+``unpyc.debug()`` only where it cannot run differently from Dynamo's own
+bytecode.  Where the engine kept Dynamo's stack values in ``__stackN``
+temporaries, the source does not compile back to Dynamo's bytecode, so
+the byte-for-byte check cannot prove it; this module compares what the
+two codes do instead.
+
+Both codes are walked symbolically, side by side.  A value is an
+expression of where it came from: an argument, a constant, a cell, the
+result of the n-th effect, an attribute or item or global read (tagged
+with the number of effects before the read, since any effect may change
+what it reads), an operator applied to values, a container built (tagged
+with its allocation number, since two lists of equal items are two
+objects).  Local variables and stack shuffles only move values around, so
+they disappear into the expressions.  What is compared is the sequence of
+effects, each with its operands: calls, attribute / item / global / cell
+stores and deletes, imports, and how the code ends (return, raise); and at
+each conditional jump the condition, after which both sides of the branch
+are compared in turn.
+
+The walk is honest rather than complete: whatever it does not model (an
+opcode it does not know, exception handlers, loops, generators, a walk
+too long) makes the answer "different", never "equal".
+"""
+
+from __future__ import annotations
+
+import ast
+import dis
+import sys
+import types
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+
+__all__ = ["Verdict", "same_effects"]
+
+Value = Any  # nested tuples of str, int and constants: see the module docstring
+NULL: Value = ("null",)
+UNBOUND: Value = ("unbound",)
+MAX_OBSERVATIONS = 20000
+MAX_STEPS_PER_PATH = 50000
+ALLOCATED = {"BUILD_LIST": "new_list", "BUILD_SET": "new_set", "BUILD_MAP": "new_dict"}
+NEW_OBJECTS = frozenset(ALLOCATED.values()) | {"new_function"}
+MUTATOR = {"LIST_APPEND": "append", "LIST_EXTEND": "extend", "SET_ADD": "add",
+           "SET_UPDATE": "update", "DICT_UPDATE": "update", "DICT_MERGE": "update"}
+CONDITIONAL = {  # opname suffix -> (test, jump when the test is)
+    "IF_TRUE": ("truth", True), "IF_FALSE": ("truth", False),
+    "IF_NONE": ("is_none", True), "IF_NOT_NONE": ("is_none", False)}
+NO_OP = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG", "PRECALL", "COPY_FREE_VARS",
+         "MAKE_CELL"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """equal, or the first difference found (or what the walk could not
+    decide) in reason."""
+
+    equal: bool
+    reason: str
+
+
+class Op(NamedTuple):
+    """One instruction, as dis reads it (arg 0 where it has none)."""
+
+    opname: str
+    arg: int
+    argval: Any
+    argrepr: str
+    offset: int
+
+
+class Undecided(Exception):
+    """The walk met something it does not model."""
+
+
+@dataclass
+class State:
+    """One path's position in a code object, with what it holds."""
+
+    index: int
+    stack: List[Value] = field(default_factory=list)
+    local: Dict[str, Value] = field(default_factory=dict)
+    events: int = 0
+    allocated: int = 0
+    visited: frozenset[int] = frozenset()
+    escaped: frozenset[int] = frozenset()  # objects the code made that an effect saw
+    steps: int = 0
+    kw_names: Tuple[str, ...] = ()
+    # Tests this path took, with their outcome, since its last effect.
+    known: Dict[Value, bool] = field(default_factory=dict)
+
+    def copy(self) -> "State":
+        return State(self.index, list(self.stack), dict(self.local), self.events,
+                     self.allocated, self.visited, self.escaped, self.steps, self.kw_names,
+                     dict(self.known))
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a path does next: an effect (successor: its state after), a
+    branch on a test (successors: when the test holds, when it does not),
+    or its end (no successor)."""
+
+    kind: str  # "effect", "branch" or "end"
+    key: Value
+    successors: Tuple[State, ...]
+
+
+def _const(value: object) -> Value:
+    if isinstance(value, tuple):
+        return ("tuple", tuple(_const(v) for v in value))
+    if isinstance(value, types.CodeType):
+        return ("code", value.co_name, value.co_code, tuple(_const(c) for c in value.co_consts),
+                value.co_names, value.co_varnames, value.co_freevars)
+    return ("const", type(value).__name__, repr(value))
+
+
+def _is_const(v: Value, python_value: object) -> bool:
+    return bool(v == _const(python_value))
+
+
+def _int_const(v: Value) -> Optional[int]:
+    if isinstance(v, tuple) and len(v) == 3 and v[0] == "const" and v[1] == "int":
+        return int(v[2])
+    return None
+
+
+class Walker:
+    """The symbolic run of one code object (of the running interpreter)."""
+
+    def __init__(self, code: types.CodeType) -> None:
+        if code.co_flags & (0x20 | 0x80 | 0x200):  # generator, coroutine, async generator
+            raise Undecided("%s is a generator or coroutine" % code.co_name)
+        if getattr(code, "co_exceptiontable", b""):
+            raise Undecided("%s has exception handlers" % code.co_name)
+        self.code = code
+        self.instructions = [Op(i.opname, i.arg or 0, i.argval, i.argrepr, i.offset)
+                             for i in dis.get_instructions(code) if i.opname != "CACHE"]
+        self.at_offset = {i.offset: k for k, i in enumerate(self.instructions)}
+        self.cells = set(code.co_cellvars) | set(code.co_freevars)
+        self.null_after = sys.version_info >= (3, 13)
+
+    def start(self) -> State:
+        state = State(0)
+        nargs = (self.code.co_argcount + self.code.co_kwonlyargcount
+                 + bool(self.code.co_flags & 0x04) + bool(self.code.co_flags & 0x08))
+        # An argument that is a cell is the cell itself in its slot (MAKE_CELL).
+        for name in self.code.co_varnames[:nargs]:
+            if name not in self.cells:
+                state.local[name] = ("arg", name)
+        return state
+
+    # -- values --
+
+    def _read(self, state: State, *what: Value) -> Value:
+        """A read of something effects may change: tagged with how many
+        effects came before it."""
+        return what + (state.events,)
+
+    def _allocate(self, state: State, kind: str, items: Value) -> Value:
+        state.allocated += 1
+        return (kind, state.allocated, items)
+
+    def _pop(self, state: State, n: int = 1) -> List[Value]:
+        if n > len(state.stack):
+            raise Undecided("stack underflow at %d" % self.instructions[state.index].offset)
+        if n == 0:
+            return []
+        values = state.stack[-n:]
+        del state.stack[-n:]
+        return values
+
+    def _push_with_null(self, state: State, value: Value) -> None:
+        state.stack.extend([value, NULL] if self.null_after else [NULL, value])
+
+    # -- the walk --
+
+    def next_observation(self, state: State) -> Observation:
+        """Runs state (in place) up to its next observation."""
+        while True:
+            if state.index >= len(self.instructions):
+                raise Undecided("%s runs off its end" % self.code.co_name)
+            state.steps += 1
+            if state.steps > MAX_STEPS_PER_PATH:
+                raise Undecided("a path longer than %d instructions" % MAX_STEPS_PER_PATH)
+            instruction = self.instructions[state.index]
+            state.index += 1
+            observation = self._step(state, instruction)
+            if observation is not None:
+                return observation
+
+    def _jump(self, state: State, target: int) -> None:
+        if target in state.visited:
+            raise Undecided("a loop at offset %d" % target)
+        state.visited = state.visited | {target}
+        state.index = self.at_offset[target]
+
+    def _effect(self, state: State, key: Value, result: bool = True) -> Observation:
+        """An effect; its result (when it has one) is pushed."""
+        state.escaped = state.escaped | _objects_in(key)
+        state.known = {}
+        number = state.events
+        state.events += 1
+        if result:
+            state.stack.append(("result", number))
+        return Observation("effect", key, (state,))
+
+    def _step(self, state: State, ins: Op) -> Optional[Observation]:
+        name = ins.opname
+        if name in NO_OP:
+            return None
+        for handler in (self._stack_op, self._variable_op, self._container_op,
+                        self._operator_op, self._function_op, self._call_op, self._store_op,
+                        self._flow_op):
+            handled, observation = handler(state, ins)
+            if handled:
+                return observation
+        raise Undecided("%s at offset %d is not modelled" % (name, ins.offset))
+
+    def _stack_op(self, state: State, ins: Op) -> Tuple[bool, Optional[Observation]]:
+        name, stack = ins.opname, state.stack
+        if name == "POP_TOP":
+            self._pop(state)
+        elif name == "PUSH_NULL":
+            stack.append(NULL)
+        elif name == "COPY":
+            if ins.arg > len(stack):
+                raise Undecided("COPY below the stack")
+            stack.append(stack[-ins.arg])
+        elif name == "SWAP":
+            if ins.arg > len(stack):
+                raise Undecided("SWAP below the stack")
+            stack[-1], stack[-ins.arg] = stack[-ins.arg], stack[-1]
+        elif name == "KW_NAMES":
+            state.kw_names = tuple(self.code.co_consts[ins.arg])
+        else:
+            return False, None
+        return True, None
+
+    def _load_fast(self, state: State, variable: str) -> Value:
+        value = state.local.get(variable, UNBOUND)
+        if value is UNBOUND and variable in self.cells:
+            return ("cell", variable)
+        if value is UNBOUND:
+            raise Undecided("%s read before a store binds it (UnboundLocalError)" % variable)
+        return value
+
+    def _variable_op(self, state: State, ins: Op
+                     ) -> Tuple[bool, Optional[Observation]]:
+        name, stack = ins.opname, state.stack
+        if name == "LOAD_CONST":
+            stack.append(_const(ins.argval))
+        elif name in ("LOAD_FAST", "LOAD_FAST_CHECK"):
+            stack.append(self._load_fast(state, ins.argval))
+        elif name == "LOAD_FAST_LOAD_FAST":
+            stack.extend(self._load_fast(state, v) for v in ins.argval)
+        elif name == "LOAD_FAST_AND_CLEAR":
+            stack.append(state.local.pop(ins.argval, UNBOUND))
+        elif name == "STORE_FAST":
+            state.local[ins.argval] = self._pop(state)[0]
+        elif name == "STORE_FAST_LOAD_FAST":
+            state.local[ins.argval[0]] = self._pop(state)[0]
+            stack.append(self._load_fast(state, ins.argval[1]))
+        elif name == "STORE_FAST_STORE_FAST":
+            state.local[ins.argval[0]] = self._pop(state)[0]
+            state.local[ins.argval[1]] = self._pop(state)[0]
+        elif name == "DELETE_FAST":
+            state.local[ins.argval] = UNBOUND
+        elif name == "LOAD_CLOSURE":
+            stack.append(("cell", ins.argval))
+        elif name == "LOAD_DEREF":
+            stack.append(self._read(state, "deref", ins.argval))
+        elif name == "LOAD_GLOBAL":
+            value = self._read(state, "global", ins.argval)
+            if ins.arg & 1:
+                self._push_with_null(state, value)
+            else:
+                stack.append(value)
+        elif name == "LOAD_NAME":
+            stack.append(self._read(state, "name", ins.argval))
+        else:
+            return False, None
+        return True, None
+
+    def _container_op(self, state: State, ins: Op
+                      ) -> Tuple[bool, Optional[Observation]]:
+        name, stack = ins.opname, state.stack
+        if name == "BUILD_TUPLE":
+            stack.append(("tuple", tuple(self._pop(state, ins.arg))))
+        elif name in ALLOCATED:
+            count = ins.arg * 2 if name == "BUILD_MAP" else ins.arg
+            stack.append(self._allocate(state, ALLOCATED[name], tuple(self._pop(state, count))))
+        elif name == "BUILD_CONST_KEY_MAP":
+            keys = self._pop(state)[0]
+            values = self._pop(state, ins.arg)
+            if keys[0] != "tuple":
+                raise Undecided("BUILD_CONST_KEY_MAP without constant keys")
+            pairs = tuple(v for pair in zip(keys[1], values) for v in pair)
+            stack.append(self._allocate(state, "new_dict", pairs))
+        elif name == "BUILD_SLICE":
+            parts = self._pop(state, ins.arg)
+            stack.append(("slice",) + tuple(parts + [_const(None)] * (3 - len(parts))))
+        elif name == "BUILD_STRING":
+            stack.append(self._read(state, "string", tuple(self._pop(state, ins.arg))))
+        elif name in MUTATOR:
+            return True, self._mutate(state, ins)
+        elif name == "MAP_ADD":
+            key, value = self._pop(state, 2)
+            return True, self._effect(state, ("store_item", stack[-ins.arg], key, value), False)
+        elif name == "LIST_TO_TUPLE":
+            stack.append(self._read(state, "tuple_of", self._pop(state)[0]))
+        elif name in ("UNPACK_SEQUENCE", "UNPACK_EX"):
+            self._unpack(state, ins)
+        else:
+            return False, None
+        return True, None
+
+    def _mutate(self, state: State, ins: Op) -> Optional[Observation]:
+        """LIST_EXTEND and the like: the call of the container's method,
+        which source writes as one; or, on a container the code just made
+        that nothing else holds yet, filling it (a display the compiler
+        builds empty and extends, `**{...}` merged into a new dict)."""
+        (item,) = self._pop(state)
+        target = state.stack[-ins.arg]
+        filled = self._filled(state, target, item, ins.opname)
+        if filled is not None:
+            state.stack[-ins.arg] = filled
+            return None
+        method = self._read(state, "attr", target, MUTATOR[ins.opname])
+        if ins.opname == "DICT_MERGE":
+            method = ("merge_keywords", target)
+        return self._effect(state, ("call", method, (item,), ()), False)
+
+    def _filled(self, state: State, target: Value, item: Value, opname: str) -> Optional[Value]:
+        """target with item added, where target is a container the code
+        made, held by one stack slot alone and seen by no effect yet, and
+        what item adds is known; else None."""
+        if (target[0] not in ("new_list", "new_set", "new_dict") or target[1] in state.escaped
+                or _mentions(state.stack + list(state.local.values()), target[1]) != 1):
+            return None
+        if opname in ("LIST_APPEND", "SET_ADD"):
+            added: Optional[Tuple[Value, ...]] = (item,)
+        elif opname in ("LIST_EXTEND", "SET_UPDATE") and item[0] == "tuple":
+            added = item[1]
+        elif (item[0] == ("new_dict" if opname.startswith("DICT") else "new_list")
+              and item[1] not in state.escaped):
+            added = item[2]
+        else:
+            added = None
+        if added is None or (opname == "DICT_MERGE" and target[2]):
+            return None
+        return (target[0], target[1], target[2] + added)
+
+    def _unpack(self, state: State, ins: Op) -> None:
+        (value,) = self._pop(state)
+        if ins.opname == "UNPACK_SEQUENCE" and value[0] == "tuple" and len(value[1]) == ins.arg:
+            state.stack.extend(reversed(value[1]))
+            return
+        count = ins.arg if ins.opname == "UNPACK_SEQUENCE" else (ins.arg & 0xFF) + 1 + (ins.arg >> 8)
+        unpacked = self._read(state, "unpack", value, ins.opname, ins.arg)
+        state.stack.extend(("item", unpacked, k) for k in reversed(range(count)))
+
+    def _subscript(self, state: State, container: Value, index: Value) -> Value:
+        """container[index]; a constant index of a tuple is its item (a
+        tuple never changes)."""
+        position = _int_const(index)
+        if container[0] == "tuple" and position is not None and -len(container[1]) <= position < len(container[1]):
+            return container[1][position]
+        return self._read(state, "subscr", container, index)
+
+    def _attribute(self, state: State, owner: Value, attribute: str) -> Value:
+        """owner.attribute; the closure of a function the code made is its
+        tuple of cells (so `(lambda: x).__closure__[0]` is the cell of x)."""
+        if owner[0] == "new_function" and attribute == "__closure__":
+            return dict(owner[3]).get(8, _const(None))
+        return self._read(state, "attr", owner, attribute)
+
+    def _operator_op(self, state: State, ins: Op
+                     ) -> Tuple[bool, Optional[Observation]]:
+        name, stack = ins.opname, state.stack
+        if name == "BINARY_SUBSCR":
+            container, index = self._pop(state, 2)
+            stack.append(self._subscript(state, container, index))
+        elif name == "BINARY_SLICE":
+            container, lower, upper = self._pop(state, 3)
+            stack.append(self._read(state, "subscr", container, ("slice", lower, upper, _const(None))))
+        elif name == "LOAD_ATTR":
+            (owner,) = self._pop(state)
+            value = self._attribute(state, owner, ins.argval)
+            if sys.version_info >= (3, 12) and ins.arg & 1:
+                self._push_with_null(state, value)
+            else:
+                stack.append(value)
+        elif name == "LOAD_METHOD":
+            (owner,) = self._pop(state)
+            self._push_with_null(state, self._attribute(state, owner, ins.argval))
+        elif name in ("BINARY_OP", "COMPARE_OP", "IS_OP", "CONTAINS_OP"):
+            left, right = self._pop(state, 2)
+            operator = ins.argrepr if name in ("BINARY_OP", "COMPARE_OP") else "%s %d" % (name, ins.arg)
+            if operator.startswith("bool(") and operator.endswith(")"):
+                operator = operator[5:-1]
+            stack.append(self._read(state, "operator", operator, left, right))
+        elif name in ("UNARY_NEGATIVE", "UNARY_INVERT", "UNARY_POSITIVE", "GET_LEN"):
+            stack.append(self._read(state, "operator", name, self._pop(state)[0]))
+        elif name in ("UNARY_NOT", "TO_BOOL"):
+            stack.append((name, self._pop(state)[0], state.events))
+        elif name == "FORMAT_VALUE":
+            spec = self._pop(state)[0] if ins.arg & 4 else _const(None)
+            stack.append(self._read(state, "format", self._pop(state)[0], spec, ins.arg & 3))
+        elif name in ("FORMAT_SIMPLE", "FORMAT_WITH_SPEC", "CONVERT_VALUE"):
+            operands = self._pop(state, 2 if name == "FORMAT_WITH_SPEC" else 1)
+            stack.append(self._read(state, "format", name, ins.arg, tuple(operands)))
+        elif name == "CALL_INTRINSIC_1" and ins.argrepr == "INTRINSIC_LIST_TO_TUPLE":
+            stack.append(self._read(state, "tuple_of", self._pop(state)[0]))
+        else:
+            return False, None
+        return True, None
+
+    def _function_op(self, state: State, ins: Op) -> Tuple[bool, Optional[Observation]]:
+        """A function made of a code constant, with what MAKE_FUNCTION's
+        flags take (3.13: SET_FUNCTION_ATTRIBUTE adds those after)."""
+        if ins.opname == "MAKE_FUNCTION":
+            (code,) = self._pop(state)
+            if code[0] != "code":
+                raise Undecided("MAKE_FUNCTION of no code constant")
+            attributes: Dict[int, Value] = {}
+            for flag in (8, 4, 2, 1):
+                if ins.arg & flag:
+                    attributes[flag] = self._pop(state)[0]
+            state.stack.append(self._allocate(state, "new_function", code)
+                               + (tuple(sorted(attributes.items())),))
+        elif ins.opname == "SET_FUNCTION_ATTRIBUTE":
+            function, value = self._pop(state, 2)[::-1]
+            if function[0] != "new_function":
+                raise Undecided("SET_FUNCTION_ATTRIBUTE on no function made here")
+            attributes = dict(function[3])
+            attributes[ins.arg] = value
+            state.stack.append(function[:3] + (tuple(sorted(attributes.items())),))
+        else:
+            return False, None
+        return True, None
+
+    def _call_op(self, state: State, ins: Op) -> Tuple[bool, Optional[Observation]]:
+        name = ins.opname
+        if name in ("CALL", "CALL_KW"):
+            names = state.kw_names
+            if name == "CALL_KW":
+                names_value = self._pop(state)[0]
+                if names_value[0] != "tuple":
+                    raise Undecided("CALL_KW without constant names")
+                names = tuple(ast.literal_eval(n[2]) for n in names_value[1])
+            state.kw_names = ()
+            arguments = self._pop(state, ins.arg)
+            function, positional = self._callable(state, arguments[:len(arguments) - len(names)])
+            keywords = tuple(zip(names, arguments[len(arguments) - len(names):]))
+            return True, self._effect(state, ("call", function, tuple(positional), keywords))
+        if name == "CALL_FUNCTION_EX":
+            mapping = self._pop(state)[0] if ins.arg & 1 else None
+            (arguments,) = self._pop(state)
+            function, self_argument = self._callable(state, [])
+            if self_argument:
+                raise Undecided("CALL_FUNCTION_EX on a method")
+            spread: Value = (arguments[1] if arguments[0] == "tuple"
+                             else self._fresh_items(state, arguments) or (("star", arguments),))
+            spread_keywords = () if mapping is None else (("**", mapping),)
+            return True, self._effect(state, ("call", function, tuple(spread), spread_keywords))
+        return False, None
+
+    def _fresh_items(self, state: State, value: Value) -> Optional[Tuple[Value, ...]]:
+        """The items of a tuple made of a list the code just built and
+        nothing else holds (`f(*[a, b])`, a call with the arguments a, b);
+        None for any other value."""
+        if value[0] != "tuple_of" or value[1][0] != "new_list":
+            return None
+        made = value[1]
+        if made[1] in state.escaped or _mentions(state.stack + list(state.local.values()),
+                                                  made[1]):
+            return None
+        items: Tuple[Value, ...] = made[2]
+        return items
+
+    def _callable(self, state: State, arguments: List[Value]) -> Tuple[Value, List[Value]]:
+        """The callable under a call's arguments: of the two slots under
+        them one is NULL, or the deeper is a method and the other its self."""
+        deep, shallow = self._pop(state, 2)
+        if deep == NULL:
+            return shallow, arguments
+        if shallow == NULL:
+            return deep, arguments
+        return deep, [shallow] + arguments
+
+    def _store_op(self, state: State, ins: Op) -> Tuple[bool, Optional[Observation]]:
+        name, pop = ins.opname, self._pop
+        if name == "STORE_ATTR":
+            owner, value = pop(state, 2)[::-1]
+            key: Value = ("store_attr", owner, ins.argval, value)
+        elif name == "DELETE_ATTR":
+            key = ("delete_attr", pop(state)[0], ins.argval)
+        elif name == "STORE_SUBSCR":
+            value, container, index = pop(state, 3)
+            key = ("store_item", container, index, value)
+        elif name == "STORE_SLICE":
+            value, container, lower, upper = pop(state, 4)
+            key = ("store_item", container, ("slice", lower, upper, _const(None)), value)
+        elif name == "DELETE_SUBSCR":
+            container, index = pop(state, 2)
+            key = ("delete_item", container, index)
+        elif name in ("STORE_GLOBAL", "STORE_NAME", "STORE_DEREF"):
+            key = ("store_" + name[6:].lower(), ins.argval, pop(state)[0])
+        elif name in ("DELETE_GLOBAL", "DELETE_NAME", "DELETE_DEREF"):
+            key = ("delete_" + name[7:].lower(), ins.argval)
+        elif name == "IMPORT_NAME":
+            level, fromlist = pop(state, 2)
+            return True, self._effect(state, ("import", ins.argval, level, fromlist))
+        elif name == "IMPORT_FROM":
+            return True, self._effect(state, ("import_from", state.stack[-1], ins.argval))
+        else:
+            return False, None
+        return True, self._effect(state, key, False)
+
+    def _flow_op(self, state: State, ins: Op) -> Tuple[bool, Optional[Observation]]:
+        name = ins.opname
+        if name == "RETURN_VALUE":
+            return True, Observation("end", ("return", self._pop(state)[0]), ())
+        if name == "RETURN_CONST":
+            return True, Observation("end", ("return", _const(ins.argval)), ())
+        if name == "RAISE_VARARGS":
+            return True, Observation("end", ("raise", tuple(self._pop(state, ins.arg))), ())
+        if name in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP"):
+            self._jump(state, ins.argval)
+            return True, None
+        for suffix, (test, jumps_when) in CONDITIONAL.items():
+            if name.startswith("POP_JUMP") and name.endswith(suffix):
+                return True, self._branch(state, self._pop(state)[0], test, jumps_when, ins.argval, False)
+        if name in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP"):
+            value = state.stack[-1]
+            return True, self._branch(state, value, "truth", name == "JUMP_IF_TRUE_OR_POP",
+                                      ins.argval, True)
+        return False, None
+
+    def _branch(self, state: State, value: Value, test: str, jumps_when: bool, target: int,
+                keeps_value_on_jump: bool) -> Optional[Observation]:
+        """A conditional jump: a branch on the test of value, the same test
+        however it is spelled (`not`, `is None`, a bool conversion); a test
+        of a constant takes its one way."""
+        if test == "truth":
+            test, value, jumps_when = _plain_test(value, jumps_when)
+        key = (test, value)
+        # A constant, or a test this path took since its last effect (the
+        # compiler does not always thread a jump to a second test of the
+        # same value), goes its one way.
+        outcome = _constant_outcome(value, test) if value[0] == "const" else state.known.get(key)
+        if outcome is not None:
+            if outcome == jumps_when:
+                self._jump(state, target)
+            elif keeps_value_on_jump:
+                state.stack.pop()
+            return None
+        state.escaped = state.escaped | _objects_in(value)
+        jumped, fell = state.copy(), state
+        if keeps_value_on_jump:
+            fell.stack.pop()
+        self._jump(jumped, target)
+        holds, fails = (jumped, fell) if jumps_when else (fell, jumped)
+        holds.known[key], fails.known[key] = True, False
+        return Observation("branch", key, (holds, fails))
+
+
+def _plain_test(value: Value, holds_when: bool) -> Tuple[str, Value, bool]:
+    """The test of a value's truth as (test, operand, outcome wanted):
+    `not` and bool conversions taken off, `x is None` a test of x."""
+    while value[0] in ("UNARY_NOT", "TO_BOOL"):
+        if value[0] == "UNARY_NOT":
+            holds_when = not holds_when
+        value = value[1]
+    if value[0] == "operator" and value[1] in ("IS_OP 0", "IS_OP 1") and _is_const(value[3], None):
+        return "is_none", value[2], holds_when if value[1] == "IS_OP 0" else not holds_when
+    return "truth", value, holds_when
+
+
+def _constant_outcome(value: Value, test: str) -> bool:
+    if test == "is_none":
+        return bool(value == _const(None))
+    try:
+        return bool(ast.literal_eval(value[2]))
+    except (ValueError, SyntaxError):
+        raise Undecided("a test of the constant %s" % (value[2],)) from None
+
+
+def _objects_in(value: Value) -> frozenset[int]:
+    """The numbers of the objects the code made that value holds."""
+    found = set()
+    pending = [value]
+    while pending:
+        v = pending.pop()
+        if isinstance(v, tuple):
+            if len(v) >= 2 and v[0] in NEW_OBJECTS and isinstance(v[1], int):
+                found.add(v[1])
+            pending.extend(v)
+    return frozenset(found)
+
+
+def _mentions(values: List[Value], number: int) -> int:
+    """How many times the object number appears in values."""
+    count = 0
+    pending = list(values)
+    while pending:
+        v = pending.pop()
+        if isinstance(v, tuple):
+            if len(v) >= 2 and v[0] in NEW_OBJECTS and v[1] == number:
+                count += 1
+            pending.extend(v)
+    return count
+
+
+def _describe(key: Value, limit: int = 300) -> str:
+    text = repr(key)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _canonical(value: Value, numbers: Dict[int, int]) -> Value:
+    """value with the objects the code made numbered in the order they
+    first appear in what the path does (their identity is what counts, not
+    when the code made them)."""
+    if not isinstance(value, tuple):
+        return value
+    if len(value) >= 2 and value[0] in NEW_OBJECTS and isinstance(value[1], int):
+        number = numbers.setdefault(value[1], len(numbers))
+        return (value[0], number) + tuple(_canonical(v, numbers) for v in value[2:])
+    return tuple(_canonical(v, numbers) for v in value)
+
+
+Pair = Tuple[State, State, Dict[int, int], Dict[int, int]]
+
+
+def same_effects(expected: types.CodeType, actual: types.CodeType) -> Verdict:
+    """Whether actual performs the effects of expected in the same order,
+    on the same values, on every path."""
+    try:
+        walkers = Walker(expected), Walker(actual)
+        pending: List[Pair] = [(walkers[0].start(), walkers[1].start(), {}, {})]
+        seen = 0
+        while pending:
+            left, right, left_numbers, right_numbers = pending.pop()
+            seen += 1
+            if seen > MAX_OBSERVATIONS:
+                raise Undecided("more than %d effects and branches" % MAX_OBSERVATIONS)
+            events = left.events
+            ours, theirs = walkers[0].next_observation(left), walkers[1].next_observation(right)
+            our_key = _canonical(ours.key, left_numbers)
+            their_key = _canonical(theirs.key, right_numbers)
+            if (ours.kind, our_key) != (theirs.kind, their_key):
+                return Verdict(False, "after %d effects: %s %s, but %s %s" % (
+                    events, ours.kind, _describe(our_key), theirs.kind, _describe(their_key)))
+            pending.extend((a, b, dict(left_numbers), dict(right_numbers))
+                           for a, b in zip(ours.successors, theirs.successors))
+    except Undecided as why:
+        return Verdict(False, "cannot tell: %s" % (why,))
+    return Verdict(True, "the same effects in the same order")
