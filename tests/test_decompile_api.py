@@ -335,6 +335,15 @@ results["header"] = all(
                               "__main__.Marker"]))
 results["named"] = "__unpyc_const_0(x)" in text and "x[__unpyc_const_2]" in text
 results["dis"] = "(__unpyc_const_0)" in unpyc.dis(code)
+# A code object loaded as a value, not to make a function of (Dynamo passes
+# code to its function factories): a stand-in, not `...`.
+def make(): return factory(1, 2)
+inner = compile("x + 1", "<inner>", "eval")
+as_value = make.__code__.replace(co_consts=tuple(
+    inner if c == 1 and type(c) is int else c for c in make.__code__.co_consts))
+shown = unpyc.decompile(as_value)
+results["code_as_value"] = ("factory(__unpyc_const_0, 2)" in shown and "..." not in shown
+                            and unpyc.decompile(as_value, verify=True) == shown)
 module = StandIns(code).compile_with_objects(text, "shown.py")
 rebuilt = next(c for c in module.co_consts if isinstance(c, types.CodeType))
 results["lines_kept"] = rebuilt.co_firstlineno == text.splitlines().index("def uses(x):") + 1
@@ -363,7 +372,7 @@ def test_callables_lambdas_and_stand_ins(version: str, unpyc_path: str) -> None:
     assert proc.returncode == 0, proc.stderr[-4000:]
     results = json.loads(proc.stdout)
     assert [key for key, value in results.items() if value is not True] == [], results
-    assert len(results) == 25, sorted(results)
+    assert len(results) == 26, sorted(results)
 
 
 def test_torch_objects_as_constants() -> None:

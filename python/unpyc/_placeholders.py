@@ -179,8 +179,9 @@ def _code_values(code: types.CodeType) -> Set[int]:
     not to make a function of (Dynamo passes code to its own function
     factories): no source makes such a value, so they get stand-ins.  A
     function is made of the code right after loading it (3.11+), or after
-    also loading its qualified name (3.8-3.10)."""
-    instructions = list(dis.get_instructions(code))
+    also loading its qualified name (3.8-3.10); EXTENDED_ARG, listed as an
+    instruction of its own before 3.11, may come between."""
+    instructions = [i for i in dis.get_instructions(code) if i.opname != "EXTENDED_ARG"]
     values: Set[int] = set()
     for k, instruction in enumerate(instructions):
         if (instruction.opname != "LOAD_CONST" or instruction.arg is None
