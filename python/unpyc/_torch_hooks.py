@@ -282,30 +282,40 @@ def listen_to_trace(receive: Callable[[TraceEvent], None]) -> Remover:
     return remove
 
 
-# ---- the caches that would skip the hooks ----
+# ---- what would make a second run compile differently ----
 
 
 @contextlib.contextmanager
-def compile_caches_disabled() -> Iterator[None]:
-    """The caches that make a compile depend on earlier ones, off.
-    Inductor's FX graph cache and AOTAutograd's cache: on a cache hit
-    neither the AOT graphs nor Inductor's output code go through the trace,
-    so a warm machine would give an incomplete dump.  Dynamo's local
-    profile (automatic_dynamic_local_pgo): it records on disk which inputs
-    turned out dynamic, so a second run (debug() after prepare_debug)
-    would compile dynamic graphs at once where the first compiled static
-    ones, and could not run the files the first wrote."""
-    with contextlib.ExitStack() as stack:
-        for module_name, option in (("torch._inductor.config", "fx_graph_cache"),
-                                    ("torch._functorch.config", "enable_autograd_cache"),
-                                    ("torch._dynamo.config", "automatic_dynamic_local_pgo")):
-            config = _module(module_name)
-            if config is None or not hasattr(config, "patch") or not hasattr(config, option):
-                warn_missing("%s.%s" % (module_name, option),
-                             "a warm cache may change or leave out graphs of the dump")
-                continue
-            stack.enter_context(config.patch(**{option: False}))
+def local_pgo_profile_disabled() -> Iterator[None]:
+    """Dynamo's local profile (automatic_dynamic_local_pgo) off: it records
+    on disk which inputs turned out dynamic, so a second run (debug() after
+    prepare_debug) would compile dynamic graphs at once where the first
+    compiled static ones, and could not run the files the first wrote.
+
+    Inductor's FX graph cache and AOTAutograd's cache stay on (turning
+    them off made every compile cold, most of what a dump cost): on a hit
+    torch still logs the captured graph, the AOT joint / forward / backward
+    graphs, the post-grad graphs and Inductor's output code, all but the
+    pre-grad graph (see CACHE_HIT_ARTIFACTS), and the dump says which
+    stages a cache hit left out."""
+    config = _module("torch._dynamo.config")
+    option = "automatic_dynamic_local_pgo"
+    if config is None or not hasattr(config, "patch") or not hasattr(config, option):
+        warn_missing("torch._dynamo.config." + option,
+                     "a second run may compile other graphs than the first")
         yield
+        return
+    with config.patch(**{option: False}):
+        yield
+
+
+# The trace artifacts (event "artifact", metadata "name") torch logs when a
+# compile is loaded from one of its caches, and the cache each names.
+CACHE_HIT_ARTIFACTS = {
+    "aotautograd_cache_hit": "AOTAutograd's cache",
+    "fx_graph_cache_hit": "Inductor's FX graph cache",
+    "fx_graph_bundled_cache_hit": "Inductor's FX graph cache",
+}
 
 
 # ---- the patches debug() needs: FX graph code execution, Inductor loading ----
@@ -499,6 +509,19 @@ def locals_of_frame_being_compiled() -> Optional[Dict[str, Any]]:
     found = frame.f_locals.get("locals")
     if not isinstance(found, dict):
         found = getattr(frame.f_locals.get("frame"), "f_locals", None)
+    return found if isinstance(found, dict) else None
+
+
+def globals_of_frame_being_compiled(code: types.CodeType) -> Optional[Dict[str, Any]]:
+    """The globals of the frame Dynamo is compiling on this thread, when its
+    code is code (the `globals` argument of convert_frame._compile, or its
+    `frame`'s f_globals in older torch); None otherwise."""
+    frame = _frame_compiling()
+    if frame is None or frame.f_locals.get("code") is not code:
+        return None
+    found = frame.f_locals.get("globals")
+    if not isinstance(found, dict):
+        found = getattr(frame.f_locals.get("frame"), "f_globals", None)
     return found if isinstance(found, dict) else None
 
 
