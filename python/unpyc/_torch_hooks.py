@@ -317,19 +317,26 @@ def listen_to_trace(receive: Callable[[TraceEvent], None]) -> Remover:
     return remove
 
 
-# ---- the caches that would skip the hooks ----
+# ---- what would make a second run compile differently ----
 
 
 @contextlib.contextmanager
 def compile_caches_disabled() -> Iterator[None]:
     """The caches that make a compile depend on earlier ones, off.
-    Inductor's FX graph cache and AOTAutograd's cache: on a cache hit
-    neither the AOT graphs nor Inductor's output code go through the trace,
-    so a warm machine would give an incomplete dump.  Dynamo's local
-    profile (automatic_dynamic_local_pgo): it records on disk which inputs
-    turned out dynamic, so a second run (debug() after prepare_debug)
-    would compile dynamic graphs at once where the first compiled static
-    ones, and could not run the files the first wrote."""
+
+    Dynamo's local profile (automatic_dynamic_local_pgo): it records on
+    disk which inputs turned out dynamic, so a second run (debug() after
+    prepare_debug) would compile dynamic graphs at once where the first
+    compiled static ones, and could not run the files the first wrote.
+
+    Inductor's FX graph cache and AOTAutograd's cache: on a hit torch logs
+    neither the pre-grad graph nor, for some graphs (an inference graph
+    loaded from the FX graph cache alone), the AOT, post-grad and Inductor
+    stages, so a warm machine would give an incomplete dump.  Off, every
+    compile is cold: most of what a dump costs (about 1.8x the time of the
+    block on a small GPT-2; benchmarks/dump_overhead.py).  Where torch
+    cannot turn one off, the dump says which stages a cache hit left out
+    (CACHE_HIT_ARTIFACTS)."""
     with contextlib.ExitStack() as stack:
         for module_name, option in (("torch._inductor.config", "fx_graph_cache"),
                                     ("torch._functorch.config", "enable_autograd_cache"),
@@ -341,6 +348,15 @@ def compile_caches_disabled() -> Iterator[None]:
                 continue
             stack.enter_context(config.patch(**{option: False}))
         yield
+
+
+# The trace artifacts (event "artifact", metadata "name") torch logs when a
+# compile is loaded from one of its caches, and the cache each names.
+CACHE_HIT_ARTIFACTS = {
+    "aotautograd_cache_hit": "AOTAutograd's cache",
+    "fx_graph_cache_hit": "Inductor's FX graph cache",
+    "fx_graph_bundled_cache_hit": "Inductor's FX graph cache",
+}
 
 
 # ---- the patches debug() needs: FX graph code execution, Inductor loading ----
@@ -534,6 +550,19 @@ def locals_of_frame_being_compiled() -> Optional[Dict[str, Any]]:
     found = frame.f_locals.get("locals")
     if not isinstance(found, dict):
         found = getattr(frame.f_locals.get("frame"), "f_locals", None)
+    return found if isinstance(found, dict) else None
+
+
+def globals_of_frame_being_compiled(code: types.CodeType) -> Optional[Dict[str, Any]]:
+    """The globals of the frame Dynamo is compiling on this thread, when its
+    code is code (the `globals` argument of convert_frame._compile, or its
+    `frame`'s f_globals in older torch); None otherwise."""
+    frame = _frame_compiling()
+    if frame is None or frame.f_locals.get("code") is not code:
+        return None
+    found = frame.f_locals.get("globals")
+    if not isinstance(found, dict):
+        found = getattr(frame.f_locals.get("frame"), "f_globals", None)
     return found if isinstance(found, dict) else None
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dis
+import functools
 import gc
 import hashlib
 import html
@@ -55,6 +56,8 @@ KEPT_STACK_NOTE = "unpyc: this bytecode keeps values on the stack across stateme
 # code, graphs, reasons and guard tree are known by then) and AOTAutograd's
 # of a backward graph compiled on its first use.
 _COMPILE_END_EVENTS = ("compilation_metrics", "bwd_compilation_metrics")
+# What a graph file holds between the code FX runs and the graph torch logged.
+_READABLE_NOTE = "\n\n# unpyc: the graph above, with shapes (from torch's trace):\n"
 # co_flags that change how a frame runs its code.
 _FRAME_FLAGS = (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS | inspect.CO_GENERATOR
                 | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR)
@@ -93,9 +96,11 @@ class _Function:
     entries: List[_Entry] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=4096)
 def _compiles(text: str, mode: str = "exec") -> bool:
     """Whether text is valid Python: a module ("exec") or an expression
-    ("eval")."""
+    ("eval").  Cached: the full_code files, rewritten after each compile,
+    ask it again of every part they hold."""
     try:
         compile(text, "<unpyc dump>", mode, dont_inherit=True)
     except (SyntaxError, ValueError):
@@ -110,7 +115,13 @@ def _commented(text: str) -> str:
 def _function_globals(code: types.CodeType) -> Optional[Dict[str, Any]]:
     """The globals of a function whose code is code: Dynamo installs resume
     functions and compiled graphs there, and the bytecode hook does not
-    pass them."""
+    pass them.  Those of the frame Dynamo is compiling when its code is
+    code (always so where the explorer meets a new function); else those
+    of a function found among the objects referring to code, a walk over
+    every object of the process (slow, but exact)."""
+    found = hooks.globals_of_frame_being_compiled(code)
+    if found is not None:
+        return found
     for referrer in gc.get_referrers(code):
         if isinstance(referrer, types.FunctionType) and referrer.__code__ is code:
             return referrer.__globals__
@@ -343,6 +354,7 @@ class _Dump:
             weakref.WeakKeyDictionary())  # graph module -> its file
         self.notes: Dict[str, List[str]] = {}  # compile id -> reasons
         self.guard_trees: Dict[str, str] = {}  # compile id -> C++ guard tree
+        self.cache_hits: Dict[str, List[str]] = {}  # compile id -> caches it came from
         # Entries whose guards torch has not listed yet: it adds a cache
         # entry only after the compile has returned.
         self.unlisted: List[Tuple[_Function, _Entry]] = []
@@ -634,6 +646,8 @@ class _Dump:
     # -- graphs, reasons and guards (the structured trace) --
 
     def on_trace(self, event: hooks.TraceEvent) -> None:
+        if not _read_by_the_dump(event):
+            return
         with self.lock:
             with self.attempt("trace event " + event.kind):
                 self._record(event)
@@ -668,6 +682,41 @@ class _Dump:
                 "Recompiled because: %s" % event.metadata["recompile_reason"])
         elif event.kind == "dynamo_cpp_guards_str":
             self.guard_trees[compile_id] = event.payload.strip("\n")
+        elif event.kind == "artifact" and event.metadata.get("name") in hooks.CACHE_HIT_ARTIFACTS:
+            cache = hooks.CACHE_HIT_ARTIFACTS[event.metadata["name"]]
+            hits = self.cache_hits.setdefault(compile_id, [])
+            if cache not in hits:
+                hits.append(cache)
+
+    def _stage_files(self, name: str) -> Dict[str, str]:
+        """The files of graph name's stages, stage -> file name: those of
+        this block, and under debug() those prepare_debug wrote of stages
+        this block's compile did not log (it was loaded from a cache)."""
+        files = dict(self.graph_files.get(name, {}))
+        for stage in _COLD_TRAINING_STAGES + _COLD_INFERENCE_STAGES:
+            file_name = "%s.%s.py" % (name, stage)
+            if stage not in files and file_name in self.found_texts:
+                files[stage] = file_name
+        return files
+
+    def _not_emitted(self, name: str) -> Optional[str]:
+        """What a dump says of graph name's stages torch did not log because
+        its compile was loaded from a cache (the pre-grad graph, on an
+        AOTAutograd cache hit); None when no stage is missing so."""
+        compile_id = next((c for c, names in self.graph_names.items() if name in names), "")
+        caches = self.cache_hits.get(compile_id)
+        if not caches:
+            return None
+        present = self._stage_files(name)
+        training = any(stage in present for stage in _BACKWARD_STAGES)
+        missing = [stage for stage in (_COLD_TRAINING_STAGES if training
+                                       else _COLD_INFERENCE_STAGES) if stage not in present]
+        if not missing:
+            return None
+        return ("%s: %s not in the dump: compile %s was loaded from %s, and torch logs %s "
+                "only when it compiles" % (name, ", ".join(missing), compile_id,
+                                            " and ".join(caches),
+                                            "these stages" if len(missing) > 1 else "this stage"))
 
     def _flush_pending(self, compile_id: str) -> None:
         for event in self.pending.pop(compile_id, []):
@@ -703,8 +752,21 @@ class _Dump:
             del self.runnable_files[file_name]
         if file_name in self.runnable_files:
             self._write_runnable(file_name)
-        else:
+        elif not self._found_under_its_code(file_name, payload):
             self.write(file_name, about + "\n" + payload + "\n")
+
+    def _found_under_its_code(self, file_name: str, readable: str) -> bool:
+        """Under debug(), whether the file prepare_debug wrote still shows
+        this graph after the code FX ran for it then (_write_runnable): a
+        compile loaded from torch's caches makes no AOTAutograd graph
+        modules, so debug() may meet only the logged graph of a file
+        prepare_debug compiled; the file is kept, breakpoints and all."""
+        found = self.found_texts.get(file_name)
+        if found is None or not found.endswith(_READABLE_NOTE + _commented(readable) + "\n"):
+            return False
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            return (self.dump_dir / file_name).read_text(encoding="utf-8") == found
+        return False
 
     # -- debug(): graph code and Inductor modules from the dump --
 
@@ -744,8 +806,7 @@ class _Dump:
         text = self.runnable_files[file_name].rstrip("\n") + "\n"
         readable = self.graph_texts.get(file_name)
         if readable:
-            text += "\n\n# unpyc: the graph above, with shapes (from torch's trace):\n"
-            text += _commented(readable) + "\n"
+            text += _READABLE_NOTE + _commented(readable) + "\n"
         return self.write(file_name, text)
 
     def route_inductor_module(self, path: str) -> Optional[str]:
@@ -775,14 +836,19 @@ class _Dump:
         """Rewrites index.html and the full_code_for_<fn>.py files the event
         completes: at a compile's end (of a frame, or of a backward graph
         compiled on its first use), that of the function whose entry it
-        made; when the event finds awaited entries in torch's cache list,
-        those of their functions, now with their guards.  No event of a
-        compile sees its own entry: torch adds it after the compile
-        returns, so the first to see it is the next compile's first event
-        or the next call of compiled code (on_guards_checked), whichever
-        comes first."""
-        stems = self._newly_listed()
+        made; at a compile's start or end, when awaited entries are now in
+        torch's cache list, those of their functions, now with their
+        guards.  No event of a compile sees its own entry: torch adds it
+        after the compile returns, so the first to see it is the next
+        compile's start (dynamo_start) or the next call of compiled code
+        (on_guards_checked), whichever comes first.  The events in between
+        change no full_code file: they do not look (listing the cache
+        entries of every awaited function for each of a compile's hundreds
+        of events was most of what the trace cost)."""
         compile_end = event.kind in _COMPILE_END_EVENTS
+        if not compile_end and event.kind != "dynamo_start":
+            return
+        stems = self._newly_listed()
         if compile_end:
             stems.update(self._main_stem(record) for record in self.functions.values()
                          if any(entry.compile_id == event.compile_id
@@ -879,8 +945,11 @@ class _Dump:
             for note in self.notes.get(entry.compile_id or "", []):
                 parts.append(_commented(note))
             for name in entry.graph_names:
-                files = sorted(self.graph_files.get(name, {}).values())
+                files = sorted(self._stage_files(name).values())
                 parts.append("# Graphs of %s: %s" % (name, ", ".join(files) or "none dumped"))
+                not_emitted = self._not_emitted(name)
+                if not_emitted:
+                    parts.append("# " + not_emitted)
                 parts.append("def %s(*args, **kwargs):\n    pass\n" % name)
             parts.append("# Transformed code, also in %s%s:" % (
                 entry.file_name, "" if entry.equivalent else
@@ -964,9 +1033,10 @@ class _Dump:
                "<h1>What torch.compile did</h1>",
                "<p>unpyc rewrites this page after each compile while the block runs, "
                "and once more when it ends.</p>"]
-        if self.problems:
+        not_emitted = [line for line in map(self._not_emitted, self.graph_files) if line]
+        if self.problems or not_emitted:
             out.append("<h2>Missing from this dump</h2><ul>")
-            out.extend("<li>%s</li>" % html.escape(p) for p in self.problems)
+            out.extend("<li>%s</li>" % html.escape(p) for p in self.problems + not_emitted)
             out.append("</ul>")
         linked = {name for record in self.functions.values()
                   for entry in record.entries for name in entry.graph_names}
@@ -992,7 +1062,7 @@ class _Dump:
                 for note in self.notes.get(entry.compile_id or "", []):
                     out.append("<li><pre>%s</pre></li>" % html.escape(note))
                 for name in entry.graph_names:
-                    files = sorted(self.graph_files.get(name, {}).values())
+                    files = sorted(self._stage_files(name).values())
                     out.append("<li>%s: %s</li>" % (
                         html.escape(name), ", ".join(link(f) for f in files)))
                 out.append("</ul></li>")
@@ -1076,9 +1146,12 @@ def _graph_stage(event: hooks.TraceEvent) -> Optional[str]:
         return "captured_graph"
     if event.kind in _AOT_STAGES:
         return event.kind
-    if event.kind == "artifact" and event.metadata.get("name") == "inductor_post_grad_graph":
-        # Inductor compiles the forward and the backward graph of a
-        # training step apart; the backward one takes the tangents.
+    if event.payload and (event.kind == "inductor_post_grad_graph" or (
+            event.kind == "artifact" and event.metadata.get("name") == "inductor_post_grad_graph")):
+        # An artifact when Inductor compiles the graph, an event of its own
+        # when it loads it from the FX graph cache.  Inductor compiles the
+        # forward and the backward graph of a training step apart; the
+        # backward one takes the tangents.
         start = event.payload.find("def forward(")
         signature = event.payload[start:event.payload.find("):", start)]
         return "post_grad_backward_graph" if "tangents_" in signature else "post_grad_graph"
@@ -1087,6 +1160,31 @@ def _graph_stage(event: hooks.TraceEvent) -> Optional[str]:
     if event.kind == "inductor_output_code" and event.payload:
         return _inductor_stage(event.payload)
     return None
+
+
+# The graph files of a compile on the inductor backend, training and
+# inference, when torch compiles it (as opposed to loading it from a cache).
+_BACKWARD_STAGES = ("aot_backward_graph", "post_grad_backward_graph", "inductor_backward")
+_COLD_TRAINING_STAGES = ("captured_graph", "pre_grad_graph", "aot_joint_graph",
+                         "aot_forward_graph", "post_grad_graph", "inductor_forward"
+                         ) + _BACKWARD_STAGES
+_COLD_INFERENCE_STAGES = ("captured_graph", "pre_grad_graph", "aot_inference_graph",
+                          "post_grad_graph", "inductor_inference")
+# The trace events the dump reads (others, such as chromium_event,
+# describe_tensor and str, nine in ten of a model's, are dropped at once):
+# those that carry a graph, a reason, guards or a cache hit, end a compile,
+# or start one (by then torch lists the cache entry of the compile before).
+_EVENTS_READ = frozenset(("dynamo_start", "dynamo_output_graph", "dynamo_cpp_guards_str",
+                          "inductor_output_code", "inductor_post_grad_graph")
+                         + _AOT_STAGES + _COMPILE_END_EVENTS)
+_ARTIFACTS_READ = frozenset(("dynamo_graph_break_reason", "inductor_post_grad_graph",
+                             "after_pre_grad_graph") + tuple(hooks.CACHE_HIT_ARTIFACTS))
+
+
+def _read_by_the_dump(event: hooks.TraceEvent) -> bool:
+    if event.kind == "artifact":
+        return event.metadata.get("name") in _ARTIFACTS_READ
+    return event.kind in _EVENTS_READ
 
 
 def _inductor_stage(source: str) -> str:
