@@ -1131,8 +1131,8 @@ def _checked(part: str) -> str:
 def _unique_id_number(name: str) -> int:
     """The number Dynamo's counters gave a global it installs:
     __compiled_fn_<n>_<uuid>, __resume_at_<offset>_<n>,
-    __builtins_dict___<n>.  Names of one
-    compile sorted by it are in the order torch made them."""
+    __builtins_dict___<n>.  Names of one compile sorted by it are in the
+    order torch made them."""
     match = re.match(r"__(?:compiled_fn|resume_at_\d+|builtins_dict__)_(\d+)", name)
     return int(match.group(1)) if match else 0
 
