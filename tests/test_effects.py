@@ -166,15 +166,7 @@ def test_kept_stack_sources_have_the_effects_of_their_bytecode() -> None:
                         ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
                         ("BUILD_TUPLE", 2), ("RETURN_VALUE", 0)],
                        consts=(None, "logged"), names=("append",)),
-        kept._assemble([("PUSH_NULL", 0), ("LOAD_FAST", 0), ("LOAD_ATTR", 0),
-                        ("COPY", 1), ("STORE_FAST", 3),
-                        ("LOAD_FAST", 1), ("LOAD_CONST", 1), ("BINARY_OP", 0),
-                        ("COPY", 1), ("STORE_FAST", 4),
-                        ("PUSH_NULL", 0), ("LOAD_FAST", 3), ("LOAD_FAST", 4),
-                        ("LOAD_CONST", 1), ("BINARY_OP", 0),
-                        ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
-                        ("PRECALL", 1), ("CALL", 1), ("RETURN_VALUE", 0)],
-                       consts=(None, 1), names=("append",), varnames=("log", "a", "b", "c", "d")),
+        kept.stored_callable_called_twice(),
     ]
     for function in assembled:
         verdict = same_effects(function.__code__, _decompiled_code(function.__code__))

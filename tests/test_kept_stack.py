@@ -166,20 +166,24 @@ def test_a_stored_constant_copy_is_bound_before_the_statement() -> None:
     assert _same_run(f, 0, 0) == ((7, 7), [7])
 
 
+def stored_callable_called_twice() -> types.FunctionType:
+    """Dynamo's `holder.a = ...; holder.busy = True` before a graph break:
+    f = (c := log.append) and its argument (d := a) wait on the stack;
+    c(d) runs through the names, then f(d) from the stack."""
+    return _assemble([("PUSH_NULL", 0), ("LOAD_FAST", 0), ("LOAD_ATTR", 0),
+                      ("COPY", 1), ("STORE_FAST", 3),
+                      ("LOAD_FAST", 1), ("LOAD_CONST", 1), ("BINARY_OP", 0),
+                      ("COPY", 1), ("STORE_FAST", 4),
+                      ("PUSH_NULL", 0), ("LOAD_FAST", 3), ("LOAD_FAST", 4),
+                      ("LOAD_CONST", 1), ("BINARY_OP", 0),
+                      ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
+                      ("PRECALL", 1), ("CALL", 1), ("RETURN_VALUE", 0)],
+                     consts=(None, 1), names=("append",),
+                     varnames=("log", "a", "b", "c", "d"))
+
+
 def test_stored_callables_called_through_their_names_then_from_the_stack() -> None:
-    # Dynamo's `holder.a = ...; holder.busy = True` before a graph break:
-    # f = (c := log.append) and its argument (d := a) wait on the stack;
-    # c(d) runs through the names, then f(d) from the stack.
-    f = _assemble([("PUSH_NULL", 0), ("LOAD_FAST", 0), ("LOAD_ATTR", 0),
-                   ("COPY", 1), ("STORE_FAST", 3),
-                   ("LOAD_FAST", 1), ("LOAD_CONST", 1), ("BINARY_OP", 0),
-                   ("COPY", 1), ("STORE_FAST", 4),
-                   ("PUSH_NULL", 0), ("LOAD_FAST", 3), ("LOAD_FAST", 4),
-                   ("LOAD_CONST", 1), ("BINARY_OP", 0),
-                   ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
-                   ("PRECALL", 1), ("CALL", 1), ("RETURN_VALUE", 0)],
-                  consts=(None, 1), names=("append",),
-                  varnames=("log", "a", "b", "c", "d"))
+    f = stored_callable_called_twice()
     assert _same_run(f, 1, 0) == (None, [3, 2])
 
 
