@@ -108,6 +108,17 @@ def _compiles(text: str, mode: str = "exec") -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=256)
+def _source_in_its_file(code: types.CodeType) -> Optional[str]:
+    """code's def as its file has it, dedented; None without one.  Cached:
+    each rewrite of a full_code file shows it again, and inspect reads and
+    tokenizes the file for it each time."""
+    try:
+        return textwrap.dedent(inspect.getsource(code))
+    except (OSError, TypeError):
+        return None
+
+
 def _commented(text: str) -> str:
     return "\n".join(("# " + line).rstrip() for line in text.splitlines())
 
@@ -1000,10 +1011,9 @@ class _Dump:
         return "\n".join(lines)
 
     def _original_source(self, record: _Function) -> str:
-        try:
-            return textwrap.dedent(inspect.getsource(record.code))
-        except (OSError, TypeError):
-            return self._decompiled(record.code, record.code.co_name)
+        source = _source_in_its_file(record.code)
+        return source if source is not None else self._decompiled(record.code,
+                                                                   record.code.co_name)
 
     def _dispatcher(self, record: _Function) -> str:
         params, call = _signature(record.code)
