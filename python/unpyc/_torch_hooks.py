@@ -329,14 +329,13 @@ def compile_caches_disabled() -> Iterator[None]:
     prepare_debug) would compile dynamic graphs at once where the first
     compiled static ones, and could not run the files the first wrote.
 
-    Inductor's FX graph cache and AOTAutograd's cache: on a hit torch logs
-    neither the pre-grad graph nor, for some graphs (an inference graph
-    loaded from the FX graph cache alone), the AOT, post-grad and Inductor
-    stages, so a warm machine would give an incomplete dump.  Off, every
-    compile is cold: most of what a dump costs (about 1.8x the time of the
-    block on a small GPT-2; benchmarks/dump_overhead.py).  Where torch
-    cannot turn one off, the dump says which stages a cache hit left out
-    (CACHE_HIT_ARTIFACTS)."""
+    Inductor's FX graph cache and AOTAutograd's cache: a graph loaded from
+    AOTAutograd's cache has no pre-grad graph in torch's log (AOT_CACHE_HIT;
+    every other stage is logged), so a warm machine would give a dump
+    without pre-grad graphs.  Off, every compile is cold: most of what a
+    dump costs (about 1.8x the time of the block on a small GPT-2;
+    benchmarks/dump_overhead.py).  Where torch cannot turn one off, the
+    dump says which graph's pre-grad graph a cache hit left out."""
     with contextlib.ExitStack() as stack:
         for module_name, option in (("torch._inductor.config", "fx_graph_cache"),
                                     ("torch._functorch.config", "enable_autograd_cache"),
@@ -350,13 +349,14 @@ def compile_caches_disabled() -> Iterator[None]:
         yield
 
 
-# The trace artifacts (event "artifact", metadata "name") torch logs when a
-# compile is loaded from one of its caches, and the cache each names.
-CACHE_HIT_ARTIFACTS = {
-    "aotautograd_cache_hit": "AOTAutograd's cache",
-    "fx_graph_cache_hit": "Inductor's FX graph cache",
-    "fx_graph_bundled_cache_hit": "Inductor's FX graph cache",
-}
+# The trace artifact (event "artifact", metadata "name") torch logs when it
+# loads a graph's compile from AOTAutograd's cache.  The graph then has no
+# pre-grad graph in the trace: Inductor's pre-grad passes run only after a
+# miss (aot_autograd's pre_grad_pass_timing "late", the default).  Torch
+# still logs the AOT joint / forward / backward graphs (kept in the cache
+# entry), and Inductor's FX graph cache logs the post-grad graphs and the
+# output module.
+AOT_CACHE_HIT = "aotautograd_cache_hit"
 
 
 # ---- the patches debug() needs: FX graph code execution, Inductor loading ----
