@@ -1217,7 +1217,7 @@ def _recording(dump_dir: Path, run_from_files: bool, keep_fx_code: bool = False,
             # Undone last: until the bytecode hook is gone, a compile on
             # another thread may switch it on again.
             undo.callback(dump.guard_checks.switch_off)
-            undo.enter_context(hooks.compile_caches_disabled())
+            undo.enter_context(hooks.local_pgo_profile_disabled())
             undo.callback(hooks.register_bytecode_hook(dump.on_bytecode))
             undo.callback(hooks.listen_to_trace(dump.on_trace))
             # Graph code is compiled from its file in both blocks, so that
