@@ -158,7 +158,7 @@ def run_script(root: Path, script: str, stdin: str = "", **env: str
 # on the first shape.  With gradients, torch then compiles the dynamic
 # graph at once: the files of the first entry change under debug(), which
 # says so and runs the new code (torch's doing; Dynamo's local profile is
-# off in both blocks, see _torch_hooks.compile_caches_disabled).
+# off in both blocks, see _torch_hooks.local_pgo_profile_disabled).
 KNOWN_CHANGED_UNDER_DEBUG: Dict[Tuple[str, str, str], Dict[str, str]] = {
     (backend, "1", "1"): {r"changed under debug\(\): a compile differed":
                           "the second run of the dynamic-shape training compiles dynamic at once"}

@@ -29,9 +29,10 @@ HERE = Path(__file__).resolve().parent
 MANGLED_GLOBAL = re.compile(r"\b_[A-Za-z0-9]\w*__(compiled_fn|resume_at)_")
 COMPILED_FN = re.compile(r"__compiled_fn_\d+_[0-9a-f_]+[0-9a-f]")
 RESUME = re.compile(r"__resume_at_\d+_\d+")
-# What a dump says of the stages torch did not log for a compile loaded from
-# its caches (the pre-grad graph, on an AOTAutograd cache hit).
-_NOT_EMITTED = r": ([\w, ]+) not in the dump: compile \S+ was loaded from [^,\n]*cache"
+# What a dump says of a graph's stage torch did not log because the graph
+# came from AOTAutograd's cache (the pre-grad graph).
+_NOT_EMITTED = (r": ([\w, ]+) not in the dump: compile \S+ loaded this graph from "
+                r"AOTAutograd's cache")
 
 
 def _run(args: List[str], cwd: Path, timeout: float = 900, **env: str

@@ -321,42 +321,37 @@ def listen_to_trace(receive: Callable[[TraceEvent], None]) -> Remover:
 
 
 @contextlib.contextmanager
-def compile_caches_disabled() -> Iterator[None]:
-    """The caches that make a compile depend on earlier ones, off.
-
-    Dynamo's local profile (automatic_dynamic_local_pgo): it records on
-    disk which inputs turned out dynamic, so a second run (debug() after
+def local_pgo_profile_disabled() -> Iterator[None]:
+    """Dynamo's local profile (automatic_dynamic_local_pgo) off: it records
+    on disk which inputs turned out dynamic, so a second run (debug() after
     prepare_debug) would compile dynamic graphs at once where the first
     compiled static ones, and could not run the files the first wrote.
 
-    Inductor's FX graph cache and AOTAutograd's cache: on a hit torch logs
-    neither the pre-grad graph nor, for some graphs (an inference graph
-    loaded from the FX graph cache alone), the AOT, post-grad and Inductor
-    stages, so a warm machine would give an incomplete dump.  Off, every
-    compile is cold: most of what a dump costs (about 1.8x the time of the
-    block on a small GPT-2; benchmarks/dump_overhead.py).  Where torch
-    cannot turn one off, the dump says which stages a cache hit left out
-    (CACHE_HIT_ARTIFACTS)."""
-    with contextlib.ExitStack() as stack:
-        for module_name, option in (("torch._inductor.config", "fx_graph_cache"),
-                                    ("torch._functorch.config", "enable_autograd_cache"),
-                                    ("torch._dynamo.config", "automatic_dynamic_local_pgo")):
-            config = _module(module_name)
-            if config is None or not hasattr(config, "patch") or not hasattr(config, option):
-                warn_missing("%s.%s" % (module_name, option),
-                             "a warm cache may change or leave out graphs of the dump")
-                continue
-            stack.enter_context(config.patch(**{option: False}))
+    Inductor's FX graph cache and AOTAutograd's cache stay on: turned off,
+    every compile was cold, most of what a dump cost (about 1.6x-2x the
+    time of the block on a small GPT-2 with graph breaks,
+    benchmarks/dump_overhead.py).  A graph loaded from AOTAutograd's cache
+    has every stage in torch's log but the pre-grad graph (AOT_CACHE_HIT),
+    and the dump says so per graph."""
+    config = _module("torch._dynamo.config")
+    option = "automatic_dynamic_local_pgo"
+    if config is None or not hasattr(config, "patch") or not hasattr(config, option):
+        warn_missing("torch._dynamo.config." + option,
+                     "a second run may compile other graphs than the first")
+        yield
+        return
+    with config.patch(**{option: False}):
         yield
 
 
-# The trace artifacts (event "artifact", metadata "name") torch logs when a
-# compile is loaded from one of its caches, and the cache each names.
-CACHE_HIT_ARTIFACTS = {
-    "aotautograd_cache_hit": "AOTAutograd's cache",
-    "fx_graph_cache_hit": "Inductor's FX graph cache",
-    "fx_graph_bundled_cache_hit": "Inductor's FX graph cache",
-}
+# The trace artifact (event "artifact", metadata "name") torch logs when it
+# loads a graph's compile from AOTAutograd's cache.  The graph then has no
+# pre-grad graph in the trace: Inductor's pre-grad passes run only after a
+# miss (aot_autograd's pre_grad_pass_timing "late", the default).  Torch
+# still logs the AOT joint / forward / backward graphs (kept in the cache
+# entry), and Inductor's FX graph cache logs the post-grad graphs and the
+# output module.
+AOT_CACHE_HIT = "aotautograd_cache_hit"
 
 
 # ---- the patches debug() needs: FX graph code execution, Inductor loading ----

@@ -108,6 +108,17 @@ def _compiles(text: str, mode: str = "exec") -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=256)
+def _source_in_its_file(code: types.CodeType) -> Optional[str]:
+    """code's def as its file has it, dedented; None without one.  Cached:
+    each rewrite of a full_code file shows it again, and inspect reads and
+    tokenizes the file for it each time."""
+    try:
+        return textwrap.dedent(inspect.getsource(code))
+    except (OSError, TypeError):
+        return None
+
+
 def _commented(text: str) -> str:
     return "\n".join(("# " + line).rstrip() for line in text.splitlines())
 
@@ -354,7 +365,8 @@ class _Dump:
             weakref.WeakKeyDictionary())  # graph module -> its file
         self.notes: Dict[str, List[str]] = {}  # compile id -> reasons
         self.guard_trees: Dict[str, str] = {}  # compile id -> C++ guard tree
-        self.cache_hits: Dict[str, List[str]] = {}  # compile id -> caches it came from
+        # Graph name -> the compile id that loaded it from AOTAutograd's cache.
+        self.aot_cache_hits: Dict[str, str] = {}
         # Entries whose guards torch has not listed yet: it adds a cache
         # entry only after the compile has returned.
         self.unlisted: List[Tuple[_Function, _Entry]] = []
@@ -682,41 +694,37 @@ class _Dump:
                 "Recompiled because: %s" % event.metadata["recompile_reason"])
         elif event.kind == "dynamo_cpp_guards_str":
             self.guard_trees[compile_id] = event.payload.strip("\n")
-        elif event.kind == "artifact" and event.metadata.get("name") in hooks.CACHE_HIT_ARTIFACTS:
-            cache = hooks.CACHE_HIT_ARTIFACTS[event.metadata["name"]]
-            hits = self.cache_hits.setdefault(compile_id, [])
-            if cache not in hits:
-                hits.append(cache)
+        elif event.kind == "artifact" and event.metadata.get("name") == hooks.AOT_CACHE_HIT:
+            # Per graph: a frame's compile may make several (one it gave
+            # up on, then the one it keeps), each loaded or compiled.
+            name = hooks.graph_name_being_compiled()
+            if name is not None:
+                self.aot_cache_hits[self.names.show("graph", name, self._compile_key())] = \
+                    compile_id
 
     def _stage_files(self, name: str) -> Dict[str, str]:
         """The files of graph name's stages, stage -> file name: those of
         this block, and under debug() those prepare_debug wrote of stages
         this block's compile did not log (it was loaded from a cache)."""
         files = dict(self.graph_files.get(name, {}))
-        for stage in _COLD_TRAINING_STAGES + _COLD_INFERENCE_STAGES:
+        for stage in _STAGES:
             file_name = "%s.%s.py" % (name, stage)
             if stage not in files and file_name in self.found_texts:
                 files[stage] = file_name
         return files
 
     def _not_emitted(self, name: str) -> Optional[str]:
-        """What a dump says of graph name's stages torch did not log because
-        its compile was loaded from a cache (the pre-grad graph, on an
-        AOTAutograd cache hit); None when no stage is missing so."""
-        compile_id = next((c for c, names in self.graph_names.items() if name in names), "")
-        caches = self.cache_hits.get(compile_id)
-        if not caches:
+        """What a dump says of graph name's pre-grad graph when torch did
+        not log it because the graph came from AOTAutograd's cache (see
+        hooks.AOT_CACHE_HIT); None otherwise.  Only that stage: on a hit
+        torch logs the others, and which stages a graph has without one
+        varies (a graph Dynamo gave up on has no Inductor module)."""
+        compile_id = self.aot_cache_hits.get(name)
+        if compile_id is None or "pre_grad_graph" in self._stage_files(name):
             return None
-        present = self._stage_files(name)
-        training = any(stage in present for stage in _BACKWARD_STAGES)
-        missing = [stage for stage in (_COLD_TRAINING_STAGES if training
-                                       else _COLD_INFERENCE_STAGES) if stage not in present]
-        if not missing:
-            return None
-        return ("%s: %s not in the dump: compile %s was loaded from %s, and torch logs %s "
-                "only when it compiles" % (name, ", ".join(missing), compile_id,
-                                            " and ".join(caches),
-                                            "these stages" if len(missing) > 1 else "this stage"))
+        return ("%s: pre_grad_graph not in the dump: compile %s loaded this graph from "
+                "AOTAutograd's cache, and torch logs the pre-grad graph only when it "
+                "compiles" % (name, compile_id))
 
     def _flush_pending(self, compile_id: str) -> None:
         for event in self.pending.pop(compile_id, []):
@@ -1000,10 +1008,9 @@ class _Dump:
         return "\n".join(lines)
 
     def _original_source(self, record: _Function) -> str:
-        try:
-            return textwrap.dedent(inspect.getsource(record.code))
-        except (OSError, TypeError):
-            return self._decompiled(record.code, record.code.co_name)
+        source = _source_in_its_file(record.code)
+        return source if source is not None else self._decompiled(record.code,
+                                                                   record.code.co_name)
 
     def _dispatcher(self, record: _Function) -> str:
         params, call = _signature(record.code)
@@ -1162,14 +1169,10 @@ def _graph_stage(event: hooks.TraceEvent) -> Optional[str]:
     return None
 
 
-# The graph files of a compile on the inductor backend, training and
-# inference, when torch compiles it (as opposed to loading it from a cache).
-_BACKWARD_STAGES = ("aot_backward_graph", "post_grad_backward_graph", "inductor_backward")
-_COLD_TRAINING_STAGES = ("captured_graph", "pre_grad_graph", "aot_joint_graph",
-                         "aot_forward_graph", "post_grad_graph", "inductor_forward"
-                         ) + _BACKWARD_STAGES
-_COLD_INFERENCE_STAGES = ("captured_graph", "pre_grad_graph", "aot_inference_graph",
-                          "post_grad_graph", "inductor_inference")
+# Every stage a graph file may show (_graph_stage).
+_STAGES = (("captured_graph", "pre_grad_graph") + _AOT_STAGES
+           + ("post_grad_graph", "post_grad_backward_graph", "inductor_forward",
+              "inductor_backward", "inductor_inference"))
 # The trace events the dump reads (others, such as chromium_event,
 # describe_tensor and str, nine in ten of a model's, are dropped at once):
 # those that carry a graph, a reason, guards or a cache hit, end a compile,
@@ -1178,7 +1181,7 @@ _EVENTS_READ = frozenset(("dynamo_start", "dynamo_output_graph", "dynamo_cpp_gua
                           "inductor_output_code", "inductor_post_grad_graph")
                          + _AOT_STAGES + _COMPILE_END_EVENTS)
 _ARTIFACTS_READ = frozenset(("dynamo_graph_break_reason", "inductor_post_grad_graph",
-                             "after_pre_grad_graph") + tuple(hooks.CACHE_HIT_ARTIFACTS))
+                             "after_pre_grad_graph", hooks.AOT_CACHE_HIT))
 
 
 def _read_by_the_dump(event: hooks.TraceEvent) -> bool:
@@ -1214,7 +1217,7 @@ def _recording(dump_dir: Path, run_from_files: bool, keep_fx_code: bool = False,
             # Undone last: until the bytecode hook is gone, a compile on
             # another thread may switch it on again.
             undo.callback(dump.guard_checks.switch_off)
-            undo.enter_context(hooks.compile_caches_disabled())
+            undo.enter_context(hooks.local_pgo_profile_disabled())
             undo.callback(hooks.register_bytecode_hook(dump.on_bytecode))
             undo.callback(hooks.listen_to_trace(dump.on_trace))
             # Graph code is compiled from its file in both blocks, so that
