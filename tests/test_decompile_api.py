@@ -11,6 +11,7 @@ recovered, which verify=True reports instead of passing it off as correct.
 from __future__ import annotations
 
 import json
+from typing import Any, Dict
 
 import pytest
 
@@ -144,11 +145,17 @@ print(json.dumps(results))
 '''
 
 
+def _results_of(version: str, unpyc_path: str, script: str) -> Dict[str, Any]:
+    """The JSON object script prints, run by that version's interpreter."""
+    proc = run_python(version, unpyc_path, ["-c", script])
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    results: Dict[str, Any] = json.loads(proc.stdout)
+    return results
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 def test_decompile_api_on_host_objects(version: str, unpyc_path: str) -> None:
-    proc = run_python(version, unpyc_path, ["-c", CHECK])
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    results = json.loads(proc.stdout)
+    results = _results_of(version, unpyc_path, CHECK)
     assert results == {
         "try": True,
         "module": True,
@@ -368,9 +375,7 @@ print(json.dumps(results))
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_callables_lambdas_and_stand_ins(version: str, unpyc_path: str) -> None:
-    proc = run_python(version, unpyc_path, ["-c", CALLABLES_AND_LAMBDAS])
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    results = json.loads(proc.stdout)
+    results = _results_of(version, unpyc_path, CALLABLES_AND_LAMBDAS)
     assert [key for key, value in results.items() if value is not True] == [], results
     assert len(results) == 26, sorted(results)
 
