@@ -40,7 +40,7 @@ import unpyc
 
 from . import _torch_hooks as hooks
 from . import effects
-from ._objects import identifier
+from ._objects import identifier, without_addresses
 from ._placeholders import StandIns
 from ._shared_dump_dir import dump_dir_of_this_process
 from .errors import UnpycError, VerificationError
@@ -255,7 +255,7 @@ def _bytecode_listing(code: types.CodeType) -> List[str]:
     lines = []
     for instruction in dis.get_instructions(code):
         argument = instruction.argrepr or ("" if instruction.arg is None else instruction.arg)
-        text = "%d %s %s" % (instruction.offset, instruction.opname, argument)
+        text = without_addresses("%d %s %s" % (instruction.offset, instruction.opname, argument))
         source_line = instruction.positions.lineno if instruction.positions else None
         lines.append("    %r,  # source line %s" % (text.strip(), source_line))
     return lines
