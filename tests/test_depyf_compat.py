@@ -135,8 +135,15 @@ def run_script(root: Path, script: str, stdin: str = "", **env: str
 # graph, then a dynamic one on the recompile) and calls once under debug()
 # on the first shape.  With gradients, torch then compiles the dynamic
 # graph at once: the files of the first entry change under debug(), which
-# says so and runs the new code (torch's doing; Dynamo's local profile is
-# off in both blocks, see _torch_hooks.local_pgo_profile_disabled).
+# says so and runs the new code.  The cause is in the script's tensors, not
+# in a cache: the script reuses its module-level input tensors, and
+# AOTAutograd stamps the dynamic dimensions of the tensors it saves for the
+# backward pass on them (runtime_wrappers.mark_dynamo_propagated_dynamic_
+# indices, "_dynamo_propagated_dynamic_indices"), which Dynamo reads as
+# weakly dynamic on the next compile, after any reset.  A run without
+# unpyc does the same; the same script in a new process does not.
+# (Dynamo's local profile is off in both blocks, see
+# _torch_hooks.local_pgo_profile_disabled.)
 KNOWN_CHANGED_UNDER_DEBUG: Dict[Tuple[str, str, str], Dict[str, str]] = {
     (backend, "1", "1"): {r"changed under debug\(\): a compile differed":
                           "the second run of the dynamic-shape training compiles dynamic at once"}
