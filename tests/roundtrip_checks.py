@@ -1,4 +1,5 @@
-"""What every round-trip test of a corpus asserts about the JSON that
+"""What every round-trip test of a corpus (the stdlib, the real-world
+corpus, depyf's decompiler inputs) asserts about the JSON that
 `python -m unpyc.roundtrip ... --known LIST --json OUT` wrote: no crash,
 no timeout, no failure missing from the known-failures list, no listed
 entry that passes now (the list only shrinks), and a clean exit."""
