@@ -13,15 +13,19 @@ verdict:
 * equivalent: the output compiles to equivalent code;
 * marked: the output holds an "unpyc: could not recover" region (counted
   here whatever the oracle says; "equivalent anyway" is a false alarm);
-* differs: unmarked output that compiles to different code, a lie;
+* differs: unmarked output that compiles to different code, a lie
+  ("noted" counts those where a "# unpyc:" comment says something);
 * invalid: the output does not compile;
 * error: the decompiler raised;
 * crash: the worker died; timeout: it ran over the limit.
 
-Each failure gets a category: the construct of the first difference (the
-innermost statement on its line and, on 3.11+, the node at its exact
-position), or the kind of failure.  Failures are shrunk with
-pysource-minimize to small programs that still fail the same way (same
+Each failure gets a category: for a difference in the instructions, the
+construct of the first one (the innermost statement on its line in the one
+holding it, and on 3.11+ the expression at its exact position) and the
+opnames expected and got ("Match/Pass: JUMP_FORWARD -> RETURN_CONST"); else
+the part that differs (co_names, exception table...) or the kind of
+failure.  Failures are shrunk with pysource-minimize to small programs that
+still fail the same way (same
 verdict, same category), written to --minimize-dir.
 """
 
@@ -48,6 +52,9 @@ from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple
 from . import roundtrip
 
 MARK = "unpyc: could not recover this "
+# Any comment of the engine's about the output ("# unpyc: a value missing
+# from the stack...").
+NOTE = "# unpyc: "
 VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 MARKED = "marked"
 SKIPPED = roundtrip.SKIPPED
@@ -79,16 +86,25 @@ def check_program(source: str, filename: str = "<generated>") -> Dict[str, Any]:
     status = result.status
     category = _category(result.status, result.detail or "", source, expected)
     if MARK in output:
-        why = output.split(MARK, 1)[1].split(" (offsets", 1)[0]
         status = MARKED
-        category = why + (" (equivalent anyway)" if result.status == roundtrip.EQUIVALENT
-                          else "")
+        category = _marked_category(output.split(MARK, 1)[1]) + (
+            " (equivalent anyway)" if result.status == roundtrip.EQUIVALENT else "")
     equivalent = sum(1 for f in result.functions if f.status == roundtrip.EQUIVALENT)
     return {"status": status, "category": category, "detail": result.detail or "",
-            "functions": [equivalent, len(result.functions)], "output": output}
+            "functions": [equivalent, len(result.functions)], "output": output,
+            "noted": NOTE in output}
+
+
+def _marked_category(region: str) -> str:
+    """"region from RERAISE": what the engine could not recover, and the
+    first instruction its disassembly block lists."""
+    why, _, listing = region.partition("\n")
+    first = listing.split()[2:3] if listing.lstrip().startswith("#") else []
+    return why.split(" (offsets", 1)[0] + (" from " + first[0] if first else "")
 
 
 _DIFFERENCE = re.compile(r"^(.*?): (instruction (\d+)|exception table|co_\w+|missing)")
+_OPNAMES = re.compile(r"expected (?:\((\w+), .*?\)|the end), got (?:\((\w+)|the end)")
 
 
 def _category(status: str, detail: str, source: str, expected: CodeType) -> str:
@@ -104,8 +120,15 @@ def _category(status: str, detail: str, source: str, expected: CodeType) -> str:
         return detail[:60]
     if m.group(3) is None:
         return {"missing": "missing code object"}.get(m.group(2), m.group(2))
+    opnames = _OPNAMES.search(detail)
+    change = "%s -> %s" % (opnames.group(1) or "end", opnames.group(2) or "end") if (
+        opnames) else "?"
+    if change.startswith("SETUP_ANNOTATIONS "):
+        # Set up on the module's first line for an annotation anywhere.
+        return "annotations: " + change
     code = _code_named(expected, m.group(1))
-    return _construct_at(source, code, int(m.group(3))) if code else "instruction"
+    construct = _construct_at(source, code, int(m.group(3))) if code else "?"
+    return "%s: %s" % (construct, change)
 
 
 def _code_named(module: CodeType, where: str) -> Optional[CodeType]:
@@ -440,34 +463,50 @@ def counts(records: Sequence[Dict[str, Any]]) -> Dict[str, int]:
     return found
 
 
-def table(runs: Sequence[VersionRun]) -> str:
-    """Per version: verdicts of the programs that compile there, then each
-    failure category with its count and first program."""
+def table(runs: Sequence[VersionRun], shown: int = 30) -> str:
+    """Per version and generator: verdicts of the programs that compile
+    there; then per version the failure categories with their counts and
+    first programs (the `shown` first: other verdicts, then differs,
+    largest first)."""
     columns = (roundtrip.EQUIVALENT,) + FAILURES
-    lines = ["%-7s %8s %8s %7s " % ("version", "programs", "skipped", "eq%")
-             + " ".join("%10s" % c for c in columns) + " %7s %8s" % ("fn eq%", "seconds")]
+    lines = ["%-7s %-16s %8s %8s %7s " % ("version", "generator", "programs", "skipped", "eq%")
+             + " ".join("%10s" % c for c in columns) + " %7s %7s" % ("noted", "fn eq%")]
     for run in runs:
-        found = counts(run.records)
-        ran = sum(n for status, n in found.items() if status != SKIPPED)
-        functions = [r["functions"] for r in run.records if "functions" in r]
-        fn_total = sum(f[1] for f in functions)
-        lines.append("%-7s %8d %8d %7s " % (
-            run.version, ran, found.get(SKIPPED, 0),
-            "%.1f" % (100.0 * found.get(roundtrip.EQUIVALENT, 0) / ran) if ran else "-")
-            + " ".join("%10d" % found.get(c, 0) for c in columns)
-            + " %7s %8.0f" % ("%.1f" % (100.0 * sum(f[0] for f in functions) / fn_total)
-                              if fn_total else "-", run.seconds))
+        for generator in ("pysource-codegen", "hypothesmith"):
+            records = [r for r in run.records if r["program"].startswith(generator + ":")]
+            if records:
+                lines.append(_row(run.version, generator, records, columns))
     for run in runs:
         categories: Dict[Tuple[str, str], List[str]] = {}
         for r in run.records:
             if r["status"] in FAILURES:
                 categories.setdefault((r["status"], r["category"]), []).append(r["program"])
         if categories:
-            lines.append("\n%s failures by category:" % run.version)
-        for (status, category), names in sorted(
-                categories.items(), key=lambda item: (-len(item[1]), item[0])):
-            lines.append("  %4d  %-8s %-50s e.g. %s" % (len(names), status, category, names[0]))
+            lines.append("\n%s failures by category (%.0f s):" % (run.version, run.seconds))
+        # The rarer verdicts first: a table cut short leaves out differs only.
+        ranked = sorted(categories.items(), key=lambda item: (
+            item[0][0] == roundtrip.DIFFERS, -len(item[1]), item[0]))
+        for (status, category), names in ranked[:shown]:
+            lines.append("  %4d  %-8s %-56s e.g. %s" % (len(names), status, category, names[0]))
+        if len(ranked) > shown:
+            lines.append("  ... %d more categories, %d programs" % (
+                len(ranked) - shown, sum(len(names) for _, names in ranked[shown:])))
     return "\n".join(lines)
+
+
+def _row(version: str, generator: str, records: Sequence[Dict[str, Any]],
+         columns: Sequence[str]) -> str:
+    found = counts(records)
+    ran = sum(n for status, n in found.items() if status != SKIPPED)
+    functions = [r["functions"] for r in records if "functions" in r]
+    fn_total = sum(f[1] for f in functions)
+    noted = sum(1 for r in records if r.get("noted") and r["status"] == roundtrip.DIFFERS)
+    return ("%-7s %-16s %8d %8d %7s " % (
+        version, generator, ran, found.get(SKIPPED, 0),
+        "%.1f" % (100.0 * found.get(roundtrip.EQUIVALENT, 0) / ran) if ran else "-")
+        + " ".join("%10d" % found.get(c, 0) for c in columns)
+        + " %7d %7s" % (noted, "%.1f" % (100.0 * sum(f[0] for f in functions) / fn_total)
+                        if fn_total else "-"))
 
 
 def known_entries(run: VersionRun) -> Dict[str, str]:
@@ -532,6 +571,7 @@ def _parser() -> argparse.ArgumentParser:
     add("--minimize-seconds", type=float, default=90.0, help="time limit per shrink")
     add("--known-dir", help="known failures: DIR/smoke-3.X.txt")
     add("--update-known", action="store_true", help="rewrite them with the current failures")
+    add("--report", metavar="JSON", help="print the tables of an earlier run's --json")
     add("--serve", action="store_true", help=argparse.SUPPRESS)
     return parser
 
@@ -589,6 +629,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     if args.serve:
         serve(sys.stdin, sys.stdout)
+        return 0
+    if args.report:
+        with open(args.report, encoding="utf-8") as f:
+            saved = json.load(f)["versions"]
+        print(table([VersionRun(v["version"], v["records"], v["minimized"], v["seconds"])
+                     for v in saved]))
         return 0
     versions = []
     for version in args.versions.split(","):
