@@ -198,7 +198,12 @@ def serve(stdin: IO[str], stdout: IO[str]) -> None:
         sys.set_int_max_str_digits(0)
     for line in stdin:
         request = json.loads(line)
-        stdout.write(json.dumps(check_program(request["source"])) + "\n")
+        try:
+            verdict = check_program(request["source"])
+        except Exception as e:  # the campaign's own fault, not a crash of unpyc's
+            verdict = {"status": roundtrip.ERROR, "category": "campaign: " + type(e).__name__,
+                       "detail": "%s: %s" % (type(e).__name__, e)}
+        stdout.write(json.dumps(verdict) + "\n")
         stdout.flush()
 
 
@@ -265,7 +270,7 @@ class Target:
 class Program:
     name: str
     generator: str
-    source: str
+    source: Optional[str]  # None: the generator failed
 
 
 class Programs:
@@ -290,10 +295,10 @@ class Programs:
 
         name = "pysource-codegen:%d:%d" % (self.seed, k)
         try:
-            source = generate(self.seed * 100003 + k, node_limit=self.node_limit,
-                              depth_limit=self.depth_limit)
-        except Exception as e:  # the generator's own bugs: not a program
-            source = "# pysource-codegen failed: %s\n" % type(e).__name__
+            source: Optional[str] = generate(
+                self.seed * 100003 + k, node_limit=self.node_limit, depth_limit=self.depth_limit)
+        except Exception:  # the generator's own bug: no program, skipped
+            source = None
         return Program(name, "pysource-codegen", source)
 
     def hypothesmith(self, count: int) -> List[Program]:
@@ -366,7 +371,9 @@ def run_version(target: Target, programs: Programs, options: Options) -> Version
                 break
             continue
         clock = time.monotonic()
-        verdict = target.check(program.source)
+        verdict: Dict[str, Any] = target.check(program.source) if (
+            program.source is not None) else {
+            "status": SKIPPED, "category": "", "detail": "the generator failed"}
         verdict.pop("output", None)
         verdict.update(program=program.name, seconds=round(time.monotonic() - clock, 3))
         run.records.append(verdict)
@@ -383,10 +390,14 @@ def run_version(target: Target, programs: Programs, options: Options) -> Version
 
 
 def _source_of(programs: Programs, name: str) -> str:
+    """The source of a program that ran (so the generator made it)."""
     generator, _seed, k = name.rsplit(":", 2)
     if generator == "pysource-codegen":
-        return programs.codegen(int(k)).source
-    return programs.hypothesmith(int(k) + 1)[int(k)].source
+        program = programs.codegen(int(k))
+    else:
+        program = programs.hypothesmith(int(k) + 1)[int(k)]
+    assert program.source is not None
+    return program.source
 
 
 def _minimize_failures(target: Target, programs: Programs, records: List[Dict[str, Any]],
