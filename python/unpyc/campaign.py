@@ -577,8 +577,8 @@ def _parser() -> argparse.ArgumentParser:
     add("--jobs", type=int, default=1, help="versions run at once")
     add("--json", help="write every verdict and the minimized programs here")
     add("--minimize-dir", help="shrink failures and write them here, per version")
-    add("--minimize-per-category", type=int, default=2, metavar="K",
-        help="shrink the first K failures of each category (0: all)")
+    add("--minimize-per-category", type=int, default=0, metavar="K",
+        help="shrink only the first K failures of each category (default 0: all)")
     add("--minimize-seconds", type=float, default=90.0, help="time limit per shrink")
     add("--known-dir", help="known failures: DIR/smoke-3.X.txt")
     add("--update-known", action="store_true", help="rewrite them with the current failures")
