@@ -3,7 +3,8 @@ Csmith and C-Reduce: ``python -m unpyc.campaign``.
 
 Random valid programs come from pysource-codegen (and hypothesmith), which
 run here, under the interpreter that runs the campaign (the project's
-venv).  Each target CPython gets every program as source: it keeps those it
+venv), or with --generate-in-target pysource-codegen runs in each target
+interpreter, in its own syntax.  Each target CPython gets every program as source: it keeps those it
 compiles, and the round-trip oracle (roundtrip.roundtrip_code) decompiles,
 recompiles and compares them, in a worker process of that interpreter
 (``python3.X -m unpyc.campaign --serve``) that the campaign kills when a
@@ -198,6 +199,14 @@ def serve(stdin: IO[str], stdout: IO[str]) -> None:
         sys.set_int_max_str_digits(0)
     for line in stdin:
         request = json.loads(line)
+        if "generate" in request:
+            stdout.write(json.dumps({"source": _generate(*request["generate"])}) + "\n")
+            stdout.flush()
+            continue
+        if "minimize" in request:
+            stdout.write(json.dumps({"source": _minimize_here(*request["minimize"])}) + "\n")
+            stdout.flush()
+            continue
         try:
             verdict = check_program(request["source"])
         except Exception as e:  # the campaign's own fault, not a crash of unpyc's
@@ -205,6 +214,33 @@ def serve(stdin: IO[str], stdout: IO[str]) -> None:
                        "detail": "%s: %s" % (type(e).__name__, e)}
         stdout.write(json.dumps(verdict) + "\n")
         stdout.flush()
+
+
+def _minimize_here(source: str, status: str, category: str, seconds: float) -> str:
+    """minimize_failure in this process, for a program in syntax the
+    campaign's interpreter cannot parse: a crash here loses the shrinking
+    (the campaign then keeps the program whole), not the verdict."""
+    from pysource_minimize import minimize
+
+    deadline = time.monotonic() + seconds
+
+    def fails_the_same(candidate: str) -> bool:
+        verdict = check_program(candidate)
+        return time.monotonic() < deadline and (
+            verdict["status"], verdict["category"]) == (status, category)
+
+    return str(minimize(source, fails_the_same))
+
+
+def _generate(seed: int, node_limit: int, depth_limit: int) -> Optional[str]:
+    """pysource-codegen's program for seed, in the syntax of the running
+    interpreter; None when the generator fails (its own bug)."""
+    try:
+        from pysource_codegen import generate
+
+        return str(generate(seed, node_limit=node_limit, depth_limit=depth_limit))
+    except Exception:
+        return None
 
 
 # ------------------------------------------------------ the campaign's side
@@ -236,24 +272,42 @@ class Target:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
     def check(self, source: str) -> Dict[str, Any]:
+        return self._ask({"source": source})
+
+    def generate(self, seed: int, node_limit: int, depth_limit: int) -> Optional[str]:
+        """pysource-codegen's program for seed as this interpreter makes it
+        (its own syntax: 3.12's type parameters...); None when that fails."""
+        answer = self._ask({"generate": [seed, node_limit, depth_limit]})
+        source = answer.get("source")
+        return source if isinstance(source, str) else None
+
+    def shrink_here(self, source: str, key: Tuple[str, str], seconds: float) -> str:
+        """source shrunk by pysource-minimize inside the worker (see
+        _minimize_here), or source itself when the worker dies or overruns."""
+        answer = self._ask({"minimize": [source, key[0], key[1], seconds]}, seconds + 30)
+        shrunk = answer.get("source")
+        return shrunk if isinstance(shrunk, str) else source
+
+    def _ask(self, request: Dict[str, Any], timeout: Optional[float] = None) -> Dict[str, Any]:
+        """The worker's answer, or a crash or timeout verdict."""
         if self.process is None or self.process.poll() is not None:
             self.process = self._start()
         process = self.process
         assert process.stdin is not None and process.stdout is not None
         try:
-            process.stdin.write(json.dumps({"source": source}) + "\n")
+            process.stdin.write(json.dumps(request) + "\n")
             process.stdin.flush()
         except OSError:
             pass
-        ready, _, _ = select.select([process.stdout], [], [], self.timeout)
+        ready, _, _ = select.select([process.stdout], [], [], timeout or self.timeout)
         line = process.stdout.readline() if ready else ""
         if line:
-            verdict: Dict[str, Any] = json.loads(line)
-            return verdict
+            answer: Dict[str, Any] = json.loads(line)
+            return answer
         if not ready:
             self.stop()
             return {"status": roundtrip.TIMEOUT, "category": "timeout",
-                    "detail": "over the %g s limit" % self.timeout}
+                    "detail": "over the %g s limit" % (timeout or self.timeout)}
         code = process.wait()
         self.process = None
         return {"status": roundtrip.CRASH, "category": "worker died (exit %s)" % code,
@@ -276,10 +330,14 @@ class Program:
 class Programs:
     """The programs of a campaign, in order, made once and shared by the
     versions: program k of pysource-codegen is generate(seed * 100003 + k);
-    hypothesmith's are the first examples of a seeded hypothesis run."""
+    hypothesmith's are the first examples of a seeded hypothesis run.
+    With `target`, pysource-codegen runs in that interpreter instead (its
+    programs are named pysource-codegen@3.X:seed:k)."""
 
-    def __init__(self, seed: int, node_limit: int, depth_limit: int) -> None:
+    def __init__(self, seed: int, node_limit: int, depth_limit: int,
+                 target: Optional["Target"] = None) -> None:
         self.seed, self.node_limit, self.depth_limit = seed, node_limit, depth_limit
+        self.target = target
         self._codegen: Dict[int, Program] = {}
         self._hypothesmith: List[Program] = []
         self._lock = threading.Lock()
@@ -291,14 +349,10 @@ class Programs:
             return self._codegen[k]
 
     def _generate(self, k: int) -> Program:
-        from pysource_codegen import generate
-
-        name = "pysource-codegen:%d:%d" % (self.seed, k)
-        try:
-            source: Optional[str] = generate(
-                self.seed * 100003 + k, node_limit=self.node_limit, depth_limit=self.depth_limit)
-        except Exception:  # the generator's own bug: no program, skipped
-            source = None
+        where = "@" + self.target.version if self.target else ""
+        name = "pysource-codegen%s:%d:%d" % (where, self.seed, k)
+        arguments = (self.seed * 100003 + k, self.node_limit, self.depth_limit)
+        source = self.target.generate(*arguments) if self.target else _generate(*arguments)
         return Program(name, "pysource-codegen", source)
 
     def hypothesmith(self, count: int) -> List[Program]:
@@ -392,7 +446,7 @@ def run_version(target: Target, programs: Programs, options: Options) -> Version
 def _source_of(programs: Programs, name: str) -> str:
     """The source of a program that ran (so the generator made it)."""
     generator, _seed, k = name.rsplit(":", 2)
-    if generator == "pysource-codegen":
+    if generator.startswith("pysource-codegen"):
         program = programs.codegen(int(k))
     else:
         program = programs.hypothesmith(int(k) + 1)[int(k)]
@@ -445,6 +499,10 @@ def minimize_failure(target: Target, source: str, key: Tuple[str, str],
         return (verdict["status"], verdict["category"]) == key
 
     try:
+        ast.parse(source)
+    except SyntaxError:  # newer syntax than this interpreter's (--generate-in-target)
+        return target.shrink_here(source, key, seconds)
+    try:
         return str(minimize(source, fails_the_same))
     except CouldNotMinimize:
         return source
@@ -484,7 +542,8 @@ def table(runs: Sequence[VersionRun], shown: int = 30) -> str:
              + " ".join("%10s" % c for c in columns) + " %7s %7s" % ("noted", "fn eq%")]
     for run in runs:
         for generator in ("pysource-codegen", "hypothesmith"):
-            records = [r for r in run.records if r["program"].startswith(generator + ":")]
+            records = [r for r in run.records
+                       if r["program"].split(":")[0].split("@")[0] == generator]
             if records:
                 lines.append(_row(run.version, generator, records, columns))
     for run in runs:
@@ -550,13 +609,24 @@ def write_known(path: str, run: VersionRun) -> None:
 # ------------------------------------------------------------- command line
 
 
-def _copy_package() -> str:
+def _copy_package(generator: bool) -> str:
     """A folder holding a copy of this unpyc package, for the targets'
-    PYTHONPATH (the venv's site-packages would bring 3.11's packages)."""
+    PYTHONPATH (the venv's site-packages would bring 3.11's packages), and
+    of pysource-codegen, pysource-minimize and typing_extensions when
+    generator (all pure Python)."""
     folder = tempfile.mkdtemp(prefix="unpyc-campaign-")
+    ignore = shutil.ignore_patterns("__pycache__")
     shutil.copytree(os.path.dirname(os.path.abspath(__file__)),
-                    os.path.join(folder, "unpyc"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+                    os.path.join(folder, "unpyc"), ignore=ignore)
+    if generator:
+        import pysource_codegen
+        import pysource_minimize
+        import typing_extensions
+
+        for package in (pysource_codegen, pysource_minimize):
+            shutil.copytree(os.path.dirname(os.path.abspath(str(package.__file__))),
+                            os.path.join(folder, package.__name__), ignore=ignore)
+        shutil.copy(typing_extensions.__file__, folder)
     return folder
 
 
@@ -573,6 +643,8 @@ def _parser() -> argparse.ArgumentParser:
     add("--seed", type=int, default=0)
     add("--node-limit", type=int, default=60)
     add("--depth-limit", type=int, default=4)
+    add("--generate-in-target", action="store_true",
+        help="run pysource-codegen in each target interpreter (its own syntax; 3.9+)")
     add("--timeout", type=float, default=20.0, help="seconds per program")
     add("--jobs", type=int, default=1, help="versions run at once")
     add("--json", help="write every verdict and the minimized programs here")
@@ -590,8 +662,8 @@ def _parser() -> argparse.ArgumentParser:
 def _run_all(args: argparse.Namespace, versions: List[Tuple[str, str]]) -> List[VersionRun]:
     options = Options(args.programs, args.hypothesmith, args.minutes, args.minimize_dir,
                       args.minimize_per_category, args.minimize_seconds)
-    programs = Programs(args.seed, args.node_limit, args.depth_limit)
-    path = _copy_package()
+    shared = Programs(args.seed, args.node_limit, args.depth_limit)
+    path = _copy_package(args.generate_in_target)
     results: Dict[str, VersionRun] = {}
     pending = list(versions)
     lock = threading.Lock()
@@ -603,6 +675,8 @@ def _run_all(args: argparse.Namespace, versions: List[Tuple[str, str]]) -> List[
                     return
                 version, python = pending.pop(0)
             target = Target(version, python, path, args.timeout)
+            programs = Programs(args.seed, args.node_limit, args.depth_limit, target) if (
+                args.generate_in_target) else shared
             try:
                 results[version] = run_version(target, programs, options)
             finally:
@@ -652,6 +726,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         python = find_interpreter(version)
         if python is None:
             print("CPython %s is not installed: left out" % version)
+        elif args.generate_in_target and version == "3.8":
+            print("pysource-codegen needs astunparse on 3.8: 3.8 left out")
         else:
             versions.append((version, python))
     runs = _run_all(args, versions)
