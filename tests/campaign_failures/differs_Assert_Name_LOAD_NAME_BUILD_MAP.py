@@ -1,0 +1,4 @@
+# Shrunk by python -m unpyc.campaign --seed 1 from pysource-codegen:1:89, differs on 3.12:
+# differs: Assert (Name): LOAD_NAME -> BUILD_MAP
+assert unique_name_1 if unique_name_0 else unique_name_2
+{}

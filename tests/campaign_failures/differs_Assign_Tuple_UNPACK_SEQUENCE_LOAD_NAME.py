@@ -1,0 +1,3 @@
+# Shrunk by python -m unpyc.campaign --seed 1 from pysource-codegen:1:4, differs on 3.11:
+# differs: Assign (Tuple): UNPACK_SEQUENCE -> LOAD_NAME
+() = unique_name_0[0] = unique_name_1 = 0

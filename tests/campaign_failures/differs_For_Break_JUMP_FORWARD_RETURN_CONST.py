@@ -1,0 +1,7 @@
+# Shrunk by python -m unpyc.campaign --seed 1 from pysource-codegen:1:196, differs on 3.13:
+# differs: For/Break: JUMP_FORWARD -> RETURN_CONST
+for unique_name_0 in 0:
+    break
+pass
+pass
+pass

@@ -1,0 +1,7 @@
+# Shrunk by python -m unpyc.campaign --seed 1 from pysource-codegen:1:528, differs on 3.11:
+# differs: If/Expr (Name): JUMP_FORWARD -> LOAD_CONST
+if {0}:
+    unique_name_0
+else:
+    pass
+pass

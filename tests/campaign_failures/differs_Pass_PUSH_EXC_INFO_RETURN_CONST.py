@@ -1,0 +1,8 @@
+# Shrunk by python -m unpyc.campaign --seed 1 from pysource-codegen:1:443, differs on 3.12:
+# differs: Pass: PUSH_EXC_INFO -> RETURN_CONST
+while []:
+    try:
+        pass
+    except* 0:
+        pass
+pass

@@ -1,0 +1,7 @@
+# Shrunk by python -m unpyc.campaign --seed 1 from pysource-codegen:1:33, differs on 3.11:
+# differs: TryStar/Expr (Name): JUMP_FORWARD -> LOAD_CONST
+try:
+    unique_name_0
+except* 0:
+    pass
+pass

@@ -1,0 +1,14 @@
+# Shrunk by python -m unpyc.campaign --seed 1 from pysource-codegen:1:147, differs on 3.12:
+# differs: TryStar/With: JUMP_BACKWARD -> RETURN_CONST
+try:
+    unique_name_0
+except* 0:
+    pass
+finally:
+    with 0:
+        pass
+pass
+pass
+pass
+pass
+pass
