@@ -17,7 +17,7 @@ import re
 import traceback
 import warnings
 from pathlib import Path
-from typing import Dict, Iterator, List
+from typing import Dict, Iterator, List, Optional
 
 from . import _torch_hooks as hooks
 
@@ -70,6 +70,7 @@ class DumpFiles:
         self.graph_texts: Dict[str, str] = {}  # file name -> readable graph
         self.runnable_files: Dict[str, str] = {}  # file name -> code that runs
         self.runnable_inputs: Dict[str, List[str]] = {}  # file name -> its graph's inputs
+        self.inductor_modules: Dict[str, str] = {}  # file name -> Inductor's output module
         # The code files there before the block: debug() keeps them, and
         # warns at its end about those its compiles changed, since
         # breakpoints set in them may have moved.
@@ -148,6 +149,7 @@ class DumpFiles:
         if stage.startswith("inductor_"):
             # Byte for byte the module Inductor loads (debug() loads it from
             # here), so notes go after it.
+            self.inductor_modules[file_name] = payload
             self.write(file_name, payload + "\n\n" + about + "\n")
             return
         if not compiles(payload):
@@ -196,7 +198,13 @@ class DumpFiles:
         # The file holds the module, then unpyc's notes (write_graph).
         if not same_code_lines(written, source, prefix=True):
             self.write(file_name, source)
+        self.inductor_modules[file_name] = source
         return target
+
+    def inductor_module(self, file_name: str) -> Optional[str]:
+        """The text of the Inductor module in file_name: of this block, or
+        under debug() the one prepare_debug wrote there."""
+        return self.inductor_modules.get(file_name, self.found_texts.get(file_name))
 
     def warn_changed(self) -> None:
         """Under debug(), at the block's end: a warning for each code file

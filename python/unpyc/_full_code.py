@@ -67,13 +67,18 @@ def _function_sections(recorder: "Recorder", record: "Function", parts: List[str
             " which the file lists)"))
         parts.append(entry.source or "# (not decompiled; see the file)")
         for name in entry.resume_names:
-            resume = next((f for f in recorder.functions.values() if f.stem == name), None)
+            resume = recorder.resume_functions.get(name)
             if resume is None:
                 parts.append("# Resume function %s: not found in the globals" % name)
                 continue
             parts.append("# Resume function %s (also in %s.py); Dynamo compiles it "
                          "when it runs:" % (name, name))
             parts.append(recorder.decompiled(resume.code, name))
+            if resume.stem in seen:
+                # A recompile installs the resume code of an earlier one anew.
+                parts.append("# The same code as %s: its cache entries are above."
+                             % resume.stem)
+                continue
             _function_sections(recorder, resume, parts, seen)
             parts.append(_dispatcher(resume))
 

@@ -96,12 +96,16 @@ class Recorder:
         self.log_bytecode = log_bytecode
         self.functions: Dict[types.CodeType, Function] = {}
         self.stems: Set[str] = set()
+        # The dump's name of each resume function global -> its function.
+        self.resume_functions: Dict[str, Function] = {}
         self.graph_names: Dict[str, List[str]] = {}  # compile id -> __compiled_fn_*
         self.pending: Dict[str, List[hooks.TraceEvent]] = {}
         self.routed_modules: "weakref.WeakKeyDictionary[Any, str]" = (
             weakref.WeakKeyDictionary())  # graph module -> its file
         self.notes: Dict[str, List[str]] = {}  # compile id -> reasons
         self.guard_trees: Dict[str, str] = {}  # compile id -> C++ guard tree
+        # compile id -> compile-end event kind -> the time of each phase.
+        self.compile_times: Dict[str, Dict[str, List[hooks.PhaseTime]]] = {}
         # Graph name -> the compile id that loaded it from AOTAutograd's cache.
         self.aot_cache_hits: Dict[str, str] = {}
         # Entries whose guards torch has not listed yet: it adds a cache
@@ -153,12 +157,18 @@ class Recorder:
             return
         for torch_name, name in names:
             found = hooks.resume_function(record.globals.get(torch_name))
-            if found is None or found[0] in self.functions:
+            if found is None:
                 continue
             code, resume_globals = found
-            self.stems.add(name)
-            self.functions[code] = Function(code=code, stem=name, is_resume=True,
-                                            globals=resume_globals or record.globals)
+            if code in self.functions:
+                # A recompile installs the resume code it made before
+                # under a new global.
+                self.resume_functions[name] = self.functions[code]
+            else:
+                self.stems.add(name)
+                self.functions[code] = self.resume_functions[name] = Function(
+                    code=code, stem=name, is_resume=True,
+                    globals=resume_globals or record.globals)
             with self.files.attempt("resume function " + name):
                 self.files.write(name + ".py", self.decompiled(code, name) + "\n")
 
@@ -300,6 +310,9 @@ class Recorder:
             self.pending.setdefault(compile_id, []).append(event)
 
     def _note(self, event: hooks.TraceEvent, compile_id: str) -> None:
+        if event.kind in _COMPILE_END_EVENTS:
+            self.compile_times.setdefault(compile_id, {})[event.kind] = \
+                hooks.compile_phase_times(event)
         if event.kind == "artifact" and event.metadata.get("name") == "dynamo_graph_break_reason":
             reason = event.payload.split("\nUser code traceback:")[0].strip()
             self.notes.setdefault(compile_id, []).append("Graph break: " + reason)
