@@ -267,6 +267,7 @@ def test_index_links_resolve_in_headless_chromium(scenarios: Dict[str, Any]) -> 
                 name.startswith("full_code_for_recompiled_fn"):
             assert name in reached, name
     sections = dict(json.loads(entries))
+    full_code = (dump / "full_code_for_recompiled_fn.py").read_text()
     texts = {f: [sections.get("fn-%s-entry-%d" % (f, i), "") for i in range(3)]
              for f in ["recompiled_fn"] + sorted({n[len("fn-"):n.rindex("-entry-")]
                                                   for n in sections if "resume" in n})}
@@ -276,6 +277,9 @@ def test_index_links_resolve_in_headless_chromium(scenarios: Dict[str, Any]) -> 
             name = "%s · entry %d" % (function, index)
             assert name + " · transformed code" in text, (name, text)
             assert name + " · guards" in text and re.search(r"\b[1-9]\d* guards", text), text
+            guards = re.search(r"\(def (__guard_%d_for_%s)\)" % (index, re.escape(function)),
+                               text)
+            assert guards and "def %s(" % guards.group(1) in full_code, (name, text)
             for stage in _stages(backend, grad=False):
                 # The pre-grad graph of a graph loaded from AOTAutograd's
                 # cache is not in torch's log: the page says so instead.

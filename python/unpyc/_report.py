@@ -132,7 +132,7 @@ def _entry_section(recorder: "Recorder", record: "Function", entry: "Entry",
                _e(name), _e(entry.compile_id))]
     out.append("<dt>Transformed code</dt><dd>%s <span class='note'>%s</span></dd>" % (
         _link(entry.file_name, name + " · transformed code"), _e(_how_it_runs(entry))))
-    out.append("<dt>Guards</dt><dd>%s</dd>" % _guards(recorder, entry, listed, full, name))
+    out.append("<dt>Guards</dt><dd>%s</dd>" % _guards(recorder, record, entry, listed, full))
     out.append("<dt>Recompiled because</dt><dd>%s</dd>" % (
         _pre_list(recompiles) if recompiles else "no recompile reason reported"))
     out.append("<dt>Graph breaks</dt><dd>%s</dd>" % (
@@ -164,12 +164,14 @@ def _pre_list(items: List[str]) -> str:
     return "<ul>%s</ul>" % "".join("<li><pre>%s</pre></li>" % _e(item) for item in items)
 
 
-def _guards(recorder: "Recorder", entry: "Entry", listed: Optional[hooks.CacheEntry],
-            full: str, name: str) -> str:
-    function = "__guard_%d_for_%s" % (entry.index, full[len("full_code_for_"):-3])
+def _guards(recorder: "Recorder", record: "Function", entry: "Entry",
+            listed: Optional[hooks.CacheEntry], full: str) -> str:
+    """Where the guards of entry are (the guard function _full_code
+    writes), and those torch lists."""
+    function = "__guard_%d_for_%s" % (entry.index, record.stem)
     if (recorder.files.dump_dir / full).exists():
         where = "%s <span class='note'>(def %s)</span>" % (
-            _link(full, name + " · guards"), _e(function))
+            _link(full, "%s · entry %d · guards" % (record.stem, entry.index)), _e(function))
     else:
         where = "<span class='note'>(no full_code file yet)</span>"
     if listed is None and recorder.awaits_listing(entry):

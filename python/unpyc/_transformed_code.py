@@ -192,7 +192,7 @@ def transformed_text(code: types.CodeType, name: str, header: str,
         return header + note + runnable, source, False, True
     problems.append("decompiling %s: %s" % (name, problem))
     warnings.warn("unpyc: the decompiled %s is %s; its bytecode is dumped beside it"
-                  % (name, problem), DumpWarning, stacklevel=4)
+                  % (name, problem), DumpWarning, stacklevel=3)
     note = ("# unpyc: the decompiled source below is %s\n"
             "# (a decompiler limit).  Under unpyc.debug() Dynamo's own bytecode runs,\n"
             "# each instruction reporting the line of its entry in %s_bytecode\n"
