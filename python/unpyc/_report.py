@@ -123,6 +123,7 @@ def _function_section(recorder: "Recorder", record: "Function") -> List[str]:
 def _entry_section(recorder: "Recorder", record: "Function", entry: "Entry",
                    listed: Optional[hooks.CacheEntry], full: str) -> List[str]:
     name = "%s · entry %d" % (record.stem, entry.index)
+    # The reasons of the compile, as Recorder._note words them.
     notes = recorder.notes.get(entry.compile_id or "", [])
     breaks = [n[len("Graph break: "):] for n in notes if n.startswith("Graph break: ")]
     recompiles = [n[len("Recompiled because: "):] for n in notes
