@@ -22,6 +22,25 @@ find_python311() {
     return 1
 }
 
+# Headless Chromium: tests/test_explorer.py loads the explorer's index.html
+# in it and follows every link.  Installed from the distribution (Debian's
+# package chromium) when missing and this user may; else the test says so.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 &&
+   ! command -v google-chrome >/dev/null 2>&1; then
+    as_root=()
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then as_root=(sudo -n); fi
+    if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || [ ${#as_root[@]} -gt 0 ]; }; then
+        echo "setup: installing chromium (apt-get) for the explorer's page test"
+        ${as_root[@]+"${as_root[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+            ${as_root[@]+"${as_root[@]}"} env DEBIAN_FRONTEND=noninteractive \
+                apt-get install -y -qq chromium ||
+            echo "setup: could not install chromium; tests/test_explorer.py's page test will fail" >&2
+    else
+        echo "setup: chromium is missing and apt-get (as root) is not available; install it" \
+             "for tests/test_explorer.py's page test" >&2
+    fi
+fi
+
 if [ ! -x .venv/bin/python ]; then
     "$(find_python311)" -m venv .venv
 fi

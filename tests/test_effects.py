@@ -238,7 +238,7 @@ def _transformed_codes_of_patterns() -> List[types.CodeType]:
 
 
 def test_dynamo_codes_of_the_side_effect_patterns_are_accepted() -> None:
-    from unpyc import explorer
+    from unpyc import _transformed_code as transformed
     from unpyc.errors import VerificationError
 
     checked = []
@@ -248,9 +248,9 @@ def test_dynamo_codes_of_the_side_effect_patterns_are_accepted() -> None:
         except VerificationError as error:
             source = str(error.source)
         name = "__transformed"
-        runnable = explorer._closure_wrapper(explorer._renamed_def(source, name), name,
-                                             code.co_freevars)
-        verdict = same_effects(code, explorer._def_code(runnable, name, name, code))
+        runnable = transformed.closure_wrapper(transformed.renamed_def(source, name), name,
+                                               code.co_freevars)
+        verdict = same_effects(code, transformed.code_of_def(runnable, name, name, code))
         assert verdict.equal, (code.co_name, verdict.reason, source)
         checked.append(code.co_name)
     assert len(checked) >= 14, checked

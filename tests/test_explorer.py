@@ -16,12 +16,15 @@ import os
 import re
 import subprocess
 import sys
+import urllib.parse
+import urllib.request
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Set, Tuple
 
 import pytest
 
 from conftest import REPO
+from headless_chromium import Browser, find_browser
 
 pytest.importorskip("torch", reason="torch is installed by scripts/setup.sh (extra [torch])")
 
@@ -185,6 +188,123 @@ def test_constants_and_lambdas_dump_fully(scenarios: Dict[str, Any]) -> None:
     full_code = (lambda_dump / "full_code_for_lambda_.py").read_text()
     assert "def __transformed_code_0_for_lambda_(x):" in full_code
     assert "def __guard_0_for_lambda_(" in full_code
+
+
+# A link's text names what it shows; a uuid is what it must not show.
+UUID = re.compile(r"[0-9a-f]{8}_[0-9a-f]{4}_[0-9a-f]{4}")
+# What each stage's link says (unpyc._report.STAGE_GROUPS).
+_STAGE_LABELS = {
+    "captured_graph": "captured graph", "pre_grad_graph": "pre-grad graph",
+    "aot_inference_graph": "AOT inference graph", "post_grad_graph": "post-grad graph",
+    "inductor_inference": "Inductor inference module",
+}
+
+
+def _follow_every_link(browser: Browser, page: Path) -> Tuple[List[Tuple[str, str]], Set[str]]:
+    """Loads page in Chromium and every page it links to, and the pages
+    those link to if they are HTML: each must load, be a file of page's
+    folder, and hold the element an anchor names.  Returns page's links
+    (url, text) and the files reached."""
+    assert browser.load(page.as_uri()) is None, page
+    links = browser.links()
+    reached: Set[str] = set()
+    pending = sorted({url for url, _ in links})
+    visited: Set[str] = set()
+    while pending:
+        url = pending.pop()
+        if url in visited:
+            continue
+        visited.add(url)
+        error = browser.load(url)
+        assert error is None, (url, error)
+        base, _, fragment = url.partition("#")
+        path = Path(urllib.request.url2pathname(urllib.parse.urlparse(base).path))
+        assert path.parent == page.parent and path.is_file(), url
+        reached.add(path.name)
+        if fragment:
+            assert browser.evaluate("document.getElementById(%s) !== null"
+                                    % json.dumps(urllib.parse.unquote(fragment))), url
+        else:  # the file's text is what the browser shows
+            shown = browser.evaluate("document.body.innerText")
+            assert shown.strip(), url
+            if path.suffix == ".py":
+                assert shown.strip() == path.read_text().strip(), url
+        if path.suffix == ".html":
+            pending += [linked for linked, _ in browser.links() if linked not in visited]
+    return links, reached
+
+
+def test_index_links_resolve_in_headless_chromium(scenarios: Dict[str, Any]) -> None:
+    """index.html of the scenario that graph-breaks and recompiles (three
+    cache entries of the function and of its resume function), loaded in
+    headless Chromium: every link leads to a file of the dump that loads,
+    or to an element that exists, and names what it shows.  The page shows
+    each entry's guards, recompile and graph-break reasons, graphs by
+    stage, compile times per phase and, on Inductor, each kernel."""
+    executable = find_browser()
+    if executable is None:
+        pytest.fail("headless Chromium is needed for this test and none of %s is on PATH: "
+                    "scripts/setup.sh installs the Debian package chromium where it can "
+                    "(as root, with apt-get); else install it: apt-get install -y chromium"
+                    % ", ".join(("chromium", "chromium-browser", "google-chrome")))
+    backend = scenarios["backend"]
+    cell = next(cell for cell in scenarios["report"] if cell["name"] == "recompiles")
+    dump = Path(cell["dump_dir"])
+    browser = Browser(executable)
+    try:
+        links, reached = _follow_every_link(browser, dump / "index.html")
+        browser.load((dump / "index.html").as_uri())
+        entries = browser.evaluate(
+            "JSON.stringify(Array.from(document.querySelectorAll('section.entry'),"
+            " s => [s.id, s.innerText]))")
+    finally:
+        browser.close()
+    for url, text in links:
+        assert text.strip() and not UUID.search(text) and len(text) <= 70, (url, text)
+    # Every file of the dump a reader needs is reached from the page.
+    for name in os.listdir(dump):
+        if name.endswith(".py") and not name.startswith("full_code_for_") or \
+                name.startswith("full_code_for_recompiled_fn"):
+            assert name in reached, name
+    sections = dict(json.loads(entries))
+    full_code = (dump / "full_code_for_recompiled_fn.py").read_text()
+    texts = {f: [sections.get("fn-%s-entry-%d" % (f, i), "") for i in range(3)]
+             for f in ["recompiled_fn"] + sorted({n[len("fn-"):n.rindex("-entry-")]
+                                                  for n in sections if "resume" in n})}
+    assert len(texts) == 2, sorted(sections)  # the function and its resume function
+    for function, shown in texts.items():
+        for index, text in enumerate(shown):
+            name = "%s · entry %d" % (function, index)
+            assert name + " · transformed code" in text, (name, text)
+            assert name + " · guards" in text and re.search(r"\b[1-9]\d* guards", text), text
+            guards = re.search(r"\(def (__guard_%d_for_%s)\)" % (index, re.escape(function)),
+                               text)
+            assert guards and "def %s(" % guards.group(1) in full_code, (name, text)
+            for stage in _stages(backend, grad=False):
+                # The pre-grad graph of a graph loaded from AOTAutograd's
+                # cache is not in torch's log: the page says so instead.
+                assert "%s · %s" % (name, _STAGE_LABELS[stage]) in text or (
+                    stage == "pre_grad_graph" and "pre_grad_graph not in the dump" in text), (
+                    stage, text)
+            timed = re.search(r"whole frame.*\(entire_frame_compile_time_s\)\s+(\S+)", text)
+            assert timed and re.fullmatch(r"\d+\.\d{3}", timed.group(1)), (name, text)
+            # Only Inductor reports Inductor's time, and not when the graph
+            # came from AOTAutograd's cache (as here, after the reference run).
+            inductor = re.search(r"Inductor \(inductor_compile_time_s\)\s+(\S+ \S+)", text)
+            assert inductor, text
+            assert backend == "inductor" or inductor.group(1) == "not reported", text
+    reasons = texts["recompiled_fn"]
+    assert "size mismatch" in reasons[1] and "dtype mismatch" in reasons[2], reasons
+    assert all("Graph break in user code" in text for text in reasons), reasons
+    if backend == "inductor":
+        page = (dump / "index.html").read_text()
+        modules = sorted(dump.glob("*.inductor_inference.py"))
+        assert len(modules) == 6, modules  # two graphs a compile, three compiles
+        for module in modules:
+            kernels = re.findall(r"^(\w+) = async_compile\.\w+\(", module.read_text(), re.M)
+            assert kernels, module
+            for kernel in kernels:
+                assert "<code>%s</code>" % kernel in page, (kernel, module)
 
 
 DEBUGGED_PROGRAM = """
@@ -417,7 +537,7 @@ def _readable_dump(dump: Path) -> str:
     full_code = (dump / "full_code_for_toy_example.py").read_text()
     index = (dump / "index.html").read_text()
     assert index.rstrip().endswith("</html>"), dump
-    linked = re.findall(r'<a href="([^"]+)">', index)
+    linked = re.findall(r'<a href="([^"#]+)"', index)  # files, not anchors
     assert "full_code_for_toy_example.py" in linked, dump
     assert set(linked) <= files, (set(linked) - files, dump)
     named = set(re.findall(r"\b(__[\w.]+?\.py)\b", full_code))

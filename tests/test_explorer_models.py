@@ -101,7 +101,7 @@ def _dump_problems(cell: Dict[str, Any], mode_name: str, dump: Path) -> List[str
     if "index.html" not in files:
         return problems + ["no index.html"]
     index = files["index.html"].read_text()
-    linked = set(re.findall(r'<a href="([^"]+)">', index))
+    linked = set(re.findall(r'<a href="([^"#]+)"', index))  # files, not anchors
     problems += ["index.html links a missing %s" % link for link in sorted(linked - set(files))]
     full_codes = {n: files[n].read_text() for n in files if n.startswith("full_code_for_")}
     if not full_codes:

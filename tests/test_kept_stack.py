@@ -21,7 +21,7 @@ from typing import Any, Callable, List, Tuple
 import pytest
 
 import unpyc
-from unpyc.explorer import KEPT_STACK_NOTE  # the engine's comment, as the explorer reads it
+from unpyc._transformed_code import KEPT_STACK_NOTE  # the engine's comment, as the explorer reads it
 
 pytestmark = pytest.mark.skipif(
     sys.version_info[:2] != (3, 11), reason="the code objects are assembled from 3.11 opcodes")

@@ -174,7 +174,9 @@ def several_functions() -> Run:
 
 
 def recompiled_fn(a: torch.Tensor) -> torch.Tensor:
-    return a.exp() - a
+    b = a.exp()
+    print("graph break between the two graphs of each compile")
+    return b - a
 
 
 def recompiles() -> Run:
@@ -293,7 +295,8 @@ def main() -> None:
     report.append(compare("several_functions", several_functions, {
         "functions": ["first_fn", "second_fn"], "guarded": ["L['a']", "L['b']"]}))
     report.append(compare("recompiles", recompiles, {
-        "functions": ["recompiled_fn"], "guarded": ["L['a']"], "recompiled": True}))
+        "functions": ["recompiled_fn"], "guarded": ["L['a']"], "recompiled": True,
+        "graph_breaks": True, "resumes": True}))
     report.append(compare("transformer_block", trained_two_steps(
         TransformerBlock, (2, 5, 16)), {"functions": [], "grad": True}))
     report.append(compare("small_cnn", trained_two_steps(SmallCNN, (2, 1, 8, 8)), {

@@ -338,6 +338,46 @@ def listen_to_trace(receive: Callable[[TraceEvent], None]) -> Remover:
     return remove
 
 
+# The compile times torch's compilation metrics carry (the metadata of the
+# trace events "compilation_metrics", a frame's compile, and
+# "bwd_compilation_metrics", a backward graph compiled on its first use;
+# torch/_dynamo/utils.py CompilationMetrics): each phase's label, the
+# depth of the phase it is part of (a time includes those of its parts:
+# the frame's compile calls the backend, Inductor's compile generates code
+# and runs the post-grad passes), the field and its unit in seconds.  Seen
+# in torch 2.13; a field torch leaves out or null is "not reported".
+COMPILE_PHASES: Tuple[Tuple[str, int, str, float], ...] = (
+    ("Dynamo: the whole frame (tracing and the backend)", 0,
+     "entire_frame_compile_time_s", 1.0),
+    ("backend (AOTAutograd and the compiler it calls)", 1, "backend_compile_time_s", 1.0),
+    ("pre-grad passes", 2, "pre_grad_pass_time_us", 1e-6),
+    ("joint-graph passes", 2, "joint_graph_pass_time_us", 1e-6),
+    ("Inductor", 2, "inductor_compile_time_s", 1.0),
+    ("post-grad passes", 3, "post_grad_pass_time_us", 1e-6),
+    ("Inductor code generation", 3, "code_gen_time_s", 1.0),
+    ("kernel compilation (torch's triton_compile_time_us)", 1, "triton_compile_time_us",
+     1e-6),
+)
+
+
+@dataclass
+class PhaseTime:
+    label: str
+    depth: int
+    field: str
+    seconds: Optional[float]  # None: not reported
+
+
+def compile_phase_times(event: TraceEvent) -> List[PhaseTime]:
+    """The time of each of COMPILE_PHASES a compile-metrics event reports."""
+    times = []
+    for label, depth, name, unit in COMPILE_PHASES:
+        value = event.metadata.get(name)
+        seconds = float(value) * unit if isinstance(value, (int, float)) else None
+        times.append(PhaseTime(label=label, depth=depth, field=name, seconds=seconds))
+    return times
+
+
 # ---- what would make a second run compile differently ----
 
 
