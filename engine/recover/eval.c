@@ -939,7 +939,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
             e->u.operand = rec_value(r, a);
             return push_value(r, e);
         }
-        return rec_unpack(r, in, a);
+        return rec_unpack(r, in, a, out);
     case N_FORMAT:
         return eval_format(r, in);
     case N_CONVERT:

@@ -331,7 +331,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out);
 /* store.c */
 int rec_store(rec *r, upy_expr *target, sval v, int swappable,
               upy_ptr_vec *out);
-int rec_unpack(rec *r, const upy_nin *in, sval v);
+int rec_unpack(rec *r, const upy_nin *in, sval v, upy_ptr_vec *out);
 int rec_finish_chain(rec *r, sval v, upy_ptr_vec *out);
 upy_expr *rec_chain_as_walrus(rec *r, pending *p);
 /* The target a binding pending has collected, or NULL when incomplete. */
