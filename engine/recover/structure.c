@@ -25,6 +25,7 @@
  * done that is none of the above would need a goto and is reported as an
  * unrecovered region.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "recover/rec.h"
@@ -457,6 +458,93 @@ static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
     return 1;
 }
 
+static int is_swap_pop(const rec *r, uint32_t i) {
+    return i + 1 < r->ncode.count && ins(r, i)->op == N_SWAP &&
+           ins(r, i)->arg == 2 && ins(r, i + 1)->op == N_POP_TOP;
+}
+
+/* The unwinding compile.c compiler_unwind_fblock makes for a return
+ * leaving a finally body: in the handler (FINALLY_END) the exception and
+ * the exception state go, from under the value when it is kept (SWAP 2;
+ * POP_TOP; SWAP 2; POP_EXCEPT; compiler_return loads a constant after the
+ * unwinding: POP_TOP; POP_EXCEPT); in the copy before a `return value` of
+ * the try body (POP_VALUE) that value goes instead (SWAP 2; POP_TOP, or
+ * POP_TOP). */
+typedef struct return_unwind {
+    uint32_t at;      /* where it starts in the finally body */
+    uint32_t handler; /* its length there */
+    uint32_t copy;    /* the length of the copy's */
+} return_unwind;
+
+/* The unwinding of a return ending the finally body [fstart, fstart +
+ * flen) (its last instruction a RETURN) in the handler.  0 when none. */
+static int finally_return_unwind(const rec *r, uint32_t fstart, uint32_t flen,
+                                 return_unwind *u) {
+    uint32_t j;
+    if (flen < 3 || ins(r, fstart + flen - 1)->op != N_RETURN)
+        return 0;
+    for (j = flen - 1; j-- > 0;) {
+        const upy_nin *x = ins(r, fstart + j);
+        if (x->op != N_POP_EXCEPT || j < 1)
+            continue;
+        u->at = j - 1;
+        u->handler = 2;
+        u->copy = 1;
+        if (j >= 3 && is_swap_pop(r, fstart + j - 3) &&
+            ins(r, fstart + j - 1)->op == N_SWAP &&
+            ins(r, fstart + j - 1)->arg == 2) {
+            u->at = j - 3;
+            u->handler = 4;
+            u->copy = 2;
+        } else if (ins(r, fstart + j - 1)->op != N_POP_TOP) {
+            return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* The copy, ending in the RETURN at e, of a finally body that ends in a
+ * return, before a `return value` of the try body: the value waits under
+ * the copy, and the copy's return drops it where the handler's drops the
+ * exception (see return_unwind).  Its copied code and that unwinding are
+ * skipped: what is left is the try body's own `return value` (and the
+ * unwinding of the code around, as in the handler).  Only where the
+ * handler's way out holds no copies of enclosing exits: the handler's
+ * return is not read through those.  1 when found, -1 out of memory. */
+static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
+                                    uint32_t flen) {
+    return_unwind u;
+    uint32_t at, n, rest, k;
+    if (!finally_return_unwind(r, fstart, flen, &u))
+        return 0;
+    n = flen - u.handler + u.copy;
+    rest = flen - u.at - u.handler;
+    if (e + 1 < n)
+        return 0;
+    at = e + 1 - n;
+    if (!copy_to_exit(r, at, fstart, u.at) ||
+        !rec_same_code(r, at + u.at + u.copy, fstart + u.at + u.handler,
+                       rest) ||
+        (u.copy == 2 ? !is_swap_pop(r, at + u.at)
+                     : ins(r, at + u.at)->op != N_POP_TOP))
+        return 0;
+    for (k = 0; k < n; k++)
+        if (r->skip[at + k] || (k < u.at + u.handler && r->skip[fstart + k]))
+            return 0;
+    for (k = u.at + u.handler; k < flen; k++)
+        if (r->skip[fstart + k])
+            return 0;
+    /* (A constant's return drops the value and loads the constant: all
+     * but the RETURN is the copy's, which then returns the value.  The
+     * unwinding of a loop around would come between: not read so.) */
+    if (u.copy == 1 && rest != 2)
+        return 0;
+    return rec_skip_copy(r, at, fstart, u.copy == 1 ? n - 1 : u.at + u.copy)
+               ? -1
+               : 1;
+}
+
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
  * exit of the try body [start, end) in its blocks [from, end] and, with a
  * handler h, in the blocks after it that are the body's too (see
@@ -464,7 +552,7 @@ static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
 int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
                      int32_t h, uint32_t fstart, uint32_t flen) {
     int32_t b;
-    int prev = 0;
+    int prev = 0, found;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     if (flen == 0)
         return 0;
@@ -482,6 +570,11 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         if (!is_exit(r, e, start, end) || e == last)
             continue;
         last = e;
+        found = skip_finally_return_copy(r, e, fstart, flen);
+        if (found < 0)
+            return -1;
+        if (found)
+            continue;
         stop = copy_end_before(r, e);
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen))
             continue;

@@ -10,5 +10,12 @@ class OnlyDeadAnnotation:
         _: False
 
 
+def make_class():
+    class Local:
+        if False:
+            _: False
+    return Local
+
+
 if False:
     _: False
