@@ -1842,6 +1842,15 @@ static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
     return blk(r, header)->start - blk(r, c->last)->end;
 }
 
+/* Whether a block of test c jumps past block exit. */
+static int test_leaves_past(const rec *r, const rec_cond *c, int32_t exit) {
+    int32_t b;
+    for (b = c->first; b <= c->last; b++)
+        if (blk(r, b)->jump > exit)
+            return 1;
+    return 0;
+}
+
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
@@ -1875,9 +1884,13 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     exit = end = last + 1;
     if (top_only) {
         exit = end = top_only_end(r, c, exit, rg);
-        /* A test of several blocks whose body's end is not found is left to
-         * `while True:` and an if in it, which keep the code. */
-        if (exit == last + 1 && c->first != c->last)
+        /* A test of several blocks whose body's end is not found (a block
+         * of it leaves past the loop's code) is left to `while True:` and
+         * an if in it, which keep the code.  (3.8-3.9 lay every while
+         * loop out so, `while a and b:` with all of its test leaving to
+         * right after the loop.) */
+        if (exit == last + 1 && c->first != c->last &&
+            test_leaves_past(r, c, exit))
             return 0;
     }
     /* The test's failing jump into the middle of the loop's blocks, to code
