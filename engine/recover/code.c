@@ -1254,7 +1254,7 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
                 return rec_oom(&r);
         *body = upy_vec_stmts(&with_doc);
     }
-    rec_elif_chains(body);
+    rec_elif_chains(body, r.ncode.keeps_jump_after_exit);
     check_valid_list(
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
     if (kind == CODE_FUNCTION &&

@@ -1965,7 +1965,9 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     s->u.while_.test = test;
     /* With no copy of the test at the bottom, the body cannot end by
      * falling back to the test: its last continue stays. */
-    s->u.while_.body = top_only ? upy_vec_stmts(&body) : loop_body(&body);
+    s->u.while_.body = top_only && !r->ncode.while_test_on_top
+                           ? upy_vec_stmts(&body)
+                           : loop_body(&body);
     s->u.while_.orelse = upy_vec_stmts(&orelse);
     *next = brk;
     if (rec_emit(r, out, s))
@@ -3150,6 +3152,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         if (r->done[b]) {
             r->exit_block = UPY_NO_BLOCK;
             if (loop_jump(r, b, rg, out))
+                return 0;
+            /* The lone jump ending the region, which the statement around
+             * took as its own way out (a then part's jump over the else
+             * part): a test in the region that jumps there was read
+             * through it, so the region ran on to it.  It holds no code,
+             * and the statement around placed its jump. */
+            if (b + 1 == rg->end && is_loop_exit_jump(r, b))
                 return 0;
             return rec_fail_region(r, b, rg, out);
         }

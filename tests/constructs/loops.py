@@ -528,3 +528,11 @@ def while_true_except_clause_continuing_else_raising(self):
         else:
             break
     self.use(port)
+
+
+def while_test_of_several_blocks(a, b):
+    # 3.8-3.9 lay a while loop out with its test on top only: the test of
+    # two blocks heads the loop, and the body's end jumps back to it.
+    while a < 5 and b < 0:
+        a += 1
+    return a

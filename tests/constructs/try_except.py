@@ -961,3 +961,17 @@ def return_in_loop_then_finally_returns(items, b):
             return a + b
         finally:
             return a - b
+
+
+def clause_left_only_by_return(it, read):
+    # The clause's loop never runs off its end: the RERAISE of an
+    # exception no clause matched follows its code, and is no way on.
+    try:
+        for chunk in it:
+            yield chunk
+    except AttributeError:
+        while True:
+            chunk = read()
+            if not chunk:
+                return
+            yield chunk
