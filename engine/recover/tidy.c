@@ -101,7 +101,10 @@ static int written_return(const rec *r, const upy_stmt *s) {
             return 0;
         return b->npreds > 1;
     }
-    return b->npreds > 1 ||
+    /* (Only where the compiler copies the implicit return into the ways
+     * that reach it does one reached several ways read as written:
+     * 3.8-3.9 end every body in the one return.) */
+    return (r->ncode.copies_exits && b->npreds > 1) ||
            (r->ncode.written_exits_keep_jumps && jumped_to(r, b));
 }
 
