@@ -616,6 +616,18 @@ static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
     return best;
 }
 
+/* Whether block b, which no code reaches, is the jump over an else part
+ * that 3.8-3.9 leave after a then part ending in raise, break or continue
+ * (upy_ncode.keeps_jump_after_exit): a lone jump after an instruction that
+ * does not fall through. */
+static int dead_jump_over_else(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return r->ncode.keeps_jump_after_exit && bb->end - bb->start == 1 &&
+           ins(r, bb->start)->op == N_JUMP && bb->start > 0 &&
+           !upy_nin_falls_through(ins(r, bb->start - 1)) &&
+           ins(r, bb->start - 1)->op != N_RETURN;
+}
+
 static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
                         const region *rg) {
     int32_t b, best = UPY_NO_BLOCK, h = UPY_NO_BLOCK;
@@ -624,7 +636,8 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
         const upy_nin *last = ins(r, bb->end - 1);
         int32_t t = bb->jump;
         if (t == UPY_NO_BLOCK || t < else_start || is_break(rg, t) ||
-            t == rg->cont || bb->rpo == UINT32_MAX ||
+            t == rg->cont ||
+            (bb->rpo == UINT32_MAX && !dead_jump_over_else(r, b)) ||
             (last->op != N_JUMP && last->op != N_POP_JUMP_IF))
             continue;
         if (best == UPY_NO_BLOCK || t < best)

@@ -157,3 +157,15 @@ def elif_ending_in_nested_if_else_assert(x, y, z):
         assert z
         a = 3
     return a
+
+
+def elif_raising_then_else(a, b):
+    # 3.8-3.9 keep the jump over the else part after a raise: the else
+    # part is there, and the chain an elif.
+    if a:
+        x = 0
+    elif b:
+        raise ValueError(b)
+    else:
+        x = 2
+    return x
