@@ -121,7 +121,10 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
             return;
         body->len--;
     }
-    if (!body->len)
+    /* (Only where the compiler copies the implicit return does a final
+     * compound statement hold copies of it: 3.8-3.9 end every body in the
+     * one return, and a return in a branch is written.) */
+    if (!body->len || !r->ncode.copies_exits)
         return;
     s = body->items[body->len - 1];
     switch (s->kind) {
