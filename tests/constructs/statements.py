@@ -170,12 +170,3 @@ def elif_raising_then_else(a, b):
         x = 2
     return x
 
-
-def written_return_in_final_else(a, b):
-    # 3.8-3.9 do not copy the implicit return into branches: a return in
-    # the else part of a final if is written (with a jump over it).
-    if a:
-        if b:
-            return b
-    else:
-        return None
