@@ -124,7 +124,10 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
         st = upy_recover(obj->u.code, version, &options, &arena, &body, &lost,
                          err);
     if (st == UNPYC_OK) {
-        if (upy_print_module_ex(&sb, &body, version) & UPY_PRINT_TOO_DEEP)
+        unsigned issues = upy_print_module_ex(&sb, &body, version);
+        /* (A code object printed as `...` is a part not recovered.) */
+        lost += (issues & UPY_PRINT_CODE_VALUE) != 0;
+        if (issues & UPY_PRINT_TOO_DEEP)
             st = upy_fail(err, UNPYC_E_TOO_LARGE, -1,
                           "an expression is nested more than %d levels deep",
                           UPY_PRINT_MAX_DEPTH);

@@ -96,3 +96,28 @@ def test_cli_usage(unpyc_cli: str) -> None:
     proc = subprocess.run([unpyc_cli, "--no-such-flag"], capture_output=True, text=True)
     assert proc.returncode == 1
     assert proc.stderr.startswith("unpyc: ")
+
+
+CODE_AS_VALUE = r'''
+import importlib._bootstrap_external as ext, sys
+# `x = <code object>`: no source loads a code object other than to make a
+# function of it (tools' bytecode may), so there is no source to print.
+module = compile("x = 1\n", "crafted.py", "exec")
+inner = compile("pass\n", "inner.py", "exec")
+consts = tuple(inner if c == 1 else c for c in module.co_consts)
+with open(sys.argv[1], "wb") as f:
+    f.write(ext._code_to_timestamp_pyc(module.replace(co_consts=consts), 0, 0))
+'''
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_cli_marks_code_object_value(version: str, unpyc_path: str, unpyc_cli: str,
+                                     tmp_path: Path) -> None:
+    pyc = tmp_path / ("crafted-%s.pyc" % version)
+    proc = run_python(version, unpyc_path, ["-c", CODE_AS_VALUE, str(pyc)])
+    assert proc.returncode == 0, proc.stderr
+    out = subprocess.run([unpyc_cli, str(pyc)], capture_output=True, text=True)
+    # The `...` standing for it is said on its line, and the run exits 9
+    # (incomplete), never 0 as if `x = ...` were the source.
+    assert out.returncode == 9, (out.stdout, out.stderr)
+    assert "x = ...  # unpyc: a code object used as a value prints as ..." in out.stdout

@@ -256,3 +256,15 @@ def test_a_def_waiting_under_a_statement_is_not_recovered() -> None:
     with pytest.raises(unpyc.VerificationError) as caught:
         unpyc.decompile(f.__code__, verify=True)
     assert caught.value.unrecovered > 0
+
+
+def test_a_value_dropped_from_under_a_later_one_runs_first() -> None:
+    # log.append('first'); log.append('second') waits above it; SWAP 2;
+    # POP_TOP drops the first from under the second, which is returned:
+    # 'first' is logged first although its value goes last.
+    append_to_log = [("LOAD_FAST", 0), ("LOAD_METHOD", 0)]
+    f = _assemble(append_to_log + [("LOAD_CONST", 1), ("PRECALL", 1), ("CALL", 1)] +
+                  append_to_log + [("LOAD_CONST", 2), ("PRECALL", 1), ("CALL", 1),
+                                   ("SWAP", 2), ("POP_TOP", 0), ("RETURN_VALUE", 0)],
+                  consts=(None, "first", "second"), names=("append",))
+    assert _same_run(f, 1, 2) == (None, ["first", "second"])

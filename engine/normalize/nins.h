@@ -250,6 +250,13 @@ typedef struct upy_ncode {
      * (as the try's way out after its body) by a copy of that block, with
      * the block's handler (try.c). */
     uint8_t copies_jump_blocks;
+    /* 3.8-3.9 compile every while loop with its test on top only: the
+     * jump back ending the body is the loop's, not a `continue` (one
+     * written there compiles to the same). */
+    uint8_t while_test_on_top;
+    /* 3.8-3.9 keep the jump over an else part after an if body ending in
+     * raise, break or continue (not return). */
+    uint8_t keeps_jump_after_exit;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

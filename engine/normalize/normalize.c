@@ -62,15 +62,23 @@ typedef struct norm_rules {
     /* 3.13+ replaces a jump to a block without a line that ends in a jump
      * by a copy of that block, with the block's handler. */
     uint8_t copies_jump_blocks;
+    /* 3.8-3.9 compile a while loop's test on top only (compile.c
+     * compiler_while: the body ends in a jump back to it); 3.10+ copy the
+     * test to the bottom of the body but where the body ends in a jump. */
+    uint8_t while_test_on_top;
+    /* 3.8-3.9 keep the jump over an else part after an if body that ends
+     * in raise, break or continue: peephole.c drops the unreachable code
+     * after a RETURN_VALUE only.  3.10+ drop it after any. */
+    uint8_t keeps_jump_after_exit;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0},
-    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0},
-    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0},
-    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1},
+    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0},
+    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0},
+    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -987,6 +995,8 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     out->written_exits_keep_jumps = nm->rules->written_exits_keep_jumps;
     out->threads_loop_jumps = nm->rules->threads_loop_jumps;
     out->copies_jump_blocks = nm->rules->copies_jump_blocks;
+    out->while_test_on_top = nm->rules->while_test_on_top;
+    out->keeps_jump_after_exit = nm->rules->keeps_jump_after_exit;
     return UNPYC_OK;
 }
 

@@ -75,6 +75,7 @@ typedef struct printer {
     int conflict; /* the try failed */
     int level;    /* indentation of the statement being printed */
     int depth;    /* expressions being printed, one inside the other */
+    int code_value_unnoted; /* the line holds a code object as `...` */
 } printer;
 
 static void print_expr(printer *p, const upy_expr *e, int min);
@@ -722,8 +723,13 @@ static void print_object(printer *p, const upy_object *o, int min) {
         putc_(p, '}');
         break;
     case UPY_CODE:
+        /* The recover layer turns code constants into def and lambda; one
+         * left is a value no source makes, never a silent `...`. */
+        p->issues |= UPY_PRINT_CODE_VALUE;
+        p->code_value_unnoted = 1;
+        puts_(p, "...");
+        break;
     default:
-        /* The recover layer turns code constants into def and lambda. */
         puts_(p, "...");
         break;
     }
@@ -1704,13 +1710,24 @@ static int is_docstring(const upy_stmt *s) {
            s->u.expr->u.constant && s->u.expr->u.constant->kind == UPY_STR;
 }
 
+/* The end of a line of source: a comment first where the line printed a
+ * code object as `...` (UPY_PRINT_CODE_VALUE). */
+static void end_line(printer *p) {
+    if (p->code_value_unnoted) {
+        puts_(p, "  # unpyc: a code object used as a value prints as ...");
+        p->code_value_unnoted = 0;
+    }
+    putc_(p, '\n');
+}
+
 /* A suite after a line ending in ':': the statements one level in, or
  * `pass` where nothing but comments would be there. */
 static void print_block(printer *p, const upy_stmt_list *body, int level) {
     uint32_t i;
     int real = 0;
 
-    puts_(p, ":\n");
+    putc_(p, ':');
+    end_line(p);
     for (i = 0; i < body->len; i++)
         real |= body->items[i] && body->items[i]->kind != UPY_S_UNRECOVERED;
     print_stmts(p, body, level + 1);
@@ -1754,7 +1771,7 @@ static void print_decorators(printer *p, const upy_expr_list *decorators,
         indent(p, level);
         putc_(p, '@');
         print_expr(p, decorators->items[i], P_TEST);
-        putc_(p, '\n');
+        end_line(p);
     }
 }
 
@@ -1889,7 +1906,8 @@ static void print_match(printer *p, const upy_stmt *s, int level) {
     indent(p, level);
     puts_(p, "match ");
     print_bare(p, s->u.match.subject, 1, P_TEST);
-    puts_(p, ":\n");
+    putc_(p, ':');
+    end_line(p);
     for (i = 0; i < s->u.match.n_cases && !stopped(p); i++) {
         const upy_match_case *c = &s->u.match.cases[i];
         indent(p, level + 1);
@@ -2089,7 +2107,7 @@ static void print_stmt(printer *p, const upy_stmt *s, int level) {
     default:
         indent(p, level);
         print_simple(p, s);
-        putc_(p, '\n');
+        end_line(p);
         break;
     }
 }

@@ -32,6 +32,10 @@ enum {
      * bytecode builds such a tree; CPython's own compiler refuses sources
      * nested far less deep. */
     UPY_PRINT_TOO_DEEP = 1u << 1,
+    /* A code object used as a value (a constant loaded other than for a
+     * def or lambda, which no source does): it prints as `...`, and the
+     * line holding it ends in a comment saying so. */
+    UPY_PRINT_CODE_VALUE = 1u << 2,
 };
 
 #define UPY_PRINT_MAX_DEPTH 3000

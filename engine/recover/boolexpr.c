@@ -662,8 +662,11 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
                 const upy_block *tb;
                 uint32_t p;
                 int ok = 1;
+                /* (A block whose code is skipped is a copy a statement
+                 * around took as its own: the bottom copy of a while
+                 * loop's test, structure_while.) */
                 if (t == UPY_NO_BLOCK || t <= b || t >= rg->end || r->done[t] ||
-                    in_network(nodes, n, t) ||
+                    r->skip[blk(r, t)->start] || in_network(nodes, n, t) ||
                     blk(r, t)->handler != blk(r, b)->handler ||
                     !test_targets(r, t, &t_true, &t_false))
                     continue;

@@ -392,6 +392,69 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
     return 0;
 }
 
+static int has_annotation(upy_stmt_list *list);
+
+static void annotation_in(upy_stmt_list *list, upy_list_role role,
+                          const upy_stmt *holder, void *arg) {
+    int *found = arg;
+    (void)role;
+    (void)holder;
+    if (!*found)
+        *found = has_annotation(list);
+}
+
+/* Whether an annotated assignment is among the statements, in the blocks
+ * of statements in them too (where compile.c find_ann looks, match cases
+ * aside: the version walk agrees for all statements that print one). */
+static int has_annotation(upy_stmt_list *list) {
+    int found = 0;
+    uint32_t k;
+    for (k = 0; k < list->len && !found; k++) {
+        if (!list->items[k])
+            continue;
+        if (list->items[k]->kind == UPY_S_ANNASSIGN)
+            return 1;
+        upy_stmt_each_list(list->items[k], annotation_in, &found);
+    }
+    return found;
+}
+
+/* A module or class body sets up __annotations__ (SETUP_ANNOTATIONS)
+ * when compile.c find_ann finds an annotated assignment in it, dead code
+ * included, where the optimizer dropped the annotation itself.  Without
+ * one in the output the recompiled body would have no __annotations__:
+ * an annotation under `if False:` brings it back. */
+static int add_dead_annotation(rec *r, upy_stmt_list *body) {
+    upy_ptr_vec out = {0}, dead = {0};
+    upy_stmt *s, *ann;
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_SETUP_ANNOTATIONS)
+            break;
+    if (i == r->ncode.count || has_annotation(body))
+        return 0;
+    s = rec_stmt(r, UPY_S_IF);
+    ann = rec_stmt(r, UPY_S_ANNASSIGN);
+    if (!s || !ann)
+        return -1;
+    ann->u.annassign.target = rec_name(r, "_");
+    /* (A constant: a name would join co_names, dead code or not.) */
+    ann->u.annassign.annotation = rec_const_false(r);
+    ann->u.annassign.simple = 1;
+    s->u.if_.test = rec_const_false(r);
+    if (!ann->u.annassign.target || !ann->u.annassign.annotation ||
+        !s->u.if_.test || upy_vec_push(r->arena, &dead, ann))
+        return rec_oom(r);
+    s->u.if_.body = upy_vec_stmts(&dead);
+    for (i = 0; i < body->len; i++)
+        if (upy_vec_push(r->arena, &out, body->items[i]))
+            return rec_oom(r);
+    if (upy_vec_push(r->arena, &out, s))
+        return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
 /* Whether name is the variable of a comprehension 3.12+ inlined in the
  * code (which saves the name's outer value first): a store to it is the
  * comprehension's own, even where the code also reads a free variable of
@@ -1191,12 +1254,15 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
                 return rec_oom(&r);
         *body = upy_vec_stmts(&with_doc);
     }
-    rec_elif_chains(body);
+    rec_elif_chains(body, r.ncode.keeps_jump_after_exit);
     check_valid_list(
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
     if (kind == CODE_FUNCTION &&
         (add_dead_yield(&r, body) || add_dead_code(&r, body) ||
          add_dead_names(&r, body)))
+        return -1;
+    if ((kind == CODE_MODULE || kind == CODE_CLASS) &&
+        add_dead_annotation(&r, body))
         return -1;
     /* A type parameter scope or lazy value binds no name of the source:
      * its cells are the parameters, or a comprehension's variable. */

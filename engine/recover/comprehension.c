@@ -167,7 +167,11 @@ static upy_expr *read_clauses(rec *r, const upy_stmt *loop,
             if (s->kind == UPY_S_EXPR && s->u.expr->kind == UPY_E_YIELD) {
                 g->ifs = upy_vec_exprs(&ifs);
                 mark_own_lines(gens, &if_stmts, s);
-                return s->u.expr->u.operand;
+                /* (eval.c reads `yield None` as a bare yield: the element
+                 * None of a generator expression is that.) */
+                return s->u.expr->u.operand
+                           ? s->u.expr->u.operand
+                           : rec_const(r, r->none_object);
             }
             return NULL;
         }

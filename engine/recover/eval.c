@@ -630,6 +630,19 @@ static int eval_import_from(rec *r, const upy_nin *in) {
     return 0;
 }
 
+/* Whether a value computed after v (not a constant) waits on the stack
+ * above the statement base: v comes from under it. */
+static int under_later_value(const rec *r, const sval *v) {
+    uint32_t k;
+    for (k = r->base; k < r->sp; k++) {
+        const sval *w = &r->stack[k];
+        if (w->kind == SV_VALUE && w->id > v->id && w->expr &&
+            w->expr->kind != UPY_E_CONST)
+            return 1;
+    }
+    return 0;
+}
+
 static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
     sval v = rec_pop(r);
     upy_stmt *s;
@@ -661,6 +674,15 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
             return rec_finish_chain(r, v, out);
         if (rec_kept_across(&v))
             return 0;
+        if (under_later_value(r, &v)) {
+            /* Dropped from under a value computed after it (SWAP; POP_TOP,
+             * as no source does): both wait in temporaries, in the order
+             * the code computed them, and the dropped one is no statement
+             * (rec_emit leaves out a temporary's name). */
+            if (rec_push_sval(r, v) || rec_spill(r, r->sp, out))
+                return -1;
+            v = rec_pop(r);
+        }
         s = rec_stmt(r, UPY_S_EXPR);
         if (!s)
             return -1;
@@ -939,7 +961,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
             e->u.operand = rec_value(r, a);
             return push_value(r, e);
         }
-        return rec_unpack(r, in, a);
+        return rec_unpack(r, in, a, out);
     case N_FORMAT:
         return eval_format(r, in);
     case N_CONVERT:

@@ -331,7 +331,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out);
 /* store.c */
 int rec_store(rec *r, upy_expr *target, sval v, int swappable,
               upy_ptr_vec *out);
-int rec_unpack(rec *r, const upy_nin *in, sval v);
+int rec_unpack(rec *r, const upy_nin *in, sval v, upy_ptr_vec *out);
 int rec_finish_chain(rec *r, sval v, upy_ptr_vec *out);
 upy_expr *rec_chain_as_walrus(rec *r, pending *p);
 /* The target a binding pending has collected, or NULL when incomplete. */
@@ -500,7 +500,7 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
-void rec_elif_chains(upy_stmt_list *body);
+void rec_elif_chains(upy_stmt_list *body, int keeps_jump_after_exit);
 /* Gives a loop whose breaks the compiler laid out as copies of the return
  * after its else part that else part (see upy_stmt.u.break_); breaks with
  * no such else become the returns they were read from. */

@@ -57,6 +57,8 @@ static upy_expr_list one(rec *r, upy_expr *e) {
     return list;
 }
 
+static int finish_unpack(rec *r, pending *p, upy_ptr_vec *out);
+
 /* Fills slot `slot` of an unpacking (or the one target of a binding);
  * when the last slot is filled the whole target is stored on. */
 static int bind(rec *r, pending *p, uint32_t slot, upy_expr *target,
@@ -78,6 +80,13 @@ static int bind(rec *r, pending *p, uint32_t slot, upy_expr *target,
     p->elts[slot] = target;
     if (++p->filled < p->n)
         return 0;
+    return finish_unpack(r, p, out);
+}
+
+/* All slots of an unpacking filled (at once for `() = v`, which unpacks
+ * into no target yet still checks that v is empty): the tuple target is
+ * stored on. */
+static int finish_unpack(rec *r, pending *p, upy_ptr_vec *out) {
     p->result = new_expr(r, UPY_E_TUPLE);
     if (!p->result)
         return -1;
@@ -89,7 +98,7 @@ static int bind(rec *r, pending *p, uint32_t slot, upy_expr *target,
     return rec_store(r, p->result, p->orig, 0, out);
 }
 
-int rec_unpack(rec *r, const upy_nin *in, sval v) {
+int rec_unpack(rec *r, const upy_nin *in, sval v, upy_ptr_vec *out) {
     pending *p = upy_arena_alloc(r->arena, sizeof *p);
     uint32_t before, after, n, k;
     if (!p)
@@ -116,7 +125,7 @@ int rec_unpack(rec *r, const upy_nin *in, sval v) {
         p->orig = v;
     }
     if (n == 0)
-        return bind(r, p, 0, NULL, NULL);
+        return finish_unpack(r, p, out);
     /* The first element ends up on top. */
     for (k = n; k-- > 0;) {
         if (rec_push(r, SV_BIND, NULL))

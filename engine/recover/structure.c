@@ -25,6 +25,7 @@
  * done that is none of the above would need a goto and is reported as an
  * unrecovered region.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "recover/rec.h"
@@ -457,6 +458,93 @@ static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
     return 1;
 }
 
+static int is_swap_pop(const rec *r, uint32_t i) {
+    return i + 1 < r->ncode.count && ins(r, i)->op == N_SWAP &&
+           ins(r, i)->arg == 2 && ins(r, i + 1)->op == N_POP_TOP;
+}
+
+/* The unwinding compile.c compiler_unwind_fblock makes for a return
+ * leaving a finally body: in the handler (FINALLY_END) the exception and
+ * the exception state go, from under the value when it is kept (SWAP 2;
+ * POP_TOP; SWAP 2; POP_EXCEPT; compiler_return loads a constant after the
+ * unwinding: POP_TOP; POP_EXCEPT); in the copy before a `return value` of
+ * the try body (POP_VALUE) that value goes instead (SWAP 2; POP_TOP, or
+ * POP_TOP). */
+typedef struct return_unwind {
+    uint32_t at;      /* where it starts in the finally body */
+    uint32_t handler; /* its length there */
+    uint32_t copy;    /* the length of the copy's */
+} return_unwind;
+
+/* The unwinding of a return ending the finally body [fstart, fstart +
+ * flen) (its last instruction a RETURN) in the handler.  0 when none. */
+static int finally_return_unwind(const rec *r, uint32_t fstart, uint32_t flen,
+                                 return_unwind *u) {
+    uint32_t j;
+    if (flen < 3 || ins(r, fstart + flen - 1)->op != N_RETURN)
+        return 0;
+    for (j = flen - 1; j-- > 0;) {
+        const upy_nin *x = ins(r, fstart + j);
+        if (x->op != N_POP_EXCEPT || j < 1)
+            continue;
+        u->at = j - 1;
+        u->handler = 2;
+        u->copy = 1;
+        if (j >= 3 && is_swap_pop(r, fstart + j - 3) &&
+            ins(r, fstart + j - 1)->op == N_SWAP &&
+            ins(r, fstart + j - 1)->arg == 2) {
+            u->at = j - 3;
+            u->handler = 4;
+            u->copy = 2;
+        } else if (ins(r, fstart + j - 1)->op != N_POP_TOP) {
+            return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* The copy, ending in the RETURN at e, of a finally body that ends in a
+ * return, before a `return value` of the try body: the value waits under
+ * the copy, and the copy's return drops it where the handler's drops the
+ * exception (see return_unwind).  Its copied code and that unwinding are
+ * skipped: what is left is the try body's own `return value` (and the
+ * unwinding of the code around, as in the handler).  Only where the
+ * handler's way out holds no copies of enclosing exits: the handler's
+ * return is not read through those.  1 when found, -1 out of memory. */
+static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
+                                    uint32_t flen) {
+    return_unwind u;
+    uint32_t at, n, rest, k;
+    if (!finally_return_unwind(r, fstart, flen, &u))
+        return 0;
+    n = flen - u.handler + u.copy;
+    rest = flen - u.at - u.handler;
+    if (e + 1 < n)
+        return 0;
+    at = e + 1 - n;
+    if (!copy_to_exit(r, at, fstart, u.at) ||
+        !rec_same_code(r, at + u.at + u.copy, fstart + u.at + u.handler,
+                       rest) ||
+        (u.copy == 2 ? !is_swap_pop(r, at + u.at)
+                     : ins(r, at + u.at)->op != N_POP_TOP))
+        return 0;
+    for (k = 0; k < n; k++)
+        if (r->skip[at + k] || (k < u.at + u.handler && r->skip[fstart + k]))
+            return 0;
+    for (k = u.at + u.handler; k < flen; k++)
+        if (r->skip[fstart + k])
+            return 0;
+    /* (A constant's return drops the value and loads the constant: all
+     * but the RETURN is the copy's, which then returns the value.  The
+     * unwinding of a loop around would come between: not read so.) */
+    if (u.copy == 1 && rest != 2)
+        return 0;
+    return rec_skip_copy(r, at, fstart, u.copy == 1 ? n - 1 : u.at + u.copy)
+               ? -1
+               : 1;
+}
+
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
  * exit of the try body [start, end) in its blocks [from, end] and, with a
  * handler h, in the blocks after it that are the body's too (see
@@ -464,7 +552,7 @@ static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
 int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
                      int32_t h, uint32_t fstart, uint32_t flen) {
     int32_t b;
-    int prev = 0;
+    int prev = 0, found;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     if (flen == 0)
         return 0;
@@ -482,6 +570,11 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         if (!is_exit(r, e, start, end) || e == last)
             continue;
         last = e;
+        found = skip_finally_return_copy(r, e, fstart, flen);
+        if (found < 0)
+            return -1;
+        if (found)
+            continue;
         stop = copy_end_before(r, e);
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen))
             continue;
@@ -523,6 +616,18 @@ static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
     return best;
 }
 
+/* Whether block b, which no code reaches, is the jump over an else part
+ * that 3.8-3.9 leave after a then part ending in raise, break or continue
+ * (upy_ncode.keeps_jump_after_exit): a lone jump after an instruction that
+ * does not fall through. */
+static int dead_jump_over_else(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return r->ncode.keeps_jump_after_exit && bb->end - bb->start == 1 &&
+           ins(r, bb->start)->op == N_JUMP && bb->start > 0 &&
+           !upy_nin_falls_through(ins(r, bb->start - 1)) &&
+           ins(r, bb->start - 1)->op != N_RETURN;
+}
+
 static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
                         const region *rg) {
     int32_t b, best = UPY_NO_BLOCK, h = UPY_NO_BLOCK;
@@ -531,7 +636,8 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
         const upy_nin *last = ins(r, bb->end - 1);
         int32_t t = bb->jump;
         if (t == UPY_NO_BLOCK || t < else_start || is_break(rg, t) ||
-            t == rg->cont || bb->rpo == UINT32_MAX ||
+            t == rg->cont ||
+            (bb->rpo == UINT32_MAX && !dead_jump_over_else(r, b)) ||
             (last->op != N_JUMP && last->op != N_POP_JUMP_IF))
             continue;
         if (best == UPY_NO_BLOCK || t < best)
@@ -1749,6 +1855,15 @@ static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
     return blk(r, header)->start - blk(r, c->last)->end;
 }
 
+/* Whether a block of test c jumps past block exit. */
+static int test_leaves_past(const rec *r, const rec_cond *c, int32_t exit) {
+    int32_t b;
+    for (b = c->first; b <= c->last; b++)
+        if (blk(r, b)->jump > exit)
+            return 1;
+    return 0;
+}
+
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
@@ -1782,9 +1897,13 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     exit = end = last + 1;
     if (top_only) {
         exit = end = top_only_end(r, c, exit, rg);
-        /* A test of several blocks whose body's end is not found is left to
-         * `while True:` and an if in it, which keep the code. */
-        if (exit == last + 1 && c->first != c->last)
+        /* A test of several blocks whose body's end is not found (a block
+         * of it leaves past the loop's code) is left to `while True:` and
+         * an if in it, which keep the code.  (3.8-3.9 lay every while
+         * loop out so, `while a and b:` with all of its test leaving to
+         * right after the loop.) */
+        if (exit == last + 1 && c->first != c->last &&
+            test_leaves_past(r, c, exit))
             return 0;
     }
     /* The test's failing jump into the middle of the loop's blocks, to code
@@ -1859,7 +1978,9 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     s->u.while_.test = test;
     /* With no copy of the test at the bottom, the body cannot end by
      * falling back to the test: its last continue stays. */
-    s->u.while_.body = top_only ? upy_vec_stmts(&body) : loop_body(&body);
+    s->u.while_.body = top_only && !r->ncode.while_test_on_top
+                           ? upy_vec_stmts(&body)
+                           : loop_body(&body);
     s->u.while_.orelse = upy_vec_stmts(&orelse);
     *next = brk;
     if (rec_emit(r, out, s))
@@ -3044,6 +3165,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         if (r->done[b]) {
             r->exit_block = UPY_NO_BLOCK;
             if (loop_jump(r, b, rg, out))
+                return 0;
+            /* The lone jump ending the region, which the statement around
+             * took as its own way out (a then part's jump over the else
+             * part): a test in the region that jumps there was read
+             * through it, so the region ran on to it.  It holds no code,
+             * and the statement around placed its jump. */
+            if (b + 1 == rg->end && is_loop_exit_jump(r, b))
                 return 0;
             return rec_fail_region(r, b, rg, out);
         }

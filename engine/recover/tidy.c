@@ -101,7 +101,10 @@ static int written_return(const rec *r, const upy_stmt *s) {
             return 0;
         return b->npreds > 1;
     }
-    return b->npreds > 1 ||
+    /* (Only where the compiler copies the implicit return into the ways
+     * that reach it does one reached several ways read as written:
+     * 3.8-3.9 end every body in the one return.) */
+    return (r->ncode.copies_exits && b->npreds > 1) ||
            (r->ncode.written_exits_keep_jumps && jumped_to(r, b));
 }
 
@@ -118,7 +121,10 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
             return;
         body->len--;
     }
-    if (!body->len)
+    /* (Only where the compiler copies the implicit return does a final
+     * compound statement hold copies of it: 3.8-3.9 end every body in the
+     * one return, and a return in a branch is written.) */
+    if (!body->len || !r->ncode.copies_exits)
         return;
     s = body->items[body->len - 1];
     switch (s->kind) {
@@ -766,17 +772,33 @@ static int ends_terminal(const upy_stmt_list *body) {
     }
 }
 
+/* Whether the compiler leaves out the jump over an else part after an if
+ * body ending so: after any body that cannot fall through, but 3.8-3.9
+ * after a return only (see upy_ncode.keeps_jump_after_exit). */
+static int drops_jump_over_else(const upy_stmt_list *body, int only_return) {
+    const upy_stmt *last;
+    if (!ends_terminal(body))
+        return 0;
+    if (!only_return)
+        return 1;
+    last = body->items[body->len - 1];
+    if (last->kind == UPY_S_IF)
+        return drops_jump_over_else(&last->u.if_.body, 1) &&
+               drops_jump_over_else(&last->u.if_.orelse, 1);
+    return last->kind == UPY_S_RETURN;
+}
+
 static void elif_in(upy_stmt_list *list, upy_list_role role,
                     const upy_stmt *holder, void *arg) {
     (void)role;
     (void)holder;
-    (void)arg;
-    rec_elif_chains(list);
+    rec_elif_chains(list, *(const int *)arg);
 }
 
 /* `else: if c: A(terminal) / B` is `elif c: A / else: B`: an if whose body
- * cannot fall through compiles the same with or without an else. */
-void rec_elif_chains(upy_stmt_list *body) {
+ * cannot fall through compiles the same with or without an else (where
+ * the compiler leaves out the jump over the else part after A). */
+void rec_elif_chains(upy_stmt_list *body, int keeps_jump_after_exit) {
     uint32_t k;
     for (k = 0; k < body->len; k++) {
         upy_stmt *s = body->items[k];
@@ -784,13 +806,14 @@ void rec_elif_chains(upy_stmt_list *body) {
         if (s->kind == UPY_S_IF && orelse->len > 1 &&
             orelse->items[0]->kind == UPY_S_IF &&
             !orelse->items[0]->u.if_.orelse.len &&
-            ends_terminal(&orelse->items[0]->u.if_.body)) {
+            drops_jump_over_else(&orelse->items[0]->u.if_.body,
+                                 keeps_jump_after_exit)) {
             upy_stmt *inner = orelse->items[0];
             inner->u.if_.orelse.items = orelse->items + 1;
             inner->u.if_.orelse.len = orelse->len - 1;
             orelse->len = 1;
         }
-        upy_stmt_each_list(s, elif_in, NULL);
+        upy_stmt_each_list(s, elif_in, &keeps_jump_after_exit);
     }
 }
 

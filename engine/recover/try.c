@@ -183,7 +183,11 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
         hd->body = upy_vec_stmts(&body);
         if (upy_vec_push(r->arena, &handlers, hd))
             return rec_oom(r);
-        if (*follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK)
+        /* (A clause that never runs off its end, a loop only a return
+         * leaves, ends where the blocks after its code start: the
+         * RERAISE of the exception no clause matched is no way on.) */
+        if (*follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
+            ins(r, blk(r, exit)->start)->op != N_RERAISE)
             *follow = exit;
         if (next_clause == UPY_NO_BLOCK)
             break;

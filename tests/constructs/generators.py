@@ -22,6 +22,12 @@ def genexpr_argument(data):
     return sum(x * x for x in data)
 
 
+def none_elements(data):
+    # The element None is `yield None`, which reads as a bare yield.
+    g = (None for _ in data)
+    return g, [None for x in data if x], {None for _ in data}
+
+
 class EmptyIterable:
     def __iter__(self):
         while False:

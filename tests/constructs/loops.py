@@ -528,3 +528,23 @@ def while_true_except_clause_continuing_else_raising(self):
         else:
             break
     self.use(port)
+
+
+def while_test_of_several_blocks(a, b):
+    # 3.8-3.9 lay a while loop out with its test on top only: the test of
+    # two blocks heads the loop, and the body's end jumps back to it.
+    while a < 5 and b < 0:
+        a += 1
+    return a
+
+
+def while_compound_test_break_at_body_end(a, b):
+    # The if's test is no network with the copy of the loop's test at the
+    # bottom of the body (structure_while skips that copy).
+    while a < 5 and (b < 0 or a):
+        a += 1
+        if a:
+            break
+    else:
+        a = 3
+    return a

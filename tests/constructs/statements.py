@@ -143,3 +143,30 @@ def dead_if_at_end_keeps_names(self):
     self.check(signal.setitimer, -1, 0)
     if 0:
         self.check(signal.setitimer, signal.ITIMER_REAL, -1)
+
+
+def elif_ending_in_nested_if_else_assert(x, y, z):
+    # The nested if's failing jump goes to the elif part's jump over the
+    # else part (3.11 keeps that jump apart, with the line of the if).
+    if x:
+        a = 1
+    elif y:
+        if z:
+            a = 2
+    else:
+        assert z
+        a = 3
+    return a
+
+
+def elif_raising_then_else(a, b):
+    # 3.8-3.9 keep the jump over the else part after a raise: the else
+    # part is there, and the chain an elif.
+    if a:
+        x = 0
+    elif b:
+        raise ValueError(b)
+    else:
+        x = 2
+    return x
+

@@ -934,3 +934,44 @@ def elif_after_then_try_returning(self, dirname):
     elif dirname == '':
         dirname = '.'
     return self.go(dirname)
+
+
+def return_value_then_finally_returns(a, b):
+    # The finally body's copy before `return a + b` drops the kept value
+    # (SWAP 2; POP_TOP) where the handler drops the exception: a + b is
+    # computed first, a - b is what returns.
+    try:
+        return a + b
+    finally:
+        return a - b
+
+
+def return_call_then_finally_returns_constant(a, b):
+    try:
+        print(a)
+        return a(b)
+    finally:
+        print(b)
+        return None
+
+
+def return_in_loop_then_finally_returns(items, b):
+    for a in items:
+        try:
+            return a + b
+        finally:
+            return a - b
+
+
+def clause_left_only_by_return(it, read):
+    # The clause's loop never runs off its end: the RERAISE of an
+    # exception no clause matched follows its code, and is no way on.
+    try:
+        for chunk in it:
+            yield chunk
+    except AttributeError:
+        while True:
+            chunk = read()
+            if not chunk:
+                return
+            yield chunk

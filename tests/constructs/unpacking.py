@@ -50,3 +50,17 @@ def spread_constant_tuple(f):
     # its place in co_consts tells them apart.
     f(*(1, 2), **{'a': 3})
     return f(5, 6, **{'b': 4})
+
+
+def empty_targets(a, items):
+    # `()` and `[]` unpack into no name but still check that the value is
+    # empty (UNPACK_SEQUENCE 0): the target is no decoration to drop.
+    () = a
+    [] = b = a
+    x = () = items
+    for () in items:
+        pass
+    return b, x
+
+
+() = []
