@@ -254,5 +254,5 @@ def test_a_def_waiting_under_a_statement_is_not_recovered() -> None:
     source = unpyc.decompile(f.__code__)
     assert "unpyc: could not recover this statement under a function waiting" in source, source
     with pytest.raises(unpyc.VerificationError) as caught:
-        unpyc.decompile(f.__code__, verify=True)
+        unpyc.decompile(f.__code__, on_mismatch="raise")
     assert caught.value.unrecovered > 0

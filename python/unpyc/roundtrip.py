@@ -60,9 +60,11 @@ import importlib
 import importlib.util
 import io
 import json
+import marshal
 import multiprocessing
 import multiprocessing.connection
 import os
+import platform
 import re
 import symtable
 import sys
@@ -96,7 +98,9 @@ __all__ = [
     "roundtrip_function",
     "roundtrip_source",
     "summary_table",
+    "verification_note",
     "verify_decompiled",
+    "verify_pyc",
 ]
 
 Decompiler = Callable[[CodeType], str]
@@ -542,12 +546,14 @@ def compare_code(
 
 
 def _default_decompiler() -> Decompiler:
-    """unpyc.decompile, looked up when needed: the oracle is older than it."""
-    decompile: Optional[Decompiler] = getattr(
+    """unpyc.decompile, looked up when needed (the oracle is older than
+    it), with its own verification off: the oracle does that work."""
+    decompile: Optional[Callable[..., str]] = getattr(
         importlib.import_module("unpyc"), "decompile", None)
     if decompile is None:
         raise RuntimeError("unpyc.decompile does not exist in this build of unpyc")
-    return decompile
+    unverified = decompile
+    return lambda code: unverified(code, verify=False)
 
 
 def code_objects(module: CodeType) -> List[Tuple[str, CodeType]]:
@@ -723,6 +729,80 @@ def verify_decompiled(
     if result.status == INVALID:
         return "the output does not compile: %s" % result.detail
     return None if result.status == EQUIVALENT else result.detail
+
+
+# ------------------------------------------------------- verifying a .pyc
+
+# The exit status of `--verify-pyc` when the output is not equivalent (0:
+# it is; anything else: it could not be checked).
+VERIFY_DIFFERS = 10
+
+
+def verify_pyc(path: str, source: str) -> ModuleResult:
+    """source, the decompiled text of the .pyc file at path, compiled by
+    this interpreter and compared with the file's code: the module and each
+    code object below it.  ValueError when the file is not a .pyc of this
+    interpreter's version."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != importlib.util.MAGIC_NUMBER:
+        raise ValueError("%s was not written by Python %s" % (path, _version()))
+    expected = marshal.loads(data[16:])
+    if not isinstance(expected, CodeType):
+        raise ValueError("%s holds no code object" % path)
+    return roundtrip_code(expected, expected.co_filename, decompile=lambda _code: source)
+
+
+def this_interpreter() -> str:
+    """How a verification note names the interpreter that did it."""
+    return "Python %s (%s)" % (platform.python_version(), sys.executable)
+
+
+def verification_note(result: ModuleResult, verifier: str) -> str:
+    """The comment lines that go on top of the decompiled module saying
+    what verification by verifier found: the whole module equivalent, or
+    else each code object (function, class body, lambda, comprehension)
+    that is not, with its first difference, and the module's own body when
+    that differs."""
+    functions = result.functions
+    counted = "%d function%s" % (len(functions), "" if len(functions) == 1 else "s")
+    if result.status == EQUIVALENT:
+        return "# unpyc: verified with %s: the module and its %s are equivalent\n" % (
+            verifier, counted)
+    if result.status != DIFFERS:
+        return "# unpyc: NOT equivalent (verified with %s): %s\n" % (
+            verifier, " ".join(str(result.detail).split()))
+    differing = [r for r in functions if r.status != EQUIVALENT]
+    lines = ["# unpyc: NOT equivalent (verified with %s): %d of the module's %s differ%s" % (
+        verifier, len(differing), counted, "s" if len(differing) == 1 else "")]
+    if str(result.detail).startswith("<module>:") or not differing:
+        lines.append("# unpyc:   %s" % " ".join(str(result.detail).split()))
+    lines.extend("# unpyc:   %s" % " ".join(str(r.detail).split()) for r in differing)
+    return "\n".join(lines) + "\n"
+
+
+def _verify_pyc_command(argv: Sequence[str]) -> int:
+    """`--verify-pyc FILE.pyc SOURCE`: verifies SOURCE (a path, or - for
+    standard input), decompiled from FILE.pyc, and prints its
+    verification_note.  Exit status 0 when equivalent, VERIFY_DIFFERS when
+    not, 2 when it cannot be checked (one line on stderr says why)."""
+    if len(argv) != 2:
+        print("usage: python -m unpyc.roundtrip --verify-pyc FILE.pyc SOURCE", file=sys.stderr)
+        return 2
+    pyc, source_path = argv
+    try:
+        if source_path == "-":
+            source = sys.stdin.buffer.read().decode("utf-8")
+        else:
+            with open(source_path, encoding="utf-8") as f:
+                source = f.read()
+        result = verify_pyc(pyc, source)
+    except (OSError, ValueError, EOFError, TypeError) as e:
+        print("unpyc.roundtrip: %s: %s" % (pyc, e), file=sys.stderr)
+        return 2
+    sys.stdout.write(verification_note(result, this_interpreter()))
+    sys.stdout.flush()
+    return 0 if result.status == EQUIVALENT else VERIFY_DIFFERS
 
 
 def _enclosing_class(qualname: str) -> Optional[str]:
@@ -1289,6 +1369,9 @@ def _tasks(args: argparse.Namespace, root: str) -> List[Tuple[str, str]]:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--verify-pyc"]:
+        return _verify_pyc_command(argv[1:])
     parser = argparse.ArgumentParser(
         prog="python -m unpyc.roundtrip",
         description="Decompile, recompile and compare: modules and functions.")
