@@ -878,6 +878,11 @@ def _string_lines(text: str) -> Set[int]:
     are inside brackets or a backslash continuation, where indentation does
     not matter either way.)"""
     lines: Set[int] = set()
+    if '"""' not in text and "'''" not in text and "\\\n" not in text:
+        # Only a triple-quoted string or a backslash-newline continues a
+        # string on the next line; tokenizing took most of the time of
+        # verifying a method (unpyc.decompile does that by default).
+        return lines
     fstrings: List[int] = []  # 3.12+ tokenizes f-strings into parts
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         if token.type == tokenize.STRING:
