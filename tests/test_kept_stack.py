@@ -133,7 +133,7 @@ def test_cpython_code_has_no_temporaries() -> None:
         a = 10
         return old + a
 
-    assert KEPT_STACK_NOTE not in unpyc.decompile(written, verify=True)
+    assert KEPT_STACK_NOTE not in unpyc.decompile(written, on_mismatch="raise")
 
 
 # Values whose copy was stored (COPY; STORE_FAST: a walrus) and that wait
