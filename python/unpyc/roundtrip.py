@@ -9,7 +9,12 @@ and equivalent constants.  `compare_code` decides that and names the first
 difference; `roundtrip_source` and `roundtrip_function` run a decompiler and
 score a module and each of its code objects; ``python -m unpyc.roundtrip``
 runs it over the standard library, or every module under a folder, in
-worker processes.
+worker processes.  ``roundtrip.py --verify-pyc FILE.pyc SOURCE`` checks
+source decompiled from a .pyc of this interpreter's version and prints
+`verification_note` (per function): this is how unpyc.decompile_pyc and
+the unpyc command have a .pyc of another version checked by that
+version's interpreter.  It imports only the standard library, so it also
+runs as a script under ``python3.X -I``.
 
 What counts, and why:
 
