@@ -1,18 +1,20 @@
 /*
  * main.c - the unpyc command.
  *
- *   unpyc FILE.pyc                    decompile (FILE may be - for stdin)
- *   unpyc --verify FILE.pyc           decompile, checked by python3.X
+ *   unpyc [--verify | --no-verify] FILE.pyc
+ *                                     decompile (FILE may be - for stdin)
  *   unpyc --dis [--json] FILE.pyc     disassemble
  *
  * Errors are one line on stderr, "unpyc: FILE: message", and the exit code
  * is the engine's status number (unpyc.h), so scripts can tell a file that
  * is not a .pyc (3) from a corrupt one (6) without parsing text.  Source
  * with parts the decompiler could not recover is still printed; the exit
- * code is then 9 (unsupported) and stderr says how many parts.  With
- * --verify a note on top says per function whether the source compiles
- * back to equivalent bytecode (verify.h); exit code 11 when it does not,
- * 12 when it could not be checked.
+ * code is then 9 (unsupported) and stderr says how many parts.  Unless
+ * --no-verify is given, CPython of the file's version, where this machine
+ * has it, checks the source (verify.h), and a note on top says whether the
+ * module and each function in it compile back to equivalent bytecode, or
+ * why it was not checked; exit code 11 when they do not, and with
+ * --verify (verification required) 12 when it could not be checked.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,21 +27,23 @@
 /* Larger inputs are refused before reading them whole. */
 #define MAX_INPUT_BYTES ((size_t)1 << 30)
 
-/* Exit codes of --verify, after the engine's statuses (unpyc.h). */
+/* Exit codes of verification, after the engine's statuses (unpyc.h). */
 #define EXIT_NOT_EQUIVALENT 11
 #define EXIT_NOT_VERIFIED 12
 
 static const char usage_text[] =
-    "usage: unpyc [--verify | --dis [--json]] FILE.pyc\n"
+    "usage: unpyc [--verify | --no-verify | --dis [--json]] FILE.pyc\n"
     "\n"
     "Reads a .pyc file written by CPython 3.8 to 3.13 (FILE may be - for\n"
-    "standard input) and prints its source.\n"
+    "standard input) and prints its source.  CPython of the file's\n"
+    "version, where this machine has it (pyenv's, or python3.X on PATH),\n"
+    "checks the source: a note on top says whether the module and each\n"
+    "function in it compile back to equivalent bytecode, naming those that\n"
+    "do not, or why it was not checked.\n"
     "\n"
     "options:\n"
-    "  --verify   check the source with CPython of the file's version\n"
-    "             (pyenv's, or python3.X on PATH): a note on top says\n"
-    "             whether the module and each function in it compile\n"
-    "             back to equivalent bytecode, naming those that do not\n"
+    "  --verify   fail (exit code 12) when the source cannot be checked\n"
+    "  --no-verify  do not check it (no Python is run)\n"
     "  --dis      print the disassembly of every code object instead\n"
     "  --json     with --dis: print it as one JSON document\n"
     "  --help     show this text\n"
@@ -47,8 +51,9 @@ static const char usage_text[] =
     "exit codes: 0 ok, 1 usage, 2 cannot read the file, 3 not a .pyc,\n"
     "4 unknown magic number, 5 truncated data, 6 corrupt data, 7 bad\n"
     "reference, 8 over the engine's limits, 9 unsupported (source with\n"
-    "unrecovered parts is still printed), 10 out of memory; with --verify\n"
-    "11 not equivalent, 12 not verified (no python3.X, or it failed)\n";
+    "unrecovered parts is still printed), 10 out of memory, 11 the source\n"
+    "is not equivalent, 12 with --verify: not verified (no python3.X, or\n"
+    "it failed)\n";
 
 static int fail_usage(const char *message) {
     fprintf(stderr, "unpyc: %s\n(see unpyc --help)\n", message);
@@ -93,10 +98,11 @@ static int read_all(FILE *f, unsigned char **data, size_t *len) {
     return 0;
 }
 
-/* The exit code of --verify on source decompiled from data: the note goes
- * to standard output first. */
+/* The exit code of verifying source decompiled from data (required: with
+ * --verify); the note goes to standard output first. */
 static int verify_source(const char *path, const unsigned char *data,
-                         size_t len, const char *source, size_t source_len) {
+                         size_t len, const char *source, size_t source_len,
+                         int required) {
     int major = 0, minor = 0;
     unpyc_error err;
     cli_verdict verdict;
@@ -105,8 +111,8 @@ static int verify_source(const char *path, const unsigned char *data,
         fprintf(stderr, "unpyc: %s: %s\n", path, err.message);
         return (int)err.status;
     }
-    verdict = cli_verify(path, major, minor, source, source_len);
-    if (verdict == CLI_EQUIVALENT)
+    verdict = cli_verify(path, data, len, major, minor, source, source_len);
+    if (verdict == CLI_EQUIVALENT || (verdict == CLI_NOT_VERIFIED && !required))
         return 0;
     fprintf(stderr, "unpyc: %s: %s\n", path,
             verdict == CLI_DIFFERS
@@ -116,7 +122,8 @@ static int verify_source(const char *path, const unsigned char *data,
 }
 
 int main(int argc, char **argv) {
-    int dis = 0, json = 0, verify = 0, verified = 0, i, read_error;
+    /* verify: 1 by default, 2 required (--verify), 0 off (--no-verify) */
+    int dis = 0, json = 0, verify = 1, verified = 0, i, read_error;
     unsigned unrecovered = 0;
     const char *path = NULL;
     unsigned char *data = NULL;
@@ -136,7 +143,9 @@ int main(int argc, char **argv) {
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if (strcmp(a, "--verify") == 0) {
-            verify = 1;
+            verify = 2;
+        } else if (strcmp(a, "--no-verify") == 0) {
+            verify = 0;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "unpyc: unknown option %s\n", a);
             return UNPYC_E_USAGE;
@@ -150,10 +159,8 @@ int main(int argc, char **argv) {
         return fail_usage("no FILE given");
     if (json && !dis)
         return fail_usage("--json goes with --dis");
-    if (verify && dis)
+    if (verify == 2 && dis)
         return fail_usage("--verify goes with decompiling, not --dis");
-    if (verify && strcmp(path, "-") == 0)
-        return fail_usage("--verify reads FILE twice: give a path, not -");
 
     f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
@@ -175,8 +182,8 @@ int main(int argc, char **argv) {
                            &out, &out_len, &err);
     else
         st = unpyc_decompile_pyc(data, len, &out, &out_len, &unrecovered, &err);
-    if (st == UNPYC_OK && verify)
-        verified = verify_source(path, data, len, out, out_len);
+    if (st == UNPYC_OK && verify && !dis)
+        verified = verify_source(path, data, len, out, out_len, verify == 2);
     free(data);
     if (st != UNPYC_OK) {
         fprintf(stderr, "unpyc: %s: %s\n", path, err.message);

@@ -151,13 +151,42 @@ static int run_with_input(char *const argv[], const char *source,
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-cli_verdict cli_verify(const char *path, int major, int minor,
-                       const char *source, size_t len) {
-    char python[PATH_MAX], oracle[PATH_MAX], file[PATH_MAX];
+/* Writes data to a new temporary file, its name into name; 0, or -1. */
+static int temporary_copy(const unsigned char *data, size_t len, char *name,
+                          size_t cap) {
+    const char *dir = getenv("TMPDIR");
+    int fd;
+
+    snprintf(name, cap, "%s/unpyc-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+    fd = mkstemp(name);
+    if (fd < 0)
+        return -1;
+    write_all(fd, (const char *)data, len);
+    if (close(fd) != 0) {
+        unlink(name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs the oracle with python on the .pyc file at file; its exit status. */
+static int run_oracle(char *python, char *file, const char *source,
+                      size_t len) {
+    char oracle[PATH_MAX];
     char *isolated[] = {python, "-I", oracle, "--verify-pyc", file, "-", NULL};
     char *module[] = {python, "-m", "unpyc.roundtrip", "--verify-pyc",
                       file, "-", NULL};
-    int status;
+
+    return run_with_input(find_oracle(oracle, sizeof oracle) == 0 ? isolated
+                                                                  : module,
+                          source, len);
+}
+
+cli_verdict cli_verify(const char *path, const unsigned char *data,
+                       size_t data_len, int major, int minor,
+                       const char *source, size_t len) {
+    char python[PATH_MAX], file[PATH_MAX];
+    int stdin_copy = strcmp(path, "-") == 0, status;
 
     if (find_interpreter(major, minor, python, sizeof python) != 0) {
         printf("# unpyc: not verified: no Python %d.%d on this machine "
@@ -165,10 +194,18 @@ cli_verdict cli_verify(const char *path, int major, int minor,
                major, minor, major, minor);
         return CLI_NOT_VERIFIED;
     }
-    snprintf(file, sizeof file, "%s", path);
-    status = run_with_input(find_oracle(oracle, sizeof oracle) == 0 ? isolated
-                                                                    : module,
-                            source, len);
+    if (stdin_copy ? temporary_copy(data, data_len, file, sizeof file) != 0
+                   : (size_t)snprintf(file, sizeof file, "%s", path) >=
+                         sizeof file) {
+        printf("# unpyc: not verified: %s\n",
+               stdin_copy ? "no temporary file for the .pyc read from "
+                            "standard input"
+                          : "the file name is too long");
+        return CLI_NOT_VERIFIED;
+    }
+    status = run_oracle(python, file, source, len);
+    if (stdin_copy)
+        unlink(file);
     if (status == 0)
         return CLI_EQUIVALENT;
     if (status == ORACLE_DIFFERS)

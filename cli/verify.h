@@ -1,5 +1,5 @@
 /*
- * verify.h - `unpyc --verify`: the decompiled source checked by CPython of
+ * verify.h - the unpyc command checks the decompiled source with CPython of
  * the .pyc file's own version.
  *
  * The engine has no libpython, and only CPython X.Y compiles source to X.Y
@@ -24,9 +24,12 @@ typedef enum cli_verdict {
 } cli_verdict;
 
 /* Writes the verification note of source (len bytes), decompiled from the
- * .pyc file at path written by Python major.minor, to standard output;
- * what went wrong, if anything, to standard error. */
-cli_verdict cli_verify(const char *path, int major, int minor,
+ * .pyc file at path (data, data_len: its bytes; path "-": standard input,
+ * handed to the verifier in a temporary file) written by Python
+ * major.minor, to standard output; what went wrong, if anything, to
+ * standard error. */
+cli_verdict cli_verify(const char *path, const unsigned char *data,
+                       size_t data_len, int major, int minor,
                        const char *source, size_t len);
 
 #endif /* UNPYC_CLI_VERIFY_H */

@@ -1,7 +1,7 @@
 """Never silently wrong: verification on by default (issue 16, item 4).
 
 unpyc.decompile verifies its output with the running interpreter and
-annotates a mismatch on top; decompile_pyc and `unpyc --verify` have the
+annotates a mismatch on top; decompile_pyc and the unpyc command have a
 .pyc checked by CPython of its own version, named per function.  The cases
 that differ are real: a stdlib module the known-failures list of that
 version says the engine gets wrong (the smallest such file), so they stay
@@ -85,16 +85,21 @@ def _note_keys(note: str) -> Set[str]:
 @pytest.mark.parametrize("version", VERSIONS)
 def test_cli_verify_equivalent(version: str, unpyc_path: str, unpyc_cli: str,
                                tmp_path: Path) -> None:
-    """`unpyc --verify` on a .pyc the interpreter wrote: checked by that
-    very version, said on top, the rest of the output unchanged."""
+    """`unpyc FILE.pyc` on a .pyc the interpreter wrote: checked by that
+    very version, said on top, the rest of the output what --no-verify
+    gives; the same from standard input, and with --verify."""
     pyc = _ok_pyc(version, unpyc_path, tmp_path)
-    plain = subprocess.run([unpyc_cli, str(pyc)], capture_output=True, text=True)
-    proc = subprocess.run([unpyc_cli, "--verify", str(pyc)], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    note, rest = proc.stdout.split("\n", 1)
-    assert note.startswith("# unpyc: verified with Python %s." % version), note
-    assert note.endswith("the module and its %d functions are equivalent" % OK_FUNCTIONS[version])
-    assert rest == plain.stdout
+    plain = subprocess.run([unpyc_cli, "--no-verify", str(pyc)], capture_output=True, text=True)
+    assert plain.returncode == 0 and not plain.stdout.startswith("#")
+    for args, stdin in (([str(pyc)], None), (["--verify", str(pyc)], None), (["-"], pyc)):
+        with open(stdin or os.devnull, "rb") as data:
+            proc = subprocess.run([unpyc_cli] + args, capture_output=True, stdin=data)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        note, rest = proc.stdout.decode().split("\n", 1)
+        assert note.startswith("# unpyc: verified with Python %s." % version), note
+        assert note.endswith(
+            "the module and its %d functions are equivalent" % OK_FUNCTIONS[version])
+        assert rest == plain.stdout
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -105,7 +110,7 @@ def test_cli_verify_names_each_function_that_differs(
     interpreter(version)
     source, listed = known_differing_module(version, unpyc_path)
     pyc = make_pyc(version, unpyc_path, source, tmp_path / "differs.pyc")
-    proc = subprocess.run([unpyc_cli, "--verify", str(pyc)], capture_output=True, text=True)
+    proc = subprocess.run([unpyc_cli, str(pyc)], capture_output=True, text=True)
     assert proc.returncode in (9, 11), proc.stderr  # 9: also marked unrecovered
     assert proc.stdout.startswith("# unpyc: NOT equivalent (verified with Python %s." % version)
     assert _note_keys(proc.stdout) == listed, proc.stdout[:3000]
@@ -122,37 +127,39 @@ def test_cli_verify_through_the_interpreters_unpyc(
     alone.parent.mkdir()
     shutil.copy(unpyc_cli, alone)
     env = dict(os.environ, PYTHONPATH=unpyc_path)
-    proc = subprocess.run([str(alone), "--verify", str(pyc)], capture_output=True, text=True,
-                          env=env)
+    proc = subprocess.run([str(alone), str(pyc)], capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("# unpyc: verified with Python 3.12.")
     env.pop("PYTHONPATH")
-    proc = subprocess.run([str(alone), "--verify", str(pyc)], capture_output=True, text=True,
-                          env=env)
-    assert proc.returncode == 12
-    assert proc.stdout.startswith("# unpyc: not verified: ")
-    assert "No module named 'unpyc'" in proc.stderr
+    for args, code in (([], 0), (["--verify"], 12)):
+        proc = subprocess.run([str(alone)] + args + [str(pyc)], capture_output=True, text=True,
+                              env=env)
+        assert proc.returncode == code
+        assert proc.stdout.startswith("# unpyc: not verified: ")
+        assert "No module named 'unpyc'" in proc.stderr
 
 
 def test_no_interpreter_of_the_version(unpyc_path: str, unpyc_cli: str, tmp_path: Path) -> None:
     """No CPython of the file's version on the machine: said, not guessed,
-    by the command (exit code 12) and by decompile_pyc."""
+    by the command (exit code 12 when --verify requires it) and by
+    decompile_pyc."""
     version = "3.12"
     interpreter(version)
     pyc = _ok_pyc(version, unpyc_path, tmp_path)
     env = dict(os.environ, PYENV_ROOT=str(tmp_path / "no-pyenv"), PATH="")
-    proc = subprocess.run([unpyc_cli, "--verify", str(pyc)], capture_output=True, text=True,
-                          env=env)
-    assert proc.returncode == 12
     expected = ("# unpyc: not verified: no Python 3.12 on this machine (python3.12 on PATH,"
                 " or pyenv's versions)\n")
-    assert proc.stdout.startswith(expected)
+    for args, code in (([], 0), (["--verify"], 12)):
+        proc = subprocess.run([unpyc_cli] + args + [str(pyc)], capture_output=True, text=True,
+                              env=env)
+        assert proc.returncode == code
+        assert proc.stdout.startswith(expected)
     check = "import sys, unpyc; print(unpyc.decompile_pyc(sys.argv[1]), end='')"
     proc = subprocess.run([sys.executable, "-c", check, str(pyc)], capture_output=True,
                           text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == expected + subprocess.run(
-        [unpyc_cli, str(pyc)], capture_output=True, text=True).stdout
+        [unpyc_cli, "--no-verify", str(pyc)], capture_output=True, text=True).stdout
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -6,7 +6,7 @@ its own; a .pyc of another version is checked by that version's
 interpreter, found on this machine, running unpyc's roundtrip.py as a
 script in isolated mode (`python3.X -I .../roundtrip.py --verify-pyc FILE
 -`): the oracle imports only the standard library, so unpyc need not be
-installed there.  The unpyc command's --verify runs the same (cli/verify.c).
+installed there.  The unpyc command runs the same (cli/verify.c).
 """
 
 from __future__ import annotations
