@@ -116,6 +116,34 @@ def test_cli_verify_names_each_function_that_differs(
     assert _note_keys(proc.stdout) == listed, proc.stdout[:3000]
 
 
+@pytest.mark.parametrize("version", VERSIONS)
+def test_the_oracle_names_a_changed_function(version: str, unpyc_path: str,
+                                             tmp_path: Path) -> None:
+    """`roundtrip --verify-pyc`, which the command and decompile_pyc run,
+    on source changed by hand in one method (the oracle's "mutant" idea)
+    and on source that does not compile."""
+    pyc = _ok_pyc(version, unpyc_path, tmp_path)
+    changed = tmp_path / "changed.py"
+    changed.write_text(OK_SOURCE.replace("self.x = x", "self.y = x"))
+    proc = run_python(version, unpyc_path, [
+        "-m", "unpyc.roundtrip", "--verify-pyc", str(pyc), str(changed)])
+    assert proc.returncode == 10, proc.stderr
+    assert proc.stdout.startswith(
+        "# unpyc: NOT equivalent (verified with Python %s." % version)
+    # 3.13's class body stores the attributes its methods assign
+    # (__static_attributes__): Box differs too.
+    differing = {"Box.__init__", "Box"} if version == "3.13" else {"Box.__init__"}
+    assert "%d of the module's %d functions differ%s\n" % (
+        len(differing), OK_FUNCTIONS[version], "s" if len(differing) == 1 else "") in proc.stdout
+    assert _note_keys(proc.stdout) == differing
+    assert "expected (STORE_ATTR, 'x'), got (STORE_ATTR, 'y')" in proc.stdout
+    changed.write_text("def walk(:\n")
+    proc = run_python(version, unpyc_path, [
+        "-m", "unpyc.roundtrip", "--verify-pyc", str(pyc), str(changed)])
+    assert proc.returncode == 10, proc.stderr
+    assert "the source does not compile: SyntaxError: " in proc.stdout
+
+
 def test_cli_verify_through_the_interpreters_unpyc(
         unpyc_path: str, unpyc_cli: str, tmp_path: Path) -> None:
     """A copy of the command with no unpyc installed beside it runs

@@ -774,8 +774,8 @@ def verification_note(result: ModuleResult, verifier: str) -> str:
     if result.status == EQUIVALENT:
         return "# unpyc: verified with %s: the module and its %s are equivalent\n" % (
             verifier, counted)
-    if result.status != DIFFERS:
-        return "# unpyc: NOT equivalent (verified with %s): %s\n" % (
+    if result.status == INVALID:
+        return "# unpyc: NOT equivalent (verified with %s): the source does not compile: %s\n" % (
             verifier, " ".join(str(result.detail).split()))
     differing = [r for r in functions if r.status != EQUIVALENT]
     lines = ["# unpyc: NOT equivalent (verified with %s): %d of the module's %s differ%s" % (
