@@ -57,7 +57,6 @@ What counts, and why:
 
 import __future__
 
-import argparse
 import ast
 import bisect
 import dis
@@ -66,10 +65,7 @@ import importlib.util
 import io
 import json
 import marshal
-import multiprocessing
-import multiprocessing.connection
 import os
-import platform
 import re
 import symtable
 import sys
@@ -81,6 +77,7 @@ import zlib
 from dataclasses import dataclass, field
 from types import CodeType
 from typing import (
+    TYPE_CHECKING,
     Any,
     Callable,
     Dict,
@@ -93,6 +90,12 @@ from typing import (
     Set,
     Tuple,
 )
+
+if TYPE_CHECKING:
+    # Imported where used: the stdlib runner needs them, --verify-pyc (a
+    # fresh interpreter for each .pyc the unpyc command checks) does not.
+    import argparse
+    import multiprocessing.connection
 
 __all__ = [
     "FunctionResult",
@@ -760,7 +763,7 @@ def verify_pyc(path: str, source: str) -> ModuleResult:
 
 def this_interpreter() -> str:
     """How a verification note names the interpreter that did it."""
-    return "Python %s (%s)" % (platform.python_version(), sys.executable)
+    return "Python %s (%s)" % (sys.version.split()[0], sys.executable)
 
 
 def verification_note(result: ModuleResult, verifier: str) -> str:
@@ -1113,7 +1116,7 @@ def _function_record(result: FunctionResult) -> Dict[str, Any]:
     return record
 
 
-def _serve(conn: multiprocessing.connection.Connection, options: _Options) -> None:
+def _serve(conn: "multiprocessing.connection.Connection", options: _Options) -> None:
     """A worker: checks the modules it is sent, one at a time."""
     warnings.simplefilter("ignore")
     if hasattr(sys, "set_int_max_str_digits"):
@@ -1193,6 +1196,8 @@ def run_modules(
     """Checks (path, relpath) tasks in `jobs` spawned worker processes, each
     under options.timeout seconds; a worker that overruns is killed and
     replaced ("timeout"), one that dies is replaced ("crash")."""
+    import multiprocessing.connection
+
     context = multiprocessing.get_context("spawn")
     pending = list(reversed(tasks))
     workers = [_Worker(context, options) for _ in range(max(1, min(jobs, len(tasks))))]
@@ -1357,7 +1362,7 @@ def summary_table(summaries: Iterable[Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _tasks(args: argparse.Namespace, root: str) -> List[Tuple[str, str]]:
+def _tasks(args: "argparse.Namespace", root: str) -> List[Tuple[str, str]]:
     """(path, path relative to root) of the modules to check."""
     if (args.stdlib or args.root) and not args.files:
         paths = python_sources(root)
@@ -1382,6 +1387,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--verify-pyc"]:
         return _verify_pyc_command(argv[1:])
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="python -m unpyc.roundtrip",
         description="Decompile, recompile and compare: modules and functions.")
