@@ -23,7 +23,7 @@ from typing import Callable, List, Tuple
 
 import unpyc
 from unpyc._placeholders import StandIns
-from unpyc.roundtrip import code_objects, stdlib_sources
+from unpyc.roundtrip import code_objects, python_sources
 
 
 def _best(action: Callable[[], object], repeat: int) -> float:
@@ -37,7 +37,7 @@ def _best(action: Callable[[], object], repeat: int) -> float:
 
 def _sample(every: int) -> List[CodeType]:
     codes = []
-    for path in stdlib_sources(sysconfig.get_paths()["stdlib"])[::every]:
+    for path in python_sources(sysconfig.get_paths()["stdlib"])[::every]:
         try:
             with open(path, encoding="utf-8") as f:
                 with warnings.catch_warnings():
