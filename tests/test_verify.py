@@ -232,3 +232,28 @@ def test_decompile_annotates_a_real_difference(unpyc_path: str) -> None:
     exec(compile(OK_SOURCE, "ok.py", "exec"), namespace)
     assert unpyc.decompile(namespace["walk"]) == unpyc.decompile(namespace["walk"], verify=False)
     assert not unpyc.decompile(namespace["walk"]).startswith("#")
+
+
+def test_no_false_alarm_on_a_bare_code_object(tmp_path: Path) -> None:
+    """A code object says nothing of its module, where an import changes
+    how 3.11+ compiles `name.attr(...)`: verified in a scope without
+    imports and in one where its globals are imports, it is equivalent in
+    the right one.  A comprehension's code object, shown as a def, is said
+    to be not verified rather than not equivalent."""
+    import unpyc
+
+    source = ("import os\n\nclass Path:\n    def cwd():\n        pass\n\n"
+              "def f():\n    return os.getcwd()\n\n"
+              "def g():\n    return Path.cwd()\n\n"
+              "def h(xs):\n    return sum(x + 1 for x in xs)\n")
+    namespace: Dict[str, object] = {}
+    exec(compile(source, str(tmp_path / "mod.py"), "exec"), namespace)
+    for name in ("f", "g"):
+        function = namespace[name]
+        code = getattr(function, "__code__")
+        plain = unpyc.decompile(code, verify=False)
+        assert unpyc.decompile(code) == plain == unpyc.decompile(function)
+    comprehension = next(c for c in getattr(namespace["h"], "__code__").co_consts
+                         if hasattr(c, "co_code"))
+    text = unpyc.decompile(comprehension)
+    assert text.startswith("# unpyc: not verified (a comprehension's code alone, as a def,"), text
