@@ -1,14 +1,20 @@
 /*
  * main.c - the unpyc command.
  *
- *   unpyc FILE.pyc                    decompile (FILE may be - for stdin)
+ *   unpyc [--verify | --no-verify] FILE.pyc
+ *                                     decompile (FILE may be - for stdin)
  *   unpyc --dis [--json] FILE.pyc     disassemble
  *
  * Errors are one line on stderr, "unpyc: FILE: message", and the exit code
  * is the engine's status number (unpyc.h), so scripts can tell a file that
  * is not a .pyc (3) from a corrupt one (6) without parsing text.  Source
  * with parts the decompiler could not recover is still printed; the exit
- * code is then 9 (unsupported) and stderr says how many parts.
+ * code is then 9 (unsupported) and stderr says how many parts.  Unless
+ * --no-verify is given, CPython of the file's version, where this machine
+ * has it, checks the source (verify.h), and a note on top says whether the
+ * module and each function in it compile back to equivalent bytecode, or
+ * why it was not checked; exit code 11 when they do not, and with
+ * --verify (verification required) 12 when it could not be checked.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,17 +22,28 @@
 #include <string.h>
 
 #include "unpyc.h"
+#include "verify.h"
 
 /* Larger inputs are refused before reading them whole. */
 #define MAX_INPUT_BYTES ((size_t)1 << 30)
 
+/* Exit codes of verification, after the engine's statuses (unpyc.h). */
+#define EXIT_NOT_EQUIVALENT 11
+#define EXIT_NOT_VERIFIED 12
+
 static const char usage_text[] =
-    "usage: unpyc [--dis [--json]] FILE.pyc\n"
+    "usage: unpyc [--verify | --no-verify | --dis [--json]] FILE.pyc\n"
     "\n"
     "Reads a .pyc file written by CPython 3.8 to 3.13 (FILE may be - for\n"
-    "standard input) and prints its source.\n"
+    "standard input) and prints its source.  CPython of the file's\n"
+    "version, where this machine has it (pyenv's, or python3.X on PATH),\n"
+    "checks the source: a note on top says whether the module and each\n"
+    "function in it compile back to equivalent bytecode, naming those that\n"
+    "do not, or why it was not checked.\n"
     "\n"
     "options:\n"
+    "  --verify   fail (exit code 12) when the source cannot be checked\n"
+    "  --no-verify  do not check it (no Python is run)\n"
     "  --dis      print the disassembly of every code object instead\n"
     "  --json     with --dis: print it as one JSON document\n"
     "  --help     show this text\n"
@@ -34,7 +51,9 @@ static const char usage_text[] =
     "exit codes: 0 ok, 1 usage, 2 cannot read the file, 3 not a .pyc,\n"
     "4 unknown magic number, 5 truncated data, 6 corrupt data, 7 bad\n"
     "reference, 8 over the engine's limits, 9 unsupported (source with\n"
-    "unrecovered parts is still printed), 10 out of memory\n";
+    "unrecovered parts is still printed), 10 out of memory, 11 the source\n"
+    "is not equivalent, 12 with --verify: not verified (no python3.X, or\n"
+    "it failed)\n";
 
 static int fail_usage(const char *message) {
     fprintf(stderr, "unpyc: %s\n(see unpyc --help)\n", message);
@@ -79,8 +98,32 @@ static int read_all(FILE *f, unsigned char **data, size_t *len) {
     return 0;
 }
 
+/* The exit code of verifying source decompiled from data (required: with
+ * --verify); the note goes to standard output first. */
+static int verify_source(const char *path, const unsigned char *data,
+                         size_t len, const char *source, size_t source_len,
+                         int required) {
+    int major = 0, minor = 0;
+    unpyc_error err;
+    cli_verdict verdict;
+
+    if (unpyc_pyc_version(data, len, &major, &minor, &err) != UNPYC_OK) {
+        fprintf(stderr, "unpyc: %s: %s\n", path, err.message);
+        return (int)err.status;
+    }
+    verdict = cli_verify(path, data, len, major, minor, source, source_len);
+    if (verdict == CLI_EQUIVALENT || (verdict == CLI_NOT_VERIFIED && !required))
+        return 0;
+    fprintf(stderr, "unpyc: %s: %s\n", path,
+            verdict == CLI_DIFFERS
+                ? "the source is not equivalent (named on top of it)"
+                : "the source was not verified (said on top of it)");
+    return verdict == CLI_DIFFERS ? EXIT_NOT_EQUIVALENT : EXIT_NOT_VERIFIED;
+}
+
 int main(int argc, char **argv) {
-    int dis = 0, json = 0, i, read_error;
+    /* verify: 1 by default, 2 required (--verify), 0 off (--no-verify) */
+    int dis = 0, json = 0, verify = 1, verified = 0, i, read_error;
     unsigned unrecovered = 0;
     const char *path = NULL;
     unsigned char *data = NULL;
@@ -99,6 +142,10 @@ int main(int argc, char **argv) {
             dis = 1;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--verify") == 0) {
+            verify = 2;
+        } else if (strcmp(a, "--no-verify") == 0) {
+            verify = 0;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "unpyc: unknown option %s\n", a);
             return UNPYC_E_USAGE;
@@ -112,6 +159,8 @@ int main(int argc, char **argv) {
         return fail_usage("no FILE given");
     if (json && !dis)
         return fail_usage("--json goes with --dis");
+    if (verify == 2 && dis)
+        return fail_usage("--verify goes with decompiling, not --dis");
 
     f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
@@ -133,6 +182,8 @@ int main(int argc, char **argv) {
                            &out, &out_len, &err);
     else
         st = unpyc_decompile_pyc(data, len, &out, &out_len, &unrecovered, &err);
+    if (st == UNPYC_OK && verify && !dis)
+        verified = verify_source(path, data, len, out, out_len, verify == 2);
     free(data);
     if (st != UNPYC_OK) {
         fprintf(stderr, "unpyc: %s: %s\n", path, err.message);
@@ -152,5 +203,5 @@ int main(int argc, char **argv) {
                 path, unrecovered, unrecovered == 1 ? "" : "s");
         return UNPYC_E_UNSUPPORTED;
     }
-    return 0;
+    return verified;
 }

@@ -221,6 +221,22 @@ unpyc_status unpyc_decompile_pyc(const uint8_t *data, size_t len, char **out,
                                header.version, out, out_len, unrecovered, err);
 }
 
+unpyc_status unpyc_pyc_version(const uint8_t *data, size_t len, int *major,
+                               int *minor, unpyc_error *err) {
+    upy_pyc_header header;
+    unpyc_status st;
+
+    clear_error(err);
+    if (!data || !major || !minor)
+        return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
+    st = upy_pyc_read_header(data, len, &header, err);
+    if (st != UNPYC_OK)
+        return st;
+    *major = header.version.major;
+    *minor = header.version.minor;
+    return UNPYC_OK;
+}
+
 unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,
                                      int minor, char **out, size_t *out_len,
                                      unsigned *unrecovered, unpyc_error *err) {

@@ -136,7 +136,30 @@ static PyObject *decompile_marshal(PyObject *module, PyObject *args) {
                                               unrecovered, &err);
 }
 
+static PyObject *pyc_version(PyObject *module, PyObject *args) {
+    PyObject *data;
+    char *buf;
+    Py_ssize_t len;
+    int major = 0, minor = 0;
+    unpyc_error err;
+    unpyc_status st;
+
+    if (!PyArg_ParseTuple(args, "S:pyc_version", &data))
+        return NULL;
+    if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
+        return NULL;
+    st = unpyc_pyc_version((const uint8_t *)buf, (size_t)len, &major, &minor,
+                           &err);
+    if (st != UNPYC_OK)
+        return raise_engine_error(module, &err);
+    return Py_BuildValue("(ii)", major, minor);
+}
+
 static PyMethodDef engine_methods[] = {
+    {"pyc_version", pyc_version, METH_VARARGS,
+     "pyc_version(data: bytes) -> (int, int)\n\n"
+     "The CPython version (major, minor) that wrote a .pyc file, from its "
+     "header."},
     {"dis_pyc", dis_pyc, METH_VARARGS,
      "dis_pyc(data: bytes, json: bool) -> str\n\n"
      "Disassembles the bytes of a whole .pyc file."},

@@ -1,11 +1,12 @@
 """unpyc.decompile / decompile_pyc on every installed CPython: each kind of
-object it takes, verify=True, and what it does on a mismatch.
+object it takes, its verification (on by default) and what it does on a
+mismatch.
 
 Decompilation is held to the round-trip bar on 3.11-3.13 hosts (issue 3).
 On 3.8-3.10 hosts the engine does not yet structure the block-stack
 instructions of try and with (SETUP_FINALLY, POP_BLOCK, ...): code without
 them decompiles as anywhere, and a try statement comes out marked as not
-recovered, which verify=True reports instead of passing it off as correct.
+recovered, which verification reports instead of passing it off as correct.
 """
 
 from __future__ import annotations
@@ -70,10 +71,10 @@ results = {}
 # The try statement: at the bar from 3.11 on; before, marked and caught.
 guarded_text = unpyc.decompile(sample_mod.guarded)
 if at_bar:
-    results["try"] = unpyc.decompile(sample_mod.guarded, verify=True) == guarded_text
+    results["try"] = unpyc.decompile(sample_mod.guarded, on_mismatch="raise") == guarded_text
 else:
     try:
-        unpyc.decompile(sample_mod.guarded, verify=True)
+        unpyc.decompile(sample_mod.guarded, on_mismatch="raise")
         results["try"] = "verify passed"
     except unpyc.VerificationError as e:
         results["try"] = "# unpyc: " in guarded_text and bool(e.detail)
@@ -87,15 +88,15 @@ objects = {
     "class": sample_mod.Shape,
 }
 for label, obj in objects.items():
-    text = unpyc.decompile(obj)
+    text = unpyc.decompile(obj, verify=False)
     compile(text, "<decompiled>", "exec")
     if at_bar or label != "module":
-        # verify=True passes and gives the same text.
-        results[label] = unpyc.decompile(obj, verify=True) == text
+        # Verification (the default) passes and gives the same text.
+        results[label] = unpyc.decompile(obj) == text
     else:
         # The module holds the try statement.
         try:
-            unpyc.decompile(obj, verify=True)
+            unpyc.decompile(obj, on_mismatch="raise")
             results[label] = "verify passed"
         except unpyc.VerificationError as e:
             results[label] = e.source == text
@@ -122,10 +123,11 @@ def wrong_engine(data, major, minor):
     return text.replace("total += item", "total -= item"), unrecovered
 engine.decompile_marshal = wrong_engine
 try:
-    annotated = unpyc.decompile(sample_mod.helper, verify=True, on_mismatch="annotate")
-    results["annotate"] = annotated.startswith("# unpyc: not equivalent: ")
+    annotated = unpyc.decompile(sample_mod.helper)
+    results["annotate"] = annotated.startswith("# unpyc: not equivalent: helper: instruction ")
+    results["unverified"] = unpyc.decompile(sample_mod.helper, verify=False).startswith("def ")
     try:
-        unpyc.decompile(sample_mod.helper, verify=True)
+        unpyc.decompile(sample_mod.helper, on_mismatch="raise")
         results["raise"] = False
     except unpyc.VerificationError as e:
         results["raise"] = "total -= item" in e.source and bool(e.detail)
@@ -140,7 +142,15 @@ except ValueError:
 # A .pyc file of this interpreter.
 import py_compile
 pyc = py_compile.compile(os.path.join(folder, "sample_mod.py"), cfile=os.path.join(folder, "s.pyc"))
-results["pyc"] = unpyc.decompile_pyc(pyc) == module_text
+plain_module_text = unpyc.decompile(sample_mod, verify=False)
+results["pyc"] = unpyc.decompile_pyc(pyc, verify=False) == plain_module_text
+# Verified by this interpreter (the file's own version): no note when
+# equivalent; before 3.11 the try statement is not, and the note says so.
+verified_pyc = unpyc.decompile_pyc(pyc)
+results["pyc_verified"] = verified_pyc == plain_module_text if at_bar else (
+    verified_pyc.startswith("# unpyc: NOT equivalent (verified with Python %d.%d."
+                            % sys.version_info[:2])
+    and "# unpyc:   guarded: " in verified_pyc)
 print(json.dumps(results))
 '''
 
@@ -169,9 +179,11 @@ def test_decompile_api_on_host_objects(version: str, unpyc_path: str) -> None:
         "wrong_caught": True,
         "invalid_caught": True,
         "annotate": True,
+        "unverified": True,
         "raise": True,
         "bad_flag": True,
         "pyc": True,
+        "pyc_verified": True,
     }
 
 
@@ -182,7 +194,7 @@ def test_deep_expression_round_trips() -> None:
     source = "def f(a):\n    return " + " + ".join(["a"] * 1500) + "\n"
     namespace: dict = {}
     exec(compile(source, "deep.py", "exec"), namespace)
-    text = unpyc.decompile(namespace["f"], verify=True)
+    text = unpyc.decompile(namespace["f"], on_mismatch="raise")
     assert text.count("a + ") == 1499
 
 
@@ -257,7 +269,7 @@ callables = {
     "bound_method": (Shape().area, "def area(self, w):"),
 }
 for label, (obj, first_line) in callables.items():
-    text = unpyc.decompile(obj, verify=True)
+    text = unpyc.decompile(obj, on_mismatch="raise")
     results[label] = text.splitlines()[0] == first_line
 try:
     unpyc.decompile(len)
@@ -281,7 +293,7 @@ lambdas = {
 }
 for label, (fn, expected) in lambdas.items():
     text = unpyc.decompile(fn)
-    results["lambda_" + label] = text == expected and unpyc.decompile(fn, verify=True) == text
+    results["lambda_" + label] = text == expected and unpyc.decompile(fn, on_mismatch="raise") == text
 
 # A <lambda> code no lambda compiles to (Dynamo makes such code): a def
 # under a Python name, said so on top; it verifies.
@@ -289,7 +301,7 @@ def statements(a):
     b = a + 1
     return b
 qualname = {"co_qualname": "<lambda>"} if sys.version_info >= (3, 11) else {}
-text = unpyc.decompile(statements.__code__.replace(co_name="<lambda>", **qualname), verify=True)
+text = unpyc.decompile(statements.__code__.replace(co_name="<lambda>", **qualname), on_mismatch="raise")
 results["lambda_statements"] = text.startswith(
     "# unpyc: <lambda> has no Python name; shown as def lambda_.\ndef lambda_(a):\n")
 
@@ -334,7 +346,7 @@ try:
 except ValueError:
     results["unmarshallable"] = True
 text = unpyc.decompile(code)
-results["stand_ins_verify"] = unpyc.decompile(code, verify=True) == text
+results["stand_ins_verify"] = unpyc.decompile(code, on_mismatch="raise") == text
 header = text.split("def uses(x):")[0]
 results["header"] = all(
     "#   __unpyc_const_%d: %s = " % (i, kind) in header
@@ -350,7 +362,7 @@ as_value = make.__code__.replace(co_consts=tuple(
     inner if c == 1 and type(c) is int else c for c in make.__code__.co_consts))
 shown = unpyc.decompile(as_value)
 results["code_as_value"] = ("factory(__unpyc_const_0, 2)" in shown and "..." not in shown
-                            and unpyc.decompile(as_value, verify=True) == shown)
+                            and unpyc.decompile(as_value, on_mismatch="raise") == shown)
 module = StandIns(code).compile_with_objects(text, "shown.py")
 rebuilt = next(c for c in module.co_consts if isinstance(c, types.CodeType))
 results["lines_kept"] = rebuilt.co_firstlineno == text.splitlines().index("def uses(x):") + 1
@@ -410,7 +422,7 @@ def test_torch_objects_as_constants() -> None:
         return const
 
     code = plain.replace(co_consts=tuple(swapped(c) for c in plain.co_consts))
-    text = unpyc.decompile(code, verify=True)
+    text = unpyc.decompile(code, on_mismatch="raise")
     assert "#   __unpyc_const_0: builtin_function_or_method = <built-in method sin" in text
     assert "__unpyc_const_2: torch.dtype = torch.float64" in text
     assert "__unpyc_const_3: torch.device = device(type='cpu')" in text

@@ -244,7 +244,7 @@ def test_dynamo_codes_of_the_side_effect_patterns_are_accepted() -> None:
     checked = []
     for code in _transformed_codes_of_patterns():
         try:
-            source = unpyc.decompile(code.replace(co_qualname=code.co_name), verify=True)
+            source = unpyc.decompile(code.replace(co_qualname=code.co_name), on_mismatch="raise")
         except VerificationError as error:
             source = str(error.source)
         name = "__transformed"

@@ -133,7 +133,7 @@ def test_cpython_code_has_no_temporaries() -> None:
         a = 10
         return old + a
 
-    assert KEPT_STACK_NOTE not in unpyc.decompile(written, verify=True)
+    assert KEPT_STACK_NOTE not in unpyc.decompile(written, on_mismatch="raise")
 
 
 # Values whose copy was stored (COPY; STORE_FAST: a walrus) and that wait
@@ -254,7 +254,7 @@ def test_a_def_waiting_under_a_statement_is_not_recovered() -> None:
     source = unpyc.decompile(f.__code__)
     assert "unpyc: could not recover this statement under a function waiting" in source, source
     with pytest.raises(unpyc.VerificationError) as caught:
-        unpyc.decompile(f.__code__, verify=True)
+        unpyc.decompile(f.__code__, on_mismatch="raise")
     assert caught.value.unrecovered > 0
 
 

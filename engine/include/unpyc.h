@@ -79,6 +79,12 @@ unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,
                                      int minor, char **out, size_t *out_len,
                                      unsigned *unrecovered, unpyc_error *err);
 
+/* The CPython version that wrote a .pyc file, read from its header (the
+ * rest of data is not looked at): the errors of unpyc_decompile_pyc's
+ * header check. */
+unpyc_status unpyc_pyc_version(const uint8_t *data, size_t len, int *major,
+                               int *minor, unpyc_error *err);
+
 /* Releases text returned by the engine. */
 void unpyc_free(char *text);
 

@@ -15,7 +15,7 @@ from types import CodeType
 from typing import Any, Dict, Optional, Tuple
 
 from . import _engine
-from ._objects import code_of, module_symbols, with_valid_names
+from ._objects import assumed_imports, code_of, module_symbols, with_valid_names
 from ._placeholders import StandIns
 from .errors import (
     BadMagicError,
@@ -91,7 +91,7 @@ def _dis_code(obj: Any, as_json: bool) -> str:
     return stand_ins.named(text) if as_json else stand_ins.shown(text)
 
 
-def decompile(obj: Any, *, verify: bool = False, on_mismatch: str = "raise") -> str:
+def decompile(obj: Any, *, verify: bool = True, on_mismatch: str = "annotate") -> str:
     """Python source for obj: a code object, function, method,
     functools.partial, class or module of the running interpreter, or a
     callable wrapping a function (functools.wraps / lru_cache wrapper,
@@ -104,12 +104,16 @@ def decompile(obj: Any, *, verify: bool = False, on_mismatch: str = "raise") -> 
     functions, modules... in code made by tools such as Dynamo) are shown
     as names, __unpyc_const_N, listed in a comment block on top.
 
-    verify=True compiles the source again and compares the result with the
-    code it came from (SPEC section 2), constants named as above compared
-    as what they stand for.  When they differ, on_mismatch says
-    what happens: "raise" raises VerificationError naming the first
-    difference; "annotate" returns the source with that difference as a
-    comment on its first line.
+    By default the source is verified: the running interpreter compiles
+    it again and the result is compared with the code it came from (the
+    round-trip oracle's comparison, SPEC section 2; constants named as
+    above compared as what they stand for).  When they differ, on_mismatch
+    says what happens: "annotate" (the default) returns the source with a
+    first line "# unpyc: not equivalent: <first difference>", naming the
+    function and instruction; "raise" raises VerificationError naming it.
+    verify=False skips the check (its cost is one compile of the output
+    and a comparison: see benchmarks/verify_cost.py); the output is then
+    unchecked.
     """
     if on_mismatch not in ("raise", "annotate"):
         raise ValueError("on_mismatch must be 'raise' or 'annotate', not %r" % (on_mismatch,))
@@ -123,19 +127,39 @@ def decompile(obj: Any, *, verify: bool = False, on_mismatch: str = "raise") -> 
     text = stand_ins.shown(source)
     if not verify:
         return text
-    from .roundtrip import verify_decompiled
-
-    problem = verify_decompiled(code, stand_ins.compilable(text), module=module_symbols(obj))
+    problem = _verification_problem(obj, code, stand_ins.compilable(text))
     if problem is None:
         return text
+    verdict = "not equivalent"
+    if stand_ins.code.co_name in _COMPREHENSIONS:
+        verdict = "not verified (a comprehension's code alone, as a def, need not compile back to it)"
     if on_mismatch == "annotate":
-        return "# unpyc: not equivalent: %s\n%s" % (" ".join(problem.split()), text)
+        return "# unpyc: %s: %s\n%s" % (verdict, " ".join(problem.split()), text)
     raise VerificationError(
-        "the decompiled source is not equivalent: " + problem,
+        "the decompiled source is %s: %s" % (verdict, problem),
         detail=problem,
         source=text,
         unrecovered=unrecovered,
     )
+
+
+# Code objects of comprehensions: decompiled alone they come out as a def,
+# whose code is not a comprehension's.
+_COMPREHENSIONS = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
+
+
+def _verification_problem(obj: Any, code: CodeType, source: str) -> Optional[str]:
+    """The first difference between code and source compiled (None when
+    equivalent).  A code object of unknown module is compiled in two module
+    scopes, that of no imports and that where every global it uses is an
+    import (_objects.assumed_imports): equivalent in either counts."""
+    from .roundtrip import verify_decompiled
+
+    module = module_symbols(obj)
+    problem = verify_decompiled(code, source, module=module)
+    if problem is None or module is not None or code.co_name == "<module>":
+        return problem
+    return problem if verify_decompiled(code, source, module=assumed_imports(code)) else None
 
 
 def _printable_name(code: CodeType) -> bool:
@@ -156,16 +180,39 @@ def _decompile_marshal(code: CodeType) -> Tuple[str, int]:
     return str(source), unrecovered
 
 
-def decompile_pyc(path: str) -> str:
-    """Python source for a .pyc file of any supported version."""
+def decompile_pyc(path: str, *, verify: bool = True, on_mismatch: str = "annotate") -> str:
+    """Python source for a .pyc file of any supported version.
+
+    By default the source is verified by CPython of the file's version:
+    this interpreter when the file is its own, else that version's
+    interpreter if this machine has one (pyenv's, or pythonX.Y on PATH),
+    run in a subprocess.  When the module or a function in it is not
+    equivalent, the source starts with comment lines naming each function
+    that differs and its first difference (on_mismatch="annotate", the
+    default), or VerificationError is raised (on_mismatch="raise").  When
+    no interpreter of the file's version is found, the first line says
+    "# unpyc: not verified: ...".  verify=False skips all this."""
+    if on_mismatch not in ("raise", "annotate"):
+        raise ValueError("on_mismatch must be 'raise' or 'annotate', not %r" % (on_mismatch,))
     with open(path, "rb") as f:
         data = f.read()
     try:
-        source, _unrecovered = _engine.decompile_pyc(data)
+        source, unrecovered = _engine.decompile_pyc(data)
+        version = _engine.pyc_version(data)
     except _engine.EngineError as e:
         _raise_engine_error(e, path)
         raise
-    return str(source)
+    source = str(source)
+    if not verify:
+        return source
+    from ._pyc_verification import verify as verify_pyc
+
+    equivalent, note = verify_pyc(path, data, version, source)
+    if equivalent is False and on_mismatch == "raise":
+        raise VerificationError(
+            "the decompiled source is not equivalent:\n" + note,
+            detail=note, source=source, unrecovered=unrecovered)
+    return source if equivalent else note + source
 
 
 def dis(obj: Any) -> str:

@@ -8,7 +8,7 @@ import re
 import symtable
 import sys
 import types
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Set, Tuple
 
 
 def class_body_code(cls: type) -> types.CodeType:
@@ -167,4 +167,25 @@ def module_symbols(obj: Any) -> Optional[symtable.SymbolTable]:
         and name.isidentifier()
         and not keyword.iskeyword(name)
     )
+    return symtable.symtable(imports, "<module scope>", "exec")
+
+
+def assumed_imports(code: types.CodeType) -> symtable.SymbolTable:
+    """A module scope in which every name code and its nested code load
+    from co_names is bound by an import (but super, which the compiler
+    would then no longer specialize): what verifying a bare code object,
+    whose module is unknown, tries when its module scope taken as empty
+    does not compile to the same bytecode.  On 3.11+ `name.attr(...)` is
+    compiled as an attribute call instead of a method call when name is an
+    import; both call the same function with the same arguments, so
+    either scope is a fair one to compile the source in."""
+    names: Set[str] = set()
+    pending = [code]
+    while pending:
+        current = pending.pop()
+        names.update(current.co_names)
+        pending.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    imports = "".join(
+        "import %s\n" % name for name in sorted(names)
+        if name.isidentifier() and not keyword.iskeyword(name) and name != "super")
     return symtable.symtable(imports, "<module scope>", "exec")

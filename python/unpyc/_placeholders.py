@@ -35,6 +35,12 @@ from ._objects import without_addresses
 # dicts) as something else, and a mutable object's identity matters.
 _LITERAL_TYPES = (type(None), bool, int, float, complex, str, bytes, type(Ellipsis))
 
+_LOAD_CONST = dis.opmap["LOAD_CONST"]
+_MAKE_FUNCTION = dis.opmap["MAKE_FUNCTION"]
+# What dis.get_instructions does not list as instructions of their own
+# (CACHE exists from 3.11 on).
+_UNLISTED_OPS = frozenset([dis.EXTENDED_ARG, dis.opmap.get("CACHE", dis.EXTENDED_ARG)])
+
 
 class StandIns:
     """The stand-ins of one code object: `code` holds them in place of the
@@ -181,17 +187,29 @@ def _code_values(code: types.CodeType) -> Set[int]:
     not to make a function of (Dynamo passes code to its own function
     factories): no source makes such a value, so they get stand-ins.  A
     function is made of the code right after loading it (3.11+), or after
-    also loading its qualified name (3.8-3.10); EXTENDED_ARG, listed as an
-    instruction of its own before 3.11, may come between."""
-    instructions = [i for i in dis.get_instructions(code) if i.opname != "EXTENDED_ARG"]
+    also loading its qualified name (3.8-3.10); EXTENDED_ARG and CACHE
+    entries may come between.  Read off co_code directly: every decompile
+    asks this of every code object, and dis.get_instructions took most of
+    the time of decompiling (co_code holds no specialized opcodes, and
+    zeros in its CACHE entries)."""
+    consts = code.co_consts
+    if not any(isinstance(const, types.CodeType) for const in consts):
+        return set()
+    raw = code.co_code
+    ops: List[Tuple[int, int]] = []
+    extended = 0
+    for i in range(0, len(raw), 2):
+        op, arg = raw[i], raw[i + 1] | extended
+        extended = arg << 8 if op == dis.EXTENDED_ARG else 0
+        if op not in _UNLISTED_OPS:
+            ops.append((op, arg))
     values: Set[int] = set()
-    for k, instruction in enumerate(instructions):
-        if (instruction.opname != "LOAD_CONST" or instruction.arg is None
-                or not isinstance(instruction.argval, types.CodeType)):
+    for k, (op, arg) in enumerate(ops):
+        if op != _LOAD_CONST or not isinstance(consts[arg], types.CodeType):
             continue
-        following = [i.opname for i in instructions[k + 1:k + 3]]
-        if following[:1] != ["MAKE_FUNCTION"] and following != ["LOAD_CONST", "MAKE_FUNCTION"]:
-            values.add(instruction.arg)
+        following = [o for o, _ in ops[k + 1:k + 3]]
+        if following[:1] != [_MAKE_FUNCTION] and following != [_LOAD_CONST, _MAKE_FUNCTION]:
+            values.add(arg)
     return values
 
 

@@ -148,7 +148,8 @@ def transformed_text(code: types.CodeType, name: str, header: str,
         # there: in the class its qualname names, the compiler would
         # mangle the __compiled_fn_* and __resume_* globals Dynamo's
         # code loads, and <lambda> is no def's name.
-        source = unpyc.decompile(code.replace(co_name=name, co_qualname=name), verify=True)
+        source = unpyc.decompile(code.replace(co_name=name, co_qualname=name),
+                                 on_mismatch="raise")
     except VerificationError as error:
         equivalent = False
         problem = "not equivalent: %s" % (" ".join(str(error.detail).split()),)

@@ -55,7 +55,7 @@ def _log_decompiled(logger: logging.Logger, original: types.CodeType,
         # compiler would mangle the __compiled_fn_* globals Dynamo loads.
         code = transformed.replace(co_qualname=transformed.co_name)
     try:
-        source = unpyc.decompile(code, verify=True, on_mismatch="annotate")
+        source = unpyc.decompile(code)
     except Exception as error:  # noqa: BLE001 - a log line must not break the compile
         logger.debug("unpyc could not decompile the transformed bytecode of %s: %s: %s",
                      original.co_name, type(error).__name__, error)

@@ -77,8 +77,8 @@ class EngineMemoryError(UnpycError, MemoryError):
 
 
 class VerificationError(UnpycError):
-    """decompile(verify=True): the source does not compile back to
-    equivalent bytecode.  `detail` names the first difference, `source` is
+    """decompile / decompile_pyc(on_mismatch="raise"): the source does
+    not compile back to equivalent bytecode.  `detail` names the first difference, `source` is
     the decompiled text, `unrecovered` counts the regions the engine left
     as commented disassembly in it."""
 

@@ -9,7 +9,12 @@ and equivalent constants.  `compare_code` decides that and names the first
 difference; `roundtrip_source` and `roundtrip_function` run a decompiler and
 score a module and each of its code objects; ``python -m unpyc.roundtrip``
 runs it over the standard library, or every module under a folder, in
-worker processes.
+worker processes.  ``roundtrip.py --verify-pyc FILE.pyc SOURCE`` checks
+source decompiled from a .pyc of this interpreter's version and prints
+`verification_note` (per function): this is how unpyc.decompile_pyc and
+the unpyc command have a .pyc of another version checked by that
+version's interpreter.  It imports only the standard library, so it also
+runs as a script under ``python3.X -I``.
 
 What counts, and why:
 
@@ -52,7 +57,6 @@ What counts, and why:
 
 import __future__
 
-import argparse
 import ast
 import bisect
 import dis
@@ -60,8 +64,7 @@ import importlib
 import importlib.util
 import io
 import json
-import multiprocessing
-import multiprocessing.connection
+import marshal
 import os
 import re
 import symtable
@@ -74,6 +77,7 @@ import zlib
 from dataclasses import dataclass, field
 from types import CodeType
 from typing import (
+    TYPE_CHECKING,
     Any,
     Callable,
     Dict,
@@ -87,6 +91,12 @@ from typing import (
     Tuple,
 )
 
+if TYPE_CHECKING:
+    # Imported where used: the stdlib runner needs them, --verify-pyc (a
+    # fresh interpreter for each .pyc the unpyc command checks) does not.
+    import argparse
+    import multiprocessing.connection
+
 __all__ = [
     "FunctionResult",
     "ModuleResult",
@@ -96,7 +106,9 @@ __all__ = [
     "roundtrip_function",
     "roundtrip_source",
     "summary_table",
+    "verification_note",
     "verify_decompiled",
+    "verify_pyc",
 ]
 
 Decompiler = Callable[[CodeType], str]
@@ -542,12 +554,14 @@ def compare_code(
 
 
 def _default_decompiler() -> Decompiler:
-    """unpyc.decompile, looked up when needed: the oracle is older than it."""
-    decompile: Optional[Decompiler] = getattr(
+    """unpyc.decompile, looked up when needed (the oracle is older than
+    it), with its own verification off: the oracle does that work."""
+    decompile: Optional[Callable[..., str]] = getattr(
         importlib.import_module("unpyc"), "decompile", None)
     if decompile is None:
         raise RuntimeError("unpyc.decompile does not exist in this build of unpyc")
-    return decompile
+    unverified = decompile
+    return lambda code: unverified(code, verify=False)
 
 
 def code_objects(module: CodeType) -> List[Tuple[str, CodeType]]:
@@ -725,6 +739,80 @@ def verify_decompiled(
     return None if result.status == EQUIVALENT else result.detail
 
 
+# ------------------------------------------------------- verifying a .pyc
+
+# The exit status of `--verify-pyc` when the output is not equivalent (0:
+# it is; anything else: it could not be checked).
+VERIFY_DIFFERS = 10
+
+
+def verify_pyc(path: str, source: str) -> ModuleResult:
+    """source, the decompiled text of the .pyc file at path, compiled by
+    this interpreter and compared with the file's code: the module and each
+    code object below it.  ValueError when the file is not a .pyc of this
+    interpreter's version."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != importlib.util.MAGIC_NUMBER:
+        raise ValueError("%s was not written by Python %s" % (path, _version()))
+    expected = marshal.loads(data[16:])
+    if not isinstance(expected, CodeType):
+        raise ValueError("%s holds no code object" % path)
+    return roundtrip_code(expected, expected.co_filename, decompile=lambda _code: source)
+
+
+def this_interpreter() -> str:
+    """How a verification note names the interpreter that did it."""
+    return "Python %s (%s)" % (sys.version.split()[0], sys.executable)
+
+
+def verification_note(result: ModuleResult, verifier: str) -> str:
+    """The comment lines that go on top of the decompiled module saying
+    what verification by verifier found: the whole module equivalent, or
+    else each code object (function, class body, lambda, comprehension)
+    that is not, with its first difference, and the module's own body when
+    that differs."""
+    functions = result.functions
+    counted = "%d function%s" % (len(functions), "" if len(functions) == 1 else "s")
+    if result.status == EQUIVALENT:
+        return "# unpyc: verified with %s: the module and its %s are equivalent\n" % (
+            verifier, counted)
+    if result.status == INVALID:
+        return "# unpyc: NOT equivalent (verified with %s): the source does not compile: %s\n" % (
+            verifier, " ".join(str(result.detail).split()))
+    differing = [r for r in functions if r.status != EQUIVALENT]
+    lines = ["# unpyc: NOT equivalent (verified with %s): %d of the module's %s differ%s" % (
+        verifier, len(differing), counted, "s" if len(differing) == 1 else "")]
+    if str(result.detail).startswith("<module>:") or not differing:
+        lines.append("# unpyc:   %s" % " ".join(str(result.detail).split()))
+    lines.extend("# unpyc:   %s" % " ".join(str(r.detail).split()) for r in differing)
+    return "\n".join(lines) + "\n"
+
+
+def _verify_pyc_command(argv: Sequence[str]) -> int:
+    """`--verify-pyc FILE.pyc SOURCE`: verifies SOURCE (a path, or - for
+    standard input), decompiled from FILE.pyc, and prints its
+    verification_note.  Exit status 0 when equivalent, VERIFY_DIFFERS when
+    not, 2 when it cannot be checked (one line on stderr says why)."""
+    if len(argv) != 2:
+        print("usage: python -m unpyc.roundtrip --verify-pyc FILE.pyc SOURCE", file=sys.stderr)
+        return 2
+    pyc, source_path = argv
+    try:
+        if source_path == "-":
+            source = sys.stdin.buffer.read().decode("utf-8")
+        else:
+            with open(source_path, encoding="utf-8") as f:
+                source = f.read()
+        result = verify_pyc(pyc, source)
+    except (OSError, ValueError, EOFError, TypeError) as e:
+        print("unpyc.roundtrip: %s: %s" % (pyc, e), file=sys.stderr)
+        return 2
+    sys.stdout.write(verification_note(result, this_interpreter()))
+    sys.stdout.flush()
+    return 0 if result.status == EQUIVALENT else VERIFY_DIFFERS
+
+
 def _enclosing_class(qualname: str) -> Optional[str]:
     """The innermost class in a qualname path: a part followed by a member
     name rather than by "<locals>"."""
@@ -798,6 +886,11 @@ def _string_lines(text: str) -> Set[int]:
     are inside brackets or a backslash continuation, where indentation does
     not matter either way.)"""
     lines: Set[int] = set()
+    if '"""' not in text and "'''" not in text and "\\\n" not in text:
+        # Only a triple-quoted string or a backslash-newline continues a
+        # string on the next line; tokenizing took most of the time of
+        # verifying a method (unpyc.decompile does that by default).
+        return lines
     fstrings: List[int] = []  # 3.12+ tokenizes f-strings into parts
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         if token.type == tokenize.STRING:
@@ -1023,7 +1116,7 @@ def _function_record(result: FunctionResult) -> Dict[str, Any]:
     return record
 
 
-def _serve(conn: multiprocessing.connection.Connection, options: _Options) -> None:
+def _serve(conn: "multiprocessing.connection.Connection", options: _Options) -> None:
     """A worker: checks the modules it is sent, one at a time."""
     warnings.simplefilter("ignore")
     if hasattr(sys, "set_int_max_str_digits"):
@@ -1103,6 +1196,8 @@ def run_modules(
     """Checks (path, relpath) tasks in `jobs` spawned worker processes, each
     under options.timeout seconds; a worker that overruns is killed and
     replaced ("timeout"), one that dies is replaced ("crash")."""
+    import multiprocessing.connection
+
     context = multiprocessing.get_context("spawn")
     pending = list(reversed(tasks))
     workers = [_Worker(context, options) for _ in range(max(1, min(jobs, len(tasks))))]
@@ -1267,7 +1362,7 @@ def summary_table(summaries: Iterable[Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _tasks(args: argparse.Namespace, root: str) -> List[Tuple[str, str]]:
+def _tasks(args: "argparse.Namespace", root: str) -> List[Tuple[str, str]]:
     """(path, path relative to root) of the modules to check."""
     if (args.stdlib or args.root) and not args.files:
         paths = python_sources(root)
@@ -1289,6 +1384,11 @@ def _tasks(args: argparse.Namespace, root: str) -> List[Tuple[str, str]]:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--verify-pyc"]:
+        return _verify_pyc_command(argv[1:])
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="python -m unpyc.roundtrip",
         description="Decompile, recompile and compare: modules and functions.")
