@@ -131,19 +131,186 @@ def test_a_branch_compares_both_ways() -> None:
 
 
 def test_what_the_walk_does_not_model_is_different() -> None:
-    def loop(log: List[Any], a: Any, b: Any) -> None:
+    def generator(log: List[Any], a: Any, b: Any) -> Any:
+        yield log.append(a)
+
+    def after_loop(log: List[Any], a: Any, b: Any) -> None:
         for item in a:
-            log.append(item)
-
-    def handler(log: List[Any], a: Any, b: Any) -> None:
-        try:
-            log.append(a)
-        except ValueError:
             pass
+        log.append(item)  # unbound where a is empty
 
-    for code in (loop.__code__, handler.__code__):
+    for code in (generator.__code__, after_loop.__code__):
         verdict = same_effects(code, code)
         assert not verdict.equal and verdict.reason.startswith("cannot tell"), verdict
+
+
+# ---- loops: an answer "equal" holds for any number of iterations ----
+
+
+def _verdicts(expected: Any, *others: Any) -> List[bool]:
+    return [same_effects(expected.__code__, other.__code__).equal for other in others]
+
+
+def test_a_loop_equals_itself_and_its_other_spellings() -> None:
+    def for_loop(log: List[Any], a: Any, b: Any) -> Any:
+        total = 0
+        for item in a:
+            total = total + item
+            log.append(total)
+        return total
+
+    def through_temporaries(log: List[Any], a: Any, b: Any) -> Any:
+        total = 0
+        iterator = a
+        for current in iterator:
+            kept = total + current
+            total = kept
+            method = log.append
+            method(kept)
+        return total
+
+    def while_loop(log: List[Any], a: Any, b: Any) -> Any:
+        while a:
+            log.append(a.pop())
+            if b:
+                break
+        return b
+
+    assert _verdicts(for_loop, for_loop, through_temporaries) == [True, True]
+    assert _verdicts(while_loop, while_loop) == [True]
+
+
+def test_loops_that_differ_in_some_iteration_differ() -> None:
+    def appends_running_total(log: List[Any], a: Any, b: Any) -> None:
+        total = 0
+        for item in a:
+            total = total + item
+            log.append(total)
+
+    def appends_item(log: List[Any], a: Any, b: Any) -> None:
+        total = 0
+        for item in a:
+            total = total + item
+            log.append(item)
+
+    def appends_previous(log: List[Any], a: Any, b: Any) -> None:
+        total = 0
+        for item in a:
+            log.append(total + item)
+            total = item
+
+    def swaps_then_appends(log: List[Any], a: Any, b: Any) -> None:
+        first, second = log, b
+        for item in a:
+            first.append(item)
+            first, second = second, first
+
+    def appends_to_first_only(log: List[Any], a: Any, b: Any) -> None:
+        first, second = log, b
+        for item in a:
+            first.append(item)
+            second = first
+
+    def twice_a_round(log: List[Any], a: Any, b: Any) -> None:
+        total = 0
+        for item in a:
+            total = total + item
+            log.append(total)
+            log.append(total)
+
+    def once_after(log: List[Any], a: Any, b: Any) -> None:
+        total = 0
+        for item in a:
+            total = total + item
+        log.append(total)
+
+    # The second differs from the first only from the second iteration on.
+    assert _verdicts(appends_running_total, appends_item, appends_previous, twice_a_round,
+                     once_after) == [False] * 4
+    assert _verdicts(swaps_then_appends, appends_to_first_only) == [False]
+
+
+def test_nested_loops() -> None:
+    def nested(log: List[Any], a: Any, b: Any) -> None:
+        for row in a:
+            for item in row:
+                log.append((row, item))
+            log.append(row)
+
+    def inner_last_swapped(log: List[Any], a: Any, b: Any) -> None:
+        for row in a:
+            for item in row:
+                log.append((item, row))
+            log.append(row)
+
+    assert _verdicts(nested, nested, inner_last_swapped) == [True, False]
+
+
+# ---- exception handlers (3.11+) ----
+
+
+def test_handlers_are_compared_on_every_way_an_exception_takes() -> None:
+    def caught(log: List[Any], a: Any, b: Any) -> Any:
+        try:
+            log.append(a)
+            value = a.attr
+        except ValueError as error:
+            log.append(error)
+            return None
+        return value
+
+    def other_kind(log: List[Any], a: Any, b: Any) -> Any:
+        try:
+            log.append(a)
+            value = a.attr
+        except TypeError as error:
+            log.append(error)
+            return None
+        return value
+
+    def read_outside(log: List[Any], a: Any, b: Any) -> Any:
+        try:
+            log.append(a)
+        except ValueError as error:
+            log.append(error)
+            return None
+        return a.attr
+
+    def not_caught(log: List[Any], a: Any, b: Any) -> Any:
+        log.append(a)
+        return a.attr
+
+    def with_block(log: List[Any], a: Any, b: Any) -> None:
+        with a:
+            log.append(b)
+        log.append(a)
+
+    def with_block_around_both(log: List[Any], a: Any, b: Any) -> None:
+        with a:
+            log.append(b)
+            log.append(a)
+
+    assert _verdicts(caught, caught, other_kind, read_outside, not_caught) == [
+        True, False, False, False]
+    assert _verdicts(with_block, with_block, with_block_around_both) == [True, False]
+
+
+def test_a_loop_inside_a_handler_range() -> None:
+    def guarded_loop(log: List[Any], a: Any, b: Any) -> None:
+        try:
+            for item in a:
+                log.append(item)
+        finally:
+            log.append(b)
+
+    def finally_first(log: List[Any], a: Any, b: Any) -> None:
+        try:
+            for item in a:
+                log.append(b)
+        finally:
+            log.append(item)
+
+    assert _verdicts(guarded_loop, guarded_loop, finally_first) == [True, False]
 
 
 # ---- Dynamo-like code assembled by hand (see test_kept_stack.py) ----
