@@ -373,7 +373,7 @@ class Walker:
         return True, None
 
     def _load_fast(self, state: State, variable: str) -> Value:
-        value = state.local.get(variable, UNBOUND)
+        value: Value = state.local.get(variable, UNBOUND)
         if value[0] == "maybe_unbound":
             raise Undecided("%s may be unbound where a loop reads it" % variable)
         if value is UNBOUND and variable in self.cells:
@@ -926,7 +926,8 @@ class Comparison:
         for side in (0, 1):
             kept, arrived = head.states[side].slots(), pair.states[side].slots()
             for place in set(kept) | set(arrived):
-                expected, value = kept.get(place, UNBOUND), arrived.get(place, UNBOUND)
+                expected: Value = kept.get(place, UNBOUND)
+                value: Value = arrived.get(place, UNBOUND)
                 if not _is_variable(expected):
                     if expected != value or not head.numbering.agrees(pair.numbering, value, side):
                         return False
@@ -948,7 +949,8 @@ class Comparison:
             kept, arrived = head.states[side].slots(), pair.states[side].slots()
             places: Dict[Value, Value] = {}
             for place in sorted(set(kept) | set(arrived), key=repr):
-                old, new = kept.get(place, UNBOUND), arrived.get(place, UNBOUND)
+                old: Value = kept.get(place, UNBOUND)
+                new: Value = arrived.get(place, UNBOUND)
                 if (not _is_variable(old) and old == new
                         and head.numbering.agrees(pair.numbering, old, side)):
                     places[place] = old
