@@ -140,7 +140,13 @@ def test_what_the_walk_does_not_model_is_different() -> None:
             pass
         log.append(item)  # unbound where a is empty
 
-    for code in (generator.__code__, after_loop.__code__):
+    def deletes_maybe_unbound(log: List[Any], a: Any, b: Any) -> None:
+        if a:
+            kept = b
+        log.append(a)
+        del kept  # UnboundLocalError where a is false
+
+    for code in (generator.__code__, after_loop.__code__, deletes_maybe_unbound.__code__):
         verdict = same_effects(code, code)
         assert not verdict.equal and verdict.reason.startswith("cannot tell"), verdict
 

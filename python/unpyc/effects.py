@@ -376,9 +376,9 @@ class Walker:
         value: Value = state.local.get(variable, UNBOUND)
         if value[0] == "maybe_unbound":
             raise Undecided("%s may be unbound where a loop reads it" % variable)
-        if value is UNBOUND and variable in self.cells:
+        if value == UNBOUND and variable in self.cells:
             return ("cell", variable)
-        if value is UNBOUND:
+        if value == UNBOUND:
             raise Undecided("%s read before a store binds it (UnboundLocalError)" % variable)
         return value
 
@@ -402,6 +402,7 @@ class Walker:
             state.local[ins.argval[0]] = self._pop(state)[0]
             state.local[ins.argval[1]] = self._pop(state)[0]
         elif name == "DELETE_FAST":
+            self._load_fast(state, ins.argval)  # del of an unbound local raises
             state.local[ins.argval] = UNBOUND
         elif name == "LOAD_CLOSURE":
             stack.append(("cell", ins.argval))
