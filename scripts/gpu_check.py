@@ -80,6 +80,30 @@ def encoder_run(device: str) -> Callable[[], List[torch.Tensor]]:
     return run
 
 
+def gpt2_run(device: str) -> Callable[[], List[torch.Tensor]]:
+    """A 1-layer GPT-2 from a config (random weights), trained two steps."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    def run() -> List[torch.Tensor]:
+        torch.manual_seed(0)
+        config = GPT2Config(n_layer=1, n_embd=32, n_head=2, vocab_size=128, n_positions=16,
+                            resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
+        model = GPT2LMHeadModel(config).to(device)
+        compiled = torch.compile(model, backend="inductor")
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        outputs = []
+        for _ in range(2):
+            optimizer.zero_grad()
+            ids = torch.randint(0, 128, (2, 8), device=device)
+            loss = compiled(input_ids=ids, labels=ids).loss
+            loss.backward()
+            optimizer.step()
+            outputs.append(loss.detach())
+        return outputs + [p.detach().clone() for p in model.parameters()]
+
+    return run
+
+
 def same(a: List[torch.Tensor], b: List[torch.Tensor]) -> bool:
     return len(a) == len(b) and all(torch.allclose(x, y, atol=1e-5) for x, y in zip(a, b))
 
@@ -188,6 +212,12 @@ def main() -> None:
         " (%s)" % torch.cuda.get_device_name() if args.device == "cuda" else ""), flush=True)
     scenario("toy_example", toy_run, args.device, out)
     scenario("transformer_encoder_layer", encoder_run, args.device, out)
+    try:
+        import transformers  # noqa: F401
+    except ImportError:
+        print("gpu_check: transformers is not installed: GPT-2 left out", flush=True)
+    else:
+        scenario("gpt2", gpt2_run, args.device, out)
     breakpoint_in_inductor_module(args.device, out)
     failed = sum(not ok for _, ok, _ in RESULTS)
     print("%d passed, %d failed" % (len(RESULTS) - failed, failed))

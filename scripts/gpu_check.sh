@@ -14,8 +14,14 @@ shift || true
 if python3 -c 'import torch' 2>/dev/null; then
     # The machine's own torch (a CUDA build): unpyc built and installed
     # beside it.
+    # (machines without network access: build with the scikit-build-core
+    # already installed there instead of fetching one).
     py=python3
-    "$py" -m pip install --quiet --no-deps .
+    isolation=()
+    if "$py" -c 'import scikit_build_core' 2>/dev/null; then
+        isolation=(--no-build-isolation)
+    fi
+    "$py" -m pip install --quiet --no-deps "${isolation[@]}" .
 else
     bash scripts/setup.sh
     py=.venv/bin/python

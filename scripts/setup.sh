@@ -31,4 +31,7 @@ fi
 find_links=()
 if [ -d /opt/wheels ]; then find_links=(--find-links /opt/wheels); fi
 .venv/bin/python -m pip install --quiet "${find_links[@]}" ".[test,torch]"
+# The real-world corpus of tests/test_roundtrip_realworld.py (pinned PyPI
+# wheels, .py files only, under build/realworld; cached).
+.venv/bin/python scripts/realworld_corpus.py
 echo "setup: unpyc $(.venv/bin/python -c 'import unpyc; print(unpyc.__version__)') installed in .venv"

@@ -160,14 +160,19 @@ def _clean_results() -> Iterator[None]:
     yield
 
 
-# ---- the stdlib round trip (tests/test_roundtrip_stdlib.py) ----
+# ---- the stdlib and real-world round trips (tests/test_roundtrip_*.py) ----
 
 
 class _RoundtripSummary:
-    """Prints the per-version table of the stdlib round trip."""
+    """Prints the per-version table of a round-trip suite whose results
+    are in RESULTS / folder."""
+
+    def __init__(self, folder: str, corpus: str) -> None:
+        self.folder = folder
+        self.corpus = corpus
 
     def pytest_terminal_summary(self, terminalreporter) -> None:  # type: ignore[no-untyped-def]
-        files = sorted(glob.glob(str(RESULTS / "roundtrip" / "*.json")))
+        files = sorted(glob.glob(str(RESULTS / self.folder / "*.json")))
         if not files:
             return
         from unpyc.roundtrip import summary_table
@@ -177,7 +182,8 @@ class _RoundtripSummary:
             with open(name) as f:
                 summaries.append(json.load(f)["summary"])
         tr = terminalreporter
-        tr.section("stdlib round trip: decompile, recompile, compare (m/f: modules/functions)")
+        tr.section("%s round trip: decompile, recompile, compare (m/f: modules/functions)"
+                   % self.corpus)
         for line in summary_table(summaries).splitlines():
             tr.write_line(line)
 
@@ -224,17 +230,21 @@ class _ConstructSummary:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "roundtrip: the stdlib round-trip suite, part of the default run "
+        "roundtrip: the stdlib and real-world round-trip suites, part of the default run "
         "(leave it out with -m 'not roundtrip')",
     )
-    config.pluginmanager.register(_RoundtripSummary(), "unpyc-roundtrip-summary")
+    config.pluginmanager.register(_RoundtripSummary("roundtrip", "stdlib"),
+                                  "unpyc-roundtrip-summary")
+    config.pluginmanager.register(_RoundtripSummary("realworld", "real-world corpus"),
+                                  "unpyc-realworld-summary")
     config.pluginmanager.register(_ConstructSummary(), "unpyc-construct-summary")
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _clean_roundtrip_results() -> Iterator[None]:
     # As _clean_results: only the first xdist worker removes earlier results.
-    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0":
-        shutil.rmtree(RESULTS / "roundtrip", ignore_errors=True)
-    (RESULTS / "roundtrip").mkdir(parents=True, exist_ok=True)
+    for folder in ("roundtrip", "realworld"):
+        if os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0":
+            shutil.rmtree(RESULTS / folder, ignore_errors=True)
+        (RESULTS / folder).mkdir(parents=True, exist_ok=True)
     yield

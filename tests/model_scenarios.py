@@ -7,7 +7,8 @@ Each scenario builds a tiny model from its config with random weights (no
 weights are downloaded), compiles it with Inductor and trains it two steps
 (forward, loss, backward, optimizer step): once without unpyc (the
 reference), once inside prepare_debug(OUT_DIR/<scenario>) and once inside
-debug(OUT_DIR/<scenario>-debug), each from a reset Dynamo.  OUT_DIR/report.json
+debug() of that same folder, running the files prepare_debug wrote, each
+from a reset Dynamo.  OUT_DIR/report.json
 says, per scenario and mode, whether the results (losses, logits,
 gradients, updated weights) are bitwise those of the reference, which
 global state differs from the reference run or was not put back, and which
@@ -216,15 +217,14 @@ def run_in(block: Callable[[], Any], make: Callable[[], Run]) -> Dict[str, Any]:
 
 def scenario(name: str, make: Callable[[], Run], expect: Dict[str, Any]) -> Dict[str, Any]:
     dump_dir = os.path.join(OUT, name)
-    debug_dir = dump_dir + "-debug"
     reference = run_in(contextlib.nullcontext, make)
     cell: Dict[str, Any] = dict(expect, name=name, reference_error=reference["error"],
                                 reference_seconds=reference["seconds"], modes={})
     for mode, block in (("prepare_debug", lambda: unpyc.prepare_debug(dump_dir)),
-                        ("debug", lambda: unpyc.debug(debug_dir, pause=False))):
+                        ("debug", lambda: unpyc.debug(dump_dir, pause=False))):
         got = run_in(block, make)
         cell["modes"][mode] = {
-            "dump_dir": dump_dir if mode == "prepare_debug" else debug_dir,
+            "dump_dir": dump_dir,
             "error": got["error"],
             "seconds": got["seconds"],
             "traceback": got.get("traceback"),

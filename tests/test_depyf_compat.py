@@ -39,7 +39,6 @@ their reason; a test fails when one disappears, so the list only shrinks.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import subprocess
@@ -51,14 +50,12 @@ from typing import Dict, List, Optional, Tuple
 import pytest
 
 from conftest import REPO
+from depyf_sdist import TESTS, sdist
 
 pytest.importorskip("torch", reason="torch is installed by scripts/setup.sh (extra [torch])")
 
-DEPYF = "depyf==0.20.0"
-SDIST = REPO / "build" / "depyf-sdist" / "depyf-0.20.0.tar.gz"
-SDIST_SHA256 = "fb7683bd72c44f67b56029df2c47721e9a02ffa4d7b19095f1c54c4ebf797a98"
-SCRIPTS = "depyf-0.20.0/tests/test_pytorch/"
-EXPECTED_OUTPUT = "depyf-0.20.0/tests/depyf_output/"
+SCRIPTS = TESTS + "test_pytorch/"
+EXPECTED_OUTPUT = TESTS + "depyf_output/"
 
 # What unpyc's dump still lacks in a script's run: one regular expression
 # per DumpWarning the run prints, and the reason.
@@ -66,25 +63,6 @@ KNOWN_DUMP_WARNINGS: Dict[str, Dict[str, str]] = {}
 
 
 # ---- depyf's scripts, switched to unpyc ----
-
-
-def _download_sdist() -> Path:
-    if not SDIST.is_file():
-        proc = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-             DEPYF, "-d", str(SDIST.parent)],
-            capture_output=True, text=True, timeout=600)
-        if proc.returncode != 0 or not SDIST.is_file():
-            pytest.fail("cannot take depyf's torch scripts from PyPI: `pip download --no-deps "
-                        "--no-binary :all: %s` failed (exit %d):\n%s"
-                        % (DEPYF, proc.returncode, (proc.stdout + proc.stderr)[-3000:]),
-                        pytrace=False)
-    digest = hashlib.sha256(SDIST.read_bytes()).hexdigest()
-    if digest != SDIST_SHA256:
-        pytest.fail("%s has sha256 %s, not %s (the release these tests were written for); "
-                    "delete it to download it again" % (SDIST, digest, SDIST_SHA256),
-                    pytrace=False)
-    return SDIST
 
 
 def switched_to_unpyc(text: str) -> str:
@@ -104,7 +82,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("depyf-repo")
     scripts = folder / "tests" / "test_pytorch"
     scripts.mkdir(parents=True)
-    with tarfile.open(_download_sdist()) as archive:
+    with tarfile.open(sdist()) as archive:
         for member in archive.getmembers():
             name = member.name[len(SCRIPTS):]
             if not member.isfile() or not member.name.startswith(SCRIPTS) or "/" in name:
@@ -123,7 +101,7 @@ def expected_transformed_per_process() -> Dict[str, int]:
     one process makes, by depyf's own expected output (3 processes each)."""
     transformed: Dict[str, int] = {}
     full_codes: Dict[str, int] = {}
-    with tarfile.open(_download_sdist()) as archive:
+    with tarfile.open(sdist()) as archive:
         for name in archive.getnames():
             parts = name[len(EXPECTED_OUTPUT):].split("/")
             if not name.startswith(EXPECTED_OUTPUT) or len(parts) != 2:
@@ -150,8 +128,15 @@ def run_script(root: Path, script: str, stdin: str = "", **env: str
 # graph, then a dynamic one on the recompile) and calls once under debug()
 # on the first shape.  With gradients, torch then compiles the dynamic
 # graph at once: the files of the first entry change under debug(), which
-# says so and runs the new code (torch's doing; Dynamo's local profile is
-# off in both blocks, see _torch_hooks.local_pgo_profile_disabled).
+# says so and runs the new code.  The cause is in the script's tensors, not
+# in a cache: the script reuses its module-level input tensors, and
+# AOTAutograd stamps the dynamic dimensions of the tensors it saves for the
+# backward pass on them (runtime_wrappers.mark_dynamo_propagated_dynamic_
+# indices, "_dynamo_propagated_dynamic_indices"), which Dynamo reads as
+# weakly dynamic on the next compile, after any reset.  A run without
+# unpyc does the same; the same script in a new process does not.
+# (Dynamo's local profile is off in both blocks, see
+# _torch_hooks.local_pgo_profile_disabled.)
 KNOWN_CHANGED_UNDER_DEBUG: Dict[Tuple[str, str, str], Dict[str, str]] = {
     (backend, "1", "1"): {r"changed under debug\(\): a compile differed":
                           "the second run of the dynamic-shape training compiles dynamic at once"}

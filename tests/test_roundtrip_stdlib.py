@@ -19,13 +19,12 @@ without xdist, each item uses every core itself.)  Deselect the suite with
 
 from __future__ import annotations
 
-import json
 import os
-from typing import Any, Dict, List
 
 import pytest
 
 from conftest import REPO, RESULTS, VERSIONS, run_python
+from roundtrip_checks import assert_roundtrip_passed
 
 pytestmark = pytest.mark.roundtrip
 
@@ -33,27 +32,9 @@ CHUNKS = 4
 KNOWN = REPO / "tests" / "known_failures"
 
 
-def _details(result: Dict[str, Any], keys: List[str], limit: int = 40) -> str:
-    """The keys with the first difference of each, for the failure message."""
-    details = {}
-    for module in result["modules"]:
-        details[module["path"]] = module.get("detail")
-        for kind, suffix in (("functions", ""), ("standalone", " (standalone)")):
-            for f in module[kind]:
-                details["%s::%s%s" % (module["path"], f["qualname"], suffix)] = f.get("detail")
-    lines = ["  %s: %s" % (key, details.get(key)) for key in keys[:limit]]
-    if len(keys) > limit:
-        lines.append("  ... and %d more" % (len(keys) - limit))
-    return "\n".join(lines)
-
-
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("version", VERSIONS)
 def test_stdlib_roundtrip(version: str, chunk: int, unpyc_path: str) -> None:
-    import unpyc
-
-    if not hasattr(unpyc, "decompile"):
-        pytest.skip("unpyc.decompile does not exist yet: the round trip waits for the decompiler")
     known = KNOWN / (version + ".txt")
     out = RESULTS / "roundtrip" / ("%s-%d.json" % (version, chunk))
     jobs = "1" if os.environ.get("PYTEST_XDIST_WORKER") else "auto"
@@ -61,16 +42,4 @@ def test_stdlib_roundtrip(version: str, chunk: int, unpyc_path: str) -> None:
         "-m", "unpyc.roundtrip", "--stdlib", "--chunk", "%d/%d" % (chunk, CHUNKS),
         "--jobs", jobs, "--sample-functions", "10", "--known", str(known),
         "--json", str(out)])
-    assert out.exists(), proc.stdout[-2000:] + proc.stderr[-4000:]
-    result = json.loads(out.read_text())
-    summary = result["summary"]
-    assert summary["modules"] > 0 and summary["function_status"], summary
-    for status in ("crash", "timeout"):
-        broken = [m["path"] for m in result["modules"] if m["status"] == status]
-        assert not broken, "%s on %d modules:\n%s" % (status, len(broken), _details(result, broken))
-    assert not result["new"], "%d new failures (not in %s):\n%s" % (
-        len(result["new"]), known.relative_to(REPO), _details(result, result["new"]))
-    listed = result["fixed"] + result["stale"]
-    assert not listed, "remove these entries from %s, they no longer fail:\n%s" % (
-        known.relative_to(REPO), "\n".join("  " + key for key in listed))
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
+    assert_roundtrip_passed(proc, out, known)

@@ -100,6 +100,14 @@ def identifier(name: str) -> str:
     return text + "_" if keyword.iskeyword(text) else text
 
 
+def without_addresses(text: str) -> str:
+    """text (a repr) without the memory addresses default reprs carry
+    ("<function f at 0x7f...>"): they differ from run to run, so a dumped
+    file showing them would differ between prepare_debug and debug() for
+    the same compile."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
+
+
 def with_valid_names(code: types.CodeType) -> Tuple[types.CodeType, str]:
     """code under Python names where it has none (a comprehension's or
     lambda's own name, a comprehension's .0 parameter), so that its def

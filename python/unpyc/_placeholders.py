@@ -27,6 +27,8 @@ import types
 import warnings
 from typing import Dict, Iterator, List, Set, Tuple
 
+from ._objects import without_addresses
+
 # Constants marshal writes and reads back as what they were, and the engine
 # prints as literals.  Anything else, subclasses of these included, gets a
 # stand-in: marshal rejects most, writes others (bytearray, buffers, lists,
@@ -241,7 +243,7 @@ def _short_repr(value: object, limit: int = 160) -> str:
         text = repr(value)
     except Exception:  # noqa: BLE001 - a repr that fails names the type alone
         text = "<%s object>" % _type_name(value)
-    text = " ".join(text.split())
+    text = without_addresses(" ".join(text.split()))
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

@@ -207,6 +207,27 @@ def graph_name_being_compiled() -> Optional[str]:
 
 RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
 
+# The names of the other globals Dynamo installs for its code, made from
+# process-wide state: OutputGraph.install_global_by_id names a value
+# "<prefix>_<id(value)>_c<compile counter>" (modules, weak references to
+# objects), OutputGraph.install_global "<prefix>_<counter>" (a wrapper of
+# warnings.warn, the function making random values).  The named group is
+# the part that stays the same from one run of a program to the next.
+INSTALLED_GLOBAL_NAMES = (
+    re.compile(r"(?P<kind>.*)_\d+_c\d+"),
+    re.compile(r"(?P<kind>__warnings_warn_wrapper|__gen_rand_values)_\d+"),
+)
+
+
+def installed_global_kind(name: str) -> Optional[str]:
+    """The kind of global Dynamo installed under name (its name with the
+    run-dependent numbers left out), or None for another name."""
+    for pattern in INSTALLED_GLOBAL_NAMES:
+        match = pattern.fullmatch(name)
+        if match:
+            return "installed " + match.group("kind")
+    return None
+
 
 def resume_function(value: Any) -> Optional[Tuple[types.CodeType, Optional[Dict[str, Any]]]]:
     """The code and globals of the resume function Dynamo installed as a

@@ -40,7 +40,7 @@ import unpyc
 
 from . import _torch_hooks as hooks
 from . import effects
-from ._objects import identifier
+from ._objects import identifier, without_addresses
 from ._placeholders import StandIns
 from ._shared_dump_dir import dump_dir_of_this_process
 from .errors import UnpycError, VerificationError
@@ -255,7 +255,7 @@ def _bytecode_listing(code: types.CodeType) -> List[str]:
     lines = []
     for instruction in dis.get_instructions(code):
         argument = instruction.argrepr or ("" if instruction.arg is None else instruction.arg)
-        text = "%d %s %s" % (instruction.offset, instruction.opname, argument)
+        text = without_addresses("%d %s %s" % (instruction.offset, instruction.opname, argument))
         source_line = instruction.positions.lineno if instruction.positions else None
         lines.append("    %r,  # source line %s" % (text.strip(), source_line))
     return lines
@@ -268,7 +268,8 @@ NAMES_FILE = ".unpyc_names.json"
 
 class _NameMap:
     """The names a dump gives the globals Dynamo installs, __compiled_fn_*
-    (graphs), __resume_at_* (resume functions), __builtins_dict___*.
+    (graphs), __resume_at_* (resume functions), __builtins_dict___* and
+    the others hooks.installed_global_kind knows (modules, wrappers).
 
     torch makes them from process-wide counters, graphs with a random
     uuid, so a second run of the same program (debug() after
@@ -300,8 +301,8 @@ class _NameMap:
             data = json.loads((dump_dir / NAMES_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {}
-        recorded = {key: {kind: [n for n in names.get(kind, []) if isinstance(n, str)]
-                          for kind in cls.KINDS}
+        recorded = {key: {kind: [n for n in listed if isinstance(n, str)]
+                          for kind, listed in names.items() if isinstance(listed, list)}
                     for key, names in (data.items() if isinstance(data, dict) else [])
                     if isinstance(names, dict)}
         return cls(recorded)
@@ -326,6 +327,12 @@ class _NameMap:
             for name in sorted((n for n in code.co_names if n.startswith(prefix)),
                                key=_unique_id_number):
                 self.show(kind, name, key)
+        # The others in the order the code first names them, which is the
+        # same in the same compile.
+        for name in _global_names(code):
+            installed = hooks.installed_global_kind(name)
+            if installed is not None:
+                self.show(installed, name, key)
         return _renamed_globals(code, self.shown)
 
     def torch_names_in(self, code: types.CodeType) -> types.CodeType:
@@ -334,6 +341,15 @@ class _NameMap:
 
     def to_json(self) -> str:
         return json.dumps(self.made, indent=1, sort_keys=True)
+
+
+def _global_names(code: types.CodeType) -> List[str]:
+    """The names code and its nested code load, in order, each once."""
+    names = dict.fromkeys(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names.update(dict.fromkeys(_global_names(const)))
+    return list(names)
 
 
 def _renamed_globals(code: types.CodeType, renames: Dict[str, str]) -> types.CodeType:

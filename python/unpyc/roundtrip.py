@@ -8,7 +8,8 @@ names, local / cell / free variables, argument counts and relevant flags,
 and equivalent constants.  `compare_code` decides that and names the first
 difference; `roundtrip_source` and `roundtrip_function` run a decompiler and
 score a module and each of its code objects; ``python -m unpyc.roundtrip``
-runs it over the standard library in worker processes.
+runs it over the standard library, or every module under a folder, in
+worker processes.
 
 What counts, and why:
 
@@ -119,6 +120,9 @@ for _feature in __future__.all_feature_names:
 _FUTURE_FLAGS &= ~CO_NESTED
 
 _DUPLICATE = re.compile(r"\[\d+\]$")  # the "[2]" of a repeated qualname key
+# A comment by which the engine says its output is not the original code:
+# a region it could not recover, a missing value, kept stack values.
+_MARK = re.compile(r"^[ \t]*# unpyc: ", re.MULTILINE)
 _IGNORED_OPS = frozenset(["NOP", "CACHE", "EXTENDED_ARG"])
 _SUPERINSTRUCTIONS = {
     "LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
@@ -940,9 +944,9 @@ def _version() -> str:
     return "%d.%d" % sys.version_info[:2]
 
 
-def stdlib_sources(root: str) -> List[str]:
-    """Every .py file of the standard library (tests included), sorted;
-    site-packages and __pycache__ excluded."""
+def python_sources(root: str) -> List[str]:
+    """Every .py file under root (for the standard library: tests
+    included), sorted; site-packages and __pycache__ excluded."""
     found: List[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in ("site-packages", "__pycache__"))
@@ -991,8 +995,16 @@ def _check_module(
             source, path, expected, options.decompiler == "mutant", defs or None)
         record["mutation"] = stand_in.mutation
         decompile = stand_in
-    result = roundtrip_code(expected, path, decompile=decompile)
+    outputs: List[str] = []
+
+    def keeping_output(code: CodeType) -> str:
+        text = decompile(code)
+        outputs.append(text)
+        return text
+
+    result = roundtrip_code(expected, path, decompile=keeping_output)
     record.update(status=result.status, detail=result.detail, seconds=round(result.seconds, 3))
+    record["marked"] = bool(outputs) and _MARK.search(outputs[0]) is not None
     record["functions"] = [_function_record(r) for r in result.functions]
     table = symtable.symtable(source, path, "exec") if sampled else None
     for key, code in sampled:
@@ -1192,6 +1204,7 @@ def summarize(
 
     ran = [r for r in records if r["status"] != SKIPPED]
     mutated = [r for r in ran if r.get("mutation")]
+    marked = [r for r in ran if r.get("marked")]
     return {
         "version": _version(),
         "decompiler": decompiler,
@@ -1200,6 +1213,10 @@ def summarize(
         "module_status": count(r["status"] for r in ran),
         "function_status": count(f["status"] for r in ran for f in r["functions"]),
         "standalone_status": count(f["status"] for r in ran for f in r["standalone"]),
+        # Modules whose output says it is not the original (the honest
+        # failures), and equivalent ones that say so all the same.
+        "marked": sum(1 for r in marked if r["status"] != EQUIVALENT),
+        "marked_equivalent": sum(1 for r in marked if r["status"] == EQUIVALENT),
         "mutated": len(mutated),
         "mutated_missed": sum(1 for r in mutated if r["status"] == EQUIVALENT),
         "seconds": round(seconds, 1),
@@ -1225,9 +1242,12 @@ def summary_table(summaries: Iterable[Mapping[str, Any]]) -> str:
         percent = 100.0 * counts.get(EQUIVALENT, 0) / total if total else 0.0
         return total, "%.2f" % percent
 
-    header = "%-7s %7s %7s %9s %7s %12s %12s %12s %8s %7s %7s %10s %7s" % (
+    # marked n/e: modules whose output carries an engine mark ("# unpyc:"),
+    # not equivalent / equivalent all the same.
+    header = "%-7s %7s %7s %9s %7s %12s %12s %12s %8s %7s %10s %7s %10s %7s" % (
         "version", "modules", "mod eq%", "functions", "fn eq%", "differs m/f",
-        "invalid m/f", "errors m/f", "timeout", "crash", "skipped", "standalone", "sa eq%")
+        "invalid m/f", "errors m/f", "timeout", "crash", "marked n/e", "skipped",
+        "standalone", "sa eq%")
     lines = [header]
     for version in sorted(merged, key=lambda v: tuple(int(x) for x in v.split("."))):
         row = merged[version]
@@ -1239,18 +1259,19 @@ def summary_table(summaries: Iterable[Mapping[str, Any]]) -> str:
         def pair(status: str) -> str:
             return "%d/%d" % (ms.get(status, 0), fs.get(status, 0))
 
-        lines.append("%-7s %7d %7s %9d %7s %12s %12s %12s %8d %7d %7d %10d %7s" % (
+        marked = "%d/%d" % (row.get("marked", 0), row.get("marked_equivalent", 0))
+        lines.append("%-7s %7d %7s %9d %7s %12s %12s %12s %8d %7d %10s %7d %10d %7s" % (
             version, modules, module_pct, functions, function_pct, pair(DIFFERS),
-            pair(INVALID), pair(ERROR), ms.get(TIMEOUT, 0), ms.get(CRASH, 0),
+            pair(INVALID), pair(ERROR), ms.get(TIMEOUT, 0), ms.get(CRASH, 0), marked,
             row["skipped"], standalone, standalone_pct))
     return "\n".join(lines)
 
 
 def _tasks(args: argparse.Namespace, root: str) -> List[Tuple[str, str]]:
     """(path, path relative to root) of the modules to check."""
-    if args.stdlib and not args.files:
-        paths = stdlib_sources(root)
-    elif args.stdlib:
+    if (args.stdlib or args.root) and not args.files:
+        paths = python_sources(root)
+    elif args.stdlib or args.root:
         paths = [os.path.join(root, f) for f in args.files]
     else:
         paths = [os.path.abspath(f) for f in args.files]
@@ -1272,9 +1293,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         prog="python -m unpyc.roundtrip",
         description="Decompile, recompile and compare: modules and functions.")
     parser.add_argument("files", nargs="*",
-                        help="modules to check (with --stdlib: paths relative to the stdlib)")
+                        help="modules to check (with --stdlib or --root: paths relative to it)")
     parser.add_argument("--stdlib", action="store_true",
                         help="this interpreter's standard library, Lib/test included")
+    parser.add_argument("--root", metavar="DIR",
+                        help="every .py file under DIR (a corpus of packages), named relative to it")
     parser.add_argument("--chunk", default="0/1", help="K/N: only every N-th module from the K-th")
     parser.add_argument("--jobs", default="1", help="worker processes, or 'auto'")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per module")
@@ -1286,8 +1309,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--update-known", action="store_true",
                         help="rewrite --known with the current failures")
     args = parser.parse_args(argv)
-    if not args.files and not args.stdlib:
-        parser.error("give files or --stdlib")
+    if not args.files and not args.stdlib and not args.root:
+        parser.error("give files, --stdlib or --root")
+    if args.stdlib and args.root:
+        parser.error("--stdlib and --root exclude each other")
     if args.update_known and not args.known:
         parser.error("--update-known needs --known")
     if args.decompiler == "unpyc":
@@ -1295,9 +1320,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     jobs = (os.cpu_count() or 1) if args.jobs == "auto" else int(args.jobs)
     options = _Options(args.decompiler, args.sample_functions, args.timeout)
     started = time.monotonic()
-    # Results name modules by their path relative to the stdlib, or to the
-    # current folder for files given without --stdlib.
-    root = sysconfig.get_paths()["stdlib"] if args.stdlib else os.getcwd()
+    # Results name modules by their path relative to the stdlib or --root,
+    # or to the current folder for files given alone.
+    if args.root:
+        root = os.path.abspath(args.root)
+    else:
+        root = sysconfig.get_paths()["stdlib"] if args.stdlib else os.getcwd()
     records = run_modules(_tasks(args, root), options, jobs)
     summary = summarize(records, args.decompiler, time.monotonic() - started)
     known = read_known(args.known) if args.known else set()
