@@ -3,12 +3,17 @@ the decompiled form of Dynamo's code (kept-stack source, not Dynamo's
 bytecode) instead of Dynamo's own bytecode.
 
 The check must accept what the engine decompiles correctly and reject
-what runs differently: code objects assembled by hand (as
-test_kept_stack.py does: no source compiles to Dynamo's bytecode) against
-the source the engine gives and against reordered sources, then real
-torch.compile runs of the side-effect + graph-break patterns, whose
-transformed codes are all checked and which must give the same results
-and program state under prepare_debug() and debug() as without unpyc.
+what runs differently: plain functions, with loops (one differing only
+from its second iteration on) and exception handlers; random programs
+against variants of themselves, every pair it calls equal run on many
+inputs; code objects assembled by hand (as test_kept_stack.py does: no
+source compiles to Dynamo's bytecode) against the source the engine gives
+and against reordered sources; then real torch.compile runs of the
+side-effect + graph-break patterns (Dynamo rebuilds an OrderedDict
+subclass with a for loop), whose transformed codes are all checked, each
+rejected one running as Dynamo's bytecode under debug(), and which must
+give the same results and program state under prepare_debug() and
+debug() as without unpyc.
 The torch scenarios of test_explorer.py check the same through the
 explorer: every transformed code there runs from source under debug(),
 which it does only when this check accepts it.
