@@ -1,7 +1,10 @@
 """Compiled functions that change the program's state and then graph-break
 (issue 15): attributes of a global object, dict items, list mutation, del
-of an attribute and an item, a closure, a nested function.  Dynamo's code
-for them keeps values on the stack across statements (engine/recover/
+of an attribute and an item, a closure, a nested function; an OrderedDict
+subclass mutated, made and returned (as transformers' ModelOutput: Dynamo
+rebuilds it with a for loop over its items), loops over a list of tensors
+and over a tensor's rows, a graph break inside torch.no_grad().  Dynamo's
+code for them keeps values on the stack across statements (engine/recover/
 spill.c), so under debug() these run from decompiled source that is not
 Dynamo's bytecode.
 
@@ -13,6 +16,8 @@ JSON: the three modes must print the same line (tests/test_effects.py).
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import json
 import sys
 from typing import Any, Callable, Dict, List, Tuple
@@ -26,11 +31,32 @@ class Holder:
     pass
 
 
+class Output(collections.OrderedDict):  # type: ignore[type-arg]
+    """A dict subclass, as transformers' ModelOutput is."""
+
+
+@dataclasses.dataclass
+class FieldsOutput(collections.OrderedDict):  # type: ignore[type-arg]
+    """transformers' ModelOutput in small: a dataclass whose fields set
+    are also its items."""
+
+    first: Any = None
+    second: Any = None
+
+    def __post_init__(self) -> None:
+        for each in dataclasses.fields(self):
+            value = getattr(self, each.name)
+            if value is not None:
+                self[each.name] = value
+
+
 def plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return [type(value).__name__] + [[k, plain(v)] for k, v in value.items()]
     return value.tolist() if torch.is_tensor(value) else value
 
 
-def patterns() -> Tuple[List[Callable[[torch.Tensor], torch.Tensor]], Callable[[], Dict[str, Any]],
+def patterns() -> Tuple[List[Callable[[torch.Tensor], Any]], Callable[[], Dict[str, Any]],
                         Callable[[], None]]:
     """The functions, what the program's state is, and what each call
     needs set before it."""
@@ -38,6 +64,8 @@ def patterns() -> Tuple[List[Callable[[torch.Tensor], torch.Tensor]], Callable[[
     table: Dict[str, Any] = {}
     items: List[Any] = []
     counter = [0]
+    ordered = Output()
+    tensors = [torch.ones(4), torch.arange(4.0)]
 
     def attributes(x: torch.Tensor) -> torch.Tensor:
         holder.a = x * 2
@@ -88,17 +116,61 @@ def patterns() -> Tuple[List[Callable[[torch.Tensor], torch.Tensor]], Callable[[
 
         return helper(x) + holder.inner
 
+    def ordered_dict_items(x: torch.Tensor) -> torch.Tensor:
+        ordered["a"] = x * 2
+        ordered["b"] = x + 1
+        print("graph break")
+        return x - ordered["a"]
+
+    def returned_output(x: torch.Tensor) -> Any:
+        out = Output()
+        out["a"] = x * 2
+        print("graph break")
+        out["b"] = x + 1
+        return out
+
+    def fields_output(x: torch.Tensor) -> torch.Tensor:
+        out = FieldsOutput(first=x * 2, second=x + 1)
+        print("graph break")
+        return out["first"] + out["second"]
+
+    def loop_over_list(x: torch.Tensor) -> torch.Tensor:
+        for t in tensors:
+            x = x + t
+            items.append(t.sum())
+        print("graph break")
+        for t in tensors:
+            x = x * t
+        return x
+
+    def loop_over_rows(x: torch.Tensor) -> torch.Tensor:
+        total = x.sum()
+        for row in x.reshape(2, 2):
+            total = total + row.max()
+            print("graph break inside the loop")
+        return total
+
+    def no_grad_block(x: torch.Tensor) -> torch.Tensor:
+        with torch.no_grad():
+            y = x * 2
+            print("graph break")
+            z = y + 1
+        return z
+
     def state() -> Dict[str, Any]:
         return {"holder": {k: plain(v) for k, v in sorted(vars(holder).items())},
                 "deleted": {k: plain(v) for k, v in sorted(vars(deleted).items())},
                 "table": {k: plain(v) for k, v in sorted(table.items())},
-                "items": [plain(v) for v in items], "counter": counter}
+                "items": [plain(v) for v in items], "counter": counter,
+                "ordered": plain(ordered)}
 
     def before_call() -> None:
         deleted.gone = 1
         table["gone"] = 1
 
-    return [attributes, dict_items, list_mutation, deletes, closure, nested_call], state, before_call
+    return [attributes, dict_items, list_mutation, deletes, closure, nested_call,
+            ordered_dict_items, returned_output, fields_output, loop_over_list, loop_over_rows,
+            no_grad_block], state, before_call
 
 
 def run(backend: str) -> List[Any]:

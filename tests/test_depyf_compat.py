@@ -59,14 +59,7 @@ EXPECTED_OUTPUT = TESTS + "depyf_output/"
 
 # What unpyc's dump still lacks in a script's run: one regular expression
 # per DumpWarning the run prints, and the reason.
-KNOWN_DUMP_WARNINGS: Dict[str, Dict[str, str]] = {
-    "test_cellvars.py": {
-        r"the decompiled __transformed_code_0_for_forward is not equivalent: "
-        r"__transformed_code_0_for_forward: "
-        r"instruction 0: expected \(MAKE_CELL, 'self'\)":
-            "forward's self is a cell (the nested function reads it): as in test_no_graph.py",
-    },
-}
+KNOWN_DUMP_WARNINGS: Dict[str, Dict[str, str]] = {}
 
 
 # ---- depyf's scripts, switched to unpyc ----

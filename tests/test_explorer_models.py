@@ -147,21 +147,10 @@ def _dump_problems(cell: Dict[str, Any], mode_name: str, dump: Path) -> List[str
 
 
 # Failed checks known today, each with its reason; the list only shrinks.
-# The effect-order check (unpyc.effects) does not model loops yet: the
-# transformed code of transformers' __init__ (GPT-2) and of the wrapper
-# and forward around the model (GPT-2, BERT) iterates, so the check cannot
-# prove the decompiled source has Dynamo's effects, and debug() runs
-# Dynamo's bytecode, listed in the file, instead (never source it cannot
-# vouch for); the dump names them among the parts not decompiled.
-KNOWN_FAILED_CHECKS: Dict[str, str] = {
-    r"its effects differ: cannot tell: GET_ITER at offset \d+ is not modelled":
-        "the effect check cannot walk a loop",
-    r"__transformed_code_\d+_for_(__init__|forward|wrapper)\.py ran Dynamo's bytecode":
-        "the same transformed codes run as Dynamo's bytecode under debug()",
-    r"index\.html lists as missing: decompiling __transformed_code_\d+_for_(__init__|forward"
-    r"|wrapper): not equivalent: .*its effects differ: cannot tell: GET_ITER":
-        "index.html names those transformed codes as not decompiled",
-}
+# (Empty: the effect check walks loops now, so the transformed codes of
+# transformers' __init__ and of the wrapper and forward around the model,
+# which iterate, run from decompiled source under debug().)
+KNOWN_FAILED_CHECKS: Dict[str, str] = {}
 
 
 def test_models_train_the_same_and_dump_everything(report: List[Dict[str, Any]]) -> None:
@@ -179,6 +168,6 @@ def test_models_train_the_same_and_dump_everything(report: List[Dict[str, Any]])
     known = [f for f in failures if any(re.search(p, f) for p in KNOWN_FAILED_CHECKS)]
     unknown = [f for f in failures if f not in known]
     assert not unknown, "%d failed checks:\n" % len(unknown) + "\n".join(unknown)
-    for pattern, reason in KNOWN_FAILED_CHECKS.items():
-        assert any(re.search(pattern, f) for f in known), (
-            "the known failure (%s) is gone: remove it from KNOWN_FAILED_CHECKS" % reason)
+    gone = [reason for pattern, reason in KNOWN_FAILED_CHECKS.items()
+            if not any(re.search(pattern, f) for f in known)]
+    assert not gone, "known failures gone: remove them from KNOWN_FAILED_CHECKS: %s" % gone

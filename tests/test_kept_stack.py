@@ -126,6 +126,35 @@ def test_an_argument_never_rebound_needs_no_temporary() -> None:
     assert _same_run(f, 7, 0) == ((7, None, 5), ["x", "x"])
 
 
+def test_a_del_of_a_bound_local_lets_the_values_wait_past_it() -> None:
+    # c = 'x'; log.append(a) waits while `del c` runs; d = its result:
+    # as Dynamo deletes its temporaries before it stores the graph's
+    # output.  Deleting a local the call does not read is no effect, so
+    # the call is written where its result is stored, with no temporary.
+    f = _assemble([("LOAD_CONST", 1), ("STORE_FAST", 3),
+                   ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_FAST", 1),
+                   ("PRECALL", 1), ("CALL", 1), ("DELETE_FAST", 3), ("STORE_FAST", 4),
+                   ("LOAD_FAST", 4), ("RETURN_VALUE", 0)],
+                  consts=(None, "x"), names=("append",), varnames=("log", "a", "b", "c", "d"))
+    source = unpyc.decompile(f.__code__)
+    assert "    del c\n    d = log.append(a)\n" in source and "__stack" not in source.split(
+        "(the same effects")[1], source
+    assert _same_run(f, 7, 0) == (None, [7])
+
+
+def test_a_del_of_what_a_waiting_value_reads_comes_after_it() -> None:
+    # The same with log.append(c): the call reads c, so it is assigned
+    # before the del.
+    f = _assemble([("LOAD_CONST", 1), ("STORE_FAST", 3),
+                   ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_FAST", 3),
+                   ("PRECALL", 1), ("CALL", 1), ("DELETE_FAST", 3), ("STORE_FAST", 4),
+                   ("LOAD_FAST", 4), ("RETURN_VALUE", 0)],
+                  consts=(None, "x"), names=("append",), varnames=("log", "a", "b", "c", "d"))
+    source = unpyc.decompile(f.__code__)
+    assert "__stack0 = log.append(c)\n    del c\n    d = __stack0\n" in source, source
+    assert _same_run(f, 7, 0) == (None, ["x"])
+
+
 def test_cpython_code_has_no_temporaries() -> None:
     # The same effects written as source come out as that source.
     def written(log: List[Any], a: Any, b: Any) -> Any:

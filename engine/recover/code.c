@@ -496,13 +496,26 @@ static int names_variable(const rec *r, const char *name) {
     return 0;
 }
 
-/* Whether a code object among the code's constants takes the variable as
- * a free variable, from the code's cell of that name. */
-static int captured(const upy_code *co, const char *name) {
+/* Whether an instruction loads the constant c. */
+static int loads_const(const rec *r, const upy_object *c) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].obj == c)
+            return 1;
+    return 0;
+}
+
+/* Whether a code object the code loads (to make a function of it) takes
+ * the variable as a free variable, from the code's cell of that name.  A
+ * code object among the constants that no instruction loads makes no
+ * function in the source: Dynamo's code keeps the constants of the code
+ * it replaced (a nested def of the original) without running them. */
+static int captured(const rec *r, const char *name) {
+    const upy_code *co = r->code;
     uint32_t i, k;
     for (i = 0; i < upy_seq_len(co->consts); i++) {
         const upy_object *c = upy_seq_item(co->consts, i);
-        if (c->kind != UPY_CODE)
+        if (c->kind != UPY_CODE || !loads_const(r, c))
             continue;
         for (k = 0; k < upy_seq_len(c->u.code->freevars); k++)
             if (strcmp(str_at(c->u.code->freevars, k), name) == 0)
@@ -582,7 +595,7 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
             return -1;
     for (k = 0; k < upy_seq_len(co->cellvars); k++) {
         const char *name = str_at(co->cellvars, k);
-        if (!captured(co, name) && push_name(r, &cells, name))
+        if (!captured(r, name) && push_name(r, &cells, name))
             return -1;
         /* Bound by dead code only, unless a parameter. */
         if (!names_variable(r, name) && !is_param(co, nparams, name) &&

@@ -702,6 +702,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     if (r->failed)
         return -1;
     r->evaluated[i] = 1;
+    r->eval_at = i;
     switch ((upy_nop)in->op) {
     case N_POP_TOP:
         return pop_top(r, i, out);

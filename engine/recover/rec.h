@@ -258,6 +258,8 @@ typedef struct rec {
     uint32_t moved_exit_at;
     /* The first instruction of the statement being evaluated. */
     uint32_t stmt_start;
+    /* The instruction rec_eval is evaluating. */
+    uint32_t eval_at;
     /* Where the last rec_region() left its region: the block control went
      * to, or UPY_NO_BLOCK after a return, raise, break or continue. */
     int32_t exit_block;
@@ -349,6 +351,14 @@ void rec_note_copy(upy_expr *e);
  * temporaries, before a statement is emitted; held-back stores are
  * statements of their own then, in their place among them. */
 int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out);
+/* Whether the statement is a del of locals, each bound just before it,
+ * that no value waiting on the stack reads or binds: deleting a local has
+ * no effect of its own and the values do not see it, so they may wait on
+ * past it and be written where they are used (`del tmp_1` then
+ * `graph_out_0 = f(x)`, not `__stack2 = f(x)`, `del tmp_1`, `graph_out_0
+ * = __stack2`); then the source says it keeps the bytecode's effects,
+ * not its order.  1 when so, 0 when not, -1 on error. */
+int rec_del_passes_waiting(rec *r, const upy_stmt *s, upy_ptr_vec *out);
 /* Notes the values waiting under a store held back as one pair of a
  * multiple assignment: if it is none, they ran before it. */
 int rec_hold_store(rec *r);

@@ -443,6 +443,106 @@ static int collect_steps(rec *r, uint32_t top, spill_step *steps, uint32_t *n,
     return 0;
 }
 
+/* Whether evaluating e may read or bind name: a name or walrus target in
+ * it; a lambda or comprehension in it, whose code is not walked; or more
+ * than the budget of nodes or children to look at. */
+static int may_touch(const upy_expr *e, const char *name, uint32_t *budget) {
+    upy_expr *kids[64];
+    uint32_t n, k;
+    if (!e)
+        return 0;
+    if (!*budget)
+        return 1;
+    (*budget)--;
+    switch (e->kind) {
+    case UPY_E_NAME:
+        return same_name(e->u.name, name);
+    case UPY_E_NAMEDEXPR:
+        if (may_touch(e->u.named.target, name, budget))
+            return 1;
+        break;
+    case UPY_E_LAMBDA:
+    case UPY_E_LISTCOMP:
+    case UPY_E_SETCOMP:
+    case UPY_E_DICTCOMP:
+    case UPY_E_GENEXP:
+        return 1;
+    default:
+        break;
+    }
+    n = children(e, kids, 64);
+    if (n == 64)
+        return 1;
+    for (k = 0; k < n; k++)
+        if (may_touch(kids[k], name, budget))
+            return 1;
+    return 0;
+}
+
+/* Whether a jump or an exception handler lands on instruction at. */
+static int lands_at(const rec *r, uint32_t at) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].target == (int32_t)at ||
+            r->ncode.ins[i].handler == (int32_t)at)
+            return 1;
+    return 0;
+}
+
+/* Whether instruction at deletes name, a local of the function (not a
+ * cell or free variable) that a store binds on the way straight to it
+ * (nothing lands in between): a del that cannot fail. */
+static int bound_local_at(const rec *r, uint32_t at, const char *name) {
+    const upy_code *co = r->code;
+    uint32_t k, i = at;
+    int local = at < r->ncode.count && r->ncode.ins[at].op == N_DELETE &&
+                r->ncode.ins[at].arg == UPY_SCOPE_FAST &&
+                same_name(rec_str(r->ncode.ins[at].obj), name);
+    int in_varnames = 0;
+    for (k = 0; k < upy_seq_len(co->varnames); k++)
+        in_varnames |= same_name(rec_str(upy_seq_item(co->varnames, k)), name);
+    local &= in_varnames;
+    for (k = 0; k < upy_seq_len(co->cellvars); k++)
+        local &= !same_name(rec_str(upy_seq_item(co->cellvars, k)), name);
+    for (k = 0; k < upy_seq_len(co->freevars); k++)
+        local &= !same_name(rec_str(upy_seq_item(co->freevars, k)), name);
+    while (local && i-- > 0 && i + 1 < r->ncode.count && !lands_at(r, i + 1)) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if ((in->op == N_STORE || in->op == N_DELETE) &&
+            in->arg == UPY_SCOPE_FAST && same_name(rec_str(in->obj), name))
+            return in->op == N_STORE;
+    }
+    return 0;
+}
+
+int rec_del_passes_waiting(rec *r, const upy_stmt *s, upy_ptr_vec *out) {
+    uint32_t t, k, waiting = 0, budget = SPILL_WALK_BUDGET;
+    if (s->kind != UPY_S_DELETE || r->multi.len || r->held.len)
+        return 0;
+    for (k = r->base; k < r->sp; k++) {
+        const sval *v = &r->stack[k];
+        waiting += !rec_kept_across(v);
+        if (!rec_kept_across(v) &&
+            (!is_waiting_value(v) || open_chain(v) || v->expr->copied))
+            return 0;
+    }
+    for (t = 0; t < s->u.targets.len; t++) {
+        const upy_expr *target = s->u.targets.items[t];
+        if (target->kind != UPY_E_NAME ||
+            !bound_local_at(r, r->eval_at, target->u.name))
+            return 0;
+        for (k = r->base; k < r->sp; k++)
+            if (!rec_kept_across(&r->stack[k]) &&
+                may_touch(r->stack[k].expr, target->u.name, &budget))
+                return 0;
+    }
+    /* The source no longer runs in the bytecode's order: said as for a
+     * temporary. */
+    if (waiting && note_kept(r, out))
+        return -1;
+    return 1;
+}
+
 int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
     uint32_t k, n = 0, budget = SPILL_WALK_BUDGET;
     spill_step *steps;

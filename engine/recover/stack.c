@@ -185,9 +185,12 @@ static int runs_in_place(const upy_stmt *s) {
 }
 
 int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s) {
+    int deferred;
     if (!s)
         return -1;
-    if ((runs_in_place(s) || r->multi.len) && rec_spill(r, r->sp, out))
+    deferred = rec_del_passes_waiting(r, s, out);
+    if (deferred < 0 ||
+        (!deferred && (runs_in_place(s) || r->multi.len) && rec_spill(r, r->sp, out)))
         return -1;
     /* A value the spill named is no statement any more. */
     if (s->kind == UPY_S_EXPR && rec_is_spilled(s->u.expr))

@@ -20,9 +20,31 @@ stores and deletes, imports, and how the code ends (return, raise); and at
 each conditional jump the condition, after which both sides of the branch
 are compared in turn.
 
+Loops: the pair of positions the two walks reach after an observation is
+a loop head when a path comes back to it.  There the two states are
+generalized (anti-unified): a slot (stack entry, local, the exception
+being handled) whose value is the same on every arrival keeps it; the
+others become variables, one variable for the slots that held equal
+values on every arrival, so what the invariant says is only which values
+are equal.  The walk goes on from the generalized pair, and a later
+arrival that is an instance of it (its slots fit the variables and the
+kept values) is covered by that walk and ends there; one that is not
+generalizes the head further.  Since generalizing only merges, this
+ends, and every path of the loop, however many times it runs, is
+compared: an answer "equal" holds for any number of iterations.
+
+Exception handlers (the exception table of 3.11+): an effect, a raise,
+and, inside a protected range, every instruction that may raise (a read,
+an operator, a truth test) has a second successor, the handler with the
+stack cut to its depth and the exception pushed, or, outside every
+range, the exception leaving the code; both are compared like any path.
+
 The walk is honest rather than complete: whatever it does not model (an
-opcode it does not know, exception handlers, loops, generators, a walk
-too long) makes the answer "different", never "equal".
+opcode it does not know, generators, a value a loop may leave unbound,
+a walk too long) makes the answer "different", never "equal".  Reads
+(attributes, items, globals, operators) are taken to have no effect of
+their own, as everywhere in this module; they are tagged with the
+effects before them, so one moved past an effect is a difference.
 """
 
 from __future__ import annotations
@@ -39,7 +61,11 @@ __all__ = ["Verdict", "same_effects"]
 Value = Any  # nested tuples of str, int and constants: see the module docstring
 NULL: Value = ("null",)
 UNBOUND: Value = ("unbound",)
+NO_EXCEPTION: Value = ("no_exception",)
 MAX_OBSERVATIONS = 20000
+# Effects are numbered on from a new base after each generalization, so
+# that a result or read made after it never equals one made before.
+EPOCH = 10 ** 9
 MAX_STEPS_PER_PATH = 50000
 ALLOCATED = {"BUILD_LIST": "new_list", "BUILD_SET": "new_set", "BUILD_MAP": "new_dict"}
 NEW_OBJECTS = frozenset(ALLOCATED.values()) | {"new_function"}
@@ -50,6 +76,15 @@ CONDITIONAL = {  # opname suffix -> (test, jump when the test is)
     "IF_NONE": ("is_none", True), "IF_NOT_NONE": ("is_none", False)}
 NO_OP = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG", "PRECALL", "COPY_FREE_VARS",
          "MAKE_CELL"}
+# What may raise without being an effect: inside a protected range each
+# is a point where the handler may take over.
+MAY_RAISE = frozenset({
+    "LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_ATTR", "LOAD_METHOD", "BINARY_SUBSCR",
+    "BINARY_SLICE", "BINARY_OP", "COMPARE_OP", "CONTAINS_OP", "UNARY_NEGATIVE", "UNARY_INVERT",
+    "UNARY_POSITIVE", "UNARY_NOT", "TO_BOOL", "GET_LEN", "FORMAT_VALUE", "FORMAT_SIMPLE",
+    "FORMAT_WITH_SPEC", "CONVERT_VALUE", "BUILD_SET", "BUILD_MAP", "BUILD_CONST_KEY_MAP",
+    "UNPACK_SEQUENCE", "UNPACK_EX", "SET_ADD", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE",
+    "CHECK_EXC_MATCH"})
 
 
 @dataclass(frozen=True)
@@ -71,6 +106,39 @@ class Op(NamedTuple):
     offset: int
 
 
+class Handler(NamedTuple):
+    """One entry of the exception table: the range [start, end) it
+    protects, in bytes, where its handler starts, the stack depth the
+    handler keeps, and whether the offset of the raise is pushed."""
+
+    start: int
+    end: int
+    target: int
+    depth: int
+    lasti: bool
+
+
+def _handlers(code: types.CodeType) -> List[Handler]:
+    """The exception table of code (3.11+; empty before): each entry is
+    varints of 6 bits a byte, 0x40 marking that more follow, 0x80 the
+    first byte of an entry."""
+    table = getattr(code, "co_exceptiontable", b"")
+    numbers: List[int] = []
+    position = 0
+    while position < len(table):
+        number = table[position] & 0x3F
+        while table[position] & 0x40:
+            position += 1
+            number = (number << 6) | (table[position] & 0x3F)
+        numbers.append(number)
+        position += 1
+    if len(numbers) % 4:
+        raise Undecided("an exception table that does not parse")
+    entries = [numbers[k:k + 4] for k in range(0, len(numbers), 4)]
+    return [Handler(start * 2, (start + length) * 2, target * 2, depth_lasti >> 1,
+                    bool(depth_lasti & 1)) for start, length, target, depth_lasti in entries]
+
+
 class Undecided(Exception):
     """The walk met something it does not model."""
 
@@ -84,17 +152,27 @@ class State:
     local: Dict[str, Value] = field(default_factory=dict)
     events: int = 0
     allocated: int = 0
-    visited: frozenset[int] = frozenset()
+    visited: frozenset[int] = frozenset()  # jump targets since the last observation
     escaped: frozenset[int] = frozenset()  # objects the code made that an effect saw
     steps: int = 0
     kw_names: Tuple[str, ...] = ()
     # Tests this path took, with their outcome, since its last effect.
     known: Dict[Value, bool] = field(default_factory=dict)
+    exc_info: Value = NO_EXCEPTION  # the exception being handled (sys.exc_info())
+    raising: Optional[Value] = None  # an exception leaving the code
 
     def copy(self) -> "State":
         return State(self.index, list(self.stack), dict(self.local), self.events,
                      self.allocated, self.visited, self.escaped, self.steps, self.kw_names,
-                     dict(self.known))
+                     dict(self.known), self.exc_info, self.raising)
+
+    def slots(self) -> Dict[Value, Value]:
+        """What the state holds, by place: stack entries, locals (unbound
+        ones left out), the exception being handled."""
+        places: Dict[Value, Value] = {("stack", k): v for k, v in enumerate(self.stack)}
+        places.update((("local", name), v) for name, v in self.local.items() if v != UNBOUND)
+        places[("exc_info",)] = self.exc_info
+        return places
 
 
 @dataclass(frozen=True)
@@ -133,14 +211,40 @@ class Walker:
     def __init__(self, code: types.CodeType) -> None:
         if code.co_flags & (0x20 | 0x80 | 0x200):  # generator, coroutine, async generator
             raise Undecided("%s is a generator or coroutine" % code.co_name)
-        if getattr(code, "co_exceptiontable", b""):
-            raise Undecided("%s has exception handlers" % code.co_name)
         self.code = code
         self.instructions = [Op(i.opname, i.arg or 0, i.argval, i.argrepr, i.offset)
                              for i in dis.get_instructions(code) if i.opname != "CACHE"]
         self.at_offset = {i.offset: k for k, i in enumerate(self.instructions)}
         self.cells = set(code.co_cellvars) | set(code.co_freevars)
         self.null_after = sys.version_info >= (3, 13)
+        self.handlers = _handlers(code)
+
+    def _handler(self, offset: int) -> Optional[Handler]:
+        for handler in self.handlers:
+            if handler.start <= offset < handler.end:
+                return handler
+        return None
+
+    def _unwind(self, state: State, exception: Value) -> State:
+        """state (a copy) where the instruction just run raised exception:
+        at the handler of its range, or leaving the code."""
+        state = state.copy()
+        handler = self._handler(self.instructions[state.index - 1].offset)
+        if handler is None:
+            state.raising = exception
+            return state
+        if handler.depth > len(state.stack):
+            raise Undecided("a handler deeper than the stack")
+        del state.stack[handler.depth:]
+        if handler.lasti:
+            state.stack.append(("lasti",))
+        state.stack.append(exception)
+        state.index = self.at_offset[handler.target]
+        return state
+
+    def _protected(self, state: State) -> bool:
+        """Whether the instruction just run is in a protected range."""
+        return self._handler(self.instructions[state.index - 1].offset) is not None
 
     def start(self) -> State:
         state = State(0)
@@ -179,6 +283,9 @@ class Walker:
 
     def next_observation(self, state: State) -> Observation:
         """Runs state (in place) up to its next observation."""
+        if state.raising is not None:
+            return Observation("end", ("reraise", state.raising), ())
+        state.visited = frozenset()
         while True:
             if state.index >= len(self.instructions):
                 raise Undecided("%s runs off its end" % self.code.co_name)
@@ -188,24 +295,39 @@ class Walker:
             instruction = self.instructions[state.index]
             state.index += 1
             observation = self._step(state, instruction)
+            if observation is None:
+                observation = self._raise_point(state, instruction)
             if observation is not None:
                 return observation
 
+    def _raise_point(self, state: State, ins: Op) -> Optional[Observation]:
+        """An instruction that may raise, run inside a protected range: the
+        value it made, with the handler as a second way on."""
+        if ins.opname not in MAY_RAISE or not self._protected(state):
+            return None
+        if ins.opname == "UNPACK_SEQUENCE" and (ins.arg == 0 or state.stack[-1][0] != "item"):
+            return None  # a tuple of known length
+        made = next((v for v in reversed(state.stack[-2:]) if v != NULL), NULL)
+        key = ("may_raise", made)
+        return Observation("may_raise", key, (state, self._unwind(state, ("raised_by", key))))
+
     def _jump(self, state: State, target: int) -> None:
         if target in state.visited:
-            raise Undecided("a loop at offset %d" % target)
+            raise Undecided("a loop with no effect or test at offset %d" % target)
         state.visited = state.visited | {target}
         state.index = self.at_offset[target]
 
     def _effect(self, state: State, key: Value, result: bool = True) -> Observation:
-        """An effect; its result (when it has one) is pushed."""
+        """An effect; its result (when it has one) is pushed.  Its second
+        successor is where the effect raising leads."""
         state.escaped = state.escaped | _objects_in(key)
         state.known = {}
         number = state.events
         state.events += 1
+        raised = self._unwind(state, ("exception", number))
         if result:
             state.stack.append(("result", number))
-        return Observation("effect", key, (state,))
+        return Observation("effect", key, (state, raised))
 
     def _step(self, state: State, ins: Op) -> Optional[Observation]:
         name = ins.opname
@@ -213,7 +335,7 @@ class Walker:
             return None
         for handler in (self._stack_op, self._variable_op, self._container_op,
                         self._operator_op, self._function_op, self._call_op, self._store_op,
-                        self._flow_op):
+                        self._iteration_op, self._flow_op):
             handled, observation = handler(state, ins)
             if handled:
                 return observation
@@ -235,15 +357,28 @@ class Walker:
             stack[-1], stack[-ins.arg] = stack[-ins.arg], stack[-1]
         elif name == "KW_NAMES":
             state.kw_names = tuple(self.code.co_consts[ins.arg])
+        elif name == "END_FOR":  # 3.12 pops the iterator with it, 3.13 leaves it to a POP_TOP
+            self._pop(state, 2 if sys.version_info < (3, 13) else 1)
+        elif name == "PUSH_EXC_INFO":
+            (exception,) = self._pop(state)
+            stack.extend([state.exc_info, exception])
+            state.exc_info = exception
+        elif name == "POP_EXCEPT":
+            (state.exc_info,) = self._pop(state)
+        elif name == "CHECK_EXC_MATCH":
+            (kind,) = self._pop(state)
+            stack.append(self._read(state, "exception_matches", stack[-1], kind))
         else:
             return False, None
         return True, None
 
     def _load_fast(self, state: State, variable: str) -> Value:
-        value = state.local.get(variable, UNBOUND)
-        if value is UNBOUND and variable in self.cells:
+        value: Value = state.local.get(variable, UNBOUND)
+        if value[0] == "maybe_unbound":
+            raise Undecided("%s may be unbound where a loop reads it" % variable)
+        if value == UNBOUND and variable in self.cells:
             return ("cell", variable)
-        if value is UNBOUND:
+        if value == UNBOUND:
             raise Undecided("%s read before a store binds it (UnboundLocalError)" % variable)
         return value
 
@@ -267,6 +402,7 @@ class Walker:
             state.local[ins.argval[0]] = self._pop(state)[0]
             state.local[ins.argval[1]] = self._pop(state)[0]
         elif name == "DELETE_FAST":
+            self._load_fast(state, ins.argval)  # del of an unbound local raises
             state.local[ins.argval] = UNBOUND
         elif name == "LOAD_CLOSURE":
             stack.append(("cell", ins.argval))
@@ -520,14 +656,56 @@ class Walker:
             return False, None
         return True, self._effect(state, key, False)
 
+    def _iteration_op(self, state: State, ins: Op) -> Tuple[bool, Optional[Observation]]:
+        """iter() and next() of a for loop, and a with statement's
+        __enter__ and __exit__ on an exception: effects of their own."""
+        name = ins.opname
+        if name == "GET_ITER":
+            return True, self._effect(state, ("iter", self._pop(state)[0]))
+        if name == "FOR_ITER":
+            observation = self._effect(state, ("next", state.stack[-1]))
+            exhausted = observation.successors[0].copy()
+            exhausted.stack.pop()
+            if sys.version_info < (3, 12):
+                exhausted.stack.pop()
+            else:  # FOR_ITER jumps to END_FOR with a value for it to pop
+                exhausted.stack.append(("exhausted",))
+            exhausted.index = self.at_offset[ins.argval]
+            return True, Observation("effect", observation.key,
+                                     observation.successors[:1] + (exhausted,)
+                                     + observation.successors[1:])
+        if name == "BEFORE_WITH":
+            (manager,) = self._pop(state)
+            state.stack.append(self._attribute(state, manager, "__exit__"))
+            return True, self._effect(state, ("enter", manager))
+        if name == "WITH_EXCEPT_START":
+            exit_function, exception = state.stack[-4], state.stack[-1]
+            return True, self._effect(state, ("exit_on", exit_function, exception))
+        return False, None
+
+    def _raise(self, state: State, key: Value) -> Observation:
+        """raise: where a handler takes it, an effect leading there; else the end."""
+        if not self._protected(state):
+            return Observation("end", key, ())
+        number = state.events
+        state.events += 1
+        state.known = {}
+        return Observation("effect", key, (self._unwind(state, ("exception", number)),))
+
     def _flow_op(self, state: State, ins: Op) -> Tuple[bool, Optional[Observation]]:
         name = ins.opname
         if name == "RETURN_VALUE":
             return True, Observation("end", ("return", self._pop(state)[0]), ())
         if name == "RETURN_CONST":
             return True, Observation("end", ("return", _const(ins.argval)), ())
+        if name == "RAISE_VARARGS" and ins.arg == 0:
+            if state.exc_info == NO_EXCEPTION:
+                raise Undecided("raise with no exception being handled")
+            return True, self._raise(state, ("reraise", state.exc_info))
         if name == "RAISE_VARARGS":
-            return True, Observation("end", ("raise", tuple(self._pop(state, ins.arg))), ())
+            return True, self._raise(state, ("raise", tuple(self._pop(state, ins.arg))))
+        if name == "RERAISE":
+            return True, self._raise(state, ("reraise", self._pop(state)[0]))
         if name in ("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP"):
             self._jump(state, ins.argval)
             return True, None
@@ -559,13 +737,17 @@ class Walker:
                 state.stack.pop()
             return None
         state.escaped = state.escaped | _objects_in(value)
+        # A truth test calls __bool__, which may raise (3.13 tests only bools).
+        raised: Tuple[State, ...] = ()
+        if test == "truth" and sys.version_info < (3, 13) and self._protected(state):
+            raised = (self._unwind(state, ("raised_by", key)),)
         jumped, fell = state.copy(), state
         if keeps_value_on_jump:
             fell.stack.pop()
         self._jump(jumped, target)
         holds, fails = (jumped, fell) if jumps_when else (fell, jumped)
         holds.known[key], fails.known[key] = True, False
-        return Observation("branch", key, (holds, fails))
+        return Observation("branch", key, (holds, fails) + raised)
 
 
 def _plain_test(value: Value, holds_when: bool) -> Tuple[str, Value, bool]:
@@ -620,42 +802,196 @@ def _describe(key: Value, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _canonical(value: Value, numbers: Dict[int, int]) -> Value:
-    """value with the objects the code made numbered in the order they
-    first appear in what the path does (their identity is what counts, not
-    when the code made them)."""
-    if not isinstance(value, tuple):
-        return value
-    if len(value) >= 2 and value[0] in NEW_OBJECTS and isinstance(value[1], int):
-        number = numbers.setdefault(value[1], len(numbers))
-        return (value[0], number) + tuple(_canonical(v, numbers) for v in value[2:])
-    return tuple(_canonical(v, numbers) for v in value)
+def _is_variable(value: Value) -> bool:
+    return bool(value[0] in ("var", "maybe_unbound"))
 
 
-Pair = Tuple[State, State, Dict[int, int], Dict[int, int]]
+@dataclass
+class Numbering:
+    """The objects each code made, numbered in the order they first
+    appear in what the path does (their identity is what counts, not when
+    the code made them); while the two codes do the same, both count
+    alike."""
+
+    sides: Tuple[Dict[int, int], Dict[int, int]] = field(default_factory=lambda: ({}, {}))
+    counts: List[int] = field(default_factory=lambda: [0, 0])
+
+    def copy(self) -> "Numbering":
+        return Numbering((dict(self.sides[0]), dict(self.sides[1])), list(self.counts))
+
+    def canonical(self, value: Value, side: int, assign: bool = True) -> Value:
+        """value with its objects numbered; one not numbered yet gets the
+        next number, or, with assign false, a label of its own side."""
+        if not isinstance(value, tuple):
+            return value
+        if len(value) >= 2 and value[0] in NEW_OBJECTS and isinstance(value[1], int):
+            number = self.sides[side].get(value[1])
+            if number is None and assign:
+                number = self.sides[side][value[1]] = self.counts[side]
+                self.counts[side] += 1
+            label = ("unnumbered", side, value[1]) if number is None else number
+            return (value[0], label) + tuple(self.canonical(v, side, assign) for v in value[2:])
+        return tuple(self.canonical(v, side, assign) for v in value)
+
+    def agrees(self, other: "Numbering", value: Value, side: int) -> bool:
+        """Whether the objects in value have the same numbers in both."""
+        return all(self.sides[side].get(o) == other.sides[side].get(o)
+                   for o in _objects_in(value))
+
+
+Position = Tuple[int, int, int, int]
+
+
+@dataclass
+class Pair:
+    """The two walks at the same point of what they do."""
+
+    states: Tuple[State, State]
+    numbering: Numbering
+    # Where this path has been (position: the pair there), to find loops.
+    trail: Dict[Position, Tuple[State, State, Numbering]]
+    effects: int = 0
+
+    def position(self) -> Position:
+        left, right = self.states
+        return left.index, right.index, len(left.stack), len(right.stack)
+
+
+@dataclass
+class Head:
+    """At a loop head, the pair of states every arrival is an instance
+    of: values kept from the arrivals, and variables where they differ."""
+
+    states: Tuple[State, State]
+    numbering: Numbering
+
+
+class Comparison:
+    """The walk of the two codes side by side, path by path."""
+
+    def __init__(self, expected: types.CodeType, actual: types.CodeType) -> None:
+        self.walkers = Walker(expected), Walker(actual)
+        self.heads: Dict[Position, Head] = {}
+        self.generalizations = 0
+
+    def run(self) -> Verdict:
+        pending = [Pair((self.walkers[0].start(), self.walkers[1].start()), Numbering(), {})]
+        seen = 0
+        while pending:
+            seen += 1
+            if seen > MAX_OBSERVATIONS:
+                raise Undecided("more than %d effects and branches" % MAX_OBSERVATIONS)
+            pair = self._at_loop_head(pending.pop())
+            if pair is None:
+                continue
+            ours, theirs = (w.next_observation(s) for w, s in zip(self.walkers, pair.states))
+            our_key = pair.numbering.canonical(ours.key, 0)
+            their_key = pair.numbering.canonical(theirs.key, 1)
+            if (ours.kind, our_key, len(ours.successors)) != (
+                    theirs.kind, their_key, len(theirs.successors)):
+                return Verdict(False, "after %d effects: %s %s, but %s %s" % (
+                    pair.effects, ours.kind, _describe(our_key), theirs.kind,
+                    _describe(their_key)))
+            effects = pair.effects + (ours.kind == "effect")
+            for k, states in enumerate(zip(ours.successors, theirs.successors)):
+                shared = k == len(ours.successors) - 1
+                pending.append(Pair(states, pair.numbering if shared else pair.numbering.copy(),
+                                    pair.trail if shared else dict(pair.trail), effects))
+        return Verdict(True, "the same effects in the same order")
+
+    def _at_loop_head(self, pair: Pair) -> Optional[Pair]:
+        """pair, or, where its path comes back to where it was, the pair
+        to walk on from that loop head (a more general one); None where
+        the walk from the head covers it already."""
+        if any(state.raising is not None for state in pair.states):
+            return pair
+        position = pair.position()
+        head = self.heads.get(position)
+        if head is None:
+            first = pair.trail.get(position)
+            if first is None:
+                pair.trail[position] = (pair.states[0].copy(), pair.states[1].copy(),
+                                        pair.numbering.copy())
+                return pair
+            head = Head(first[:2], first[2])
+        elif self._covers(head, pair):
+            return None
+        head = self.heads[position] = self._generalized(head, pair)
+        return Pair((head.states[0].copy(), head.states[1].copy()), head.numbering.copy(),
+                    pair.trail, pair.effects)
+
+    def _covers(self, head: Head, pair: Pair) -> bool:
+        """Whether pair is an instance of head: its values where head keeps
+        values, and equal values where head has the same variable."""
+        bindings: Dict[Value, Value] = {}
+        for side in (0, 1):
+            kept, arrived = head.states[side].slots(), pair.states[side].slots()
+            for place in set(kept) | set(arrived):
+                expected: Value = kept.get(place, UNBOUND)
+                value: Value = arrived.get(place, UNBOUND)
+                if not _is_variable(expected):
+                    if expected != value or not head.numbering.agrees(pair.numbering, value, side):
+                        return False
+                    continue
+                if value == UNBOUND and expected[0] != "maybe_unbound":
+                    return False
+                label = pair.numbering.canonical(value, side, assign=False)
+                if bindings.setdefault(expected, label) != label:
+                    return False
+        return True
+
+    def _generalized(self, head: Head, pair: Pair) -> Head:
+        """The most specific head both head and pair are instances of."""
+        self.generalizations += 1
+        serial = self.generalizations
+        groups: Dict[Value, Value] = {}
+        states = []
+        for side in (0, 1):
+            kept, arrived = head.states[side].slots(), pair.states[side].slots()
+            places: Dict[Value, Value] = {}
+            for place in sorted(set(kept) | set(arrived), key=repr):
+                old: Value = kept.get(place, UNBOUND)
+                new: Value = arrived.get(place, UNBOUND)
+                if (not _is_variable(old) and old == new
+                        and head.numbering.agrees(pair.numbering, old, side)):
+                    places[place] = old
+                    continue
+                if NULL in (old, new):
+                    raise Undecided("a loop that changes what the stack holds for a call")
+                kind = ("maybe_unbound" if UNBOUND in (old, new) or old[0] == "maybe_unbound"
+                        else "var")
+                group = (old if _is_variable(old) else head.numbering.canonical(old, side, False),
+                         pair.numbering.canonical(new, side, False), kind)
+                places[place] = groups.setdefault(group, (kind, serial, len(groups)))
+            states.append(self._state_at_head(places, head.states[side], pair.states[side],
+                                              serial))
+        # Only the objects kept values hold can appear in what follows.
+        left, right = ({o: n for o, n in head.numbering.sides[side].items()
+                        if o in states[side].escaped} for side in (0, 1))
+        numbering = Numbering((left, right), [max(head.numbering.counts
+                                                  + pair.numbering.counts)] * 2)
+        return Head((states[0], states[1]), numbering)
+
+    def _state_at_head(self, places: Dict[Value, Value], head: State, arrival: State,
+                       serial: int) -> State:
+        if arrival.kw_names:
+            raise Undecided("keyword names pending at a loop head")
+        state = State(arrival.index, events=EPOCH * serial, steps=arrival.steps,
+                      allocated=max(head.allocated, arrival.allocated))
+        state.stack = [places[("stack", k)] for k in range(len(arrival.stack))]
+        state.local = {place[1]: v for place, v in places.items()
+                       if place[0] == "local" and v != UNBOUND}
+        state.exc_info = places[("exc_info",)]
+        # An object a kept value holds may also be what a variable holds:
+        # none is a container only the code holds any more.
+        state.escaped = _objects_in(tuple(places.values()))
+        return state
 
 
 def same_effects(expected: types.CodeType, actual: types.CodeType) -> Verdict:
     """Whether actual performs the effects of expected in the same order,
     on the same values, on every path."""
     try:
-        walkers = Walker(expected), Walker(actual)
-        pending: List[Pair] = [(walkers[0].start(), walkers[1].start(), {}, {})]
-        seen = 0
-        while pending:
-            left, right, left_numbers, right_numbers = pending.pop()
-            seen += 1
-            if seen > MAX_OBSERVATIONS:
-                raise Undecided("more than %d effects and branches" % MAX_OBSERVATIONS)
-            events = left.events
-            ours, theirs = walkers[0].next_observation(left), walkers[1].next_observation(right)
-            our_key = _canonical(ours.key, left_numbers)
-            their_key = _canonical(theirs.key, right_numbers)
-            if (ours.kind, our_key) != (theirs.kind, their_key):
-                return Verdict(False, "after %d effects: %s %s, but %s %s" % (
-                    events, ours.kind, _describe(our_key), theirs.kind, _describe(their_key)))
-            pending.extend((a, b, dict(left_numbers), dict(right_numbers))
-                           for a, b in zip(ours.successors, theirs.successors))
+        return Comparison(expected, actual).run()
     except Undecided as why:
         return Verdict(False, "cannot tell: %s" % (why,))
-    return Verdict(True, "the same effects in the same order")
