@@ -496,15 +496,6 @@ static int names_variable(const rec *r, const char *name) {
     return 0;
 }
 
-/* Whether an instruction loads the constant c. */
-static int loads_const(const rec *r, const upy_object *c) {
-    uint32_t i;
-    for (i = 0; i < r->ncode.count; i++)
-        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].obj == c)
-            return 1;
-    return 0;
-}
-
 /* Whether a code object the code loads (to make a function of it) takes
  * the variable as a free variable, from the code's cell of that name.  A
  * code object among the constants that no instruction loads makes no
@@ -515,7 +506,7 @@ static int captured(const rec *r, const char *name) {
     uint32_t i, k;
     for (i = 0; i < upy_seq_len(co->consts); i++) {
         const upy_object *c = upy_seq_item(co->consts, i);
-        if (c->kind != UPY_CODE || !loads_const(r, c))
+        if (c->kind != UPY_CODE || !const_loaded(r, c))
             continue;
         for (k = 0; k < upy_seq_len(c->u.code->freevars); k++)
             if (strcmp(str_at(c->u.code->freevars, k), name) == 0)
