@@ -360,27 +360,16 @@ static int is_future_import(const upy_stmt *s) {
            s->u.import.module && strcmp(s->u.import.module, "__future__") == 0;
 }
 
-/* A generator whose yields were all dead code (`return; yield`, `while
- * False: yield`): the compiler dropped them, but the generator flag comes
- * from the source's yield, so the output needs one, in an `if False:` the
- * compiler drops again. */
-static int add_dead_yield(rec *r, upy_stmt_list *body) {
+/* Appends `if False: stmt` to body: a statement the compiler drops again,
+ * kept for what its presence alone decides (a code flag, a set-up). */
+static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt) {
     upy_ptr_vec out = {0}, dead = {0};
-    upy_stmt *s, *yield_stmt;
+    upy_stmt *s = rec_stmt(r, UPY_S_IF);
     uint32_t i;
-    if (!(r->code->flags & (CO_GENERATOR | CO_ASYNC_GENERATOR)))
-        return 0;
-    for (i = 0; i < r->ncode.count; i++)
-        if (r->ncode.ins[i].op == N_YIELD || r->ncode.ins[i].op == N_YIELD_FROM)
-            return 0;
-    s = rec_stmt(r, UPY_S_IF);
-    yield_stmt = rec_stmt(r, UPY_S_EXPR);
-    if (!s || !yield_stmt)
+    if (!s)
         return -1;
-    yield_stmt->u.expr = upy_expr_new(r->arena, UPY_E_YIELD);
     s->u.if_.test = rec_const_false(r);
-    if (!yield_stmt->u.expr || !s->u.if_.test ||
-        upy_vec_push(r->arena, &dead, yield_stmt))
+    if (!s->u.if_.test || upy_vec_push(r->arena, &dead, stmt))
         return rec_oom(r);
     s->u.if_.body = upy_vec_stmts(&dead);
     for (i = 0; i < body->len; i++)
@@ -390,6 +379,27 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
         return rec_oom(r);
     *body = upy_vec_stmts(&out);
     return 0;
+}
+
+/* A generator whose yields were all dead code (`return; yield`, `while
+ * False: yield`): the compiler dropped them, but the generator flag comes
+ * from the source's yield, so the output needs one, in an `if False:` the
+ * compiler drops again. */
+static int add_dead_yield(rec *r, upy_stmt_list *body) {
+    upy_stmt *yield_stmt;
+    uint32_t i;
+    if (!(r->code->flags & (CO_GENERATOR | CO_ASYNC_GENERATOR)))
+        return 0;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_YIELD || r->ncode.ins[i].op == N_YIELD_FROM)
+            return 0;
+    yield_stmt = rec_stmt(r, UPY_S_EXPR);
+    if (!yield_stmt)
+        return -1;
+    yield_stmt->u.expr = upy_expr_new(r->arena, UPY_E_YIELD);
+    if (!yield_stmt->u.expr)
+        return rec_oom(r);
+    return append_dead(r, body, yield_stmt);
 }
 
 static int has_annotation(upy_stmt_list *list);
@@ -425,34 +435,23 @@ static int has_annotation(upy_stmt_list *list) {
  * one in the output the recompiled body would have no __annotations__:
  * an annotation under `if False:` brings it back. */
 static int add_dead_annotation(rec *r, upy_stmt_list *body) {
-    upy_ptr_vec out = {0}, dead = {0};
-    upy_stmt *s, *ann;
+    upy_stmt *ann;
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++)
         if (r->ncode.ins[i].op == N_SETUP_ANNOTATIONS)
             break;
     if (i == r->ncode.count || has_annotation(body))
         return 0;
-    s = rec_stmt(r, UPY_S_IF);
     ann = rec_stmt(r, UPY_S_ANNASSIGN);
-    if (!s || !ann)
+    if (!ann)
         return -1;
     ann->u.annassign.target = rec_name(r, "_");
     /* (A constant: a name would join co_names, dead code or not.) */
     ann->u.annassign.annotation = rec_const_false(r);
     ann->u.annassign.simple = 1;
-    s->u.if_.test = rec_const_false(r);
-    if (!ann->u.annassign.target || !ann->u.annassign.annotation ||
-        !s->u.if_.test || upy_vec_push(r->arena, &dead, ann))
+    if (!ann->u.annassign.target || !ann->u.annassign.annotation)
         return rec_oom(r);
-    s->u.if_.body = upy_vec_stmts(&dead);
-    for (i = 0; i < body->len; i++)
-        if (upy_vec_push(r->arena, &out, body->items[i]))
-            return rec_oom(r);
-    if (upy_vec_push(r->arena, &out, s))
-        return rec_oom(r);
-    *body = upy_vec_stmts(&out);
-    return 0;
+    return append_dead(r, body, ann);
 }
 
 /* Whether name is the variable of a comprehension 3.12+ inlined in the
