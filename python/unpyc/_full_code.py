@@ -50,7 +50,7 @@ def _function_sections(recorder: "Recorder", record: "Function", parts: List[str
     listed = hooks.cache_entries(record.code)
     for entry in record.entries:
         parts.append(_guard_function(recorder, record, entry, cache_entry(entry, listed)))
-        for note in recorder.notes.get(entry.compile_id or "", []):
+        for note in recorder.compile_of(entry).notes:
             parts.append(commented(note))
         for name in entry.graph_names:
             files = sorted(recorder.files.stage_files(name).values())
@@ -89,7 +89,7 @@ def _guard_function(recorder: "Recorder", record: "Function", entry: "Entry",
     lines = ["# Guards of cache entry %d of %s (compile id %s): the transformed code"
              % (entry.index, record.stem, entry.compile_id),
              "# runs only while they all hold.  L: the frame's locals, G: its globals."]
-    tree = recorder.guard_trees.get(entry.compile_id or "")
+    tree = recorder.compile_of(entry).guard_tree
     if tree:
         lines.append("# The guard tree torch checks (C++):")
         lines.append(commented(tree))

@@ -61,6 +61,19 @@ class Entry:
 
 
 @dataclass
+class Compile:
+    """What the structured trace says of one compile (a compile id)."""
+
+    graph_names: List[str] = field(default_factory=list)  # __compiled_fn_*, dump's names
+    # Graph events that came before the compile's graph names were known.
+    waiting_graphs: List[hooks.TraceEvent] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)  # graph-break and recompile reasons
+    guard_tree: str = ""  # the C++ guard tree torch checks
+    # Compile-end event kind -> the time of each phase.
+    phase_times: Dict[str, List[hooks.PhaseTime]] = field(default_factory=dict)
+
+
+@dataclass
 class Function:
     """A code object Dynamo compiled: a user function or a resume function."""
 
@@ -98,14 +111,9 @@ class Recorder:
         self.stems: Set[str] = set()
         # The dump's name of each resume function global -> its function.
         self.resume_functions: Dict[str, Function] = {}
-        self.graph_names: Dict[str, List[str]] = {}  # compile id -> __compiled_fn_*
-        self.pending: Dict[str, List[hooks.TraceEvent]] = {}
+        self.compiles: Dict[str, Compile] = {}  # compile id -> what the trace says
         self.routed_modules: "weakref.WeakKeyDictionary[Any, str]" = (
             weakref.WeakKeyDictionary())  # graph module -> its file
-        self.notes: Dict[str, List[str]] = {}  # compile id -> reasons
-        self.guard_trees: Dict[str, str] = {}  # compile id -> C++ guard tree
-        # compile id -> compile-end event kind -> the time of each phase.
-        self.compile_times: Dict[str, Dict[str, List[hooks.PhaseTime]]] = {}
         # Graph name -> the compile id that loaded it from AOTAutograd's cache.
         self.aot_cache_hits: Dict[str, str] = {}
         # Entries whose guards torch has not listed yet: it adds a cache
@@ -119,6 +127,10 @@ class Recorder:
     @property
     def dump_dir(self) -> Path:
         return self.files.dump_dir
+
+    def compile_of(self, entry: Entry) -> Compile:
+        """What the trace said of entry's compile (nothing, if it said nothing)."""
+        return self.compiles.get(entry.compile_id or "") or Compile()
 
     # -- functions and their transformed code (the bytecode hook) --
 
@@ -206,9 +218,11 @@ class Recorder:
             torch_resume_names = sorted(
                 (n for n in transformed.co_names if n.startswith(RESUME_GLOBAL_PREFIX)),
                 key=unique_id_number)
-            if compile_id is not None and compile_id not in self.graph_names and graph_names:
-                self.graph_names[compile_id] = graph_names
-                self._flush_pending(compile_id)
+            if compile_id is not None and graph_names:
+                compiled = self.compiles.setdefault(compile_id, Compile())
+                if not compiled.graph_names:
+                    compiled.graph_names = graph_names
+                    self._write_waiting_graphs(compiled)
             resume_names = [self.names.show("resume", n, key) for n in torch_resume_names]
             self._note_resume_functions(record, list(zip(torch_resume_names, resume_names)))
             index = len(record.entries)
@@ -293,34 +307,32 @@ class Recorder:
         compile_id = event.compile_id
         if compile_id is None:
             return
+        compiled = self.compiles.setdefault(compile_id, Compile())
         if event.kind == "dynamo_output_graph":
             name = hooks.graph_name_being_compiled()
             if name is not None:
                 name = self.names.show("graph", name, self._compile_key())
-                names = self.graph_names.setdefault(compile_id, [])
-                if name not in names:
-                    names.append(name)
-        self._note(event, compile_id)
+                if name not in compiled.graph_names:
+                    compiled.graph_names.append(name)
+        self._note(event, compile_id, compiled)
         stage = _graph_stage(event)
         if stage is None:
             return
-        if compile_id in self.graph_names:
-            self.files.write_graph(self.graph_names[compile_id][-1], stage, event)
+        if compiled.graph_names:
+            self.files.write_graph(compiled.graph_names[-1], stage, event)
         else:
-            self.pending.setdefault(compile_id, []).append(event)
+            compiled.waiting_graphs.append(event)
 
-    def _note(self, event: hooks.TraceEvent, compile_id: str) -> None:
+    def _note(self, event: hooks.TraceEvent, compile_id: str, compiled: Compile) -> None:
         if event.kind in _COMPILE_END_EVENTS:
-            self.compile_times.setdefault(compile_id, {})[event.kind] = \
-                hooks.compile_phase_times(event)
+            compiled.phase_times[event.kind] = hooks.compile_phase_times(event)
         if event.kind == "artifact" and event.metadata.get("name") == "dynamo_graph_break_reason":
             reason = event.payload.split("\nUser code traceback:")[0].strip()
-            self.notes.setdefault(compile_id, []).append("Graph break: " + reason)
+            compiled.notes.append("Graph break: " + reason)
         elif event.kind == "compilation_metrics" and event.metadata.get("recompile_reason"):
-            self.notes.setdefault(compile_id, []).append(
-                "Recompiled because: %s" % event.metadata["recompile_reason"])
+            compiled.notes.append("Recompiled because: %s" % event.metadata["recompile_reason"])
         elif event.kind == "dynamo_cpp_guards_str":
-            self.guard_trees[compile_id] = event.payload.strip("\n")
+            compiled.guard_tree = event.payload.strip("\n")
         elif event.kind == "artifact" and event.metadata.get("name") == hooks.AOT_CACHE_HIT:
             # Per graph: a frame's compile may make several (one it gave
             # up on, then the one it keeps), each loaded or compiled.
@@ -342,11 +354,12 @@ class Recorder:
                 "AOTAutograd's cache, and torch logs the pre-grad graph only when it "
                 "compiles" % (name, compile_id))
 
-    def _flush_pending(self, compile_id: str) -> None:
-        for event in self.pending.pop(compile_id, []):
+    def _write_waiting_graphs(self, compiled: Compile) -> None:
+        waiting, compiled.waiting_graphs = compiled.waiting_graphs, []
+        for event in waiting:
             stage = _graph_stage(event)
             assert stage is not None
-            self.files.write_graph(self.graph_names[compile_id][-1], stage, event)
+            self.files.write_graph(compiled.graph_names[-1], stage, event)
 
     # -- debug(): graph code and Inductor modules from the dump --
 
@@ -384,9 +397,10 @@ class Recorder:
         if not self.run_from_files:
             return None
         with self.lock, self.files.attempt("Inductor module from the dump"):
-            names = self.graph_names.get(hooks.current_compile_id() or "")
-            if not names:
+            compiled = self.compiles.get(hooks.current_compile_id() or "")
+            if compiled is None or not compiled.graph_names:
                 return None
+            names = compiled.graph_names
             source = Path(path).read_text(encoding="utf-8")
             file_name = self.files.graph_file(names[-1], inductor_stage(source))
             return str(self.files.write_inductor_module(file_name, source))

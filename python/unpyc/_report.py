@@ -124,7 +124,7 @@ def _entry_section(recorder: "Recorder", record: "Function", entry: "Entry",
                    listed: Optional[hooks.CacheEntry], full: str) -> List[str]:
     name = "%s · entry %d" % (record.stem, entry.index)
     # The reasons of the compile, as Recorder._note words them.
-    notes = recorder.notes.get(entry.compile_id or "", [])
+    notes = recorder.compile_of(entry).notes
     breaks = [n[len("Graph break: "):] for n in notes if n.startswith("Graph break: ")]
     recompiles = [n[len("Recompiled because: "):] for n in notes
                   if n.startswith("Recompiled because: ")]
@@ -197,7 +197,7 @@ def _resume_link(recorder: "Recorder", resume: str) -> str:
 
 
 def _compile_times(recorder: "Recorder", entry: "Entry") -> str:
-    timed = recorder.compile_times.get(entry.compile_id or "", {})
+    timed = recorder.compile_of(entry).phase_times
     columns = [(kind, label) for kind, label in _TIMED if kind in timed]
     if not columns:
         return "not reported (torch has logged no compilation metrics for this compile)"
