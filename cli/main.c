@@ -4,6 +4,8 @@
  *   unpyc [--verify | --no-verify] FILE.pyc
  *                                     decompile (FILE may be - for stdin)
  *   unpyc --dis [--json] FILE.pyc     disassemble
+ *   unpyc -o OUT [--verify | --no-verify] [--report FILE] [--jobs N] PATH...
+ *                                     decompile many files (batch.h)
  *
  * Errors are one line on stderr, "unpyc: FILE: message", and the exit code
  * is the engine's status number (unpyc.h), so scripts can tell a file that
@@ -14,25 +16,26 @@
  * has it, checks the source (verify.h), and a note on top says whether the
  * module and each function in it compile back to equivalent bytecode, or
  * why it was not checked; exit code 11 when they do not, and with
- * --verify (verification required) 12 when it could not be checked.
+ * --verify (verification required) 12 when it could not be checked.  The
+ * batch mode verifies each file the same way, by default too: what it
+ * writes is never less checked than what `unpyc FILE` prints.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
+#include "read_input.h"
 #include "unpyc.h"
 #include "verify.h"
 
-/* Larger inputs are refused before reading them whole. */
-#define MAX_INPUT_BYTES ((size_t)1 << 30)
-
-/* Exit codes of verification, after the engine's statuses (unpyc.h). */
-#define EXIT_NOT_EQUIVALENT 11
-#define EXIT_NOT_VERIFIED 12
-
 static const char usage_text[] =
     "usage: unpyc [--verify | --no-verify | --dis [--json]] FILE.pyc\n"
+    "       unpyc -o OUT [--verify | --no-verify] [--report FILE.json]\n"
+    "             [--jobs N] PATH...\n"
     "\n"
     "Reads a .pyc file written by CPython 3.8 to 3.13 (FILE may be - for\n"
     "standard input) and prints its source.  CPython of the file's\n"
@@ -41,11 +44,21 @@ static const char usage_text[] =
     "function in it compile back to equivalent bytecode, naming those that\n"
     "do not, or why it was not checked.\n"
     "\n"
+    "With -o, decompiles every .pyc file named and under each directory\n"
+    "named into OUT, on all cores: DIR/a/__pycache__/b.cpython-311.pyc\n"
+    "becomes OUT/a/b.py, DIR/a/b.pyc OUT/a/b.py, a FILE named NAME.pyc\n"
+    "OUT/NAME.py (two files of one output keep their cache tags).  Each\n"
+    "file is checked as above unless --no-verify.  A file that fails costs\n"
+    "its own output only.  A summary ends the run.\n"
+    "\n"
     "options:\n"
     "  --verify   fail (exit code 12) when the source cannot be checked\n"
     "  --no-verify  do not check it (no Python is run)\n"
     "  --dis      print the disassembly of every code object instead\n"
     "  --json     with --dis: print it as one JSON document\n"
+    "  -o OUT     decompile many files into the directory OUT\n"
+    "  --report FILE  with -o: write what became of each file as JSON\n"
+    "  --jobs N   with -o: N worker processes (default: one per CPU)\n"
     "  --help     show this text\n"
     "\n"
     "exit codes: 0 ok, 1 usage, 2 cannot read the file, 3 not a .pyc,\n"
@@ -53,49 +66,14 @@ static const char usage_text[] =
     "reference, 8 over the engine's limits, 9 unsupported (source with\n"
     "unrecovered parts is still printed), 10 out of memory, 11 the source\n"
     "is not equivalent, 12 with --verify: not verified (no python3.X, or\n"
-    "it failed)\n";
+    "it failed).  With -o: 0 when every file was fully recovered, else the\n"
+    "largest that applies of 9 (some output marked), 11 (some output not\n"
+    "equivalent), 12 (with --verify: some not verified) and 13 (some files\n"
+    "could not be decompiled)\n";
 
 static int fail_usage(const char *message) {
     fprintf(stderr, "unpyc: %s\n(see unpyc --help)\n", message);
     return UNPYC_E_USAGE;
-}
-
-/* Reads all of f into a malloc'd buffer; returns 0, or an errno value (or
- * EFBIG past MAX_INPUT_BYTES). */
-static int read_all(FILE *f, unsigned char **data, size_t *len) {
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    if (!buf)
-        return ENOMEM;
-    for (;;) {
-        size_t got;
-        if (n == cap) {
-            unsigned char *grown;
-            if (cap >= MAX_INPUT_BYTES) {
-                free(buf);
-                return EFBIG;
-            }
-            cap *= 2;
-            grown = realloc(buf, cap);
-            if (!grown) {
-                free(buf);
-                return ENOMEM;
-            }
-            buf = grown;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                free(buf);
-                return EIO;
-            }
-            break;
-        }
-    }
-    *data = buf;
-    *len = n;
-    return 0;
 }
 
 /* The exit code of verifying source decompiled from data (required: with
@@ -118,56 +96,99 @@ static int verify_source(const char *path, const unsigned char *data,
             verdict == CLI_DIFFERS
                 ? "the source is not equivalent (named on top of it)"
                 : "the source was not verified (said on top of it)");
-    return verdict == CLI_DIFFERS ? EXIT_NOT_EQUIVALENT : EXIT_NOT_VERIFIED;
+    return verdict == CLI_DIFFERS ? CLI_EXIT_NOT_EQUIVALENT : CLI_EXIT_NOT_VERIFIED;
 }
 
-int main(int argc, char **argv) {
-    /* verify: 1 by default, 2 required (--verify), 0 off (--no-verify) */
-    int dis = 0, json = 0, verify = 1, verified = 0, i, read_error;
-    unsigned unrecovered = 0;
-    const char *path = NULL;
-    unsigned char *data = NULL;
-    size_t len = 0, out_len = 0;
-    char *out = NULL;
-    unpyc_error err;
-    unpyc_status st;
-    FILE *f;
+typedef struct cli_args {
+    int dis, json;
+    int verify; /* 1 by default, 2 required (--verify), 0 off (--no-verify) */
+    cli_batch_options batch; /* batch.out_dir set: the batch mode */
+    char **paths;
+    int npaths;
+} cli_args;
 
+/* The value of option argv[*i], which must have one. */
+static const char *option_value(int argc, char **argv, int *i) {
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+/* Sets the option without a value that a names; whether it is one. */
+static int flag(const char *a, cli_args *args) {
+    if (strcmp(a, "--dis") == 0)
+        args->dis = 1;
+    else if (strcmp(a, "--json") == 0)
+        args->json = 1;
+    else if (strcmp(a, "--verify") == 0)
+        args->verify = 2;
+    else if (strcmp(a, "--no-verify") == 0)
+        args->verify = 0;
+    else
+        return 0;
+    return 1;
+}
+
+/* Parses argv into args; 0, or the exit code (help given: -1). */
+static int parse_args(int argc, char **argv, cli_args *args) {
+    int i;
+    memset(args, 0, sizeof *args);
+    args->verify = 1;
+    /* The paths are gathered at the start of argv (never past i). */
+    args->paths = argv + 1;
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *value;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
-            return 0;
-        } else if (strcmp(a, "--dis") == 0) {
-            dis = 1;
-        } else if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(a, "--verify") == 0) {
-            verify = 2;
-        } else if (strcmp(a, "--no-verify") == 0) {
-            verify = 0;
+            return -1;
+        } else if (flag(a, args)) {
+            continue;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--report") == 0 ||
+                   strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
+            if (!(value = option_value(argc, argv, &i)))
+                return fail_usage("-o, --report and --jobs take a value");
+            if (strcmp(a, "-o") == 0)
+                args->batch.out_dir = value;
+            else if (strcmp(a, "--report") == 0)
+                args->batch.report = value;
+            else if ((args->batch.jobs = atoi(value)) <= 0)
+                return fail_usage("--jobs takes a number of processes");
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "unpyc: unknown option %s\n", a);
             return UNPYC_E_USAGE;
-        } else if (path) {
-            return fail_usage("one FILE at a time");
         } else {
-            path = a;
+            args->paths[args->npaths++] = argv[i];
         }
     }
-    if (!path)
-        return fail_usage("no FILE given");
-    if (json && !dis)
-        return fail_usage("--json goes with --dis");
-    if (verify == 2 && dis)
-        return fail_usage("--verify goes with decompiling, not --dis");
+    return 0;
+}
 
-    f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+/* Checks the options go together; 0, or the exit code. */
+static int check_args(const cli_args *args) {
+    if (args->npaths == 0)
+        return fail_usage("no FILE given");
+    if (args->json && !args->dis)
+        return fail_usage("--json goes with --dis");
+    if (args->verify == 2 && args->dis)
+        return fail_usage("--verify goes with decompiling, not --dis");
+    if (args->batch.out_dir && args->dis)
+        return fail_usage("-o decompiles; --dis is one FILE at a time");
+    if (!args->batch.out_dir && (args->batch.report || args->batch.jobs))
+        return fail_usage("--report and --jobs go with -o OUT");
+    if (!args->batch.out_dir && args->npaths > 1)
+        return fail_usage("one FILE at a time (or -o OUT for many)");
+    return 0;
+}
+
+/* Reads path (- for standard input) whole; 0, or the exit code. */
+static int read_input(const char *path, unsigned char **data, size_t *len) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    int read_error;
     if (!f) {
         fprintf(stderr, "unpyc: %s: %s\n", path, strerror(errno));
         return UNPYC_E_IO;
     }
-    read_error = read_all(f, &data, &len);
+    read_error = cli_read_all(f, data, len);
     if (f != stdin)
         fclose(f);
     if (read_error) {
@@ -176,26 +197,49 @@ int main(int argc, char **argv) {
                                     : strerror(read_error));
         return read_error == EFBIG ? UNPYC_E_TOO_LARGE : UNPYC_E_IO;
     }
+    return 0;
+}
 
-    if (dis)
-        st = unpyc_dis_pyc(data, len, json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT,
-                           &out, &out_len, &err);
+/* Writes the output to standard output; 0, or the exit code. */
+static int print_output(char *out, size_t out_len) {
+    int failed = fwrite(out, 1, out_len, stdout) != out_len ||
+                 fflush(stdout) != 0;
+    unpyc_free(out);
+    if (!failed)
+        return 0;
+    fprintf(stderr, "unpyc: cannot write the output: %s\n", strerror(errno));
+    return UNPYC_E_IO;
+}
+
+/* The single-file mode: the source (or disassembly) of one .pyc file on
+ * standard output; the exit code. */
+static int one_file(const cli_args *args, const char *path) {
+    int verified = 0, code;
+    unsigned unrecovered = 0;
+    unsigned char *data = NULL;
+    size_t len = 0, out_len = 0;
+    char *out = NULL;
+    unpyc_error err;
+    unpyc_status st;
+
+    if ((code = read_input(path, &data, &len)) != 0)
+        return code;
+    if (args->dis)
+        st = unpyc_dis_pyc(data, len,
+                           args->json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out,
+                           &out_len, &err);
     else
         st = unpyc_decompile_pyc(data, len, &out, &out_len, &unrecovered, &err);
-    if (st == UNPYC_OK && verify && !dis)
-        verified = verify_source(path, data, len, out, out_len, verify == 2);
+    if (st == UNPYC_OK && args->verify && !args->dis)
+        verified = verify_source(path, data, len, out, out_len,
+                                 args->verify == 2);
     free(data);
     if (st != UNPYC_OK) {
         fprintf(stderr, "unpyc: %s: %s\n", path, err.message);
         return (int)st;
     }
-    if (fwrite(out, 1, out_len, stdout) != out_len || fflush(stdout) != 0) {
-        unpyc_free(out);
-        fprintf(stderr, "unpyc: cannot write the output: %s\n",
-                strerror(errno));
-        return UNPYC_E_IO;
-    }
-    unpyc_free(out);
+    if ((code = print_output(out, out_len)) != 0)
+        return code;
     if (unrecovered) {
         fprintf(stderr,
                 "unpyc: %s: %u part%s could not be recovered (marked in the "
@@ -204,4 +248,18 @@ int main(int argc, char **argv) {
         return UNPYC_E_UNSUPPORTED;
     }
     return verified;
+}
+
+int main(int argc, char **argv) {
+    cli_args args;
+    int code = parse_args(argc, argv, &args);
+    if (code != 0)
+        return code < 0 ? 0 : code;
+    if ((code = check_args(&args)) != 0)
+        return code;
+    if (args.batch.out_dir) {
+        args.batch.verify = args.verify;
+        return cli_batch(&args.batch, args.paths, args.npaths);
+    }
+    return one_file(&args, args.paths[0]);
 }

@@ -17,6 +17,10 @@
 
 #include <stddef.h>
 
+/* Exit codes of verification, after the engine's statuses (unpyc.h). */
+#define CLI_EXIT_NOT_EQUIVALENT 11
+#define CLI_EXIT_NOT_VERIFIED 12
+
 typedef enum cli_verdict {
     CLI_EQUIVALENT,   /* verified: the module and all its functions */
     CLI_DIFFERS,      /* verified: something differs, named in the note */
