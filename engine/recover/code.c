@@ -10,6 +10,7 @@
  * lambda, a class body or (before 3.12) a comprehension.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode/instr.h"
@@ -481,18 +482,90 @@ static uint32_t lead_len(const upy_stmt_list *body) {
     return lead;
 }
 
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int in_sorted(const char *const *names, uint32_t n, const char *name) {
+    return n && bsearch(&name, names, n, sizeof *names, compare_names);
+}
+
+/* Fills r's sorted name lists (rec.h) from the code's instructions. */
+static int index_names(rec *r) {
+    uint32_t i, n = r->ncode.count;
+    r->variable_names = upy_arena_array(r->arena, n + 1, sizeof(char *));
+    r->used_names = upy_arena_array(r->arena, n + 1, sizeof(char *));
+    if (!r->variable_names || !r->used_names)
+        return rec_oom(r);
+    for (i = 0; i < n; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        const char *name = rec_str(in->obj);
+        if (!name)
+            continue;
+        if (in->op == N_LOAD || in->op == N_STORE || in->op == N_DELETE ||
+            in->op == N_LOAD_CLOSURE)
+            r->variable_names[r->n_variable_names++] = name;
+        if (in->op != N_LOAD_CONST)
+            r->used_names[r->n_used_names++] = name;
+    }
+    qsort(r->variable_names, r->n_variable_names, sizeof(char *),
+          compare_names);
+    qsort(r->used_names, r->n_used_names, sizeof(char *), compare_names);
+    return 0;
+}
+
+static int compare_objects(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t)((const rec_entry *)a)->obj,
+              y = (uintptr_t)((const rec_entry *)b)->obj;
+    return (x > y) - (x < y);
+}
+
+static int compare_entries(const void *a, const void *b) {
+    const rec_entry *x = a, *y = b;
+    int by_object = compare_objects(a, b);
+    return by_object ? by_object : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Fills r's sorted tables (rec.h: entries) from co_names and co_consts. */
+static int index_tables(rec *r) {
+    int table;
+    for (table = 0; table < 2; table++) {
+        const upy_object *t = table ? r->code->consts : r->code->names;
+        uint32_t k, n = (uint32_t)upy_seq_len(t), kept = 0;
+        rec_entry *e = upy_arena_array(r->arena, n + 1, sizeof *e);
+        if (!e)
+            return rec_oom(r);
+        for (k = 0; k < n; k++) {
+            e[k].obj = upy_seq_item(t, k);
+            e[k].index = (int32_t)k;
+        }
+        qsort(e, n, sizeof *e, compare_entries);
+        /* An object twice in the table (a marshal reference) is found at
+         * its first index. */
+        for (k = 0; k < n; k++)
+            if (kept == 0 || e[kept - 1].obj != e[k].obj)
+                e[kept++] = e[k];
+        r->entries[table] = e;
+        r->n_entries[table] = kept;
+    }
+    return 0;
+}
+
+int32_t rec_entry_index(const rec *r, int table, const upy_object *o) {
+    rec_entry key, *found;
+    key.obj = o;
+    key.index = 0;
+    if (!r->n_entries[table])
+        return -1;
+    found = bsearch(&key, r->entries[table], r->n_entries[table],
+                    sizeof key, compare_objects);
+    return found ? found->index : -1;
+}
+
 /* Whether an instruction of the code names the variable: a load, store
  * or delete of any scope, or a reference to its cell for a closure. */
 static int names_variable(const rec *r, const char *name) {
-    uint32_t i;
-    for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
-        if ((in->op == N_LOAD || in->op == N_STORE || in->op == N_DELETE ||
-             in->op == N_LOAD_CLOSURE) &&
-            rec_str(in->obj) && strcmp(rec_str(in->obj), name) == 0)
-            return 1;
-    }
-    return 0;
+    return in_sorted(r->variable_names, r->n_variable_names, name);
 }
 
 /* Whether a code object the code loads (to make a function of it) takes
@@ -690,14 +763,7 @@ static int in_names(const upy_object *names, const char *name) {
 /* Whether an instruction other than a constant's load names `name`: a
  * variable, attribute, import... */
 static int uses_name(const rec *r, const char *name) {
-    uint32_t i;
-    for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
-        if (in->op != N_LOAD_CONST && in->obj && in->obj->kind == UPY_STR &&
-            strcmp(rec_str(in->obj), name) == 0)
-            return 1;
-    }
-    return 0;
+    return in_sorted(r->used_names, r->n_used_names, name);
 }
 
 /* Where the names no instruction uses at the end of co_names start. */
@@ -1187,6 +1253,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
             st = upy_normalize(&r.decoded, version, arena, &r.ncode, &local);
         if (st == UNPYC_OK)
             st = upy_cfg_build(&r.ncode, arena, &r.cfg, &local);
+        if (st == UNPYC_OK && index_tables(&r))
+            return -1;
     }
     if (st == UNPYC_E_NOMEM) {
         upy_fail(err, st, local.offset, "%s", local.message);
@@ -1260,6 +1328,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     rec_elif_chains(body, r.ncode.keeps_jump_after_exit);
     check_valid_list(
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
+    if (index_names(&r))
+        return -1;
     if (kind == CODE_FUNCTION &&
         (add_dead_yield(&r, body) || add_dead_code(&r, body) ||
          add_dead_names(&r, body)))

@@ -186,6 +186,12 @@ typedef struct rec_cond {
     int32_t chain_cleanup, chain_fail;
 } rec_cond;
 
+/* An object of a code's table and its index there. */
+typedef struct rec_entry {
+    const upy_object *obj;
+    int32_t index;
+} rec_entry;
+
 typedef struct rec {
     upy_arena *arena;
     unpyc_error *err;
@@ -287,6 +293,21 @@ typedef struct rec {
      * exception (1) or only through a handler (2); NULL until first
      * needed. */
     uint8_t *normal_reach;
+    /* code.c: the names instructions give, sorted (variables: loads,
+     * stores, deletes and closure references; used: any string operand
+     * but a constant's), so that asking after each entry of a name table
+     * costs a search, not a scan of the code. */
+    const char **variable_names, **used_names;
+    uint32_t n_variable_names, n_used_names;
+    /* code.c: co_names (0) and co_consts (1) sorted by address, each
+     * object once with its first index (rec_entry_index). */
+    rec_entry *entries[2];
+    uint32_t n_entries[2];
+    /* structure.c: for each block h, the blocks whose handler chain
+     * reaches h (under()), ascending: under_blocks[under_start[h]] up to
+     * under_blocks[under_start[h + 1]]; NULL until first needed. */
+    uint32_t *under_start;
+    int32_t *under_blocks;
     /* What rec_value gives when memory ran out: never printed, the
      * recovery fails then. */
     upy_expr no_memory;
@@ -305,6 +326,8 @@ upy_expr *rec_name(rec *r, const char *name);
 upy_expr *rec_const(rec *r, const upy_object *obj);
 upy_expr *rec_const_false(rec *r);
 const char *rec_str(const upy_object *o);
+/* The first index of o in co_names (table 0) or co_consts (1), or -1. */
+int32_t rec_entry_index(const rec *r, int table, const upy_object *o);
 /* Whether s can be a name in source: an identifier and no keyword
  * (non-ASCII letters are taken on trust). */
 int rec_is_identifier(const char *s);

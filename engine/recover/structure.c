@@ -136,14 +136,6 @@ static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
 
 /* --- the order of co_names and co_consts --------------------------------- */
 
-static int32_t entry_index(const upy_object *tuple, const upy_object *o) {
-    size_t k, n = upy_seq_len(tuple);
-    for (k = 0; k < n; k++)
-        if (upy_seq_item(tuple, k) == o)
-            return (int32_t)k;
-    return -1;
-}
-
 /* The co_names (table 0) or co_consts (table 1) entry instruction i
  * refers to, or -1.  None is left out: the compiler copies `return None`
  * everywhere.  The compiler enters names and constants in the order it
@@ -155,7 +147,7 @@ int32_t rec_table_entry(const rec *r, uint32_t i, int table) {
         return -1;
     if (table == 1)
         return in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE
-                   ? entry_index(r->code->consts, in->obj)
+                   ? rec_entry_index(r, 1, in->obj)
                    : -1;
     switch ((upy_nop)in->op) {
     case N_LOAD:
@@ -175,7 +167,7 @@ int32_t rec_table_entry(const rec *r, uint32_t i, int table) {
     default:
         return -1;
     }
-    return entry_index(r->code->names, in->obj);
+    return rec_entry_index(r, 0, in->obj);
 }
 
 /* --- copies of exits (finally bodies, with exits) ---------------------- */
@@ -369,34 +361,108 @@ static uint32_t way_out_end(const rec *r, int32_t b) {
 
 static int under(const rec *r, int32_t b, int32_t h);
 
-/* Whether block b, after the body [.., end] of a statement whose handler
- * is h, still holds code of the body: 3.12+ lays the handlers of a try in
- * the body out after the statement, and a return, break or continue in
- * one of its except clauses leaves from there through the copies of the
- * statement's exits.  Those are the blocks h protects and the block each
- * falls into.  *prev says whether h protects block b - 1. */
-static int handler_in_body(const rec *r, int32_t b, int32_t end, int32_t h,
-                           int *prev) {
-    int falls_in = *prev && blk(r, b - 1)->next == b &&
-                   upy_nin_falls_through(ins(r, blk(r, b)->start - 1));
-    *prev = b > end && h != UPY_NO_BLOCK && under(r, b, h);
-    return *prev || falls_in;
+/* Fills r->under_start and r->under_blocks (see rec.h), walking each
+ * block's handler chain as under() does; 0, or -1 when memory ran out. */
+static int find_under_lists(rec *r) {
+    uint32_t n = r->cfg.count, k;
+    uint32_t *start = upy_arena_array(r->arena, n + 2, sizeof(uint32_t));
+    int32_t b, x, *blocks;
+    int steps;
+    if (!start)
+        return rec_oom(r);
+    memset(start, 0, (n + 2) * sizeof(uint32_t));
+    for (b = 0; b < (int32_t)n; b++)
+        for (x = blk(r, b)->handler, steps = 0;
+             x != UPY_NO_BLOCK && steps++ < 64; x = blk(r, x)->handler)
+            start[x + 2]++;
+    for (k = 0; k < n; k++)
+        start[k + 2] += start[k + 1];
+    blocks = upy_arena_array(r->arena, start[n + 1] + 1, sizeof(int32_t));
+    if (!blocks)
+        return rec_oom(r);
+    /* start[x + 1] is where x's next block goes while filling; after,
+     * start[x] is where x's list starts. */
+    for (b = 0; b < (int32_t)n; b++)
+        for (x = blk(r, b)->handler, steps = 0;
+             x != UPY_NO_BLOCK && steps++ < 64; x = blk(r, x)->handler)
+            blocks[start[x + 1]++] = b;
+    r->under_start = start;
+    r->under_blocks = blocks;
+    return 0;
+}
+
+/* The blocks of the body [from, end] of a statement whose handler is h,
+ * and after it those that still hold code of the body: 3.12+ lays the
+ * handlers of a try in the body out after the statement, and a return,
+ * break or continue in one of its except clauses leaves from there
+ * through the copies of the statement's exits.  Those are the blocks h
+ * protects (under()) and the block each falls into.  They are found in
+ * h's list (find_under_lists), not by walking every block to the end of
+ * the code: a function of many statements would cost their number times
+ * its size. */
+typedef struct body_walk {
+    int32_t b, from, end, h;
+    uint32_t k, k_end; /* h's list: where the walk is, its end */
+} body_walk;
+
+static int body_walk_start(rec *r, body_walk *w, int32_t from, int32_t end,
+                           int32_t h) {
+    w->b = from - 1;
+    w->from = from;
+    w->end = end;
+    w->h = h;
+    w->k = w->k_end = 0;
+    if (h == UPY_NO_BLOCK)
+        return 0;
+    if (!r->under_start && find_under_lists(r))
+        return -1;
+    w->k = r->under_start[h];
+    w->k_end = r->under_start[h + 1];
+    return 0;
+}
+
+/* Whether block b (after a block h protects) is entered by falling off
+ * the end of block b - 1. */
+static int falls_into(const rec *r, int32_t b) {
+    return b < (int32_t)r->cfg.count && blk(r, b - 1)->next == b &&
+           upy_nin_falls_through(ins(r, blk(r, b)->start - 1));
+}
+
+/* The walk's next block, or -1 after the last. */
+static int32_t body_walk_next(const rec *r, body_walk *w) {
+    if (w->b < w->end)
+        return ++w->b < (int32_t)r->cfg.count ? w->b : -1;
+    while (w->k < w->k_end) {
+        int32_t u = r->under_blocks[w->k];
+        if (u <= w->end || u < w->from) {
+            w->k++;
+        } else if (w->b < u) {
+            return w->b = u;
+        } else {
+            /* u visited: the block it falls into, unless under h too. */
+            w->k++;
+            if ((w->k == w->k_end || r->under_blocks[w->k] != u + 1) &&
+                falls_into(r, u + 1))
+                return w->b = u + 1;
+        }
+    }
+    return -1;
 }
 
 /* Marks the copies of a with statement's exit before every exit of its
  * body [start, end), protected by handler h. */
 static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
                             int is_async) {
+    body_walk w;
     int32_t b;
-    int prev = 0;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     /* The block after the body too: `return x` in a with loads x in the
      * body, and the exit and RETURN_VALUE come after the protected
      * range. */
-    for (b = start; b < (int32_t)r->cfg.count; b++) {
+    if (body_walk_start(r, &w, start, end, h))
+        return;
+    while ((b = body_walk_next(r, &w)) >= 0) {
         uint32_t e = way_out_end(r, b), stop, n;
-        if (!handler_in_body(r, b, end, h, &prev) && b > end)
-            continue;
         /* (Two blocks may lead to one exit: look for its copy once.) */
         if (!is_exit(r, e, start, end) || e == last)
             continue;
@@ -548,21 +614,19 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
  * exit of the try body [start, end) in its blocks [from, end] and, with a
  * handler h, in the blocks after it that are the body's too (see
- * handler_in_body). */
+ * body_walk). */
 int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
                      int32_t h, uint32_t fstart, uint32_t flen) {
+    body_walk w;
     int32_t b;
-    int prev = 0, found;
+    int found;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     if (flen == 0)
         return 0;
-    for (b = from; b < (int32_t)r->cfg.count; b++) {
+    if (body_walk_start(r, &w, from, end, h))
+        return -1;
+    while ((b = body_walk_next(r, &w)) >= 0) {
         uint32_t e = blk(r, b)->end - 1, stop;
-        if (h == UPY_NO_BLOCK && b > end)
-            break;
-        if (h != UPY_NO_BLOCK && !handler_in_body(r, b, end, h, &prev) &&
-            b > end)
-            continue;
         /* (The copies of the exits of withs around the try, marked skipped
          * already, may follow the copy in blocks of their own.) */
         if (h != UPY_NO_BLOCK)
@@ -2728,14 +2792,13 @@ static int is_break_to_tail(const rec *r, const upy_block *bb, uint32_t ret,
  * source than that code. */
 static int const_entered_after(const rec *r, const upy_object *c, uint32_t from,
                                uint32_t to) {
-    const upy_object *consts = r->code->consts;
-    int32_t kc = entry_index(consts, c), k;
+    int32_t kc = rec_entry_index(r, 1, c), k;
     uint32_t i, j;
     for (i = from + 1; i <= to && i < r->ncode.count; i++) {
         const upy_object *o = ins(r, i)->obj;
         if (ins(r, i)->op != N_LOAD_CONST || o == c)
             continue;
-        k = entry_index(consts, o);
+        k = rec_entry_index(r, 1, o);
         if (k < 0 || k >= kc)
             continue;
         for (j = 0; j <= from; j++)
