@@ -91,6 +91,21 @@ static const char *str_at(const upy_object *tuple, size_t i) {
 
 /* --- unrecovered regions ------------------------------------------------ */
 
+/* The first decoded instruction at or after offset (they are in offset
+ * order): a search, since a code with many unrecovered regions asks once
+ * for each. */
+static uint32_t first_at_offset(const rec *r, uint32_t offset) {
+    uint32_t lo = 0, hi = r->decoded.count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->decoded.instrs[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A comment block with the instructions [from, to) as the code's own
  * version disassembles them. */
 void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
@@ -106,10 +121,11 @@ void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
     upy_sb_init(&sb, 64 * 1024);
     upy_sb_printf(&sb, "unpyc: could not recover this %s (offsets %u-%u):", why,
                   (unsigned)first, (unsigned)last);
-    for (k = 0; k < r->decoded.count && !sb.failed; k++) {
+    for (k = first_at_offset(r, first);
+         k < r->decoded.count && r->decoded.instrs[k].offset <= last &&
+         !sb.failed;
+         k++) {
         const upy_instr *in = &r->decoded.instrs[k];
-        if (in->offset < first || in->offset > last)
-            continue;
         upy_sb_printf(&sb, "\n%6u %s", (unsigned)in->offset,
                       upy_op_names[in->op]);
         if (in->has_arg)
