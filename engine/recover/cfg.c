@@ -2,12 +2,13 @@
  * cfg.c - basic blocks, dominators, post-dominators, loops, stack depths;
  * see cfg.h.
  *
- * Dominators use the iterative algorithm of Cooper, Harvey and Kennedy
- * ("A Simple, Fast Dominance Algorithm"): blocks in reverse post-order,
- * intersecting predecessor dominators until nothing changes.  Code objects
- * have at most a few thousand blocks and the loop converges in a handful
- * of passes, so this is faster in practice than Lengauer-Tarjan and far
- * simpler.  Post-dominators are the same algorithm on the reversed graph.
+ * Dominators use Lengauer and Tarjan's algorithm ("A Fast Algorithm for
+ * Finding Dominators in a Flowgraph", the simple version with path
+ * compression): near-linear in the size of the graph.  The iterative
+ * algorithm of Cooper, Harvey and Kennedy used before is simpler, but its
+ * intersections walk dominator chains, as long as the function in code
+ * of many with statements or long boolean chains (quadratic time).
+ * Post-dominators are the same algorithm on the reversed graph.
  */
 #include "recover/cfg.h"
 
@@ -101,16 +102,6 @@ static int depth_first(const edge_source *es, graph_walk *w, int32_t root) {
     return 0;
 }
 
-static int32_t intersect(const graph_walk *w, int32_t a, int32_t b) {
-    while (a != b) {
-        while (w->number[a] > w->number[b])
-            a = w->idom[a];
-        while (w->number[b] > w->number[a])
-            b = w->idom[b];
-    }
-    return a;
-}
-
 /* Predecessors of every node in the graph es walks (the reverse of its
  * successor relation), for the dominator update. */
 static int predecessors(const edge_source *es, graph_walk *w, int32_t ***preds,
@@ -143,35 +134,133 @@ static int predecessors(const edge_source *es, graph_walk *w, int32_t ***preds,
     return 0;
 }
 
+/* The Lengauer-Tarjan state, indexed by depth-first (preorder) number,
+ * 1 up to count; 0 is no node. */
+typedef struct lt_state {
+    int32_t *vertex;                      /* number -> node */
+    uint32_t *num;                        /* node -> number, 0: unreached */
+    uint32_t *parent, *semi, *label, *ancestor, *idom;
+    uint32_t *bucket, *bucket_next, *path; /* buckets as linked lists */
+    uint32_t count;
+} lt_state;
+
+/* Numbers the nodes reached from root in depth-first preorder, with
+ * their spanning-tree parents. */
+static void lt_number(const edge_source *es, lt_state *lt, int32_t root,
+                      int32_t *stack, uint32_t *next_edge) {
+    uint32_t sp = 0;
+    succ_list scratch;
+    lt->num[root] = ++lt->count;
+    lt->vertex[lt->count] = root;
+    stack[sp++] = root;
+    while (sp) {
+        int32_t node = stack[sp - 1], s;
+        const int32_t *succ;
+        int32_t nsucc = node_succ_count(es, node, &succ, &scratch);
+        if ((int32_t)next_edge[node] >= nsucc) {
+            sp--;
+            continue;
+        }
+        s = succ[next_edge[node]++];
+        if (lt->num[s])
+            continue;
+        lt->num[s] = ++lt->count;
+        lt->vertex[lt->count] = s;
+        lt->parent[lt->count] = lt->num[node];
+        stack[sp++] = s;
+    }
+}
+
+/* The node of least semi-dominator on the forest path to v, compressing
+ * the path (iteratively: a chain may be as long as the function). */
+static uint32_t lt_eval(lt_state *lt, uint32_t v) {
+    uint32_t n = 0, x = v;
+    if (!lt->ancestor[v])
+        return v;
+    while (lt->ancestor[lt->ancestor[x]]) {
+        lt->path[n++] = x;
+        x = lt->ancestor[x];
+    }
+    while (n) {
+        uint32_t y = lt->path[--n], a = lt->ancestor[y];
+        if (lt->semi[lt->label[a]] < lt->semi[lt->label[y]])
+            lt->label[y] = lt->label[a];
+        lt->ancestor[y] = lt->ancestor[a];
+    }
+    return lt->label[v];
+}
+
+/* Semi-dominators, and the immediate dominators they imply, from the
+ * last number to the first. */
+static void lt_semidominators(lt_state *lt, int32_t *const *preds,
+                              const uint32_t *npreds) {
+    uint32_t i, k;
+    for (i = lt->count; i >= 2; i--) {
+        uint32_t w = i, p = lt->parent[w], v;
+        int32_t node = lt->vertex[w];
+        for (k = 0; k < npreds[node]; k++) {
+            uint32_t u = lt->num[preds[node][k]];
+            if (u && lt->semi[lt_eval(lt, u)] < lt->semi[w])
+                lt->semi[w] = lt->semi[lt_eval(lt, u)];
+        }
+        lt->bucket_next[w] = lt->bucket[lt->semi[w]];
+        lt->bucket[lt->semi[w]] = w;
+        lt->ancestor[w] = p;
+        for (v = lt->bucket[p]; v; v = lt->bucket_next[v]) {
+            uint32_t u = lt_eval(lt, v);
+            lt->idom[v] = lt->semi[u] < lt->semi[v] ? u : p;
+        }
+        lt->bucket[p] = 0;
+    }
+}
+
+static int lt_alloc(upy_arena *arena, lt_state *lt, uint32_t n) {
+    uint32_t **arrays[] = {&lt->num,      &lt->parent, &lt->semi,
+                           &lt->label,    &lt->ancestor, &lt->idom,
+                           &lt->bucket,   &lt->bucket_next, &lt->path};
+    size_t k;
+    memset(lt, 0, sizeof *lt);
+    lt->vertex = upy_arena_array(arena, n + 1, sizeof(int32_t));
+    if (!lt->vertex)
+        return -1;
+    for (k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
+        *arrays[k] = upy_arena_array(arena, n + 1, sizeof(uint32_t));
+        if (!*arrays[k])
+            return -1;
+        memset(*arrays[k], 0, (n + 1) * sizeof(uint32_t));
+    }
+    return 0;
+}
+
+/* Immediate dominators by Lengauer and Tarjan's algorithm (path
+ * compression): near-linear, where the iterative one walked idom chains
+ * as long as the function at each join (a function of many with
+ * statements, whose cleanups all sit at its end, took quadratic time). */
 static int dominators(const edge_source *es, graph_walk *w, int32_t root) {
     int32_t **preds;
     uint32_t *npreds, i;
-    int changed = 1;
+    lt_state lt;
+    int32_t *stack = upy_arena_array(w->arena, w->n, sizeof(int32_t));
+    uint32_t *next_edge = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
 
-    if (depth_first(es, w, root) || predecessors(es, w, &preds, &npreds))
+    if (!stack || !next_edge || depth_first(es, w, root) ||
+        predecessors(es, w, &preds, &npreds) || lt_alloc(w->arena, &lt, w->n))
         return -1;
+    memset(next_edge, 0, w->n * sizeof(uint32_t));
+    lt_number(es, &lt, root, stack, next_edge);
+    for (i = 1; i <= lt.count; i++)
+        lt.semi[i] = lt.label[i] = i;
+    lt_semidominators(&lt, preds, npreds);
     w->idom = upy_arena_array(w->arena, w->n, sizeof(int32_t));
     if (!w->idom)
         return -1;
     for (i = 0; i < w->n; i++)
         w->idom[i] = UPY_NO_BLOCK;
     w->idom[root] = root;
-    while (changed) {
-        changed = 0;
-        for (i = 1; i < w->count; i++) {
-            int32_t node = w->order[i], best = UPY_NO_BLOCK;
-            uint32_t k;
-            for (k = 0; k < npreds[node]; k++) {
-                int32_t p = preds[node][k];
-                if (w->idom[p] == UPY_NO_BLOCK)
-                    continue;
-                best = best == UPY_NO_BLOCK ? p : intersect(w, p, best);
-            }
-            if (best != w->idom[node]) {
-                w->idom[node] = best;
-                changed = 1;
-            }
-        }
+    for (i = 2; i <= lt.count; i++) {
+        if (lt.idom[i] != lt.semi[i])
+            lt.idom[i] = lt.idom[lt.idom[i]];
+        w->idom[lt.vertex[i]] = lt.vertex[lt.idom[i]];
     }
     return 0;
 }
