@@ -164,6 +164,22 @@ static int walk(cli_files *files, const char *out_dir, const char *dir,
     return result;
 }
 
+/* A directory named on the command line (dir/ and dir name the same
+ * files: dir/a.pyc, not dir//a.pyc). */
+static int walk_named(cli_files *files, const char *out_dir,
+                      const char *path) {
+    size_t n = strlen(path);
+    char *dir = strdup(path);
+    int result;
+    if (!dir)
+        return -1;
+    while (n > 1 && dir[n - 1] == '/')
+        dir[--n] = '\0';
+    result = walk(files, out_dir, dir, "");
+    free(dir);
+    return result;
+}
+
 /* A path named on the command line: a directory to walk, or a file
  * whose output is its name (after its source's, from a __pycache__
  * directory) directly in OUT. */
@@ -173,7 +189,7 @@ static int add_path(cli_files *files, const char *out_dir, const char *path) {
     const char *slash = strrchr(path, '/');
     char dir[4096], parent[4096];
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return walk(files, out_dir, path, "");
+        return walk_named(files, out_dir, path);
     if (!(f = new_file(files)) || !(f->source = strdup(path)))
         return -1;
     if (stat(path, &st) != 0) {
@@ -200,21 +216,32 @@ static int same_output(const cli_file *a, const cli_file *b) {
     return a->output && b->output && strcmp(a->output, b->output) == 0;
 }
 
-/* Files sharing an output keep their cache tags; a clash left after that
- * is the later file's error. */
+/* Whether f is an optimized cache file (NAME.TAG.opt-N.pyc, python -O). */
+static int optimized(const cli_file *f) {
+    return strstr(f->source, ".opt-") != NULL;
+}
+
+static void use_tagged(cli_file *f) {
+    char *plain = f->output;
+    f->output = f->tagged;
+    f->tagged = plain;
+}
+
+/* Of files sharing an output, optimized ones keep their cache tags, and
+ * the rest too unless one is left (the stdlib's mod.cpython-312.pyc
+ * beside its .opt-1 and .opt-2 gives mod.py); a clash left after that is
+ * the later file's error. */
 static void part_outputs(cli_files *files) {
-    size_t i, j, k;
+    size_t i, j, k, plain;
     qsort(files->items, files->len, sizeof(cli_file), by_output);
     for (i = 0; i < files->len; i = j) {
-        for (j = i + 1; j < files->len && same_output(&files->items[i],
-                                                      &files->items[j]);
+        for (j = i + 1, plain = !optimized(&files->items[i]);
+             j < files->len && same_output(&files->items[i], &files->items[j]);
              j++)
-            ;
-        for (k = i; j - i > 1 && k < j; k++) {
-            char *plain = files->items[k].output;
-            files->items[k].output = files->items[k].tagged;
-            files->items[k].tagged = plain;
-        }
+            plain += !optimized(&files->items[j]);
+        for (k = i; j - i > 1 && k < j; k++)
+            if (optimized(&files->items[k]) || plain > 1)
+                use_tagged(&files->items[k]);
     }
     qsort(files->items, files->len, sizeof(cli_file), by_output);
     for (i = 1; i < files->len; i++)

@@ -4,11 +4,13 @@
  * A .pyc file named on the command line gives OUT/NAME.py; under a
  * directory named, DIR/a/b.pyc gives OUT/a/b.py and CPython's cache
  * layout DIR/a/__pycache__/b.cpython-311.pyc gives OUT/a/b.py, named
- * after its source.  Where two files would give the same output (caches
- * of two interpreters, or b.pyc beside __pycache__/b.cpython-311.pyc),
- * each keeps its cache tag (OUT/a/b.cpython-311.py); the rest of a clash
- * (two files of one name from two directories named) is an error of the
- * later file, not an overwrite.  Symbolic links to directories are not
+ * after its source.  Where two files would give the same output, the
+ * optimized ones (b.cpython-311.opt-1.pyc) keep their cache tags
+ * (OUT/a/b.cpython-311.opt-1.py), and the others too unless one is left
+ * (caches of two interpreters, or b.pyc beside
+ * __pycache__/b.cpython-311.pyc: OUT/a/b.cpython-311.py); the rest of a
+ * clash (two files of one name from two directories named) is an error
+ * of the later file, not an overwrite.  Symbolic links to directories are not
  * followed (a link cycle would never end).
  */
 #ifndef UNPYC_CLI_BATCH_FILES_H
