@@ -1236,6 +1236,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     r.version = version;
     r.code = co;
     r.depth = depth;
+    /* (The stack stands lower in nested code: they share the budget.) */
+    r.stack_base = parent ? parent->stack_base : (uintptr_t)&r;
     r.none_object = &none_object;
     r.is_module = kind == CODE_MODULE;
     r.is_class_body = kind == CODE_CLASS;
@@ -1414,7 +1416,7 @@ upy_stmt *rec_generic_body(rec *r, const upy_code *co, const sval *args,
 static upy_expr *returned_value(rec *r, upy_stmt *const *items, uint32_t n) {
     const upy_stmt *s;
     upy_expr *e;
-    if (n == 0 || r->nesting >= REC_MAX_NESTING)
+    if (n == 0 || rec_too_deep(r))
         return NULL;
     s = items[0];
     if (s->kind == UPY_S_RETURN && n == 1)
@@ -1560,6 +1562,7 @@ unpyc_status upy_recover(const upy_code *co, upy_version version,
     r.arena = arena;
     r.err = err;
     r.code = co;
+    r.stack_base = (uintptr_t)&r;
     s = kind == CODE_LAMBDA ? lambda_statement(&r, co, &body) : NULL;
     if (!s && !r.failed)
         s = definition(&r, co, kind, &body);

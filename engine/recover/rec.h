@@ -22,6 +22,20 @@
 #include "recover/recover.h"
 #include "util/strbuf.h"
 
+/* The structurer recurses (regions in regions, code objects in code
+ * objects, a try's rest inside the try).  What bounds that is the C stack
+ * it has used, not a count of levels (rec_too_deep): a level takes from a
+ * few hundred bytes to a few KiB, and a count low enough for the heaviest
+ * (it was 200) stopped 201 try statements in one body.  Past
+ * REC_STACK_BUDGET bytes below the first code object's frame the rest of
+ * the construct is marked unrecovered.  1 MiB (about 800 trys in one body
+ * on x86-64, -O2) leaves most of the usual 8 MiB stack of a main thread or
+ * a glibc thread to the caller and the printer.  Expressions in expressions (and/or chains, one level an
+ * operand) stop at REC_MAX_NESTING levels of nesting: past 24 operands a
+ * chain already comes out through spill.c, not equivalent on 3.12, and
+ * deeper it would print more than the 200 levels of parentheses CPython's
+ * tokenizer reads. */
+#define REC_STACK_BUDGET ((uintptr_t)1 << 20)
 #define REC_MAX_NESTING 200
 
 /* co_flags bits the recovery reads. */
@@ -277,9 +291,12 @@ typedef struct rec {
     unsigned placeholders, placeholders_marked;
     int failed; /* a hard error (memory) is recorded in err */
     /* Depth of the structurer's own recursion (regions in regions,
-     * expressions in expressions), bounded by REC_MAX_NESTING so that no
-     * input can exhaust the C stack. */
+     * expressions in expressions: REC_MAX_NESTING bounds the latter),
+     * and where the stack stood at the first code object's recovery:
+     * rec_too_deep bounds the recursion so that no input can exhaust the
+     * C stack. */
     int nesting;
+    uintptr_t stack_base;
     /* Instructions match.c may still simulate reading patterns, in this
      * whole code object. */
     uint64_t match_steps;
@@ -325,6 +342,17 @@ upy_expr *rec_placeholder(rec *r);
 upy_expr *rec_name(rec *r, const char *name);
 upy_expr *rec_const(rec *r, const upy_object *obj);
 upy_expr *rec_const_false(rec *r);
+/* Whether the recursion must stop here (see REC_STACK_BUDGET).  (The
+ * address of a local says where the stack stands; the stack may grow
+ * either way.) */
+static inline int rec_too_deep(const rec *r) {
+    char here;
+    uintptr_t at = (uintptr_t)&here;
+    uintptr_t used = at < r->stack_base ? r->stack_base - at
+                                        : at - r->stack_base;
+    return used > REC_STACK_BUDGET;
+}
+
 const char *rec_str(const upy_object *o);
 /* The first index of o in co_names (table 0) or co_consts (1), or -1. */
 int32_t rec_entry_index(const rec *r, int table, const upy_object *o);

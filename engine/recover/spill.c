@@ -227,7 +227,7 @@ static int spill_shared_in(rec *r, upy_expr *e, uint32_t *budget,
                            upy_ptr_vec *out) {
     upy_expr *kids[64];
     uint32_t n, k;
-    if (!e || is_plain_leaf(e) || !*budget || r->nesting >= REC_MAX_NESTING)
+    if (!e || is_plain_leaf(e) || !*budget || rec_too_deep(r))
         return 0;
     --*budget;
     n = children(e, kids, sizeof kids / sizeof *kids);

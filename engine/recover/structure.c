@@ -2507,7 +2507,7 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     int st;
     uint32_t sp = r->sp, len;
     sval *saved;
-    if (r->nesting >= REC_MAX_NESTING)
+    if (rec_too_deep(r))
         return b == UPY_NO_BLOCK ? 0 : rec_fail_region(r, b, rg, out);
     /* A region that ends in a return, raise, break or continue may first
      * pop what its enclosing statements keep on the stack (the exception
