@@ -542,7 +542,8 @@ static int compare_entries(const void *a, const void *b) {
     return by_object ? by_object : (x->index > y->index) - (x->index < y->index);
 }
 
-/* Fills r's sorted tables (rec.h: entries) from co_names and co_consts. */
+/* Fills r's sorted tables (rec.h: entries) from co_names and co_consts,
+ * then each instruction's entries (table_entries). */
 static int index_tables(rec *r) {
     int table;
     for (table = 0; table < 2; table++) {
@@ -563,6 +564,15 @@ static int index_tables(rec *r) {
                 e[kept++] = e[k];
         r->entries[table] = e;
         r->n_entries[table] = kept;
+    }
+    for (table = 0; table < 2; table++) {
+        uint32_t i, n = r->ncode.count;
+        int32_t *at = upy_arena_array(r->arena, n + 1, sizeof *at);
+        if (!at)
+            return rec_oom(r);
+        for (i = 0; i < n; i++)
+            at[i] = rec_table_entry(r, i, table);
+        r->table_entries[table] = at;
     }
     return 0;
 }

@@ -320,6 +320,10 @@ typedef struct rec {
      * object once with its first index (rec_entry_index). */
     rec_entry *entries[2];
     uint32_t n_entries[2];
+    /* code.c: rec_table_entry of each instruction for each table, found
+     * once (the order checks ask it of every instruction, once per
+     * statement they judge); NULL while being found. */
+    int32_t *table_entries[2];
     /* structure.c: for each block h, the blocks whose handler chain
      * reaches h (under()), ascending: under_blocks[under_start[h]] up to
      * under_blocks[under_start[h + 1]]; NULL until first needed. */

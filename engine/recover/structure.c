@@ -143,6 +143,8 @@ static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
  * out alike. */
 int32_t rec_table_entry(const rec *r, uint32_t i, int table) {
     const upy_nin *in = ins(r, i);
+    if (r->table_entries[table == 1])
+        return r->table_entries[table == 1][i];
     if (!in->obj)
         return -1;
     if (table == 1)
