@@ -156,12 +156,17 @@ static int spawn(pool *p, size_t k) {
     return 0;
 }
 
-/* Gives worker w the next file, or closes its pipe when none is left. */
-static void dispatch(pool *p, worker *w) {
+/* Whether a file is left that no worker was given yet. */
+static int undispatched(pool *p) {
     while (p->next < p->files->len &&
            p->files->items[p->next].status != CLI_FILE_PENDING)
         p->next++;
-    if (p->next < p->files->len) {
+    return p->next < p->files->len;
+}
+
+/* Gives worker w the next file, or closes its pipe when none is left. */
+static void dispatch(pool *p, worker *w) {
+    if (undispatched(p)) {
         uint32_t index = (uint32_t)p->next++;
         if (write_whole(w->tasks, &index, sizeof index) == 0) {
             w->current = (long)index;
@@ -198,8 +203,9 @@ static void finish(pool *p, cli_file *f) {
     show_progress(p, f);
 }
 
-/* Worker w died on its file: the file is an error, and another worker
- * takes w's place while files are left. */
+/* Worker w ended: done (its pipe closed), or dead on its file, which is
+ * then an error; another worker takes w's place while files are left
+ * that no worker was given. */
 static void replace(pool *p, worker *w) {
     int status = 0;
     close(w->results);
@@ -221,7 +227,7 @@ static void replace(pool *p, worker *w) {
         w->current = -1;
         finish(p, f);
     }
-    if (p->done < p->todo && spawn(p, (size_t)(w - p->workers)) == 0)
+    if (undispatched(p) && spawn(p, (size_t)(w - p->workers)) == 0)
         dispatch(p, w);
 }
 
