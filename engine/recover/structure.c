@@ -2230,6 +2230,71 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
     return 0;
 }
 
+/* Whether statement s leaves the code around it: break, continue, return
+ * or raise. */
+static int is_way_out(const upy_stmt *s) {
+    return s->kind == UPY_S_BREAK || s->kind == UPY_S_CONTINUE ||
+           s->kind == UPY_S_RETURN || s->kind == UPY_S_RAISE;
+}
+
+/* Where the code at instruction i goes on: past the jumps it starts
+ * with. */
+static uint32_t jumped_to(const rec *r, uint32_t i) {
+    int hops = 0;
+    while (i < r->ncode.count && ins(r, i)->op == N_JUMP &&
+           ins(r, i)->target >= 0 && hops++ < 8)
+        i = (uint32_t)ins(r, i)->target;
+    return i;
+}
+
+/* A break, continue or return ending a with body leaves through a copy of
+ * the with's exit, then goes its way (pops the iterators of the loops it
+ * leaves, jumps, or runs a copy of the return after the loop): the code of
+ * the with's normal exit and what follows, but for where __exit__
+ * swallowing an exception goes, which is the code after the with.  Where
+ * that is other code, what follows the exit at *cont (*cont_offset
+ * instructions in) is the body's way out: walked into the body when it is
+ * one block ending in a jump or return and reads as one statement that
+ * leaves, marked when not; the with goes on where the swallowing path
+ * goes.  Returns -1 on error. */
+static int way_out_in_body(rec *r, int32_t handler, const region *rg,
+                           int32_t *cont, uint32_t *cont_offset,
+                           upy_ptr_vec *body) {
+    int32_t sb, wb;
+    uint32_t soff, at, s_at, n, len = body->len;
+    uint8_t last;
+    if (with_suppress_follow(r, handler, &sb, &soff) ||
+        *cont >= (int32_t)r->cfg.count || sb >= (int32_t)r->cfg.count)
+        return 0;
+    at = blk(r, *cont)->start + *cont_offset;
+    s_at = blk(r, sb)->start + soff;
+    if (at >= r->ncode.count || s_at >= r->ncode.count ||
+        jumped_to(r, at) == jumped_to(r, s_at))
+        return 0;
+    wb = r->cfg.block_of[at];
+    n = blk(r, wb)->end - at;
+    if (n == blk(r, r->cfg.block_of[s_at])->end - s_at &&
+        rec_same_code(r, at, s_at, n))
+        return 0;
+    last = ins(r, blk(r, wb)->end - 1)->op;
+    if (last == N_RETURN || last == N_JUMP) {
+        r->resume_block = wb;
+        r->resume_at = at;
+        if (rec_region(r, wb, rg, body))
+            return -1;
+        r->resume_block = UPY_NO_BLOCK;
+        if (body->len == len + 1 && is_way_out((const upy_stmt *)body->items[len]))
+            goto placed;
+        body->len = len;
+    }
+    rec_unrecovered(r, body, at, blk(r, wb)->end, "region");
+    r->done[wb] = 1;
+placed:
+    *cont = sb;
+    *cont_offset = soff;
+    return 0;
+}
+
 /* `with a: with b: body` is the code of `with a, b: body`: a with whose
  * body is one with of the same kind takes its items. */
 static void merge_with(rec *r, upy_stmt *s) {
@@ -2320,6 +2385,9 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
         cont = UPY_NO_BLOCK;
     r->sp = depth - 1;
     r->base = rg->base;
+    if (exit_len && handler != UPY_NO_BLOCK &&
+        way_out_in_body(r, handler, rg, &cont, &exit_len, &body))
+        return -1;
     s = rec_stmt(r, UPY_S_WITH);
     item = upy_arena_alloc(r->arena, sizeof *item);
     if (!s || !item)
@@ -2476,6 +2544,21 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     return st;
 }
 
+/* The skipped copy of a with's exit at i, which a return leaves through,
+ * calls __exit__ with the value kept above it (SWAP 2): the with's slot
+ * goes, so that the pops of the iterators of loops around the with that
+ * 3.11+ makes next (SWAP 2; POP_TOP) meet their iterators. */
+static void drop_left_with(rec *r, uint32_t i, uint32_t *base) {
+    uint32_t at = r->sp - 2;
+    if (r->sp < 2 || (!with_exit_at(r, i, 0) && !with_exit_at(r, i, 1)) ||
+        ins(r, i)->op != N_SWAP || r->stack[at].kind != SV_WITH_EXIT)
+        return;
+    r->stack[at] = r->stack[at + 1];
+    r->sp--;
+    if (*base > at)
+        (*base)--;
+}
+
 /* A statement that begins in a protected range and ends after it (the
  * RETURN_VALUE of `return f()` in a try or with body is outside the range
  * the exception table covers; `return v` in `except E as name` runs on
@@ -2496,8 +2579,10 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
         /* (Skipped code, as the copies of exits the statement leaves
          * through, runs on into the next block too, past the skipped jump
          * of a branch in a copy of a finally body.) */
-        if (r->skip[i])
+        if (r->skip[i]) {
+            drop_left_with(r, i, &base);
             goto next;
+        }
         /* The exception an except clause saved goes; the value kept for
          * the return (SWAP 2) took its slot. */
         if (ins(r, i)->op == N_POP_EXCEPT && base > 0)

@@ -1,0 +1,59 @@
+"""Wrong output once printed without a mark on real-world code (issue 16)."""
+from contextlib import suppress
+
+
+# 1. return / break / continue inside a with inside a loop (tomlkit
+# _compat.decode, cyclopts _get_flag_index).
+
+def return_in_with_in_for(string, encodings):
+    for encoding in encodings:
+        with suppress(UnicodeError):
+            return string.decode(encoding)
+    return string
+
+
+def break_in_with_in_for_else(tokens, flags):
+    for flag in flags:
+        with suppress(ValueError):
+            index = tokens.index(flag)
+            break
+    else:
+        index = None
+    return index
+
+
+def break_after_with_in_for_else(tokens, flags):
+    for flag in flags:
+        with suppress(ValueError):
+            index = tokens.index(flag)
+        break
+    else:
+        index = None
+    return index
+
+
+def break_in_with_then_code(tokens, flags, log):
+    for flag in flags:
+        with suppress(ValueError):
+            index = tokens.index(flag)
+            break
+        log.append(flag)
+    return log
+
+
+def return_in_nested_with_in_while(a, b, n):
+    while n:
+        with a:
+            with b:
+                return n.value
+        n = n.next
+    return None
+
+
+def continue_in_with_in_for(items, out):
+    for item in items:
+        with suppress(KeyError):
+            out.append(item['k'])
+            continue
+        out.append(None)
+    return out
