@@ -57,3 +57,18 @@ def continue_in_with_in_for(items, out):
             continue
         out.append(None)
     return out
+
+
+# 5. `not not x`, which 3.13 compiles to a lone TO_BOOL (pyparsing
+# ParseResults.__bool__).
+
+def not_not(x):
+    return not not x
+
+
+def not_not_stored_and_in_comprehension(x, y):
+    a = not not x
+    b = not not (x and y)
+    if not not y:
+        return a, b
+    return not not x.y, [not not z for z in y]
