@@ -72,3 +72,18 @@ def not_not_stored_and_in_comprehension(x, y):
     if not not y:
         return a, b
     return not not x.y, [not not z for z in y]
+
+
+# 6. An async list, set or dict comprehension before 3.12 is a coroutine
+# the compiler awaits: that await is its own (anyio, httpx Response.aread).
+
+async def async_listcomp(it):
+    pool = [e async for e in it]
+    return pool
+
+
+async def async_comprehensions(it, d):
+    s = {e async for e in it}
+    m = {k: v async for k, v in d}
+    w = [await e for e in it]
+    return s, m, w, (e async for e in it)
