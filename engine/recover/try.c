@@ -259,7 +259,10 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
         ins(r, i)->obj->kind == UPY_NONE && ins(r, i + 1)->op == N_STORE &&
         ins(r, i + 2)->op == N_DELETE)
         i += 3;
-    if (source_count(r, i, e) > 4 || i == e ||
+    /* (A lone RETURN after it returns a value the clause kept under the
+     * exception; a lone bare raise after it is a copy: raises in the
+     * clause run before it.) */
+    if (source_count(r, i, e) > 4 || (i == e && ins(r, e)->op != N_RAISE) ||
         (i + 1 == e && ins(r, i)->op == N_LOAD_CONST &&
          ins(r, e)->op == N_RETURN))
         return body->len;

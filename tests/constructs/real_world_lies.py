@@ -87,3 +87,33 @@ async def async_comprehensions(it, d):
     m = {k: v async for k, v in d}
     w = [await e for e in it]
     return s, m, w, (e async for e in it)
+
+
+# 4. A bare raise after a nested try / except in an except clause: 3.12+
+# copies it after the inner clause's POP_EXCEPT, where it re-raises the
+# outer exception (boltons SpooledIOBase.__eq__, anyio Lock.acquire).
+
+def bare_raise_after_nested_try(self):
+    try:
+        g()
+    except Exception:
+        try:
+            h()
+        except Exception:
+            pass
+        raise
+    else:
+        return 1
+
+
+def bare_raise_after_inner_if(self, x):
+    try:
+        g()
+    except ValueError:
+        try:
+            h()
+        except KeyError:
+            if x:
+                return 3
+        raise
+    return 2
