@@ -2102,6 +2102,28 @@ static int under(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
+/* Whether block e, which handler h does not protect, is the then part of
+ * an if ending the body of the try (or with) with handler h that leaves
+ * the body through a return, or a break that 3.12+ made a copy of the
+ * return after the loop: it pops the try's block first, so the protected
+ * range leaves it out.  (A break or continue that jumps is the jump's
+ * business, below.)  The test before it falls into it
+ * and jumps past it to code h does not protect either, where the body goes
+ * on when it ends normally (the normal end of a body is its last code, so
+ * the part the test falls into is no such end). */
+static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
+    const upy_block *bb = blk(r, e), *pb;
+    if (e == 0 || h == UPY_NO_BLOCK || bb->handler == h || bb->is_handler ||
+        bb->npreds != 1 || bb->end - bb->start > 4 ||
+        ins(r, bb->end - 1)->op != N_RETURN)
+        return 0;
+    pb = blk(r, e - 1);
+    return pb->handler == h && pb->next == e && pb->jump != UPY_NO_BLOCK &&
+           pb->jump != e && ins(r, pb->end - 1)->op == N_POP_JUMP_IF &&
+           blk(r, pb->jump)->handler != h && !under(r, pb->jump, h) &&
+           !blk(r, pb->jump)->is_handler;
+}
+
 /* (h is not always b's own handler: a try whose body starts with a loop
  * whose body starts with a try has its first block protected by the inner
  * handler only.) */
@@ -2116,6 +2138,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
+            (!after_jump && is_branch_way_out(r, e, h)) ||
             rec_is_unwinding(r, e) ||
             (blk(r, e)->end - blk(r, e)->start == 1 &&
              ins(r, blk(r, e)->start)->op == N_RETURN)) {
