@@ -1278,6 +1278,18 @@ static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
     return brk;
 }
 
+/* Whether block b of a loop body (in_body) pops a for loop's iterator and
+ * jumps to the header of the loop around (rg's): no `continue` of that
+ * loop can be written in this one, so it is a break, whose jump the
+ * compiler threaded to where the code after this loop goes on, the end of
+ * the outer loop's body. */
+static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
+                              const region *rg) {
+    return in_body && rg->loop != UPY_NO_BLOCK && b->jump == rg->loop &&
+           b->end - b->start >= 2 && ins(r, b->end - 1)->op == N_JUMP &&
+           ins(r, b->end - 2)->op == N_POP_TOP;
+}
+
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
@@ -1307,7 +1319,8 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
             (i < exit || !in_cold_handler(r, b->jump, start, exit)))
             brk = b->jump;
         else if ((last->op == N_JUMP || last->op == N_POP_JUMP_IF) &&
-                 leaves_to_follow(r, b->jump, rg))
+                 (leaves_to_follow(r, b->jump, rg) ||
+                  pops_to_outer_loop(r, b, i < exit, rg)))
             away = b->jump;
     }
     /* (The breaks in the handlers of a try in the body that 3.12+ lays
@@ -1452,7 +1465,13 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     s->u.for_.body = loop_body(&body);
     s->u.for_.orelse = upy_vec_stmts(&orelse);
     s->u.for_.is_async = (fi->flags & N_ASYNC) != 0;
-    *next = brk;
+    /* (Breaks threaded to the header of the loop around, past an else
+     * part that runs to the region's end, go on there, as that part does:
+     * not to the code after the region.) */
+    *next = far != UPY_NO_BLOCK && far == rg->loop && brk == rg->end &&
+                    brk > exit
+                ? far
+                : brk;
     if (inlined) {
         /* The loop of an inlined comprehension: it becomes the value of
          * its accumulator. */

@@ -145,3 +145,31 @@ def return_under_if_in_try(items, out):
             pass
         out.append(item)
     return out
+
+
+# 3. A break in an inner for with an else, whose jump the compiler threads
+# to the header of the outer loop (cattrs group_exceptions): the inner
+# loop's else part runs only when no break happened.  (The snippet with an
+# else part of the outer if too is semantically right on 3.13 now, with a
+# redundant continue: listed in tests/realworld/FAILURES.md.)
+
+def break_in_inner_for_else_no_outer_else(xs, a, b):
+    for x in xs:
+        if x:
+            for n in x:
+                if n:
+                    break
+            else:
+                b.append(x)
+    return a
+
+
+def break_in_inner_for_ending_outer(xs, a):
+    for x in xs:
+        for n in x:
+            if n > 2:
+                a.append(n)
+                break
+        else:
+            a.append(None)
+    return a
