@@ -927,18 +927,23 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     nodes[0].on_false = through_jumps(r, first.on_false);
     nodes[0].live = 1;
 
-    /* The other members, evaluated in code order. */
-    n = collect_network(r, b, c->start, rg, nodes, n);
-    for (k = 1; k < n; k++) {
-        int j;
-        for (j = k + 1; j < n; j++)
-            if (nodes[j].block < nodes[k].block) {
-                net_node t = nodes[j];
-                nodes[j] = nodes[k];
-                nodes[k] = t;
-            }
-        if (evaluate_node(r, &nodes[k], rg, out))
-            return -1;
+    /* The other members, evaluated in code order.  A chained comparison
+     * in the middle (`a or b < c < d or e`) spans its links and cleanup
+     * only once read: the test after it, which its last link jumps to
+     * and its cleanup falls into, joins then. */
+    for (k = 1, n = collect_network(r, b, c->start, rg, nodes, n); k < n;) {
+        for (; k < n; k++) {
+            int j;
+            for (j = k + 1; j < n; j++)
+                if (nodes[j].block < nodes[k].block) {
+                    net_node t = nodes[j];
+                    nodes[j] = nodes[k];
+                    nodes[k] = t;
+                }
+            if (evaluate_node(r, &nodes[k], rg, out))
+                return -1;
+        }
+        n = collect_network(r, b, c->start, rg, nodes, n);
     }
 
     /* Reduce, innermost first. */

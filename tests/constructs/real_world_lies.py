@@ -173,3 +173,28 @@ def break_in_inner_for_ending_outer(xs, a):
         else:
             a.append(None)
     return a
+
+
+# 8. A chained comparison in the middle of an or-chain (werkzeug
+# Response.get_app_iter): the test after it joins the condition.
+
+def chain_in_middle_of_or(a, s, b):
+    if a or 1 <= s < 2 or b:
+        x()
+    return 0
+
+
+def chain_in_or_of_if_elif_else(self, m, s):
+    if m == "HEAD" or 100 <= s < 200 or s in (204, 304):
+        it = ()
+    elif self.p:
+        return self.r
+    else:
+        it = self.enc()
+    return it
+
+
+def chains_in_and_or(a, s, t):
+    if a and 0 < s < 9 or 1 < t <= 4 and not a:
+        return 1
+    return 2
