@@ -1887,6 +1887,38 @@ static int test_leaves_past(const rec *r, const rec_cond *c, int32_t exit) {
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
  * when true.  Returns 1 when that is the shape found, 0 when not. */
+/* Whether a block of the body [from, to) of a while loop whose test is
+ * not at its header jumps back to the header (outside the copy of the
+ * test at the bottom, skipped): no statement of the loop does (continue
+ * goes to the test), so an inner `while True:` starting the body shares
+ * the header, one this structuring does not see. */
+static int jumps_past_test(const rec *r, int32_t from, int32_t to,
+                           int32_t header) {
+    int32_t b;
+    for (b = from; b < to && b < (int32_t)r->cfg.count; b++) {
+        const upy_block *bb = blk(r, b);
+        const upy_nin *last = ins(r, bb->end - 1);
+        if (bb->jump == header && !r->skip[bb->end - 1] &&
+            (last->op == N_JUMP || last->op == N_POP_JUMP_IF))
+            return 1;
+    }
+    return 0;
+}
+
+/* The loop from instruction `start`, its else part up to brk, marked not
+ * recovered; the walk goes on at brk (at anchor without an else part). */
+static int mark_loop(rec *r, uint32_t start, int32_t anchor, int32_t brk,
+                     int32_t *next, upy_ptr_vec *out) {
+    int32_t b, end = brk > anchor ? brk : anchor;
+    uint32_t to = end < (int32_t)r->cfg.count ? blk(r, end)->start
+                                              : r->ncode.count;
+    for (b = r->cfg.block_of[start]; b < end; b++)
+        r->done[b] = 1;
+    rec_unrecovered(r, out, start, to, "loop");
+    *next = end;
+    return 1;
+}
+
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far,
@@ -1973,6 +2005,9 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
+    if (!top_only && c->first != header &&
+        jumps_past_test(r, body_start, exit, header))
+        return mark_loop(r, c->start, anchor, brk, next, out);
     body_rg = rec_sub_region(rg, body_start, end, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
