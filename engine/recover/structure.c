@@ -3268,6 +3268,21 @@ static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return) {
     return rec_emit(r, out, s);
 }
 
+/* Whether the walk, leaving region rg for block b, runs into where the
+ * breaks of the for loop around go, having popped the loop's iterator
+ * (the last instruction before b, falling through): a break whose jump
+ * the compiler left out, the code after the loop coming next (3.11). */
+static int pops_into_break(const rec *r, int32_t b, const region *rg) {
+    const upy_block *pb;
+    if (b == UPY_NO_BLOCK || b != rg->brk || b == 0 ||
+        b >= (int32_t)r->cfg.count || !in_for_loop(r, rg) ||
+        r->sp >= rg->base)
+        return 0;
+    pb = blk(r, b - 1);
+    return pb->next == b && inside(rg, b - 1) &&
+           ins(r, pb->end - 1)->op == N_POP_TOP;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -3291,6 +3306,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 return -1;
             if (st)
                 continue;
+            if (pops_into_break(r, b, rg))
+                return emit_simple(r, out, UPY_S_BREAK);
             return leave(r, b, rg, out);
         }
         bb = blk(r, b);

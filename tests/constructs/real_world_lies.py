@@ -198,3 +198,29 @@ def chains_in_and_or(a, s, t):
     if a and 0 < s < 9 or 1 < t <= 4 and not a:
         return 1
     return 2
+
+
+# 9. A break that runs into the code after a for loop, its jump left out
+# (3.11: the iterator's POP_TOP falls into the loop's exit; pygments
+# docstring_headline, docutils, idna, rich): was dropped, the loop never
+# broke.
+
+def break_falling_into_loop_exit(obj):
+    res = []
+    for line in obj.splitlines():
+        if line.strip():
+            res.append(" " + line.strip())
+        else:
+            break
+    return ''.join(res).lstrip()
+
+
+def break_after_statements_falling_into_exit(items, log):
+    for item in items:
+        if item is None:
+            continue
+        log.append(item)
+        if item > 3:
+            log.append('big')
+            break
+    return log
