@@ -1887,41 +1887,48 @@ static int test_leaves_past(const rec *r, const rec_cond *c, int32_t exit) {
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
  * when true.  Returns 1 when that is the shape found, 0 when not. */
-/* Whether a block of the body [from, to) of a while loop whose test is
- * not at its header jumps back to the header (outside the copy of the
- * test at the bottom, skipped): no statement of the loop does (continue
- * goes to the test), so an inner `while True:` starting the body shares
- * the header, one this structuring does not see. */
-static int jumps_past_test(const rec *r, int32_t from, int32_t to,
-                           int32_t header) {
-    int32_t b;
+/* Where an inner `while True:` that starts the body [from, to) of a while
+ * loop whose test is not at its header ends, UPY_NO_BLOCK when there is
+ * none: a block of the body that jumps back to the header (outside the
+ * copy of the test at the bottom, skipped) is that loop's, as no statement
+ * of the outer loop does so (continue goes to the test).  The inner loop
+ * shares the header and ends after the last such block. */
+static int32_t shared_header_end(const rec *r, int32_t from, int32_t to,
+                                 int32_t header) {
+    int32_t b, end = UPY_NO_BLOCK;
     for (b = from; b < to && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
         const upy_nin *last = ins(r, bb->end - 1);
         if (bb->jump == header && !r->skip[bb->end - 1] &&
             (last->op == N_JUMP || last->op == N_POP_JUMP_IF))
-            return 1;
+            end = b + 1;
     }
-    return 0;
+    return end < to ? end : UPY_NO_BLOCK;
 }
 
-/* The loop from instruction `start`, its else part up to brk, marked not
- * recovered; the walk goes on at brk (at anchor without an else part). */
-static int mark_loop(rec *r, uint32_t start, int32_t anchor, int32_t brk,
-                     int32_t *next, upy_ptr_vec *out) {
-    int32_t b, end = brk > anchor ? brk : anchor;
-    uint32_t to = end < (int32_t)r->cfg.count ? blk(r, end)->start
-                                              : r->ncode.count;
-    for (b = r->cfg.block_of[start]; b < end; b++)
-        r->done[b] = 1;
-    rec_unrecovered(r, out, start, to, "loop");
-    *next = end;
-    return 1;
+static int structure_while_true(rec *r, int32_t header, const region *rg,
+                                int32_t *next, upy_ptr_vec *out);
+
+/* The body of a while loop (region body_rg) that starts with an inner
+ * `while True:` ending at block inner_end (shared_header_end): that loop,
+ * then the rest of the body from where its breaks go. */
+static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
+                            const region *body_rg, upy_ptr_vec *body) {
+    region inner_rg = rec_sub_region(body_rg, header, inner_end, inner_end);
+    int32_t after = UPY_NO_BLOCK;
+    inner_rg.loop = inner_rg.cont = inner_rg.brk = UPY_NO_BLOCK;
+    inner_rg.brk_threaded = UPY_NO_BLOCK;
+    inner_rg.falls_to_loop = 0;
+    if (structure_while_true(r, header, &inner_rg, &after, body) < 0)
+        return -1;
+    if (after == UPY_NO_BLOCK || !inside(body_rg, after))
+        return 0;
+    return rec_region(r, after, body_rg, body);
 }
 
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
-    int32_t header = c->on_true, last, exit, end, brk, far,
+    int32_t header = c->on_true, last, exit, end, brk, far, inner_end,
             anchor = c->on_false;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
@@ -2005,9 +2012,9 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
-    if (!top_only && c->first != header &&
-        jumps_past_test(r, body_start, exit, header))
-        return mark_loop(r, c->start, anchor, brk, next, out);
+    inner_end = !top_only && c->first != header
+                    ? shared_header_end(r, body_start, exit, header)
+                    : UPY_NO_BLOCK;
     body_rg = rec_sub_region(rg, body_start, end, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
@@ -2017,8 +2024,12 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.falls_to_loop = 1;
     body_rg.brk_moved = 0;
     r->done[body_start] = 0;
-    if (rec_region(r, body_start, &body_rg, &body))
+    if (inner_end != UPY_NO_BLOCK) {
+        if (inner_while_true(r, header, inner_end, &body_rg, &body))
+            return -1;
+    } else if (rec_region(r, body_start, &body_rg, &body)) {
         return -1;
+    }
     r->sp = rg->base;
     if (brk > anchor) {
         region else_rg = rec_sub_region(rg, anchor, brk, brk);

@@ -224,3 +224,40 @@ def break_after_statements_falling_into_exit(items, log):
             log.append('big')
             break
     return log
+
+
+# 2. An inner `while True:` starting the body of a while loop shares its
+# header: jumps back to it past the test are that loop's (networkx
+# DegreeSequenceRandomGraph.phase2).  It was left out.
+
+def inner_while_true_in_while(n):
+    while n:
+        while True:
+            if g(n):
+                continue
+            if h(n):
+                break
+        if k(n):
+            n -= 1
+
+
+def inner_while_true_then_code(self, rng, deg):
+    while len(deg) >= 2 * self.dmax:
+        while True:
+            u, v = sorted(rng.sample(list(deg), 2))
+            if self.graph.has_edge(u, v):
+                continue
+            if rng.random() < self.q(u, v):
+                break
+        if rng.random() < self.p(u, v):
+            self.graph.add_edge(u, v)
+
+
+def inner_while_true_only_break(n, out):
+    while n > 0:
+        while True:
+            out.append(n)
+            if len(out) > n:
+                break
+        n -= 1
+    return out
