@@ -1575,13 +1575,13 @@ static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
  * clause's own cleanup handler (not a handler's entry, as the blocks of the
  * try statement's handler are), reached only from the loop.  3.12+ lays the
  * handler after the function's code, so that block follows the last
- * `continue` there, and is the loop's, not code after it. */
+ * `continue` there, and is the loop's, not code after it; 3.11 lays it
+ * out at the end of the clause, which can be the last code of the loop
+ * too.  (`raise` there was read as a break and a raise after the loop.) */
 static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
                                const region *rg) {
     int32_t b = exit;
     uint32_t k;
-    if (!r->ncode.cold_handlers)
-        return exit;
     for (; b < rg->end && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
         if (bb->is_handler || bb->handler == UPY_NO_BLOCK ||

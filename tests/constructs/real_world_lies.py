@@ -261,3 +261,30 @@ def inner_while_true_only_break(n, out):
                 break
         n -= 1
     return out
+
+
+# 10. A bare raise ending an except clause in a `while True:` body, after
+# an `if ...: continue` (3.11 lays it out after the loop's last jump back;
+# pyparsing _trim_arity.wrapper): was read as a break and a raise after
+# the loop, with no exception to re-raise there.
+
+def raise_ending_clause_in_while_true(func, limit, max_limit):
+    while True:
+        try:
+            return func(limit)
+        except TypeError as te:
+            if limit < max_limit:
+                limit += 1
+                continue
+            raise
+
+
+def raise_ending_unnamed_clause_in_while_true(func, limit, max_limit):
+    while True:
+        try:
+            return func(limit)
+        except TypeError:
+            if limit < max_limit:
+                limit += 1
+                continue
+            raise
