@@ -106,6 +106,17 @@ def bare_raise_after_nested_try(self):
         return 1
 
 
+def bare_raise_after_nested_try_as(self, log):
+    try:
+        g()
+    except BaseException:
+        try:
+            h()
+        except Exception as exc:
+            log.append(exc)
+        raise
+
+
 def bare_raise_after_inner_if(self, x):
     try:
         g()
