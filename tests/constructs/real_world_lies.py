@@ -299,3 +299,21 @@ def raise_ending_unnamed_clause_in_while_true(func, limit, max_limit):
                 limit += 1
                 continue
             raise
+
+
+# 11. A chained comparison in an `and` inside an `or`, in a loop (3.11:
+# the chain's cleanup jumps straight back to the loop's header, the other
+# tests to a jump there; networkx triadic_census): the or came apart and
+# the case `b < w < c and v not in d[w]` did nothing.
+
+def chain_in_and_in_or_in_loop(ns, a, b, c, v, d):
+    for w in ns:
+        if a < w or (b < w < c and v not in d[w]):
+            g(w)
+
+
+def chain_in_and_in_or_in_loop_then_return(ns, a, b, c, v, d):
+    for w in ns:
+        if a < w or b < w < c and v not in d[w]:
+            g(w)
+    return 1
