@@ -1883,10 +1883,6 @@ static int test_leaves_past(const rec *r, const rec_cond *c, int32_t exit) {
     return 0;
 }
 
-/* `while test: body`: the compiler emits the test before the loop and a
- * copy at its bottom, jumping back into the body when true.  The test c
- * (instructions [c->start, end of block c->last]) leads to the loop header
- * when true.  Returns 1 when that is the shape found, 0 when not. */
 /* Where an inner `while True:` that starts the body [from, to) of a while
  * loop whose test is not at its header ends, UPY_NO_BLOCK when there is
  * none: a block of the body that jumps back to the header (outside the
@@ -1926,6 +1922,10 @@ static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
     return rec_region(r, after, body_rg, body);
 }
 
+/* `while test: body`: the compiler emits the test before the loop and a
+ * copy at its bottom, jumping back into the body when true.  The test c
+ * (instructions [c->start, end of block c->last]) leads to the loop header
+ * when true.  Returns 1 when that is the shape found, 0 when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far, inner_end,
