@@ -2171,11 +2171,11 @@ static int under(const rec *r, int32_t b, int32_t h) {
  * an if ending the body of the try (or with) with handler h that leaves
  * the body through a return, or a break that 3.12+ made a copy of the
  * return after the loop: it pops the try's block first, so the protected
- * range leaves it out.  (A break or continue that jumps is the jump's
- * business, below.)  The test before it falls into it
- * and jumps past it to code h does not protect either, where the body goes
- * on when it ends normally (the normal end of a body is its last code, so
- * the part the test falls into is no such end). */
+ * range leaves it out.  (A break or continue that jumps is the business
+ * of the lone-jump case of rec_protected_end.)  The test before it falls
+ * into it and jumps past it to code h does not protect either, where the
+ * body goes on when it ends normally (the normal end of a body is its
+ * last code, so the part the test falls into is no such end). */
 static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
     const upy_block *bb = blk(r, e), *pb;
     if (e == 0 || h == UPY_NO_BLOCK || bb->handler == h || bb->is_handler ||
@@ -2351,6 +2351,7 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
     int32_t sb, wb;
     uint32_t soff, at, s_at, n, len = body->len;
     uint8_t last;
+    int placed = 0;
     if (with_suppress_follow(r, handler, &sb, &soff) ||
         *cont >= (int32_t)r->cfg.count || sb >= (int32_t)r->cfg.count)
         return 0;
@@ -2371,13 +2372,15 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
         if (rec_region(r, wb, rg, body))
             return -1;
         r->resume_block = UPY_NO_BLOCK;
-        if (body->len == len + 1 && is_way_out((const upy_stmt *)body->items[len]))
-            goto placed;
-        body->len = len;
+        placed = body->len == len + 1 &&
+                 is_way_out((const upy_stmt *)body->items[len]);
+        if (!placed)
+            body->len = len;
     }
-    rec_unrecovered(r, body, at, blk(r, wb)->end, "region");
-    r->done[wb] = 1;
-placed:
+    if (!placed) {
+        rec_unrecovered(r, body, at, blk(r, wb)->end, "region");
+        r->done[wb] = 1;
+    }
     *cont = sb;
     *cont_offset = soff;
     return 0;
@@ -2637,9 +2640,12 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
  * goes, so that the pops of the iterators of loops around the with that
  * 3.11+ makes next (SWAP 2; POP_TOP) meet their iterators. */
 static void drop_left_with(rec *r, uint32_t i, uint32_t *base) {
-    uint32_t at = r->sp - 2;
+    uint32_t at;
     if (r->sp < 2 || (!with_exit_at(r, i, 0) && !with_exit_at(r, i, 1)) ||
-        ins(r, i)->op != N_SWAP || r->stack[at].kind != SV_WITH_EXIT)
+        ins(r, i)->op != N_SWAP)
+        return;
+    at = r->sp - 2;
+    if (r->stack[at].kind != SV_WITH_EXIT)
         return;
     r->stack[at] = r->stack[at + 1];
     r->sp--;
