@@ -195,6 +195,10 @@ struct upy_expr {
             upy_expr *elt; /* the value of a dict comprehension */
             upy_comprehension *generators;
             uint32_t n_generators;
+            /* A list, set or dict comprehension before 3.12 whose function
+             * is a coroutine (async): the await of its call, still to
+             * come, is its own. */
+            int awaits_call;
         } comp;
         upy_expr *operand;
         /* Parts: UPY_E_CONST str and UPY_E_FORMATTED, in order. */

@@ -255,6 +255,24 @@ static unpyc_status put(norm *nm, upy_nop op, int32_t arg,
     return emit(nm, op, arg, obj, i) ? UNPYC_OK : fail_memory(nm);
 }
 
+/* 3.13's TO_BOOL: before a test or `not` it is part of them and makes
+ * nothing; elsewhere it is what is left of `not not v` (the compiler drops
+ * the two UNARY_NOTs after it), written as such. */
+static unpyc_status put_to_bool(norm *nm, uint32_t i) {
+    uint32_t k = i + 1;
+    uint16_t op;
+    while (op_is(nm, k, UPY_OP_CACHE) || op_is(nm, k, UPY_OP_EXTENDED_ARG))
+        k++;
+    op = k < nm->dec->count ? nm->dec->instrs[k].op : UPY_OP_CACHE;
+    if (op == UPY_OP_UNARY_NOT || op == UPY_OP_POP_JUMP_IF_FALSE ||
+        op == UPY_OP_POP_JUMP_IF_TRUE || k >= nm->dec->count)
+        return UNPYC_OK;
+    if (!emit(nm, N_UNARY, UPY_UOP_NOT, NULL, i) ||
+        !emit(nm, N_UNARY, UPY_UOP_NOT, NULL, i))
+        return fail_memory(nm);
+    return UNPYC_OK;
+}
+
 /* A fast load of local slot `slot` (3.11+ numbering): of a cell or free
  * variable's slot it loads the cell itself, as LOAD_CLOSURE does (3.13
  * builds closures so; before, only code other tools write does it). */
@@ -503,9 +521,10 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     case UPY_OP_MAKE_CELL:
     case UPY_OP_PRECALL:
     case UPY_OP_GEN_START:
-    case UPY_OP_TO_BOOL:
     case UPY_OP_ASYNC_GEN_WRAP:
         return UNPYC_OK;
+    case UPY_OP_TO_BOOL:
+        return put_to_bool(nm, i);
     case UPY_OP_RETURN_GENERATOR:
         if (op_is(nm, i + 1, UPY_OP_POP_TOP))
             nm->skip[i + 1] = 1;

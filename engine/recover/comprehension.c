@@ -195,6 +195,8 @@ upy_expr *rec_comprehension(rec *r, const upy_code *co, upy_expr *iter) {
     for (k = 0; k < body.len && !e; k++)
         if (body.items[k]->kind == UPY_S_FOR)
             e = from_loop(r, kind, body.items[k], iter);
+    if (e && kind != UPY_E_GENEXP && (co->flags & CO_COROUTINE))
+        e->u.comp.awaits_call = 1;
     return e ? e : rec_placeholder(r);
 }
 

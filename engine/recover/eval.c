@@ -592,6 +592,15 @@ static upy_expr *new_dict(rec *r, uint32_t n) {
 
 /* The AssertionError of an assert statement, called with its message or
  * not. */
+/* Whether e is an async comprehension (before 3.12) whose call the
+ * compiler awaits: that await is no `await` of the source. */
+static int awaits_own_call(const upy_expr *e) {
+    return e &&
+           (e->kind == UPY_E_LISTCOMP || e->kind == UPY_E_SETCOMP ||
+            e->kind == UPY_E_DICTCOMP) &&
+           e->u.comp.awaits_call;
+}
+
 static int is_assertion_error(const rec *r, sval v) {
     return v.kind == SV_ASSERTION ||
            (v.kind == SV_VALUE && v.expr && v.expr->kind == UPY_E_CALL &&
@@ -1010,6 +1019,10 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_AWAIT:
     case N_YIELD_FROM:
         a = rec_pop(r);
+        if (in->op == N_AWAIT && awaits_own_call(a.expr)) {
+            a.expr->u.comp.awaits_call = 0;
+            return rec_push_sval(r, a);
+        }
         e = new_expr(r, in->op == N_AWAIT ? UPY_E_AWAIT : UPY_E_YIELD_FROM);
         if (!e)
             return -1;

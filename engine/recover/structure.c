@@ -1344,6 +1344,18 @@ static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
     return brk;
 }
 
+/* Whether block b of a loop body (in_body) pops a for loop's iterator and
+ * jumps to the header of the loop around (rg's): no `continue` of that
+ * loop can be written in this one, so it is a break, whose jump the
+ * compiler threaded to where the code after this loop goes on, the end of
+ * the outer loop's body. */
+static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
+                              const region *rg) {
+    return in_body && rg->loop != UPY_NO_BLOCK && b->jump == rg->loop &&
+           b->end - b->start >= 2 && ins(r, b->end - 1)->op == N_JUMP &&
+           ins(r, b->end - 2)->op == N_POP_TOP;
+}
+
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
@@ -1373,7 +1385,8 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
             (i < exit || !in_cold_handler(r, b->jump, start, exit)))
             brk = b->jump;
         else if ((last->op == N_JUMP || last->op == N_POP_JUMP_IF) &&
-                 leaves_to_follow(r, b->jump, rg))
+                 (leaves_to_follow(r, b->jump, rg) ||
+                  pops_to_outer_loop(r, b, i < exit, rg)))
             away = b->jump;
     }
     /* (The breaks in the handlers of a try in the body that 3.12+ lays
@@ -1518,7 +1531,13 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     s->u.for_.body = loop_body(&body);
     s->u.for_.orelse = upy_vec_stmts(&orelse);
     s->u.for_.is_async = (fi->flags & N_ASYNC) != 0;
-    *next = brk;
+    /* (Breaks threaded to the header of the loop around, past an else
+     * part that runs to the region's end, go on there, as that part does:
+     * not to the code after the region.) */
+    *next = far != UPY_NO_BLOCK && far == rg->loop && brk == rg->end &&
+                    brk > exit
+                ? far
+                : brk;
     if (inlined) {
         /* The loop of an inlined comprehension: it becomes the value of
          * its accumulator. */
@@ -1622,13 +1641,13 @@ static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
  * clause's own cleanup handler (not a handler's entry, as the blocks of the
  * try statement's handler are), reached only from the loop.  3.12+ lays the
  * handler after the function's code, so that block follows the last
- * `continue` there, and is the loop's, not code after it. */
+ * `continue` there, and is the loop's, not code after it; 3.11 lays it
+ * out at the end of the clause, which can be the last code of the loop
+ * too.  (`raise` there was read as a break and a raise after the loop.) */
 static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
                                const region *rg) {
     int32_t b = exit;
     uint32_t k;
-    if (!r->ncode.cold_handlers)
-        return exit;
     for (; b < rg->end && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
         if (bb->is_handler || bb->handler == UPY_NO_BLOCK ||
@@ -1930,13 +1949,52 @@ static int test_leaves_past(const rec *r, const rec_cond *c, int32_t exit) {
     return 0;
 }
 
+/* Where an inner `while True:` that starts the body [from, to) of a while
+ * loop whose test is not at its header ends, UPY_NO_BLOCK when there is
+ * none: a block of the body that jumps back to the header (outside the
+ * copy of the test at the bottom, skipped) is that loop's, as no statement
+ * of the outer loop does so (continue goes to the test).  The inner loop
+ * shares the header and ends after the last such block. */
+static int32_t shared_header_end(const rec *r, int32_t from, int32_t to,
+                                 int32_t header) {
+    int32_t b, end = UPY_NO_BLOCK;
+    for (b = from; b < to && b < (int32_t)r->cfg.count; b++) {
+        const upy_block *bb = blk(r, b);
+        const upy_nin *last = ins(r, bb->end - 1);
+        if (bb->jump == header && !r->skip[bb->end - 1] &&
+            (last->op == N_JUMP || last->op == N_POP_JUMP_IF))
+            end = b + 1;
+    }
+    return end < to ? end : UPY_NO_BLOCK;
+}
+
+static int structure_while_true(rec *r, int32_t header, const region *rg,
+                                int32_t *next, upy_ptr_vec *out);
+
+/* The body of a while loop (region body_rg) that starts with an inner
+ * `while True:` ending at block inner_end (shared_header_end): that loop,
+ * then the rest of the body from where its breaks go. */
+static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
+                            const region *body_rg, upy_ptr_vec *body) {
+    region inner_rg = rec_sub_region(body_rg, header, inner_end, inner_end);
+    int32_t after = UPY_NO_BLOCK;
+    inner_rg.loop = inner_rg.cont = inner_rg.brk = UPY_NO_BLOCK;
+    inner_rg.brk_threaded = UPY_NO_BLOCK;
+    inner_rg.falls_to_loop = 0;
+    if (structure_while_true(r, header, &inner_rg, &after, body) < 0)
+        return -1;
+    if (after == UPY_NO_BLOCK || !inside(body_rg, after))
+        return 0;
+    return rec_region(r, after, body_rg, body);
+}
+
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
  * when true.  Returns 1 when that is the shape found, 0 when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
-    int32_t header = c->on_true, last, exit, end, brk, far,
+    int32_t header = c->on_true, last, exit, end, brk, far, inner_end,
             anchor = c->on_false;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
@@ -2020,6 +2078,9 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
+    inner_end = !top_only && c->first != header
+                    ? shared_header_end(r, body_start, exit, header)
+                    : UPY_NO_BLOCK;
     body_rg = rec_sub_region(rg, body_start, end, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
@@ -2029,8 +2090,12 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.falls_to_loop = 1;
     body_rg.brk_moved = 0;
     r->done[body_start] = 0;
-    if (rec_region(r, body_start, &body_rg, &body))
+    if (inner_end != UPY_NO_BLOCK) {
+        if (inner_while_true(r, header, inner_end, &body_rg, &body))
+            return -1;
+    } else if (rec_region(r, body_start, &body_rg, &body)) {
         return -1;
+    }
     r->sp = rg->base;
     if (brk > anchor) {
         region else_rg = rec_sub_region(rg, anchor, brk, brk);
@@ -2168,6 +2233,28 @@ static int under(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
+/* Whether block e, which handler h does not protect, is the then part of
+ * an if ending the body of the try (or with) with handler h that leaves
+ * the body through a return, or a break that 3.12+ made a copy of the
+ * return after the loop: it pops the try's block first, so the protected
+ * range leaves it out.  (A break or continue that jumps is the business
+ * of the lone-jump case of rec_protected_end.)  The test before it falls
+ * into it and jumps past it to code h does not protect either, where the
+ * body goes on when it ends normally (the normal end of a body is its
+ * last code, so the part the test falls into is no such end). */
+static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
+    const upy_block *bb = blk(r, e), *pb;
+    if (e == 0 || h == UPY_NO_BLOCK || bb->handler == h || bb->is_handler ||
+        bb->npreds != 1 || bb->end - bb->start > 4 ||
+        ins(r, bb->end - 1)->op != N_RETURN)
+        return 0;
+    pb = blk(r, e - 1);
+    return pb->handler == h && pb->next == e && pb->jump != UPY_NO_BLOCK &&
+           pb->jump != e && ins(r, pb->end - 1)->op == N_POP_JUMP_IF &&
+           blk(r, pb->jump)->handler != h && !under(r, pb->jump, h) &&
+           !blk(r, pb->jump)->is_handler;
+}
+
 /* (h is not always b's own handler: a try whose body starts with a loop
  * whose body starts with a try has its first block protected by the inner
  * handler only.) */
@@ -2182,6 +2269,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
+            (!after_jump && is_branch_way_out(r, e, h)) ||
             rec_is_unwinding(r, e) ||
             (blk(r, e)->end - blk(r, e)->start == 1 &&
              ins(r, blk(r, e)->start)->op == N_RETURN)) {
@@ -2296,6 +2384,74 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
     return 0;
 }
 
+/* Whether statement s leaves the code around it: break, continue, return
+ * or raise. */
+static int is_way_out(const upy_stmt *s) {
+    return s->kind == UPY_S_BREAK || s->kind == UPY_S_CONTINUE ||
+           s->kind == UPY_S_RETURN || s->kind == UPY_S_RAISE;
+}
+
+/* Where the code at instruction i goes on: past the jumps it starts
+ * with. */
+static uint32_t jumped_to(const rec *r, uint32_t i) {
+    int hops = 0;
+    while (i < r->ncode.count && ins(r, i)->op == N_JUMP &&
+           ins(r, i)->target >= 0 && hops++ < 8)
+        i = (uint32_t)ins(r, i)->target;
+    return i;
+}
+
+/* A break, continue or return ending a with body leaves through a copy of
+ * the with's exit, then goes its way (pops the iterators of the loops it
+ * leaves, jumps, or runs a copy of the return after the loop): the code of
+ * the with's normal exit and what follows, but for where __exit__
+ * swallowing an exception goes, which is the code after the with.  Where
+ * that is other code, what follows the exit at *cont (*cont_offset
+ * instructions in) is the body's way out: walked into the body when it is
+ * one block ending in a jump or return and reads as one statement that
+ * leaves, marked when not; the with goes on where the swallowing path
+ * goes.  Returns -1 on error. */
+static int way_out_in_body(rec *r, int32_t handler, const region *rg,
+                           int32_t *cont, uint32_t *cont_offset,
+                           upy_ptr_vec *body) {
+    int32_t sb, wb;
+    uint32_t soff, at, s_at, n, len = body->len;
+    uint8_t last;
+    int placed = 0;
+    if (with_suppress_follow(r, handler, &sb, &soff) ||
+        *cont >= (int32_t)r->cfg.count || sb >= (int32_t)r->cfg.count)
+        return 0;
+    at = blk(r, *cont)->start + *cont_offset;
+    s_at = blk(r, sb)->start + soff;
+    if (at >= r->ncode.count || s_at >= r->ncode.count ||
+        jumped_to(r, at) == jumped_to(r, s_at))
+        return 0;
+    wb = r->cfg.block_of[at];
+    n = blk(r, wb)->end - at;
+    if (n == blk(r, r->cfg.block_of[s_at])->end - s_at &&
+        rec_same_code(r, at, s_at, n))
+        return 0;
+    last = ins(r, blk(r, wb)->end - 1)->op;
+    if (last == N_RETURN || last == N_JUMP) {
+        r->resume_block = wb;
+        r->resume_at = at;
+        if (rec_region(r, wb, rg, body))
+            return -1;
+        r->resume_block = UPY_NO_BLOCK;
+        placed = body->len == len + 1 &&
+                 is_way_out((const upy_stmt *)body->items[len]);
+        if (!placed)
+            body->len = len;
+    }
+    if (!placed) {
+        rec_unrecovered(r, body, at, blk(r, wb)->end, "region");
+        r->done[wb] = 1;
+    }
+    *cont = sb;
+    *cont_offset = soff;
+    return 0;
+}
+
 /* `with a: with b: body` is the code of `with a, b: body`: a with whose
  * body is one with of the same kind takes its items. */
 static void merge_with(rec *r, upy_stmt *s) {
@@ -2386,6 +2542,9 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
         cont = UPY_NO_BLOCK;
     r->sp = depth - 1;
     r->base = rg->base;
+    if (exit_len && handler != UPY_NO_BLOCK &&
+        way_out_in_body(r, handler, rg, &cont, &exit_len, &body))
+        return -1;
     s = rec_stmt(r, UPY_S_WITH);
     item = upy_arena_alloc(r->arena, sizeof *item);
     if (!s || !item)
@@ -2542,6 +2701,24 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     return st;
 }
 
+/* The skipped copy of a with's exit at i, which a return leaves through,
+ * calls __exit__ with the value kept above it (SWAP 2): the with's slot
+ * goes, so that the pops of the iterators of loops around the with that
+ * 3.11+ makes next (SWAP 2; POP_TOP) meet their iterators. */
+static void drop_left_with(rec *r, uint32_t i, uint32_t *base) {
+    uint32_t at;
+    if (r->sp < 2 || (!with_exit_at(r, i, 0) && !with_exit_at(r, i, 1)) ||
+        ins(r, i)->op != N_SWAP)
+        return;
+    at = r->sp - 2;
+    if (r->stack[at].kind != SV_WITH_EXIT)
+        return;
+    r->stack[at] = r->stack[at + 1];
+    r->sp--;
+    if (*base > at)
+        (*base)--;
+}
+
 /* A statement that begins in a protected range and ends after it (the
  * RETURN_VALUE of `return f()` in a try or with body is outside the range
  * the exception table covers; `return v` in `except E as name` runs on
@@ -2562,8 +2739,10 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
         /* (Skipped code, as the copies of exits the statement leaves
          * through, runs on into the next block too, past the skipped jump
          * of a branch in a copy of a finally body.) */
-        if (r->skip[i])
+        if (r->skip[i]) {
+            drop_left_with(r, i, &base);
             goto next;
+        }
         /* The exception an except clause saved goes; the value kept for
          * the return (SWAP 2) took its slot. */
         if (ins(r, i)->op == N_POP_EXCEPT && base > 0)
@@ -3171,6 +3350,21 @@ static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return) {
     return rec_emit(r, out, s);
 }
 
+/* Whether the walk, leaving region rg for block b, runs into where the
+ * breaks of the for loop around go, having popped the loop's iterator
+ * (the last instruction before b, falling through): a break whose jump
+ * the compiler left out, the code after the loop coming next (3.11). */
+static int pops_into_break(const rec *r, int32_t b, const region *rg) {
+    const upy_block *pb;
+    if (b == UPY_NO_BLOCK || b != rg->brk || b == 0 ||
+        b >= (int32_t)r->cfg.count || !in_for_loop(r, rg) ||
+        r->sp >= rg->base)
+        return 0;
+    pb = blk(r, b - 1);
+    return pb->next == b && inside(rg, b - 1) &&
+           ins(r, pb->end - 1)->op == N_POP_TOP;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -3194,6 +3388,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 return -1;
             if (st)
                 continue;
+            if (pops_into_break(r, b, rg))
+                return emit_simple(r, out, UPY_S_BREAK);
             return leave(r, b, rg, out);
         }
         bb = blk(r, b);

@@ -233,6 +233,17 @@ static uint32_t source_count(const rec *r, uint32_t from, uint32_t to) {
     return n;
 }
 
+/* Whether the POP_EXCEPT at instruction i ends a clause of a try nested
+ * in clause body `body` rather than the clause itself: the exception it
+ * pops is one more on the stack than the clause's statements start with
+ * (depths at the starts of their blocks). */
+static int pops_inner_clause(const rec *r, const upy_stmt_list *body,
+                             uint32_t i) {
+    int32_t at = blk(r, r->cfg.block_of[i])->depth_in;
+    int32_t first = blk(r, r->cfg.block_of[body->items[0]->start])->depth_in;
+    return first >= 0 && at > first;
+}
+
 /* The index of the first statement of clause body `body` that is such a
  * copy (*at and *n get where it is), body->len when there is none. */
 static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
@@ -251,7 +262,8 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
     for (p = e; p > 0 && e - p < 8 && ins(r, p - 1)->op != N_POP_EXCEPT; p--)
         ;
     if (!p || ins(r, p - 1)->op != N_POP_EXCEPT ||
-        r->cfg.block_of[p - 1] != r->cfg.block_of[e])
+        r->cfg.block_of[p - 1] != r->cfg.block_of[e] ||
+        pops_inner_clause(r, body, p - 1))
         return body->len;
     i = p--;
     /* The name cleanup of `except E as name` comes first. */
@@ -259,7 +271,10 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
         ins(r, i)->obj->kind == UPY_NONE && ins(r, i + 1)->op == N_STORE &&
         ins(r, i + 2)->op == N_DELETE)
         i += 3;
-    if (source_count(r, i, e) > 4 || i == e ||
+    /* (A lone RETURN after it returns a value the clause kept under the
+     * exception; a lone bare raise after it is a copy: raises in the
+     * clause run before it.) */
+    if (source_count(r, i, e) > 4 || (i == e && ins(r, e)->op != N_RAISE) ||
         (i + 1 == e && ins(r, i)->op == N_LOAD_CONST &&
          ins(r, e)->op == N_RETURN))
         return body->len;
