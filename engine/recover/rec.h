@@ -505,6 +505,10 @@ int rec_generic_call(rec *r, sval fn, const sval *args, uint32_t nargs);
  * (1), or 0 when v is none. */
 int rec_generic_return(rec *r, sval v, upy_ptr_vec *out);
 
+/* fold.c: puts the temporaries rec_spill made back into the one
+ * expression that reads each, where the order of effects allows. */
+int rec_fold_spills(rec *r, upy_stmt_list *body);
+
 /* tidy.c */
 void rec_drop_final_return(const rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
