@@ -7,6 +7,7 @@
  * values: right, but it reads as the stack machine, not as the intent.
  * Dynamo's code, for one, comes out as
  *
+ *     __stack2 = []
  *     __stack0 = __resume_at_102_2
  *     __stack1 = __stack6[-1]
  *     del __stack6[-1]
@@ -27,10 +28,7 @@
  *     an effect (a call, an attribute or item read or store, an operator,
  *     an unpacking; anything that may run code) does not commute with a
  *     value that has effects or reads a global, a cell or a free
- *     variable: the effect may rebind them (a global read is treated as
- *     an effect's operand, never moved across a call, even of a global
- *     only Dynamo binds: the effect check, unpyc/effects.py, tags such a
- *     read with the effects before it, and so does this pass);
+ *     variable;
  *     a global read does not commute with a value that has effects;
  *     a list, set or dict display does not commute with another (the
  *     effect check numbers new containers in the order they are made);
@@ -39,21 +37,33 @@
  *     would see the store).
  *   Reads of locals commute with everything but stores of them.
  *
- * So `__stack1 = __stack6[-1]` folds into the return above (only local
- * reads between), then `__stack0`, a global read, folds only because
- * nothing with effects runs between it and its use any more:
+ * Global reads are never moved across an effect, not even reads of the
+ * names Dynamo binds once in the function's globals (__compiled_fn_*,
+ * __resume_at_*): a call may rebind any global, this engine cannot know
+ * what the call does, and the effect check (unpyc/effects.py) that
+ * decides whether debug() may run the source tags each global read with
+ * the effects before it.  So Dynamo's `__stack0 = __compiled_fn_1` stays
+ * where torch 2.13 calls record_pregraph_bytecode_enter / _exit between
+ * loading the graph and calling it.  In the example above
+ * `__stack1 = __stack6[-1]` cannot move past `del __stack6[-1]` (an
+ * effect, and an item read must stay before it), and __stack0 cannot
+ * move past either; `__stack2 = []` folds (only reads of locals, no
+ * other display, between it and its use):
  *
- *     del __stack6[-1]    <- no: the del is an effect the read of
- *                            __stack6[-1] must stay before
- *
- * and the example becomes
- *
+ *     __stack0 = __resume_at_102_2
  *     __stack1 = __stack6[-1]
  *     del __stack6[-1]
- *     return __resume_at_102_2(*[__stack2, __stack6, *__stack1])
+ *     return __stack0(*[[], __stack6, *__stack1])
  *
- * Temporaries are folded from the last to the first, so that a value
- * moved into a later one's value has it in place when its own turn comes.
+ * A slice swap Dynamo makes of a list it holds,
+ *
+ *     __stack9 = __stack8[1]
+ *     __stack10 = __stack8[0]
+ *     __stack8[0:] = [__stack9, __stack10]
+ *
+ * is `__stack8[0:] = [__stack8[1], __stack8[0]]`: temporaries are folded
+ * from the last to the first, so __stack10 goes first (only the read of
+ * the local __stack9 is between), then __stack9 (nothing between).
  *
  * A walrus `(tmp := value)` whose name nothing reads, and that one del
  * later in the same list unbinds (Dynamo's tmp_N around its calls), is
@@ -261,6 +271,30 @@ static int walk_operation(fold_walk *w, upy_expr **a, upy_expr **b,
            walk_then(w, c, EV_EFFECT);
 }
 
+/* A slice, a comparison (chained ones stop: they may stop early), a
+ * walrus (the one looked for, or a store). */
+static int walk_parts(fold_walk *w, upy_expr **slot) {
+    upy_expr *e = *slot;
+    const char *target;
+    if (e->kind == UPY_E_SLICE)
+        return walk_then(w, &e->u.slice.lower, -1) ||
+               walk_then(w, &e->u.slice.upper, -1) ||
+               walk_then(w, &e->u.slice.step, -1);
+    if (e->kind == UPY_E_COMPARE)
+        return e->u.compare.n != 1
+                   ? event(w, EV_BARRIER, NULL)
+                   : walk_operation(w, &e->u.compare.left, NULL,
+                                    &e->u.compare.comparators[0]);
+    target = e->u.named.target->u.name;
+    if (same_name(target, w->walrus)) {
+        w->found = slot;
+        return 1;
+    }
+    return walk_then(w, &e->u.named.value, -1) ||
+           event(w, is_fast_local(w->r, target) ? EV_STORE : EV_BARRIER,
+                 target);
+}
+
 /* The events of evaluating *slot, in Python's order; 1 when the walk
  * stops (the use found, or a failure). */
 static int walk_expr(fold_walk *w, upy_expr **slot) {
@@ -279,9 +313,9 @@ static int walk_expr(fold_walk *w, upy_expr **slot) {
         return walk_operation(w, &e->u.subscript.value, NULL,
                               &e->u.subscript.index);
     case UPY_E_SLICE:
-        return walk_then(w, &e->u.slice.lower, -1) ||
-               walk_then(w, &e->u.slice.upper, -1) ||
-               walk_then(w, &e->u.slice.step, -1);
+    case UPY_E_COMPARE:
+    case UPY_E_NAMEDEXPR:
+        return walk_parts(w, slot);
     case UPY_E_CALL:
         return walk_call(w, e);
     case UPY_E_BINOP:
@@ -290,26 +324,12 @@ static int walk_expr(fold_walk *w, upy_expr **slot) {
         return walk_operation(w, NULL, NULL, &e->u.unary.operand);
     case UPY_E_STARRED: /* unpacking iterates */
         return walk_operation(w, NULL, NULL, &e->u.operand);
-    case UPY_E_COMPARE:
-        if (e->u.compare.n != 1)
-            return event(w, EV_BARRIER, NULL);
-        return walk_operation(w, &e->u.compare.left, NULL,
-                              &e->u.compare.comparators[0]);
     case UPY_E_TUPLE:
     case UPY_E_LIST:
     case UPY_E_SET:
         return walk_sequence(w, e);
     case UPY_E_DICT:
         return walk_dict(w, e);
-    case UPY_E_NAMEDEXPR:
-        if (same_name(e->u.named.target->u.name, w->walrus)) {
-            w->found = slot;
-            return 1;
-        }
-        return walk_then(w, &e->u.named.value, -1) ||
-               event(w, is_fast_local(w->r, e->u.named.target->u.name)
-                            ? EV_STORE : EV_BARRIER,
-                     e->u.named.target->u.name);
     default:
         return event(w, EV_BARRIER, NULL);
     }
@@ -451,6 +471,26 @@ static void count_call(name_count *c, const upy_expr *e) {
         count_expr(c, e->u.call.keywords[k].value);
 }
 
+static void count_operation(name_count *c, const upy_expr *e) {
+    if (e->kind == UPY_E_ATTR) {
+        count_expr(c, e->u.attr.value);
+    } else if (e->kind == UPY_E_SUBSCRIPT) {
+        count_expr(c, e->u.subscript.value);
+        count_expr(c, e->u.subscript.index);
+    } else if (e->kind == UPY_E_SLICE) {
+        count_expr(c, e->u.slice.lower);
+        count_expr(c, e->u.slice.upper);
+        count_expr(c, e->u.slice.step);
+    } else if (e->kind == UPY_E_CALL) {
+        count_call(c, e);
+    } else if (e->kind == UPY_E_BINOP) {
+        count_expr(c, e->u.binop.left);
+        count_expr(c, e->u.binop.right);
+    } else {
+        count_expr(c, e->u.unary.operand);
+    }
+}
+
 static void count_parts(name_count *c, const upy_expr *e) {
     uint32_t k;
     switch (e->kind) {
@@ -478,6 +518,19 @@ static void count_parts(name_count *c, const upy_expr *e) {
         count_expr(c, e->u.formatted.value);
         count_expr(c, e->u.formatted.format_spec);
         break;
+    case UPY_E_STARRED:
+    case UPY_E_AWAIT:
+    case UPY_E_YIELD:
+    case UPY_E_YIELD_FROM:
+        count_expr(c, e->u.operand);
+        break;
+    case UPY_E_JOINEDSTR:
+        count_list(c, e->u.joined);
+        break;
+    case UPY_E_NAMEDEXPR:
+        count_expr(c, e->u.named.target);
+        count_expr(c, e->u.named.value);
+        break;
     default:
         c->n = FOLD_MANY; /* text, or a type parameter: not looked into */
         break;
@@ -499,26 +552,12 @@ static void count_expr(name_count *c, const upy_expr *e) {
         count_one(c, e->u.name);
         break;
     case UPY_E_ATTR:
-        count_expr(c, e->u.attr.value);
-        break;
     case UPY_E_SUBSCRIPT:
-        count_expr(c, e->u.subscript.value);
-        count_expr(c, e->u.subscript.index);
-        break;
     case UPY_E_SLICE:
-        count_expr(c, e->u.slice.lower);
-        count_expr(c, e->u.slice.upper);
-        count_expr(c, e->u.slice.step);
-        break;
     case UPY_E_CALL:
-        count_call(c, e);
-        break;
     case UPY_E_BINOP:
-        count_expr(c, e->u.binop.left);
-        count_expr(c, e->u.binop.right);
-        break;
     case UPY_E_UNARYOP:
-        count_expr(c, e->u.unary.operand);
+        count_operation(c, e);
         break;
     case UPY_E_BOOLOP:
         count_list(c, e->u.boolop.values);
@@ -533,19 +572,6 @@ static void count_expr(name_count *c, const upy_expr *e) {
     case UPY_E_DICTCOMP:
     case UPY_E_GENEXP:
         count_comprehension(c, e);
-        break;
-    case UPY_E_STARRED:
-    case UPY_E_AWAIT:
-    case UPY_E_YIELD:
-    case UPY_E_YIELD_FROM:
-        count_expr(c, e->u.operand);
-        break;
-    case UPY_E_JOINEDSTR:
-        count_list(c, e->u.joined);
-        break;
-    case UPY_E_NAMEDEXPR:
-        count_expr(c, e->u.named.target);
-        count_expr(c, e->u.named.value);
         break;
     default:
         count_parts(c, e);
