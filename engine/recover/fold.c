@@ -83,6 +83,8 @@
 /* Nodes walked per question, so that shared subtrees cannot make a walk
  * take exponential time; past it the answer is "not proven". */
 #define FOLD_WALK_BUDGET 20000
+/* Nodes counted for all temporaries of a function at once. */
+#define FOLD_COUNT_BUDGET (1u << 22)
 /* Occurrences counted once per function: one more than any fold needs. */
 #define FOLD_MANY 3
 
@@ -800,10 +802,12 @@ int rec_fold_spills(rec *r, upy_stmt_list *body) {
     p.body = body;
     p.uses.n_spills = r->spills;
     p.uses.spill_uses = upy_arena_array(r->arena, r->spills, 1);
-    p.uses.budget = UINT32_MAX;
+    p.uses.budget = FOLD_COUNT_BUDGET;
     if (!p.uses.spill_uses)
         return rec_oom(r);
     count_stmts(&p.uses, body);
-    fold_list(&p, body);
+    /* A count that could not be sure (see count_one) folds nothing. */
+    if (p.uses.n < FOLD_MANY)
+        fold_list(&p, body);
     return 0;
 }
