@@ -29,13 +29,18 @@
  *     an unpacking; anything that may run code) does not commute with a
  *     value that has effects or reads a global, a cell or a free
  *     variable;
- *     a global read does not commute with a value that has effects;
+ *     a read of a global, or of a local that may be unbound (neither a
+ *     temporary nor an argument the code never rebinds), does not
+ *     commute with a value that may raise: which error comes first
+ *     would change;
  *     a list, set or dict display does not commute with another (the
  *     effect check numbers new containers in the order they are made);
  *     inside a try or with statement a value that may raise does not
  *     cross a store (a handler, or a with that swallows the exception,
  *     would see the store).
- *   Reads of locals commute with everything but stores of them.
+ *   A value "may raise" when it has effects or reads a global or a
+ *   local that may be unbound.  Reads of temporaries and of arguments
+ *   never rebound commute with everything but stores of them.
  *
  * Global reads are never moved across an effect, not even reads of the
  * names Dynamo binds once in the function's globals (__compiled_fn_*,
@@ -47,8 +52,8 @@
  * loading the graph and calling it.  In the example above
  * `__stack1 = __stack6[-1]` cannot move past `del __stack6[-1]` (an
  * effect, and an item read must stay before it), and __stack0 cannot
- * move past either; `__stack2 = []` folds (only reads of locals, no
- * other display, between it and its use):
+ * move past either; `__stack2 = []` folds (it cannot raise, and no
+ * other display is between it and its use):
  *
  *     __stack0 = __resume_at_102_2
  *     __stack1 = __stack6[-1]
@@ -63,7 +68,7 @@
  *
  * is `__stack8[0:] = [__stack8[1], __stack8[0]]`: temporaries are folded
  * from the last to the first, so __stack10 goes first (only the read of
- * the local __stack9 is between), then __stack9 (nothing between).
+ * the temporary __stack9 is between), then __stack9 (nothing between).
  *
  * A walrus `(tmp := value)` whose name nothing reads, and that one del
  * later in the same list unbinds (Dynamo's tmp_N around its calls), is
@@ -89,7 +94,8 @@
 #define FOLD_MANY 3
 
 typedef enum fold_event {
-    EV_READ_LOCAL,
+    EV_READ_LOCAL,  /* of a temporary or a stable argument: always bound */
+    EV_READ_MAYBE,  /* of another local: may raise UnboundLocalError */
     EV_READ_GLOBAL, /* a global, cell or free variable */
     EV_STORE,       /* a store or del of a local */
     EV_EFFECT,
@@ -101,11 +107,11 @@ typedef enum fold_event {
 typedef struct fold_value {
     const char *locals[FOLD_MAX_READS];
     uint32_t n_locals;
-    uint8_t reads_global, effect, allocs, stores, barrier;
+    uint8_t reads_global, reads_maybe, effect, allocs, stores, barrier;
 } fold_value;
 
 typedef struct fold_walk {
-    const rec *r;
+    rec *r;
     const char *use;      /* the name whose read ends the walk, or NULL */
     const char *walrus;   /* the name whose walrus ends it, or NULL */
     upy_expr **found;     /* where that read or walrus is */
@@ -152,6 +158,13 @@ static void summarize(fold_value *v, fold_event ev, const char *name) {
         else
             v->barrier = 1;
         break;
+    case EV_READ_MAYBE:
+        v->reads_maybe = 1;
+        if (v->n_locals < FOLD_MAX_READS)
+            v->locals[v->n_locals++] = name;
+        else
+            v->barrier = 1;
+        break;
     case EV_READ_GLOBAL:
         v->reads_global = 1;
         break;
@@ -182,12 +195,13 @@ static int reads_local(const fold_value *v, const char *name) {
  * it, does the same (see the header). */
 static int commutes(const fold_walk *w, fold_event ev, const char *name) {
     const fold_value *v = w->moved;
-    int may_raise = v->effect || v->reads_global;
+    int may_raise = v->effect || v->reads_global || v->reads_maybe;
     switch (ev) {
     case EV_READ_LOCAL:
         return 1;
+    case EV_READ_MAYBE:
     case EV_READ_GLOBAL:
-        return !v->effect;
+        return !may_raise;
     case EV_STORE:
         return !reads_local(v, name) && !(w->protected_ && may_raise);
     case EV_EFFECT:
@@ -228,14 +242,19 @@ static int walk_then(fold_walk *w, upy_expr **slot, int ev) {
 
 static int walk_name(fold_walk *w, upy_expr **slot) {
     const char *name = (*slot)->u.name;
+    int stable;
     if (w->use && same_name(name, w->use)) {
         w->found = slot;
         return 1;
     }
     if ((*slot)->cell)
         return event(w, EV_BARRIER, NULL);
-    return event(w, is_fast_local(w->r, name) ? EV_READ_LOCAL : EV_READ_GLOBAL,
-                 name);
+    if (!is_fast_local(w->r, name))
+        return event(w, EV_READ_GLOBAL, name);
+    stable = is_spill_name(name) ? 1 : rec_is_stable_arg(w->r, *slot);
+    if (stable < 0)
+        return event(w, EV_BARRIER, NULL);
+    return event(w, stable ? EV_READ_LOCAL : EV_READ_MAYBE, name);
 }
 
 static int walk_call(fold_walk *w, upy_expr *e) {
@@ -699,7 +718,7 @@ static uint32_t occurrences(const upy_stmt_list *body, const char *name) {
 /* ---- the pass ---- */
 
 typedef struct fold_pass {
-    const rec *r;
+    rec *r;
     upy_stmt_list *body;
     name_count uses; /* of every temporary, counted once */
     int protected_;  /* try or with statements around the list */

@@ -362,6 +362,9 @@ int rec_del_passes_waiting(rec *r, const upy_stmt *s, upy_ptr_vec *out);
 /* Notes the values waiting under a store held back as one pair of a
  * multiple assignment: if it is none, they ran before it. */
 int rec_hold_store(rec *r);
+/* Whether e reads an argument no instruction stores or deletes (and no
+ * cell): bound to one object for the whole call; -1 when out of memory. */
+int rec_is_stable_arg(rec *r, const upy_expr *e);
 /* Whether e is a temporary rec_spill made. */
 int rec_is_spilled(const upy_expr *e);
 /* Whether v was kept across a statement: a temporary, or an argument
