@@ -325,7 +325,20 @@ def test_a_temporary_folds_past_a_local_store_but_not_past_a_call() -> None:
     source = unpyc.decompile(past_call.__code__)
     assert "__stack0 = a[0]" in source and "return (__stack0,)" in source, source
     assert _same_run(past_call, [7], 0) == ((7,), ["x"])
-    for function in (past_store, past_call):
+    # c waits while log.append(...) runs: a local other than an argument
+    # never rebound may be unbound, and its UnboundLocalError must come
+    # before the call, so it stays too (arguments are kept under their
+    # own names, spill.c).
+    local_past_call = _assemble([("LOAD_CONST", 1), ("STORE_FAST", 3), ("LOAD_FAST", 3),
+                                 ("LOAD_FAST", 0), ("LOAD_METHOD", 0), ("LOAD_CONST", 2),
+                                 ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
+                                 ("BUILD_TUPLE", 1), ("RETURN_VALUE", 0)],
+                                consts=(None, 5, "x"), names=("append",),
+                                varnames=("log", "a", "b", "c"))
+    source = unpyc.decompile(local_past_call.__code__)
+    assert "__stack0 = c\n" in source and "return (__stack0,)" in source, source
+    assert _same_run(local_past_call, 0, 0) == ((5,), ["x"])
+    for function in (past_store, past_call, local_past_call):
         namespace: dict = {}
         exec(compile(unpyc.decompile(function.__code__), "<source>", "exec"), namespace)
         assert same_effects(function.__code__, namespace[function.__code__.co_name].__code__).equal
