@@ -1324,6 +1324,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     check_placed(&r, &out);
     *body = upy_vec_stmts(&out);
     rec_breaks_to_tail(&r, body);
+    if (rec_fold_spills(&r, body))
+        return -1;
     if (kind == CODE_CLASS) {
         /* The compiler copies the end of a class body (3.13's
          * __static_attributes__ store, the return) into the branches

@@ -417,6 +417,9 @@ int rec_del_passes_waiting(rec *r, const upy_stmt *s, upy_ptr_vec *out);
 /* Notes the values waiting under a store held back as one pair of a
  * multiple assignment: if it is none, they ran before it. */
 int rec_hold_store(rec *r);
+/* Whether e reads an argument no instruction stores or deletes (and no
+ * cell): bound to one object for the whole call; -1 when out of memory. */
+int rec_is_stable_arg(rec *r, const upy_expr *e);
 /* Whether e is a temporary rec_spill made. */
 int rec_is_spilled(const upy_expr *e);
 /* Whether v was kept across a statement: a temporary, or an argument
@@ -559,6 +562,10 @@ int rec_generic_call(rec *r, sval fn, const sval *args, uint32_t nargs);
 /* The return of a type parameter scope: the statement it made, emitted
  * (1), or 0 when v is none. */
 int rec_generic_return(rec *r, sval v, upy_ptr_vec *out);
+
+/* fold.c: puts the temporaries rec_spill made back into the one
+ * expression that reads each, where the order of effects allows. */
+int rec_fold_spills(rec *r, upy_stmt_list *body);
 
 /* tidy.c */
 void rec_drop_final_return(const rec *r, upy_stmt_list *body);

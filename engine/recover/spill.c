@@ -312,7 +312,7 @@ static int find_stable_args(rec *r, uint32_t nargs) {
 
 /* Whether e reads an argument that names one object for the whole call:
  * reading it later reads the same object. */
-static int is_stable_arg(rec *r, const upy_expr *e) {
+int rec_is_stable_arg(rec *r, const upy_expr *e) {
     const upy_code *co = r->code;
     uint32_t nargs, k;
     if (e->kind != UPY_E_NAME || !(co->flags & CO_OPTIMIZED))
@@ -403,7 +403,7 @@ static int add_value_step(rec *r, upy_expr *value, pending *chain,
     int stable;
     if (close_chain(r, chain))
         return -1;
-    stable = is_stable_arg(r, value);
+    stable = rec_is_stable_arg(r, value);
     if (stable < 0)
         return -1;
     if (stable) {
