@@ -9,8 +9,8 @@ CPython's compile() and marshal.loads as references.
 The corpus: the standard library of CPython 3.11 (tests included), compiled
 by 3.11 into .pyc files in a folder of the run's own; for the tools that stop
 at 3.8 (decompyle3, uncompyle6) the 3.8 standard library, with unpyc, pycdc
-and the references beside them.  --sample N takes about N modules (every
-k-th, sorted), for quick runs.
+and the references beside them.  --sample N takes N modules (spread
+evenly over the sorted list), for quick runs.
 
 The peers come from PyPI, each into a venv of its own under build/bench/
 (depyf 0.20.0 in a 3.11 venv; decompyle3 and uncompyle6 in a 3.8 venv made
@@ -36,8 +36,9 @@ function, --module-timeout for one module) has its worker killed and counts
 as a timeout, at the limit, instead of being waited for.  Times are CPU
 seconds (time.process_time in a worker, the rusage of a process per module):
 the machine may be shared, and CPU time is what other load disturbs least.
-Peak memory: for a process per module, the median and largest ru_maxrss;
-for workers, the largest worker's ru_maxrss.  Equivalence: the output of
+Peak memory: for a process per module, the median and largest peak RSS
+(GNU time's); for workers, the largest peak RSS (VmHWM) a worker had, its
+interpreter and the tool's imports included.  Equivalence: the output of
 that same run compiled by the corpus's interpreter and compared by
 unpyc.roundtrip (roundtrip_code for a module's source, roundtrip_function
 for a function alone), per code object below the modules and per module.
@@ -47,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import marshal
 import os
@@ -153,7 +155,8 @@ class _Judge:
         code = self.load(item)
         if self.table is None:
             with open(item["source"], "rb") as f:
-                self.table = symtable.symtable(f.read().decode("utf-8"), item["source"], "exec")
+                source = importlib.util.decode_source(f.read())  # its coding cookie
+            self.table = symtable.symtable(source, item["source"], "exec")
         qualname = re.sub(r"\[\d+\]$", "", item["key"])
         result = roundtrip_function(code, decompile=given, qualname=qualname, module=self.table)
         return {"module": None, "functions": [result.status]}
@@ -198,6 +201,19 @@ def _work_item(tool: str, item: Item, judge: _Judge,
     return verdict
 
 
+def _peak_kib() -> int:
+    """This process's peak RSS since it became this program: VmHWM, as
+    ru_maxrss counts the memory of the parent it was vforked from."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
 def worker(tool: str) -> int:
     """Serves items on stdin; the tools' own printing goes to /dev/null so
     that stdout carries only results."""
@@ -209,7 +225,7 @@ def worker(tool: str) -> int:
     decompile = None if tool in ("judge", "compile", "marshal") else _tool(tool)
     for line in sys.stdin:
         result = _work_item(tool, json.loads(line), judge, decompile)
-        result["maxrss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        result["maxrss_kb"] = _peak_kib()
         results.write(json.dumps(result) + "\n")
         results.flush()
     return 0
@@ -226,8 +242,8 @@ def corpus(out_dir: str, sample: int) -> int:
     from unpyc.roundtrip import _def_lines, code_objects, python_sources
     stdlib = sysconfig.get_paths()["stdlib"]
     sources = python_sources(stdlib)
-    if sample:
-        sources = sources[:: max(1, len(sources) // sample)][:sample]
+    if sample and sample < len(sources):  # evenly spread over the sorted list
+        sources = [sources[i * len(sources) // sample] for i in range(sample)]
     manifest = []
     for source in sources:
         rel = os.path.relpath(source, stdlib)
@@ -285,22 +301,20 @@ class _Worker:
         result: Result = json.loads(line)
         return result
 
-    def stop(self, kill: bool) -> int:
-        """Ends the worker; its peak memory in KiB."""
+    def stop(self, kill: bool) -> None:
         if kill:
             self.proc.kill()
         else:
             self.stdin.close()
-        _, status, usage = os.wait4(self.proc.pid, 0)
-        self.proc.returncode = os.waitstatus_to_exitcode(status)
-        return usage.ru_maxrss
+        self.proc.wait()
 
 
 def run_pool(argv: List[str], env: Dict[str, str], items: Sequence[Item], jobs: int,
              timeout: float, log: IO[str]) -> Tuple[List[Result], int]:
     """items through `jobs` workers; an item over timeout kills its worker
     and gets {"failure": "timeout"} (a dead worker: "crash").  Returns the
-    results in order and the largest worker's peak memory in KiB."""
+    results in order and the largest peak memory a worker reported, in KiB
+    (a killed worker's last report)."""
     results: List[Result] = [{} for _ in items]
     pending: Deque[int] = deque(range(len(items)))
     idle = [_Worker(argv, env, log) for _ in range(min(jobs, len(items)))]
@@ -325,10 +339,10 @@ def run_pool(argv: List[str], env: Dict[str, str], items: Sequence[Item], jobs: 
                 continue
             results[index] = {"failure": "crash" if result == {} else "timeout",
                               "seconds": timeout}
-            peak = max(peak, worker_.stop(kill=True))
+            worker_.stop(kill=True)
             idle.append(_Worker(argv, env, log))
     for worker_ in idle:
-        peak = max(peak, worker_.stop(kill=False))
+        worker_.stop(kill=False)
     return results, peak
 
 
@@ -535,7 +549,7 @@ def row_cells(row: Row) -> List[str]:
     functions: List[Optional[str]] = [s for r in row.results for s in r.get("functions", [])]
     if row.unit == "function":
         functions = [(r.get("functions") or [r.get("failure")])[0] for r in row.results]
-    return [row.name, "%d %ss" % (len(row.results), row.unit), "%.2f" % sum(seconds),
+    return [row.name, "%d %ss" % (len(row.results), row.unit), "%.3f" % sum(seconds),
             "%.3f" % (1e3 * statistics.median(seconds)), memory, modules,
             "-" if reference else _percent(functions), "%d / %d" % (timeouts, errors)]
 
@@ -735,7 +749,7 @@ def measure(args: argparse.Namespace, work: str,
             version, len(corpus_.modules), sum(len(m["keys"]) for m in corpus_.modules),
             sum(len(m["defs"]) for m in corpus_.modules),
             sum(m["size"] for m in corpus_.modules) / 2 ** 20,
-            " (a sample: every k-th module)" if corpus_.sampled else ""))
+            " (a sample spread evenly over the sorted module list)" if corpus_.sampled else ""))
     profiled = None
     if args.profile and "3.11" in corpora:
         profiled = profile(cli_with_symbols(log), corpora["3.11"], args.profile, work)
