@@ -742,7 +742,9 @@ def measure(args: argparse.Namespace, work: str,
     notes = targets(rows, corpora, baseline) + notes + [
         "Failed runs: a command that exited with an error (the unpyc command exits 9 when it "
         "marked parts as not recovered; its output is judged all the same) or a Python "
-        "decompiler that raised; a timeout counts at its limit in the times."]
+        "decompiler that raised; a timeout counts at its limit in the times.",
+        "Peak memory of a worker: its interpreter, the tool's imports and the oracle judging "
+        "in it included (the marshal row shows what the interpreter alone takes)."]
     for version, corpus_ in corpora.items():
         notes.append("Corpus %s: %d modules, %d code objects below them (%d functions of def "
                      "statements, what functions alone are judged on), %.1f MiB of .pyc%s." % (
