@@ -3,13 +3,16 @@ and under depyf.prepare_debug, side by side.
 
     .venv/bin/python benchmarks/dump_overhead.py [--runs N] [--caches warm|off]
                                                  [--workloads toy,transformer,gpt2]
-                                                 [--install]
+                                                 [--install] [--results FILE]
 
 depyf 0.20.0 and transformers 5.24.0 (for the GPT-2 workload) are not
-unpyc's dependencies: --install puts them into this Python's environment
-first (`python -m pip install depyf==0.20.0 transformers==5.24.0`).  A
-workload or tool that is not installed is reported as not measured, never
-estimated.
+unpyc's dependencies: --install puts them into a folder of their own,
+build/bench/dump-site (`pip install --target`), which goes on the
+workloads' PYTHONPATH, so the project's venv is left as it is (a folder
+already filled by an earlier --install is used without it).  A workload or
+tool that is not installed is reported as not measured, never estimated.
+The table is also written to benchmarks/RESULTS.md (section "Dump
+overhead"; --results names another file).
 
 Each run is a fresh process.  Three workloads, all on the inductor backend
 and trained (grad on):
@@ -56,6 +59,8 @@ import sys
 import tempfile
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
+
+from results_file import machine, write_section
 
 WORKLOAD = r'''
 import contextlib, json, sys, time
@@ -207,6 +212,10 @@ def one_run(mode: str, workload: str, script: str, env: Dict[str, str]) -> Timin
             "process_wall": wall, "process_cpu": cpu}
 
 
+SITE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    "build", "bench", "dump-site")
+
+
 def missing_package(name: str) -> Optional[str]:
     needed = NEEDS.get(name)
     if needed is not None and importlib.util.find_spec(needed) is None:
@@ -215,8 +224,20 @@ def missing_package(name: str) -> Optional[str]:
 
 
 def install() -> None:
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet"] + list(PINNED.values()),
+    """The pinned packages into SITE, beside (not into) this Python's
+    environment; what this environment has already (torch) is not copied."""
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target", SITE]
+                   + [PINNED[name] for name in PINNED
+                      if name == "depyf" or importlib.util.find_spec(name) is None],
                    check=True)
+
+
+def use_site() -> None:
+    """SITE on this process's path and, through PYTHONPATH, the workloads'."""
+    if os.path.isdir(SITE):
+        sys.path.append(SITE)
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            [p for p in (os.environ.get("PYTHONPATH"), SITE) if p])
 
 
 def environment(caches: str, cache_dir: str) -> Dict[str, str]:
@@ -264,9 +285,13 @@ def main() -> None:
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--install", action="store_true",
                         help="pip install %s first" % " ".join(PINNED.values()))
+    parser.add_argument("--results", default=os.path.join(os.path.dirname(__file__), "RESULTS.md"),
+                        help="the Markdown file whose 'Dump overhead' section gets the table")
     args = parser.parse_args()
     if args.install:
         install()
+    use_site()
+    started = machine()
     skipped: Dict[str, str] = {}
     workloads, modes = [], ["plain"]
     for name in args.workloads.split(","):
@@ -307,10 +332,19 @@ def main() -> None:
     finally:
         os.unlink(script)
         cache.cleanup()
-    print(table(rows, skipped, failed))
-    print("\nMedian (min-max) of %d fresh processes per cell; inductor, training; caches %s; "
-          "Python %d.%d, %d CPUs." % (args.runs, args.caches, sys.version_info[0],
-                                      sys.version_info[1], os.cpu_count() or 0))
+    text = "%s\n\nMedian (min-max) of %d fresh processes per cell; inductor, training; " \
+        "caches %s; Python %d.%d, torch %s.\n\nMachine: %s at the start.\n\nMade by " \
+        "`benchmarks/dump_overhead.py %s`.\n" % (
+            table(rows, skipped, failed), args.runs, args.caches, sys.version_info[0],
+            sys.version_info[1], torch_version(), started, " ".join(sys.argv[1:]))
+    print(text)
+    write_section("Dump overhead", text, args.results)
+
+
+def torch_version() -> str:
+    proc = subprocess.run([sys.executable, "-c", "import torch; print(torch.__version__)"],
+                          capture_output=True, text=True)
+    return proc.stdout.strip() or "not installed"
 
 
 if __name__ == "__main__":
