@@ -3173,6 +3173,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
              * and the statement around placed its jump. */
             if (b + 1 == rg->end && is_loop_exit_jump(r, b))
                 return 0;
+            /* So is such a jump straight to where the region goes on (an
+             * else part that starts at the jump over the handlers of its
+             * try, which the body's last if statement took as its way
+             * out): the else part is empty. */
+            if (is_loop_exit_jump(r, b) && bb->jump == rg->follow &&
+                rg->follow != UPY_NO_BLOCK) {
+                r->exit_block = rg->follow;
+                return 0;
+            }
             return rec_fail_region(r, b, rg, out);
         }
         /* A loop header that is a while loop's test (what `continue` in
