@@ -16,3 +16,69 @@ def try_body_ends_in_if(val, word):
         except ValueError:
             pass
     return word
+
+
+def finally_always_raises(exc):
+    # 3.11+: with no RERAISE of its own, the code after the normal copy of
+    # the finally body is the handler, not the code after the try.
+    try:
+        g()
+    finally:
+        raise exc
+
+
+def generator_finally_always_raises(exc):
+    try:
+        yield
+    finally:
+        raise exc
+
+
+def else_part_jumps_back_to_loop(self):
+    # 3.11: the else part's if jumps over the handlers, back to the loop.
+    while True:
+        if self.full():
+            return
+        try:
+            work_id = self.get()
+        except LookupError:
+            return
+        else:
+            if work_id:
+                self.put(work_id)
+            else:
+                del self.items[work_id]
+                continue
+
+
+def else_part_ends_in_break(data):
+    while True:
+        try:
+            sent = send(data)
+        except BlockingIOError:
+            continue
+        else:
+            if sent < len(data):
+                data = data[sent:]
+            else:
+                break
+
+
+def else_part_jumps_to_finally(a, b):
+    # 3.11: the else part's if jumps over the handlers to the copy of the
+    # finally body, whose blocks were left unheld.
+    try:
+        g()
+    except:
+        for h in a:
+            if h is not None:
+                close(h)
+        raise
+    else:
+        if b is not None:
+            b.x = 1
+    finally:
+        if a == 1:
+            close(a)
+        if b == 1:
+            close(b)
