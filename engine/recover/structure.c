@@ -2230,6 +2230,33 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
     return 0;
 }
 
+/* Where __exit__ swallowed an exception, the with goes on into a copy of
+ * the small exit block after it (3.12+ copies `x = {}; return` there
+ * rather than jump back): that copy is the code after the with, which the
+ * normal way on [at, ...) structures, up to its return.  Marks it skipped,
+ * its blocks done. */
+static void skip_suppressed_copy(rec *r, int32_t handler, uint32_t at) {
+    int32_t sb;
+    uint32_t soff, from, n = 0, k;
+    if (with_suppress_follow(r, handler, &sb, &soff))
+        return;
+    from = blk(r, sb)->start + soff;
+    if (from == at)
+        return;
+    while (at + n < r->ncode.count && n < 8 && upy_nin_falls_through(ins(r, at + n)))
+        n++;
+    /* (Only a block that returns is copied so; a jump there goes on to
+     * code the normal way reaches too.) */
+    if (at + n >= r->ncode.count || n >= 8 || ins(r, at + n)->op != N_RETURN ||
+        !rec_same_code(r, at, from, n + 1))
+        return;
+    for (k = from; k <= from + n; k++) {
+        r->skip[k] = 1;
+        if (blk(r, r->cfg.block_of[k])->end == k + 1)
+            r->done[r->cfg.block_of[k]] = 1;
+    }
+}
+
 /* `with a: with b: body` is the code of `with a, b: body`: a with whose
  * body is one with of the same kind takes its items. */
 static void merge_with(rec *r, upy_stmt *s) {
@@ -2318,6 +2345,9 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     if (!exit_len && handler != UPY_NO_BLOCK &&
         with_suppress_follow(r, handler, &cont, &exit_len))
         cont = UPY_NO_BLOCK;
+    else if (exit_len && handler != UPY_NO_BLOCK && cont != UPY_NO_BLOCK &&
+             cont < (int32_t)r->cfg.count)
+        skip_suppressed_copy(r, handler, blk(r, cont)->start + exit_len);
     r->sp = depth - 1;
     r->base = rg->base;
     s = rec_stmt(r, UPY_S_WITH);
@@ -3106,6 +3136,15 @@ static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return) {
     return rec_emit(r, out, s);
 }
 
+/* Whether every instruction of block b is marked skipped. */
+static int all_skipped(const rec *r, int32_t b) {
+    uint32_t i;
+    for (i = blk(r, b)->start; i < blk(r, b)->end; i++)
+        if (!r->skip[i])
+            return 0;
+    return 1;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -3181,6 +3220,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 rg->follow != UPY_NO_BLOCK) {
                 r->exit_block = rg->follow;
                 return 0;
+            }
+            /* A block whose code is all skipped (the copy of a while
+             * loop's test at the bottom of its body, where the handlers of
+             * a try ending the body go on) holds no statement: the walk
+             * goes on through it, as it did the first time. */
+            if (all_skipped(r, b) && bb->next != UPY_NO_BLOCK) {
+                b = bb->next;
+                continue;
             }
             return rec_fail_region(r, b, rg, out);
         }

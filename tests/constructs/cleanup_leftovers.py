@@ -82,3 +82,44 @@ def else_part_jumps_to_finally(a, b):
             close(a)
         if b == 1:
             close(b)
+
+
+def with_then_small_exit(self):
+    # 3.12+: where __exit__ swallows the exception, the with goes on into a
+    # copy of the small code after it.
+    with self.assertRaises(ZeroDivisionError):
+        d = 1 // 0
+    d = {}
+    return d
+
+
+def with_then_return_call(self):
+    with self.cm():
+        x()
+    return self.f()
+
+
+def while_test_after_try(self, id):
+    # 3.12+: the handler goes back to the copy of the loop's test at the
+    # bottom of the body, which the try body ran through.
+    while not self.stop:
+        self.alive[id] = 1
+        try:
+            sleep(2)
+        except OSError:
+            pass
+
+
+def with_in_try_in_loop(self, filenames, encoding=None):
+    # the with's normal way on is a jump, not a copied exit: nothing to skip.
+    read_ok = []
+    for filename in filenames:
+        try:
+            with open(filename, encoding=encoding) as fp:
+                self._read(fp, filename)
+        except OSError:
+            continue
+        if isinstance(filename, os.PathLike):
+            filename = os.fspath(filename)
+        read_ok.append(filename)
+    return read_ok
