@@ -2245,9 +2245,12 @@ static void skip_suppressed_copy(rec *r, int32_t handler, uint32_t at) {
         return;
     while (at + n < r->ncode.count && n < 8 && upy_nin_falls_through(ins(r, at + n)))
         n++;
-    /* (Only a block that returns is copied so; a jump there goes on to
-     * code the normal way reaches too.) */
-    if (at + n >= r->ncode.count || n >= 8 || ins(r, at + n)->op != N_RETURN ||
+    /* (A block that returns or raises is copied so, and one that ends an
+     * except clause, jumping where the normal way does; a lone jump there
+     * goes on to code the normal way reaches too.) */
+    if (at + n >= r->ncode.count || n >= 8 ||
+        (ins(r, at + n)->op == N_JUMP &&
+         (n == 0 || ins(r, at + n)->target != ins(r, from + n)->target)) ||
         !rec_same_code(r, at, from, n + 1))
         return;
     for (k = from; k <= from + n; k++) {

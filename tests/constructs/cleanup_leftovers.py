@@ -123,3 +123,24 @@ def with_in_try_in_loop(self, filenames, encoding=None):
             filename = os.fspath(filename)
         read_ok.append(filename)
     return read_ok
+
+
+def with_ends_except_clause(self):
+    # 3.12+: where __exit__ swallows the exception, the with goes on into a
+    # copy of the end of the except clause (its name's cleanup and jump).
+    try:
+        raise ValueError(42)
+    except ValueError as exc:
+        with cap() as err:
+            hook(exc)
+    self.check(err.getvalue())
+    self.done()
+
+
+def with_ends_finally_body(self):
+    try:
+        self.start()
+    finally:
+        with self.lock:
+            self.stop()
+        server = None
