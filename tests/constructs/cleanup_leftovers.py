@@ -68,7 +68,7 @@ def else_part_jumps_to_finally(a, b):
     # 3.11: the else part's if jumps over the handlers to the copy of the
     # finally body, whose blocks were left unheld.
     try:
-        g()
+        x = g()
     except:
         for h in a:
             if h is not None:
@@ -76,7 +76,7 @@ def else_part_jumps_to_finally(a, b):
         raise
     else:
         if b is not None:
-            b.x = 1
+            x = 1
     finally:
         if a == 1:
             close(a)
