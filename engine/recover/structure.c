@@ -1642,6 +1642,21 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     return rec_emit(r, out, s);
 }
 
+/* The size of [from, to) as the compiler's limit on the blocks it copies
+ * counts it: 3.12+ counts the instructions of the code object, of which
+ * normalizing may make two (a global's load and the NULL before a call);
+ * 3.11 counts its PRECALL too, which normalizing drops, so there the
+ * normalized instructions are the measure that keeps to the limit. */
+static uint32_t copy_size(const rec *r, uint32_t from, uint32_t to) {
+    uint32_t k, n = 0;
+    if (r->version.minor < 12)
+        return to - from;
+    for (k = from; k < to; k++)
+        if (k == from || ins(r, k)->offset != ins(r, k - 1)->offset)
+            n++;
+    return n;
+}
+
 /* Whether instruction targets a and b lead to the same place: the same
  * instruction, or copies of one small exit block (the compiler copies a
  * `return` block into each jump to it, so the top and bottom tests of a
@@ -1654,8 +1669,35 @@ static int same_exit(const rec *r, int32_t a, int32_t b) {
     bb = blk(r, r->cfg.block_of[b]);
     return ab->start == (uint32_t)a && bb->start == (uint32_t)b &&
            ab->end - ab->start == bb->end - bb->start &&
-           ab->end - ab->start <= 4 && ins(r, ab->end - 1)->op == N_RETURN &&
+           copy_size(r, ab->start, ab->end) <= 4 &&
+           ins(r, ab->end - 1)->op == N_RETURN &&
            rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+}
+
+/* The copy `copy` of the exit block of the loop whose blocks (its test's
+ * first on) are [first, last], which the loop's tests also leave to (a
+ * chained comparison's last link, and its cleanup in the copy of the test
+ * at the bottom): the loop goes on at the exit itself, so the copy holds
+ * the same statements.  Marked skipped and done when only the loop's
+ * blocks reach it. */
+static void drop_exit_copy(rec *r, int32_t copy, int32_t first,
+                           int32_t last) {
+    const upy_block *cb = blk(r, copy);
+    uint32_t k;
+    for (k = 0; k < cb->npreds; k++) {
+        const upy_block *p = blk(r, cb->preds[k]);
+        if (cb->preds[k] >= first && cb->preds[k] <= last)
+            continue;
+        if (cb->preds[k] < first || p->end - p->start != 1 ||
+            ins(r, p->start)->op != N_POP_TOP || p->next != copy ||
+            p->npreds != 1 || p->preds[0] < first || p->preds[0] > last)
+            return;
+    }
+    for (k = 0; k < cb->npreds; k++)
+        if (cb->preds[k] > last)
+            r->done[cb->preds[k]] = 1;
+    rec_skip_range(r, cb->start, cb->end - cb->start);
+    r->done[copy] = 1;
 }
 
 /* rec_same_code() for a test and its copy: jumps may leave to copies of
@@ -1871,7 +1913,7 @@ static int test_leaves_past(const rec *r, const rec_cond *c, int32_t exit) {
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far,
-            anchor = c->on_false;
+            anchor = c->on_false, copy = UPY_NO_BLOCK;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0;
@@ -1947,13 +1989,19 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
      * loop ends). */
     if (anchor > exit && exit < (int32_t)r->cfg.count &&
         same_exit(r, (int32_t)blk(r, exit)->start,
-                  (int32_t)blk(r, anchor)->start))
+                  (int32_t)blk(r, anchor)->start)) {
+        copy = anchor;
         anchor = exit;
+    }
     if (anchor < exit || anchor > rg->end)
         return 0;
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
+    /* (Only a chained comparison's links leave to such a copy that the
+     * loop does not break to.) */
+    if (copy != UPY_NO_BLOCK && copy != brk && c->chain_cleanup != UPY_NO_BLOCK)
+        drop_exit_copy(r, copy, c->first, last);
     body_rg = rec_sub_region(rg, body_start, end, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
@@ -2243,7 +2291,8 @@ static void skip_suppressed_copy(rec *r, int32_t handler, uint32_t at) {
     from = blk(r, sb)->start + soff;
     if (from == at)
         return;
-    while (at + n < r->ncode.count && n < 8 && upy_nin_falls_through(ins(r, at + n)))
+    while (at + n < r->ncode.count && n < 8 &&
+           upy_nin_falls_through(ins(r, at + n)))
         n++;
     /* (A block that returns or raises is copied so, and one that ends an
      * except clause, jumping where the normal way does; a lone jump there

@@ -144,3 +144,14 @@ def with_ends_finally_body(self):
         with self.lock:
             self.stop()
         server = None
+
+
+def chained_while_test_exit_copies(i, n, res):
+    # 3.12+: each link of the chained test leaves to a copy of the return
+    # after the loop (one behind the chain's cleanup).
+    while 0 <= i < n:
+        if not i:
+            res.append(1)
+            break
+        i += 1
+    return g(res)
