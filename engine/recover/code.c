@@ -63,13 +63,18 @@ static int numbered_at_loop(const rec *r, size_t at, uint32_t from,
  * the source wrote `while 1`; so does a 1 the code loads later but that
  * is numbered before the constants of the loop's start. */
 upy_expr *rec_true(rec *r, uint32_t from) {
-    const upy_object *consts = r->code->consts, *one = NULL;
+    const upy_object *consts = r->code->consts, *one = NULL, *any_one = NULL;
     size_t k;
+    int has_true = 0;
     for (k = 0; k < upy_seq_len(consts); k++) {
         const upy_object *o = upy_seq_item(consts, k);
         uint32_t use;
+        has_true |= o->kind == UPY_TRUE;
         if (o->kind == UPY_TRUE && !const_loaded(r, o))
             return rec_const(r, &true_object);
+        if (o->kind == UPY_INT && !o->u.integer.is_big &&
+            o->u.integer.value == 1 && !any_one)
+            any_one = o;
         if (o->kind != UPY_INT || o->u.integer.is_big ||
             o->u.integer.value != 1)
             continue;
@@ -78,6 +83,12 @@ upy_expr *rec_true(rec *r, uint32_t from) {
             (use >= from && numbered_at_loop(r, k, from, use)))
             one = o;
     }
+    /* 3.10 and 3.11 keep True in co_consts for every `while True` (one
+     * whose loop never ends too): without it, the test was a 1 the body
+     * loads as well. */
+    if (!one && !has_true && r->version.major == 3 &&
+        (r->version.minor == 10 || r->version.minor == 11))
+        one = any_one;
     return rec_const(r, one ? one : &true_object);
 }
 

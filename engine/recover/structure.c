@@ -1727,6 +1727,21 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     return rec_emit(r, out, s);
 }
 
+/* The size of [from, to) as the compiler's limit on the blocks it copies
+ * counts it: 3.12+ counts the instructions of the code object, of which
+ * normalizing may make two (a global's load and the NULL before a call);
+ * 3.11 counts its PRECALL too, which normalizing drops, so there the
+ * normalized instructions are the measure that keeps to the limit. */
+static uint32_t copy_size(const rec *r, uint32_t from, uint32_t to) {
+    uint32_t k, n = 0;
+    if (r->version.minor < 12)
+        return to - from;
+    for (k = from; k < to; k++)
+        if (k == from || ins(r, k)->offset != ins(r, k - 1)->offset)
+            n++;
+    return n;
+}
+
 /* Whether instruction targets a and b lead to the same place: the same
  * instruction, or copies of one small exit block (the compiler copies a
  * `return` block into each jump to it, so the top and bottom tests of a
@@ -1739,8 +1754,35 @@ static int same_exit(const rec *r, int32_t a, int32_t b) {
     bb = blk(r, r->cfg.block_of[b]);
     return ab->start == (uint32_t)a && bb->start == (uint32_t)b &&
            ab->end - ab->start == bb->end - bb->start &&
-           ab->end - ab->start <= 4 && ins(r, ab->end - 1)->op == N_RETURN &&
+           copy_size(r, ab->start, ab->end) <= 4 &&
+           ins(r, ab->end - 1)->op == N_RETURN &&
            rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+}
+
+/* The copy `copy` of the exit block of the loop whose blocks (its test's
+ * first on) are [first, last], which the loop's tests also leave to (a
+ * chained comparison's last link, and its cleanup in the copy of the test
+ * at the bottom): the loop goes on at the exit itself, so the copy holds
+ * the same statements.  Marked skipped and done when only the loop's
+ * blocks reach it. */
+static void drop_exit_copy(rec *r, int32_t copy, int32_t first,
+                           int32_t last) {
+    const upy_block *cb = blk(r, copy);
+    uint32_t k;
+    for (k = 0; k < cb->npreds; k++) {
+        const upy_block *p = blk(r, cb->preds[k]);
+        if (cb->preds[k] >= first && cb->preds[k] <= last)
+            continue;
+        if (cb->preds[k] < first || p->end - p->start != 1 ||
+            ins(r, p->start)->op != N_POP_TOP || p->next != copy ||
+            p->npreds != 1 || p->preds[0] < first || p->preds[0] > last)
+            return;
+    }
+    for (k = 0; k < cb->npreds; k++)
+        if (cb->preds[k] > last)
+            r->done[cb->preds[k]] = 1;
+    rec_skip_range(r, cb->start, cb->end - cb->start);
+    r->done[copy] = 1;
 }
 
 /* rec_same_code() for a test and its copy: jumps may leave to copies of
@@ -1995,7 +2037,7 @@ static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far, inner_end,
-            anchor = c->on_false;
+            anchor = c->on_false, copy = UPY_NO_BLOCK;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0;
@@ -2071,13 +2113,19 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
      * loop ends). */
     if (anchor > exit && exit < (int32_t)r->cfg.count &&
         same_exit(r, (int32_t)blk(r, exit)->start,
-                  (int32_t)blk(r, anchor)->start))
+                  (int32_t)blk(r, anchor)->start)) {
+        copy = anchor;
         anchor = exit;
+    }
     if (anchor < exit || anchor > rg->end)
         return 0;
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
+    /* (Only a chained comparison's links leave to such a copy that the
+     * loop does not break to.) */
+    if (copy != UPY_NO_BLOCK && copy != brk && c->chain_cleanup != UPY_NO_BLOCK)
+        drop_exit_copy(r, copy, c->first, last);
     inner_end = !top_only && c->first != header
                     ? shared_header_end(r, body_start, exit, header)
                     : UPY_NO_BLOCK;
@@ -2452,6 +2500,37 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
     return 0;
 }
 
+/* Where __exit__ swallowed an exception, the with goes on into a copy of
+ * the small exit block after it (3.12+ copies `x = {}; return` there
+ * rather than jump back): that copy is the code after the with, which the
+ * normal way on [at, ...) structures, up to its return.  Marks it skipped,
+ * its blocks done. */
+static void skip_suppressed_copy(rec *r, int32_t handler, uint32_t at) {
+    int32_t sb;
+    uint32_t soff, from, n = 0, k;
+    if (with_suppress_follow(r, handler, &sb, &soff))
+        return;
+    from = blk(r, sb)->start + soff;
+    if (from == at)
+        return;
+    while (at + n < r->ncode.count && n < 8 &&
+           upy_nin_falls_through(ins(r, at + n)))
+        n++;
+    /* (A block that returns or raises is copied so, and one that ends an
+     * except clause, jumping where the normal way does; a lone jump there
+     * goes on to code the normal way reaches too.) */
+    if (at + n >= r->ncode.count || n >= 8 ||
+        (ins(r, at + n)->op == N_JUMP &&
+         (n == 0 || ins(r, at + n)->target != ins(r, from + n)->target)) ||
+        !rec_same_code(r, at, from, n + 1))
+        return;
+    for (k = from; k <= from + n; k++) {
+        r->skip[k] = 1;
+        if (blk(r, r->cfg.block_of[k])->end == k + 1)
+            r->done[r->cfg.block_of[k]] = 1;
+    }
+}
+
 /* `with a: with b: body` is the code of `with a, b: body`: a with whose
  * body is one with of the same kind takes its items. */
 static void merge_with(rec *r, upy_stmt *s) {
@@ -2540,6 +2619,9 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     if (!exit_len && handler != UPY_NO_BLOCK &&
         with_suppress_follow(r, handler, &cont, &exit_len))
         cont = UPY_NO_BLOCK;
+    else if (exit_len && handler != UPY_NO_BLOCK && cont != UPY_NO_BLOCK &&
+             cont < (int32_t)r->cfg.count)
+        skip_suppressed_copy(r, handler, blk(r, cont)->start + exit_len);
     r->sp = depth - 1;
     r->base = rg->base;
     if (exit_len && handler != UPY_NO_BLOCK &&
@@ -3365,6 +3447,15 @@ static int pops_into_break(const rec *r, int32_t b, const region *rg) {
            ins(r, pb->end - 1)->op == N_POP_TOP;
 }
 
+/* Whether every instruction of block b is marked skipped. */
+static int all_skipped(const rec *r, int32_t b) {
+    uint32_t i;
+    for (i = blk(r, b)->start; i < blk(r, b)->end; i++)
+        if (!r->skip[i])
+            return 0;
+    return 1;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -3434,6 +3525,23 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
              * and the statement around placed its jump. */
             if (b + 1 == rg->end && is_loop_exit_jump(r, b))
                 return 0;
+            /* So is such a jump straight to where the region goes on (an
+             * else part that starts at the jump over the handlers of its
+             * try, which the body's last if statement took as its way
+             * out): the else part is empty. */
+            if (is_loop_exit_jump(r, b) && bb->jump == rg->follow &&
+                rg->follow != UPY_NO_BLOCK) {
+                r->exit_block = rg->follow;
+                return 0;
+            }
+            /* A block whose code is all skipped (the copy of a while
+             * loop's test at the bottom of its body, where the handlers of
+             * a try ending the body go on) holds no statement: the walk
+             * goes on through it, as it did the first time. */
+            if (all_skipped(r, b) && bb->next != UPY_NO_BLOCK) {
+                b = bb->next;
+                continue;
+            }
             return rec_fail_region(r, b, rg, out);
         }
         /* A loop header that is a while loop's test (what `continue` in

@@ -832,6 +832,26 @@ static int find_normal_reach(rec *r) {
     return 0;
 }
 
+/* Where the else part [exit, h) of a try whose handlers never go on
+ * after it (laid out in place, at h) goes on: running off its end would
+ * enter the handlers, which no code falls into, so an if statement ending
+ * it that the walk closed at h jumped over them, to code after the try
+ * (the jump back to the loop around it, the copy of an enclosing finally
+ * body).  The first such jump's target
+ * (not a break or continue of rg's loop, which are statements of their
+ * own), or UPY_NO_BLOCK when the else part never goes on. */
+static int32_t else_jumps_past(const rec *r, int32_t exit, int32_t h,
+                               const region *rg) {
+    int32_t b;
+    for (b = exit; b < h; b++) {
+        int32_t t = blk(r, b)->jump;
+        if (ins(r, blk(r, b)->end - 1)->op == N_JUMP && t > h &&
+            !blk(r, t)->is_handler && t != rg->brk && t != rg->cont)
+            return t;
+    }
+    return UPY_NO_BLOCK;
+}
+
 /* Whether the layout tells the else part of the try whose body starts at
  * block b and goes on at block exit: its handlers laid out in place, code
  * the body falls into before them being an else part.  So before 3.12;
@@ -1607,7 +1627,12 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 if (!moved && rec_skip_copy(r, at, first, n))
                     return -1;
                 follow = r->cfg.block_of[at + n < r->ncode.count ? at + n : at];
-                if (at + n < r->ncode.count &&
+                /* (A finally body that always raises, with no RERAISE of
+                 * its own, leaves nothing after its copy: what follows is
+                 * the handler.) */
+                if (ins(r, reraise)->op != N_RERAISE)
+                    follow = UPY_NO_BLOCK;
+                else if (at + n < r->ncode.count &&
                     blk(r, follow)->start != at + n) {
                     r->resume_block = follow;
                     r->resume_at = at + n;
@@ -1716,6 +1741,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
             follow = r->exit_block;
+            if (follow == h)
+                follow = else_jumps_past(r, exit, h, rg);
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
                    !in_place && exit >= rg->start && exit < rg->end) {
             r->sp = depth_after;

@@ -15,7 +15,7 @@ from types import CodeType
 from typing import Any, Dict, Optional, Tuple
 
 from . import _engine
-from ._objects import assumed_imports, code_of, module_symbols, with_valid_names
+from ._objects import assumed_imports, code_of, inferred_imports, module_symbols, with_valid_names
 from ._placeholders import StandIns
 from .errors import (
     BadMagicError,
@@ -150,16 +150,22 @@ _COMPREHENSIONS = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
 
 def _verification_problem(obj: Any, code: CodeType, source: str) -> Optional[str]:
     """The first difference between code and source compiled (None when
-    equivalent).  A code object of unknown module is compiled in two module
-    scopes, that of no imports and that where every global it uses is an
-    import (_objects.assumed_imports): equivalent in either counts."""
+    equivalent).  A code object of unknown module is compiled in up to
+    three module scopes: that of no imports, that which its own calls tell
+    (_objects.inferred_imports: where some globals are imports and others
+    not, neither of the other two fits) and that where every global it
+    uses is an import (_objects.assumed_imports); equivalent in any counts
+    (the scope only decides how `name.attr(...)` is called)."""
     from .roundtrip import verify_decompiled
 
     module = module_symbols(obj)
     problem = verify_decompiled(code, source, module=module)
     if problem is None or module is not None or code.co_name == "<module>":
         return problem
-    return problem if verify_decompiled(code, source, module=assumed_imports(code)) else None
+    for scope in (inferred_imports, assumed_imports):
+        if verify_decompiled(code, source, module=scope(code)) is None:
+            return None
+    return problem
 
 
 def _printable_name(code: CodeType) -> bool:

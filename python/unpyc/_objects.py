@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dis
 import functools
 import keyword
 import re
@@ -168,6 +169,51 @@ def module_symbols(obj: Any) -> Optional[symtable.SymbolTable]:
         and not keyword.iskeyword(name)
     )
     return symtable.symtable(imports, "<module scope>", "exec")
+
+
+def inferred_imports(code: types.CodeType) -> symtable.SymbolTable:
+    """The module scope code's own bytecode tells: on 3.11+ the compiler
+    loads a global (or, in a class body, a name) with the NULL of a call in
+    front and then reads the attribute, `name.attr(...)` as an attribute
+    call, only when name is an import in the module; else it loads the
+    method.  The names code and its nested code load so, as imports (the
+    scope in which the source compiles as the original did); empty before
+    3.11."""
+    names: Set[str] = set()
+    pending = [code]
+    while pending:
+        current = pending.pop()
+        pending.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+        names.update(_attribute_call_bases(current))
+    imports = "".join("import %s\n" % name for name in sorted(names))
+    return symtable.symtable(imports, "<module scope>", "exec")
+
+
+def _attribute_call_bases(code: types.CodeType) -> Set[str]:
+    """Names code loads with the NULL of a call next to them and then
+    reads an attribute of without the method load (see inferred_imports)."""
+    found: Set[str] = set()
+    if sys.version_info < (3, 11):
+        return found
+    instructions = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
+    for k, ins in enumerate(instructions[:-1]):
+        after = instructions[k + 1]
+        # (dis writes the NULL before the name to 3.12, after it on 3.13.)
+        if after.opname != "LOAD_ATTR" or "NULL|self" in after.argrepr:
+            continue
+        pushes_null = ins.opname == "LOAD_GLOBAL" and (
+            ins.argrepr.startswith("NULL + ") or ins.argrepr.endswith(" + NULL"))
+        if ins.opname == "LOAD_NAME" and k and instructions[k - 1].opname == "PUSH_NULL":
+            pushes_null = True
+        # (3.13 pushes that NULL after the attribute.)
+        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME") and k + 2 < len(instructions) and \
+                instructions[k + 2].opname == "PUSH_NULL":
+            pushes_null = True
+        name = ins.argval
+        if pushes_null and isinstance(name, str) and name.isidentifier() and \
+                not keyword.iskeyword(name):
+            found.add(name)
+    return found
 
 
 def assumed_imports(code: types.CodeType) -> symtable.SymbolTable:

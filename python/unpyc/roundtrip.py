@@ -331,6 +331,12 @@ def _root_qualname(code: CodeType) -> str:
     qualname = getattr(code, "co_qualname", None)
     if isinstance(qualname, str):
         return qualname
+    if not code.co_flags & CO_NEWLOCALS and "__qualname__" in code.co_names:
+        # A class body stores its own qualname.
+        for const in code.co_consts:
+            if isinstance(const, str) and (
+                    const == code.co_name or const.endswith("." + code.co_name)):
+                return const
     for child in _children(code):
         suffix = ".<locals>." + child.co_name
         for const in code.co_consts + child.co_consts:
@@ -358,6 +364,8 @@ class _Comparer:
         self.standalone = standalone
         self.roots = roots
         self._normalized: Dict[int, _Normalized] = {}
+        # Whether the code compared now is a class body (standalone only).
+        self._class_body = False
 
     def _normalize(self, code: CodeType) -> _Normalized:
         found = self._normalized.get(id(code))
@@ -384,6 +392,10 @@ class _Comparer:
             return kind, value.co_name, qualname
         if isinstance(value, str) and root and value.startswith(root + "."):
             return kind, None, value[len(root) :]
+        if isinstance(value, str) and root and value == root and self._class_body:
+            # (A class body's own __qualname__: the class stands where
+            # the scaffolding put it.)
+            return kind, None, ""
         try:
             hash(value)
         except TypeError:
@@ -409,6 +421,7 @@ class _Comparer:
         if flags_e != flags_a:
             return "%s: co_flags: expected %s, got %s" % (
                 where, dis.pretty_flags(flags_e), dis.pretty_flags(flags_a))
+        self._class_body = self.standalone and not expected.co_flags & CO_NEWLOCALS
         keys_e = [self.const_key(c, self.roots[0]) for c in expected.co_consts]
         keys_a = [self.const_key(c, self.roots[1]) for c in actual.co_consts]
         # The same bytes and tables make the same instructions: decode only

@@ -1,0 +1,21 @@
+"""`while 1:` whose body loads the constant 1 too: 3.10 and 3.11 keep True
+in co_consts for every `while True:`, so its absence says the test was 1."""
+
+
+def selective_find(text, char, index, pos):
+    length = len(text)
+    while 1:
+        pos += 1
+        if pos == length:
+            return (-1, -1)
+        if text[pos] == char:
+            return index + 1, pos
+        index += 1
+
+
+def endless_true(queue):
+    while True:
+        item = queue.get(1)
+        if item is None:
+            return 1
+        queue.put(item)
