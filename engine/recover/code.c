@@ -1227,6 +1227,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         return -1;
     check_placed(&r, &out);
     *body = upy_vec_stmts(&out);
+    if (rec_place_passes(&r, body))
+        return -1;
     rec_breaks_to_tail(&r, body);
     if (kind == CODE_CLASS) {
         /* The compiler copies the end of a class body (3.13's

@@ -507,6 +507,10 @@ int rec_generic_return(rec *r, sval v, upy_ptr_vec *out);
 
 /* tidy.c */
 void rec_drop_final_return(const rec *r, upy_stmt_list *body);
+
+/* passes.c: a `pass` for each NOP the code kept, before the statement
+ * whose code follows it (upy_nin.lead_nops). */
+int rec_place_passes(rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
