@@ -66,6 +66,11 @@ static uint32_t passes_before(placing *pl, const upy_stmt *prev,
         (!in->lead_nops_joined || is_loop(prev)))
         return 0;
     pl->placed[i] = 1;
+    /* The return of a line other than the NOP's before it took the line
+     * of one more, which it made redundant. */
+    if (is_bare_return_none(pl->r, s) && in->lead_nops && in->line >= 0 &&
+        in->lead_line >= 0 && in->line != in->lead_line)
+        return in->lead_nops + 1;
     return in->lead_nops;
 }
 
