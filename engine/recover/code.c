@@ -711,7 +711,8 @@ static uint32_t trailing_names(const rec *r) {
 /* Whether loading `name` bare numbers it in co_names: it must load a
  * global (a local would not be numbered), and a dotted import is no name. */
 static int global_name(const upy_code *co, const char *name) {
-    return !strchr(name, '.') && !in_names(co->varnames, name) &&
+    return !strchr(name, '.') && rec_is_identifier(name) &&
+           !in_names(co->varnames, name) &&
            !in_names(co->cellvars, name) && !in_names(co->freevars, name);
 }
 
@@ -883,8 +884,8 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
         upy_expr *e;
         /* A bare name must load a global (a local's is numbered by an
          * import), and a dotted import is no name. */
-        if (strchr(name, '.') || in_names(co->cellvars, name) ||
-            in_names(co->freevars, name))
+        if (strchr(name, '.') || !rec_is_identifier(name) ||
+            in_names(co->cellvars, name) || in_names(co->freevars, name))
             return 0;
         if (in_names(co->varnames, name)) {
             if (flush_dead_loads(r, &loads, &dead) ||
@@ -1265,6 +1266,12 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     if (kind == CODE_FUNCTION &&
         (add_dead_yield(&r, body) || add_dead_code(&r, body) ||
          add_dead_names(&r, body)))
+        return -1;
+    /* Names only dead code of a module or class body used stay in its
+     * co_names as in a function's; a module has no locals or cells. */
+    if (kind == CODE_MODULE && (add_dead_code(&r, body) || add_dead_names(&r, body)))
+        return -1;
+    if (kind == CODE_CLASS && add_dead_names(&r, body))
         return -1;
     if ((kind == CODE_MODULE || kind == CODE_CLASS) &&
         add_dead_annotation(&r, body))
