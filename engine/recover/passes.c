@@ -67,8 +67,10 @@ static uint32_t passes_before(placing *pl, const upy_stmt *prev,
         return 0;
     pl->placed[i] = 1;
     /* The return of a line other than the NOP's before it took the line
-     * of one more, which it made redundant. */
-    if (is_bare_return_none(pl->r, s) && in->lead_nops && in->line >= 0 &&
+     * of one more, which it made redundant.  That one counts only for the
+     * size of the block (more than 4 instructions are not inlined): fewer
+     * NOPs start a block that is copied into the jumps to it alike. */
+    if (is_bare_return_none(pl->r, s) && in->lead_nops >= 3 && in->line >= 0 &&
         in->lead_line >= 0 && in->line != in->lead_line)
         return in->lead_nops + 1;
     return in->lead_nops;
