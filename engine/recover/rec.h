@@ -56,6 +56,9 @@ typedef enum sv_kind {
     SV_FUNCTION,    /* a function (or class) waiting for its name */
     SV_ASSERTION,   /* AssertionError of an assert statement */
     SV_SAVED,       /* 3.12+: a local saved by an inlined comprehension */
+    SV_CLASS_ARGS,  /* the argument tuple of a __build_class__ call with **
+                       keywords (CALL_FUNCTION_EX): pend the class body's
+                       function, expr the tuple of name and bases */
 } sv_kind;
 
 typedef struct pending pending;
