@@ -360,15 +360,17 @@ static int is_future_import(const upy_stmt *s) {
            s->u.import.module && strcmp(s->u.import.module, "__future__") == 0;
 }
 
-/* Appends `if False: stmt` to body: a statement the compiler drops again,
- * kept for what its presence alone decides (a code flag, a set-up). */
-static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt) {
+/* Appends `if test: stmt` to body, test a false constant: a statement the
+ * compiler drops again, kept for what its presence alone decides (a code
+ * flag, a set-up). */
+static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt,
+                       upy_expr *test) {
     upy_ptr_vec out = {0}, dead = {0};
     upy_stmt *s = rec_stmt(r, UPY_S_IF);
     uint32_t i;
     if (!s)
         return -1;
-    s->u.if_.test = rec_const_false(r);
+    s->u.if_.test = test;
     if (!s->u.if_.test || upy_vec_push(r->arena, &dead, stmt))
         return rec_oom(r);
     s->u.if_.body = upy_vec_stmts(&dead);
@@ -399,10 +401,12 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
     yield_stmt->u.expr = upy_expr_new(r->arena, UPY_E_YIELD);
     if (!yield_stmt->u.expr)
         return rec_oom(r);
-    return append_dead(r, body, yield_stmt);
+    return append_dead(r, body, yield_stmt, rec_const_false(r));
 }
 
 static int has_annotation(upy_stmt_list *list);
+static int in_names(const upy_object *names, const char *name);
+static int has_const_like(const upy_code *co, const upy_object *o);
 
 static void annotation_in(upy_stmt_list *list, upy_list_role role,
                           const upy_stmt *holder, void *arg) {
@@ -436,6 +440,7 @@ static int has_annotation(upy_stmt_list *list) {
  * an annotation under `if False:` brings it back. */
 static int add_dead_annotation(rec *r, upy_stmt_list *body) {
     upy_stmt *ann;
+    upy_expr *test;
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++)
         if (r->ncode.ins[i].op == N_SETUP_ANNOTATIONS)
@@ -446,12 +451,23 @@ static int add_dead_annotation(rec *r, upy_stmt_list *body) {
     if (!ann)
         return -1;
     ann->u.annassign.target = rec_name(r, "_");
-    /* (A constant: a name would join co_names, dead code or not.) */
-    ann->u.annassign.annotation = rec_const_false(r);
-    ann->u.annassign.simple = 1;
-    if (!ann->u.annassign.target || !ann->u.annassign.annotation)
+    /* Dead code still numbers its names and (before 3.12) its constants on
+     * 3.10+.  A stored annotation names __annotations__ and its target's
+     * name: where co_names has none, the source's was not stored (`(x):
+     * T = v`), and the output's is `(_): []`, which numbers nothing, under
+     * `if None:`, None being numbered at the end anyway (the return's).
+     * Else `_: False` under `if False:`, constants both. */
+    ann->u.annassign.simple = in_names(r->code->names, "__annotations__");
+    if (ann->u.annassign.simple || !has_const_like(r->code, r->none_object)) {
+        ann->u.annassign.annotation = rec_const_false(r);
+        test = rec_const_false(r);
+    } else {
+        ann->u.annassign.annotation = upy_expr_new(r->arena, UPY_E_LIST);
+        test = rec_const(r, r->none_object);
+    }
+    if (!ann->u.annassign.target || !ann->u.annassign.annotation || !test)
         return rec_oom(r);
-    return append_dead(r, body, ann);
+    return append_dead(r, body, ann, test);
 }
 
 /* Whether name is the variable of a comprehension 3.12+ inlined in the
