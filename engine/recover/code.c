@@ -1259,6 +1259,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         rec_fold_tail_returns(&r, body);
         rec_drop_final_return(&r, body);
     }
+    if (rec_place_final_passes(&r, body))
+        return -1;
     if (kind == CODE_MODULE)
         rec_docstring_from_doc(body, 0);
     if (kind == CODE_FUNCTION && upy_seq_len(co->consts) &&

@@ -101,6 +101,81 @@ static int place_in(placing *pl, upy_stmt_list *list) {
     return 0;
 }
 
+/* The implicit `return None` ending a module, with NOPs before it that
+ * no statement took: the module's one load of None and return, or -1.
+ * (Where the compiler copied the return into the branches that reach it,
+ * the NOPs before one copy are the last statements of that branch.) */
+static int64_t final_return(const rec *r) {
+    int64_t found = -1;
+    uint32_t i;
+    for (i = 0; i + 1 < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE &&
+            in[1].op == N_RETURN) {
+            if (found >= 0)
+                return -1;
+            found = i;
+        }
+    }
+    return found >= 0 && r->ncode.ins[found].lead_nops ? found : -1;
+}
+
+/* Whether a pass placed for the NOPs before instruction at is among the
+ * statements. */
+static int has_pass_of(upy_stmt_list *list, uint32_t at);
+
+static void pass_in(upy_stmt_list *list, upy_list_role role,
+                    const upy_stmt *holder, void *arg) {
+    uint32_t *at = arg;
+    (void)role;
+    (void)holder;
+    if (at[1] == 0 && has_pass_of(list, at[0]))
+        at[1] = 1;
+}
+
+static int has_pass_of(upy_stmt_list *list, uint32_t at) {
+    uint32_t k, found[2] = {at, 0};
+    for (k = 0; k < list->len && !found[1]; k++) {
+        if (!list->items[k])
+            continue;
+        if (list->items[k]->kind == UPY_S_PASS && list->items[k]->start == at)
+            return 1;
+        upy_stmt_each_list(list->items[k], pass_in, found);
+    }
+    return (int)found[1];
+}
+
+/* The passes before a module's final return go at its end, where no
+ * statement took them (the structure recovered the return from another
+ * copy of it, as the way out of a handler).  A return of
+ * a line other than the NOP's before it took the line of one more NOP,
+ * which it made redundant.  That one counts only for the size of the
+ * block (more than 4 instructions are not inlined): fewer NOPs start a
+ * block that is copied into the jumps to it alike. */
+int rec_place_final_passes(rec *r, upy_stmt_list *body) {
+    int64_t at = r->is_module ? final_return(r) : -1;
+    const upy_nin *in = at >= 0 ? &r->ncode.ins[at] : NULL;
+    upy_ptr_vec with = {0};
+    uint32_t k, n;
+    if (!in || has_pass_of(body, (uint32_t)at))
+        return 0;
+    n = in->lead_nops;
+    if (n >= 3 && in->line >= 0 && in->lead_line >= 0 &&
+        in->line != in->lead_line)
+        n++;
+    for (k = 0; k < body->len; k++)
+        if (upy_vec_push(r->arena, &with, body->items[k]))
+            return rec_oom(r);
+    for (k = 0; k < n; k++) {
+        upy_stmt *p = rec_stmt(r, UPY_S_PASS);
+        if (!p || upy_vec_push(r->arena, &with, p))
+            return rec_oom(r);
+        rec_set_start(r, p, (uint32_t)at);
+    }
+    *body = upy_vec_stmts(&with);
+    return 0;
+}
+
 int rec_place_passes(rec *r, upy_stmt_list *body) {
     placing pl;
     pl.r = r;

@@ -512,8 +512,11 @@ int rec_generic_return(rec *r, sval v, upy_ptr_vec *out);
 void rec_drop_final_return(const rec *r, upy_stmt_list *body);
 
 /* passes.c: a `pass` for each NOP the code kept, before the statement
- * whose code follows it (upy_nin.lead_nops). */
+ * whose code follows it (upy_nin.lead_nops); then, after the final return
+ * is dropped, those before a module's final return that no statement
+ * took, at its end. */
 int rec_place_passes(rec *r, upy_stmt_list *body);
+int rec_place_final_passes(rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
