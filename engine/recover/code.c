@@ -935,6 +935,46 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
     return 0;
 }
 
+/* 3.13 keeps co_consts[0] whether code loads it or not
+ * (remove_unused_consts in Python/flowgraph.c: it may be a docstring).  A
+ * module's first constant that no instruction loads is a str the
+ * optimizer dropped the load of after numbering it: an f-string statement
+ * (`f''`, LOAD_CONST; POP_TOP, a pair it removes).  One, first, numbers
+ * it again. */
+static int add_first_const(rec *r, upy_stmt_list *body) {
+    const upy_object *first =
+        upy_seq_len(r->code->consts) ? upy_seq_item(r->code->consts, 0) : NULL;
+    upy_ptr_vec out = {0};
+    upy_stmt *s;
+    upy_expr *text;
+    uint32_t i;
+    /* (Nothing goes before a docstring or a future import.) */
+    if (r->version.major != 3 || r->version.minor < 13 || !first ||
+        first->kind != UPY_STR || lead_len(body))
+        return 0;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].arg == 0)
+            return 0;
+    s = rec_stmt(r, UPY_S_EXPR);
+    if (!s)
+        return -1;
+    s->u.expr = upy_expr_new(r->arena, UPY_E_JOINEDSTR);
+    text = rec_const(r, first);
+    if (!s->u.expr || !text || upy_vec_push(r->arena, &out, s))
+        return rec_oom(r);
+    if (rec_str(first) && rec_str(first)[0]) {
+        upy_ptr_vec parts = {0};
+        if (upy_vec_push(r->arena, &parts, text))
+            return rec_oom(r);
+        s->u.expr->u.joined = upy_vec_exprs(&parts);
+    }
+    for (i = 0; i < body->len; i++)
+        if (upy_vec_push(r->arena, &out, body->items[i]))
+            return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
 /* global / nonlocal declarations the code implies.  In a function, a free
  * variable no instruction names was declared nonlocal and never used (or
  * used in dead code only): it stays free, and the declaration keeps it so.
@@ -1287,7 +1327,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         return -1;
     /* Names only dead code of a module or class body used stay in its
      * co_names as in a function's; a module has no locals or cells. */
-    if (kind == CODE_MODULE && (add_dead_code(&r, body) || add_dead_names(&r, body)))
+    if (kind == CODE_MODULE && (add_dead_code(&r, body) || add_dead_names(&r, body) ||
+                                add_first_const(&r, body)))
         return -1;
     if (kind == CODE_CLASS && add_dead_names(&r, body))
         return -1;
