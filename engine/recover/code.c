@@ -987,7 +987,11 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
         const upy_nin *in = &r->ncode.ins[i];
         const char *name = rec_str(in->obj);
         upy_ptr_vec *to = NULL;
-        if ((in->op == N_STORE || in->op == N_DELETE) && name) {
+        /* A module's own loads are LOAD_NAME but for a name it declares
+         * global (a class body's inlined comprehensions load globals). */
+        if ((in->op == N_STORE || in->op == N_DELETE ||
+             (in->op == N_LOAD && r->is_module)) &&
+            name) {
             /* In a module too: a `global` in any function makes the
              * module's own stores of that name STORE_GLOBAL, and a function
              * that only reads the name does not show its declaration. */
