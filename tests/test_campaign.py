@@ -4,8 +4,8 @@ A fixed-seed smoke run of the campaign on every installed CPython 3.8-3.13:
 the same 40 pysource-codegen and 10 hypothesmith programs each time,
 round-tripped, with the failing ones listed per version in
 tests/known_failures/campaign/smoke-3.X.txt (the list only shrinks; a crash
-or a timeout always fails).  Then the shrinking itself, on a failure of
-that list, and the programs a real campaign shrank
+or a timeout always fails).  Then the shrinking itself, on a planted
+failure, and the programs a real campaign shrank
 (tests/campaign_failures/), round-tripped like the construct tests with
 their own known-failures lists.
 """
@@ -16,10 +16,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import CodeType
 from typing import Any, Dict
 
 import pytest
 
+from unpyc import campaign, roundtrip
 from conftest import REPO, RESULTS, VERSIONS, interpreter, run_python
 
 KNOWN = REPO / "tests" / "known_failures" / "campaign"
@@ -44,30 +46,44 @@ def test_smoke_campaign(version: str) -> None:
     assert proc.returncode == 0, proc.stdout
 
 
-def test_failure_shrinks_to_the_same_failure(unpyc_path: str) -> None:
-    """The first listed smoke failure on 3.11, shrunk by pysource-minimize
-    in a 3.11 worker: smaller, and still failing with the same verdict and
-    category."""
-    from unpyc import campaign
-    from unpyc.roundtrip import read_known
+PLANTED = "planted_difference = name_0 - name_1"
 
-    known = sorted(read_known(str(KNOWN / "smoke-3.11.txt")))
-    codegen = [name for name in known if name.startswith("pysource-codegen:")]
-    if not codegen:
-        pytest.skip("no pysource-codegen program of the 3.11 smoke run fails")
-    _generator, seed, k = codegen[0].split(":")
-    source = campaign.Programs(int(seed), 60, 4).codegen(int(k)).source
-    target = campaign.Target("3.11", interpreter("3.11"), unpyc_path, 60)
-    try:
-        verdict = target.check(source)
-        key = (verdict["status"], verdict["category"])
-        assert key[0] in campaign.FAILURES, verdict
-        smaller = campaign.minimize_failure(target, source, key, 120)
-        again = target.check(smaller)
-    finally:
-        target.stop()
+
+def _planted_fault(code: CodeType) -> str:
+    """unpyc's output, except that the planted subtraction comes out as an
+    addition: a decompiler wrong on purpose, so that the shrinking is
+    tested on a failure whatever the engine gets right."""
+    import unpyc
+
+    return unpyc.decompile(code, verify=False).replace(PLANTED, PLANTED.replace("-", "+"))
+
+
+class PlantedTarget(campaign.Target):
+    """This interpreter, checking programs with _planted_fault in place of
+    unpyc (no worker process)."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.version[:4].rstrip("."), sys.executable, "", 60)
+
+    def check(self, source: str) -> Dict[str, Any]:
+        return campaign.check_program(source, decompiler=_planted_fault)
+
+
+def test_failure_shrinks_to_the_same_failure() -> None:
+    """A generated program with a planted wrong output, shrunk by
+    pysource-minimize: smaller, still failing with the same verdict and
+    category, and the planted statement is what is left of it."""
+    source = campaign.Programs(0, 60, 4).codegen(0).source + "\n" + PLANTED + "\n"
+    target = PlantedTarget()
+    verdict = target.check(source)
+    key = (verdict["status"], verdict["category"])
+    assert key[0] == roundtrip.DIFFERS, verdict
+    assert campaign.check_program(source)["output"] != verdict["output"], verdict
+    smaller = campaign.minimize_failure(target, source, key, 120)
+    again = target.check(smaller)
     assert len(smaller) < len(source), smaller
     assert (again["status"], again["category"]) == key, (smaller, again)
+    assert smaller.strip() == PLANTED, smaller
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -228,6 +228,11 @@ typedef struct upy_nin {
      * of its own there (a `return` whose value is loaded after the finally
      * body copied before it). */
     int32_t lead_line;
+    /* The NOPs right before it in its block: statements that left no code
+     * (a `pass`), see lead_nops() in normalize.c; and whether the first of
+     * them starts the block as a jump target (a join). */
+    uint32_t lead_nops;
+    uint8_t lead_nops_joined;
 } upy_nin;
 
 /* A code object in neutral form. */

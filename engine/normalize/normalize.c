@@ -218,6 +218,36 @@ static const upy_exc_entry *entry_at(const norm *nm, uint32_t offset) {
                                                      : NULL;
 }
 
+/* The NOPs right before decoded instruction i in its block.  CPython's
+ * remove_redundant_nops (Python/flowgraph.c; compile.c before 3.12) keeps
+ * a NOP only where its line is neither the line of the instruction before
+ * it nor of the one after it (nor missing), so each NOP left in the code
+ * is a statement of its own that made no code: a `pass`, a constant
+ * expression.  It counts: a block it starts is no exit without a line
+ * number (duplicate_exits_without_lineno copies those into each jump to
+ * them) and may be too big to inline (inline_small_exit_blocks).  A jump
+ * target between a NOP and i puts the NOP in the block before, and so
+ * does another exception handler (a NOP of a try body before the copy of
+ * its finally body).  Sets *joined when the first of them is a jump
+ * target. */
+static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
+    uint32_t n = 0, k = i, first = i;
+    const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
+    while (k > 0 && !nm->is_target[k]) {
+        k--;
+        if (op_is(nm, k, UPY_OP_NOP) &&
+            entry_at(nm, at(nm, k)->offset) == handler) {
+            n++;
+            first = k;
+        } else if (!op_is(nm, k, UPY_OP_EXTENDED_ARG) &&
+                   !op_is(nm, k, UPY_OP_CACHE)) {
+            break;
+        }
+    }
+    *joined = n > 0 && nm->is_target[first];
+    return n;
+}
+
 /* Appends a neutral instruction made from decoded instruction i. */
 static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
                      uint32_t i) {
@@ -240,6 +270,8 @@ static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
     if (nm->first_of[i] == UNSET && i > 0 && op_is(nm, i - 1, UPY_OP_NOP) &&
         (i < 2 || at(nm, i - 2)->line < at(nm, i - 1)->line))
         in->lead_line = at(nm, i - 1)->line;
+    if (nm->first_of[i] == UNSET)
+        in->lead_nops = lead_nops(nm, i, &in->lead_nops_joined);
     nm->src[nm->n] = (int32_t)i;
     nm->handler_of[nm->n] = (int32_t)i;
     nm->target_off[nm->n] = -1;

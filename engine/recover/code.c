@@ -388,15 +388,17 @@ static int is_future_import(const upy_stmt *s) {
            s->u.import.module && strcmp(s->u.import.module, "__future__") == 0;
 }
 
-/* Appends `if False: stmt` to body: a statement the compiler drops again,
- * kept for what its presence alone decides (a code flag, a set-up). */
-static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt) {
+/* Appends `if test: stmt` to body, test a false constant: a statement the
+ * compiler drops again, kept for what its presence alone decides (a code
+ * flag, a set-up). */
+static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt,
+                       upy_expr *test) {
     upy_ptr_vec out = {0}, dead = {0};
     upy_stmt *s = rec_stmt(r, UPY_S_IF);
     uint32_t i;
     if (!s)
         return -1;
-    s->u.if_.test = rec_const_false(r);
+    s->u.if_.test = test;
     if (!s->u.if_.test || upy_vec_push(r->arena, &dead, stmt))
         return rec_oom(r);
     s->u.if_.body = upy_vec_stmts(&dead);
@@ -427,10 +429,12 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
     yield_stmt->u.expr = upy_expr_new(r->arena, UPY_E_YIELD);
     if (!yield_stmt->u.expr)
         return rec_oom(r);
-    return append_dead(r, body, yield_stmt);
+    return append_dead(r, body, yield_stmt, rec_const_false(r));
 }
 
 static int has_annotation(upy_stmt_list *list);
+static int in_names(const upy_object *names, const char *name);
+static int has_const_like(const upy_code *co, const upy_object *o);
 
 static void annotation_in(upy_stmt_list *list, upy_list_role role,
                           const upy_stmt *holder, void *arg) {
@@ -464,6 +468,7 @@ static int has_annotation(upy_stmt_list *list) {
  * an annotation under `if False:` brings it back. */
 static int add_dead_annotation(rec *r, upy_stmt_list *body) {
     upy_stmt *ann;
+    upy_expr *test;
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++)
         if (r->ncode.ins[i].op == N_SETUP_ANNOTATIONS)
@@ -474,12 +479,23 @@ static int add_dead_annotation(rec *r, upy_stmt_list *body) {
     if (!ann)
         return -1;
     ann->u.annassign.target = rec_name(r, "_");
-    /* (A constant: a name would join co_names, dead code or not.) */
-    ann->u.annassign.annotation = rec_const_false(r);
-    ann->u.annassign.simple = 1;
-    if (!ann->u.annassign.target || !ann->u.annassign.annotation)
+    /* Dead code still numbers its names and (before 3.12) its constants on
+     * 3.10+.  A stored annotation names __annotations__ and its target's
+     * name: where co_names has none, the source's was not stored (`(x):
+     * T = v`), and the output's is `(_): []`, which numbers nothing, under
+     * `if None:`, None being numbered at the end anyway (the return's).
+     * Else `_: False` under `if False:`, constants both. */
+    ann->u.annassign.simple = in_names(r->code->names, "__annotations__");
+    if (ann->u.annassign.simple || !has_const_like(r->code, r->none_object)) {
+        ann->u.annassign.annotation = rec_const_false(r);
+        test = rec_const_false(r);
+    } else {
+        ann->u.annassign.annotation = upy_expr_new(r->arena, UPY_E_LIST);
+        test = rec_const(r, r->none_object);
+    }
+    if (!ann->u.annassign.target || !ann->u.annassign.annotation || !test)
         return rec_oom(r);
-    return append_dead(r, body, ann);
+    return append_dead(r, body, ann, test);
 }
 
 /* Whether name is the variable of a comprehension 3.12+ inlined in the
@@ -814,7 +830,8 @@ static uint32_t trailing_names(const rec *r) {
 /* Whether loading `name` bare numbers it in co_names: it must load a
  * global (a local would not be numbered), and a dotted import is no name. */
 static int global_name(const upy_code *co, const char *name) {
-    return !strchr(name, '.') && !in_names(co->varnames, name) &&
+    return !strchr(name, '.') && rec_is_identifier(name) &&
+           !in_names(co->varnames, name) &&
            !in_names(co->cellvars, name) && !in_names(co->freevars, name);
 }
 
@@ -986,8 +1003,8 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
         upy_expr *e;
         /* A bare name must load a global (a local's is numbered by an
          * import), and a dotted import is no name. */
-        if (strchr(name, '.') || in_names(co->cellvars, name) ||
-            in_names(co->freevars, name))
+        if (strchr(name, '.') || !rec_is_identifier(name) ||
+            in_names(co->cellvars, name) || in_names(co->freevars, name))
             return 0;
         if (in_names(co->varnames, name)) {
             if (flush_dead_loads(r, &loads, &dead) ||
@@ -1021,6 +1038,46 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
     return 0;
 }
 
+/* 3.13 keeps co_consts[0] whether code loads it or not
+ * (remove_unused_consts in Python/flowgraph.c: it may be a docstring).  A
+ * module's first constant that no instruction loads is a str the
+ * optimizer dropped the load of after numbering it: an f-string statement
+ * (`f''`, LOAD_CONST; POP_TOP, a pair it removes).  One, first, numbers
+ * it again. */
+static int add_first_const(rec *r, upy_stmt_list *body) {
+    const upy_object *first =
+        upy_seq_len(r->code->consts) ? upy_seq_item(r->code->consts, 0) : NULL;
+    upy_ptr_vec out = {0};
+    upy_stmt *s;
+    upy_expr *text;
+    uint32_t i;
+    /* (Nothing goes before a docstring or a future import.) */
+    if (r->version.major != 3 || r->version.minor < 13 || !first ||
+        first->kind != UPY_STR || lead_len(body))
+        return 0;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].arg == 0)
+            return 0;
+    s = rec_stmt(r, UPY_S_EXPR);
+    if (!s)
+        return -1;
+    s->u.expr = upy_expr_new(r->arena, UPY_E_JOINEDSTR);
+    text = rec_const(r, first);
+    if (!s->u.expr || !text || upy_vec_push(r->arena, &out, s))
+        return rec_oom(r);
+    if (rec_str(first) && rec_str(first)[0]) {
+        upy_ptr_vec parts = {0};
+        if (upy_vec_push(r->arena, &parts, text))
+            return rec_oom(r);
+        s->u.expr->u.joined = upy_vec_exprs(&parts);
+    }
+    for (i = 0; i < body->len; i++)
+        if (upy_vec_push(r->arena, &out, body->items[i]))
+            return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
 /* global / nonlocal declarations the code implies.  In a function, a free
  * variable no instruction names was declared nonlocal and never used (or
  * used in dead code only): it stays free, and the declaration keeps it so.
@@ -1033,7 +1090,11 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
         const upy_nin *in = &r->ncode.ins[i];
         const char *name = rec_str(in->obj);
         upy_ptr_vec *to = NULL;
-        if ((in->op == N_STORE || in->op == N_DELETE) && name) {
+        /* A module's own loads are LOAD_NAME but for a name it declares
+         * global (a class body's inlined comprehensions load globals). */
+        if ((in->op == N_STORE || in->op == N_DELETE ||
+             (in->op == N_LOAD && r->is_module)) &&
+            name) {
             /* In a module too: a `global` in any function makes the
              * module's own stores of that name STORE_GLOBAL, and a function
              * that only reads the name does not show its declaration. */
@@ -1334,6 +1395,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         return -1;
     check_placed(&r, &out);
     *body = upy_vec_stmts(&out);
+    if (rec_place_passes(&r, body))
+        return -1;
     rec_breaks_to_tail(&r, body);
     if (rec_fold_spills(&r, body))
         return -1;
@@ -1349,6 +1412,8 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         rec_fold_tail_returns(&r, body);
         rec_drop_final_return(&r, body);
     }
+    if (rec_place_final_passes(&r, body))
+        return -1;
     if (kind == CODE_MODULE)
         rec_docstring_from_doc(body, 0);
     if (kind == CODE_FUNCTION && upy_seq_len(co->consts) &&
@@ -1374,6 +1439,13 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     if (kind == CODE_FUNCTION &&
         (add_dead_yield(&r, body) || add_dead_code(&r, body) ||
          add_dead_names(&r, body)))
+        return -1;
+    /* Names only dead code of a module or class body used stay in its
+     * co_names as in a function's; a module has no locals or cells. */
+    if (kind == CODE_MODULE && (add_dead_code(&r, body) || add_dead_names(&r, body) ||
+                                add_first_const(&r, body)))
+        return -1;
+    if (kind == CODE_CLASS && add_dead_names(&r, body))
         return -1;
     if ((kind == CODE_MODULE || kind == CODE_CLASS) &&
         add_dead_annotation(&r, body))

@@ -345,6 +345,43 @@ static upy_expr_list ex_args(rec *r, upy_expr *e, int kwargs,
     return display_items(r, e);
 }
 
+/* class C(bases, **kw): __build_class__ called through CALL_FUNCTION_EX
+ * with the tuple SV_CLASS_ARGS holds and the keywords of `call` (made from
+ * the ** dict) as the class's. */
+static int class_call_ex(rec *r, sval args, upy_expr *call) {
+    const upy_expr *rest = args.expr;
+    uint32_t n = rest ? rest->u.elts.len : 0, k;
+    sval *all = upy_arena_array(r->arena, n + 1, sizeof(sval));
+    upy_stmt *s;
+    if (!all)
+        return rec_oom(r);
+    all[0].kind = SV_FUNCTION;
+    all[0].pend = args.pend;
+    for (k = 0; k < n; k++) {
+        all[k + 1].kind = SV_VALUE;
+        all[k + 1].expr = rest->u.elts.items[k];
+    }
+    if (rec_class_call(r, all, n + 1, NULL, 0))
+        return -1;
+    s = r->stack[r->sp - 1].pend->stmt;
+    s->u.classdef.keywords = call->u.call.keywords;
+    s->u.classdef.n_keywords = call->u.call.n_keywords;
+    return 0;
+}
+
+/* Whether the n items of a tuple being built are a class body's function,
+ * its name and bases, with __build_class__ (and maybe its NULL) under
+ * them: the arguments of a class statement with ** keywords. */
+static int is_class_args(rec *r, const sval *items, int32_t n) {
+    const sval *below = rec_peek(r, 1), *under = rec_peek(r, 2);
+    return n >= 2 && items[0].kind == SV_FUNCTION && items[0].pend &&
+           items[0].pend->kind == P_DEF && !items[0].pend->stmt &&
+           items[0].pend->value &&
+           ((below && below->kind == SV_BUILD_CLASS) ||
+            (below && below->kind == SV_NULL && under &&
+             under->kind == SV_BUILD_CLASS));
+}
+
 static int eval_call_ex(rec *r, const upy_nin *in) {
     sval kwargs, args, fn, slots[2];
     uint32_t nslots = in->flags & N_ONE_SLOT ? 1 : 2, k;
@@ -359,6 +396,11 @@ static int eval_call_ex(rec *r, const upy_nin *in) {
     for (k = nslots; k-- > 0;)
         slots[k] = rec_pop(r);
     fn = callable_of(r, slots, nslots);
+    if (fn.kind == SV_BUILD_CLASS && args.kind == SV_CLASS_ARGS &&
+        (in->flags & N_CALL_KWARGS)) {
+        keywords_from_dict(r, call, rec_value(r, kwargs));
+        return r->failed ? -1 : class_call_ex(r, args, call);
+    }
     call->u.call.func = rec_value(r, fn);
     call->u.call.args =
         ex_args(r, rec_value(r, args), (in->flags & N_CALL_KWARGS) != 0, in);
@@ -879,6 +921,12 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
                                                  : UPY_E_SET);
         if (!items || !e)
             return -1;
+        if (in->op == N_BUILD_TUPLE && is_class_args(r, items, in->arg)) {
+            e->u.elts = expr_list(r, items + 1, (uint32_t)in->arg - 1);
+            return rec_push_sval(r, (sval){.kind = SV_CLASS_ARGS,
+                                           .expr = e,
+                                           .pend = items[0].pend});
+        }
         e->u.elts = expr_list(r, items, (uint32_t)in->arg);
         return push_value(r, e);
     }

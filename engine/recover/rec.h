@@ -70,6 +70,9 @@ typedef enum sv_kind {
     SV_FUNCTION,    /* a function (or class) waiting for its name */
     SV_ASSERTION,   /* AssertionError of an assert statement */
     SV_SAVED,       /* 3.12+: a local saved by an inlined comprehension */
+    SV_CLASS_ARGS,  /* the argument tuple of a __build_class__ call with **
+                       keywords (CALL_FUNCTION_EX): pend the class body's
+                       function, expr the tuple of name and bases */
 } sv_kind;
 
 typedef struct pending pending;
@@ -569,6 +572,13 @@ int rec_fold_spills(rec *r, upy_stmt_list *body);
 
 /* tidy.c */
 void rec_drop_final_return(const rec *r, upy_stmt_list *body);
+
+/* passes.c: a `pass` for each NOP the code kept, before the statement
+ * whose code follows it (upy_nin.lead_nops); then, after the final return
+ * is dropped, those before a module's final return that no statement
+ * took, at its end. */
+int rec_place_passes(rec *r, upy_stmt_list *body);
+int rec_place_final_passes(rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
