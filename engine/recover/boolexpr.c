@@ -1204,27 +1204,30 @@ static void mark_tail_done(rec *r, uint32_t t) {
 
 /* A test whose true (or false) outcome goes to a block that keeps its
  * value and jumps out, else falls to where the test's other outcome goes:
- * `(t and k) or rest` / `(t or k) and rest` after jump threading. */
+ * `(t and k) or rest` / `(t or k) and rest` after jump threading.  Which
+ * outcome of the test reaches the keep block and which value of k it
+ * keeps are independent: the test may read either way round (`(a or k)
+ * and rest` reaches k when a fails, and keeps k when k fails).  The test
+ * that reaches k is `reach`: k kept when true is `(reach and k) or rest`,
+ * kept when false `(not reach or k) and rest`. */
 static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
                            int32_t *resume, upy_ptr_vec *out) {
-    int32_t kb, rest;
+    int32_t kb, rest, m;
     const upy_block *k;
     const upy_nin *j;
-    int keep_true;
-    upy_expr *kv, *restv;
-    uint32_t tail_a, tail_b;
-    int32_t m;
+    int reach_true, keeps_true;
+    upy_expr *kv, *restv, *left;
 
-    for (keep_true = 1; keep_true >= 0; keep_true--) {
-        kb = keep_true ? c->on_true : c->on_false;
-        rest = keep_true ? c->on_false : c->on_true;
+    for (reach_true = 1; reach_true >= 0; reach_true--) {
+        kb = reach_true ? c->on_true : c->on_false;
+        rest = reach_true ? c->on_false : c->on_true;
         if (kb == UPY_NO_BLOCK || rest == UPY_NO_BLOCK || r->done[kb])
             continue;
         k = blk(r, kb);
         j = ins(r, k->end - 1);
-        if (j->op != N_JUMP_IF_OR_POP || k->next != rest ||
-            j->arg != (keep_true ? UPY_JUMP_TRUE : UPY_JUMP_FALSE))
+        if (j->op != N_JUMP_IF_OR_POP || k->next != rest)
             continue;
+        keeps_true = j->arg == UPY_JUMP_TRUE;
         /* The keep block computes k and jumps, value kept, to the join. */
         m = k->jump;
         if (value_from(r, kb, k->start, UPY_NO_BLOCK, k->end - 1, rg, out))
@@ -1234,11 +1237,11 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
         if (value_from(r, rest, blk(r, rest)->start, m, UINT32_MAX, rg, out))
             return -1;
         restv = rec_value(r, rec_pop(r));
-        (void)tail_a;
-        (void)tail_b;
-        if (rec_push(r, SV_VALUE,
-                     boolop(r, !keep_true, boolop(r, keep_true, c->test, kv),
-                            restv)))
+        if (keeps_true)
+            left = boolop(r, 1, reach_true ? c->test : c->negated, kv);
+        else
+            left = boolop(r, 0, reach_true ? c->negated : c->test, kv);
+        if (rec_push(r, SV_VALUE, boolop(r, !keeps_true, left, restv)))
             return -1;
         *resume = m;
         r->cond_resume = m != UPY_NO_BLOCK ? blk(r, m)->start : 0;
