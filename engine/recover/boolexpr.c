@@ -1101,7 +1101,8 @@ static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
 
 /* Evaluates the instructions of one branch, from instruction `from` of
  * block b, until control reaches block `merge` (or instruction stop_at):
- * the branch's value is then on the stack. */
+ * the branch's value is then on the stack.  Returns 1 when it stopped at
+ * stop_at, 0 when it went on to merge (or gave up, marked), -1 on error. */
 static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                       uint32_t stop_at, const region *rg, upy_ptr_vec *out) {
     int guard = 0;
@@ -1121,7 +1122,7 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
         if (stop < 0)
             return -1;
         if ((uint32_t)stop == stop_at)
-            return 0;
+            return 1;
         if ((uint32_t)stop == bb->end) {
             b = bb->next;
         } else {
@@ -1160,7 +1161,7 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
             from = blk(r, b)->start;
         if (stop_at != UINT32_MAX && b != UPY_NO_BLOCK &&
             stop_at == blk(r, b)->start)
-            return 0;
+            return 1;
     }
     return 0;
 }
@@ -1202,18 +1203,83 @@ static void mark_tail_done(rec *r, uint32_t t) {
     }
 }
 
-/* A test whose true (or false) outcome goes to a block that keeps its
- * value and jumps out, else falls to where the test's other outcome goes:
- * `(t and k) or rest` / `(t or k) and rest` after jump threading.  Which
- * outcome of the test reaches the keep block and which value of k it
- * keeps are independent: the test may read either way round (`(a or k)
- * and rest` reaches k when a fails, and keeps k when k fails).  The test
- * that reaches k is `reach`: k kept when true is `(reach and k) or rest`,
- * kept when false `(not reach or k) and rest`. */
+/* The first block from b on, before target, that ends in a JUMP_IF_X_OR_POP
+ * (X being `cond`) to target; UPY_NO_BLOCK if none. */
+static int32_t next_keep_link(const rec *r, int32_t b, int32_t target,
+                              int32_t cond) {
+    for (; b != UPY_NO_BLOCK && b < target; b++) {
+        const upy_nin *j = ins(r, blk(r, b)->end - 1);
+        if (j->op == N_JUMP_IF_OR_POP && j->arg == cond &&
+            blk(r, b)->jump == target)
+            return b;
+    }
+    return UPY_NO_BLOCK;
+}
+
+/* The operands after the first of `x and y and z ...` (or `or`, X being
+ * `cond`), from block b to the join `target`, joined.  Each operand but
+ * the last ends in the same jump to target: read one after another, not
+ * each inside the one before, a chain of hundreds of operands (CPython
+ * compiles them) nests no deeper than one.  A link found inside an
+ * operand's own control flow (a conditional expression's branch that
+ * jump threading sent to target) is read there, as part of the operand.
+ * With `end` (else UPY_NO_BLOCK) the last operand is the one whose link
+ * falls into block end: the operands of a threaded `(t and (x or y)) or
+ * end`.  NULL on error. */
+static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
+                               int32_t cond, int32_t end, const region *rg,
+                               upy_ptr_vec *out) {
+    upy_expr *all = NULL, *v;
+    for (;;) {
+        int32_t link = next_keep_link(r, b, target, cond);
+        uint32_t depth = r->sp;
+        int st = value_from(r, b, blk(r, b)->start, target,
+                            link != UPY_NO_BLOCK ? blk(r, link)->end - 1
+                                                 : UINT32_MAX,
+                            rg, out);
+        if (st < 0)
+            return NULL;
+        if ((st == 1 && r->sp != depth + 1) ||
+            (st == 0 && end != UPY_NO_BLOCK)) {
+            /* Not an operand alone on the stack, or past the end: not a
+             * shape known. */
+            rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
+                            "expression");
+            st = 0;
+        }
+        v = rec_value(r, rec_pop(r));
+        all = all ? boolop(r, cond == UPY_JUMP_FALSE, all, v) : v;
+        if (st == 0)
+            return all;
+        r->done[link] = 1;
+        b = blk(r, link)->next;
+        if (b == end)
+            return all;
+    }
+}
+
+/* The block from b on, before end, that falls into end with a
+ * JUMP_IF_X_OR_POP; UPY_NO_BLOCK if none. */
+static int32_t keep_into(const rec *r, int32_t b, int32_t end) {
+    for (; b != UPY_NO_BLOCK && b < end; b++)
+        if (blk(r, b)->next == end &&
+            ins(r, blk(r, b)->end - 1)->op == N_JUMP_IF_OR_POP)
+            return b;
+    return UPY_NO_BLOCK;
+}
+
+/* A test whose true (or false) outcome goes to blocks that keep their
+ * value and jump out, else fall to where the test's other outcome goes:
+ * `(t and k) or rest` / `(t or k) and rest` after jump threading, k
+ * itself maybe `x or y` (`x and y`) whose links all jump out.  Which
+ * outcome of the test reaches k and which value of k is kept are
+ * independent: the test may read either way round (`(a or k) and rest`
+ * reaches k when a fails, and keeps k when k fails).  The test that
+ * reaches k is `reach`: k kept when true is `(reach and k) or rest`, kept
+ * when false `(not reach or k) and rest`. */
 static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
                            int32_t *resume, upy_ptr_vec *out) {
-    int32_t kb, rest, m;
-    const upy_block *k;
+    int32_t kb, rest, m, last;
     const upy_nin *j;
     int reach_true, keeps_true;
     upy_expr *kv, *restv, *left;
@@ -1223,18 +1289,19 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
         rest = reach_true ? c->on_false : c->on_true;
         if (kb == UPY_NO_BLOCK || rest == UPY_NO_BLOCK || r->done[kb])
             continue;
-        k = blk(r, kb);
-        j = ins(r, k->end - 1);
-        if (j->op != N_JUMP_IF_OR_POP || k->next != rest)
+        last = keep_into(r, kb, rest);
+        if (last == UPY_NO_BLOCK)
             continue;
+        j = ins(r, blk(r, last)->end - 1);
+        m = blk(r, last)->jump;
         keeps_true = j->arg == UPY_JUMP_TRUE;
-        /* The keep block computes k and jumps, value kept, to the join. */
-        m = k->jump;
-        if (value_from(r, kb, k->start, UPY_NO_BLOCK, k->end - 1, rg, out))
+        if (next_keep_link(r, kb, m, j->arg) == UPY_NO_BLOCK)
+            continue;
+        kv = keep_operands(r, kb, m, j->arg, rest, rg, out);
+        if (!kv)
             return -1;
-        r->done[kb] = 1;
-        kv = rec_value(r, rec_pop(r));
-        if (value_from(r, rest, blk(r, rest)->start, m, UINT32_MAX, rg, out))
+        if (value_from(r, rest, blk(r, rest)->start, m, UINT32_MAX, rg, out) <
+            0)
             return -1;
         restv = rec_value(r, rec_pop(r));
         if (keeps_true)
@@ -1322,10 +1389,9 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
         rec_unrecovered(r, out, bb->start, bb->end, "chained comparison");
         return 0;
     }
-    if (value_from(r, bb->next, blk(r, bb->next)->start, target, UINT32_MAX, rg,
-                   out))
+    rest = keep_operands(r, bb->next, target, j->arg, UPY_NO_BLOCK, rg, out);
+    if (!rest)
         return -1;
-    rest = rec_value(r, rec_pop(r));
     if (rec_push(r, SV_VALUE,
                  boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)))
         return -1;
@@ -1378,12 +1444,12 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
     join = join_of(r, c.first, c.on_true, c.on_false, &tail_a, &tail_b);
     depth = r->sp;
     if (value_from(r, c.on_true, blk(r, c.on_true)->start, join, tail_a, rg,
-                   out))
+                   out) < 0)
         return -1;
     v1 = rec_value(r, r->sp > depth ? rec_pop(r) : rec_pop(r));
     r->sp = depth;
     if (value_from(r, c.on_false, blk(r, c.on_false)->start, join, tail_b, rg,
-                   out))
+                   out) < 0)
         return -1;
     v2 = rec_value(r, r->sp > depth ? rec_pop(r) : rec_pop(r));
     r->sp = depth;
