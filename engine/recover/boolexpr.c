@@ -1268,6 +1268,76 @@ static int32_t keep_into(const rec *r, int32_t b, int32_t end) {
     return UPY_NO_BLOCK;
 }
 
+/* One threaded group `(t and k)` / `(t or k)` (see threaded_boolop): the
+ * blocks of k, from kb to the block `last` whose link falls into rest, all
+ * keep-jump to m when k is kept (keeps_true) . */
+typedef struct threaded_group {
+    int32_t kb, rest, last, m;
+    int reach_true, keeps_true;
+} threaded_group;
+
+/* Whether the outcomes of a test reach a threaded group, the test's
+ * outcome `reach_true` reaching k; fills *g. */
+static int find_group(const rec *r, int32_t on_true, int32_t on_false,
+                      int reach_true, threaded_group *g) {
+    const upy_nin *j;
+    g->kb = reach_true ? on_true : on_false;
+    g->rest = reach_true ? on_false : on_true;
+    g->reach_true = reach_true;
+    if (g->kb == UPY_NO_BLOCK || g->rest == UPY_NO_BLOCK || r->done[g->kb])
+        return 0;
+    g->last = keep_into(r, g->kb, g->rest);
+    if (g->last == UPY_NO_BLOCK)
+        return 0;
+    j = ins(r, blk(r, g->last)->end - 1);
+    g->m = blk(r, g->last)->jump;
+    g->keeps_true = j->arg == UPY_JUMP_TRUE;
+    return next_keep_link(r, g->kb, g->m, j->arg) != UPY_NO_BLOCK;
+}
+
+/* `(reach and k)` or `(not reach or k)` of group g after test c. */
+static upy_expr *group_value(rec *r, const rec_cond *c,
+                             const threaded_group *g, const region *rg,
+                             upy_ptr_vec *out) {
+    upy_expr *kv = keep_operands(
+        r, g->kb, g->m, g->keeps_true ? UPY_JUMP_TRUE : UPY_JUMP_FALSE,
+        g->rest, rg, out);
+    if (!kv)
+        return NULL;
+    if (g->keeps_true)
+        return boolop(r, 1, g->reach_true ? c->test : c->negated, kv);
+    return boolop(r, 0, g->reach_true ? c->negated : c->test, kv);
+}
+
+/* Whether block b is one test alone whose outcomes make another group
+ * like g (to the same join, kept the same way): the next operand of
+ * `(a0 or x0) and (a1 or x1) and ...`.  Its outcomes are no tests, so
+ * rec_condition() reads b alone. */
+static int next_group_at(const rec *r, int32_t b, const threaded_group *g,
+                         threaded_group *next) {
+    int32_t t, f;
+    int k;
+    if (b == UPY_NO_BLOCK || b >= g->m || r->done[b] ||
+        test_values(r, b, 0) != 1 || is_none_jump(r, b))
+        return 0;
+    jump_targets(r, b, &t, &f);
+    t = peek_through_jumps(r, t);
+    f = peek_through_jumps(r, f);
+    for (k = 1; k >= 0; k--)
+        if (find_group(r, t, f, k, next) && next->m == g->m &&
+            next->keeps_true == g->keeps_true && next->kb > b)
+            return 1;
+    return 0;
+}
+
+/* A value not recovered after all: block bb marked, nothing follows. */
+static int gave_up(rec *r, const upy_block *bb, int32_t *resume,
+                   upy_ptr_vec *out) {
+    rec_unrecovered(r, out, bb->start, bb->end, "expression");
+    *resume = UPY_NO_BLOCK;
+    return 1;
+}
+
 /* A test whose true (or false) outcome goes to blocks that keep their
  * value and jump out, else fall to where the test's other outcome goes:
  * `(t and k) or rest` / `(t or k) and rest` after jump threading, k
@@ -1276,45 +1346,52 @@ static int32_t keep_into(const rec *r, int32_t b, int32_t end) {
  * independent: the test may read either way round (`(a or k) and rest`
  * reaches k when a fails, and keeps k when k fails).  The test that
  * reaches k is `reach`: k kept when true is `(reach and k) or rest`, kept
- * when false `(not reach or k) and rest`. */
+ * when false `(not reach or k) and rest`.  When rest starts with another
+ * such group, it is read here too, one group after another: a chain of
+ * hundreds nests no deeper than one. */
 static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
                            int32_t *resume, upy_ptr_vec *out) {
-    int32_t kb, rest, m, last;
-    const upy_nin *j;
-    int reach_true, keeps_true;
-    upy_expr *kv, *restv, *left;
+    threaded_group g, next;
+    upy_expr *all, *v;
+    int k;
 
-    for (reach_true = 1; reach_true >= 0; reach_true--) {
-        kb = reach_true ? c->on_true : c->on_false;
-        rest = reach_true ? c->on_false : c->on_true;
-        if (kb == UPY_NO_BLOCK || rest == UPY_NO_BLOCK || r->done[kb])
-            continue;
-        last = keep_into(r, kb, rest);
-        if (last == UPY_NO_BLOCK)
-            continue;
-        j = ins(r, blk(r, last)->end - 1);
-        m = blk(r, last)->jump;
-        keeps_true = j->arg == UPY_JUMP_TRUE;
-        if (next_keep_link(r, kb, m, j->arg) == UPY_NO_BLOCK)
-            continue;
-        kv = keep_operands(r, kb, m, j->arg, rest, rg, out);
-        if (!kv)
+    for (k = 1; k >= 0; k--)
+        if (find_group(r, c->on_true, c->on_false, k, &g))
+            break;
+    if (k < 0)
+        return 0;
+    all = group_value(r, c, &g, rg, out);
+    while (all && next_group_at(r, g.rest, &g, &next)) {
+        const upy_block *nb = blk(r, g.rest);
+        rec_cond nc;
+        int stop = rec_run(r, nb->start, nb->end - 1, rg, out);
+        if (stop < 0)
             return -1;
-        if (value_from(r, rest, blk(r, rest)->start, m, UINT32_MAX, rg, out) <
-            0)
-            return -1;
-        restv = rec_value(r, rec_pop(r));
-        if (keeps_true)
-            left = boolop(r, 1, reach_true ? c->test : c->negated, kv);
-        else
-            left = boolop(r, 0, reach_true ? c->negated : c->test, kv);
-        if (rec_push(r, SV_VALUE, boolop(r, !keeps_true, left, restv)))
-            return -1;
-        *resume = m;
-        r->cond_resume = m != UPY_NO_BLOCK ? blk(r, m)->start : 0;
-        return 1;
+        r->done[g.rest] = 1;
+        nc.start = 0;
+        if (stop != (int)nb->end - 1 || rec_condition(r, g.rest, rg, &nc, out))
+            return gave_up(r, nb, resume, out);
+        for (k = 1; k >= 0; k--)
+            if (find_group(r, nc.on_true, nc.on_false, k, &next) &&
+                next.m == g.m && next.keeps_true == g.keeps_true)
+                break;
+        /* (next_group_at saw the same outcomes.) */
+        if (k < 0)
+            return gave_up(r, nb, resume, out);
+        v = group_value(r, &nc, &next, rg, out);
+        all = v ? boolop(r, !g.keeps_true, all, v) : NULL;
+        g = next;
     }
-    return 0;
+    if (!all ||
+        value_from(r, g.rest, blk(r, g.rest)->start, g.m, UINT32_MAX, rg,
+                   out) < 0)
+        return -1;
+    v = rec_value(r, rec_pop(r));
+    if (rec_push(r, SV_VALUE, boolop(r, !g.keeps_true, all, v)))
+        return -1;
+    *resume = g.m;
+    r->cond_resume = g.m != UPY_NO_BLOCK ? blk(r, g.m)->start : 0;
+    return 1;
 }
 
 /* Where the last link of a chained comparison, from instruction `from` of
