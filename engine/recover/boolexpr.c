@@ -1477,6 +1477,23 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
     return 0;
 }
 
+/* The value of one branch of `x if test else y`, from block b to the join
+ * (or the tail the branches share): *v.  1 when the branch is no value:
+ * it did not leave exactly one on the stack, or it emitted a statement,
+ * without a mark of its own saying why. */
+static int branch_value(rec *r, int32_t b, int32_t join, uint32_t tail,
+                        const region *rg, upy_expr **v, upy_ptr_vec *out) {
+    uint32_t depth = r->sp, len = out->len;
+    unsigned marks = r->unrecovered;
+    if (value_from(r, b, blk(r, b)->start, join, tail, rg, out) < 0)
+        return -1;
+    if (r->unrecovered == marks && (r->sp != depth + 1 || out->len != len))
+        return 1;
+    *v = rec_value(r, rec_pop(r));
+    r->sp = depth;
+    return 0;
+}
+
 static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
                      upy_ptr_vec *out);
 
@@ -1505,7 +1522,7 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
     int32_t join;
     uint32_t tail_a, tail_b;
     upy_expr *v1, *v2, *e;
-    uint32_t depth;
+    uint32_t depth, len;
     int st;
 
     r->done[b] = 1;
@@ -1520,16 +1537,23 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
     /* x if test else y. */
     join = join_of(r, c.first, c.on_true, c.on_false, &tail_a, &tail_b);
     depth = r->sp;
-    if (value_from(r, c.on_true, blk(r, c.on_true)->start, join, tail_a, rg,
-                   out) < 0)
+    len = out->len;
+    st = branch_value(r, c.on_true, join, tail_a, rg, &v1, out);
+    if (st == 0)
+        st = branch_value(r, c.on_false, join, tail_b, rg, &v2, out);
+    if (st < 0)
         return -1;
-    v1 = rec_value(r, r->sp > depth ? rec_pop(r) : rec_pop(r));
     r->sp = depth;
-    if (value_from(r, c.on_false, blk(r, c.on_false)->start, join, tail_b, rg,
-                   out) < 0)
-        return -1;
-    v2 = rec_value(r, r->sp > depth ? rec_pop(r) : rec_pop(r));
-    r->sp = depth;
+    if (st) {
+        /* Not a conditional expression (a value the code keeps under its
+         * test, popped in one branch: a shape no rule here knows).  What
+         * its branches emitted would run where they do not: marked. */
+        out->len = len;
+        rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
+                        "expression");
+        *resume = UPY_NO_BLOCK;
+        return 0;
+    }
     e = new_expr(r, UPY_E_IFEXP);
     if (!e)
         return -1;
