@@ -1099,6 +1099,27 @@ static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
     return best;
 }
 
+/* Where block b, run from instruction `from` with `held` values of the
+ * branch already on the stack, ends in a copy of the small exit block
+ * merge (a return) after its one value: the first instruction of the
+ * copy, else UINT32_MAX.  3.8-3.11 copy the return into the last operand
+ * of `return (a or b) if c else d`, the other operands jumping to it. */
+static uint32_t copied_merge_at(const rec *r, int32_t b, uint32_t from,
+                                int32_t merge, int32_t held) {
+    const upy_block *bb = blk(r, b), *mb;
+    uint32_t n, i;
+    if (merge == UPY_NO_BLOCK || ins(r, bb->end - 1)->op != N_RETURN)
+        return UINT32_MAX;
+    mb = blk(r, merge);
+    n = mb->end - mb->start;
+    if (n > 4 || bb->end - from <= n || ins(r, mb->end - 1)->op != N_RETURN ||
+        !rec_same_code(r, bb->end - n, mb->start, n))
+        return UINT32_MAX;
+    for (i = from; i < bb->end - n; i++)
+        held += upy_nin_stack_effect(ins(r, i), 0);
+    return held == 1 ? bb->end - n : UINT32_MAX;
+}
+
 /* Evaluates the instructions of one branch, from instruction `from` of
  * block b, until control reaches block `merge` (or instruction stop_at):
  * the branch's value is then on the stack.  Returns 1 when it stopped at
@@ -1106,9 +1127,10 @@ static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
 static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                       uint32_t stop_at, const region *rg, upy_ptr_vec *out) {
     int guard = 0;
+    uint32_t entry = r->sp;
     while (b != UPY_NO_BLOCK && b != merge && guard++ < 4096) {
         const upy_block *bb = blk(r, b);
-        uint32_t to = bb->end;
+        uint32_t to = bb->end, copy;
         int stop;
         if (stop_at >= bb->start && stop_at < bb->end)
             to = stop_at;
@@ -1118,6 +1140,17 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
             return 0;
         }
         r->done[b] = 1;
+        copy = copied_merge_at(r, b, from, merge, (int32_t)(r->sp - entry));
+        if (to == bb->end && copy != UINT32_MAX) {
+            /* The branch's value complete where the compiler copied the
+             * exit block merge in: that copy is merge's. */
+            stop = rec_run(r, from, copy, rg, out);
+            if (stop < 0)
+                return -1;
+            if ((uint32_t)stop != copy)
+                rec_unrecovered(r, out, bb->start, bb->end, "expression");
+            return 0;
+        }
         stop = rec_run(r, from, to, rg, out);
         if (stop < 0)
             return -1;
