@@ -62,3 +62,51 @@ def test_large_functions_round_trip(version: str, unpyc_path: str, tmp_path: Pat
         # valid Python, produced without an engine error.
         assert module["status"] in ("equivalent", "differs"), module["detail"]
         assert statuses["long_elif"] == "equivalent", statuses
+
+
+def _grouped_chain(name: str, outer: str, inner: str, n: int) -> str:
+    args = ", ".join("a%d" % i for i in range(n))
+    groups = (" %s " % outer).join("(a%d %s b > %d)" % (i, inner, i) for i in range(n))
+    return "def %s(b, %s):\n    return %s\n" % (name, args, groups)
+
+
+CHAIN_LENGTHS = (24, 25, 200, 1000)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_long_boolean_chains_round_trip(version: str, unpyc_path: str, tmp_path: Path) -> None:
+    # An and of or-groups (or an or of and-groups) of 25 operands and more
+    # once came out on 3.12+ as a guess that ran differently, unmarked: the
+    # jumps past 255 code units carry EXTENDED_ARG, which hid the jump-or-
+    # pop idiom.  Each operand was also read inside the one before, so 200
+    # operands hit the nesting limit; CPython compiles thousands.
+    source = tmp_path / "chains.py"
+    source.write_text("\n\n".join(
+        _grouped_chain("and_of_ors_%d" % n, "and", "or", n)
+        + "\n\n" + _grouped_chain("or_of_ands_%d" % n, "or", "and", n)
+        for n in CHAIN_LENGTHS))
+    report = tmp_path / "report.json"
+    proc = run_python(
+        version, unpyc_path, ["-m", "unpyc.roundtrip", str(source), "--json", str(report)]
+    )
+    assert report.exists(), proc.stdout + proc.stderr
+    module = json.loads(report.read_text())["modules"][0]
+    statuses = {f["qualname"]: f["status"] for f in module["functions"]}
+    assert len(statuses) == 2 * len(CHAIN_LENGTHS), module
+    assert set(statuses.values()) == {"equivalent"}, statuses
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_long_boolean_chain_without_verification(version: str, unpyc_path: str) -> None:
+    # The output unpyc prints with verification off is the one that must
+    # not lie: no spilled stack names, no guess.
+    code = (
+        "import unpyc\n"
+        "src = %r\n"
+        "print(unpyc.decompile(compile(src, 'chain.py', 'exec'), verify=False))\n"
+        % _grouped_chain("and_of_ors", "and", "or", 25)
+    )
+    proc = run_python(version, unpyc_path, ["-c", code])
+    assert proc.returncode == 0, proc.stderr
+    assert "__stack" not in proc.stdout and "unpyc:" not in proc.stdout, proc.stdout
+    assert "return (a0 or b > 0) and (a1 or b > 1) and" in proc.stdout, proc.stdout

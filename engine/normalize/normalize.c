@@ -431,12 +431,19 @@ static void mark_targets(norm *nm) {
 }
 
 /* COPY 1; [TO_BOOL;] POP_JUMP_IF_FALSE/TRUE L; POP_TOP with no jump into
- * its middle: returns the index of the jump, or -1. */
+ * its middle: returns the index of the jump, or -1.  A jump past 255
+ * code units has EXTENDED_ARG prefixes (an and / or of more than about
+ * 24 operands): they are part of it. */
 static int32_t jump_or_pop_idiom(const norm *nm, uint32_t i) {
     uint32_t j = i + 1;
     if (at(nm, i)->arg != 1)
         return -1;
     if (op_is(nm, j, UPY_OP_TO_BOOL)) {
+        if (nm->is_target[j])
+            return -1;
+        j++;
+    }
+    while (op_is(nm, j, UPY_OP_EXTENDED_ARG)) {
         if (nm->is_target[j])
             return -1;
         j++;

@@ -1099,15 +1099,38 @@ static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
     return best;
 }
 
+/* Where block b, run from instruction `from` with `held` values of the
+ * branch already on the stack, ends in a copy of the small exit block
+ * merge (a return) after its one value: the first instruction of the
+ * copy, else UINT32_MAX.  3.8-3.11 copy the return into the last operand
+ * of `return (a or b) if c else d`, the other operands jumping to it. */
+static uint32_t copied_merge_at(const rec *r, int32_t b, uint32_t from,
+                                int32_t merge, int32_t held) {
+    const upy_block *bb = blk(r, b), *mb;
+    uint32_t n, i;
+    if (merge == UPY_NO_BLOCK || ins(r, bb->end - 1)->op != N_RETURN)
+        return UINT32_MAX;
+    mb = blk(r, merge);
+    n = mb->end - mb->start;
+    if (n > 4 || bb->end - from <= n || ins(r, mb->end - 1)->op != N_RETURN ||
+        !rec_same_code(r, bb->end - n, mb->start, n))
+        return UINT32_MAX;
+    for (i = from; i < bb->end - n; i++)
+        held += upy_nin_stack_effect(ins(r, i), 0);
+    return held == 1 ? bb->end - n : UINT32_MAX;
+}
+
 /* Evaluates the instructions of one branch, from instruction `from` of
  * block b, until control reaches block `merge` (or instruction stop_at):
- * the branch's value is then on the stack. */
+ * the branch's value is then on the stack.  Returns 1 when it stopped at
+ * stop_at, 0 when it went on to merge (or gave up, marked), -1 on error. */
 static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                       uint32_t stop_at, const region *rg, upy_ptr_vec *out) {
     int guard = 0;
+    uint32_t entry = r->sp;
     while (b != UPY_NO_BLOCK && b != merge && guard++ < 4096) {
         const upy_block *bb = blk(r, b);
-        uint32_t to = bb->end;
+        uint32_t to = bb->end, copy;
         int stop;
         if (stop_at >= bb->start && stop_at < bb->end)
             to = stop_at;
@@ -1117,11 +1140,22 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
             return 0;
         }
         r->done[b] = 1;
+        copy = copied_merge_at(r, b, from, merge, (int32_t)(r->sp - entry));
+        if (to == bb->end && copy != UINT32_MAX) {
+            /* The branch's value complete where the compiler copied the
+             * exit block merge in: that copy is merge's. */
+            stop = rec_run(r, from, copy, rg, out);
+            if (stop < 0)
+                return -1;
+            if ((uint32_t)stop != copy)
+                rec_unrecovered(r, out, bb->start, bb->end, "expression");
+            return 0;
+        }
         stop = rec_run(r, from, to, rg, out);
         if (stop < 0)
             return -1;
         if ((uint32_t)stop == stop_at)
-            return 0;
+            return 1;
         if ((uint32_t)stop == bb->end) {
             b = bb->next;
         } else {
@@ -1160,7 +1194,7 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
             from = blk(r, b)->start;
         if (stop_at != UINT32_MAX && b != UPY_NO_BLOCK &&
             stop_at == blk(r, b)->start)
-            return 0;
+            return 1;
     }
     return 0;
 }
@@ -1202,49 +1236,195 @@ static void mark_tail_done(rec *r, uint32_t t) {
     }
 }
 
-/* A test whose true (or false) outcome goes to a block that keeps its
- * value and jumps out, else falls to where the test's other outcome goes:
- * `(t and k) or rest` / `(t or k) and rest` after jump threading. */
+/* The first block from b on, before target, that ends in a JUMP_IF_X_OR_POP
+ * (X being `cond`) to target; UPY_NO_BLOCK if none. */
+static int32_t next_keep_link(const rec *r, int32_t b, int32_t target,
+                              int32_t cond) {
+    for (; b != UPY_NO_BLOCK && b < target; b++) {
+        const upy_nin *j = ins(r, blk(r, b)->end - 1);
+        if (j->op == N_JUMP_IF_OR_POP && j->arg == cond &&
+            blk(r, b)->jump == target)
+            return b;
+    }
+    return UPY_NO_BLOCK;
+}
+
+/* The operands after the first of `x and y and z ...` (or `or`, X being
+ * `cond`), from block b to the join `target`, joined.  Each operand but
+ * the last ends in the same jump to target: read one after another, not
+ * each inside the one before, a chain of hundreds of operands (CPython
+ * compiles them) nests no deeper than one.  A link found inside an
+ * operand's own control flow (a conditional expression's branch that
+ * jump threading sent to target) is read there, as part of the operand.
+ * With `end` (else UPY_NO_BLOCK) the last operand is the one whose link
+ * falls into block end: the operands of a threaded `(t and (x or y)) or
+ * end`.  NULL on error. */
+static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
+                               int32_t cond, int32_t end, const region *rg,
+                               upy_ptr_vec *out) {
+    upy_expr *all = NULL, *v;
+    for (;;) {
+        int32_t link = next_keep_link(r, b, target, cond);
+        uint32_t depth = r->sp;
+        int st = value_from(r, b, blk(r, b)->start, target,
+                            link != UPY_NO_BLOCK ? blk(r, link)->end - 1
+                                                 : UINT32_MAX,
+                            rg, out);
+        if (st < 0)
+            return NULL;
+        if ((st == 1 && r->sp != depth + 1) ||
+            (st == 0 && end != UPY_NO_BLOCK)) {
+            /* Not an operand alone on the stack, or past the end: not a
+             * shape known. */
+            rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
+                            "expression");
+            st = 0;
+        }
+        v = rec_value(r, rec_pop(r));
+        all = all ? boolop(r, cond == UPY_JUMP_FALSE, all, v) : v;
+        if (st == 0)
+            return all;
+        r->done[link] = 1;
+        b = blk(r, link)->next;
+        if (b == end)
+            return all;
+    }
+}
+
+/* The block from b on, before end, that falls into end with a
+ * JUMP_IF_X_OR_POP; UPY_NO_BLOCK if none. */
+static int32_t keep_into(const rec *r, int32_t b, int32_t end) {
+    for (; b != UPY_NO_BLOCK && b < end; b++)
+        if (blk(r, b)->next == end &&
+            ins(r, blk(r, b)->end - 1)->op == N_JUMP_IF_OR_POP)
+            return b;
+    return UPY_NO_BLOCK;
+}
+
+/* One threaded group `(t and k)` / `(t or k)` (see threaded_boolop): the
+ * blocks of k, from kb to the block `last` whose link falls into rest, all
+ * keep-jump to m when k is kept (keeps_true) . */
+typedef struct threaded_group {
+    int32_t kb, rest, last, m;
+    int reach_true, keeps_true;
+} threaded_group;
+
+/* Whether the outcomes of a test reach a threaded group, the test's
+ * outcome `reach_true` reaching k; fills *g. */
+static int find_group(const rec *r, int32_t on_true, int32_t on_false,
+                      int reach_true, threaded_group *g) {
+    const upy_nin *j;
+    g->kb = reach_true ? on_true : on_false;
+    g->rest = reach_true ? on_false : on_true;
+    g->reach_true = reach_true;
+    if (g->kb == UPY_NO_BLOCK || g->rest == UPY_NO_BLOCK || r->done[g->kb])
+        return 0;
+    g->last = keep_into(r, g->kb, g->rest);
+    if (g->last == UPY_NO_BLOCK)
+        return 0;
+    j = ins(r, blk(r, g->last)->end - 1);
+    g->m = blk(r, g->last)->jump;
+    g->keeps_true = j->arg == UPY_JUMP_TRUE;
+    return next_keep_link(r, g->kb, g->m, j->arg) != UPY_NO_BLOCK;
+}
+
+/* `(reach and k)` or `(not reach or k)` of group g after test c. */
+static upy_expr *group_value(rec *r, const rec_cond *c,
+                             const threaded_group *g, const region *rg,
+                             upy_ptr_vec *out) {
+    upy_expr *kv = keep_operands(
+        r, g->kb, g->m, g->keeps_true ? UPY_JUMP_TRUE : UPY_JUMP_FALSE,
+        g->rest, rg, out);
+    if (!kv)
+        return NULL;
+    if (g->keeps_true)
+        return boolop(r, 1, g->reach_true ? c->test : c->negated, kv);
+    return boolop(r, 0, g->reach_true ? c->negated : c->test, kv);
+}
+
+/* Whether block b is one test alone whose outcomes make another group
+ * like g (to the same join, kept the same way): the next operand of
+ * `(a0 or x0) and (a1 or x1) and ...`.  Its outcomes are no tests, so
+ * rec_condition() reads b alone. */
+static int next_group_at(const rec *r, int32_t b, const threaded_group *g,
+                         threaded_group *next) {
+    int32_t t, f;
+    int k;
+    if (b == UPY_NO_BLOCK || b >= g->m || r->done[b] ||
+        test_values(r, b, 0) != 1 || is_none_jump(r, b))
+        return 0;
+    jump_targets(r, b, &t, &f);
+    t = peek_through_jumps(r, t);
+    f = peek_through_jumps(r, f);
+    for (k = 1; k >= 0; k--)
+        if (find_group(r, t, f, k, next) && next->m == g->m &&
+            next->keeps_true == g->keeps_true && next->kb > b)
+            return 1;
+    return 0;
+}
+
+/* A value not recovered after all: block bb marked, nothing follows. */
+static int gave_up(rec *r, const upy_block *bb, int32_t *resume,
+                   upy_ptr_vec *out) {
+    rec_unrecovered(r, out, bb->start, bb->end, "expression");
+    *resume = UPY_NO_BLOCK;
+    return 1;
+}
+
+/* A test whose true (or false) outcome goes to blocks that keep their
+ * value and jump out, else fall to where the test's other outcome goes:
+ * `(t and k) or rest` / `(t or k) and rest` after jump threading, k
+ * itself maybe `x or y` (`x and y`) whose links all jump out.  Which
+ * outcome of the test reaches k and which value of k is kept are
+ * independent: the test may read either way round (`(a or k) and rest`
+ * reaches k when a fails, and keeps k when k fails).  The test that
+ * reaches k is `reach`: k kept when true is `(reach and k) or rest`, kept
+ * when false `(not reach or k) and rest`.  When rest starts with another
+ * such group, it is read here too, one group after another: a chain of
+ * hundreds nests no deeper than one. */
 static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
                            int32_t *resume, upy_ptr_vec *out) {
-    int32_t kb, rest;
-    const upy_block *k;
-    const upy_nin *j;
-    int keep_true;
-    upy_expr *kv, *restv;
-    uint32_t tail_a, tail_b;
-    int32_t m;
+    threaded_group g, next;
+    upy_expr *all, *v;
+    int k;
 
-    for (keep_true = 1; keep_true >= 0; keep_true--) {
-        kb = keep_true ? c->on_true : c->on_false;
-        rest = keep_true ? c->on_false : c->on_true;
-        if (kb == UPY_NO_BLOCK || rest == UPY_NO_BLOCK || r->done[kb])
-            continue;
-        k = blk(r, kb);
-        j = ins(r, k->end - 1);
-        if (j->op != N_JUMP_IF_OR_POP || k->next != rest ||
-            j->arg != (keep_true ? UPY_JUMP_TRUE : UPY_JUMP_FALSE))
-            continue;
-        /* The keep block computes k and jumps, value kept, to the join. */
-        m = k->jump;
-        if (value_from(r, kb, k->start, UPY_NO_BLOCK, k->end - 1, rg, out))
+    for (k = 1; k >= 0; k--)
+        if (find_group(r, c->on_true, c->on_false, k, &g))
+            break;
+    if (k < 0)
+        return 0;
+    all = group_value(r, c, &g, rg, out);
+    while (all && next_group_at(r, g.rest, &g, &next)) {
+        const upy_block *nb = blk(r, g.rest);
+        rec_cond nc;
+        int stop = rec_run(r, nb->start, nb->end - 1, rg, out);
+        if (stop < 0)
             return -1;
-        r->done[kb] = 1;
-        kv = rec_value(r, rec_pop(r));
-        if (value_from(r, rest, blk(r, rest)->start, m, UINT32_MAX, rg, out))
-            return -1;
-        restv = rec_value(r, rec_pop(r));
-        (void)tail_a;
-        (void)tail_b;
-        if (rec_push(r, SV_VALUE,
-                     boolop(r, !keep_true, boolop(r, keep_true, c->test, kv),
-                            restv)))
-            return -1;
-        *resume = m;
-        r->cond_resume = m != UPY_NO_BLOCK ? blk(r, m)->start : 0;
-        return 1;
+        r->done[g.rest] = 1;
+        nc.start = 0;
+        if (stop != (int)nb->end - 1 || rec_condition(r, g.rest, rg, &nc, out))
+            return gave_up(r, nb, resume, out);
+        for (k = 1; k >= 0; k--)
+            if (find_group(r, nc.on_true, nc.on_false, k, &next) &&
+                next.m == g.m && next.keeps_true == g.keeps_true)
+                break;
+        /* (next_group_at saw the same outcomes.) */
+        if (k < 0)
+            return gave_up(r, nb, resume, out);
+        v = group_value(r, &nc, &next, rg, out);
+        all = v ? boolop(r, !g.keeps_true, all, v) : NULL;
+        g = next;
     }
-    return 0;
+    if (!all ||
+        value_from(r, g.rest, blk(r, g.rest)->start, g.m, UINT32_MAX, rg,
+                   out) < 0)
+        return -1;
+    v = rec_value(r, rec_pop(r));
+    if (rec_push(r, SV_VALUE, boolop(r, !g.keeps_true, all, v)))
+        return -1;
+    *resume = g.m;
+    r->cond_resume = g.m != UPY_NO_BLOCK ? blk(r, g.m)->start : 0;
+    return 1;
 }
 
 /* Where the last link of a chained comparison, from instruction `from` of
@@ -1319,15 +1499,31 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
         rec_unrecovered(r, out, bb->start, bb->end, "chained comparison");
         return 0;
     }
-    if (value_from(r, bb->next, blk(r, bb->next)->start, target, UINT32_MAX, rg,
-                   out))
+    rest = keep_operands(r, bb->next, target, j->arg, UPY_NO_BLOCK, rg, out);
+    if (!rest)
         return -1;
-    rest = rec_value(r, rec_pop(r));
     if (rec_push(r, SV_VALUE,
                  boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)))
         return -1;
     *resume = target;
     r->cond_resume = target != UPY_NO_BLOCK ? blk(r, target)->start : 0;
+    return 0;
+}
+
+/* The value of one branch of `x if test else y`, from block b to the join
+ * (or the tail the branches share): *v.  1 when the branch is no value:
+ * it did not leave exactly one on the stack, or it emitted a statement,
+ * without a mark of its own saying why. */
+static int branch_value(rec *r, int32_t b, int32_t join, uint32_t tail,
+                        const region *rg, upy_expr **v, upy_ptr_vec *out) {
+    uint32_t depth = r->sp, len = out->len;
+    unsigned marks = r->unrecovered;
+    if (value_from(r, b, blk(r, b)->start, join, tail, rg, out) < 0)
+        return -1;
+    if (r->unrecovered == marks && (r->sp != depth + 1 || out->len != len))
+        return 1;
+    *v = rec_value(r, rec_pop(r));
+    r->sp = depth;
     return 0;
 }
 
@@ -1359,7 +1555,7 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
     int32_t join;
     uint32_t tail_a, tail_b;
     upy_expr *v1, *v2, *e;
-    uint32_t depth;
+    uint32_t depth, len;
     int st;
 
     r->done[b] = 1;
@@ -1374,16 +1570,23 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
     /* x if test else y. */
     join = join_of(r, c.first, c.on_true, c.on_false, &tail_a, &tail_b);
     depth = r->sp;
-    if (value_from(r, c.on_true, blk(r, c.on_true)->start, join, tail_a, rg,
-                   out))
+    len = out->len;
+    st = branch_value(r, c.on_true, join, tail_a, rg, &v1, out);
+    if (st == 0)
+        st = branch_value(r, c.on_false, join, tail_b, rg, &v2, out);
+    if (st < 0)
         return -1;
-    v1 = rec_value(r, r->sp > depth ? rec_pop(r) : rec_pop(r));
     r->sp = depth;
-    if (value_from(r, c.on_false, blk(r, c.on_false)->start, join, tail_b, rg,
-                   out))
-        return -1;
-    v2 = rec_value(r, r->sp > depth ? rec_pop(r) : rec_pop(r));
-    r->sp = depth;
+    if (st) {
+        /* Not a conditional expression (a value the code keeps under its
+         * test, popped in one branch: a shape no rule here knows).  What
+         * its branches emitted would run where they do not: marked. */
+        out->len = len;
+        rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
+                        "expression");
+        *resume = UPY_NO_BLOCK;
+        return 0;
+    }
     e = new_expr(r, UPY_E_IFEXP);
     if (!e)
         return -1;

@@ -30,11 +30,12 @@
  * REC_STACK_BUDGET bytes below the first code object's frame the rest of
  * the construct is marked unrecovered.  1 MiB (about 800 trys in one body
  * on x86-64, -O2) leaves most of the usual 8 MiB stack of a main thread or
- * a glibc thread to the caller and the printer.  Expressions in expressions (and/or chains, one level an
- * operand) stop at REC_MAX_NESTING levels of nesting: past 24 operands a
- * chain already comes out through spill.c, not equivalent on 3.12, and
- * deeper it would print more than the 200 levels of parentheses CPython's
- * tokenizer reads. */
+ * a glibc thread to the caller and the printer.  Expressions in
+ * expressions stop at REC_MAX_NESTING levels of nesting.  The operands of
+ * an and / or chain are read one after another (boolexpr.c), so chains of
+ * thousands of operands take one level; what nests is a group in a group,
+ * and deeper than 200 it would print more levels of parentheses than
+ * CPython's tokenizer reads. */
 #define REC_STACK_BUDGET ((uintptr_t)1 << 20)
 #define REC_MAX_NESTING 200
 

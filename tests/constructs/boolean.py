@@ -167,3 +167,55 @@ def chain_or_test_returns(num):
     if 0xD800 <= num <= 0xDFFF or num > 0x10FFFF:
         return '?'
     return chr(num)
+
+
+def grouped_or_in_and_values(b, a0, a1, a2):
+    # 3.8-3.11 thread the jumps of an or-group inside an and: a0 true goes
+    # straight to the next group, `b > 0` false straight to the end.
+    first = (a0 or b > 0) and (a1 or b > 1)
+    second = (a0 or b) and (a1 or b) and (a2 or b)
+    return (a0 or b > 0) and (a1 or b > 1), first, second
+
+
+def grouped_and_in_or_values(b, a0, a1, a2):
+    x = (a0 and b) or (a1 and b) or (a2 and b)
+    return (a0 and b > 0) or (a1 and b > 1) or (a2 and b > 2), x
+
+
+def mixed_boolean_nestings(a, b, c, d, e, f):
+    p = (a and (b or c)) or d
+    q = (a or (b and c)) and d
+    r = a and (b or c) and d
+    s = ((a or b) and c) or (d and e)
+    t = ((a or b) and (c or d)) or ((e and f) or (a and d))
+    u = not a and (b or not c) and d
+    v = (not (a or b)) and (c or d)
+    w = not ((a or b) and (c or d))
+    return p, q, r, s, t, u, v, w
+
+
+def grouped_values_with_in_and_is(a, b, c, d):
+    x = (a in b or c) and (d is None or a)
+    y = (a not in b or c) and (d is not None or a)
+    return x, y
+
+
+def grouped_values_in_calls_and_comprehensions(f, xs, a, b, c, d):
+    f((a or b) and (c or d), (a and b) or (c and d))
+    o = [(x or a) and (b or x) for x in xs]
+    o.append([x for x in xs if (x or a) and (b or x)])
+    o.append({x: (x or a) and (b or x > 1) for x in xs})
+    o.append(lambda x: (x or a) and (b or x))
+    return o
+
+
+def grouped_values_in_statements(o, a, b, c, d):
+    if a:
+        x = (a or b) and (c or d)
+    else:
+        x = (b and c) or (d and a)
+    while a:
+        a = (a or b) and (c or d)
+    x += (b or c) and (d or a)
+    o.x = (a or b) and (c or d)
+    return x
