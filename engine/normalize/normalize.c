@@ -218,6 +218,21 @@ static const upy_exc_entry *entry_at(const norm *nm, uint32_t offset) {
                                                      : NULL;
 }
 
+/* Whether the NOP at decoded instruction k is a statement of its own: its
+ * line is after the line of the instruction laid out before it.  The NOP a
+ * try body's end leaves (POP_BLOCK) takes the line of the block it is in,
+ * which can be the line of an if whose body returned before it: that NOP
+ * goes back a line, and the try gives it back itself. */
+static int nop_is_statement(const norm *nm, uint32_t k) {
+    int32_t line = at(nm, k)->line;
+    while (k > 0) {
+        k--;
+        if (!op_is(nm, k, UPY_OP_EXTENDED_ARG) && !op_is(nm, k, UPY_OP_CACHE))
+            return line < 0 || at(nm, k)->line < 0 || at(nm, k)->line < line;
+    }
+    return 1;
+}
+
 /* The NOPs right before decoded instruction i in its block.  CPython's
  * remove_redundant_nops (Python/flowgraph.c; compile.c before 3.12) keeps
  * a NOP only where its line is neither the line of the instruction before
@@ -228,8 +243,8 @@ static const upy_exc_entry *entry_at(const norm *nm, uint32_t offset) {
  * them) and may be too big to inline (inline_small_exit_blocks).  A jump
  * target between a NOP and i puts the NOP in the block before, and so
  * does another exception handler (a NOP of a try body before the copy of
- * its finally body).  Sets *joined when the first of them is a jump
- * target. */
+ * its finally body).  A NOP that is no statement (nop_is_statement)
+ * does not count.  Sets *joined when the first of them is a jump target. */
 static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
     uint32_t n = 0, k = i, first = i;
     const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
@@ -237,7 +252,7 @@ static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
         k--;
         if (op_is(nm, k, UPY_OP_NOP) &&
             entry_at(nm, at(nm, k)->offset) == handler) {
-            n++;
+            n += (uint32_t)nop_is_statement(nm, k);
             first = k;
         } else if (!op_is(nm, k, UPY_OP_EXTENDED_ARG) &&
                    !op_is(nm, k, UPY_OP_CACHE)) {
