@@ -25,7 +25,7 @@ pass
 
 
 # The NOP a try body's end leaves (its POP_BLOCK) where an if in it whose
-# body returns or raises joins takes that if's line, a line back: no
+# body returns or raises joins takes the line of the if's jump to it: no
 # statement, no pass (boltons' is_text_fileobj, click's convert_type,
 # pydantic's TypeAdapter._init_core_attrs, networkx's _nodes_or_number).
 def try_if_return_except_pass(fileobj):
