@@ -139,6 +139,7 @@ typedef struct norm {
     /* Per decoded instruction. */
     int32_t *first_of;  /* first neutral instruction at or after it */
     uint8_t *is_target; /* jump target or handler start */
+    uint8_t *jumped_on_line; /* a jump of its own line goes to it */
     uint8_t *skip;      /* consumed by an idiom, emits nothing itself */
     uint8_t *dead;      /* handler code no source statement makes */
     /* Per neutral instruction. */
@@ -218,6 +219,17 @@ static const upy_exc_entry *entry_at(const norm *nm, uint32_t offset) {
                                                      : NULL;
 }
 
+/* Whether the NOP at decoded instruction k is a statement of its own.
+ * The NOP a try body's end leaves (POP_BLOCK, without a line) where an
+ * if in it whose body returns or raises joins takes the line of the
+ * if's jump to it, its one way in (propagate_line_numbers): the try gives
+ * that NOP back itself.  A `pass` at a jump target has a line no jump
+ * to it has.  (The line laid out before the NOP tells nothing: 3.10 puts
+ * an else's `pass` after the copy of the return ending the then part.) */
+static int nop_is_statement(const norm *nm, uint32_t k) {
+    return !nm->jumped_on_line[k];
+}
+
 /* The NOPs right before decoded instruction i in its block.  CPython's
  * remove_redundant_nops (Python/flowgraph.c; compile.c before 3.12) keeps
  * a NOP only where its line is neither the line of the instruction before
@@ -228,8 +240,8 @@ static const upy_exc_entry *entry_at(const norm *nm, uint32_t offset) {
  * them) and may be too big to inline (inline_small_exit_blocks).  A jump
  * target between a NOP and i puts the NOP in the block before, and so
  * does another exception handler (a NOP of a try body before the copy of
- * its finally body).  Sets *joined when the first of them is a jump
- * target. */
+ * its finally body).  A NOP that is no statement (nop_is_statement)
+ * does not count.  Sets *joined when the first of them is a jump target. */
 static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
     uint32_t n = 0, k = i, first = i;
     const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
@@ -237,7 +249,7 @@ static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
         k--;
         if (op_is(nm, k, UPY_OP_NOP) &&
             entry_at(nm, at(nm, k)->offset) == handler) {
-            n++;
+            n += (uint32_t)nop_is_statement(nm, k);
             first = k;
         } else if (!op_is(nm, k, UPY_OP_EXTENDED_ARG) &&
                    !op_is(nm, k, UPY_OP_CACHE)) {
@@ -420,8 +432,11 @@ static void mark_targets(norm *nm) {
         int32_t t = at(nm, i)->target >= 0
                         ? index_of_offset(nm, at(nm, i)->target)
                         : -1;
-        if (t >= 0)
-            nm->is_target[t] = 1;
+        if (t < 0)
+            continue;
+        nm->is_target[t] = 1;
+        if (at(nm, i)->line >= 0 && at(nm, i)->line == at(nm, t)->line)
+            nm->jumped_on_line[t] = 1;
     }
     for (i = 0; i < nm->dec->exceptions.count; i++) {
         int32_t t = index_of_offset(nm, nm->dec->exceptions.entries[i].target);
@@ -1088,10 +1103,12 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
     nm.target_off = upy_arena_array(arena, nm.cap, sizeof(int64_t));
     nm.first_of = upy_arena_array(arena, count + 1, sizeof(int32_t));
     nm.is_target = upy_arena_array(arena, count + 1, 1);
+    nm.jumped_on_line = upy_arena_array(arena, count + 1, 1);
     nm.skip = upy_arena_array(arena, count + 1, 1);
     nm.dead = upy_arena_array(arena, count + 1, 1);
     if (!nm.out || !nm.src || !nm.handler_of || !nm.target_off ||
-        !nm.first_of || !nm.is_target || !nm.skip || !nm.dead)
+        !nm.first_of || !nm.is_target || !nm.jumped_on_line || !nm.skip ||
+        !nm.dead)
         return fail_memory(&nm);
     for (i = 0; i <= count; i++)
         nm.first_of[i] = UNSET;
