@@ -253,17 +253,15 @@ unpyc_status upy_linetable_decode(upy_version version, const upy_code *co,
     return decode_locations(co, &list, err);
 }
 
-int32_t upy_linetable_line_at(const upy_line_table *table, uint32_t offset) {
-    uint32_t lo = 0, hi = table->count;
-    /* The first range with end > offset. */
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (table->ranges[mid].end <= offset)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < table->count && table->ranges[lo].start <= offset)
-        return table->ranges[lo].line;
+int32_t upy_linetable_line_at(const upy_line_table *table, uint32_t offset,
+                              uint32_t *cursor) {
+    uint32_t k = *cursor;
+    /* The first range with end > offset: ranges come in the order of the
+     * code, so their ends only grow. */
+    while (k < table->count && table->ranges[k].end <= offset)
+        k++;
+    *cursor = k;
+    if (k < table->count && table->ranges[k].start <= offset)
+        return table->ranges[k].line;
     return -1;
 }
