@@ -24,6 +24,52 @@ void upy_arena_init(upy_arena *arena, size_t limit) {
     arena->allocated = 0;
     arena->limit = limit;
     arena->over_limit = 0;
+    arena->budget = NULL;
+}
+
+void upy_arena_init_scratch(upy_arena *scratch, upy_arena *parent) {
+    upy_arena_init(scratch, 0);
+    scratch->budget = parent->budget ? parent->budget : parent;
+}
+
+/* Counts rounded more bytes against the arena whose limit applies; 0 when
+ * that passes the limit. */
+static int charge(upy_arena *arena, size_t rounded) {
+    upy_arena *owner = arena->budget ? arena->budget : arena;
+    if (owner->limit && (rounded > owner->limit ||
+                         owner->allocated > owner->limit - rounded)) {
+        arena->over_limit = owner->over_limit = 1;
+        return 0;
+    }
+    owner->allocated += rounded;
+    if (owner != arena)
+        arena->allocated += rounded;
+    return 1;
+}
+
+/* A fresh chunk of chunk_size usable bytes, linked into the arena; a big
+ * request's own chunk (zeroed: calloc gets fresh pages from the system
+ * without clearing them) goes behind the partly used chunk in front, so
+ * later small requests keep filling that one. */
+static upy_arena_chunk *add_chunk(upy_arena *arena, size_t chunk_size,
+                                  int big) {
+    upy_arena_chunk *chunk = arena->chunks, *fresh;
+    if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk))
+        return NULL;
+    fresh = big ? calloc(1, sizeof(upy_arena_chunk) + chunk_size)
+                : malloc(sizeof(upy_arena_chunk) + chunk_size);
+    if (!fresh)
+        return NULL;
+    fresh->size = chunk_size;
+    fresh->used = 0;
+    if (chunk && big && chunk_size != ARENA_CHUNK_SIZE) {
+        fresh->next = chunk->next;
+        chunk->next = fresh;
+    } else {
+        fresh->next = chunk;
+        arena->chunks = fresh;
+    }
+    return fresh;
 }
 
 void *upy_arena_alloc(upy_arena *arena, size_t size) {
@@ -36,38 +82,23 @@ void *upy_arena_alloc(upy_arena *arena, size_t size) {
     if (size > SIZE_MAX - ARENA_ALIGN)
         return NULL;
     rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-    if (arena->limit &&
-        (rounded > arena->limit || arena->allocated > arena->limit - rounded)) {
-        arena->over_limit = 1;
+    if (!charge(arena, rounded))
         return NULL;
-    }
     chunk = arena->chunks;
     if (!chunk || chunk->size - chunk->used < rounded) {
         /* Big requests get a chunk of their own so small ones keep
          * filling the current chunk. */
-        size_t chunk_size =
-            rounded > ARENA_CHUNK_SIZE / 4 ? rounded : ARENA_CHUNK_SIZE;
-        if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk))
+        int big = rounded > ARENA_CHUNK_SIZE / 4;
+        chunk = add_chunk(arena, big ? rounded : ARENA_CHUNK_SIZE, big);
+        if (!chunk)
             return NULL;
-        upy_arena_chunk *fresh = malloc(sizeof(upy_arena_chunk) + chunk_size);
-        if (!fresh)
-            return NULL;
-        fresh->size = chunk_size;
-        fresh->used = 0;
-        if (chunk && chunk_size == rounded && chunk_size != ARENA_CHUNK_SIZE) {
-            /* Keep the partly used chunk in front for later small
-             * requests. */
-            fresh->next = chunk->next;
-            chunk->next = fresh;
-        } else {
-            fresh->next = chunk;
-            arena->chunks = fresh;
+        if (big) {
+            chunk->used = rounded;
+            return chunk->payload;
         }
-        chunk = fresh;
     }
     p = chunk->payload + chunk->used;
     chunk->used += rounded;
-    arena->allocated += rounded;
     memset(p, 0, size);
     return p;
 }
@@ -100,6 +131,8 @@ void upy_arena_release(upy_arena *arena) {
         free(chunk);
         chunk = next;
     }
+    if (arena->budget)
+        arena->budget->allocated -= arena->allocated;
     arena->chunks = NULL;
     arena->allocated = 0;
 }
