@@ -22,6 +22,7 @@ typedef struct upy_arena {
     int over_limit;          /* set when an allocation failed on the limit */
     struct upy_arena *budget; /* the arena whose limit this one draws on, or
                                  NULL: its own */
+    size_t next_chunk;        /* size of the next chunk for small requests */
 } upy_arena;
 
 void upy_arena_init(upy_arena *arena, size_t limit);
@@ -39,6 +40,12 @@ void *upy_arena_alloc(upy_arena *arena, size_t size);
 
 /* Like upy_arena_alloc for an array of count elements; fails on overflow. */
 void *upy_arena_array(upy_arena *arena, size_t count, size_t elem_size);
+
+/* Like upy_arena_array, but the memory is not cleared: for the big
+ * per-instruction arrays whose users write each element before reading it,
+ * where clearing cost more than anything else done with them. */
+void *upy_arena_array_uncleared(upy_arena *arena, size_t count,
+                                size_t elem_size);
 
 /* How the engine's growing arrays grow: a copy of items (len elements of
  * elem_size) in an array of twice the capacity *cap (first_cap when it is
