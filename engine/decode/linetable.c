@@ -238,8 +238,9 @@ unpyc_status upy_linetable_decode(upy_version version, const upy_code *co,
     list.capacity = (uint32_t)(table_len + 2 < list.code_len / 2 + 2
                                    ? table_len + 2
                                    : list.code_len / 2 + 2);
-    table->ranges =
-        upy_arena_array(arena, list.capacity, sizeof(upy_line_range));
+    /* (add_range writes each range it counts.) */
+    table->ranges = upy_arena_array_uncleared(arena, list.capacity,
+                                              sizeof(upy_line_range));
     if (!table->ranges)
         return upy_fail(err,
                         arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
