@@ -23,7 +23,7 @@
  * recovery takes memory far beyond their size; with fixed caps (256 MiB of
  * arena, 512 MiB of output) one such input of a kilobyte took seconds and
  * a third of a gigabyte.  Real files stay far below all of these (the
- * largest stdlib module, a 780 kB .pyc, decompiles in 33 MB of memory; its
+ * largest stdlib module, a 780 kB .pyc, decompiles in 13 MB of memory; its
  * source is about its .pyc's size). */
 #define READ_ARENA_BASE ((size_t)16 << 20)
 #define READ_ARENA_PER_INPUT_BYTE 32

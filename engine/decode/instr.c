@@ -139,6 +139,20 @@ static unpyc_status compute_target(const oparg_format *fmt, uint16_t flags,
     return UNPYC_OK;
 }
 
+/* How many instructions the decoding loop below finds in code[0, len): it
+ * steps the same way, and stops at the same undefined opcode. */
+static uint32_t count_instrs(const upy_opcode_table *table,
+                             const uint8_t *code, uint32_t len) {
+    uint32_t pos, n = 0;
+    for (pos = 0; pos < len; n++) {
+        const upy_opcode_info *info = &table->ops[code[pos]];
+        if (!(info->flags & UPY_OPF_DEFINED))
+            break;
+        pos += 2 + 2 * (uint32_t)info->caches;
+    }
+    return n;
+}
+
 unpyc_status upy_decode_code(upy_version version, const upy_code *co,
                              upy_arena *arena, upy_decoded *decoded,
                              unpyc_error *err) {
@@ -146,7 +160,7 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
     const upy_opcode_table *table = upy_opcode_table_for(version);
     const uint8_t *code;
     uint32_t len, pos, n = 0;
-    uint32_t extended = 0;
+    uint32_t extended = 0, line_cursor = 0;
     unpyc_status st;
 
     decoded->code = co;
@@ -167,8 +181,11 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
                         "code at offset %lld has an odd length (%u bytes)",
                         code_file_offset(co, 0), (unsigned)len);
 
-    /* At most one instruction per code unit. */
-    decoded->instrs = upy_arena_array(arena, len / 2 + 1, sizeof(upy_instr));
+    /* Sized by the instructions, not the code units: 3.11+ caches take
+     * most of them. */
+    decoded->instrs =
+        upy_arena_array(arena, count_instrs(table, code, len) + 1,
+                        sizeof(upy_instr));
     if (!decoded->instrs)
         return upy_fail(
             err, arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
@@ -208,7 +225,7 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
             in->arg = 0;
             extended = 0;
         }
-        in->line = upy_linetable_line_at(&decoded->lines, pos);
+        in->line = upy_linetable_line_at(&decoded->lines, pos, &line_cursor);
         in->target = -1;
         if (in->has_arg) {
             st = compute_target(fmt, info->flags, co, in, err);

@@ -238,8 +238,9 @@ unpyc_status upy_linetable_decode(upy_version version, const upy_code *co,
     list.capacity = (uint32_t)(table_len + 2 < list.code_len / 2 + 2
                                    ? table_len + 2
                                    : list.code_len / 2 + 2);
-    table->ranges =
-        upy_arena_array(arena, list.capacity, sizeof(upy_line_range));
+    /* (add_range writes each range it counts.) */
+    table->ranges = upy_arena_array_uncleared(arena, list.capacity,
+                                              sizeof(upy_line_range));
     if (!table->ranges)
         return upy_fail(err,
                         arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
@@ -253,17 +254,15 @@ unpyc_status upy_linetable_decode(upy_version version, const upy_code *co,
     return decode_locations(co, &list, err);
 }
 
-int32_t upy_linetable_line_at(const upy_line_table *table, uint32_t offset) {
-    uint32_t lo = 0, hi = table->count;
-    /* The first range with end > offset. */
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (table->ranges[mid].end <= offset)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < table->count && table->ranges[lo].start <= offset)
-        return table->ranges[lo].line;
+int32_t upy_linetable_line_at(const upy_line_table *table, uint32_t offset,
+                              uint32_t *cursor) {
+    uint32_t k = *cursor;
+    /* The first range with end > offset: ranges come in the order of the
+     * code, so their ends only grow. */
+    while (k < table->count && table->ranges[k].end <= offset)
+        k++;
+    *cursor = k;
+    if (k < table->count && table->ranges[k].start <= offset)
+        return table->ranges[k].line;
     return -1;
 }

@@ -45,7 +45,9 @@ unpyc_status upy_linetable_decode(upy_version version, const upy_code *co,
 /* The line of the instruction at byte offset `offset`, as that version's dis
  * reports it: 3.8-3.9 the line of the last line start at or before it;
  * 3.10 the line of the co_lines() range holding it; 3.11+ positions.lineno.
- * -1 when none. */
-int32_t upy_linetable_line_at(const upy_line_table *table, uint32_t offset);
+ * -1 when none.  Offsets are asked in increasing order: *cursor, 0 before
+ * the first, keeps the place in the table between them. */
+int32_t upy_linetable_line_at(const upy_line_table *table, uint32_t offset,
+                              uint32_t *cursor);
 
 #endif /* UPY_LINETABLE_H */

@@ -1097,10 +1097,11 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
                         version.minor);
     /* A decoded instruction becomes at most two neutral ones. */
     nm.cap = 2 * count + 2;
-    nm.out = upy_arena_array(arena, nm.cap, sizeof(upy_nin));
-    nm.src = upy_arena_array(arena, nm.cap, sizeof(int32_t));
-    nm.handler_of = upy_arena_array(arena, nm.cap, sizeof(int32_t));
-    nm.target_off = upy_arena_array(arena, nm.cap, sizeof(int64_t));
+    /* emit() writes each element of these before it counts it. */
+    nm.out = upy_arena_array_uncleared(arena, nm.cap, sizeof(upy_nin));
+    nm.src = upy_arena_array_uncleared(arena, nm.cap, sizeof(int32_t));
+    nm.handler_of = upy_arena_array_uncleared(arena, nm.cap, sizeof(int32_t));
+    nm.target_off = upy_arena_array_uncleared(arena, nm.cap, sizeof(int64_t));
     nm.first_of = upy_arena_array(arena, count + 1, sizeof(int32_t));
     nm.is_target = upy_arena_array(arena, count + 1, 1);
     nm.jumped_on_line = upy_arena_array(arena, count + 1, 1);

@@ -227,7 +227,6 @@ static int lt_alloc(upy_arena *arena, lt_state *lt, uint32_t n) {
         *arrays[k] = upy_arena_array(arena, n + 1, sizeof(uint32_t));
         if (!*arrays[k])
             return -1;
-        memset(*arrays[k], 0, (n + 1) * sizeof(uint32_t));
     }
     return 0;
 }
@@ -246,7 +245,6 @@ static int dominators(const edge_source *es, graph_walk *w, int32_t root) {
     if (!stack || !next_edge || depth_first(es, w, root) ||
         predecessors(es, w, &preds, &npreds) || lt_alloc(w->arena, &lt, w->n))
         return -1;
-    memset(next_edge, 0, w->n * sizeof(uint32_t));
     lt_number(es, &lt, root, stack, next_edge);
     for (i = 1; i <= lt.count; i++)
         lt.semi[i] = lt.label[i] = i;

@@ -1299,11 +1299,11 @@ static code_kind kind_of(const upy_code *co) {
  * scope is called with args[0, nargs), the values of its parameters (the
  * def's defaults).  A failure of the code object itself (memory aside)
  * gives one unrecovered statement, so the caller always gets a body. */
-static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
-                        const sval *args, uint32_t nargs, upy_version version,
-                        const upy_recover_options *options, upy_arena *arena,
-                        int depth, upy_stmt_list *body, unsigned *unrecovered,
-                        unpyc_error *err) {
+static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
+                      const sval *args, uint32_t nargs, upy_version version,
+                      const upy_recover_options *options, upy_arena *arena,
+                      upy_arena *scratch, int depth, upy_stmt_list *body,
+                      unsigned *unrecovered, unpyc_error *err) {
     rec r;
     upy_ptr_vec out = {0};
     region rg;
@@ -1348,11 +1348,11 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     if (depth > options->max_depth) {
         st = upy_fail(&local, UNPYC_E_TOO_LARGE, -1, "nested too deep");
     } else {
-        st = upy_decode_code(version, co, arena, &r.decoded, &local);
+        st = upy_decode_code(version, co, scratch, &r.decoded, &local);
         if (st == UNPYC_OK)
-            st = upy_normalize(&r.decoded, version, arena, &r.ncode, &local);
+            st = upy_normalize(&r.decoded, version, scratch, &r.ncode, &local);
         if (st == UNPYC_OK)
-            st = upy_cfg_build(&r.ncode, arena, &r.cfg, &local);
+            st = upy_cfg_build(&r.ncode, scratch, &r.cfg, &local);
         if (st == UNPYC_OK && index_tables(&r))
             return -1;
     }
@@ -1375,9 +1375,9 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         (*unrecovered)++;
         return 0;
     }
-    r.done = upy_arena_array(arena, r.cfg.count + 1, 1);
-    r.skip = upy_arena_array(arena, r.ncode.count + 1, 1);
-    r.evaluated = upy_arena_array(arena, r.ncode.count + 1, 1);
+    r.done = upy_arena_array(scratch, r.cfg.count + 1, 1);
+    r.skip = upy_arena_array(scratch, r.ncode.count + 1, 1);
+    r.evaluated = upy_arena_array(scratch, r.ncode.count + 1, 1);
     r.assertion_name = rec_name(&r, "AssertionError");
     r.match_steps = 64 * (uint64_t)r.ncode.count + 4096;
     if (!r.done || !r.skip || !r.evaluated || !r.assertion_name)
@@ -1457,6 +1457,22 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         return -1;
     *unrecovered += r.unrecovered;
     return 0;
+}
+
+/* recover_in with the decoded code object in a scratch arena of its own,
+ * released once its statements are built: they hold nothing of it. */
+static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
+                        const sval *args, uint32_t nargs, upy_version version,
+                        const upy_recover_options *options, upy_arena *arena,
+                        int depth, upy_stmt_list *body, unsigned *unrecovered,
+                        unpyc_error *err) {
+    upy_arena scratch;
+    int failed;
+    upy_arena_init_scratch(&scratch, arena);
+    failed = recover_in(parent, co, kind, args, nargs, version, options, arena,
+                        &scratch, depth, body, unrecovered, err);
+    upy_arena_release(&scratch);
+    return failed;
 }
 
 static upy_stmt_list nested_body(rec *r, const upy_code *co, code_kind kind,

@@ -10,6 +10,10 @@
 /* Allocations are rounded up to this, enough for any scalar type. */
 #define ARENA_ALIGN 16
 #define ARENA_CHUNK_SIZE (64 * 1024)
+/* Chunks for small requests start at this size and double up to
+ * ARENA_CHUNK_SIZE: most code objects are small, and each one's scratch
+ * arena would otherwise hold a whole chunk while its nested ones run. */
+#define ARENA_FIRST_CHUNK_SIZE (4 * 1024)
 
 struct upy_arena_chunk {
     upy_arena_chunk *next;
@@ -24,9 +28,66 @@ void upy_arena_init(upy_arena *arena, size_t limit) {
     arena->allocated = 0;
     arena->limit = limit;
     arena->over_limit = 0;
+    arena->budget = NULL;
+    arena->next_chunk = ARENA_FIRST_CHUNK_SIZE;
 }
 
-void *upy_arena_alloc(upy_arena *arena, size_t size) {
+void upy_arena_init_scratch(upy_arena *scratch, upy_arena *parent) {
+    upy_arena_init(scratch, 0);
+    scratch->budget = parent->budget ? parent->budget : parent;
+}
+
+/* Counts rounded more bytes against the arena whose limit applies; 0 when
+ * that passes the limit. */
+static int charge(upy_arena *arena, size_t rounded) {
+    upy_arena *owner = arena->budget ? arena->budget : arena;
+    if (owner->limit && (rounded > owner->limit ||
+                         owner->allocated > owner->limit - rounded)) {
+        arena->over_limit = owner->over_limit = 1;
+        return 0;
+    }
+    owner->allocated += rounded;
+    if (owner != arena)
+        arena->allocated += rounded;
+    return 1;
+}
+
+/* A fresh chunk of chunk_size usable bytes, linked into the arena; a big
+ * request's own chunk goes behind the partly used chunk in front, so later
+ * small requests keep filling that one, and comes from calloc when it must
+ * be cleared (fresh pages from the system need no clearing). */
+static upy_arena_chunk *add_chunk(upy_arena *arena, size_t chunk_size,
+                                  int big, int clear) {
+    upy_arena_chunk *chunk = arena->chunks, *fresh;
+    if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk))
+        return NULL;
+    fresh = clear ? calloc(1, sizeof(upy_arena_chunk) + chunk_size)
+                : malloc(sizeof(upy_arena_chunk) + chunk_size);
+    if (!fresh)
+        return NULL;
+    fresh->size = chunk_size;
+    fresh->used = 0;
+    if (chunk && big && chunk_size != ARENA_CHUNK_SIZE) {
+        fresh->next = chunk->next;
+        chunk->next = fresh;
+    } else {
+        fresh->next = chunk;
+        arena->chunks = fresh;
+    }
+    return fresh;
+}
+
+/* The size of a new chunk for a small request of rounded bytes. */
+static size_t small_chunk_size(upy_arena *arena, size_t rounded) {
+    size_t size = arena->next_chunk;
+    while (size < rounded)
+        size *= 2;
+    arena->next_chunk = size < ARENA_CHUNK_SIZE ? 2 * size : ARENA_CHUNK_SIZE;
+    return size;
+}
+
+/* size bytes of the arena, cleared when clear is set. */
+static void *reserve(upy_arena *arena, size_t size, int clear) {
     size_t rounded;
     upy_arena_chunk *chunk;
     void *p;
@@ -36,40 +97,38 @@ void *upy_arena_alloc(upy_arena *arena, size_t size) {
     if (size > SIZE_MAX - ARENA_ALIGN)
         return NULL;
     rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-    if (arena->limit &&
-        (rounded > arena->limit || arena->allocated > arena->limit - rounded)) {
-        arena->over_limit = 1;
+    if (!charge(arena, rounded))
         return NULL;
-    }
     chunk = arena->chunks;
-    if (!chunk || chunk->size - chunk->used < rounded) {
+    if (rounded > ARENA_CHUNK_SIZE / 4) {
         /* Big requests get a chunk of their own so small ones keep
          * filling the current chunk. */
-        size_t chunk_size =
-            rounded > ARENA_CHUNK_SIZE / 4 ? rounded : ARENA_CHUNK_SIZE;
-        if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk))
+        chunk = add_chunk(arena, rounded, 1, clear);
+        if (chunk)
+            chunk->used = rounded;
+        return chunk ? chunk->payload : NULL;
+    }
+    if (!chunk || chunk->size - chunk->used < rounded) {
+        chunk = add_chunk(arena, small_chunk_size(arena, rounded), 0, 0);
+        if (!chunk)
             return NULL;
-        upy_arena_chunk *fresh = malloc(sizeof(upy_arena_chunk) + chunk_size);
-        if (!fresh)
-            return NULL;
-        fresh->size = chunk_size;
-        fresh->used = 0;
-        if (chunk && chunk_size == rounded && chunk_size != ARENA_CHUNK_SIZE) {
-            /* Keep the partly used chunk in front for later small
-             * requests. */
-            fresh->next = chunk->next;
-            chunk->next = fresh;
-        } else {
-            fresh->next = chunk;
-            arena->chunks = fresh;
-        }
-        chunk = fresh;
     }
     p = chunk->payload + chunk->used;
     chunk->used += rounded;
-    arena->allocated += rounded;
-    memset(p, 0, size);
+    if (clear)
+        memset(p, 0, size);
     return p;
+}
+
+void *upy_arena_alloc(upy_arena *arena, size_t size) {
+    return reserve(arena, size, 1);
+}
+
+void *upy_arena_array_uncleared(upy_arena *arena, size_t count,
+                                size_t elem_size) {
+    if (elem_size && count > SIZE_MAX / elem_size)
+        return NULL;
+    return reserve(arena, count * elem_size, 0);
 }
 
 void *upy_arena_array(upy_arena *arena, size_t count, size_t elem_size) {
@@ -100,6 +159,9 @@ void upy_arena_release(upy_arena *arena) {
         free(chunk);
         chunk = next;
     }
+    if (arena->budget)
+        arena->budget->allocated -= arena->allocated;
     arena->chunks = NULL;
     arena->allocated = 0;
+    arena->next_chunk = ARENA_FIRST_CHUNK_SIZE;
 }

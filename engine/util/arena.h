@@ -20,9 +20,18 @@ typedef struct upy_arena {
     size_t allocated;        /* bytes handed out, for the limit */
     size_t limit;            /* 0 means no limit */
     int over_limit;          /* set when an allocation failed on the limit */
+    struct upy_arena *budget; /* the arena whose limit this one draws on, or
+                                 NULL: its own */
+    size_t next_chunk;        /* size of the next chunk for small requests */
 } upy_arena;
 
 void upy_arena_init(upy_arena *arena, size_t limit);
+
+/* A scratch arena: released on its own, before its parent, while what it
+ * holds counts against the parent's limit (and its parent's, ...) until
+ * then.  What one code object's decoding needs only while it is recovered
+ * lives in one, so a module's peak is not the sum over its code objects. */
+void upy_arena_init_scratch(upy_arena *scratch, upy_arena *parent);
 
 /* Returns zeroed memory aligned for any object, or NULL when the system is
  * out of memory or the arena's limit would be passed (then over_limit is
@@ -31,6 +40,12 @@ void *upy_arena_alloc(upy_arena *arena, size_t size);
 
 /* Like upy_arena_alloc for an array of count elements; fails on overflow. */
 void *upy_arena_array(upy_arena *arena, size_t count, size_t elem_size);
+
+/* Like upy_arena_array, but the memory is not cleared: for the big
+ * per-instruction arrays whose users write each element before reading it,
+ * where clearing cost more than anything else done with them. */
+void *upy_arena_array_uncleared(upy_arena *arena, size_t count,
+                                size_t elem_size);
 
 /* How the engine's growing arrays grow: a copy of items (len elements of
  * elem_size) in an array of twice the capacity *cap (first_cap when it is
