@@ -26,6 +26,7 @@
 #include "batch_files.h"
 #include "batch_report.h"
 #include "batch_worker.h"
+#include "fd_io.h"
 #include "unpyc.h"
 
 /* What a worker says of a file. */
@@ -57,40 +58,11 @@ static double now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static int write_whole(int fd, const void *data, size_t len) {
-    const char *p = data;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-/* Reads len bytes; 0, or -1 at an end or error before them. */
-static int read_whole(int fd, void *data, size_t len) {
-    char *p = data;
-    while (len > 0) {
-        ssize_t n = read(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* The worker's loop, in its own process: files until its pipe ends. */
 static void work(cli_files *files, int tasks, int results, int verify) {
     uint32_t index;
     signal(SIGPIPE, SIG_DFL);
-    while (read_whole(tasks, &index, sizeof index) == 0 &&
+    while (cli_read_whole(tasks, &index, sizeof index) == 0 &&
            index < files->len) {
         cli_file *f = &files->items[index];
         result_message m;
@@ -102,7 +74,7 @@ static void work(cli_files *files, int tasks, int results, int verify) {
         m.exit_code = f->exit_code;
         m.unrecovered = f->unrecovered;
         memcpy(m.message, f->message, sizeof m.message);
-        if (write_whole(results, &m, sizeof m) != 0)
+        if (cli_write_whole(results, &m, sizeof m) != 0)
             break;
     }
     _exit(0);
@@ -168,7 +140,7 @@ static int undispatched(pool *p) {
 static void dispatch(pool *p, worker *w) {
     if (undispatched(p)) {
         uint32_t index = (uint32_t)p->next++;
-        if (write_whole(w->tasks, &index, sizeof index) == 0) {
+        if (cli_write_whole(w->tasks, &index, sizeof index) == 0) {
             w->current = (long)index;
             return;
         }
@@ -235,7 +207,7 @@ static void replace(pool *p, worker *w) {
 static void collect(pool *p, worker *w) {
     result_message m;
     cli_file *f;
-    if (read_whole(w->results, &m, sizeof m) != 0 ||
+    if (cli_read_whole(w->results, &m, sizeof m) != 0 ||
         m.index >= p->files->len || (long)m.index != w->current) {
         replace(p, w);
         return;

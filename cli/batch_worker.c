@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fd_io.h"
 #include "read_input.h"
 #include "unpyc.h"
 #include "verify.h"
@@ -69,19 +70,6 @@ static cli_verdict verify_into(int fd, const cli_file *f,
     return verdict;
 }
 
-static int write_all(int fd, const char *text, size_t len) {
-    while (len > 0) {
-        ssize_t n = write(fd, text, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        text += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* What verification said, as f's status and exit code. */
 static void judge(cli_file *f, cli_verdict verdict, int required) {
     f->check = verdict == CLI_EQUIVALENT ? CLI_CHECK_EQUIVALENT
@@ -115,7 +103,7 @@ static void write_output(cli_file *f, int verify, const unsigned char *data,
     }
     if (verify)
         verdict = verify_into(fd, f, data, len, source, source_len);
-    if (write_all(fd, source, source_len) != 0 || close(fd) != 0) {
+    if (cli_write_whole(fd, source, source_len) != 0 || close(fd) != 0) {
         say(f, CLI_FILE_ERROR, UNPYC_E_IO, "cannot write %s: %s", f->output,
             strerror(errno));
         unlink(f->output);

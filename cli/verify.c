@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fd_io.h"
+
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
@@ -107,20 +109,6 @@ static int find_oracle(char *out, size_t cap) {
     return newest_match(pattern, R_OK, out, cap);
 }
 
-/* Writes all of data to fd; a verifier that exits early closes the pipe,
- * which is its exit status's to report, not a write error's. */
-static void write_all(int fd, const char *data, size_t len) {
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        data += n;
-        len -= (size_t)n;
-    }
-}
-
 /* Runs argv[0] with argv, source on its standard input, its standard
  * output and error ours; its exit status, or -1 if it did not exit. */
 static int run_with_input(char *const argv[], const char *source,
@@ -142,8 +130,10 @@ static int run_with_input(char *const argv[], const char *source,
     }
     close(fds[0]);
     previous = signal(SIGPIPE, SIG_IGN);
+    /* A verifier that exits early closes the pipe: its exit status, not
+     * the write's error, says what happened. */
     if (pid > 0)
-        write_all(fds[1], source, len);
+        (void)cli_write_whole(fds[1], source, len);
     close(fds[1]);
     signal(SIGPIPE, previous);
     if (pid < 0 || waitpid(pid, &status, 0) != pid)
@@ -161,7 +151,11 @@ static int temporary_copy(const unsigned char *data, size_t len, char *name,
     fd = mkstemp(name);
     if (fd < 0)
         return -1;
-    write_all(fd, (const char *)data, len);
+    if (cli_write_whole(fd, data, len) != 0) {
+        close(fd);
+        unlink(name);
+        return -1;
+    }
     if (close(fd) != 0) {
         unlink(name);
         return -1;
