@@ -46,6 +46,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Callable, Dict, List, Optional, Tuple
 
+from results_file import machine
 from unpyc import _engine
 
 # CPython's own limits, which no generated function may pass: statically
@@ -269,21 +270,6 @@ def line_fit(points: List[Point]) -> Tuple[float, float, float]:
     return a, b, deviation
 
 
-def machine() -> str:
-    cpus = os.cpu_count()
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return "%s, %s CPUs (%s), Python %s" % (
-        platform.platform(), cpus, model or platform.machine(),
-        platform.python_version())
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -297,7 +283,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     shapes = args.shape or list(SHAPES)
     results: Dict[str, List[Point]] = {}
     refused: Dict[str, List[int]] = {}
-    print("Machine: %s\n" % machine())
+    print("Machine: %s; Python %s\n" % (machine(), platform.python_version()))
     print("| shape | instructions | time (ms) | peak memory (MiB) | note |")
     print("|---|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
