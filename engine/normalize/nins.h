@@ -262,6 +262,15 @@ typedef struct upy_ncode {
     /* 3.8-3.9 keep the jump over an else part after an if body ending in
      * raise, break or continue (not return). */
     uint8_t keeps_jump_after_exit;
+    /* 3.10-3.11 keep True in co_consts for every `while True` (code.c
+     * rec_true). */
+    uint8_t keeps_while_true_const;
+    /* 3.12+ count the code object's instructions in the limit on the
+     * blocks the compiler copies (structure.c copy_size). */
+    uint8_t copy_limit_counts_code;
+    /* 3.13+ keep co_consts[0] even when nothing loads it (code.c
+     * add_first_const). */
+    uint8_t keeps_first_const;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

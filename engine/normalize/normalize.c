@@ -70,15 +70,26 @@ typedef struct norm_rules {
      * in raise, break or continue: peephole.c drops the unreachable code
      * after a RETURN_VALUE only.  3.10+ drop it after any. */
     uint8_t keeps_jump_after_exit;
+    /* 3.10-3.11 keep True in co_consts for every `while True`, one whose
+     * loop never ends too (compile.c adds the constant before it folds
+     * the test away); 3.12+ do not, and 3.8-3.9 never test a constant. */
+    uint8_t keeps_while_true_const;
+    /* 3.12+ count the instructions of the code object in the size
+     * inline_small_exit_blocks / the copy limit checks; 3.11 counts its
+     * PRECALL too, which normalizing drops. */
+    uint8_t copy_limit_counts_code;
+    /* 3.13+ keep co_consts[0] whether or not an instruction loads it
+     * (a docstring's slot: compiler_unit's first constant). */
+    uint8_t keeps_first_const;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1},
-    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0},
-    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0},
-    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0},
+    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0},
+    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0},
+    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -1070,6 +1081,9 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     out->copies_jump_blocks = nm->rules->copies_jump_blocks;
     out->while_test_on_top = nm->rules->while_test_on_top;
     out->keeps_jump_after_exit = nm->rules->keeps_jump_after_exit;
+    out->keeps_while_true_const = nm->rules->keeps_while_true_const;
+    out->copy_limit_counts_code = nm->rules->copy_limit_counts_code;
+    out->keeps_first_const = nm->rules->keeps_first_const;
     return UNPYC_OK;
 }
 

@@ -86,8 +86,7 @@ upy_expr *rec_true(rec *r, uint32_t from) {
     /* 3.10 and 3.11 keep True in co_consts for every `while True` (one
      * whose loop never ends too): without it, the test was a 1 the body
      * loads as well. */
-    if (!one && !has_true && r->version.major == 3 &&
-        (r->version.minor == 10 || r->version.minor == 11))
+    if (!one && !has_true && r->ncode.keeps_while_true_const)
         one = any_one;
     return rec_const(r, one ? one : &true_object);
 }
@@ -1052,7 +1051,7 @@ static int add_first_const(rec *r, upy_stmt_list *body) {
     upy_expr *text;
     uint32_t i;
     /* (Nothing goes before a docstring or a future import.) */
-    if (r->version.major != 3 || r->version.minor < 13 || !first ||
+    if (!r->ncode.keeps_first_const || !first ||
         first->kind != UPY_STR || lead_len(body))
         return 0;
     for (i = 0; i < r->ncode.count; i++)

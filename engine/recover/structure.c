@@ -1734,7 +1734,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
  * normalized instructions are the measure that keeps to the limit. */
 static uint32_t copy_size(const rec *r, uint32_t from, uint32_t to) {
     uint32_t k, n = 0;
-    if (r->version.minor < 12)
+    if (!r->ncode.copy_limit_counts_code)
         return to - from;
     for (k = from; k < to; k++)
         if (k == from || ins(r, k)->offset != ins(r, k - 1)->offset)
