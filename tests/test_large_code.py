@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Dict
 
 import pytest
 
@@ -41,16 +42,23 @@ def _large_source() -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-def test_large_functions_round_trip(version: str, unpyc_path: str, tmp_path: Path) -> None:
-    source = tmp_path / "large.py"
-    source.write_text(_large_source())
+def _round_trip_module(version: str, unpyc_path: str, tmp_path: Path,
+                       text: str) -> Dict[str, Any]:
+    """The round trip's JSON report of one module whose source is text."""
+    source = tmp_path / "module.py"
+    source.write_text(text)
     report = tmp_path / "report.json"
     proc = run_python(
         version, unpyc_path, ["-m", "unpyc.roundtrip", str(source), "--json", str(report)]
     )
     assert report.exists(), proc.stdout + proc.stderr
-    module = json.loads(report.read_text())["modules"][0]
+    module: Dict[str, Any] = json.loads(report.read_text())["modules"][0]
+    return module
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_large_functions_round_trip(version: str, unpyc_path: str, tmp_path: Path) -> None:
+    module = _round_trip_module(version, unpyc_path, tmp_path, _large_source())
     statuses = {f["qualname"]: f["status"] for f in module["functions"]}
     assert set(statuses) == {"many_tries", "long_elif", "many_withs"}, module
     if tuple(map(int, version.split("."))) >= (3, 11):
@@ -80,17 +88,10 @@ def test_long_boolean_chains_round_trip(version: str, unpyc_path: str, tmp_path:
     # jumps past 255 code units carry EXTENDED_ARG, which hid the jump-or-
     # pop idiom.  Each operand was also read inside the one before, so 200
     # operands hit the nesting limit; CPython compiles thousands.
-    source = tmp_path / "chains.py"
-    source.write_text("\n\n".join(
+    module = _round_trip_module(version, unpyc_path, tmp_path, "\n\n".join(
         _grouped_chain("and_of_ors_%d" % n, "and", "or", n)
         + "\n\n" + _grouped_chain("or_of_ands_%d" % n, "or", "and", n)
         for n in CHAIN_LENGTHS))
-    report = tmp_path / "report.json"
-    proc = run_python(
-        version, unpyc_path, ["-m", "unpyc.roundtrip", str(source), "--json", str(report)]
-    )
-    assert report.exists(), proc.stdout + proc.stderr
-    module = json.loads(report.read_text())["modules"][0]
     statuses = {f["qualname"]: f["status"] for f in module["functions"]}
     assert len(statuses) == 2 * len(CHAIN_LENGTHS), module
     assert set(statuses.values()) == {"equivalent"}, statuses
