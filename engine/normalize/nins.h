@@ -271,6 +271,9 @@ typedef struct upy_ncode {
     /* 3.13+ keep co_consts[0] even when nothing loads it (code.c
      * add_first_const). */
     uint8_t keeps_first_const;
+    /* 3.10-3.11 keep every constant no instruction loads but those at
+     * the end of co_consts (recover/deadconst.c). */
+    uint8_t keeps_unused_consts;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

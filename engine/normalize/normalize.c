@@ -81,15 +81,18 @@ typedef struct norm_rules {
     /* 3.13+ keep co_consts[0] whether or not an instruction loads it
      * (a docstring's slot: compiler_unit's first constant). */
     uint8_t keeps_first_const;
+    /* 3.10-3.11 keep a constant no instruction loads but at the end of
+     * co_consts (trim_unused_consts); 3.12+ keep co_consts[0] only. */
+    uint8_t keeps_unused_consts;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0},
-    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0},
-    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0},
-    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0},
+    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1},
+    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0},
+    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -1084,6 +1087,7 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     out->keeps_while_true_const = nm->rules->keeps_while_true_const;
     out->copy_limit_counts_code = nm->rules->copy_limit_counts_code;
     out->keeps_first_const = nm->rules->keeps_first_const;
+    out->keeps_unused_consts = nm->rules->keeps_unused_consts;
     return UNPYC_OK;
 }
 

@@ -71,7 +71,7 @@ upy_expr *rec_true(rec *r, uint32_t from) {
         uint32_t use;
         has_true |= o->kind == UPY_TRUE;
         if (o->kind == UPY_TRUE && !const_loaded(r, o))
-            return rec_const(r, &true_object);
+            return rec_const(r, o);
         if (o->kind == UPY_INT && !o->u.integer.is_big &&
             o->u.integer.value == 1 && !any_one)
             any_one = o;
@@ -600,6 +600,10 @@ static int index_tables(rec *r) {
             at[i] = rec_table_entry(r, i, table);
         r->table_entries[table] = at;
     }
+    r->const_shown = upy_arena_array(
+        r->arena, upy_seq_len(r->code->consts) + 1, sizeof(uint8_t));
+    if (!r->const_shown)
+        return rec_oom(r);
     return 0;
 }
 
@@ -667,17 +671,38 @@ static int is_param(const upy_code *co, uint32_t nparams, const char *name) {
     return 0;
 }
 
+/* Whether o is a constant the source writes that tests false. */
+static int false_literal(const upy_object *o) {
+    switch (o->kind) {
+    case UPY_NONE:
+    case UPY_FALSE:
+        return 1;
+    case UPY_INT:
+        return !o->u.integer.is_big && o->u.integer.value == 0;
+    case UPY_FLOAT:
+        return o->u.real == 0.0;
+    case UPY_STR:
+    case UPY_BYTES:
+        return o->u.bytes.len == 0;
+    case UPY_TUPLE:
+        return upy_seq_len(o) == 0;
+    default:
+        return 0;
+    }
+}
+
 /* The test of a dead `if` placed first.  A constant the code holds is
  * numbered where its first use compiles; the first one after the
- * docstring's slot, if false, is the test of dead code that came first.
- * Otherwise one the code does not hold, which the compiler drops again. */
-static const upy_object *dead_test(const upy_code *co) {
+ * docstring's slot (a module has none), if false, is the test of dead
+ * code that came first.  Otherwise one the code does not hold, which the
+ * compiler drops again. */
+static const upy_object *dead_test(const upy_code *co, int is_module) {
     static const upy_object zero_object = {UPY_INT, 0, {{0, 0, 0, 0, 0}}};
-    const upy_object *first =
-        upy_seq_len(co->consts) > 1 ? upy_seq_item(co->consts, 1) : NULL;
-    if (first && (first->kind == UPY_FALSE ||
-                  (first->kind == UPY_INT && !first->u.integer.is_big &&
-                   first->u.integer.value == 0)))
+    size_t slot = is_module ? 0 : 1;
+    const upy_object *first = upy_seq_len(co->consts) > slot
+                                  ? upy_seq_item(co->consts, slot)
+                                  : NULL;
+    if (first && false_literal(first))
         return first;
     if (has_const_like(co, &false_object) && !has_const_like(co, &zero_object))
         return &zero_object;
@@ -761,7 +786,7 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
     s = rec_stmt(r, UPY_S_IF);
     if (!s)
         return -1;
-    s->u.if_.test = rec_const(r, dead_test(co));
+    s->u.if_.test = rec_const(r, dead_test(co, r->is_module));
     s->u.if_.body = upy_vec_stmts(&dead);
     if (!s->u.if_.test)
         return -1;
@@ -941,13 +966,13 @@ static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
 /* The test of a dead `if` placed last: a false constant the code holds
  * already, where there is one (3.11 keeps the test's constant in
  * co_consts, numbered where the if compiles). */
-static const upy_object *dead_test_last(const upy_code *co) {
+static const upy_object *dead_test_last(const upy_code *co, int is_module) {
     static const upy_object zero_object = {UPY_INT, 0, {{0, 0, 0, 0, 0}}};
     if (has_const_like(co, &zero_object))
         return &zero_object;
     if (has_const_like(co, &false_object))
         return &false_object;
-    return dead_test(co);
+    return dead_test(co, is_module);
 }
 
 /* Adds the loads of names as one expression statement to dead, and
@@ -1028,7 +1053,7 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
         s = rec_stmt(r, UPY_S_IF);
         if (!s)
             return -1;
-        s->u.if_.test = rec_const(r, dead_test_last(co));
+        s->u.if_.test = rec_const(r, dead_test_last(co, r->is_module));
         s->u.if_.body = upy_vec_stmts(&dead);
         if (!s->u.if_.test || upy_vec_push(r->arena, &out, s))
             return rec_oom(r);
@@ -1445,6 +1470,9 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
                                 add_first_const(&r, body)))
         return -1;
     if (kind == CODE_CLASS && add_dead_names(&r, body))
+        return -1;
+    if ((kind == CODE_FUNCTION || kind == CODE_MODULE || kind == CODE_CLASS) &&
+        rec_add_dead_consts(&r, body, lead_len(body), kind == CODE_FUNCTION))
         return -1;
     if ((kind == CODE_MODULE || kind == CODE_CLASS) &&
         add_dead_annotation(&r, body))

@@ -328,6 +328,10 @@ typedef struct rec {
      * once (the order checks ask it of every instruction, once per
      * statement they judge); NULL while being found. */
     int32_t *table_entries[2];
+    /* stack.c rec_const: for each co_consts slot, whether an expression
+     * made it (a test recovered from an unused constant too: deadconst.c
+     * numbers only the others); NULL before the tables are indexed. */
+    uint8_t *const_shown;
     /* structure.c: for each block h, the blocks whose handler chain
      * reaches h (under()), ascending: under_blocks[under_start[h]] up to
      * under_blocks[under_start[h + 1]]; NULL until first needed. */
@@ -501,6 +505,13 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
 int rec_match_starts(rec *r, uint32_t i);
 int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
               upy_ptr_vec *out);
+
+/* deadconst.c: numbers again, each with an `if c: pass`, the constants
+ * of co_consts that no instruction loads and no expression shows, in
+ * the body from `lead` on; `doc_slot`: co_consts[0] is the docstring's
+ * slot (a function's). */
+int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
+                        int doc_slot);
 
 /* code.c: nested code objects (def, lambda, class body, comprehension)
  * and the pieces of a def that live outside its code object. */

@@ -108,6 +108,11 @@ upy_expr *rec_const(rec *r, const upy_object *obj) {
         return NULL;
     }
     e->u.constant = obj;
+    if (r->const_shown) {
+        int32_t k = rec_entry_index(r, 1, obj);
+        if (k >= 0)
+            r->const_shown[k] = 1;
+    }
     return e;
 }
 

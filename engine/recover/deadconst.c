@@ -1,0 +1,285 @@
+/*
+ * deadconst.c - constants only dead code numbered.
+ *
+ * The compiler numbers a constant in co_consts when it compiles the
+ * expression that loads it; the optimizer then removes code it can tell
+ * never runs (`if 0: ...`, the test of `if __debug__:`, code after a
+ * raise), but not always the constants that code numbered: 3.10 and 3.11
+ * only cut unused constants off the end of co_consts
+ * (trim_unused_consts), 3.12+ remove every unused one but co_consts[0]
+ * (remove_unused_consts in Python/flowgraph.c, which keeps that slot for
+ * a docstring).  Such a constant must be numbered again, in the same
+ * place: an `if c: pass` numbers c and nothing else, and the optimizer
+ * drops its code again (the test is a constant, the body empty), whatever
+ * c's truth.  It goes before the first statement whose code comes after
+ * the loads of the constants numbered before c, and no later than the
+ * first load of a constant numbered after c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recover/rec.h"
+
+/* Whether the source can write o as a constant the compiler folds: a
+ * literal, a signed number or a tuple of those (nan and inf print as
+ * names, a frozenset or a code object as no literal). */
+static int literal(const upy_object *o) {
+    size_t k;
+    switch (o->kind) {
+    case UPY_NONE:
+    case UPY_FALSE:
+    case UPY_TRUE:
+    case UPY_ELLIPSIS:
+    case UPY_INT:
+    case UPY_STR:
+    case UPY_BYTES:
+        return 1;
+    case UPY_FLOAT:
+        return isfinite(o->u.real);
+    case UPY_COMPLEX:
+        return isfinite(o->u.complex.real) && isfinite(o->u.complex.imag);
+    case UPY_TUPLE:
+        for (k = 0; k < upy_seq_len(o); k++)
+            if (!literal(upy_seq_item(o, k)))
+                return 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether a and b are one constant to the compiler: the same type and
+ * value (0, 0.0 and False differ, and so do 0.0 and -0.0). */
+static int same_const(const upy_object *a, const upy_object *b) {
+    size_t k;
+    if (a == b)
+        return 1;
+    if (a->kind != b->kind)
+        return 0;
+    switch (a->kind) {
+    case UPY_INT:
+        return a->u.integer.is_big == b->u.integer.is_big &&
+               a->u.integer.negative == b->u.integer.negative &&
+               a->u.integer.value == b->u.integer.value &&
+               a->u.integer.ndigits == b->u.integer.ndigits &&
+               (!a->u.integer.ndigits ||
+                memcmp(a->u.integer.digits, b->u.integer.digits,
+                       a->u.integer.ndigits * sizeof(uint16_t)) == 0);
+    case UPY_FLOAT:
+        return memcmp(&a->u.real, &b->u.real, sizeof(double)) == 0;
+    case UPY_COMPLEX:
+        return memcmp(&a->u.complex, &b->u.complex, sizeof a->u.complex) == 0;
+    case UPY_STR:
+    case UPY_BYTES:
+        return a->u.bytes.len == b->u.bytes.len &&
+               memcmp(a->u.bytes.data, b->u.bytes.data, a->u.bytes.len) == 0;
+    case UPY_TUPLE:
+    case UPY_FROZENSET:
+        if (upy_seq_len(a) != upy_seq_len(b))
+            return 0;
+        for (k = 0; k < upy_seq_len(a); k++)
+            if (!same_const(upy_seq_item(a, k), upy_seq_item(b, k)))
+                return 0;
+        return 1;
+    default:
+        return a->kind != UPY_CODE;
+    }
+}
+
+/* Whether o is an item of tuple or frozenset t, at any depth. */
+static int item_of(const upy_object *o, const upy_object *t) {
+    size_t k;
+    if (t->kind != UPY_TUPLE && t->kind != UPY_FROZENSET)
+        return 0;
+    for (k = 0; k < upy_seq_len(t); k++)
+        if (same_const(o, upy_seq_item(t, k)) ||
+            item_of(o, upy_seq_item(t, k)))
+            return 1;
+    return 0;
+}
+
+/* Whether slot k is an item of another constant: the optimizer folds
+ * loads of constants into a tuple (defaults, `x in (1, 2)`, a display)
+ * and leaves the items numbered, which the tuple in the output numbers
+ * again in their place. */
+static int folded_item(const rec *r, uint32_t k) {
+    const upy_object *consts = r->code->consts;
+    size_t j;
+    for (j = 0; j < upy_seq_len(consts); j++)
+        if (j != k && item_of(upy_seq_item(consts, k), upy_seq_item(consts, j)))
+            return 1;
+    return 0;
+}
+
+/* The neutral instruction holding the code at byte offset `offset`: the
+ * last one starting at or before it. */
+static uint32_t neutral_at(const rec *r, uint32_t offset) {
+    uint32_t lo = 0, hi = r->ncode.count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->ncode.ins[mid].offset <= offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? lo - 1 : 0;
+}
+
+/* For each co_consts slot, the first neutral instruction whose code loads
+ * it (any opcode that names a constant), or UINT32_MAX. */
+static uint32_t *first_loads(rec *r, uint32_t n) {
+    uint32_t *first = upy_arena_array(r->arena, n + 1, sizeof *first);
+    uint32_t k;
+    if (!first) {
+        rec_oom(r);
+        return NULL;
+    }
+    for (k = 0; k < n; k++)
+        first[k] = UINT32_MAX;
+    for (k = 0; k < r->decoded.count; k++) {
+        const upy_instr *in = &r->decoded.instrs[k];
+        uint32_t at;
+        if (!(r->decoded.table->ops[in->opcode].flags & UPY_OPF_CONST) ||
+            in->arg < 0 || (uint32_t)in->arg >= n)
+            continue;
+        at = neutral_at(r, in->offset);
+        if (at < first[in->arg])
+            first[in->arg] = at;
+    }
+    return first;
+}
+
+/* Where dead code goes among statements: the list and the index. */
+typedef struct dead_place {
+    uint32_t lo, hi; /* after instruction lo (UINT32_MAX: anywhere), by hi */
+    upy_stmt_list *list;
+    uint32_t at;
+    int found;
+} dead_place;
+
+static void find_in(upy_stmt_list *list, uint32_t from, dead_place *p);
+
+static void find_visit(upy_stmt_list *list, upy_list_role role,
+                       const upy_stmt *holder, void *arg) {
+    (void)role;
+    (void)holder;
+    if (!((dead_place *)arg)->found)
+        find_in(list, 0, arg);
+}
+
+static int after_lo(const dead_place *p, const upy_stmt *s) {
+    return p->lo == UINT32_MAX || s->start > p->lo;
+}
+
+/* The first statement of the list from `from` on that starts after lo;
+ * it must start by hi, else the place is inside the statement before it
+ * (or inside the last one, when none starts after lo). */
+static void find_in(upy_stmt_list *list, uint32_t from, dead_place *p) {
+    uint32_t k = from;
+    while (k < list->len && !after_lo(p, list->items[k]))
+        k++;
+    if (k < list->len && list->items[k]->start <= p->hi) {
+        p->list = list;
+        p->at = k;
+        p->found = 1;
+        return;
+    }
+    if (k > from)
+        upy_stmt_each_list(list->items[k - 1], find_visit, p);
+}
+
+/* `if c: pass`, starting where `next` starts, said in the output (a
+ * reader would take it for a mistake): the comment prints with the pass
+ * an empty body needs. */
+static upy_stmt *numbering_if(rec *r, const upy_object *c,
+                              const upy_stmt *next) {
+    upy_stmt *s = rec_stmt(r, UPY_S_IF),
+             *note = rec_stmt(r, UPY_S_UNRECOVERED);
+    upy_ptr_vec body = {0};
+    if (!s || !note)
+        return NULL;
+    rec_set_start(r, s, next->start);
+    rec_set_start(r, note, next->start);
+    note->u.unrecovered.text = "unpyc: numbers a constant of code the "
+                               "compiler dropped (it is in co_consts)";
+    s->u.if_.test = rec_const(r, c);
+    if (!s->u.if_.test || upy_vec_push(r->arena, &body, note)) {
+        rec_oom(r);
+        return NULL;
+    }
+    s->u.if_.body = upy_vec_stmts(&body);
+    return s;
+}
+
+static int insert_at(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s) {
+    upy_stmt **items =
+        upy_arena_array(r->arena, list->len + 1, sizeof(upy_stmt *));
+    uint32_t k;
+    if (!items)
+        return rec_oom(r);
+    for (k = 0; k <= list->len; k++)
+        items[k] = k < at ? list->items[k] : k == at ? s : list->items[k - 1];
+    list->items = items;
+    list->len++;
+    return 0;
+}
+
+/* The bounds of slot k's place: after the last first load of a constant
+ * numbered before it, by the first one of a constant numbered after. */
+static void bounds(const uint32_t *first, uint32_t n, uint32_t k,
+                   dead_place *p) {
+    uint32_t j;
+    p->lo = UINT32_MAX;
+    p->hi = UINT32_MAX;
+    for (j = 0; j < k; j++)
+        if (first[j] != UINT32_MAX &&
+            (p->lo == UINT32_MAX || first[j] > p->lo))
+            p->lo = first[j];
+    for (j = k + 1; j < n; j++)
+        if (first[j] < p->hi)
+            p->hi = first[j];
+}
+
+/* Numbers unused constant k again where the statements allow (none
+ * found: left as it is). */
+static int renumber(rec *r, upy_stmt_list *body, uint32_t lead,
+                    const uint32_t *first, uint32_t n, uint32_t k) {
+    dead_place p = {0, 0, NULL, 0, 0};
+    upy_stmt *s;
+    bounds(first, n, k, &p);
+    find_in(body, lead, &p);
+    if (!p.found)
+        return 0;
+    s = numbering_if(r, upy_seq_item(r->code->consts, k), p.list->items[p.at]);
+    return s ? insert_at(r, p.list, p.at, s) : -1;
+}
+
+/* Whether slot k is a constant only dead code numbered that an `if c:
+ * pass` numbers again.  None is left alone: the optimizer turns `x is
+ * None` into a jump that tests for None (3.11+), and the output's `is
+ * None` numbers it in its place. */
+static int dead_literal(const rec *r, const uint32_t *first, uint32_t k,
+                        int doc_slot) {
+    const upy_object *c = upy_seq_item(r->code->consts, k);
+    if (first[k] != UINT32_MAX || (k == 0 && doc_slot) ||
+        (k > 0 && !r->ncode.keeps_unused_consts))
+        return 0;
+    if ((r->const_shown && r->const_shown[k]) || c->kind == UPY_NONE)
+        return 0;
+    return literal(c) && !folded_item(r, k);
+}
+
+int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
+                        int doc_slot) {
+    uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
+    uint32_t *first = n ? first_loads(r, n) : NULL;
+    if (n && !first)
+        return -1;
+    /* From the last, each going before those after it at one place. */
+    for (k = n; k-- > 0;)
+        if (dead_literal(r, first, k, doc_slot) &&
+            renumber(r, body, lead, first, n, k))
+            return -1;
+    return 0;
+}

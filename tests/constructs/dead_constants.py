@@ -1,0 +1,30 @@
+if ():
+    pass
+# The compiler numbers a constant in co_consts when it compiles it and
+# keeps it there after the optimizer drops the code that loaded it: 3.10
+# and 3.11 keep every such constant but those at the end, 3.12+ keep the
+# first one only (it may be a docstring).  The () of the dead test above
+# is the module's co_consts[0] on every version; the output numbers each
+# such constant again, in its place, with an `if c: pass` of its own.
+
+
+def debug_guarded(self):
+    """The True of `if __debug__:` stays in co_consts (3.10-3.11)."""
+    if __debug__:
+        if self.debug >= 3:
+            self.dump(self.responses)
+    return self.command('NOOP')
+
+
+def dead_branch(x):
+    y = x * 2
+    if 0 and x:
+        print('never printed', 4.5)
+    return y + 1
+
+
+class Settings:
+    if __debug__:
+        level = 2
+    name = 'settings'
+
