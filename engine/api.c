@@ -98,6 +98,7 @@ static unpyc_status dis_code_data(const uint8_t *data, size_t len,
 /* Reads the marshalled code object at data[0..len) and decompiles it. */
 static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
                                         size_t base_offset, upy_version version,
+                                        const unpyc_decompile_options *given,
                                         char **out, size_t *out_len,
                                         unsigned *unrecovered,
                                         unpyc_error *err) {
@@ -110,6 +111,8 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
     unpyc_status st;
 
     options.max_depth = MAX_CODE_DEPTH;
+    options.stable_globals = given ? given->stable_globals : NULL;
+    options.n_stable_globals = given ? given->n_stable_globals : 0;
     upy_arena_init(&arena, read_arena_limit(len) +
                                scaled_limit(len, RECOVER_ARENA_BASE,
                                             RECOVER_ARENA_PER_INPUT_BYTE,
@@ -218,7 +221,8 @@ unpyc_status unpyc_decompile_pyc(const uint8_t *data, size_t len, char **out,
         return st;
     return decompile_code_data(data + UPY_PYC_HEADER_SIZE,
                                len - UPY_PYC_HEADER_SIZE, UPY_PYC_HEADER_SIZE,
-                               header.version, out, out_len, unrecovered, err);
+                               header.version, NULL, out, out_len, unrecovered,
+                               err);
 }
 
 unpyc_status unpyc_pyc_version(const uint8_t *data, size_t len, int *major,
@@ -237,21 +241,44 @@ unpyc_status unpyc_pyc_version(const uint8_t *data, size_t len, int *major,
     return UNPYC_OK;
 }
 
-unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,
-                                     int minor, char **out, size_t *out_len,
-                                     unsigned *unrecovered, unpyc_error *err) {
+/* Whether options, when given, lists its stable globals as it says. */
+static int valid_options(const unpyc_decompile_options *options) {
+    size_t k;
+    if (!options)
+        return 1;
+    if (options->n_stable_globals && !options->stable_globals)
+        return 0;
+    for (k = 0; k < options->n_stable_globals; k++)
+        if (!options->stable_globals[k])
+            return 0;
+    return 1;
+}
+
+unpyc_status unpyc_decompile_marshal_with(const uint8_t *data, size_t len,
+                                          int major, int minor,
+                                          const unpyc_decompile_options *options,
+                                          char **out, size_t *out_len,
+                                          unsigned *unrecovered,
+                                          unpyc_error *err) {
     upy_version version;
     unpyc_status st;
 
     clear_error(err);
-    if (!valid_call(data, UNPYC_DIS_TEXT, out))
+    if (!valid_call(data, UNPYC_DIS_TEXT, out) || !valid_options(options))
         return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
     *out = NULL;
     st = marshal_version(major, minor, &version, err);
     if (st != UNPYC_OK)
         return st;
-    return decompile_code_data(data, len, 0, version, out, out_len, unrecovered,
-                               err);
+    return decompile_code_data(data, len, 0, version, options, out, out_len,
+                               unrecovered, err);
+}
+
+unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,
+                                     int minor, char **out, size_t *out_len,
+                                     unsigned *unrecovered, unpyc_error *err) {
+    return unpyc_decompile_marshal_with(data, len, major, minor, NULL, out,
+                                        out_len, unrecovered, err);
 }
 
 void unpyc_free(char *text) {

@@ -115,25 +115,63 @@ static PyObject *decompile_pyc(PyObject *module, PyObject *args) {
                                               unrecovered, &err);
 }
 
+/* The names a tuple of str holds, as UTF-8 bytes objects (kept in *held,
+ * a new tuple) and C strings into them (*names, PyMem_Malloc'd). */
+static int utf8_names(PyObject *given, PyObject **held, const char ***names,
+                      Py_ssize_t *n) {
+    Py_ssize_t k;
+    *n = PyTuple_Size(given);
+    *held = *n < 0 ? NULL : PyTuple_New(*n);
+    *names = *held ? PyMem_Malloc(sizeof **names * (size_t)(*n + 1)) : NULL;
+    if (!*names)
+        return -1;
+    for (k = 0; k < *n; k++) {
+        PyObject *name = PyTuple_GetItem(given, k);
+        PyObject *bytes = name && PyUnicode_Check(name)
+                              ? PyUnicode_AsUTF8String(name)
+                              : NULL;
+        if (!bytes) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError,
+                                "stable_globals must be a tuple of str");
+            return -1;
+        }
+        PyTuple_SetItem(*held, k, bytes); /* steals the reference */
+        (*names)[k] = PyBytes_AsString(bytes);
+    }
+    return 0;
+}
+
 static PyObject *decompile_marshal(PyObject *module, PyObject *args) {
-    PyObject *data;
+    PyObject *data, *stable = NULL, *held = NULL, *result = NULL;
+    const char **names = NULL;
+    Py_ssize_t n_names = 0;
     int major, minor;
     char *buf, *out = NULL;
     Py_ssize_t len;
     size_t out_len = 0;
     unsigned unrecovered = 0;
+    unpyc_decompile_options options;
     unpyc_error err;
     unpyc_status st;
 
-    if (!PyArg_ParseTuple(args, "Sii:decompile_marshal", &data, &major, &minor))
+    if (!PyArg_ParseTuple(args, "Sii|O!:decompile_marshal", &data, &major,
+                          &minor, &PyTuple_Type, &stable))
         return NULL;
     if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
         return NULL;
-    Py_BEGIN_ALLOW_THREADS st =
-        unpyc_decompile_marshal((const uint8_t *)buf, (size_t)len, major, minor,
-                                &out, &out_len, &unrecovered, &err);
-    Py_END_ALLOW_THREADS return finish_source(module, st, out, out_len,
-                                              unrecovered, &err);
+    if (!stable || utf8_names(stable, &held, &names, &n_names) == 0) {
+        options.stable_globals = names;
+        options.n_stable_globals = (size_t)n_names;
+        Py_BEGIN_ALLOW_THREADS st = unpyc_decompile_marshal_with(
+            (const uint8_t *)buf, (size_t)len, major, minor, &options, &out,
+            &out_len, &unrecovered, &err);
+        Py_END_ALLOW_THREADS result =
+            finish_source(module, st, out, out_len, unrecovered, &err);
+    }
+    PyMem_Free(names);
+    Py_XDECREF(held);
+    return result;
 }
 
 static PyObject *pyc_version(PyObject *module, PyObject *args) {
@@ -172,9 +210,12 @@ static PyMethodDef engine_methods[] = {
      "Decompiles the bytes of a whole .pyc file: the source, and how many "
      "parts could not be recovered (marked as comments in it)."},
     {"decompile_marshal", decompile_marshal, METH_VARARGS,
-     "decompile_marshal(data: bytes, major: int, minor: int) -> (str, int)"
+     "decompile_marshal(data: bytes, major: int, minor: int,"
+     " stable_globals: tuple = ()) -> (str, int)"
      "\n\nDecompiles marshal data of a code object written by CPython "
-     "major.minor."},
+     "major.minor.  stable_globals: names of globals the caller vouches "
+     "are bound and never rebound while the code runs (unpyc.h, "
+     "unpyc_decompile_options)."},
     {NULL, NULL, 0, NULL},
 };
 

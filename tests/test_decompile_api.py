@@ -118,8 +118,8 @@ results["invalid_caught"] = "does not compile" in (verify_decompiled(code, "def 
 # decompiler output can be made to differ.
 engine = unpyc._engine
 real = engine.decompile_marshal
-def wrong_engine(data, major, minor):
-    text, unrecovered = real(data, major, minor)
+def wrong_engine(data, major, minor, stable_globals=()):
+    text, unrecovered = real(data, major, minor, stable_globals)
     return text.replace("total += item", "total -= item"), unrecovered
 engine.decompile_marshal = wrong_engine
 try:

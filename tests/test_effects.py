@@ -27,7 +27,7 @@ import subprocess
 import sys
 import types
 from pathlib import Path
-from typing import Any, List
+from typing import Any, Dict, List
 
 import pytest
 
@@ -537,13 +537,7 @@ def test_a_reordered_source_of_dynamo_like_code_is_rejected() -> None:
 # Transformed codes whose decompiled source the check rejects, so that
 # debug() runs Dynamo's bytecode for them; each with its reason.  The list
 # only shrinks.
-KNOWN_REJECTED = {
-    "no_grad_block": "a graph break inside torch.no_grad(): Dynamo's code calls print "
-                     "inside a try/finally it builds around values already on the stack; "
-                     "the engine reads a __stack name in the finally before it binds it "
-                     "(engine/recover, try regions with a kept stack), which the check "
-                     "finds (UnboundLocalError)",
-}
+KNOWN_REJECTED: Dict[str, str] = {}
 
 
 def _transformed_codes_of_patterns() -> List[types.CodeType]:
@@ -569,19 +563,24 @@ def _transformed_codes_of_patterns() -> List[types.CodeType]:
 
 
 def test_dynamo_codes_of_the_side_effect_patterns_are_accepted() -> None:
+    from unpyc import _torch_hooks as hooks
     from unpyc import _transformed_code as transformed
     from unpyc.errors import VerificationError
 
     checked, rejected, loops = [], {}, []
     for code in _transformed_codes_of_patterns():
+        # As the explorer does: the globals Dynamo installed are vouched for
+        # alike to the engine and to the check.
+        stable = hooks.stable_globals(code)
         try:
-            source = unpyc.decompile(code.replace(co_qualname=code.co_name), on_mismatch="raise")
+            source = unpyc.decompile(code.replace(co_qualname=code.co_name), on_mismatch="raise",
+                                     stable_globals=stable)
         except VerificationError as error:
             source = str(error.source)
         name = "__transformed"
         runnable = transformed.closure_wrapper(transformed.renamed_def(source, name), name,
                                                code.co_freevars)
-        verdict = same_effects(code, transformed.code_of_def(runnable, name, name, code))
+        verdict = same_effects(code, transformed.code_of_def(runnable, name, name, code), stable)
         if not verdict.equal:
             rejected[code.co_name] = verdict.reason
             continue

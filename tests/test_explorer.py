@@ -414,7 +414,8 @@ def test_breakpoints_set_in_prepared_files_are_hit(backend: str, tmp_path: Path)
             # the engine cannot give source with the same effects): stop on
             # the call of the compiled graph.
             assert "_bytecode = [" not in path.read_text(), path
-            targets.append((path, _first_line(path, r"^    \S+ = __stack\d+\("), "p b.shape"))
+            targets.append((path, _first_line(path, r"^    \S+ = __compiled_fn_\w+\("),
+                            "p b.shape"))
         targets.append((graph, _first_line(graph, pattern), shown))
         for path, line, _ in targets:
             reply = session.send("break %s:%d" % (path, line))

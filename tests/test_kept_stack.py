@@ -31,8 +31,8 @@ def _template(log: List[Any], a: Any, b: Any) -> None:
 
 
 def _assemble(ops: List[Tuple[str, int]], consts: Tuple[Any, ...] = (None,),
-              names: Tuple[str, ...] = (), varnames: Tuple[str, ...] = ("log", "a", "b")
-              ) -> types.FunctionType:
+              names: Tuple[str, ...] = (), varnames: Tuple[str, ...] = ("log", "a", "b"),
+              exception_table: bytes = b"") -> types.FunctionType:
     """A function (log, a, b) running ops (name, arg), with the inline
     caches each instruction takes."""
     code = bytearray()
@@ -41,8 +41,32 @@ def _assemble(ops: List[Tuple[str, int]], consts: Tuple[Any, ...] = (None,),
         code += bytes([op, arg]) + bytes(2 * dis._inline_cache_entries[op])  # type: ignore[attr-defined]
     co = _template.__code__.replace(
         co_code=bytes(code), co_consts=consts, co_names=names, co_varnames=varnames,
-        co_nlocals=len(varnames), co_stacksize=16, co_linetable=b"", co_exceptiontable=b"")
+        co_nlocals=len(varnames), co_stacksize=16, co_linetable=b"",
+        co_exceptiontable=exception_table)
     return types.FunctionType(co, {})
+
+
+def _unit(ops: List[Tuple[str, int]], k: int) -> int:
+    """Where ops[k] starts, in code units (RESUME first, inline caches)."""
+    return 1 + sum(1 + dis._inline_cache_entries[dis.opmap[name]]  # type: ignore[attr-defined]
+                   for name, _ in ops[:k])
+
+
+def _exception_table(entries: List[Tuple[int, int, int, int, bool]]) -> bytes:
+    """3.11's table of (start, end, target, depth, lasti), in code units:
+    each number in 6-bit groups, most significant first, 0x40 on all but
+    the last, 0x80 on an entry's first byte (Objects/exception_handling_notes.txt)."""
+    table = bytearray()
+    for start, end, target, depth, lasti in entries:
+        for k, number in enumerate((start, end - start, target, depth << 1 | lasti)):
+            groups = [number & 63]
+            while number >> 6:
+                number >>= 6
+                groups.insert(0, number & 63)
+            encoded = [g | 64 for g in groups[:-1]] + groups[-1:]
+            encoded[0] |= 128 if k == 0 else 0
+            table += bytes(encoded)
+    return bytes(table)
 
 
 def _from_source(function: types.FunctionType) -> Callable[..., Any]:
@@ -299,6 +323,61 @@ def test_a_value_dropped_from_under_a_later_one_runs_first() -> None:
     assert _same_run(f, 1, 2) == (None, ["first", "second"])
 
 
+def _try_finally_under_kept_values(function_first: bool) -> types.FunctionType:
+    """Dynamo's graph break inside `with torch.no_grad()`, in small: a
+    stays on the stack while log.append('body') runs in a try whose
+    handler keeps nothing of the stack (depth 0); the finally body
+    log.append('exit') is copied onto the normal way out, which pushes
+    None, jumps, and pops it; return (a, the body's result).  With
+    function_first, log.append and its argument are loaded before the
+    protected range, as Dynamo does."""
+    append = [("LOAD_FAST", 0), ("LOAD_METHOD", 0)]
+    call = [("PRECALL", 1), ("CALL", 1)]
+    load = append + [("LOAD_CONST", 1)]
+    exit_call = append + [("LOAD_CONST", 2)] + call + [("POP_TOP", 0)]
+    body = load + call if not function_first else call
+    ops = ([("LOAD_FAST", 1)] + (load if function_first else []) + body + [("NOP", 0)]
+           + exit_call + [("LOAD_CONST", 0), ("JUMP_FORWARD", 0)]
+           + [("PUSH_EXC_INFO", 0)] + exit_call + [("RERAISE", 0)]
+           + [("COPY", 3), ("POP_EXCEPT", 0), ("RERAISE", 1)]
+           + [("NOP", 0), ("POP_TOP", 0), ("BUILD_TUPLE", 2), ("RETURN_VALUE", 0)])
+    try_start = 1 + (len(load) if function_first else 0)
+    handler = try_start + len(body) + 1 + len(exit_call) + 2
+    cleanup = handler + 1 + len(exit_call) + 1
+    after = cleanup + 3
+    jump = handler - 1
+    ops[jump] = ("JUMP_FORWARD", _unit(ops, after) - _unit(ops, jump + 1))
+    table = _exception_table([
+        (_unit(ops, try_start), _unit(ops, try_start + len(body)), _unit(ops, handler), 0, False),
+        (_unit(ops, handler), _unit(ops, cleanup), _unit(ops, cleanup), 1, True)])
+    return _assemble(ops, consts=(None, "body", "exit"), names=("append",),
+                     exception_table=table)
+
+
+@pytest.mark.parametrize("function_first", [True, False])
+def test_a_try_finally_under_kept_values(function_first: bool) -> None:
+    """The values under the try wait in temporaries assigned before it,
+    the body's result in one assigned in the body, the finally body runs
+    once on the normal way out (it ran twice: the body went on into its
+    copy), and the code after the try reads the stack the body left (it
+    read what the handler's walk had put there: `return ..., ...`)."""
+    from unpyc.effects import same_effects
+
+    f = _try_finally_under_kept_values(function_first)
+    source = unpyc.decompile(f.__code__)
+    assert source.count("log.append('exit')") == 1 and "..." not in source, source
+    assert _same_run(f, 1, 0) == ((1, None), ["body", "exit"])
+    body = source.split("try:\n")[1].split("finally:")[0]
+    assert "'body')" in body and "'exit'" not in body, source
+    namespace: dict = {}
+    exec(compile(source, "<source>", "exec"), namespace)
+    assert same_effects(f.__code__, namespace[f.__code__.co_name].__code__).equal
+    # An exception in the body runs the finally body, then leaves.
+    log: List[Any] = ["not a list"]
+    with pytest.raises(AttributeError):
+        namespace[f.__code__.co_name](log[0], 1, 0)
+
+
 # ---- folding (engine/recover/fold.c): a temporary goes back into the one
 # expression that reads it where the order of effects allows ----
 
@@ -344,6 +423,32 @@ def test_a_temporary_folds_past_a_local_store_but_not_past_a_call() -> None:
         assert same_effects(function.__code__, namespace[function.__code__.co_name].__code__).equal
 
 
+def test_a_stable_global_folds_past_a_call() -> None:
+    """A global read waits while log.append(...) runs: a call may rebind
+    any global, so it stays in its temporary, unless the caller vouches
+    that nothing rebinds it (stable_globals, as the explorer does for the
+    globals Dynamo installs); then it is read where it is used, and the
+    effect check proves that source only when told the same names."""
+    from unpyc.effects import same_effects
+
+    # g waits while log.append('x') runs; return (g,)
+    f = _assemble([("LOAD_GLOBAL", 2), ("LOAD_FAST", 0), ("LOAD_METHOD", 0),
+                   ("LOAD_CONST", 1), ("PRECALL", 1), ("CALL", 1), ("POP_TOP", 0),
+                   ("BUILD_TUPLE", 1), ("RETURN_VALUE", 0)],
+                  consts=(None, "x"), names=("append", "g"))
+    kept = unpyc.decompile(f.__code__)
+    assert "__stack0 = g\n" in kept and "return (__stack0,)" in kept, kept
+    folded = unpyc.decompile(f.__code__, stable_globals=["g"])
+    assert "__stack0" not in folded and "return (g,)" in folded, folded
+    namespace: dict = {}
+    exec(compile(folded, "<source>", "exec"), namespace)
+    folded_code = namespace[f.__code__.co_name].__code__
+    assert same_effects(f.__code__, folded_code, stable_globals=["g"]).equal
+    assert not same_effects(f.__code__, folded_code).equal
+    log: List[Any] = []
+    assert types.FunctionType(folded_code, {"g": 3})(log, 0, 0) == (3,) and log == ["x"]
+
+
 def test_dynamo_toy_example_reads_folded() -> None:
     """The toy example's transformed code, from a real torch.compile run:
     the walrus temporaries Dynamo binds and deletes around its calls are
@@ -355,6 +460,7 @@ def test_dynamo_toy_example_reads_folded() -> None:
     torch = pytest.importorskip("torch", reason="torch is installed by scripts/setup.sh")
     import torch._dynamo.convert_frame
 
+    from unpyc import _torch_hooks as hooks
     from unpyc import _transformed_code as transformed
     from unpyc.effects import same_effects
 
@@ -387,4 +493,20 @@ def test_dynamo_toy_example_reads_folded() -> None:
     runnable = transformed.closure_wrapper(transformed.renamed_def(source, name), name,
                                            code.co_freevars)
     verdict = same_effects(code, transformed.code_of_def(runnable, name, name, code))
+    assert verdict.equal, (verdict, source)
+    # With the globals Dynamo installed vouched for, as the explorer does,
+    # the graph is called by name (depyf's form).
+    stable = hooks.stable_globals(code)
+    assert any(n.startswith("__compiled_fn") for n in stable), stable
+    source = unpyc.decompile(code.replace(co_qualname=code.co_name), stable_globals=stable)
+    assert re.search(r"graph_out_0 = __compiled_fn_\w+\(a, b\)", source), source
+    # toy_example has a free variable here (torch), so Dynamo calls a
+    # factory of each resume function, __resume_at_*(cell): a call, which
+    # stays before the list reads and deletes that follow it.
+    assert len(re.findall(r"__stack\d+ = __resume_at_\w+\(__stack\d+\[-1\]\)", source)) == 2
+    stack_names = set(re.findall(r"__stack\d+", source))
+    assert len(stack_names) <= 14, (len(stack_names), source)  # 14 measured, 15 without
+    runnable = transformed.closure_wrapper(transformed.renamed_def(source, name), name,
+                                           code.co_freevars)
+    verdict = same_effects(code, transformed.code_of_def(runnable, name, name, code), stable)
     assert verdict.equal, (verdict, source)

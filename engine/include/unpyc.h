@@ -79,6 +79,31 @@ unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,
                                      int minor, char **out, size_t *out_len,
                                      unsigned *unrecovered, unpyc_error *err);
 
+/* What a caller may tell the decompiler about the code beyond its bytes. */
+typedef struct unpyc_decompile_options {
+    /* Globals the caller vouches for: bound before the code runs, and
+     * rebound by nothing (the code's own calls included) while it runs.
+     * Bytecode cannot tell this (any call may rebind any global), so
+     * without it a global read never moves past a call when the engine
+     * folds the values it held in __stack temporaries back into
+     * expressions; a read of one of these names cannot raise and gives
+     * the same value anywhere, so it may (engine/recover/fold.c).  The
+     * explorer names the globals torch.compile installs under fresh names
+     * for its code (__compiled_fn_*, __resume_at_*): an effect check that
+     * proves such source must be told the same names.  A claim that is
+     * false gives source that may run differently. */
+    const char *const *stable_globals;
+    size_t n_stable_globals;
+} unpyc_decompile_options;
+
+/* unpyc_decompile_marshal, told what options say (NULL: nothing). */
+unpyc_status unpyc_decompile_marshal_with(const uint8_t *data, size_t len,
+                                          int major, int minor,
+                                          const unpyc_decompile_options *options,
+                                          char **out, size_t *out_len,
+                                          unsigned *unrecovered,
+                                          unpyc_error *err);
+
 /* The CPython version that wrote a .pyc file, read from its header (the
  * rest of data is not looked at): the errors of unpyc_decompile_pyc's
  * header check. */

@@ -42,14 +42,26 @@
  *   local that may be unbound.  Reads of temporaries and of arguments
  *   never rebound commute with everything but stores of them.
  *
- * Global reads are never moved across an effect, not even reads of the
- * names Dynamo binds once in the function's globals (__compiled_fn_*,
- * __resume_at_*): a call may rebind any global, this engine cannot know
- * what the call does, and the effect check (unpyc/effects.py) that
- * decides whether debug() may run the source tags each global read with
- * the effects before it.  So Dynamo's `__stack0 = __compiled_fn_1` stays
- * where torch 2.13 calls record_pregraph_bytecode_enter / _exit between
- * loading the graph and calling it.  In the example above
+ * Global reads are never moved across an effect: a call may rebind any
+ * global, and this engine cannot know what the call does.  The one
+ * exception is a global the caller vouches for (upy_recover_options'
+ * stable_globals, unpyc_decompile_options in unpyc.h): bound before the
+ * code runs and rebound by nothing while it runs, its read cannot raise
+ * and gives the same value anywhere, so it commutes with everything
+ * but a store of that global (a barrier).  The explorer vouches for the
+ * names Dynamo installs under fresh names (__compiled_fn_*,
+ * __resume_at_*), and tells the effect check (unpyc/effects.py) the same
+ * names, so that it does not tag their reads with the effects before
+ * them.  Then Dynamo's
+ *
+ *     __stack0 = __compiled_fn_1
+ *     tmp_2 = record_pregraph_bytecode_enter()
+ *     record_pregraph_bytecode_exit(tmp_2)
+ *     graph_out_0 = __stack0(a, b)
+ *
+ * (torch 2.13 calls the two between loading the graph and calling it)
+ * is `graph_out_0 = __compiled_fn_1(a, b)` after them; without the
+ * claim __stack0 stays.  In the example above
  * `__stack1 = __stack6[-1]` cannot move past `del __stack6[-1]` (an
  * effect, and an item read must stay before it), and __stack0 cannot
  * move past either; `__stack2 = []` folds (it cannot raise, and no
@@ -97,6 +109,7 @@ typedef enum fold_event {
     EV_READ_LOCAL,  /* of a temporary or a stable argument: always bound */
     EV_READ_MAYBE,  /* of another local: may raise UnboundLocalError */
     EV_READ_GLOBAL, /* a global, cell or free variable */
+    EV_READ_STABLE, /* a global the caller vouches is bound, never rebound */
     EV_STORE,       /* a store or del of a local */
     EV_EFFECT,
     EV_ALLOC,
@@ -168,6 +181,8 @@ static void summarize(fold_value *v, fold_event ev, const char *name) {
     case EV_READ_GLOBAL:
         v->reads_global = 1;
         break;
+    case EV_READ_STABLE:
+        break;
     case EV_STORE:
         v->stores = 1;
         break;
@@ -198,6 +213,7 @@ static int commutes(const fold_walk *w, fold_event ev, const char *name) {
     int may_raise = v->effect || v->reads_global || v->reads_maybe;
     switch (ev) {
     case EV_READ_LOCAL:
+    case EV_READ_STABLE:
         return 1;
     case EV_READ_MAYBE:
     case EV_READ_GLOBAL:
@@ -240,6 +256,19 @@ static int walk_then(fold_walk *w, upy_expr **slot, int ev) {
     return ev >= 0 ? event(w, (fold_event)ev, NULL) : 0;
 }
 
+/* A global of a function that the caller vouches for (see the header);
+ * elsewhere the name may be a class body's or module's own variable. */
+static int is_stable_global(const rec *r, const char *name) {
+    const upy_recover_options *o = r->options;
+    size_t k;
+    if (!(r->code->flags & CO_OPTIMIZED))
+        return 0;
+    for (k = 0; k < o->n_stable_globals; k++)
+        if (same_name(o->stable_globals[k], name))
+            return 1;
+    return 0;
+}
+
 static int walk_name(fold_walk *w, upy_expr **slot) {
     const char *name = (*slot)->u.name;
     int stable;
@@ -250,7 +279,9 @@ static int walk_name(fold_walk *w, upy_expr **slot) {
     if ((*slot)->cell)
         return event(w, EV_BARRIER, NULL);
     if (!is_fast_local(w->r, name))
-        return event(w, EV_READ_GLOBAL, name);
+        return event(w, is_stable_global(w->r, name) ? EV_READ_STABLE
+                                                     : EV_READ_GLOBAL,
+                     name);
     stable = is_spill_name(name) ? 1 : rec_is_stable_arg(w->r, *slot);
     if (stable < 0)
         return event(w, EV_BARRIER, NULL);

@@ -19,6 +19,11 @@ typedef struct upy_recover_options {
     /* Deepest nesting of code objects decompiled (deeper ones come out as
      * unrecovered). */
     int max_depth;
+    /* Globals the caller vouches are bound and never rebound while the
+     * code runs (unpyc_decompile_options): fold.c may move their reads
+     * past calls. */
+    const char *const *stable_globals;
+    size_t n_stable_globals;
 } upy_recover_options;
 
 /* Recovers co: for a module code object the module's statements; for any

@@ -1544,6 +1544,47 @@ static int try_star(rec *r, int32_t h, uint32_t at, int32_t exit,
     return 0;
 }
 
+/* Values the code keeps on the stack across a try whose handler keeps
+ * less (Dynamo's code: a call whose function and arguments were pushed
+ * before the protected range, results waiting after it; CPython's
+ * handlers keep all that is under a try).  What waits at the try's start
+ * is assigned to temporaries before the try statement, and what the body
+ * leaves waiting at its end, inside the body (that is where it runs).
+ * The handler's walk overwrites the slots above its depth, so the
+ * stack the body left is kept in saved and put back after the handler:
+ * the code after the try goes on from it. */
+typedef struct kept_stack {
+    sval *saved;
+    uint32_t sp;
+} kept_stack;
+
+static uint32_t handler_depth(const rec *r, int32_t h) {
+    const upy_block *hb = blk(r, h);
+    return hb->depth_in > 0 ? (uint32_t)hb->depth_in - 1 : 0;
+}
+
+static int save_body_stack(rec *r, int32_t h, kept_stack *k,
+                           upy_ptr_vec *body) {
+    uint32_t base = r->base;
+    int st;
+    r->base = handler_depth(r, h);
+    st = rec_spill(r, r->sp, body);
+    r->base = base;
+    if (st)
+        return -1;
+    k->sp = r->sp;
+    k->saved = upy_arena_array(r->arena, r->sp + 1, sizeof *k->saved);
+    if (!k->saved)
+        return rec_oom(r);
+    memcpy(k->saved, r->stack, r->sp * sizeof *k->saved);
+    return 0;
+}
+
+static void restore_body_stack(rec *r, const kept_stack *k) {
+    memcpy(r->stack, k->saved, k->sp * sizeof *k->saved);
+    r->sp = k->sp;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -1555,6 +1596,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     region body_rg;
     uint32_t k;
     upy_stmt *s = rec_stmt(r, UPY_S_TRY);
+    int kept = r->sp > handler_depth(r, h);
+    kept_stack body_stack = {NULL, 0};
 
     if (!s)
         return -1;
@@ -1581,6 +1624,12 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         if (end < 0)
             return -1;
     }
+    /* (Kept values across except clauses: not modelled, so not
+     * recovered rather than read from a stack the handlers overwrote.) */
+    if (kept && !is_finally)
+        return rec_fail_region(r, b, rg, out);
+    if (kept && rec_spill(r, r->sp, out))
+        return -1;
 
     /* The body. */
     body_rg = *rg;
@@ -1590,11 +1639,21 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     body_rg.handler = h;
     body_rg.alt_handler = REC_NO_ALT;
     body_rg.unwind_from = unwind_from;
+    /* (With values kept, the body may take them and leave others: it ends
+     * at its end all the same, not where those would be used.  Its
+     * statements end at the depth it leaves, that of the block after.) */
+    if (kept)
+        body_rg.base = end < (int32_t)r->cfg.count && blk(r, end)->depth_in >= 0
+                           ? (uint32_t)blk(r, end)->depth_in
+                           : try_depth;
     r->exit_block = UPY_NO_BLOCK;
     if (rec_region(r, b, &body_rg, &body))
         return -1;
     exit = r->exit_block;
     depth_after = try_depth;
+    if (kept && exit != UPY_NO_BLOCK &&
+        save_body_stack(r, h, &body_stack, &body))
+        return -1;
 
     /* The handler. */
     r->done[h] = 1;
@@ -1755,6 +1814,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         s->u.try_.orelse = upy_vec_stmts(&orelse);
     }
     r->sp = depth_after;
+    if (body_stack.saved)
+        restore_body_stack(r, &body_stack);
     r->base = rg->base;
     s->u.try_.body = upy_vec_stmts(&body);
     *next = follow;

@@ -12,7 +12,7 @@ import json as _json
 import marshal
 import sys
 from types import CodeType
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Iterable, Optional, Tuple
 
 from . import _engine
 from ._objects import assumed_imports, code_of, inferred_imports, module_symbols, with_valid_names
@@ -91,7 +91,8 @@ def _dis_code(obj: Any, as_json: bool) -> str:
     return stand_ins.named(text) if as_json else stand_ins.shown(text)
 
 
-def decompile(obj: Any, *, verify: bool = True, on_mismatch: str = "annotate") -> str:
+def decompile(obj: Any, *, verify: bool = True, on_mismatch: str = "annotate",
+              stable_globals: Iterable[str] = ()) -> str:
     """Python source for obj: a code object, function, method,
     functools.partial, class or module of the running interpreter, or a
     callable wrapping a function (functools.wraps / lru_cache wrapper,
@@ -114,15 +115,27 @@ def decompile(obj: Any, *, verify: bool = True, on_mismatch: str = "annotate") -
     verify=False skips the check (its cost is one compile of the output
     and a comparison: see benchmarks/verify_cost.py); the output is then
     unchecked.
+
+    stable_globals names globals the caller vouches for: bound before the
+    code runs and rebound by nothing while it runs (bytecode cannot tell;
+    any call may rebind a global).  Where the engine held values the
+    bytecode keeps on the stack in __stack temporaries, it then moves
+    reads of these names past calls as it folds the temporaries back into
+    expressions (engine/recover/fold.c).  Such source does not compile
+    back to the same bytecode; a check of its effects
+    (unpyc.effects.same_effects) must be given the same names.  The
+    torch.compile explorer vouches for the globals Dynamo installs
+    (unpyc._torch_hooks.stable_globals).
     """
     if on_mismatch not in ("raise", "annotate"):
         raise ValueError("on_mismatch must be 'raise' or 'annotate', not %r" % (on_mismatch,))
     stand_ins = StandIns(code_of(obj))
     code = stand_ins.code
-    source, unrecovered = _decompile_marshal(code)
+    stable = tuple(sorted(stable_globals))
+    source, unrecovered = _decompile_marshal(code, stable)
     if not _printable_name(code) and not source.startswith("lambda"):
         code, note = with_valid_names(code)
-        source, unrecovered = _decompile_marshal(code)
+        source, unrecovered = _decompile_marshal(code, stable)
         source = note + source
     text = stand_ins.shown(source)
     if not verify:
@@ -176,10 +189,11 @@ def _printable_name(code: CodeType) -> bool:
         code.co_name.isidentifier() and all(name.isidentifier() for name in code.co_varnames))
 
 
-def _decompile_marshal(code: CodeType) -> Tuple[str, int]:
+def _decompile_marshal(code: CodeType, stable_globals: Tuple[str, ...]) -> Tuple[str, int]:
     major, minor = sys.version_info[:2]
     try:
-        source, unrecovered = _engine.decompile_marshal(marshal.dumps(code), major, minor)
+        source, unrecovered = _engine.decompile_marshal(marshal.dumps(code), major, minor,
+                                                        stable_globals)
     except _engine.EngineError as e:
         _raise_engine_error(e)
         raise

@@ -11,10 +11,7 @@ from pathlib import Path
 from typing import Dict, List
 
 from . import _torch_hooks as hooks
-
-COMPILED_FN_PREFIX = "__compiled_fn"
-RESUME_GLOBAL_PREFIX = "__resume_at_"
-BUILTINS_DICT_PREFIX = "__builtins_dict___"
+from ._torch_hooks import BUILTINS_DICT_PREFIX, COMPILED_FN_PREFIX, RESUME_GLOBAL_PREFIX
 
 
 # The file where a dump keeps the names its files use, in the order torch

@@ -27,9 +27,10 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import unpyc
 
 from . import _torch_hooks as hooks
+from ._torch_hooks import COMPILED_FN_PREFIX, RESUME_GLOBAL_PREFIX
 from ._dump_files import AOT_STAGES, DumpFiles, DumpWarning, commented, inductor_stage
 from ._dump_files import forward_parameters
-from ._dump_names import COMPILED_FN_PREFIX, NAMES_FILE, RESUME_GLOBAL_PREFIX, NameMap
+from ._dump_names import NAMES_FILE, NameMap
 from ._dump_names import unique_id_number
 from ._full_code import cache_entry, full_code
 from ._objects import identifier

@@ -22,7 +22,7 @@ import sys
 import types
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, cast
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Tuple, cast
 
 # The oldest torch whose internals this module was checked against (2.13
 # on CPU here, 2.11 on a CUDA machine); an older one gets a warning.  Newer
@@ -213,8 +213,10 @@ RESUME_CODE_PREFIX = "torch_dynamo_resume_in_"
 # objects), OutputGraph.install_global "<prefix>_<counter>" (a wrapper of
 # warnings.warn, the function making random values).  The named group is
 # the part that stays the same from one run of a program to the next.
+# An id() is an address, many digits long, which keeps a user's global
+# such as layer_1_c2 out.
 INSTALLED_GLOBAL_NAMES = (
-    re.compile(r"(?P<kind>.*)_\d+_c\d+"),
+    re.compile(r"(?P<kind>.*)_\d{6,}_c\d+"),
     re.compile(r"(?P<kind>__warnings_warn_wrapper|__gen_rand_values)_\d+"),
 )
 
@@ -227,6 +229,37 @@ def installed_global_kind(name: str) -> Optional[str]:
         if match:
             return "installed " + match.group("kind")
     return None
+
+
+# The prefixes of the globals Dynamo installs for the graphs it compiled,
+# the resume functions and the dicts of builtins its code reads
+# (OutputGraph.install_global: unique_id(prefix)).
+COMPILED_FN_PREFIX = "__compiled_fn"
+RESUME_GLOBAL_PREFIX = "__resume_at_"
+BUILTINS_DICT_PREFIX = "__builtins_dict___"
+
+
+def stable_globals(code: types.CodeType) -> FrozenSet[str]:
+    """The globals code reads that Dynamo installed for it, which the
+    explorer vouches are bound before code runs and rebound by nothing
+    while it runs: the engine may move their reads past calls
+    (unpyc.decompile's stable_globals) and the effect check, told the same
+    names, reads them untagged (unpyc.effects).  This is the one place
+    that claim is made.  Why it holds: OutputGraph.install_global_unsafe
+    installs each name once (it asserts the name is new) for the life of
+    the cache entry, and the names are fresh: unique_id(prefix) for graphs
+    (with a uuid), resume functions, builtins dicts and wrappers,
+    "<prefix>_<id(value)>_c<compile id>" for install_global_by_id, which
+    binds one name to one object.  Dynamo's __import_* module aliases are
+    left out: symbolic_convert binds those by plain assignment, shared
+    with any code of the module."""
+    prefixes = (COMPILED_FN_PREFIX, RESUME_GLOBAL_PREFIX, BUILTINS_DICT_PREFIX)
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= stable_globals(const)
+    return frozenset(name for name in names
+                     if name.startswith(prefixes) or installed_global_kind(name) is not None)
 
 
 def resume_function(value: Any) -> Optional[Tuple[types.CodeType, Optional[Dict[str, Any]]]]:

@@ -18,6 +18,7 @@ from typing import List, Tuple
 
 import unpyc
 
+from . import _torch_hooks as hooks
 from . import effects
 from ._dump_files import DumpWarning, commented, compiles
 from ._dump_names import NameMap
@@ -143,13 +144,16 @@ def transformed_text(code: types.CodeType, name: str, header: str,
     line, which is what debug() runs; why goes into problems."""
     equivalent = same_effects = True
     problem = ""
+    # The globals Dynamo installed, told alike to the engine (it may move
+    # their reads past calls) and to the effect check that proves it.
+    stable = hooks.stable_globals(code)
     try:
         # Checked as the top-level def the file holds, under its name
         # there: in the class its qualname names, the compiler would
         # mangle the __compiled_fn_* and __resume_* globals Dynamo's
         # code loads, and <lambda> is no def's name.
         source = unpyc.decompile(code.replace(co_name=name, co_qualname=name),
-                                 on_mismatch="raise")
+                                 on_mismatch="raise", stable_globals=stable)
     except VerificationError as error:
         equivalent = False
         problem = "not equivalent: %s" % (" ".join(str(error.detail).split()),)
@@ -180,7 +184,7 @@ def transformed_text(code: types.CodeType, name: str, header: str,
             problem = "%s; %s" % (problem or "equivalent", misfit)
         elif not equivalent:
             # Not Dynamo's bytecode: it runs only if the effects are proven the same.
-            verdict = effects.same_effects(code, def_code)
+            verdict = effects.same_effects(code, def_code, stable)
             same_effects = verdict.equal
             if not same_effects:
                 problem = "%s; its effects differ: %s" % (problem, verdict.reason)

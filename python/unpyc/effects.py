@@ -39,6 +39,14 @@ an operator, a truth test) has a second successor, the handler with the
 stack cut to its depth and the exception pushed, or, outside every
 range, the exception leaving the code; both are compared like any path.
 
+Globals the caller vouches for (stable_globals: bound before the code
+runs, rebound by nothing while it runs; the explorer names the globals
+Dynamo installs for its code, _torch_hooks.stable_globals) are read as
+what they name, untagged, and such a read cannot raise: the engine,
+told the same names, moves their reads past calls (engine/recover/
+fold.c), and the two codes then compare equal.  A false claim is the
+caller's: this module takes it as given.
+
 The walk is honest rather than complete: whatever it does not model (an
 opcode it does not know, generators, a value a loop may leave unbound,
 a walk too long) makes the answer "different", never "equal".  Reads
@@ -54,7 +62,7 @@ import dis
 import sys
 import types
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
 __all__ = ["Verdict", "same_effects"]
 
@@ -208,10 +216,11 @@ def _int_const(v: Value) -> Optional[int]:
 class Walker:
     """The symbolic run of one code object (of the running interpreter)."""
 
-    def __init__(self, code: types.CodeType) -> None:
+    def __init__(self, code: types.CodeType, stable_globals: FrozenSet[str]) -> None:
         if code.co_flags & (0x20 | 0x80 | 0x200):  # generator, coroutine, async generator
             raise Undecided("%s is a generator or coroutine" % code.co_name)
         self.code = code
+        self.stable_globals = stable_globals
         self.instructions = [Op(i.opname, i.arg or 0, i.argval, i.argrepr, i.offset)
                              for i in dis.get_instructions(code) if i.opname != "CACHE"]
         self.at_offset = {i.offset: k for k, i in enumerate(self.instructions)}
@@ -305,6 +314,8 @@ class Walker:
         value it made, with the handler as a second way on."""
         if ins.opname not in MAY_RAISE or not self._protected(state):
             return None
+        if ins.opname == "LOAD_GLOBAL" and ins.argval in self.stable_globals:
+            return None  # bound, by the caller's word
         if ins.opname == "UNPACK_SEQUENCE" and (ins.arg == 0 or state.stack[-1][0] != "item"):
             return None  # a tuple of known length
         made = next((v for v in reversed(state.stack[-2:]) if v != NULL), NULL)
@@ -409,7 +420,8 @@ class Walker:
         elif name == "LOAD_DEREF":
             stack.append(self._read(state, "deref", ins.argval))
         elif name == "LOAD_GLOBAL":
-            value = self._read(state, "global", ins.argval)
+            value = (("stable_global", ins.argval) if ins.argval in self.stable_globals
+                     else self._read(state, "global", ins.argval))
             if ins.arg & 1:
                 self._push_with_null(state, value)
             else:
@@ -869,8 +881,9 @@ class Head:
 class Comparison:
     """The walk of the two codes side by side, path by path."""
 
-    def __init__(self, expected: types.CodeType, actual: types.CodeType) -> None:
-        self.walkers = Walker(expected), Walker(actual)
+    def __init__(self, expected: types.CodeType, actual: types.CodeType,
+                 stable_globals: FrozenSet[str]) -> None:
+        self.walkers = Walker(expected, stable_globals), Walker(actual, stable_globals)
         self.heads: Dict[Position, Head] = {}
         self.generalizations = 0
 
@@ -988,10 +1001,13 @@ class Comparison:
         return state
 
 
-def same_effects(expected: types.CodeType, actual: types.CodeType) -> Verdict:
+def same_effects(expected: types.CodeType, actual: types.CodeType,
+                 stable_globals: Iterable[str] = ()) -> Verdict:
     """Whether actual performs the effects of expected in the same order,
-    on the same values, on every path."""
+    on the same values, on every path; stable_globals: names of globals
+    the caller vouches are bound and never rebound while either runs (see
+    the module docstring)."""
     try:
-        return Comparison(expected, actual).run()
+        return Comparison(expected, actual, frozenset(stable_globals)).run()
     except Undecided as why:
         return Verdict(False, "cannot tell: %s" % (why,))
