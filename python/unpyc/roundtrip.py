@@ -473,7 +473,7 @@ class _Comparer:
                 same = ei.arg == ai.arg and ei.argval == ai.argval
             if not same:
                 return "%s: instruction %d: expected %s, got %s" % (
-                    where, index, _describe(e, index), _describe(a, index))
+                    (where, index) + _describe_apart(e, a, index))
         if len(e.instructions) != len(a.instructions):
             index = len(pairs)
             return "%s: instruction %d: expected %s, got %s" % (
@@ -519,6 +519,17 @@ def _compare_consts(
 
 # Operands dis leaves unnamed, where the number alone reads badly.
 _ARG_WORDS = {"CONTAINS_OP": ("in", "not in"), "IS_OP": ("is", "is not")}
+
+
+def _describe_apart(e: _Normalized, a: _Normalized, index: int) -> Tuple[str, str]:
+    """Both instructions described so that they read differently: two loads
+    of one name from different table slots (a local numbered after a
+    variable the other code lacks) name their slots too."""
+    expected, actual = _describe(e, index), _describe(a, index)
+    if expected != actual:
+        return expected, actual
+    return ("%s at table index %s" % (expected, e.instructions[index].arg),
+            "%s at table index %s" % (actual, a.instructions[index].arg))
 
 
 def _describe(normalized: _Normalized, index: int) -> str:
