@@ -75,7 +75,12 @@ void upy_sb_puts(upy_strbuf *sb, const char *text) {
 }
 
 void upy_sb_putc(upy_strbuf *sb, char c) {
-    upy_sb_append(sb, &c, 1);
+    if (!sb_fits(sb, 1)) {
+        upy_sb_append(sb, &c, 1);
+        return;
+    }
+    sb->data[sb->len++] = c;
+    sb->data[sb->len] = '\0';
 }
 
 void upy_sb_printf(upy_strbuf *sb, const char *fmt, ...) {
