@@ -807,8 +807,8 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
  * the entry for the whole code object, as every try asks.  -1 when out
  * of memory. */
 static int find_normal_reach(rec *r) {
-    int32_t *stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
-    uint8_t *reach = upy_arena_array(r->arena, r->cfg.count, 1);
+    int32_t *stack = upy_arena_array(r->scratch, r->cfg.count, sizeof *stack);
+    uint8_t *reach = upy_arena_array(r->scratch, r->cfg.count, 1);
     uint32_t sp = 0;
     if (!stack || !reach)
         return -1;
