@@ -477,14 +477,21 @@ static void strip_body_copies(const rec *r, int32_t h, int32_t exit,
  * code (OWN_ELSEWHERE). */
 enum { OWN_HANDLER = -2, OWN_ELSEWHERE = -1 };
 
+/* (The statements of rest start in ascending order, else_by_order checks
+ * first: the last one starting at or before i is found by halves, as
+ * every instruction asks once per try of a body.) */
 static int32_t rest_stmt_of(const upy_ptr_vec *rest, uint32_t i, uint32_t end) {
-    uint32_t j;
+    uint32_t lo = 1, hi = (uint32_t)rest->len;
     if (i < ((upy_stmt *)rest->items[0])->start || i >= end)
         return OWN_ELSEWHERE;
-    for (j = 0;
-         j + 1 < rest->len && i >= ((upy_stmt *)rest->items[j + 1])->start; j++)
-        ;
-    return (int32_t)j;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (((upy_stmt *)rest->items[mid])->start <= i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (int32_t)lo - 1;
 }
 
 static int32_t owner_of(const rec *r, int32_t h, const upy_ptr_vec *rest,
@@ -516,13 +523,13 @@ typedef struct entry_uses {
 } entry_uses;
 
 static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
-                     int table, entry_uses *u) {
+                     int table, upy_arena *arena, entry_uses *u) {
     size_t e;
     uint32_t i;
     u->n = upy_seq_len(table ? r->code->consts : r->code->names);
-    u->first = upy_arena_array(r->arena, u->n + 1, sizeof *u->first);
-    u->handler = upy_arena_array(r->arena, u->n + 1, sizeof *u->handler);
-    u->elsewhere = upy_arena_array(r->arena, u->n + 1, 1);
+    u->first = upy_arena_array(arena, u->n + 1, sizeof *u->first);
+    u->handler = upy_arena_array(arena, u->n + 1, sizeof *u->handler);
+    u->elsewhere = upy_arena_array(arena, u->n + 1, 1);
     if (!u->first || !u->handler || !u->elsewhere)
         return rec_oom(r);
     for (e = 0; e < u->n; e++) {
@@ -635,8 +642,9 @@ static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
  * the evidence of both tables, of the layout of handlers and of the jumps
  * of the body to exit, where the rest starts, allows; when the tables
  * contradict, what the layout says. */
-static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
-                              const upy_ptr_vec *rest, uint32_t end) {
+static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit,
+                                 const upy_ptr_vec *rest, uint32_t end,
+                                 upy_arena *arena) {
     entry_uses names, consts;
     uint32_t i, j, k, k_min = 0;
     if (!rest->len)
@@ -647,8 +655,8 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
         if (((upy_stmt *)rest->items[j])->start <
             ((upy_stmt *)rest->items[j - 1])->start)
             return 0;
-    if (find_uses(r, h, rest, end, 0, &names) ||
-        find_uses(r, h, rest, end, 1, &consts))
+    if (find_uses(r, h, rest, end, 0, arena, &names) ||
+        find_uses(r, h, rest, end, 1, arena, &consts))
         return 0;
     /* The handlers of a try in the else part are laid out before h (the
      * compiler makes the else part before the handlers); those of one
@@ -666,6 +674,19 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
         if (agrees(&names, k) && agrees(&consts, k))
             return k;
     return k_min;
+}
+
+/* else_by_order_in with the tables of uses in an arena of their own,
+ * released when it returns: each try of a body asks (a body of k tries
+ * kept k copies of the tables). */
+static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
+                              const upy_ptr_vec *rest, uint32_t end) {
+    upy_arena uses;
+    uint32_t n_else;
+    upy_arena_init_scratch(&uses, r->scratch);
+    n_else = else_by_order_in(r, h, exit, rest, end, &uses);
+    upy_arena_release(&uses);
+    return n_else;
 }
 
 /* When the copy is of the code after the loop around the try (rg), the
