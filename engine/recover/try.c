@@ -580,7 +580,11 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
         u->elsewhere[e] = 0;
     }
     for (i = 0; i < r->ncode.count; i++) {
-        int32_t en = rec_table_entry(r, i, table), own;
+        /* (Read off index_tables' array: every try of a body scans the
+         * whole code.) */
+        int32_t en = r->table_entries[table] ? r->table_entries[table][i]
+                                             : rec_table_entry(r, i, table),
+                own;
         if (en < 0)
             continue;
         own = owner_of(r, h, rest, end, w, i);
@@ -716,9 +720,11 @@ static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit,
      * compiler makes the else part before the handlers); those of one
      * after the try, after h. */
     for (i = ((upy_stmt *)rest->items[0])->start; i < end; i++) {
-        int32_t hi = ins(r, i)->handler, own = rest_stmt_of(rest, i, end);
-        if (hi >= 0 && (uint32_t)hi < blk(r, h)->start && own >= 0 &&
-            (uint32_t)own >= k_min)
+        int32_t hi = ins(r, i)->handler, own;
+        if (hi < 0 || (uint32_t)hi >= blk(r, h)->start)
+            continue;
+        own = rest_stmt_of(rest, i, end);
+        if (own >= 0 && (uint32_t)own >= k_min)
             k_min = (uint32_t)own + 1;
     }
     if (handler_falls_off_end(r, h, rest, end, &ev->walks, &ev->consts) &&
