@@ -258,9 +258,14 @@ static int nop_is_statement(const norm *nm, uint32_t k) {
  * does not count.  Sets *joined when the first of them is a jump target. */
 static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
     uint32_t n = 0, k = i, first = i;
-    const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
+    const upy_exc_entry *handler = NULL; /* i's, once a NOP asks */
+    int handler_found = 0;
     while (k > 0 && !nm->is_target[k]) {
         k--;
+        if (op_is(nm, k, UPY_OP_NOP) && !handler_found) {
+            handler = entry_at(nm, at(nm, i)->offset);
+            handler_found = 1;
+        }
         if (op_is(nm, k, UPY_OP_NOP) &&
             entry_at(nm, at(nm, k)->offset) == handler) {
             n += (uint32_t)nop_is_statement(nm, k);

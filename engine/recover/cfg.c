@@ -103,33 +103,43 @@ static int depth_first(const edge_source *es, graph_walk *w, int32_t root) {
 }
 
 /* Predecessors of every node in the graph es walks (the reverse of its
- * successor relation), for the dominator update. */
-static int predecessors(const edge_source *es, graph_walk *w, int32_t ***preds,
-                        uint32_t **npreds) {
-    uint32_t i, *cap;
+ * successor relation), for the dominator update: those of node i are
+ * items[start[i]] up to items[start[i + 1]], in one array (an array per
+ * node was most of the engine's allocations). */
+typedef struct pred_lists {
+    uint32_t *start;
+    int32_t *items;
+} pred_lists;
+
+static int predecessors(const edge_source *es, graph_walk *w,
+                        pred_lists *preds) {
+    uint32_t i, total = 0, *fill;
     succ_list scratch;
-    *preds = upy_arena_array(w->arena, w->n, sizeof(int32_t *));
-    *npreds = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
-    cap = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
-    if (!*preds || !*npreds || !cap)
+    preds->start = upy_arena_array(w->arena, w->n + 1, sizeof(uint32_t));
+    fill = upy_arena_array(w->arena, w->n + 1, sizeof(uint32_t));
+    if (!preds->start || !fill)
         return -1;
     for (i = 0; i < w->n; i++) {
         const int32_t *succ;
         int32_t k, ns = node_succ_count(es, (int32_t)i, &succ, &scratch);
         for (k = 0; k < ns; k++)
-            cap[succ[k]]++;
+            fill[succ[k]]++;
     }
     for (i = 0; i < w->n; i++) {
-        (*preds)[i] =
-            upy_arena_array(w->arena, cap[i] ? cap[i] : 1, sizeof(int32_t));
-        if (!(*preds)[i])
-            return -1;
+        preds->start[i] = total;
+        total += fill[i];
+        fill[i] = preds->start[i];
     }
+    preds->start[w->n] = total;
+    preds->items = upy_arena_array_uncleared(w->arena, total ? total : 1,
+                                             sizeof(int32_t));
+    if (!preds->items)
+        return -1;
     for (i = 0; i < w->n; i++) {
         const int32_t *succ;
         int32_t k, ns = node_succ_count(es, (int32_t)i, &succ, &scratch);
         for (k = 0; k < ns; k++)
-            (*preds)[succ[k]][(*npreds)[succ[k]]++] = (int32_t)i;
+            preds->items[fill[succ[k]]++] = (int32_t)i;
     }
     return 0;
 }
@@ -192,14 +202,13 @@ static uint32_t lt_eval(lt_state *lt, uint32_t v) {
 
 /* Semi-dominators, and the immediate dominators they imply, from the
  * last number to the first. */
-static void lt_semidominators(lt_state *lt, int32_t *const *preds,
-                              const uint32_t *npreds) {
+static void lt_semidominators(lt_state *lt, const pred_lists *preds) {
     uint32_t i, k;
     for (i = lt->count; i >= 2; i--) {
         uint32_t w = i, p = lt->parent[w], v;
         int32_t node = lt->vertex[w];
-        for (k = 0; k < npreds[node]; k++) {
-            uint32_t u = lt->num[preds[node][k]];
+        for (k = preds->start[node]; k < preds->start[node + 1]; k++) {
+            uint32_t u = lt->num[preds->items[k]];
             if (u && lt->semi[lt_eval(lt, u)] < lt->semi[w])
                 lt->semi[w] = lt->semi[lt_eval(lt, u)];
         }
@@ -236,19 +245,19 @@ static int lt_alloc(upy_arena *arena, lt_state *lt, uint32_t n) {
  * as long as the function at each join (a function of many with
  * statements, whose cleanups all sit at its end, took quadratic time). */
 static int dominators(const edge_source *es, graph_walk *w, int32_t root) {
-    int32_t **preds;
-    uint32_t *npreds, i;
+    pred_lists preds;
+    uint32_t i;
     lt_state lt;
     int32_t *stack = upy_arena_array(w->arena, w->n, sizeof(int32_t));
     uint32_t *next_edge = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
 
     if (!stack || !next_edge || depth_first(es, w, root) ||
-        predecessors(es, w, &preds, &npreds) || lt_alloc(w->arena, &lt, w->n))
+        predecessors(es, w, &preds) || lt_alloc(w->arena, &lt, w->n))
         return -1;
     lt_number(es, &lt, root, stack, next_edge);
     for (i = 1; i <= lt.count; i++)
         lt.semi[i] = lt.label[i] = i;
-    lt_semidominators(&lt, preds, npreds);
+    lt_semidominators(&lt, &preds);
     w->idom = upy_arena_array(w->arena, w->n, sizeof(int32_t));
     if (!w->idom)
         return -1;

@@ -524,20 +524,11 @@ static uint32_t lead_len(const upy_stmt_list *body) {
     return lead;
 }
 
-static int compare_names(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int in_sorted(const char *const *names, uint32_t n, const char *name) {
-    return n && bsearch(&name, names, n, sizeof *names, compare_names);
-}
-
-/* Fills r's sorted name lists (rec.h) from the code's instructions. */
+/* Fills r's name sets (rec.h) from the code's instructions. */
 static int index_names(rec *r) {
     uint32_t i, n = r->ncode.count;
-    r->variable_names = upy_arena_array(r->arena, n + 1, sizeof(char *));
-    r->used_names = upy_arena_array(r->arena, n + 1, sizeof(char *));
-    if (!r->variable_names || !r->used_names)
+    if (upy_name_set_init(&r->variable_names, r->scratch, n) ||
+        upy_name_set_init(&r->used_names, r->scratch, n))
         return rec_oom(r);
     for (i = 0; i < n; i++) {
         const upy_nin *in = &r->ncode.ins[i];
@@ -546,54 +537,33 @@ static int index_names(rec *r) {
             continue;
         if (in->op == N_LOAD || in->op == N_STORE || in->op == N_DELETE ||
             in->op == N_LOAD_CLOSURE)
-            r->variable_names[r->n_variable_names++] = name;
+            upy_name_set_add(&r->variable_names, name);
         if (in->op != N_LOAD_CONST)
-            r->used_names[r->n_used_names++] = name;
+            upy_name_set_add(&r->used_names, name);
     }
-    qsort(r->variable_names, r->n_variable_names, sizeof(char *),
-          compare_names);
-    qsort(r->used_names, r->n_used_names, sizeof(char *), compare_names);
     return 0;
 }
 
-static int compare_objects(const void *a, const void *b) {
-    uintptr_t x = (uintptr_t)((const rec_entry *)a)->obj,
-              y = (uintptr_t)((const rec_entry *)b)->obj;
-    return (x > y) - (x < y);
-}
-
-static int compare_entries(const void *a, const void *b) {
-    const rec_entry *x = a, *y = b;
-    int by_object = compare_objects(a, b);
-    return by_object ? by_object : (x->index > y->index) - (x->index < y->index);
-}
-
-/* Fills r's sorted tables (rec.h: entries) from co_names and co_consts,
- * then each instruction's entries (table_entries). */
+/* Fills r's maps of co_names and co_consts (rec.h: entries), then each
+ * instruction's entries (table_entries). */
 static int index_tables(rec *r) {
     int table;
     for (table = 0; table < 2; table++) {
         const upy_object *t = table ? r->code->consts : r->code->names;
-        uint32_t k, n = (uint32_t)upy_seq_len(t), kept = 0;
-        rec_entry *e = upy_arena_array(r->arena, n + 1, sizeof *e);
-        if (!e)
+        uint32_t k, n = (uint32_t)upy_seq_len(t);
+        if (upy_index_map_init(&r->entries[table], r->scratch, n))
             return rec_oom(r);
-        for (k = 0; k < n; k++) {
-            e[k].obj = upy_seq_item(t, k);
-            e[k].index = (int32_t)k;
-        }
-        qsort(e, n, sizeof *e, compare_entries);
         /* An object twice in the table (a marshal reference) is found at
          * its first index. */
         for (k = 0; k < n; k++)
-            if (kept == 0 || e[kept - 1].obj != e[k].obj)
-                e[kept++] = e[k];
-        r->entries[table] = e;
-        r->n_entries[table] = kept;
+            if (upy_seq_item(t, k))
+                upy_index_map_put_first(&r->entries[table],
+                                        upy_seq_item(t, k), (int32_t)k);
     }
     for (table = 0; table < 2; table++) {
         uint32_t i, n = r->ncode.count;
-        int32_t *at = upy_arena_array(r->arena, n + 1, sizeof *at);
+        int32_t *at =
+            upy_arena_array_uncleared(r->scratch, n + 1, sizeof *at);
         if (!at)
             return rec_oom(r);
         for (i = 0; i < n; i++)
@@ -608,20 +578,13 @@ static int index_tables(rec *r) {
 }
 
 int32_t rec_entry_index(const rec *r, int table, const upy_object *o) {
-    rec_entry key, *found;
-    key.obj = o;
-    key.index = 0;
-    if (!r->n_entries[table])
-        return -1;
-    found = bsearch(&key, r->entries[table], r->n_entries[table],
-                    sizeof key, compare_objects);
-    return found ? found->index : -1;
+    return upy_index_map_get(&r->entries[table], o);
 }
 
 /* Whether an instruction of the code names the variable: a load, store
  * or delete of any scope, or a reference to its cell for a closure. */
 static int names_variable(const rec *r, const char *name) {
-    return in_sorted(r->variable_names, r->n_variable_names, name);
+    return upy_name_set_has(&r->variable_names, name);
 }
 
 /* Whether a code object the code loads (to make a function of it) takes
@@ -840,7 +803,7 @@ static int in_names(const upy_object *names, const char *name) {
 /* Whether an instruction other than a constant's load names `name`: a
  * variable, attribute, import... */
 static int uses_name(const rec *r, const char *name) {
-    return in_sorted(r->used_names, r->n_used_names, name);
+    return upy_name_set_has(&r->used_names, name);
 }
 
 /* Where the names no instruction uses at the end of co_names start. */
@@ -1337,6 +1300,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
 
     memset(&r, 0, sizeof r);
     r.arena = arena;
+    r.scratch = scratch;
     r.err = err;
     r.options = options;
     r.version = version;
@@ -1698,6 +1662,7 @@ unpyc_status upy_recover(const upy_code *co, upy_version version,
     /* A code object alone: the statement that defines it. */
     memset(&r, 0, sizeof r);
     r.arena = arena;
+    r.scratch = arena; /* no indexes here */
     r.err = err;
     r.code = co;
     r.stack_base = (uintptr_t)&r;

@@ -20,7 +20,7 @@ static upy_expr *new_expr(rec *r, upy_expr_kind kind) {
 
 /* Pops n slots into a fresh array, bottom first. */
 static sval *pop_n(rec *r, uint32_t n) {
-    sval *items = upy_arena_array(r->arena, n ? n : 1, sizeof(sval));
+    sval *items = upy_arena_array(r->scratch, n ? n : 1, sizeof(sval));
     uint32_t k;
     if (!items) {
         rec_oom(r);
@@ -219,7 +219,7 @@ static int eval_call(rec *r, const upy_nin *in) {
     if (nslots == 2 && slots[0].kind == SV_FUNCTION && slots[0].pend &&
         slots[0].pend->kind == P_GENERIC && slots[1].kind == SV_VALUE) {
         /* 3.11+ passes the first argument in the self slot. */
-        sval *all = upy_arena_array(r->arena, nargs + 1, sizeof(sval));
+        sval *all = upy_arena_array(r->scratch, nargs + 1, sizeof(sval));
         if (!all)
             return rec_oom(r);
         all[0] = slots[1];
@@ -351,7 +351,7 @@ static upy_expr_list ex_args(rec *r, upy_expr *e, int kwargs,
 static int class_call_ex(rec *r, sval args, upy_expr *call) {
     const upy_expr *rest = args.expr;
     uint32_t n = rest ? rest->u.elts.len : 0, k;
-    sval *all = upy_arena_array(r->arena, n + 1, sizeof(sval));
+    sval *all = upy_arena_array(r->scratch, n + 1, sizeof(sval));
     upy_stmt *s;
     if (!all)
         return rec_oom(r);

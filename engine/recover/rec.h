@@ -20,6 +20,7 @@
 #include "decode/instr.h"
 #include "recover/cfg.h"
 #include "recover/recover.h"
+#include "util/lookup.h"
 #include "util/strbuf.h"
 
 /* The structurer recurses (regions in regions, code objects in code
@@ -204,14 +205,12 @@ typedef struct rec_cond {
     int32_t chain_cleanup, chain_fail;
 } rec_cond;
 
-/* An object of a code's table and its index there. */
-typedef struct rec_entry {
-    const upy_object *obj;
-    int32_t index;
-} rec_entry;
-
 typedef struct rec {
     upy_arena *arena;
+    /* What recovery needs only while this code object is recovered (its
+     * indexes), released with its decoded form: nothing of the tree
+     * points into it. */
+    upy_arena *scratch;
     unpyc_error *err;
     const upy_recover_options *options;
     upy_version version;
@@ -314,16 +313,14 @@ typedef struct rec {
      * exception (1) or only through a handler (2); NULL until first
      * needed. */
     uint8_t *normal_reach;
-    /* code.c: the names instructions give, sorted (variables: loads,
-     * stores, deletes and closure references; used: any string operand
-     * but a constant's), so that asking after each entry of a name table
-     * costs a search, not a scan of the code. */
-    const char **variable_names, **used_names;
-    uint32_t n_variable_names, n_used_names;
-    /* code.c: co_names (0) and co_consts (1) sorted by address, each
-     * object once with its first index (rec_entry_index). */
-    rec_entry *entries[2];
-    uint32_t n_entries[2];
+    /* code.c: the names instructions give (variables: loads, stores,
+     * deletes and closure references; used: any string operand but a
+     * constant's), so that asking after each entry of a name table costs
+     * a look-up, not a scan of the code. */
+    upy_name_set variable_names, used_names;
+    /* code.c: co_names (0) and co_consts (1) by address, each object with
+     * its first index (rec_entry_index). */
+    upy_index_map entries[2];
     /* code.c: rec_table_entry of each instruction for each table, found
      * once (the order checks ask it of every instruction, once per
      * statement they judge); NULL while being found. */

@@ -287,7 +287,7 @@ static int is_arg_named(const upy_code *co, uint32_t nargs, uint32_t k,
 static int find_stable_args(rec *r, uint32_t nargs) {
     const upy_code *co = r->code;
     uint32_t k, i, c;
-    r->stable_args = upy_arena_array(r->arena, nargs + 1, 1);
+    r->stable_args = upy_arena_array(r->scratch, nargs + 1, 1);
     if (!r->stable_args)
         return rec_oom(r);
     for (k = 0; k < nargs; k++) {

@@ -19,7 +19,7 @@ int rec_oom(rec *r) {
 
 int rec_push_sval(rec *r, sval v) {
     if (r->sp == r->cap) {
-        sval *grown = upy_arena_grow(r->arena, r->stack, r->sp, &r->cap,
+        sval *grown = upy_arena_grow(r->scratch, r->stack, r->sp, &r->cap,
                                      sizeof *grown, 32);
         if (!grown)
             return rec_oom(r);

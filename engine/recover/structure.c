@@ -243,8 +243,8 @@ int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n) {
         if (r->done[h0] || on_handler_chain(r, orig + k, h0))
             continue;
         if (!stack) {
-            stack = upy_arena_alloc(r->arena, r->cfg.count * sizeof *stack);
-            mine = upy_arena_alloc(r->arena, r->cfg.count);
+            stack = upy_arena_alloc(r->scratch, r->cfg.count * sizeof *stack);
+            mine = upy_arena_alloc(r->scratch, r->cfg.count);
             if (!stack || !mine)
                 return rec_oom(r);
             memset(mine, 0, r->cfg.count);
@@ -367,7 +367,7 @@ static int under(const rec *r, int32_t b, int32_t h);
  * block's handler chain as under() does; 0, or -1 when memory ran out. */
 static int find_under_lists(rec *r) {
     uint32_t n = r->cfg.count, k;
-    uint32_t *start = upy_arena_array(r->arena, n + 2, sizeof(uint32_t));
+    uint32_t *start = upy_arena_array(r->scratch, n + 2, sizeof(uint32_t));
     int32_t b, x, *blocks;
     int steps;
     if (!start)
@@ -379,7 +379,7 @@ static int find_under_lists(rec *r) {
             start[x + 2]++;
     for (k = 0; k < n; k++)
         start[k + 2] += start[k + 1];
-    blocks = upy_arena_array(r->arena, start[n + 1] + 1, sizeof(int32_t));
+    blocks = upy_arena_array(r->scratch, start[n + 1] + 1, sizeof(int32_t));
     if (!blocks)
         return rec_oom(r);
     /* start[x + 1] is where x's next block goes while filling; after,
@@ -1093,7 +1093,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         /* The then part pops the exception below the statements' depth:
          * the else part starts from the stack as it was. */
         sp = r->sp;
-        saved = upy_arena_array(r->arena, sp + 1, sizeof *saved);
+        saved = upy_arena_array(r->scratch, sp + 1, sizeof *saved);
         if (!saved)
             return rec_oom(r);
         memcpy(saved, r->stack, sp * sizeof *saved);
@@ -2756,7 +2756,7 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
      * pop what its enclosing statements keep on the stack (the exception
      * an except clause saved, a for loop's iterator); the other ways
      * through go on with the stack as it was. */
-    saved = upy_arena_array(r->arena, sp + 1, sizeof *saved);
+    saved = upy_arena_array(r->scratch, sp + 1, sizeof *saved);
     if (!saved)
         return rec_oom(r);
     if (sp)
@@ -3187,8 +3187,8 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t start,
         first->line < 0 || first->lead_line < 0 ||
         first->lead_line >= first->line)
         return 0;
-    stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
-    mine = upy_arena_array(r->arena, r->cfg.count, 1);
+    stack = upy_arena_array(r->scratch, r->cfg.count, sizeof *stack);
+    mine = upy_arena_array(r->scratch, r->cfg.count, 1);
     if (!stack || !mine)
         return 0;
     memset(mine, 0, r->cfg.count);

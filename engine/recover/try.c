@@ -477,33 +477,81 @@ static void strip_body_copies(const rec *r, int32_t h, int32_t exit,
  * code (OWN_ELSEWHERE). */
 enum { OWN_HANDLER = -2, OWN_ELSEWHERE = -1 };
 
+/* (The statements of rest start in ascending order, else_by_order checks
+ * first: the last one starting at or before i is found by halves, as
+ * every instruction asks once per try of a body.) */
 static int32_t rest_stmt_of(const upy_ptr_vec *rest, uint32_t i, uint32_t end) {
-    uint32_t j;
+    uint32_t lo = 1, hi = (uint32_t)rest->len;
     if (i < ((upy_stmt *)rest->items[0])->start || i >= end)
         return OWN_ELSEWHERE;
-    for (j = 0;
-         j + 1 < rest->len && i >= ((upy_stmt *)rest->items[j + 1])->start; j++)
-        ;
-    return (int32_t)j;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (((upy_stmt *)rest->items[mid])->start <= i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (int32_t)lo - 1;
+}
+
+/* owner_of's walks up the dominator tree, remembered per block for one
+ * try (every instruction of the code asks, and the chains are as long as
+ * the tries before it): warm[x] for a walk that starts at x, cold[x] for
+ * one that reaches x past a handler entry; OWN_UNKNOWN until found. */
+#define OWN_UNKNOWN INT32_MIN
+typedef struct owner_walks {
+    int32_t *warm, *cold;
+    int32_t *path; /* the blocks of the walk being found, ~x when cold */
+} owner_walks;
+
+static int init_owner_walks(const rec *r, upy_arena *arena, owner_walks *w) {
+    uint32_t k, n = r->cfg.count;
+    w->warm = upy_arena_array_uncleared(arena, n + 1, sizeof *w->warm);
+    w->cold = upy_arena_array_uncleared(arena, n + 1, sizeof *w->cold);
+    w->path = upy_arena_array_uncleared(arena, n + 1, sizeof *w->path);
+    if (!w->warm || !w->cold || !w->path)
+        return -1;
+    for (k = 0; k < n; k++)
+        w->warm[k] = w->cold[k] = OWN_UNKNOWN;
+    return 0;
+}
+
+/* A handler is dominated by the code it protects: up from a handler
+ * entry, the first code of the rest is the statement it belongs to.  Each
+ * block the walk from x passes has the answer the walk finds. */
+static int32_t walk_owner(const rec *r, const upy_ptr_vec *rest, uint32_t end,
+                          owner_walks *w, int32_t x) {
+    uint32_t n = 0;
+    int cold = 0;
+    int32_t own = OWN_ELSEWHERE;
+    for (; x != UPY_NO_BLOCK; x = blk(r, x)->idom) {
+        int32_t known = cold ? w->cold[x] : w->warm[x];
+        if (known != OWN_UNKNOWN) {
+            own = known;
+            break;
+        }
+        w->path[n++] = cold ? ~x : x;
+        if (cold && (own = rest_stmt_of(rest, blk(r, x)->start, end)) >= 0)
+            break;
+        own = OWN_ELSEWHERE;
+        if (blk(r, x)->is_handler)
+            cold = 1;
+    }
+    while (n) {
+        int32_t y = w->path[--n];
+        *(y < 0 ? &w->cold[~y] : &w->warm[y]) = own;
+    }
+    return own;
 }
 
 static int32_t owner_of(const rec *r, int32_t h, const upy_ptr_vec *rest,
-                        uint32_t end, uint32_t i) {
+                        uint32_t end, owner_walks *w, uint32_t i) {
     int32_t x = r->cfg.block_of[i], own = rest_stmt_of(rest, i, end);
-    int cold = 0;
     if (upy_cfg_dominates(&r->cfg, h, x))
         return OWN_HANDLER;
     if (own != OWN_ELSEWHERE)
         return own;
-    /* A handler is dominated by the code it protects: up from a handler
-     * entry, the first code of the rest is the statement it belongs to. */
-    for (; x != UPY_NO_BLOCK; x = blk(r, x)->idom) {
-        if (cold && (own = rest_stmt_of(rest, blk(r, x)->start, end)) >= 0)
-            return own;
-        if (blk(r, x)->is_handler)
-            cold = 1;
-    }
-    return OWN_ELSEWHERE;
+    return walk_owner(r, rest, end, w, x);
 }
 
 /* Where the entries of one table (0: co_names, 1: co_consts) are used:
@@ -516,13 +564,14 @@ typedef struct entry_uses {
 } entry_uses;
 
 static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
-                     int table, entry_uses *u) {
+                     int table, upy_arena *arena, owner_walks *w,
+                     entry_uses *u) {
     size_t e;
     uint32_t i;
     u->n = upy_seq_len(table ? r->code->consts : r->code->names);
-    u->first = upy_arena_array(r->arena, u->n + 1, sizeof *u->first);
-    u->handler = upy_arena_array(r->arena, u->n + 1, sizeof *u->handler);
-    u->elsewhere = upy_arena_array(r->arena, u->n + 1, 1);
+    u->first = upy_arena_array(arena, u->n + 1, sizeof *u->first);
+    u->handler = upy_arena_array(arena, u->n + 1, sizeof *u->handler);
+    u->elsewhere = upy_arena_array(arena, u->n + 1, 1);
     if (!u->first || !u->handler || !u->elsewhere)
         return rec_oom(r);
     for (e = 0; e < u->n; e++) {
@@ -531,10 +580,14 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
         u->elsewhere[e] = 0;
     }
     for (i = 0; i < r->ncode.count; i++) {
-        int32_t en = rec_table_entry(r, i, table), own;
+        /* (Read off index_tables' array: every try of a body scans the
+         * whole code.) */
+        int32_t en = r->table_entries[table] ? r->table_entries[table][i]
+                                             : rec_table_entry(r, i, table),
+                own;
         if (en < 0)
             continue;
-        own = owner_of(r, h, rest, end, i);
+        own = owner_of(r, h, rest, end, w, i);
         if (own == OWN_HANDLER) {
             if (!u->handler[en])
                 u->handler[en] = i;
@@ -545,6 +598,12 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
     }
     return 0;
 }
+
+/* What else_by_order judges by. */
+typedef struct order_evidence {
+    entry_uses names, consts;
+    owner_walks walks;
+} order_evidence;
 
 /* Whether, with k statements of the rest in the else part, the order the
  * compiler meets the entries in -- body, rest[0..k), handler, rest[k..)
@@ -583,7 +642,7 @@ static int agrees(const entry_uses *u, uint32_t k) {
  * part. */
 static int handler_falls_off_end(const rec *r, int32_t h,
                                  const upy_ptr_vec *rest, uint32_t end,
-                                 const entry_uses *consts) {
+                                 owner_walks *w, const entry_uses *consts) {
     const upy_object *tuple = r->code->consts;
     size_t none = 0, e;
     uint32_t i;
@@ -593,7 +652,7 @@ static int handler_falls_off_end(const rec *r, int32_t h,
         const upy_nin *in = ins(r, i);
         if (in->op == N_LOAD_CONST && in->obj->kind == UPY_NONE &&
             ins(r, i + 1)->op == N_RETURN &&
-            owner_of(r, h, rest, end, i) == OWN_HANDLER)
+            owner_of(r, h, rest, end, w, i) == OWN_HANDLER)
             break;
     }
     if (i + 1 >= r->ncode.count)
@@ -635,9 +694,12 @@ static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
  * the evidence of both tables, of the layout of handlers and of the jumps
  * of the body to exit, where the rest starts, allows; when the tables
  * contradict, what the layout says. */
-static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
-                              const upy_ptr_vec *rest, uint32_t end) {
-    entry_uses names, consts;
+static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit,
+                                 const upy_ptr_vec *rest, uint32_t end,
+                                 upy_arena *arena) {
+    /* (In the arena, not in this frame, which may be inlined into the
+     * recursion of tries in tries: the C stack bounds how many fit.) */
+    order_evidence *ev = upy_arena_alloc(arena, sizeof *ev);
     uint32_t i, j, k, k_min = 0;
     if (!rest->len)
         return 0;
@@ -647,25 +709,48 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
         if (((upy_stmt *)rest->items[j])->start <
             ((upy_stmt *)rest->items[j - 1])->start)
             return 0;
-    if (find_uses(r, h, rest, end, 0, &names) ||
-        find_uses(r, h, rest, end, 1, &consts))
+    if (!ev || init_owner_walks(r, arena, &ev->walks)) {
+        rec_oom(r);
+        return 0;
+    }
+    if (find_uses(r, h, rest, end, 0, arena, &ev->walks, &ev->names) ||
+        find_uses(r, h, rest, end, 1, arena, &ev->walks, &ev->consts))
         return 0;
     /* The handlers of a try in the else part are laid out before h (the
      * compiler makes the else part before the handlers); those of one
      * after the try, after h. */
     for (i = ((upy_stmt *)rest->items[0])->start; i < end; i++) {
-        int32_t hi = ins(r, i)->handler, own = rest_stmt_of(rest, i, end);
-        if (hi >= 0 && (uint32_t)hi < blk(r, h)->start && own >= 0 &&
-            (uint32_t)own >= k_min)
+        int32_t hi = ins(r, i)->handler, own;
+        if (hi < 0 || (uint32_t)hi >= blk(r, h)->start)
+            continue;
+        own = rest_stmt_of(rest, i, end);
+        if (own >= 0 && (uint32_t)own >= k_min)
             k_min = (uint32_t)own + 1;
     }
-    if (handler_falls_off_end(r, h, rest, end, &consts) &&
-        agrees(&names, rest->len) && agrees(&consts, rest->len))
+    if (handler_falls_off_end(r, h, rest, end, &ev->walks, &ev->consts) &&
+        agrees(&ev->names, rest->len) && agrees(&ev->consts, rest->len))
         return rest->len;
     for (k = k_min; k <= rest->len; k++)
-        if (agrees(&names, k) && agrees(&consts, k))
+        if (agrees(&ev->names, k) && agrees(&ev->consts, k))
             return k;
     return k_min;
+}
+
+/* else_by_order_in with the tables of uses in an arena of their own,
+ * released when it returns: each try of a body asks (a body of k tries
+ * kept k copies of the tables). */
+static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
+                              const upy_ptr_vec *rest, uint32_t end) {
+    upy_arena *uses = upy_arena_alloc(r->scratch, sizeof *uses);
+    uint32_t n_else;
+    if (!uses) {
+        rec_oom(r);
+        return 0;
+    }
+    upy_arena_init_scratch(uses, r->scratch);
+    n_else = else_by_order_in(r, h, exit, rest, end, uses);
+    upy_arena_release(uses);
+    return n_else;
 }
 
 /* When the copy is of the code after the loop around the try (rg), the
@@ -807,8 +892,8 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
  * the entry for the whole code object, as every try asks.  -1 when out
  * of memory. */
 static int find_normal_reach(rec *r) {
-    int32_t *stack = upy_arena_array(r->arena, r->cfg.count, sizeof *stack);
-    uint8_t *reach = upy_arena_array(r->arena, r->cfg.count, 1);
+    int32_t *stack = upy_arena_array(r->scratch, r->cfg.count, sizeof *stack);
+    uint8_t *reach = upy_arena_array(r->scratch, r->cfg.count, 1);
     uint32_t sp = 0;
     if (!stack || !reach)
         return -1;

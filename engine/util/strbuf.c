@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Appends up to this long are copied byte by byte, not by a memcpy call. */
+#define SB_SHORT_COPY 16
+
 void upy_sb_init(upy_strbuf *sb, size_t limit) {
     sb->data = NULL;
     sb->len = 0;
@@ -46,13 +49,25 @@ static int sb_reserve(upy_strbuf *sb, size_t extra) {
     return 0;
 }
 
+/* Whether len more bytes and the NUL fit the buffer as it is. */
+static int sb_fits(const upy_strbuf *sb, size_t len) {
+    return !sb->failed && sb->cap - sb->len > len &&
+           (!sb->limit || len <= sb->limit - sb->len);
+}
+
 void upy_sb_append(upy_strbuf *sb, const char *text, size_t len) {
-    if (sb_reserve(sb, len))
+    char *at;
+    size_t k;
+    if (!sb_fits(sb, len) && sb_reserve(sb, len))
         return;
-    if (len)
-        memcpy(sb->data + sb->len, text, len);
+    at = sb->data + sb->len;
+    if (len > SB_SHORT_COPY)
+        memcpy(at, text, len);
+    else
+        for (k = 0; k < len; k++) /* most appends are a few bytes */
+            at[k] = text[k];
     sb->len += len;
-    sb->data[sb->len] = '\0';
+    at[len] = '\0';
 }
 
 void upy_sb_puts(upy_strbuf *sb, const char *text) {
@@ -60,7 +75,12 @@ void upy_sb_puts(upy_strbuf *sb, const char *text) {
 }
 
 void upy_sb_putc(upy_strbuf *sb, char c) {
-    upy_sb_append(sb, &c, 1);
+    if (!sb_fits(sb, 1)) {
+        upy_sb_append(sb, &c, 1);
+        return;
+    }
+    sb->data[sb->len++] = c;
+    sb->data[sb->len] = '\0';
 }
 
 void upy_sb_printf(upy_strbuf *sb, const char *fmt, ...) {

@@ -25,7 +25,7 @@ import re
 import tokenize
 import types
 import warnings
-from typing import Dict, Iterator, List, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Set, Tuple
 
 from ._objects import without_addresses
 
@@ -34,9 +34,14 @@ from ._objects import without_addresses
 # stand-in: marshal rejects most, writes others (bytearray, buffers, lists,
 # dicts) as something else, and a mutable object's identity matters.
 _LITERAL_TYPES = (type(None), bool, int, float, complex, str, bytes, type(Ellipsis))
+_LITERAL_SET = frozenset(_LITERAL_TYPES)
+_LITERAL_OR_CODE = frozenset(_LITERAL_TYPES + (types.CodeType,))
+_CONTAINERS = frozenset([tuple, frozenset])
 
 _LOAD_CONST = dis.opmap["LOAD_CONST"]
 _MAKE_FUNCTION = dis.opmap["MAKE_FUNCTION"]
+_MAKE_FUNCTION_BYTE = bytes([_MAKE_FUNCTION])
+_QUALNAME_THEN_FUNCTION = bytes([_LOAD_CONST, _MAKE_FUNCTION])
 # What dis.get_instructions does not list as instructions of their own
 # (CACHE exists from 3.11 on).
 _UNLISTED_OPS = frozenset([dis.EXTENDED_ARG, dis.opmap.get("CACHE", dis.EXTENDED_ARG)])
@@ -50,7 +55,7 @@ class StandIns:
     def __init__(self, code: types.CodeType) -> None:
         self.objects: Dict[str, object] = {}
         self._by_id: Dict[int, bytes] = {}
-        needed = any(not _literal(const) for const in _constants(code)) or _has_code_values(code)
+        needed = _needs_stand_ins(code)
         self.prefix = _free_prefix(code) if needed else ""
         self.code = self._replaced_code(code) if needed else code
         self._names = {name.encode("ascii"): name for name in self.objects}
@@ -171,7 +176,13 @@ class StandIns:
 def _constants(code: types.CodeType) -> Iterator[object]:
     """The constants of code and its nested code, those in tuples and
     frozensets too (not the containers themselves)."""
-    pending: List[object] = list(code.co_consts)
+    return _constants_in(code.co_consts)
+
+
+def _constants_in(items: Iterable[object]) -> Iterator[object]:
+    """items and what the tuples, frozensets and code objects among them
+    hold, at any depth (not the containers themselves)."""
+    pending: List[object] = list(items)
     while pending:
         const = pending.pop()
         if isinstance(const, (tuple, frozenset)) and type(const) in (tuple, frozenset):
@@ -189,33 +200,86 @@ def _code_values(code: types.CodeType) -> Set[int]:
     function is made of the code right after loading it (3.11+), or after
     also loading its qualified name (3.8-3.10); EXTENDED_ARG and CACHE
     entries may come between.  Read off co_code directly: every decompile
-    asks this of every code object, and dis.get_instructions took most of
-    the time of decompiling (co_code holds no specialized opcodes, and
-    zeros in its CACHE entries)."""
+    asks this of every code object, and a loop over all its instructions
+    took as long as decompiling (co_code holds no specialized opcodes, and
+    zeros in its CACHE entries); bytes.find looks only at the loads of an
+    index whose low byte is that of a code constant."""
     consts = code.co_consts
-    if not any(isinstance(const, types.CodeType) for const in consts):
-        return set()
+    low_bytes = {index & 0xFF for index, const in enumerate(consts)
+                 if isinstance(const, types.CodeType)}
     raw = code.co_code
-    ops: List[Tuple[int, int]] = []
-    extended = 0
-    for i in range(0, len(raw), 2):
-        op, arg = raw[i], raw[i + 1] | extended
-        extended = arg << 8 if op == dis.EXTENDED_ARG else 0
-        if op not in _UNLISTED_OPS:
-            ops.append((op, arg))
     values: Set[int] = set()
-    for k, (op, arg) in enumerate(ops):
-        if op != _LOAD_CONST or not isinstance(consts[arg], types.CodeType):
-            continue
-        following = [o for o, _ in ops[k + 1:k + 3]]
-        if following[:1] != [_MAKE_FUNCTION] and following != [_LOAD_CONST, _MAKE_FUNCTION]:
-            values.add(arg)
+    for low in low_bytes:
+        pair = bytes((_LOAD_CONST, low))
+        at = raw.find(pair)
+        while at >= 0:
+            index = _argument(raw, at) if at % 2 == 0 and not _function_next(raw, at) else -1
+            if (0 <= index < len(consts) and isinstance(consts[index], types.CodeType)
+                    and not _makes_function(raw, at)):
+                values.add(index)
+            at = raw.find(pair, at + 1)
     return values
 
 
-def _has_code_values(code: types.CodeType) -> bool:
-    return bool(_code_values(code)) or any(
-        _has_code_values(const) for const in code.co_consts if isinstance(const, types.CodeType))
+def _argument(raw: bytes, at: int) -> int:
+    """The argument of the instruction at even offset at, with those of the
+    EXTENDED_ARG instructions right before it."""
+    arg, shift = raw[at + 1], 8
+    while at >= 2 and raw[at - 2] == dis.EXTENDED_ARG:
+        at -= 2
+        arg |= raw[at + 1] << shift
+        shift += 8
+    return arg
+
+
+def _function_next(raw: bytes, at: int) -> bool:
+    """The usual layouts _makes_function accepts, told at once: MAKE_FUNCTION
+    right after the load, or LOAD_CONST then MAKE_FUNCTION."""
+    after = raw[at + 2:at + 6:2]
+    return after[:1] == _MAKE_FUNCTION_BYTE or after == _QUALNAME_THEN_FUNCTION
+
+
+def _makes_function(raw: bytes, at: int) -> bool:
+    """Whether the instructions after the load at offset at (CACHE and
+    EXTENDED_ARG entries left out) are MAKE_FUNCTION, or LOAD_CONST then
+    MAKE_FUNCTION."""
+    following: List[int] = []
+    for offset in range(at + 2, len(raw), 2):
+        if raw[offset] not in _UNLISTED_OPS:
+            following.append(raw[offset])
+            if len(following) == 2 or following[0] != _LOAD_CONST:
+                break
+    return following[:1] == [_MAKE_FUNCTION] or following == [_LOAD_CONST, _MAKE_FUNCTION]
+
+
+def _needs_stand_ins(root: types.CodeType) -> bool:
+    """Whether root or its nested code holds a constant no literal makes
+    or loads a code object as a value."""
+    codes = [root]
+    while codes:
+        code = codes.pop()
+        kinds = set(map(type, code.co_consts))
+        if not kinds <= _LITERAL_OR_CODE and not _literal_or_containers(code.co_consts, kinds):
+            return True
+        if types.CodeType in kinds:
+            if _code_values(code):
+                return True
+            codes.extend(const for const in code.co_consts if type(const) is types.CodeType)
+    return False
+
+
+def _literal_or_containers(consts: Tuple[object, ...], kinds: Set[type]) -> bool:
+    """Whether each of consts (of the types kinds) is a literal, a code
+    object (looked at on its own) or a tuple or frozenset of constants
+    that are literals (at any depth, in code objects too)."""
+    if not kinds <= _LITERAL_OR_CODE | _CONTAINERS:
+        return False
+    for const in consts:
+        if isinstance(const, (tuple, frozenset)) and type(const) in _CONTAINERS and \
+                not set(map(type, const)) <= _LITERAL_SET and \
+                not all(_literal(item) for item in _constants_in([const])):
+            return False
+    return True
 
 
 def _literal(const: object) -> bool:
