@@ -76,39 +76,49 @@ upy_expr *rec_negate(rec *r, upy_expr *e) {
     return n;
 }
 
-/* a and b / a or b, flattening operands of the same operator (the
- * compiler makes the same jumps for `a and (b and c)`). */
-static upy_expr *boolop(rec *r, int is_and, upy_expr *a, upy_expr *b) {
+static int same_boolop(const upy_expr *e, int is_and) {
+    return e->kind == UPY_E_BOOLOP && e->u.boolop.is_and == is_and;
+}
+
+/* parts[0] and parts[1] and ... (or: or), flattening operands of the same
+ * operator (the compiler makes the same jumps for `a and (b and c)`).  A
+ * chain read operand by operand is built here once, from all of them:
+ * joined two at a time, each join would copy the chain so far, and a
+ * chain of 10,000 operands (CPython compiles it) would take hundreds of
+ * megabytes. */
+static upy_expr *boolop_of(rec *r, int is_and, upy_expr *const *parts,
+                           uint32_t count) {
     upy_expr *e = new_expr(r, UPY_E_BOOLOP);
+    upy_expr_list *values;
     uint32_t n = 0, k;
-    upy_expr *parts[2];
     if (!e)
-        return a;
-    parts[0] = a;
-    parts[1] = b;
-    for (k = 0; k < 2; k++)
-        n += parts[k]->kind == UPY_E_BOOLOP &&
-                     parts[k]->u.boolop.is_and == is_and
-                 ? parts[k]->u.boolop.values.len
-                 : 1;
+        return parts[0];
+    for (k = 0; k < count; k++)
+        n += same_boolop(parts[k], is_and) ? parts[k]->u.boolop.values.len
+                                           : 1;
     e->u.boolop.is_and = is_and;
-    e->u.boolop.values.items = upy_arena_array(r->arena, n, sizeof(upy_expr *));
-    if (!e->u.boolop.values.items) {
+    values = &e->u.boolop.values;
+    values->items = upy_arena_array(r->arena, n, sizeof(upy_expr *));
+    if (!values->items) {
         rec_oom(r);
-        return a;
+        return parts[0];
     }
-    for (k = 0; k < 2; k++) {
-        if (parts[k]->kind == UPY_E_BOOLOP &&
-            parts[k]->u.boolop.is_and == is_and) {
-            memcpy(e->u.boolop.values.items + e->u.boolop.values.len,
+    for (k = 0; k < count; k++) {
+        if (same_boolop(parts[k], is_and)) {
+            memcpy(values->items + values->len,
                    parts[k]->u.boolop.values.items,
                    parts[k]->u.boolop.values.len * sizeof(upy_expr *));
-            e->u.boolop.values.len += parts[k]->u.boolop.values.len;
+            values->len += parts[k]->u.boolop.values.len;
         } else {
-            e->u.boolop.values.items[e->u.boolop.values.len++] = parts[k];
+            values->items[values->len++] = parts[k];
         }
     }
     return e;
+}
+
+static upy_expr *boolop(rec *r, int is_and, upy_expr *a, upy_expr *b) {
+    upy_expr *parts[2] = {a, b};
+    return boolop_of(r, is_and, parts, 2);
 }
 
 static upy_expr *compare1(rec *r, upy_cmpop op, upy_expr *a, upy_expr *b) {
@@ -1262,7 +1272,7 @@ static int32_t next_keep_link(const rec *r, int32_t b, int32_t target,
 static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
                                int32_t cond, int32_t end, const region *rg,
                                upy_ptr_vec *out) {
-    upy_expr *all = NULL, *v;
+    upy_ptr_vec operands = {0};
     for (;;) {
         int32_t link = next_keep_link(r, b, target, cond);
         uint32_t depth = r->sp;
@@ -1280,15 +1290,21 @@ static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
                             "expression");
             st = 0;
         }
-        v = rec_value(r, rec_pop(r));
-        all = all ? boolop(r, cond == UPY_JUMP_FALSE, all, v) : v;
+        if (upy_vec_push(r->scratch, &operands, rec_value(r, rec_pop(r)))) {
+            rec_oom(r);
+            return NULL;
+        }
         if (st == 0)
-            return all;
+            break;
         r->done[link] = 1;
         b = blk(r, link)->next;
         if (b == end)
-            return all;
+            break;
     }
+    return operands.len == 1 ? operands.items[0]
+                             : boolop_of(r, cond == UPY_JUMP_FALSE,
+                                         (upy_expr *const *)operands.items,
+                                         operands.len);
 }
 
 /* The block from b on, before end, that falls into end with a
@@ -1385,7 +1401,8 @@ static int gave_up(rec *r, const upy_block *bb, int32_t *resume,
 static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
                            int32_t *resume, upy_ptr_vec *out) {
     threaded_group g, next;
-    upy_expr *all, *v;
+    upy_ptr_vec operands = {0};
+    upy_expr *v;
     int k;
 
     for (k = 1; k >= 0; k--)
@@ -1393,13 +1410,13 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
             break;
     if (k < 0)
         return 0;
-    all = group_value(r, c, &g, rg, out);
-    while (all && next_group_at(r, g.rest, &g, &next)) {
+    v = group_value(r, c, &g, rg, out);
+    while (v && next_group_at(r, g.rest, &g, &next)) {
         const upy_block *nb = blk(r, g.rest);
         rec_cond nc;
         int stop = rec_run(r, nb->start, nb->end - 1, rg, out);
-        if (stop < 0)
-            return -1;
+        if (stop < 0 || upy_vec_push(r->scratch, &operands, v))
+            return stop < 0 ? -1 : rec_oom(r);
         r->done[g.rest] = 1;
         nc.start = 0;
         if (stop != (int)nb->end - 1 || rec_condition(r, g.rest, rg, &nc, out))
@@ -1412,15 +1429,18 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
         if (k < 0)
             return gave_up(r, nb, resume, out);
         v = group_value(r, &nc, &next, rg, out);
-        all = v ? boolop(r, !g.keeps_true, all, v) : NULL;
         g = next;
     }
-    if (!all ||
+    if (!v ||
         value_from(r, g.rest, blk(r, g.rest)->start, g.m, UINT32_MAX, rg,
                    out) < 0)
         return -1;
-    v = rec_value(r, rec_pop(r));
-    if (rec_push(r, SV_VALUE, boolop(r, !g.keeps_true, all, v)))
+    if (upy_vec_push(r->scratch, &operands, v) ||
+        upy_vec_push(r->scratch, &operands, rec_value(r, rec_pop(r))))
+        return rec_oom(r);
+    if (rec_push(r, SV_VALUE,
+                 boolop_of(r, !g.keeps_true, (upy_expr *const *)operands.items,
+                           operands.len)))
         return -1;
     *resume = g.m;
     r->cond_resume = g.m != UPY_NO_BLOCK ? blk(r, g.m)->start : 0;
