@@ -139,6 +139,9 @@ struct upy_expr {
     /* UPY_E_NAME: the variable's cell, not its value (LOAD_CLOSURE), which
      * only a closure's tuple of cells takes in CPython's code. */
     uint8_t cell;
+    /* UPY_E_LAMBDA: printed in parentheses, starting a line of its own
+     * (an equal lambda is another constant: recover/eval.c twin_lambda). */
+    uint8_t own_line;
     union {
         const upy_object *constant;
         const char *name;

@@ -271,6 +271,9 @@ typedef struct upy_ncode {
     /* 3.13+ keep co_consts[0] even when nothing loads it (code.c
      * add_first_const). */
     uint8_t keeps_first_const;
+    /* 3.8-3.10 and 3.12 make one constant of equal lambdas on one line
+     * (eval.c twin_lambda). */
+    uint8_t merges_lambdas_on_a_line;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

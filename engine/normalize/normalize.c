@@ -81,15 +81,21 @@ typedef struct norm_rules {
     /* 3.13+ keep co_consts[0] whether or not an instruction loads it
      * (a docstring's slot: compiler_unit's first constant). */
     uint8_t keeps_first_const;
+    /* 3.8-3.10 and 3.12 merge equal code objects among a code's
+     * constants (compile.c merge_consts_recursive), and their code
+     * equality looks at co_firstlineno but not at columns (codeobject.c
+     * code_richcompare): two equal lambdas on one line are one constant.
+     * 3.11 and 3.13 compare positions too and keep them apart. */
+    uint8_t merges_lambdas_on_a_line;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0},
-    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0},
-    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0},
-    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1},
+    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1},
+    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1},
+    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -1084,6 +1090,7 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     out->keeps_while_true_const = nm->rules->keeps_while_true_const;
     out->copy_limit_counts_code = nm->rules->copy_limit_counts_code;
     out->keeps_first_const = nm->rules->keeps_first_const;
+    out->merges_lambdas_on_a_line = nm->rules->merges_lambdas_on_a_line;
     return UNPYC_OK;
 }
 

@@ -1423,6 +1423,10 @@ static void print_expr_inner(printer *p, const upy_expr *e) {
         print_expr(p, e->u.ifexp.orelse, P_TEST);
         break;
     case UPY_E_LAMBDA:
+        if (e->own_line) {
+            puts_(p, "(\n");
+            indent(p, p->level + 1);
+        }
         puts_(p, "lambda");
         if (has_arguments(e->u.lambda.args)) {
             putc_(p, ' ');
@@ -1430,6 +1434,8 @@ static void print_expr_inner(printer *p, const upy_expr *e) {
         }
         puts_(p, ": ");
         print_expr(p, e->u.lambda.body, P_TEST);
+        if (e->own_line)
+            putc_(p, ')');
         break;
     case UPY_E_TUPLE:
         putc_(p, '(');
