@@ -1019,6 +1019,51 @@ static int else_is_written_continue(const rec *r, const rec_cond *c,
            goes_on_to_loop(r, c->on_true, then_end, rg->loop);
 }
 
+/* Whether block b lies in the body of a for loop whose header is a block
+ * from `from` on: its jump to the header of the loop around is a break of
+ * that loop (pops_to_outer_loop). */
+static int in_inner_for(const rec *r, int32_t from, int32_t b) {
+    int32_t h;
+    for (h = from; h < b; h++)
+        if (ins(r, blk(r, h)->end - 1)->op == N_FOR_ITER && blk(r, h)->jump > b)
+            return 1;
+    return 0;
+}
+
+/* Whether the if on c, ending a loop body (region rg runs off to the
+ * loop's header), is an if / else whose then part [on_true, then_end)
+ * never runs off its end: its `continue` (the last of body) stands for no
+ * jump of its own, and the rest of rg is the else part.  The compiler
+ * drops the then part's jump over the else part as unreachable, and
+ * threads jumps to where it went (a break of an inner for loop, to the
+ * header of this one), so `if c: A; continue` + B would keep a jump the
+ * original lacks.  A written `continue` is a lone jump of the then part
+ * to the header; a then part that goes back by the jump ending its code
+ * is the threads_loop_jumps branch's; an else part that is a lone jump
+ * back is no code of the source (the test of `assert a if c else 6`
+ * whose constant the compiler folded). */
+static int then_never_runs_off(const rec *r, const rec_cond *c,
+                               const region *rg, int32_t then_end,
+                               const upy_ptr_vec *body) {
+    int32_t b;
+    if (rg->loop == UPY_NO_BLOCK || rg->cont != rg->loop ||
+        !falls_to_loop(r, rg) || c->on_false != then_end ||
+        then_end >= rg->end || !body->len ||
+        ((const upy_stmt *)body->items[body->len - 1])->kind !=
+            UPY_S_CONTINUE ||
+        !leaves_only_to_loop(r, then_end, rg->end, rg->loop) ||
+        blk(r, then_end)->end - blk(r, then_end)->start < 2)
+        return 0;
+    for (b = c->on_true; b < then_end; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->next == then_end ||
+            (ins(r, bb->end - 1)->op == N_JUMP && bb->jump == rg->loop &&
+             !in_inner_for(r, c->on_true, b)))
+            return 0;
+    }
+    return 1;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -1191,6 +1236,15 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             return -1;
         /* Where an enclosing region goes on elsewhere, as above. */
         return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
+    } else if (then_never_runs_off(r, c, rg, then_end, &body)) {
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+        body.len--;
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        if (orelse.len &&
+            ((upy_stmt *)orelse.items[orelse.len - 1])->kind == UPY_S_CONTINUE)
+            orelse.len--;
+        *next = UPY_NO_BLOCK;
     } else if (else_is_written_continue(r, c, rg, then_end, &body)) {
         /* The else part alone keeps its `continue`; the then part's is
          * the loop's own way back, where the region runs off. */

@@ -80,3 +80,46 @@ def asserts_in_nested_loops(g, h):
                 assert g.edge(u, v)
             else:
                 assert not g.edge(u, v)
+
+
+def inner_for_else_in_then_part(xs, ys, a):
+    for x in xs:
+        if x:
+            for y in ys:
+                if y:
+                    a(y)
+                else:
+                    break
+            else:
+                break
+        else:
+            a(x)
+    a(1)
+
+
+def inner_for_else_then_outer_else(xs, ys, a):
+    for x in xs:
+        if x:
+            for y in ys:
+                if y:
+                    break
+            else:
+                break
+        else:
+            a(x)
+    else:
+        a(2)
+    a(1)
+
+
+def inner_for_else_written_continue(xs, ys, a):
+    for x in xs:
+        if x:
+            for y in ys:
+                if y:
+                    break
+            else:
+                break
+            continue
+        a(x)
+    a(1)
