@@ -1030,6 +1030,16 @@ static int in_inner_for(const rec *r, int32_t from, int32_t b) {
     return 0;
 }
 
+/* Whether block bb is a lone jump on the line of the code before it: no
+ * written `continue` (that has its own line), but where an inner while
+ * loop's test at the bottom of its body goes when it fails, threaded to
+ * the header of the loop around. */
+static int exit_jump_of_while(const rec *r, const upy_block *bb) {
+    return bb->end - bb->start == 1 && bb->start > 0 &&
+           ins(r, bb->start - 1)->op == N_POP_JUMP_IF &&
+           ins(r, bb->start)->line == ins(r, bb->start - 1)->line;
+}
+
 /* Whether the if on c, ending a loop body (region rg runs off to the
  * loop's header), is an if / else whose then part [on_true, then_end)
  * never runs off its end: its `continue` (the last of body) stands for no
@@ -1058,7 +1068,7 @@ static int then_never_runs_off(const rec *r, const rec_cond *c,
         const upy_block *bb = blk(r, b);
         if (bb->next == then_end ||
             (ins(r, bb->end - 1)->op == N_JUMP && bb->jump == rg->loop &&
-             !in_inner_for(r, c->on_true, b)))
+             !in_inner_for(r, c->on_true, b) && !exit_jump_of_while(r, bb)))
             return 0;
     }
     return 1;

@@ -123,3 +123,16 @@ def inner_for_else_written_continue(xs, ys, a):
             continue
         a(x)
     a(1)
+
+
+def while_in_then_part(segs, a):
+    for s in segs:
+        if s.t:
+            t = s.t
+            while t:
+                x, t = t.split()
+                if x:
+                    a(x)
+        else:
+            a(s)
+    return a
