@@ -139,6 +139,11 @@ struct upy_expr {
     /* UPY_E_NAME: the variable's cell, not its value (LOAD_CLOSURE), which
      * only a closure's tuple of cells takes in CPython's code. */
     uint8_t cell;
+    /* Printed in parentheses, starting a line of its own: a lambda with an
+     * equal twin constant (recover/eval.c twin_lambda), an and/or inside
+     * an or/and whose jump was not threaded (recover/boolexpr.c
+     * keep_operands). */
+    uint8_t own_line;
     union {
         const upy_object *constant;
         const char *name;

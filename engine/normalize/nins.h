@@ -274,6 +274,12 @@ typedef struct upy_ncode {
     /* 3.10-3.11 keep every constant no instruction loads but those at
      * the end of co_consts (recover/deadconst.c). */
     uint8_t keeps_unused_consts;
+    /* 3.8-3.10 and 3.12 make one constant of equal lambdas on one line
+     * (eval.c twin_lambda). */
+    uint8_t merges_lambdas_on_a_line;
+    /* 3.10-3.11 thread an inner and/or's jump to the outer one only when
+     * both have one line (boolexpr.c keeps_inner_link). */
+    uint8_t threads_jumps_of_one_line;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

@@ -84,15 +84,27 @@ typedef struct norm_rules {
     /* 3.10-3.11 keep a constant no instruction loads but at the end of
      * co_consts (trim_unused_consts); 3.12+ keep co_consts[0] only. */
     uint8_t keeps_unused_consts;
+    /* 3.8-3.10 and 3.12 merge equal code objects among a code's
+     * constants (compile.c merge_consts_recursive), and their code
+     * equality looks at co_firstlineno but not at columns (codeobject.c
+     * code_richcompare): two equal lambdas on one line are one constant.
+     * 3.11 and 3.13 compare positions too and keep them apart. */
+    uint8_t merges_lambdas_on_a_line;
+    /* 3.10-3.11 thread a JUMP_IF_FALSE_OR_POP to a JUMP_IF_TRUE_OR_POP
+     * (and the reverse) only where both have one line (compile.c
+     * optimize_basic_block checks the line); 3.8-3.9's peephole
+     * optimizer always threads, 3.12+ lay and/or out as COPY and
+     * POP_JUMP_IF and keep the inner jump. */
+    uint8_t threads_jumps_of_one_line;
 } norm_rules;
 
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0},
-    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1},
-    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0},
-    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0},
+    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0},
+    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0},
+    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1},
+    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1},
+    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0},
+    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -1093,6 +1105,8 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     out->copy_limit_counts_code = nm->rules->copy_limit_counts_code;
     out->keeps_first_const = nm->rules->keeps_first_const;
     out->keeps_unused_consts = nm->rules->keeps_unused_consts;
+    out->merges_lambdas_on_a_line = nm->rules->merges_lambdas_on_a_line;
+    out->threads_jumps_of_one_line = nm->rules->threads_jumps_of_one_line;
     return UNPYC_OK;
 }
 

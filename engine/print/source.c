@@ -1545,7 +1545,7 @@ static void print_expr_inner(printer *p, const upy_expr *e) {
 
 /* An expression in a position that asks for strength min. */
 static void print_expr(printer *p, const upy_expr *e, int min) {
-    int paren;
+    int paren, own_line;
 
     if (stopped(p))
         return;
@@ -1558,9 +1558,16 @@ static void print_expr(printer *p, const upy_expr *e, int min) {
         p->issues |= UPY_PRINT_TOO_DEEP;
         return;
     }
-    paren = expr_prec(p, e) < min;
+    /* A line of its own, in parentheses (not inside an f-string's field
+     * before 3.12, where no newline may be). */
+    own_line = e->own_line && (p->fdepth == 0 || at_least(p, 12));
+    paren = own_line || expr_prec(p, e) < min;
     if (paren)
         putc_(p, '(');
+    if (own_line) {
+        putc_(p, '\n');
+        indent(p, p->level + 1);
+    }
     p->depth++;
     print_expr_inner(p, e);
     p->depth--;

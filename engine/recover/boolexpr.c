@@ -1259,6 +1259,27 @@ static int32_t next_keep_link(const rec *r, int32_t b, int32_t target,
     return UPY_NO_BLOCK;
 }
 
+/* Whether an operand, blocks b to link (whose JUMP_IF_X_OR_POP, X being
+ * cond, ends it), holds a JUMP_IF_Y_OR_POP of the other kind to that very
+ * jump: an and/or inside the or/and whose jump the compiler did not
+ * thread to the next operand.  3.10-3.11 thread it only where both jumps
+ * have one line (compile.c optimize_basic_block, JUMP_IF_FALSE_OR_POP to
+ * JUMP_IF_TRUE_OR_POP): the inner and/or started another line.  Other
+ * versions keep or thread the jump whatever the lines (the rules
+ * table's threads_jumps_of_one_line). */
+static int keeps_inner_link(const rec *r, int32_t b, int32_t link,
+                            int32_t cond) {
+    if (!r->ncode.threads_jumps_of_one_line)
+        return 0;
+    for (; b < link; b++) {
+        const upy_nin *j = ins(r, blk(r, b)->end - 1);
+        if (j->op == N_JUMP_IF_OR_POP && j->arg != cond &&
+            blk(r, b)->jump == link)
+            return 1;
+    }
+    return 0;
+}
+
 /* The operands after the first of `x and y and z ...` (or `or`, X being
  * `cond`), from block b to the join `target`, joined.  Each operand but
  * the last ends in the same jump to target: read one after another, not
@@ -1273,6 +1294,7 @@ static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
                                int32_t cond, int32_t end, const region *rg,
                                upy_ptr_vec *out) {
     upy_ptr_vec operands = {0};
+    upy_expr *v;
     for (;;) {
         int32_t link = next_keep_link(r, b, target, cond);
         uint32_t depth = r->sp;
@@ -1290,7 +1312,11 @@ static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
                             "expression");
             st = 0;
         }
-        if (upy_vec_push(r->scratch, &operands, rec_value(r, rec_pop(r)))) {
+        v = rec_value(r, rec_pop(r));
+        if (st == 1 && v->kind == UPY_E_BOOLOP &&
+            keeps_inner_link(r, b, link, cond))
+            v->own_line = 1;
+        if (upy_vec_push(r->scratch, &operands, v)) {
             rec_oom(r);
             return NULL;
         }

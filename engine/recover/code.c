@@ -1065,6 +1065,64 @@ static int add_first_const(rec *r, upy_stmt_list *body) {
     return 0;
 }
 
+/* Whether an instruction of the code binds cell `name` (a store or del
+ * of the cell: assignment, import, def, for, except as all compile to one). */
+static int binds_cell(const rec *r, const char *name) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        const char *stored = rec_str(in->obj);
+        if ((in->op == N_STORE || in->op == N_DELETE) &&
+            in->arg == UPY_SCOPE_DEREF && stored && strcmp(stored, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* `name: 'object'` for each cell of a function that no instruction binds
+ * but an instruction names (a nested function's `nonlocal name` binds it,
+ * or dead code did).  The source bound it by an annotation alone, which a
+ * function's body does not compile: without a binding of its own the cell
+ * would not be the function's (symtable.c: "no binding for nonlocal").  A
+ * string annotation is never evaluated and names nothing.  Cells no
+ * instruction names are add_dead_code's. */
+static int add_unbound_cells(rec *r, upy_stmt_list *body) {
+    static const upy_object annotation = {
+        UPY_STR, 0, {.bytes = {(const uint8_t *)"object", 6}}};
+    const upy_code *co = r->code;
+    upy_ptr_vec out = {0};
+    uint32_t k, lead = lead_len(body),
+                nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
+                          !!(co->flags & CO_VARARGS) +
+                          !!(co->flags & CO_VARKEYWORDS);
+    for (k = 0; k < lead; k++)
+        if (upy_vec_push(r->arena, &out, body->items[k]))
+            return rec_oom(r);
+    for (k = 0; k < upy_seq_len(co->cellvars); k++) {
+        const char *name = str_at(co->cellvars, k);
+        upy_stmt *s;
+        if (!names_variable(r, name) || is_param(co, nparams, name) ||
+            binds_cell(r, name))
+            continue;
+        s = rec_stmt(r, UPY_S_ANNASSIGN);
+        if (!s)
+            return -1;
+        s->u.annassign.target = rec_name(r, rec_source_name(r, name));
+        s->u.annassign.annotation = rec_const(r, &annotation);
+        s->u.annassign.simple = 1;
+        if (!s->u.annassign.target || !s->u.annassign.annotation ||
+            upy_vec_push(r->arena, &out, s))
+            return rec_oom(r);
+    }
+    if (out.len == lead)
+        return 0;
+    for (k = lead; k < body->len; k++)
+        if (upy_vec_push(r->arena, &out, body->items[k]))
+            return rec_oom(r);
+    *body = upy_vec_stmts(&out);
+    return 0;
+}
+
 /* global / nonlocal declarations the code implies.  In a function, a free
  * variable no instruction names was declared nonlocal and never used (or
  * used in dead code only): it stays free, and the declaration keeps it so.
@@ -1426,7 +1484,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         return -1;
     if (kind == CODE_FUNCTION &&
         (add_dead_yield(&r, body) || add_dead_code(&r, body) ||
-         add_dead_names(&r, body)))
+         add_dead_names(&r, body) || add_unbound_cells(&r, body)))
         return -1;
     /* Names only dead code of a module or class body used stay in its
      * co_names as in a function's; a module has no locals or cells. */

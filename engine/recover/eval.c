@@ -409,6 +409,62 @@ static int eval_call_ex(rec *r, const upy_nin *in) {
     return push_value(r, call);
 }
 
+/* Whether two marshalled values are alike: same kind, and for bytes,
+ * strings and tuples of them the same content.  Other values (numbers,
+ * nested code) count as alike: twin_lambda may err only towards a line
+ * break too many. */
+static int alike(const upy_object *a, const upy_object *b) {
+    size_t k;
+    if (!a || !b || a->kind != b->kind)
+        return a == b;
+    if (a->kind == UPY_STR || a->kind == UPY_BYTES)
+        return a->u.bytes.len == b->u.bytes.len &&
+               memcmp(a->u.bytes.data, b->u.bytes.data, a->u.bytes.len) == 0;
+    if (upy_seq_len(a) != upy_seq_len(b))
+        return 0;
+    for (k = 0; k < upy_seq_len(a); k++)
+        if (!alike(upy_seq_item(a, k), upy_seq_item(b, k)))
+            return 0;
+    return 1;
+}
+
+static int alike_code(const upy_code *a, const upy_code *b) {
+    return a->argcount == b->argcount &&
+           a->posonlyargcount == b->posonlyargcount &&
+           a->kwonlyargcount == b->kwonlyargcount && a->flags == b->flags &&
+           alike(a->code, b->code) && alike(a->consts, b->consts) &&
+           alike(a->names, b->names) && alike(a->varnames, b->varnames) &&
+           alike(a->freevars, b->freevars);
+}
+
+/* Whether another constant of the code is a lambda equal to `co` but for
+ * its position.  Where the compiler merges those on one line
+ * (merges_lambdas_on_a_line), the original had them on lines of their
+ * own: so does the output, or they come back as one constant.  Only the
+ * first function made of the constant starts a line: the others were on
+ * its line, the one constant they are. */
+static int twin_lambda(const rec *r, const upy_nin *make,
+                       const upy_object *co_obj) {
+    const upy_object *consts = r->code->consts;
+    const upy_nin *in;
+    uint32_t loads = 0;
+    size_t k;
+    if (!r->ncode.merges_lambdas_on_a_line)
+        return 0;
+    for (in = r->ncode.ins; in < make; in++)
+        loads += in->op == N_LOAD_CONST && in->obj == co_obj;
+    if (loads > 1)
+        return 0;
+    for (k = 0; k < upy_seq_len(consts); k++) {
+        const upy_object *c = upy_seq_item(consts, k);
+        if (c != co_obj && c->kind == UPY_CODE &&
+            alike(c->u.code->name, co_obj->u.code->name) &&
+            alike_code(c->u.code, co_obj->u.code))
+            return 1;
+    }
+    return 0;
+}
+
 /* MAKE_FUNCTION: a lambda becomes an expression, a comprehension's
  * function waits for its call, a def or class body waits for its name. */
 static int eval_make_function(rec *r, const upy_nin *in) {
@@ -458,6 +514,7 @@ static int eval_make_function(rec *r, const upy_nin *in) {
             return -1;
         lambda->u.lambda.args = args;
         lambda->u.lambda.body = rec_lambda_body(r, co);
+        lambda->own_line = (uint8_t)twin_lambda(r, in, co_obj);
         return push_value(r, lambda);
     }
     if (name && name[0] == '<')

@@ -829,6 +829,23 @@ static int leaves_only_to_loop(const rec *r, int32_t from, int32_t to,
     return 1;
 }
 
+/* Whether blocks [from, to) end in an assert whose test, when it holds,
+ * goes back to loop (the end of a loop body) and else runs into the
+ * raise, the last block.  (3.12 inverts such a test to jump over a copy
+ * of the jump back, flowgraph.c; normalizing undid it: threads_loop_jumps.)
+ * A written `continue` after the assert has a line of its own and keeps
+ * its jump, which the test goes to. */
+static int after_assert(const rec *r, int32_t from, int32_t to, int32_t loop) {
+    const upy_block *lb = blk(r, to - 1), *tb;
+    if (to - 1 <= from)
+        return 0;
+    tb = blk(r, to - 2);
+    return tb->next == to - 1 && tb->jump == loop &&
+           ins(r, tb->end - 1)->op == N_POP_JUMP_IF &&
+           ins(r, lb->start)->op == N_LOAD_ASSERTION_ERROR &&
+           ins(r, lb->end - 1)->op == N_RAISE;
+}
+
 /* Whether blocks [from, to) go on only to the header of loop, the last
  * by a jump after code of its own, on that code's line: the then part or
  * the rest of an if at the end of a loop body, where a `continue` and
@@ -843,6 +860,8 @@ static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
     if (!leaves_only_to_loop(r, from, to, loop))
         return 0;
     lb = blk(r, to - 1);
+    if (after_assert(r, from, to, loop))
+        return 1;
     if (lb->end - lb->start < 2 || ins(r, lb->end - 1)->op != N_JUMP ||
         lb->jump != loop ||
         ins(r, lb->end - 1)->line != ins(r, lb->end - 2)->line)
@@ -970,6 +989,89 @@ static int ends_body_by_loop_jump(const rec *r, const region *rg,
            eb->preds[0] == rg->end - 1 &&
            blk(r, rg->end - 1)->next == rg->end &&
            lone_loop_jump(r, rg, rg->end) != UPY_NO_BLOCK;
+}
+
+/* Whether the if on c, whose then part [on_true, then_end) ended in
+ * `continue` (body), is an if / else whose else part is a written
+ * `continue` ending the loop body (region rg runs off to the loop's
+ * header): its lone jump to the loop's header,
+ * with a line of its own, is the last block of region rg and only the
+ * test reaches it, while the then part goes back by the jump on its
+ * code's line that ends any loop body.  3.12+ have no backward
+ * conditional jump and keep a written continue's jump apart (flowgraph.c
+ * keeps a jump with a line when it threads jumps to jumps), so the test
+ * jumps forward to it: `if c: body; continue` would jump over a copy. */
+static int else_is_written_continue(const rec *r, const rec_cond *c,
+                                    const region *rg, int32_t then_end,
+                                    const upy_ptr_vec *body) {
+    const upy_block *eb;
+    int32_t f = c->on_false;
+    if (rg->loop == UPY_NO_BLOCK || rg->cont != rg->loop ||
+        !falls_to_loop(r, rg) || f != then_end ||
+        f != rg->end - 1 || !body->len ||
+        ((const upy_stmt *)body->items[body->len - 1])->kind !=
+            UPY_S_CONTINUE)
+        return 0;
+    eb = blk(r, f);
+    return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
+           eb->jump == rg->loop && eb->npreds == 1 &&
+           eb->preds[0] == c->last &&
+           goes_on_to_loop(r, c->on_true, then_end, rg->loop);
+}
+
+/* Whether block b lies in the body of a for loop whose header is a block
+ * from `from` on: its jump to the header of the loop around is a break of
+ * that loop (pops_to_outer_loop). */
+static int in_inner_for(const rec *r, int32_t from, int32_t b) {
+    int32_t h;
+    for (h = from; h < b; h++)
+        if (ins(r, blk(r, h)->end - 1)->op == N_FOR_ITER && blk(r, h)->jump > b)
+            return 1;
+    return 0;
+}
+
+/* Whether block bb is a lone jump on the line of the code before it: no
+ * written `continue` (that has its own line), but where an inner while
+ * loop's test at the bottom of its body goes when it fails, threaded to
+ * the header of the loop around. */
+static int exit_jump_of_while(const rec *r, const upy_block *bb) {
+    return bb->end - bb->start == 1 && bb->start > 0 &&
+           ins(r, bb->start - 1)->op == N_POP_JUMP_IF &&
+           ins(r, bb->start)->line == ins(r, bb->start - 1)->line;
+}
+
+/* Whether the if on c, ending a loop body (region rg runs off to the
+ * loop's header), is an if / else whose then part [on_true, then_end)
+ * never runs off its end: its `continue` (the last of body) stands for no
+ * jump of its own, and the rest of rg is the else part.  The compiler
+ * drops the then part's jump over the else part as unreachable, and
+ * threads jumps to where it went (a break of an inner for loop, to the
+ * header of this one), so `if c: A; continue` + B would keep a jump the
+ * original lacks.  A written `continue` is a lone jump of the then part
+ * to the header; a then part that goes back by the jump ending its code
+ * is the threads_loop_jumps branch's; an else part that is a lone jump
+ * back is no code of the source (the test of `assert a if c else 6`
+ * whose constant the compiler folded). */
+static int then_never_runs_off(const rec *r, const rec_cond *c,
+                               const region *rg, int32_t then_end,
+                               const upy_ptr_vec *body) {
+    int32_t b;
+    if (rg->loop == UPY_NO_BLOCK || rg->cont != rg->loop ||
+        !falls_to_loop(r, rg) || c->on_false != then_end ||
+        then_end >= rg->end || !body->len ||
+        ((const upy_stmt *)body->items[body->len - 1])->kind !=
+            UPY_S_CONTINUE ||
+        !leaves_only_to_loop(r, then_end, rg->end, rg->loop) ||
+        blk(r, then_end)->end - blk(r, then_end)->start < 2)
+        return 0;
+    for (b = c->on_true; b < then_end; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->next == then_end ||
+            (ins(r, bb->end - 1)->op == N_JUMP && bb->jump == rg->loop &&
+             !in_inner_for(r, c->on_true, b) && !exit_jump_of_while(r, bb)))
+            return 0;
+    }
+    return 1;
 }
 
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
@@ -1144,6 +1246,23 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             return -1;
         /* Where an enclosing region goes on elsewhere, as above. */
         return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
+    } else if (then_never_runs_off(r, c, rg, then_end, &body)) {
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+        body.len--;
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        if (orelse.len &&
+            ((upy_stmt *)orelse.items[orelse.len - 1])->kind == UPY_S_CONTINUE)
+            orelse.len--;
+        *next = UPY_NO_BLOCK;
+    } else if (else_is_written_continue(r, c, rg, then_end, &body)) {
+        /* The else part alone keeps its `continue`; the then part's is
+         * the loop's own way back, where the region runs off. */
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->end);
+        body.len--;
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = UPY_NO_BLOCK;
     } else if (on_false == c->on_false && on_false < rg->end &&
                chain_else(r, c, &body)) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);

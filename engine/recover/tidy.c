@@ -285,6 +285,47 @@ static int later_const_before(const rec *r, size_t k, uint32_t before) {
     return 0;
 }
 
+static int is_none_load(const upy_nin *in) {
+    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
+}
+
+/* Whether return statement s leaves a with body by a copy of the with's
+ * exit (LOAD_CONST None x3; CALL 2; [AWAIT;] POP_TOP) that runs on from
+ * the code before it, in one block.  The compiler makes such a copy for
+ * each return written in the body (compile.c compiler_unwind_fblock);
+ * `if c: A` / `else: B` at the end of the body would reach one exit, the
+ * with's own, by a jump from A. */
+static int returns_through_with(const rec *r, const upy_stmt *s) {
+    uint32_t i = s->start, at;
+    int32_t b;
+    const upy_block *bb;
+    const upy_nin *in = r->ncode.ins;
+    while (i < r->ncode.count && (in[i].op != N_RETURN || r->skip[i]))
+        i++;
+    if (i < 7 || i >= r->ncode.count || !is_none_load(&in[i - 1]))
+        return 0;
+    at = i - 2;
+    if (in[at].op != N_POP_TOP)
+        return 0;
+    if (in[at - 1].op == N_AWAIT)
+        at--;
+    /* (The exit is the return's, not that of a with statement just
+     * before it, which ends where its exit does.) */
+    if (at < 5 || at - 4 < s->start || in[at - 1].op != N_CALL ||
+        in[at - 1].arg != 2 ||
+        !is_none_load(&in[at - 2]) || !is_none_load(&in[at - 3]) ||
+        !is_none_load(&in[at - 4]))
+        return 0;
+    b = r->cfg.block_of[at - 4];
+    bb = &r->cfg.blocks[b];
+    /* (The exit lies outside the body's protected range: a block of its
+     * own, which the code before it runs into.) */
+    return bb->start < at - 4 ||
+           (b > 0 && bb->npreds == 1 && bb->preds[0] == b - 1 &&
+            r->cfg.blocks[b - 1].next == b &&
+            in[r->cfg.blocks[b - 1].end - 1].op != N_JUMP);
+}
+
 /* Whether `if c: A; return` + B (B the statements after the if, to the
  * end of the code) came from that source and not from `if c: A` / `else:
  * B`.  Both compile alike but for where None enters co_consts: at the
@@ -305,7 +346,8 @@ static int explicit_return(const rec *r, const upy_stmt *s,
     /* Before 3.10 the return of `if c: A` / `else: B` is a jump to the
      * final one, so a return at the end of A is written. */
     if (!r->ncode.copies_exits ||
-        written_return(r, s->u.if_.body.items[s->u.if_.body.len - 1]))
+        written_return(r, s->u.if_.body.items[s->u.if_.body.len - 1]) ||
+        returns_through_with(r, s->u.if_.body.items[s->u.if_.body.len - 1]))
         return 1;
     while (none < n && upy_seq_item(consts, none)->kind != UPY_NONE)
         none++;
