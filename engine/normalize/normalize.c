@@ -153,10 +153,15 @@ typedef struct norm {
     uint8_t *jumped_on_line; /* a jump of its own line goes to it */
     uint8_t *skip;      /* consumed by an idiom, emits nothing itself */
     uint8_t *dead;      /* handler code no source statement makes */
+    /* The PUSH_EXC_INFO of the handler of an empty try body that goes
+     * right before it, UNSET when none (find_empty_tries). */
+    int32_t *empty_try_at;
+    int32_t *empty_body_of; /* the N_EMPTY_BODY put before it, or UNSET */
     /* Per neutral instruction. */
     int32_t *src;              /* decoded instruction it came from */
     int32_t *handler_of;       /* decoded instruction whose handler it takes */
     int64_t *target_off;       /* jump target byte offset, or -1 */
+    int32_t *empty_handler;    /* N_EMPTY_BODY: its handler's PUSH_EXC_INFO */
     const upy_object *kwnames; /* pending 3.11/3.12 KW_NAMES */
     /* 3.11+, per local slot: a fast load of it loads its cell (see
      * put_load_fast); NULL when no slot is such. */
@@ -298,6 +303,7 @@ static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
     nm->src[nm->n] = (int32_t)i;
     nm->handler_of[nm->n] = (int32_t)i;
     nm->target_off[nm->n] = -1;
+    nm->empty_handler[nm->n] = UNSET;
     if (nm->first_of[i] == UNSET)
         nm->first_of[i] = (int32_t)nm->n;
     nm->n++;
@@ -435,6 +441,76 @@ static void mark_dead_handlers(norm *nm) {
             nm->dead[i] = nm->dead[i + 1] = 1;
         }
     }
+}
+
+/* The line of the first instruction of handler code at decoded
+ * instruction p that has one (its first clause), or -1. */
+static int32_t handler_line(const norm *nm, uint32_t p) {
+    uint32_t k;
+    for (k = p + 1; k < nm->dec->count; k++)
+        if (at(nm, k)->line >= 0)
+            return at(nm, k)->line;
+    return -1;
+}
+
+/* Where the empty body of the try whose handler starts at decoded
+ * instruction p was: after the NOP of the last line before the handler's
+ * (the `pass`, or the `try:` line when the pass left none), or before an
+ * instruction of that line that is the try's way out (3.11 gives the jump
+ * over the handlers the line of the pass it made redundant).  -1 when no
+ * instruction has such a line. */
+static int32_t empty_body_anchor(const norm *nm, uint32_t p) {
+    int32_t line = handler_line(nm, p), best = -1;
+    uint32_t k;
+    if (line < 0)
+        return -1;
+    for (k = 0; k < nm->dec->count; k++) {
+        int32_t l = at(nm, k)->line;
+        if (l < 0 || l >= line || op_is(nm, k, UPY_OP_PUSH_EXC_INFO))
+            continue;
+        if (best < 0 || l >= at(nm, (uint32_t)best)->line)
+            best = (int32_t)k;
+    }
+    if (best >= 0 && op_is(nm, (uint32_t)best, UPY_OP_NOP))
+        best++;
+    return best < (int32_t)nm->dec->count ? best : -1;
+}
+
+/* Finds the tries whose body made no code (`try: pass`): compile.c
+ * compiler_try_except brackets the body with SETUP_FINALLY and POP_BLOCK,
+ * which become NOPs, so the exception table (assemble.c) covers no
+ * instruction for it, yet the handler is kept, which no jump and no
+ * entry then names.  Its own code is still covered by its cleanup, whose
+ * entry's depth is the try's plus the exception it saved.  An
+ * N_EMPTY_BODY under the handler, where the body was, gives the try back
+ * its protected block; the structure then reads it as any other try. */
+static void find_empty_tries(norm *nm) {
+    uint32_t p;
+    for (p = 0; p < nm->dec->count; p++) {
+        const upy_exc_entry *cleanup;
+        int32_t a;
+        if (!op_is(nm, p, UPY_OP_PUSH_EXC_INFO) || nm->is_target[p])
+            continue;
+        cleanup = entry_at(nm, at(nm, p)->offset);
+        a = empty_body_anchor(nm, p);
+        if (cleanup && cleanup->depth >= 1 && a >= 0 &&
+            nm->empty_try_at[a] == UNSET && !nm->skip[a] && !nm->dead[a])
+            nm->empty_try_at[a] = (int32_t)p;
+    }
+}
+
+/* The N_EMPTY_BODY find_empty_tries put before decoded instruction i:
+ * jumps to i still go to i's own code (the way on of the try's handler),
+ * jumps to the NOPs before it to the try (resolve). */
+static unpyc_status put_empty_body(norm *nm, uint32_t i) {
+    int32_t first = nm->first_of[i];
+    upy_nin *in = emit(nm, N_EMPTY_BODY, 0, NULL, i);
+    if (!in)
+        return fail_memory(nm);
+    nm->empty_handler[nm->n - 1] = nm->empty_try_at[i];
+    nm->empty_body_of[i] = (int32_t)nm->n - 1;
+    nm->first_of[i] = first;
+    return UNPYC_OK;
 }
 
 static void mark_targets(norm *nm) {
@@ -1048,6 +1124,8 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
             nm->first_of[i] = next;
         else
             next = nm->first_of[i];
+        if (nm->empty_body_of[i] != UNSET)
+            next = nm->empty_body_of[i];
     }
     for (k = 0; k < nm->n; k++) {
         upy_nin *in = &nm->out[k];
@@ -1063,7 +1141,14 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
             in->target = nm->first_of[t];
         }
         e = entry_at(nm, from->offset);
-        if (e) {
+        if (nm->empty_handler[k] != UNSET) {
+            /* (The cleanup's entry covers the handler's entry.) */
+            int32_t h = nm->empty_handler[k];
+            e = entry_at(nm, at(nm, (uint32_t)h)->offset);
+            in->handler = nm->first_of[h];
+            in->handler_depth = (uint16_t)(e->depth - 1);
+            in->handler_lasti = 0;
+        } else if (e) {
             int32_t h = index_of_offset(nm, e->target);
             if (h >= 0 && !nm->dead[h] && nm->first_of[h] < (int32_t)nm->n) {
                 in->handler = nm->first_of[h];
@@ -1109,13 +1194,18 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
         return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
                         "no normalize rules for Python %d.%d", version.major,
                         version.minor);
-    /* A decoded instruction becomes at most two neutral ones. */
-    nm.cap = 2 * count + 2;
+    /* A decoded instruction becomes at most two neutral ones, and an
+     * N_EMPTY_BODY may go before it. */
+    nm.cap = 3 * count + 2;
     /* emit() writes each element of these before it counts it. */
     nm.out = upy_arena_array_uncleared(arena, nm.cap, sizeof(upy_nin));
     nm.src = upy_arena_array_uncleared(arena, nm.cap, sizeof(int32_t));
     nm.handler_of = upy_arena_array_uncleared(arena, nm.cap, sizeof(int32_t));
     nm.target_off = upy_arena_array_uncleared(arena, nm.cap, sizeof(int64_t));
+    nm.empty_handler =
+        upy_arena_array_uncleared(arena, nm.cap, sizeof(int32_t));
+    nm.empty_try_at = upy_arena_array(arena, count + 1, sizeof(int32_t));
+    nm.empty_body_of = upy_arena_array(arena, count + 1, sizeof(int32_t));
     nm.first_of = upy_arena_array(arena, count + 1, sizeof(int32_t));
     nm.is_target = upy_arena_array(arena, count + 1, 1);
     nm.jumped_on_line = upy_arena_array(arena, count + 1, 1);
@@ -1123,22 +1213,32 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
     nm.dead = upy_arena_array(arena, count + 1, 1);
     if (!nm.out || !nm.src || !nm.handler_of || !nm.target_off ||
         !nm.first_of || !nm.is_target || !nm.jumped_on_line || !nm.skip ||
-        !nm.dead)
+        !nm.dead || !nm.empty_handler || !nm.empty_try_at ||
+        !nm.empty_body_of)
         return fail_memory(&nm);
     for (i = 0; i <= count; i++)
-        nm.first_of[i] = UNSET;
+        nm.first_of[i] = nm.empty_try_at[i] = nm.empty_body_of[i] = UNSET;
     nm.entries_in_order = (uint8_t)entries_in_order(&dec->exceptions);
 
     mark_targets(&nm);
     mark_dead_handlers(&nm);
     if ((st = mark_cell_slots(&nm)) != UNPYC_OK)
         return st;
+    find_empty_tries(&nm);
     for (i = 0; i < count; i++) {
+        if (nm.empty_try_at[i] != UNSET &&
+            (st = put_empty_body(&nm, i)) != UNPYC_OK)
+            return st;
         if (nm.skip[i] || nm.dead[i])
             continue;
         st = lower_one(&nm, i);
         if (st != UNPYC_OK)
             return st;
+        /* (The NOPs before an empty try body are its own lines.) */
+        if (nm.empty_try_at[i] != UNSET && nm.first_of[i] != UNSET) {
+            nm.out[nm.first_of[i]].lead_nops = 0;
+            nm.out[nm.first_of[i]].lead_nops_joined = 0;
+        }
     }
     if (nm.kwnames)
         return upy_fail(err, UNPYC_E_CORRUPT, -1,

@@ -2315,18 +2315,23 @@ static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                           const region *rg) {
     int32_t e = b, end = b + 1;
-    int after_jump = 0, after_split = 0, after_leave = 0, after_outer_exit = 0;
+    int after_jump = 0, after_split = 0, after_leave = 0, direct = 0;
+    int after_outer_exit = 0;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
+        direct |= blk(r, e)->handler == h;
         if (after_split && blk(r, e)->is_handler)
             break;
-        /* (Nor after the exits of a with around the try that leave,
-         * where 3.12+ lays out the handlers of a try nested in the body
-         * after all other code: the body of a try that is only a nested
-         * try ends at the way out it shares with the code after it.  The
-         * handler of a nested with, laid out alike, does not end the body
-         * of a with.) */
-        if (after_outer_exit && r->ncode.cold_handlers && e != h &&
+        /* (Nor after a way out that leaves, where 3.12+ lays out the
+         * handlers of a try nested in the body after all other code: the
+         * body ends at the way out its nested try shares with the code
+         * after it, when that is the exits of a with around the try (h
+         * would protect those of a with in the body), or when the body is
+         * only the nested try, no block of it under h itself (the
+         * module's return).  The handler of a nested with, laid out
+         * alike, does not end the body of a with.) */
+        if (after_leave && (after_outer_exit || !direct) &&
+            r->ncode.cold_handlers && e != h &&
             blk(r, e)->is_handler && blk(r, e)->start + 1 < r->ncode.count &&
             ins(r, blk(r, e)->start + 1)->op != N_WITH_EXCEPT_START)
             break;
