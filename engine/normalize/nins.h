@@ -40,6 +40,9 @@ typedef enum upy_nop {
      * exception-table entry names that handler, see find_empty_tries in
      * normalize.c).  ( -> ) */
     N_EMPTY_BODY,
+    /* A `pass` alone in a block that a jump reaches, right before the
+     * join of the branches (is_pass_block in normalize.c).  ( -> ) */
+    N_PASS,
 
     /* Names.  arg = upy_scope, obj = the name (str). */
     N_LOAD,       /* ( -> value) */

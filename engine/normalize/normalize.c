@@ -276,6 +276,66 @@ static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
     return n;
 }
 
+/* Whether control never goes on from decoded instruction i to the next
+ * (an unconditional jump, a return or a raise). */
+static int ends_without_fall(const norm *nm, uint32_t i) {
+    static const uint16_t ops[] = {
+        UPY_OP_JUMP_FORWARD, UPY_OP_JUMP_BACKWARD, UPY_OP_JUMP_ABSOLUTE,
+        UPY_OP_JUMP_BACKWARD_NO_INTERRUPT, UPY_OP_RETURN_VALUE,
+        UPY_OP_RETURN_CONST, UPY_OP_RAISE_VARARGS, UPY_OP_RERAISE,
+    };
+    size_t k;
+    for (k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (op_is(nm, i, ops[k]))
+            return 1;
+    return 0;
+}
+
+/* Whether a jump after decoded instruction `to` goes back into [from,
+ * to): the NOPs there are a loop's header (`while True:`). */
+static int jumped_back_into(const norm *nm, uint32_t from, uint32_t to) {
+    uint32_t k;
+    for (k = to; k < nm->dec->count; k++) {
+        int64_t t = at(nm, k)->target;
+        if (t >= (int64_t)at(nm, from)->offset &&
+            t < (int64_t)at(nm, to)->offset)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the NOP at decoded instruction i is a statement of a block of
+ * NOPs alone that only a jump reaches (the code before it never goes on
+ * into it), right before another jump target: the `pass` of an else part
+ * (of an if, for or while) where the branches join.  lead_nops() gives
+ * it to no instruction, and the jump to it would go to the join: an
+ * N_PASS keeps both the statement and the block.  (A NOP a compound
+ * statement's header leaves, `try:` or `while True:`, follows code that
+ * goes on into it, or comes before the code it protects, or is where
+ * the loop jumps back to; the statement gives it back itself.) */
+static int is_pass_block(const norm *nm, uint32_t i) {
+    uint32_t first = i, j = i + 1, before;
+    const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
+    if (!nop_is_statement(nm, i))
+        return 0;
+    while (first > 0 && !nm->is_target[first] &&
+           op_is(nm, first - 1, UPY_OP_NOP))
+        first--;
+    while (j < nm->dec->count && op_is(nm, j, UPY_OP_NOP) && !nm->is_target[j])
+        j++;
+    before = first;
+    while (before > 0 && (op_is(nm, before - 1, UPY_OP_CACHE) ||
+                          op_is(nm, before - 1, UPY_OP_EXTENDED_ARG)))
+        before--;
+    return nm->is_target[first] && j < nm->dec->count && nm->is_target[j] &&
+           before > 0 && ends_without_fall(nm, before - 1) &&
+           !jumped_back_into(nm, first, j) &&
+           (!entry_at(nm, at(nm, j)->offset) ||
+            entry_at(nm, at(nm, j)->offset) == handler) &&
+           entry_at(nm, at(nm, first)->offset) == handler &&
+           entry_at(nm, at(nm, j - 1)->offset) == handler;
+}
+
 /* Appends a neutral instruction made from decoded instruction i. */
 static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
                      uint32_t i) {
@@ -653,8 +713,9 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     int32_t end;
 
     switch (in->op) {
-    /* Nothing for the source. */
     case UPY_OP_NOP:
+        return is_pass_block(nm, i) ? put(nm, N_PASS, 0, NULL, i) : UNPYC_OK;
+    /* Nothing for the source. */
     case UPY_OP_RESUME:
     case UPY_OP_CACHE:
     case UPY_OP_EXTENDED_ARG:
