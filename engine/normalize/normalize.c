@@ -157,6 +157,10 @@ typedef struct norm {
      * right before it, UNSET when none (find_empty_tries). */
     int32_t *empty_try_at;
     int32_t *empty_body_of; /* the N_EMPTY_BODY put before it, or UNSET */
+    /* Instructions the whole-code scans for empty tries and pass blocks
+     * may still visit: each such NOP or handler costs a scan of the code,
+     * and crafted code of many would cost quadratic time. */
+    uint64_t scan_budget;
     /* Per neutral instruction. */
     int32_t *src;              /* decoded instruction it came from */
     int32_t *handler_of;       /* decoded instruction whose handler it takes */
@@ -293,8 +297,11 @@ static int ends_without_fall(const norm *nm, uint32_t i) {
 
 /* Whether a jump after decoded instruction `to` goes back into [from,
  * to): the NOPs there are a loop's header (`while True:`). */
-static int jumped_back_into(const norm *nm, uint32_t from, uint32_t to) {
+static int jumped_back_into(norm *nm, uint32_t from, uint32_t to) {
     uint32_t k;
+    if (nm->scan_budget < nm->dec->count)
+        return 1;
+    nm->scan_budget -= nm->dec->count;
     for (k = to; k < nm->dec->count; k++) {
         int64_t t = at(nm, k)->target;
         if (t >= (int64_t)at(nm, from)->offset &&
@@ -313,7 +320,7 @@ static int jumped_back_into(const norm *nm, uint32_t from, uint32_t to) {
  * statement's header leaves, `try:` or `while True:`, follows code that
  * goes on into it, or comes before the code it protects, or is where
  * the loop jumps back to; the statement gives it back itself.) */
-static int is_pass_block(const norm *nm, uint32_t i) {
+static int is_pass_block(norm *nm, uint32_t i) {
     uint32_t first = i, j = i + 1, before;
     const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
     if (!nop_is_statement(nm, i))
@@ -519,11 +526,12 @@ static int32_t handler_line(const norm *nm, uint32_t p) {
  * instruction of that line that is the try's way out (3.11 gives the jump
  * over the handlers the line of the pass it made redundant).  -1 when no
  * instruction has such a line. */
-static int32_t empty_body_anchor(const norm *nm, uint32_t p) {
+static int32_t empty_body_anchor(norm *nm, uint32_t p) {
     int32_t line = handler_line(nm, p), best = -1;
     uint32_t k;
-    if (line < 0)
+    if (line < 0 || nm->scan_budget < nm->dec->count)
         return -1;
+    nm->scan_budget -= nm->dec->count;
     for (k = 0; k < nm->dec->count; k++) {
         int32_t l = at(nm, k)->line;
         if (l < 0 || l >= line || op_is(nm, k, UPY_OP_PUSH_EXC_INFO))
@@ -546,14 +554,18 @@ static int32_t empty_body_anchor(const norm *nm, uint32_t p) {
  * its protected block; the structure then reads it as any other try. */
 static void find_empty_tries(norm *nm) {
     uint32_t p;
+    /* (A few hundred scans of the largest real code.) */
+    nm->scan_budget = (uint64_t)1 << 26;
     for (p = 0; p < nm->dec->count; p++) {
         const upy_exc_entry *cleanup;
         int32_t a;
         if (!op_is(nm, p, UPY_OP_PUSH_EXC_INFO) || nm->is_target[p])
             continue;
         cleanup = entry_at(nm, at(nm, p)->offset);
+        if (!cleanup || cleanup->depth < 1)
+            continue;
         a = empty_body_anchor(nm, p);
-        if (cleanup && cleanup->depth >= 1 && a >= 0 &&
+        if (a >= 0 &&
             nm->empty_try_at[a] == UNSET && !nm->skip[a] && !nm->dead[a])
             nm->empty_try_at[a] = (int32_t)p;
     }
@@ -1206,9 +1218,11 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
             /* (The cleanup's entry covers the handler's entry.) */
             int32_t h = nm->empty_handler[k];
             e = entry_at(nm, at(nm, (uint32_t)h)->offset);
-            in->handler = nm->first_of[h];
-            in->handler_depth = (uint16_t)(e->depth - 1);
-            in->handler_lasti = 0;
+            if (e && e->depth >= 1 && nm->first_of[h] < (int32_t)nm->n) {
+                in->handler = nm->first_of[h];
+                in->handler_depth = (uint16_t)(e->depth - 1);
+                in->handler_lasti = 0;
+            }
         } else if (e) {
             int32_t h = index_of_offset(nm, e->target);
             if (h >= 0 && !nm->dead[h] && nm->first_of[h] < (int32_t)nm->n) {
