@@ -55,6 +55,8 @@ static long long effect(const upy_nin *in, int taken) {
     case N_GET_LEN:
     case N_LOAD_LOCALS:
         return 1;
+    case N_EMPTY_BODY:
+    case N_PASS:
     case N_SWAP:
     case N_DELETE:
     case N_LOAD_ATTR:

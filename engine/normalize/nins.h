@@ -35,6 +35,14 @@ typedef enum upy_nop {
     N_COPY,      /* arg = n: push a copy of the n-th item (1 = top) */
     N_SWAP,      /* arg = n: swap top and n-th item */
     N_PUSH_NULL, /* ( -> NULL) */
+    /* No code: the body of a try that made none (`try: pass`), which
+     * normalizing puts where the body was, under the try's handler (no
+     * exception-table entry names that handler, see find_empty_tries in
+     * normalize.c).  ( -> ) */
+    N_EMPTY_BODY,
+    /* A `pass` alone in a block that a jump reaches, right before the
+     * join of the branches (is_pass_block in normalize.c).  ( -> ) */
+    N_PASS,
 
     /* Names.  arg = upy_scope, obj = the name (str). */
     N_LOAD,       /* ( -> value) */

@@ -168,10 +168,19 @@ typedef struct norm {
     uint8_t *jumped_on_line; /* a jump of its own line goes to it */
     uint8_t *skip;      /* consumed by an idiom, emits nothing itself */
     uint8_t *dead;      /* handler code no source statement makes */
+    /* The PUSH_EXC_INFO of the handler of an empty try body that goes
+     * right before it, UNSET when none (find_empty_tries). */
+    int32_t *empty_try_at;
+    int32_t *empty_body_of; /* the N_EMPTY_BODY put before it, or UNSET */
+    /* Instructions the whole-code scans for empty tries and pass blocks
+     * may still visit: each such NOP or handler costs a scan of the code,
+     * and crafted code of many would cost quadratic time. */
+    uint64_t scan_budget;
     /* Per neutral instruction. */
     int32_t *src;              /* decoded instruction it came from */
     int32_t *handler_of;       /* decoded instruction whose handler it takes */
     int64_t *target_off;       /* jump target byte offset, or -1 */
+    int32_t *empty_handler;    /* N_EMPTY_BODY: its handler's PUSH_EXC_INFO */
     const upy_object *kwnames; /* pending 3.11/3.12 KW_NAMES */
     /* 3.11+, per local slot: a fast load of it loads its cell (see
      * put_load_fast); NULL when no slot is such. */
@@ -291,6 +300,69 @@ static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
     return n;
 }
 
+/* Whether control never goes on from decoded instruction i to the next
+ * (an unconditional jump, a return or a raise). */
+static int ends_without_fall(const norm *nm, uint32_t i) {
+    static const uint16_t ops[] = {
+        UPY_OP_JUMP_FORWARD, UPY_OP_JUMP_BACKWARD, UPY_OP_JUMP_ABSOLUTE,
+        UPY_OP_JUMP_BACKWARD_NO_INTERRUPT, UPY_OP_RETURN_VALUE,
+        UPY_OP_RETURN_CONST, UPY_OP_RAISE_VARARGS, UPY_OP_RERAISE,
+    };
+    size_t k;
+    for (k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (op_is(nm, i, ops[k]))
+            return 1;
+    return 0;
+}
+
+/* Whether a jump after decoded instruction `to` goes back into [from,
+ * to): the NOPs there are a loop's header (`while True:`). */
+static int jumped_back_into(norm *nm, uint32_t from, uint32_t to) {
+    uint32_t k;
+    if (nm->scan_budget < nm->dec->count)
+        return 1;
+    nm->scan_budget -= nm->dec->count;
+    for (k = to; k < nm->dec->count; k++) {
+        int64_t t = at(nm, k)->target;
+        if (t >= (int64_t)at(nm, from)->offset &&
+            t < (int64_t)at(nm, to)->offset)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the NOP at decoded instruction i is a statement of a block of
+ * NOPs alone that only a jump reaches (the code before it never goes on
+ * into it), right before another jump target: the `pass` of an else part
+ * (of an if, for or while) where the branches join.  lead_nops() gives
+ * it to no instruction, and the jump to it would go to the join: an
+ * N_PASS keeps both the statement and the block.  (A NOP a compound
+ * statement's header leaves, `try:` or `while True:`, follows code that
+ * goes on into it, or comes before the code it protects, or is where
+ * the loop jumps back to; the statement gives it back itself.) */
+static int is_pass_block(norm *nm, uint32_t i) {
+    uint32_t first = i, j = i + 1, before;
+    const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
+    if (!nop_is_statement(nm, i))
+        return 0;
+    while (first > 0 && !nm->is_target[first] &&
+           op_is(nm, first - 1, UPY_OP_NOP))
+        first--;
+    while (j < nm->dec->count && op_is(nm, j, UPY_OP_NOP) && !nm->is_target[j])
+        j++;
+    before = first;
+    while (before > 0 && (op_is(nm, before - 1, UPY_OP_CACHE) ||
+                          op_is(nm, before - 1, UPY_OP_EXTENDED_ARG)))
+        before--;
+    return nm->is_target[first] && j < nm->dec->count && nm->is_target[j] &&
+           before > 0 && ends_without_fall(nm, before - 1) &&
+           !jumped_back_into(nm, first, j) &&
+           (!entry_at(nm, at(nm, j)->offset) ||
+            entry_at(nm, at(nm, j)->offset) == handler) &&
+           entry_at(nm, at(nm, first)->offset) == handler &&
+           entry_at(nm, at(nm, j - 1)->offset) == handler;
+}
+
 /* Appends a neutral instruction made from decoded instruction i. */
 static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
                      uint32_t i) {
@@ -318,6 +390,7 @@ static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
     nm->src[nm->n] = (int32_t)i;
     nm->handler_of[nm->n] = (int32_t)i;
     nm->target_off[nm->n] = -1;
+    nm->empty_handler[nm->n] = UNSET;
     if (nm->first_of[i] == UNSET)
         nm->first_of[i] = (int32_t)nm->n;
     nm->n++;
@@ -455,6 +528,81 @@ static void mark_dead_handlers(norm *nm) {
             nm->dead[i] = nm->dead[i + 1] = 1;
         }
     }
+}
+
+/* The line of the first instruction of handler code at decoded
+ * instruction p that has one (its first clause), or -1. */
+static int32_t handler_line(const norm *nm, uint32_t p) {
+    uint32_t k;
+    for (k = p + 1; k < nm->dec->count; k++)
+        if (at(nm, k)->line >= 0)
+            return at(nm, k)->line;
+    return -1;
+}
+
+/* Where the empty body of the try whose handler starts at decoded
+ * instruction p was: after the NOP of the last line before the handler's
+ * (the `pass`, or the `try:` line when the pass left none), or before an
+ * instruction of that line that is the try's way out (3.11 gives the jump
+ * over the handlers the line of the pass it made redundant).  -1 when no
+ * instruction has such a line. */
+static int32_t empty_body_anchor(norm *nm, uint32_t p) {
+    int32_t line = handler_line(nm, p), best = -1;
+    uint32_t k;
+    if (line < 0 || nm->scan_budget < nm->dec->count)
+        return -1;
+    nm->scan_budget -= nm->dec->count;
+    for (k = 0; k < nm->dec->count; k++) {
+        int32_t l = at(nm, k)->line;
+        if (l < 0 || l >= line || op_is(nm, k, UPY_OP_PUSH_EXC_INFO))
+            continue;
+        if (best < 0 || l >= at(nm, (uint32_t)best)->line)
+            best = (int32_t)k;
+    }
+    if (best >= 0 && op_is(nm, (uint32_t)best, UPY_OP_NOP))
+        best++;
+    return best < (int32_t)nm->dec->count ? best : -1;
+}
+
+/* Finds the tries whose body made no code (`try: pass`): compile.c
+ * compiler_try_except brackets the body with SETUP_FINALLY and POP_BLOCK,
+ * which become NOPs, so the exception table (assemble.c) covers no
+ * instruction for it, yet the handler is kept, which no jump and no
+ * entry then names.  Its own code is still covered by its cleanup, whose
+ * entry's depth is the try's plus the exception it saved.  An
+ * N_EMPTY_BODY under the handler, where the body was, gives the try back
+ * its protected block; the structure then reads it as any other try. */
+static void find_empty_tries(norm *nm) {
+    uint32_t p;
+    /* (A few hundred scans of the largest real code.) */
+    nm->scan_budget = (uint64_t)1 << 26;
+    for (p = 0; p < nm->dec->count; p++) {
+        const upy_exc_entry *cleanup;
+        int32_t a;
+        if (!op_is(nm, p, UPY_OP_PUSH_EXC_INFO) || nm->is_target[p])
+            continue;
+        cleanup = entry_at(nm, at(nm, p)->offset);
+        if (!cleanup || cleanup->depth < 1)
+            continue;
+        a = empty_body_anchor(nm, p);
+        if (a >= 0 &&
+            nm->empty_try_at[a] == UNSET && !nm->skip[a] && !nm->dead[a])
+            nm->empty_try_at[a] = (int32_t)p;
+    }
+}
+
+/* The N_EMPTY_BODY find_empty_tries put before decoded instruction i:
+ * jumps to i still go to i's own code (the way on of the try's handler),
+ * jumps to the NOPs before it to the try (resolve). */
+static unpyc_status put_empty_body(norm *nm, uint32_t i) {
+    int32_t first = nm->first_of[i];
+    upy_nin *in = emit(nm, N_EMPTY_BODY, 0, NULL, i);
+    if (!in)
+        return fail_memory(nm);
+    nm->empty_handler[nm->n - 1] = nm->empty_try_at[i];
+    nm->empty_body_of[i] = (int32_t)nm->n - 1;
+    nm->first_of[i] = first;
+    return UNPYC_OK;
 }
 
 static void mark_targets(norm *nm) {
@@ -597,8 +745,9 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     int32_t end;
 
     switch (in->op) {
-    /* Nothing for the source. */
     case UPY_OP_NOP:
+        return is_pass_block(nm, i) ? put(nm, N_PASS, 0, NULL, i) : UNPYC_OK;
+    /* Nothing for the source. */
     case UPY_OP_RESUME:
     case UPY_OP_CACHE:
     case UPY_OP_EXTENDED_ARG:
@@ -1068,6 +1217,8 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
             nm->first_of[i] = next;
         else
             next = nm->first_of[i];
+        if (nm->empty_body_of[i] != UNSET)
+            next = nm->empty_body_of[i];
     }
     for (k = 0; k < nm->n; k++) {
         upy_nin *in = &nm->out[k];
@@ -1083,7 +1234,16 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
             in->target = nm->first_of[t];
         }
         e = entry_at(nm, from->offset);
-        if (e) {
+        if (nm->empty_handler[k] != UNSET) {
+            /* (The cleanup's entry covers the handler's entry.) */
+            int32_t h = nm->empty_handler[k];
+            e = entry_at(nm, at(nm, (uint32_t)h)->offset);
+            if (e && e->depth >= 1 && nm->first_of[h] < (int32_t)nm->n) {
+                in->handler = nm->first_of[h];
+                in->handler_depth = (uint16_t)(e->depth - 1);
+                in->handler_lasti = 0;
+            }
+        } else if (e) {
             int32_t h = index_of_offset(nm, e->target);
             if (h >= 0 && !nm->dead[h] && nm->first_of[h] < (int32_t)nm->n) {
                 in->handler = nm->first_of[h];
@@ -1132,13 +1292,18 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
         return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
                         "no normalize rules for Python %d.%d", version.major,
                         version.minor);
-    /* A decoded instruction becomes at most two neutral ones. */
-    nm.cap = 2 * count + 2;
+    /* A decoded instruction becomes at most two neutral ones, and an
+     * N_EMPTY_BODY may go before it. */
+    nm.cap = 3 * count + 2;
     /* emit() writes each element of these before it counts it. */
     nm.out = upy_arena_array_uncleared(arena, nm.cap, sizeof(upy_nin));
     nm.src = upy_arena_array_uncleared(arena, nm.cap, sizeof(int32_t));
     nm.handler_of = upy_arena_array_uncleared(arena, nm.cap, sizeof(int32_t));
     nm.target_off = upy_arena_array_uncleared(arena, nm.cap, sizeof(int64_t));
+    nm.empty_handler =
+        upy_arena_array_uncleared(arena, nm.cap, sizeof(int32_t));
+    nm.empty_try_at = upy_arena_array(arena, count + 1, sizeof(int32_t));
+    nm.empty_body_of = upy_arena_array(arena, count + 1, sizeof(int32_t));
     nm.first_of = upy_arena_array(arena, count + 1, sizeof(int32_t));
     nm.is_target = upy_arena_array(arena, count + 1, 1);
     nm.jumped_on_line = upy_arena_array(arena, count + 1, 1);
@@ -1146,22 +1311,32 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
     nm.dead = upy_arena_array(arena, count + 1, 1);
     if (!nm.out || !nm.src || !nm.handler_of || !nm.target_off ||
         !nm.first_of || !nm.is_target || !nm.jumped_on_line || !nm.skip ||
-        !nm.dead)
+        !nm.dead || !nm.empty_handler || !nm.empty_try_at ||
+        !nm.empty_body_of)
         return fail_memory(&nm);
     for (i = 0; i <= count; i++)
-        nm.first_of[i] = UNSET;
+        nm.first_of[i] = nm.empty_try_at[i] = nm.empty_body_of[i] = UNSET;
     nm.entries_in_order = (uint8_t)entries_in_order(&dec->exceptions);
 
     mark_targets(&nm);
     mark_dead_handlers(&nm);
     if ((st = mark_cell_slots(&nm)) != UNPYC_OK)
         return st;
+    find_empty_tries(&nm);
     for (i = 0; i < count; i++) {
+        if (nm.empty_try_at[i] != UNSET &&
+            (st = put_empty_body(&nm, i)) != UNPYC_OK)
+            return st;
         if (nm.skip[i] || nm.dead[i])
             continue;
         st = lower_one(&nm, i);
         if (st != UNPYC_OK)
             return st;
+        /* (The NOPs before an empty try body are its own lines.) */
+        if (nm.empty_try_at[i] != UNSET && nm.first_of[i] != UNSET) {
+            nm.out[nm.first_of[i]].lead_nops = 0;
+            nm.out[nm.first_of[i]].lead_nops_joined = 0;
+        }
     }
     if (nm.kwnames)
         return upy_fail(err, UNPYC_E_CORRUPT, -1,

@@ -835,6 +835,11 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     }
     case N_PUSH_NULL:
         return rec_push(r, SV_NULL, NULL);
+    case N_EMPTY_BODY:
+        return 0;
+    case N_PASS:
+        s = rec_stmt(r, UPY_S_PASS);
+        return s ? rec_emit(r, out, s) : -1;
     case N_LOAD:
         if (in->arg == UPY_SCOPE_FAST_AND_CLEAR) {
             if (rec_push(r, SV_SAVED, rec_name(r, rec_str(in->obj))))

@@ -1475,6 +1475,8 @@ static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
            ins(r, b->end - 2)->op == N_POP_TOP;
 }
 
+static int jumps_back_to(const rec *r, int32_t b, int32_t header);
+
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
@@ -1499,9 +1501,13 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
             (last->op == N_POP_JUMP_IF && r->skip[b->end - 1]))
             continue;
         /* (A jump from one handler's code to another's, as from a try
-         * nested in a handler to the way out of that handler, is none.) */
+         * nested in a handler to the way out of that handler, is none; nor
+         * is a jump from a handler to code laid out after it that goes
+         * back into the loop, as the copy of the test of a while loop in
+         * the body, where its try's except clause goes on.) */
         if (last->op == N_JUMP && b->jump > brk && b->jump < rg->end &&
-            (i < exit || !in_cold_handler(r, b->jump, start, exit)))
+            (i < exit || (!in_cold_handler(r, b->jump, start, exit) &&
+                          !jumps_back_to(r, b->jump, start))))
             brk = b->jump;
         else if ((last->op == N_JUMP || last->op == N_POP_JUMP_IF) &&
                  (leaves_to_follow(r, b->jump, rg) ||
@@ -2428,10 +2434,25 @@ static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                           const region *rg) {
     int32_t e = b, end = b + 1;
-    int after_jump = 0, after_split = 0, after_leave = 0;
+    int after_jump = 0, after_split = 0, after_leave = 0, direct = 0;
+    int after_outer_exit = 0;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
+        direct |= blk(r, e)->handler == h;
         if (after_split && blk(r, e)->is_handler)
+            break;
+        /* (Nor after a way out that leaves, where 3.12+ lays out the
+         * handlers of a try nested in the body after all other code: the
+         * body ends at the way out its nested try shares with the code
+         * after it, when that is the exits of a with around the try (h
+         * would protect those of a with in the body), or when the body is
+         * only the nested try, no block of it under h itself (the
+         * module's return).  The handler of a nested with, laid out
+         * alike, does not end the body of a with.) */
+        if (after_leave && (after_outer_exit || !direct) &&
+            r->ncode.cold_handlers && e != h &&
+            blk(r, e)->is_handler && blk(r, e)->start + 1 < r->ncode.count &&
+            ins(r, blk(r, e)->start + 1)->op != N_WITH_EXCEPT_START)
             break;
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
@@ -2454,7 +2475,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                 end = e + 1;
                 after_leave = 0;
             }
-            after_jump = after_split = 0;
+            after_jump = after_split = after_outer_exit = 0;
         } else if ((copy = is_exit_copy(r, e)) != 0) {
             /* The with exits and jump of a break or continue leave the
              * body; only code the with itself protects comes after one
@@ -2463,6 +2484,9 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * return (a 3.12+ comprehension's or try's whose own handler
              * is this one). */
             after_leave |= (copy & EXIT_LEAVES) != 0;
+            after_outer_exit = (copy & EXIT_LEAVES) != 0 &&
+                               (with_exit_at(r, blk(r, e)->start, 0) ||
+                                with_exit_at(r, blk(r, e)->start, 1));
             after_jump |= (copy & EXIT_JUMPS) != 0;
             after_split |= (copy & EXIT_SPLIT) != 0;
         } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
