@@ -542,10 +542,12 @@ static int32_t handler_line(const norm *nm, uint32_t p) {
 
 /* Where the empty body of the try whose handler starts at decoded
  * instruction p was: after the NOP of the last line before the handler's
- * (the `pass`, or the `try:` line when the pass left none), or before an
- * instruction of that line that is the try's way out (3.11 gives the jump
- * over the handlers the line of the pass it made redundant).  -1 when no
- * instruction has such a line. */
+ * (the `pass`, or the `try:` line when the pass left none), or before the
+ * instructions of that line that are the try's way out (3.11 gives the
+ * jump over the handlers the line of the pass it made redundant, and a
+ * module's closing `LOAD_CONST None; RETURN_VALUE` the line of the
+ * statement before it: the body starts before both, with nothing on the
+ * stack).  -1 when no instruction has such a line. */
 static int32_t empty_body_anchor(norm *nm, uint32_t p) {
     int32_t line = handler_line(nm, p), best = -1;
     uint32_t k;
@@ -561,6 +563,11 @@ static int32_t empty_body_anchor(norm *nm, uint32_t p) {
     }
     if (best >= 0 && op_is(nm, (uint32_t)best, UPY_OP_NOP))
         best++;
+    else
+        while (best > 0 && at(nm, (uint32_t)best - 1)->line ==
+                               at(nm, (uint32_t)best)->line &&
+               !op_is(nm, (uint32_t)best - 1, UPY_OP_NOP))
+            best--;
     return best < (int32_t)nm->dec->count ? best : -1;
 }
 
