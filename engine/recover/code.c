@@ -728,12 +728,14 @@ static const upy_object *dead_test(const upy_code *co, int is_module) {
 }
 
 static int place_dead_names(rec *r, upy_stmt_list *body, uint8_t *placed);
+static uint32_t stmt_of(const upy_stmt_list *body, uint32_t lead, uint32_t i);
 static int names_local(const rec *r, const char *name);
 static int push_dead_comprehension(rec *r, upy_expr *name, upy_ptr_vec *dead);
 static int push_dead_names(rec *r, const uint8_t *placed, upy_ptr_vec *names);
 static int flush_dead_loads(rec *r, upy_ptr_vec *names, upy_ptr_vec *dead);
 static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
-                             uint32_t lead, int with_names);
+                             uint32_t lead, uint32_t from, int with_names);
+static uint32_t dead_code_from(rec *r, const upy_stmt_list *body);
 
 /* What dead code did to the scope.  The compiler drops code it can tell
  * never runs (`if 0: ...`), but not what that code made of the names: a
@@ -823,7 +825,10 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
     s->u.if_.body = upy_vec_stmts(&dead);
     if (!s->u.if_.test)
         return -1;
-    lead = dead_code_at(r, body, lead_len(body), with_names);
+    k = dead_code_from(r, body);
+    if (k == UINT32_MAX)
+        return -1;
+    lead = dead_code_at(r, body, lead_len(body), k, with_names);
     for (k = 0; k <= body->len; k++)
         if (upy_vec_push(r->arena, &out,
                          k == lead  ? s
@@ -1163,16 +1168,36 @@ static int dead_code_span(const rec *r, const upy_stmt_list *body,
     return 1;
 }
 
+/* The first statement of the body dead code at the top level may go
+ * before (UINT32_MAX when out of memory): in a module on 3.12+, which drop
+ * the dead test's constant unless it took co_consts[0], after the one
+ * numbering co_consts[0] where the test is another constant. */
+static uint32_t dead_code_from(rec *r, const upy_stmt_list *body) {
+    const upy_object *consts = r->code->consts;
+    uint32_t lead = lead_len(body), *first, at;
+    if (!r->is_module || r->ncode.keeps_unused_consts ||
+        !upy_seq_len(consts) ||
+        dead_test(r->code, 1) == upy_seq_item(consts, 0))
+        return lead;
+    first = rec_first_const_loads(r);
+    if (!first)
+        return UINT32_MAX;
+    if (first[0] == UINT32_MAX)
+        return lead;
+    at = stmt_of(body, lead, first[0]) + 1;
+    return at > lead ? at : lead;
+}
+
 /* Where dead code goes among the statements of the body: where the order
  * the compiler numbered locals and names in puts it (3.10+ number those
  * of dead code too), else first, after `lead`.  At the end only after a
  * body that always leaves: its line would change the layout of the
  * function's exit. */
 static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
-                             uint32_t lead, int with_names) {
+                             uint32_t lead, uint32_t from, int with_names) {
     const upy_code *co = r->code;
     uint32_t k,
-        lo = lead, hi = body->len,
+        lo = from, hi = body->len,
         nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
                   !!(co->flags & CO_VARARGS) + !!(co->flags & CO_VARKEYWORDS);
     for (k = lead + 1; k < body->len; k++)
