@@ -13,7 +13,9 @@
  * drops its code again (the test is a constant, the body empty), whatever
  * c's truth.  It goes before the first statement whose code comes after
  * the loads of the constants numbered before c, and no later than the
- * first load of a constant numbered after c.
+ * first load of a constant numbered after c, nested statements included.
+ * The same search (rec_dead_place) places the names only dead code
+ * numbered in co_names (code.c place_dead_names).
  */
 #include <math.h>
 #include <stdlib.h>

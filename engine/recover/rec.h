@@ -512,11 +512,11 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
  * slot (a function's). */
 int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
                         int doc_slot);
-/* The place of dead code that numbers entries [from, to) of a table (in
- * order of number: co_consts, co_names), given the first neutral
- * instruction numbering each of its n entries (UINT32_MAX: none): after
- * the last first numbering of an entry before, by (lo, hi] the first of
- * one after (UINT32_MAX: no bound). */
+/* The bounds of dead code that numbers entries [from, to) of a table
+ * (co_consts, co_names), given the first neutral instruction numbering
+ * each of its n entries (UINT32_MAX: none): *lo, the last of those of the
+ * entries before; *hi, the first of those of the entries after
+ * (UINT32_MAX: no bound). */
 void rec_dead_bounds(const uint32_t *first, uint32_t n, uint32_t from,
                      uint32_t to, uint32_t *lo, uint32_t *hi);
 /* Where dead code whose numbering goes after instruction lo (UINT32_MAX:
