@@ -524,6 +524,18 @@ static uint32_t lead_len(const upy_stmt_list *body) {
     return lead;
 }
 
+/* Whether instruction `in` names a local, cell or free variable, which
+ * co_varnames, co_cellvars or co_freevars number, not co_names. */
+static int is_local_use(const upy_nin *in) {
+    if (in->op == N_LOAD_CLOSURE)
+        return 1;
+    if (in->op != N_LOAD && in->op != N_STORE && in->op != N_DELETE)
+        return 0;
+    return in->arg == UPY_SCOPE_FAST || in->arg == UPY_SCOPE_DEREF ||
+           in->arg == UPY_SCOPE_CLASSDEREF ||
+           in->arg == UPY_SCOPE_FAST_AND_CLEAR;
+}
+
 /* Fills r's name sets (rec.h) from the code's instructions. */
 static int index_names(rec *r) {
     uint32_t i, n = r->ncode.count;
@@ -538,7 +550,7 @@ static int index_names(rec *r) {
         if (in->op == N_LOAD || in->op == N_STORE || in->op == N_DELETE ||
             in->op == N_LOAD_CLOSURE)
             upy_name_set_add(&r->variable_names, name);
-        if (in->op != N_LOAD_CONST)
+        if (in->op != N_LOAD_CONST && !is_local_use(in))
             upy_name_set_add(&r->used_names, name);
     }
     return 0;
@@ -579,6 +591,12 @@ static int index_tables(rec *r) {
 
 int32_t rec_entry_index(const rec *r, int table, const upy_object *o) {
     return upy_index_map_get(&r->entries[table], o);
+}
+
+/* Whether instruction `in` loads, stores or deletes a fast local. */
+static int is_fast_use(const upy_nin *in) {
+    return (in->op == N_LOAD || in->op == N_STORE || in->op == N_DELETE) &&
+           (in->arg == UPY_SCOPE_FAST || in->arg == UPY_SCOPE_FAST_AND_CLEAR);
 }
 
 /* Whether an instruction of the code names the variable: a load, store
@@ -672,10 +690,15 @@ static const upy_object *dead_test(const upy_code *co, int is_module) {
     return &false_object;
 }
 
-static int push_dead_names(rec *r, upy_ptr_vec *names);
+static int place_dead_names(rec *r, upy_stmt_list *body, uint8_t *placed);
+static uint32_t stmt_of(const upy_stmt_list *body, uint32_t lead, uint32_t i);
+static int names_local(const rec *r, const char *name);
+static int push_dead_comprehension(rec *r, upy_expr *name, upy_ptr_vec *dead);
+static int push_dead_names(rec *r, const uint8_t *placed, upy_ptr_vec *names);
 static int flush_dead_loads(rec *r, upy_ptr_vec *names, upy_ptr_vec *dead);
 static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
-                             uint32_t lead);
+                             uint32_t lead, uint32_t from, int with_names);
+static uint32_t dead_code_from(rec *r, const upy_stmt_list *body);
 
 /* What dead code did to the scope.  The compiler drops code it can tell
  * never runs (`if 0: ...`), but not what that code made of the names: a
@@ -689,11 +712,18 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
     upy_ptr_vec cells = {0}, locals = {0}, names = {0}, dead = {0}, out = {0};
     upy_stmt *s;
+    int with_names;
+    uint8_t *placed = upy_arena_array(r->arena, upy_seq_len(co->names) + 1,
+                                      sizeof(uint8_t));
     uint32_t k, lead,
         nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
                   !!(co->flags & CO_VARARGS) + !!(co->flags & CO_VARKEYWORDS);
+    if (!placed)
+        return rec_oom(r);
+    if (place_dead_names(r, body, placed))
+        return -1;
     for (k = nparams; k < upy_seq_len(co->varnames); k++)
-        if (!names_variable(r, str_at(co->varnames, k)) &&
+        if (!names_local(r, str_at(co->varnames, k)) &&
             push_name(r, &locals, str_at(co->varnames, k)))
             return -1;
     for (k = 0; k < upy_seq_len(co->cellvars); k++) {
@@ -705,7 +735,7 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
             push_name(r, &locals, name))
             return -1;
     }
-    if (push_dead_names(r, &names))
+    if (push_dead_names(r, placed, &names))
         return -1;
     if (!cells.len && !locals.len && !names.len)
         return 0;
@@ -736,7 +766,11 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
             upy_vec_push(r->arena, &dead, use))
             return rec_oom(r);
     }
-    if (locals.len) {
+    if (locals.len && r->is_module) {
+        for (k = 0; k < locals.len; k++)
+            if (push_dead_comprehension(r, locals.items[k], &dead))
+                return -1;
+    } else if (locals.len) {
         upy_stmt *del = rec_stmt(r, UPY_S_DELETE);
         if (!del)
             return -1;
@@ -744,6 +778,7 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
         if (upy_vec_push(r->arena, &dead, del))
             return rec_oom(r);
     }
+    with_names = names.len > 0;
     if (flush_dead_loads(r, &names, &dead))
         return -1;
     s = rec_stmt(r, UPY_S_IF);
@@ -753,7 +788,10 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
     s->u.if_.body = upy_vec_stmts(&dead);
     if (!s->u.if_.test)
         return -1;
-    lead = dead_code_at(r, body, lead_len(body));
+    k = dead_code_from(r, body);
+    if (k == UINT32_MAX)
+        return -1;
+    lead = dead_code_at(r, body, lead_len(body), k, with_names);
     for (k = 0; k <= body->len; k++)
         if (upy_vec_push(r->arena, &out,
                          k == lead  ? s
@@ -815,22 +853,209 @@ static uint32_t trailing_names(const rec *r) {
 }
 
 /* Whether loading `name` bare numbers it in co_names: it must load a
- * global (a local would not be numbered), and a dotted import is no name. */
-static int global_name(const upy_code *co, const char *name) {
+ * global (a local would not be numbered; a module's are the variables of
+ * comprehensions 3.12+ inline in it, a load of that name outside them the
+ * module's), and a dotted import is no name. */
+static int global_name(const rec *r, const char *name) {
+    const upy_code *co = r->code;
     return !strchr(name, '.') && rec_is_identifier(name) &&
-           !in_names(co->varnames, name) &&
+           (r->is_module || !in_names(co->varnames, name)) &&
            !in_names(co->cellvars, name) && !in_names(co->freevars, name);
 }
 
 /* Names that dead code in the middle numbered (`if 0: x.split()`): in
- * co_names before some used one, used by no instruction. */
-static int push_dead_names(rec *r, upy_ptr_vec *names) {
+ * co_names before some used one, used by no instruction, and not placed
+ * already. */
+static int push_dead_names(rec *r, const uint8_t *placed, upy_ptr_vec *names) {
     uint32_t k, from = trailing_names(r);
     for (k = 0; k < from; k++) {
         const char *name = str_at(r->code->names, k);
-        if (!uses_name(r, name) && global_name(r->code, name) &&
+        if (!placed[k] && !uses_name(r, name) && global_name(r, name) &&
             push_name(r, names, name))
             return -1;
+    }
+    return 0;
+}
+
+/* Whether an instruction names the local variable: in a module (3.12+)
+ * only the variable of a comprehension inlined there is one, loaded and
+ * stored as a fast local, and the module's names of the same spelling are
+ * others. */
+static int names_local(const rec *r, const char *name) {
+    uint32_t i;
+    if (!r->is_module)
+        return names_variable(r, name);
+    for (i = 0; i < r->ncode.count; i++)
+        if (is_fast_use(&r->ncode.ins[i]) && rec_str(r->ncode.ins[i].obj) &&
+            strcmp(rec_str(r->ncode.ins[i].obj), name) == 0)
+            return 1;
+    return 0;
+}
+
+/* `[name for name in ()]`: the way dead code in a module numbered a local
+ * (3.12+ inline a comprehension in its scope, its variable a fast local
+ * the module's co_varnames holds). */
+static int push_dead_comprehension(rec *r, upy_expr *name, upy_ptr_vec *dead) {
+    upy_stmt *s = rec_stmt(r, UPY_S_EXPR);
+    upy_expr *comp = upy_expr_new(r->arena, UPY_E_LISTCOMP),
+             *empty = upy_expr_new(r->arena, UPY_E_TUPLE);
+    upy_comprehension *gen = upy_arena_alloc(r->arena, sizeof *gen);
+    if (!s || !comp || !empty || !gen)
+        return rec_oom(r);
+    gen->target = name;
+    gen->iter = empty;
+    comp->u.comp.elt = rec_name(r, name->u.name);
+    if (!comp->u.comp.elt)
+        return -1;
+    comp->u.comp.generators = gen;
+    comp->u.comp.n_generators = 1;
+    s->u.expr = comp;
+    return upy_vec_push(r->arena, dead, s) ? rec_oom(r) : 0;
+}
+
+/* For each co_names entry, the first neutral instruction numbering it, or
+ * UINT32_MAX. */
+static uint32_t *first_name_uses(rec *r) {
+    uint32_t n = (uint32_t)upy_seq_len(r->code->names), i;
+    uint32_t *first = upy_arena_array(r->arena, n + 1, sizeof *first);
+    if (!first) {
+        rec_oom(r);
+        return NULL;
+    }
+    for (i = 0; i < n; i++)
+        first[i] = UINT32_MAX;
+    for (i = 0; i < r->ncode.count; i++) {
+        int32_t e = r->table_entries[0] ? r->table_entries[0][i]
+                                        : rec_table_entry(r, i, 0);
+        if (e >= 0 && (uint32_t)e < n && i < first[e])
+            first[e] = i;
+    }
+    return first;
+}
+
+/* The test of a dead `if` in the middle of the code, one that numbers no
+ * constant anew, and the instruction it must come after (UINT32_MAX: none).
+ * 3.10-3.11 number the test and keep it: a function's None in slot 0 (its
+ * docstring's, numbered first), else the false constant loaded first.
+ * 3.12+ drop it again unless it took a module's slot 0 (the test of the
+ * dead code placed first, dead_test); 3.8-3.9 number none.  NULL when
+ * there is no such test. */
+static const upy_object *middle_test(const rec *r, const uint32_t *first,
+                                     uint32_t *after) {
+    const upy_object *consts = r->code->consts, *test = NULL;
+    uint32_t n = (uint32_t)upy_seq_len(consts), k;
+    *after = UINT32_MAX;
+    if (!r->ncode.keeps_unused_consts) {
+        if (r->is_module && n)
+            *after = first[0];
+        return dead_test(r->code, r->is_module);
+    }
+    if (!r->is_module && n && upy_seq_item(consts, 0)->kind == UPY_NONE)
+        return upy_seq_item(consts, 0);
+    for (k = 0; k < n; k++)
+        if (false_literal(upy_seq_item(consts, k)) && first[k] < *after) {
+            test = upy_seq_item(consts, k);
+            *after = first[k];
+        }
+    return test;
+}
+
+/* `if test:` whose body loads names, said in the output, starting where
+ * `next` starts. */
+static upy_stmt *dead_loads_if(rec *r, const upy_object *test,
+                               upy_ptr_vec *names, const upy_stmt *next) {
+    upy_stmt *s = rec_stmt(r, UPY_S_IF),
+             *note = rec_stmt(r, UPY_S_UNRECOVERED);
+    upy_ptr_vec dead = {0};
+    uint32_t k;
+    if (!s || !note)
+        return NULL;
+    note->u.unrecovered.text = "unpyc: never runs; it numbers names of code "
+                               "the compiler dropped (they are in co_names)";
+    s->u.if_.test = rec_const(r, test);
+    if (!s->u.if_.test || upy_vec_push(r->arena, &dead, note) ||
+        flush_dead_loads(r, names, &dead)) {
+        rec_oom(r);
+        return NULL;
+    }
+    s->u.if_.body = upy_vec_stmts(&dead);
+    rec_set_start(r, s, next->start);
+    for (k = 0; k < s->u.if_.body.len; k++)
+        rec_set_start(r, s->u.if_.body.items[k], next->start);
+    return s;
+}
+
+/* Whether the names numbered next to the run [from, to) of the first n
+ * entries are the last before it and the first after it in the code, as
+ * the bounds take the code's order for the compiler's: 3.12+ move
+ * handlers to the end, so a name numbered in a handler may come after
+ * names numbered later. */
+static int edges_in_order(const uint32_t *first, uint32_t n, uint32_t from,
+                          uint32_t to, uint32_t lo, uint32_t hi) {
+    uint32_t k = from;
+    while (k > 0 && first[k - 1] == UINT32_MAX)
+        k--;
+    if (k > 0 && first[k - 1] != lo)
+        return 0;
+    for (k = to; k < n && first[k] == UINT32_MAX; k++)
+        ;
+    return k == n || first[k] == hi;
+}
+
+/* Places the run [from, to) of co_names, names no instruction uses, where
+ * the numbering of the names around it puts it (rec_dead_place), after
+ * instruction `after`.  1 when placed. */
+static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
+                          uint32_t from, uint32_t to, const upy_object *test,
+                          uint32_t after) {
+    uint32_t n = trailing_names(r), lo, hi, at, k;
+    upy_stmt_list *list;
+    upy_ptr_vec names = {0};
+    upy_stmt *s;
+    for (k = from; k < to; k++)
+        if (!global_name(r, str_at(r->code->names, k)))
+            return 0;
+    rec_dead_bounds(first, n, from, to, &lo, &hi);
+    if (!edges_in_order(first, n, from, to, lo, hi))
+        return 0;
+    if (after != UINT32_MAX && (lo == UINT32_MAX || after > lo))
+        lo = after;
+    if (!rec_dead_place(body, lead_len(body), lo, hi, &list, &at))
+        return 0;
+    for (k = from; k < to; k++)
+        if (push_name(r, &names, str_at(r->code->names, k)))
+            return -1;
+    s = dead_loads_if(r, test, &names, list->items[at]);
+    return !s || rec_insert_stmt(r, list, at, s) ? -1 : 1;
+}
+
+/* Names that dead code in the middle numbered (`else: self.fail()` after
+ * a try body that always raises): each run of them in co_names goes in an
+ * `if` the compiler drops, nested where the numbering puts it, from the
+ * last run (each goes before those after it at one place).  placed[k]:
+ * whether entry k went. */
+static int place_dead_names(rec *r, upy_stmt_list *body, uint8_t *placed) {
+    uint32_t *first = first_name_uses(r), *consts = rec_first_const_loads(r);
+    uint32_t to = trailing_names(r), from, after, k;
+    const upy_object *test;
+    if (!first || !consts)
+        return -1;
+    test = middle_test(r, consts, &after);
+    while (test && to > 0) {
+        int went;
+        if (uses_name(r, str_at(r->code->names, to - 1))) {
+            to--;
+            continue;
+        }
+        from = to;
+        while (from > 0 && !uses_name(r, str_at(r->code->names, from - 1)))
+            from--;
+        went = place_dead_run(r, body, first, from, to, test, after);
+        if (went < 0)
+            return -1;
+        for (k = from; went && k < to; k++)
+            placed[k] = 1;
+        to = from;
     }
     return 0;
 }
@@ -854,6 +1079,8 @@ static int32_t numbered_entry(const rec *r, uint32_t i, int table) {
         return rec_table_entry(r, i, 0);
     if (in->op != N_LOAD && in->op != N_STORE && in->op != N_DELETE &&
         in->op != N_LOAD_CLOSURE)
+        return -1;
+    if (r->is_module && !is_fast_use(in))
         return -1;
     for (k = 0; k < upy_seq_len(t); k++)
         if (rec_str(in->obj) && strcmp(rec_str(in->obj), str_at(t, k)) == 0)
@@ -884,7 +1111,7 @@ static int dead_code_span(const rec *r, const upy_stmt_list *body,
     }
     for (e = first; e < n; e++)
         if (table ? !uses_name(r, str_at(t, e))
-                  : !names_variable(r, str_at(t, e))) {
+                  : !names_local(r, str_at(t, e))) {
             dmin = dmin < 0 ? (int32_t)e : dmin;
             dmax = (int32_t)e;
         }
@@ -904,23 +1131,44 @@ static int dead_code_span(const rec *r, const upy_stmt_list *body,
     return 1;
 }
 
+/* The first statement of the body dead code at the top level may go
+ * before (UINT32_MAX when out of memory): in a module on 3.12+, which drop
+ * the dead test's constant unless it took co_consts[0], after the one
+ * numbering co_consts[0] where the test is another constant. */
+static uint32_t dead_code_from(rec *r, const upy_stmt_list *body) {
+    const upy_object *consts = r->code->consts;
+    uint32_t lead = lead_len(body), *first, at;
+    if (!r->is_module || r->ncode.keeps_unused_consts ||
+        !upy_seq_len(consts) ||
+        dead_test(r->code, 1) == upy_seq_item(consts, 0))
+        return lead;
+    first = rec_first_const_loads(r);
+    if (!first)
+        return UINT32_MAX;
+    if (first[0] == UINT32_MAX)
+        return lead;
+    at = stmt_of(body, lead, first[0]) + 1;
+    return at > lead ? at : lead;
+}
+
 /* Where dead code goes among the statements of the body: where the order
  * the compiler numbered locals and names in puts it (3.10+ number those
  * of dead code too), else first, after `lead`.  At the end only after a
  * body that always leaves: its line would change the layout of the
  * function's exit. */
 static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
-                             uint32_t lead) {
+                             uint32_t lead, uint32_t from, int with_names) {
     const upy_code *co = r->code;
     uint32_t k,
-        lo = lead, hi = body->len,
+        lo = from, hi = body->len,
         nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
                   !!(co->flags & CO_VARARGS) + !!(co->flags & CO_VARKEYWORDS);
     for (k = lead + 1; k < body->len; k++)
         if (body->items[k]->start < body->items[k - 1]->start)
             return lead;
     if (!dead_code_span(r, body, lead, 0, nparams, &lo, &hi) ||
-        !dead_code_span(r, body, lead, 1, 0, &lo, &hi) || lo > hi ||
+        (with_names && !dead_code_span(r, body, lead, 1, 0, &lo, &hi)) ||
+        lo > hi ||
         (lo == body->len && !always_leaves(body)))
         return lead;
     return lo;
@@ -993,7 +1241,7 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
         if (strchr(name, '.') || !rec_is_identifier(name) ||
             in_names(co->cellvars, name) || in_names(co->freevars, name))
             return 0;
-        if (in_names(co->varnames, name)) {
+        if (!r->is_module && in_names(co->varnames, name)) {
             if (flush_dead_loads(r, &loads, &dead) ||
                 push_dead_import(r, name, &dead))
                 return -1;

@@ -13,7 +13,9 @@
  * drops its code again (the test is a constant, the body empty), whatever
  * c's truth.  It goes before the first statement whose code comes after
  * the loads of the constants numbered before c, and no later than the
- * first load of a constant numbered after c.
+ * first load of a constant numbered after c, nested statements included.
+ * The same search (rec_dead_place) places the names only dead code
+ * numbered in co_names (code.c place_dead_names).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -126,11 +128,9 @@ static uint32_t neutral_at(const rec *r, uint32_t offset) {
     return lo ? lo - 1 : 0;
 }
 
-/* For each co_consts slot, the first neutral instruction whose code loads
- * it (any opcode that names a constant), or UINT32_MAX. */
-static uint32_t *first_loads(rec *r, uint32_t n) {
+uint32_t *rec_first_const_loads(rec *r) {
+    uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
     uint32_t *first = upy_arena_array(r->arena, n + 1, sizeof *first);
-    uint32_t k;
     if (!first) {
         rec_oom(r);
         return NULL;
@@ -212,7 +212,7 @@ static upy_stmt *numbering_if(rec *r, const upy_object *c,
     return s;
 }
 
-static int insert_at(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s) {
+int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s) {
     upy_stmt **items =
         upy_arena_array(r->arena, list->len + 1, sizeof(upy_stmt *));
     uint32_t k;
@@ -225,34 +225,40 @@ static int insert_at(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s) {
     return 0;
 }
 
-/* The bounds of slot k's place: after the last first load of a constant
- * numbered before it, by the first one of a constant numbered after. */
-static void bounds(const uint32_t *first, uint32_t n, uint32_t k,
-                   dead_place *p) {
+void rec_dead_bounds(const uint32_t *first, uint32_t n, uint32_t from,
+                     uint32_t to, uint32_t *lo, uint32_t *hi) {
     uint32_t j;
-    p->lo = UINT32_MAX;
-    p->hi = UINT32_MAX;
-    for (j = 0; j < k; j++)
-        if (first[j] != UINT32_MAX &&
-            (p->lo == UINT32_MAX || first[j] > p->lo))
-            p->lo = first[j];
-    for (j = k + 1; j < n; j++)
-        if (first[j] < p->hi)
-            p->hi = first[j];
+    *lo = UINT32_MAX;
+    *hi = UINT32_MAX;
+    for (j = 0; j < from; j++)
+        if (first[j] != UINT32_MAX && (*lo == UINT32_MAX || first[j] > *lo))
+            *lo = first[j];
+    for (j = to; j < n; j++)
+        if (first[j] < *hi)
+            *hi = first[j];
+}
+
+int rec_dead_place(upy_stmt_list *body, uint32_t lead, uint32_t lo,
+                   uint32_t hi, upy_stmt_list **list, uint32_t *at) {
+    dead_place p = {lo, hi, NULL, 0, 0};
+    find_in(body, lead, &p);
+    *list = p.list;
+    *at = p.at;
+    return p.found;
 }
 
 /* Numbers unused constant k again where the statements allow (none
  * found: left as it is). */
 static int renumber(rec *r, upy_stmt_list *body, uint32_t lead,
                     const uint32_t *first, uint32_t n, uint32_t k) {
-    dead_place p = {0, 0, NULL, 0, 0};
+    upy_stmt_list *list;
+    uint32_t at, lo, hi;
     upy_stmt *s;
-    bounds(first, n, k, &p);
-    find_in(body, lead, &p);
-    if (!p.found)
+    rec_dead_bounds(first, n, k, k + 1, &lo, &hi);
+    if (!rec_dead_place(body, lead, lo, hi, &list, &at))
         return 0;
-    s = numbering_if(r, upy_seq_item(r->code->consts, k), p.list->items[p.at]);
-    return s ? insert_at(r, p.list, p.at, s) : -1;
+    s = numbering_if(r, upy_seq_item(r->code->consts, k), list->items[at]);
+    return s ? rec_insert_stmt(r, list, at, s) : -1;
 }
 
 /* Whether slot k is a constant only dead code numbered that an `if c:
@@ -273,7 +279,7 @@ static int dead_literal(const rec *r, const uint32_t *first, uint32_t k,
 int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
                         int doc_slot) {
     uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
-    uint32_t *first = n ? first_loads(r, n) : NULL;
+    uint32_t *first = n ? rec_first_const_loads(r) : NULL;
     if (n && !first)
         return -1;
     /* From the last, each going before those after it at one place. */

@@ -509,6 +509,24 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
  * slot (a function's). */
 int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
                         int doc_slot);
+/* The bounds of dead code that numbers entries [from, to) of a table
+ * (co_consts, co_names), given the first neutral instruction numbering
+ * each of its n entries (UINT32_MAX: none): *lo, the last of those of the
+ * entries before; *hi, the first of those of the entries after
+ * (UINT32_MAX: no bound). */
+void rec_dead_bounds(const uint32_t *first, uint32_t n, uint32_t from,
+                     uint32_t to, uint32_t *lo, uint32_t *hi);
+/* Where dead code whose numbering goes after instruction lo (UINT32_MAX:
+ * anywhere) and by hi goes among the statements of body from `lead` on,
+ * nested ones included: before *at in *list, the first statement there
+ * starting after lo, by hi.  0 when there is none. */
+int rec_dead_place(upy_stmt_list *body, uint32_t lead, uint32_t lo,
+                   uint32_t hi, upy_stmt_list **list, uint32_t *at);
+int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s);
+/* For each co_consts slot, the first neutral instruction whose code loads
+ * it (any opcode that names a constant), or UINT32_MAX; NULL when out of
+ * memory. */
+uint32_t *rec_first_const_loads(rec *r);
 
 /* code.c: nested code objects (def, lambda, class body, comprehension)
  * and the pieces of a def that live outside its code object. */
