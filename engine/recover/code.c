@@ -966,10 +966,10 @@ static const upy_object *middle_test(const rec *r, const uint32_t *first,
     return test;
 }
 
-/* `if test:` whose body loads names, said in the output, starting where
- * `next` starts. */
+/* `if test:` whose body loads names, said in the output, starting at
+ * instruction `start`. */
 static upy_stmt *dead_loads_if(rec *r, const upy_object *test,
-                               upy_ptr_vec *names, const upy_stmt *next) {
+                               upy_ptr_vec *names, uint32_t start) {
     upy_stmt *s = rec_stmt(r, UPY_S_IF),
              *note = rec_stmt(r, UPY_S_UNRECOVERED);
     upy_ptr_vec dead = {0};
@@ -985,9 +985,9 @@ static upy_stmt *dead_loads_if(rec *r, const upy_object *test,
         return NULL;
     }
     s->u.if_.body = upy_vec_stmts(&dead);
-    rec_set_start(r, s, next->start);
+    rec_set_start(r, s, start);
     for (k = 0; k < s->u.if_.body.len; k++)
-        rec_set_start(r, s->u.if_.body.items[k], next->start);
+        rec_set_start(r, s->u.if_.body.items[k], start);
     return s;
 }
 
@@ -1014,7 +1014,7 @@ static int edges_in_order(const uint32_t *first, uint32_t n, uint32_t from,
 static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
                           uint32_t from, uint32_t to, const upy_object *test,
                           uint32_t after) {
-    uint32_t n = trailing_names(r), lo, hi, at, k;
+    uint32_t n = trailing_names(r), lo, hi, at, start, k;
     upy_stmt_list *list;
     upy_ptr_vec names = {0};
     upy_stmt *s;
@@ -1026,12 +1026,12 @@ static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
         return 0;
     if (after != UINT32_MAX && (lo == UINT32_MAX || after > lo))
         lo = after;
-    if (!rec_dead_place(body, lead_len(body), lo, hi, &list, &at))
+    if (!rec_dead_place(r, body, lead_len(body), lo, hi, &list, &at, &start))
         return 0;
     for (k = from; k < to; k++)
         if (push_name(r, &names, str_at(r->code->names, k)))
             return -1;
-    s = dead_loads_if(r, test, &names, list->items[at]);
+    s = dead_loads_if(r, test, &names, start);
     return !s || rec_insert_stmt(r, list, at, s) ? -1 : 1;
 }
 

@@ -150,11 +150,13 @@ uint32_t *rec_first_const_loads(rec *r) {
     return first;
 }
 
-/* Where dead code goes among statements: the list and the index. */
+/* Where dead code goes among statements: the list, the index and the
+ * instruction its code would start at. */
 typedef struct dead_place {
+    const upy_ncode *code;
     uint32_t lo, hi; /* after instruction lo (UINT32_MAX: anywhere), by hi */
     upy_stmt_list *list;
-    uint32_t at;
+    uint32_t at, start;
     int found;
 } dead_place;
 
@@ -172,9 +174,39 @@ static int after_lo(const dead_place *p, const upy_stmt *s) {
     return p->lo == UINT32_MAX || s->start > p->lo;
 }
 
+/* The last instruction of s when it is a raise or a return, whose code
+ * ends at the first N_RAISE or N_RETURN from its start (an expression
+ * holds neither; a finally body a return inlines may, which ends it
+ * early and only makes the place below rarer); else UINT32_MAX. */
+static uint32_t leaving_end(const upy_ncode *code, const upy_stmt *s) {
+    uint32_t i;
+    if (s->kind != UPY_S_RAISE && s->kind != UPY_S_RETURN)
+        return UINT32_MAX;
+    for (i = s->start; i < code->count; i++)
+        if (code->ins[i].op == (s->kind == UPY_S_RAISE ? N_RAISE : N_RETURN))
+            return i;
+    return UINT32_MAX;
+}
+
+/* After the last statement of the list, when it always leaves (code after
+ * it never runs) and its code holds lo and ends before hi: the compiler
+ * numbered what dead code there named right after that statement (an
+ * `else:` after a try body that raises, the code after a return). */
+static void place_after_leaving(upy_stmt_list *list, dead_place *p) {
+    uint32_t end = leaving_end(p->code, list->items[list->len - 1]);
+    if (end == UINT32_MAX || (p->lo != UINT32_MAX && end < p->lo) ||
+        (p->hi != UINT32_MAX && end >= p->hi))
+        return;
+    p->list = list;
+    p->at = list->len;
+    p->start = end + 1;
+    p->found = 1;
+}
+
 /* The first statement of the list from `from` on that starts after lo;
  * it must start by hi, else the place is inside the statement before it
- * (or inside the last one, when none starts after lo). */
+ * (or inside the last one, when none starts after lo, or right after it
+ * when it always leaves). */
 static void find_in(upy_stmt_list *list, uint32_t from, dead_place *p) {
     uint32_t k = from;
     while (k < list->len && !after_lo(p, list->items[k]))
@@ -182,25 +214,27 @@ static void find_in(upy_stmt_list *list, uint32_t from, dead_place *p) {
     if (k < list->len && list->items[k]->start <= p->hi) {
         p->list = list;
         p->at = k;
+        p->start = list->items[k]->start;
         p->found = 1;
         return;
     }
     if (k > from)
         upy_stmt_each_list(list->items[k - 1], find_visit, p);
+    if (k > from && k == list->len && !p->found)
+        place_after_leaving(list, p);
 }
 
-/* `if c: pass`, starting where `next` starts, said in the output (a
+/* `if c: pass`, starting at instruction `start`, said in the output (a
  * reader would take it for a mistake): the comment prints with the pass
  * an empty body needs. */
-static upy_stmt *numbering_if(rec *r, const upy_object *c,
-                              const upy_stmt *next) {
+static upy_stmt *numbering_if(rec *r, const upy_object *c, uint32_t start) {
     upy_stmt *s = rec_stmt(r, UPY_S_IF),
              *note = rec_stmt(r, UPY_S_UNRECOVERED);
     upy_ptr_vec body = {0};
     if (!s || !note)
         return NULL;
-    rec_set_start(r, s, next->start);
-    rec_set_start(r, note, next->start);
+    rec_set_start(r, s, start);
+    rec_set_start(r, note, start);
     note->u.unrecovered.text = "unpyc: numbers a constant of code the "
                                "compiler dropped (it is in co_consts)";
     s->u.if_.test = rec_const(r, c);
@@ -238,12 +272,14 @@ void rec_dead_bounds(const uint32_t *first, uint32_t n, uint32_t from,
             *hi = first[j];
 }
 
-int rec_dead_place(upy_stmt_list *body, uint32_t lead, uint32_t lo,
-                   uint32_t hi, upy_stmt_list **list, uint32_t *at) {
-    dead_place p = {lo, hi, NULL, 0, 0};
+int rec_dead_place(const rec *r, upy_stmt_list *body, uint32_t lead,
+                   uint32_t lo, uint32_t hi, upy_stmt_list **list,
+                   uint32_t *at, uint32_t *start) {
+    dead_place p = {&r->ncode, lo, hi, NULL, 0, 0, 0};
     find_in(body, lead, &p);
     *list = p.list;
     *at = p.at;
+    *start = p.start;
     return p.found;
 }
 
@@ -252,12 +288,12 @@ int rec_dead_place(upy_stmt_list *body, uint32_t lead, uint32_t lo,
 static int renumber(rec *r, upy_stmt_list *body, uint32_t lead,
                     const uint32_t *first, uint32_t n, uint32_t k) {
     upy_stmt_list *list;
-    uint32_t at, lo, hi;
+    uint32_t at, start, lo, hi;
     upy_stmt *s;
     rec_dead_bounds(first, n, k, k + 1, &lo, &hi);
-    if (!rec_dead_place(body, lead, lo, hi, &list, &at))
+    if (!rec_dead_place(r, body, lead, lo, hi, &list, &at, &start))
         return 0;
-    s = numbering_if(r, upy_seq_item(r->code->consts, k), list->items[at]);
+    s = numbering_if(r, upy_seq_item(r->code->consts, k), start);
     return s ? rec_insert_stmt(r, list, at, s) : -1;
 }
 
@@ -282,6 +318,10 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
     uint32_t *first = n ? rec_first_const_loads(r) : NULL;
     if (n && !first)
         return -1;
+    /* A function's slot 0 (its docstring, else None) is numbered before
+     * its code, wherever the code loads it. */
+    if (n && doc_slot)
+        first[0] = UINT32_MAX;
     /* From the last, each going before those after it at one place. */
     for (k = n; k-- > 0;)
         if (dead_literal(r, first, k, doc_slot) &&

@@ -519,9 +519,12 @@ void rec_dead_bounds(const uint32_t *first, uint32_t n, uint32_t from,
 /* Where dead code whose numbering goes after instruction lo (UINT32_MAX:
  * anywhere) and by hi goes among the statements of body from `lead` on,
  * nested ones included: before *at in *list, the first statement there
- * starting after lo, by hi.  0 when there is none. */
-int rec_dead_place(upy_stmt_list *body, uint32_t lead, uint32_t lo,
-                   uint32_t hi, upy_stmt_list **list, uint32_t *at);
+ * starting after lo, by hi, or at the end of a list whose last statement
+ * (a raise or a return) holds lo and ends before hi; *start, the
+ * instruction its code would start at.  0 when there is none. */
+int rec_dead_place(const rec *r, upy_stmt_list *body, uint32_t lead,
+                   uint32_t lo, uint32_t hi, upy_stmt_list **list,
+                   uint32_t *at, uint32_t *start);
 int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s);
 /* For each co_consts slot, the first neutral instruction whose code loads
  * it (any opcode that names a constant), or UINT32_MAX; NULL when out of
