@@ -170,3 +170,18 @@ def try_finally_body_ends_in_if(x, y, z):
         pass
         pass
     z()
+
+
+def else_part_if_before_finally(func, fut):
+    # 3.12: the finally body and the return after it, a small exit block,
+    # are copied into both branches of the else part's if; the copy its
+    # test jumps to is the same way out (anyio's from_thread).
+    try:
+        r = func()
+    except ValueError:
+        fut.cancel()
+    else:
+        if fut.ready():
+            fut.set(r)
+    finally:
+        scope = None
