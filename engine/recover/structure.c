@@ -3681,8 +3681,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
              * over the try's handlers, that the body's last if statement
              * took as its way out (its test jumps there): it holds no
              * code, the code after the try is where it jumps. */
-            if (is_loop_exit_jump(r, b) && bb->jump > b && inside(rg, bb->jump) &&
-                !r->done[bb->jump]) {
+            if (is_loop_exit_jump(r, b) && bb->jump > b &&
+                inside(rg, bb->jump) && !r->done[bb->jump]) {
                 b = bb->jump;
                 continue;
             }
