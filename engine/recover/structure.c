@@ -3677,6 +3677,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 r->exit_block = rg->follow;
                 return 0;
             }
+            /* And a lone forward jump where the code after a try goes on,
+             * over the try's handlers, that the body's last if statement
+             * took as its way out (its test jumps there): it holds no
+             * code, the code after the try is where it jumps. */
+            if (is_loop_exit_jump(r, b) && bb->jump > b &&
+                inside(rg, bb->jump) && !r->done[bb->jump]) {
+                b = bb->jump;
+                continue;
+            }
             /* A block whose code is all skipped (the copy of a while
              * loop's test at the bottom of its body, where the handlers of
              * a try ending the body go on) holds no statement: the walk

@@ -1216,6 +1216,37 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
+/* Claims the other copies of block `exit` -- the normal copy of the
+ * finally body and the return after it, a small exit block -- that
+ * branches of the try body [b, end) jump to: the compiler's
+ * inline_small_exit_blocks (3.11 extend_block, 3.13
+ * inline_small_or_no_lineno_blocks) copies such a block into each branch
+ * that jumps to it, so an if ending the body whose then part falls into
+ * the copy jumps to a copy of its own.  Only an identical block, under
+ * the same handler, that only the body jumps to, is the same way out. */
+static void claim_exit_copies(rec *r, int32_t b, int32_t end, int32_t exit) {
+    const upy_block *eb = blk(r, exit);
+    uint32_t n = eb->end - eb->start, k;
+    int32_t x;
+    if (ins(r, eb->end - 1)->op != N_RETURN)
+        return;
+    for (x = end; x < (int32_t)r->cfg.count; x++) {
+        const upy_block *xb = blk(r, x);
+        int only_body = xb->npreds > 0;
+        if (x == exit || r->done[x] || xb->is_handler ||
+            xb->handler != eb->handler || xb->end - xb->start != n ||
+            !rec_same_code(r, xb->start, eb->start, n))
+            continue;
+        for (k = 0; k < xb->npreds; k++)
+            if (xb->preds[k] < b || xb->preds[k] >= end)
+                only_body = 0;
+        if (!only_body)
+            continue;
+        rec_skip_range(r, xb->start, n);
+        r->done[x] = 1;
+    }
+}
+
 /* Whether instruction i of a finally body ending at `end` (its RERAISE)
  * ends a branch that ends the body early: a RERAISE of its own, a copy of
  * that at the end (the compiler copies that small exit block). */
@@ -1770,6 +1801,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             if (copy_ok) {
                 if (!moved && rec_skip_copy(r, at, first, n))
                     return -1;
+                if (blk(r, exit)->start == at)
+                    claim_exit_copies(r, b, end, exit);
                 follow = r->cfg.block_of[at + n < r->ncode.count ? at + n : at];
                 /* (A finally body that always raises, with no RERAISE of
                  * its own, leaves nothing after its copy: what follows is

@@ -155,3 +155,33 @@ def chained_while_test_exit_copies(i, n, res):
             break
         i += 1
     return g(res)
+
+
+def try_finally_body_ends_in_if(x, y, z):
+    # 3.11+: the normal copy of the finally body (two passes: a NOP, the
+    # second's line on the jump) ends in the jump over the handler, which
+    # the if's test jumps to too; the if took it as its way out, and the
+    # code after the try is where it jumps (pysource-codegen seed 1
+    # program 137).
+    try:
+        if x:
+            y()
+    finally:
+        pass
+        pass
+    z()
+
+
+def else_part_if_before_finally(func, fut):
+    # 3.12: the finally body and the return after it, a small exit block,
+    # are copied into both branches of the else part's if; the copy its
+    # test jumps to is the same way out (anyio's from_thread).
+    try:
+        r = func()
+    except ValueError:
+        fut.cancel()
+    else:
+        if fut.ready():
+            fut.set(r)
+    finally:
+        scope = None
