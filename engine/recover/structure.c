@@ -2159,6 +2159,21 @@ static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
  * when true.  Returns 1 when that is the shape found, 0 when not. */
+/* Whether block b is a lone forward jump that reaches block to, itself or
+ * through more lone forward jumps: jump threading (flowgraph.c
+ * optimize_basic_block) sends a jump on to the end of such a chain.
+ * Example (3.11): `try: while c: pass` / `except E: pass` / `finally:
+ * pass`, then code.  The loop's test fails to the code after the finally
+ * (threaded through the try body's jump over its handlers and the
+ * finally's normal-path jump), while its bottom test falls into the
+ * first of those jumps: both are the loop's exit. */
+static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
+    while (b < to && blk(r, b)->end - blk(r, b)->start == 1 &&
+           ins(r, blk(r, b)->start)->op == N_JUMP && blk(r, b)->jump > b)
+        b = blk(r, b)->jump;
+    return b == to;
+}
+
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far, inner_end,
@@ -2227,9 +2242,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
      * can be the region's own way out: the jump over the handlers at the
      * end of a try body that the loop ends.) */
     if (anchor > exit && exit <= rg->end && exit < (int32_t)r->cfg.count &&
-        blk(r, exit)->jump == anchor &&
-        blk(r, exit)->end - blk(r, exit)->start == 1 &&
-        ins(r, blk(r, exit)->start)->op == N_JUMP) {
+        jumps_on_to(r, exit, anchor)) {
         anchor = exit;
         r->done[exit] = 0;
     }

@@ -70,8 +70,9 @@ def try_else_if_raise(n):
 
 
 def while_pass_in_try_finally(name_1, name_3):
-    # 3.11: the loop's exit falls into the try's way out; the output's
-    # `while True:` gets no break there and never ends (a known lie, listed).
+    # 3.11: the loop's exit falls into the try's way out, a chain of
+    # jumps its test's threaded false jump skips (structure.c jumps_on_to);
+    # read as `while True:` it got no break and never ended.
     try:
         while name_3:
             pass
