@@ -1344,14 +1344,10 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
     static const upy_object annotation = {
         UPY_STR, 0, {.bytes = {(const uint8_t *)"object", 6}}};
     const upy_code *co = r->code;
-    upy_ptr_vec out = {0};
-    uint32_t k, lead = lead_len(body),
+    uint32_t k, at = lead_len(body),
                 nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
                           !!(co->flags & CO_VARARGS) +
                           !!(co->flags & CO_VARKEYWORDS);
-    for (k = 0; k < lead; k++)
-        if (upy_vec_push(r->arena, &out, body->items[k]))
-            return rec_oom(r);
     for (k = 0; k < upy_seq_len(co->cellvars); k++) {
         const char *name = str_at(co->cellvars, k);
         upy_stmt *s;
@@ -1364,16 +1360,11 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
         s->u.annassign.target = rec_name(r, rec_source_name(r, name));
         s->u.annassign.annotation = rec_const(r, &annotation);
         s->u.annassign.simple = 1;
-        if (!s->u.annassign.target || !s->u.annassign.annotation ||
-            upy_vec_push(r->arena, &out, s))
+        if (!s->u.annassign.target || !s->u.annassign.annotation)
             return rec_oom(r);
+        if (rec_insert_stmt(r, body, at++, s))
+            return -1;
     }
-    if (out.len == lead)
-        return 0;
-    for (k = lead; k < body->len; k++)
-        if (upy_vec_push(r->arena, &out, body->items[k]))
-            return rec_oom(r);
-    *body = upy_vec_stmts(&out);
     return 0;
 }
 
@@ -1383,8 +1374,8 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
  * (A method's __class__ is free by reading it, never by declaring it.) */
 static int add_declarations(rec *r, upy_stmt_list *body, int function) {
     const upy_code *co = r->code;
-    upy_ptr_vec globals = {0}, nonlocals = {0}, out = {0};
-    uint32_t i, k, lead;
+    upy_ptr_vec globals = {0}, nonlocals = {0};
+    uint32_t i, k, at;
     for (i = 0; i < r->ncode.count; i++) {
         const upy_nin *in = &r->ncode.ins[i];
         const char *name = rec_str(in->obj);
@@ -1422,10 +1413,7 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
                          (void *)rec_source_name(r, name)))
             return rec_oom(r);
     }
-    lead = lead_len(body);
-    for (k = 0; k < lead; k++)
-        if (upy_vec_push(r->arena, &out, body->items[k]))
-            return rec_oom(r);
+    at = lead_len(body);
     for (k = 0; k < 2; k++) {
         upy_ptr_vec *names = k ? &nonlocals : &globals;
         upy_stmt *s;
@@ -1436,15 +1424,9 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
             return -1;
         s->u.names.names = (const char **)names->items;
         s->u.names.n = names->len;
-        if (upy_vec_push(r->arena, &out, s))
-            return rec_oom(r);
+        if (rec_insert_stmt(r, body, at++, s))
+            return -1;
     }
-    if (out.len == lead)
-        return 0;
-    for (k = lead; k < body->len; k++)
-        if (upy_vec_push(r->arena, &out, body->items[k]))
-            return rec_oom(r);
-    *body = upy_vec_stmts(&out);
     return 0;
 }
 

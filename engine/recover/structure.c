@@ -1040,6 +1040,22 @@ static int exit_jump_of_while(const rec *r, const upy_block *bb) {
            ins(r, bb->start)->line == ins(r, bb->start - 1)->line;
 }
 
+/* The parts of an if ending a loop body whose both parts go back to the
+ * loop: the then part's last statement (its way back) is dropped, and the
+ * else part, read to the region's end, loses a final continue the same
+ * way (the loop goes back where the body runs off). */
+static int else_back_to_loop(rec *r, int32_t on_false, const region *rg,
+                             upy_ptr_vec *body, upy_ptr_vec *orelse) {
+    region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+    body->len--;
+    if (rec_region(r, on_false, &else_rg, orelse))
+        return -1;
+    if (orelse->len &&
+        ((upy_stmt *)orelse->items[orelse->len - 1])->kind == UPY_S_CONTINUE)
+        orelse->len--;
+    return 0;
+}
+
 /* Whether the if on c, ending a loop body (region rg runs off to the
  * loop's header), is an if / else whose then part [on_true, then_end)
  * never runs off its end: its `continue` (the last of body) stands for no
@@ -1234,26 +1250,16 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
          * `continue` written instead, 3.12+ would keep a jump of its own
          * for it rather than thread the then part's jumps to the loop; a
          * lone jump there is a written one.) */
-        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
-        body.len--;
-        if (rec_region(r, on_false, &else_rg, &orelse))
+        if (else_back_to_loop(r, on_false, rg, &body, &orelse))
             return -1;
-        if (orelse.len &&
-            ((upy_stmt *)orelse.items[orelse.len - 1])->kind == UPY_S_CONTINUE)
-            orelse.len--;
         *next = UPY_NO_BLOCK;
         if (emit_if(r, c->start, test, &body, &orelse, out))
             return -1;
         /* Where an enclosing region goes on elsewhere, as above. */
         return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
     } else if (then_never_runs_off(r, c, rg, then_end, &body)) {
-        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
-        body.len--;
-        if (rec_region(r, on_false, &else_rg, &orelse))
+        if (else_back_to_loop(r, on_false, rg, &body, &orelse))
             return -1;
-        if (orelse.len &&
-            ((upy_stmt *)orelse.items[orelse.len - 1])->kind == UPY_S_CONTINUE)
-            orelse.len--;
         *next = UPY_NO_BLOCK;
     } else if (else_is_written_continue(r, c, rg, then_end, &body)) {
         /* The else part alone keeps its `continue`; the then part's is
