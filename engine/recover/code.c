@@ -536,13 +536,7 @@ static int is_local_use(const upy_nin *in) {
            in->arg == UPY_SCOPE_FAST_AND_CLEAR;
 }
 
-/* Fills r's name sets (rec.h) from the code's reachable instructions.
- * Code no path runs is printed by no statement, so the names only it
- * uses must come back as dead code does (add_dead_code).  Example: a
- * resume function Dynamo makes jumps over the original code it keeps
- * (`JUMP_FORWARD` past `x = a / (torch.abs(a) + 1)`): `a` is numbered
- * in co_varnames before the locals the resume binds, and is only named
- * by that code. */
+/* Fills r's name sets (rec.h) from the code's instructions. */
 static int index_names(rec *r) {
     uint32_t i, n = r->ncode.count;
     if (upy_name_set_init(&r->variable_names, r->scratch, n) ||
@@ -551,7 +545,7 @@ static int index_names(rec *r) {
     for (i = 0; i < n; i++) {
         const upy_nin *in = &r->ncode.ins[i];
         const char *name = rec_str(in->obj);
-        if (!name || r->cfg.blocks[r->cfg.block_of[i]].depth_in < 0)
+        if (!name)
             continue;
         if (in->op == N_LOAD || in->op == N_STORE || in->op == N_DELETE ||
             in->op == N_LOAD_CLOSURE)
