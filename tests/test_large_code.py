@@ -12,6 +12,7 @@ comes out, and that on 3.11+ (held to the round-trip bar) it is exact.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any, Dict
 
@@ -111,3 +112,50 @@ def test_long_boolean_chain_without_verification(version: str, unpyc_path: str) 
     assert proc.returncode == 0, proc.stderr
     assert "__stack" not in proc.stdout and "unpyc:" not in proc.stdout, proc.stdout
     assert "return (a0 or b > 0) and (a1 or b > 1) and" in proc.stdout, proc.stdout
+
+
+# A module whose middle function's bytecode (put in by hand: CPython
+# compiles nothing like it) copies the top of the stack a thousand times:
+# recovering it takes more memory than the engine allows a file of this
+# size.  The file goes on after it.
+_OVER_LIMIT_PYC = r'''
+import dis, importlib.util, marshal, sys, types
+source = ("def before(a):\n    return a + 1\n\n"
+          "def over_limit(x):\n    return x\n\n"
+          "def after(b):\n    return b * 2\n")
+op = dis.opmap
+copies = bytes([op["RESUME"], 0, op["LOAD_FAST"], 0]) \
+    + bytes([op["COPY"], 1]) * 1000 + bytes([op["RETURN_VALUE"], 0])
+
+def patched(c):
+    if isinstance(c, types.CodeType) and c.co_name == "over_limit":
+        return c.replace(co_code=copies, co_stacksize=1002,
+                         co_linetable=b"", co_exceptiontable=b"")
+    return c
+
+module = compile(source, "over_limit.py", "exec")
+module = module.replace(co_consts=tuple(map(patched, module.co_consts)))
+with open(sys.argv[1], "wb") as f:
+    f.write(importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(module))
+'''
+
+
+@pytest.mark.parametrize("version", ["3.11", "3.12", "3.13"])
+def test_function_over_memory_limit_costs_only_itself(
+        version: str, unpyc_path: str, unpyc_cli: str, tmp_path: Path) -> None:
+    # One function over the memory limit once cost the whole file (exit 8,
+    # no output); it is marked as not recovered now, its memory given back
+    # for the rest of the file.
+    pyc = tmp_path / "over_limit.pyc"
+    made = run_python(version, unpyc_path, ["-c", _OVER_LIMIT_PYC, str(pyc)])
+    assert made.returncode == 0, made.stderr
+    proc = subprocess.run([unpyc_cli, "--no-verify", str(pyc)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 9, proc.stderr
+    assert "1 part could not be recovered" in proc.stderr, proc.stderr
+    assert proc.stdout == (
+        "def before(a):\n    return a + 1\n\n\n"
+        "def over_limit(x):\n"
+        "    # unpyc: out of memory while recovering over_limit\n"
+        "    pass\n\n\n"
+        "def after(b):\n    return b * 2\n"), proc.stdout

@@ -1570,6 +1570,24 @@ static code_kind kind_of(const upy_code *co) {
     return CODE_FUNCTION;
 }
 
+/* A body of one unrecovered statement saying why: 0, or -1 when out of
+ * memory. */
+static int unrecovered_body(upy_arena *arena, const char *why,
+                            upy_stmt_list *body, unsigned *unrecovered) {
+    size_t size = strlen(why) + sizeof "unpyc: ";
+    upy_stmt *s = upy_stmt_new(arena, UPY_S_UNRECOVERED);
+    char *text = upy_arena_alloc(arena, size);
+    body->items = upy_arena_alloc(arena, sizeof(upy_stmt *));
+    if (!s || !text || !body->items)
+        return -1;
+    snprintf(text, size, "unpyc: %s", why);
+    s->u.unrecovered.text = text;
+    body->items[0] = s;
+    body->len = 1;
+    (*unrecovered)++;
+    return 0;
+}
+
 /* Recovers the statements of co, of the given kind.  A type parameter
  * scope is called with args[0, nargs), the values of its parameters (the
  * def's defaults).  A failure of the code object itself (memory aside)
@@ -1636,21 +1654,8 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         upy_fail(err, st, local.offset, "%s", local.message);
         return -1;
     }
-    if (st != UNPYC_OK) {
-        upy_stmt *s = upy_stmt_new(arena, UPY_S_UNRECOVERED);
-        char *text = upy_arena_alloc(arena, sizeof local.message + 64);
-        if (!s || !text)
-            return -1;
-        snprintf(text, sizeof local.message + 64, "unpyc: %s", local.message);
-        s->u.unrecovered.text = text;
-        body->items = upy_arena_alloc(arena, sizeof(upy_stmt *));
-        if (!body->items)
-            return -1;
-        body->items[0] = s;
-        body->len = 1;
-        (*unrecovered)++;
-        return 0;
-    }
+    if (st != UNPYC_OK)
+        return unrecovered_body(arena, local.message, body, unrecovered);
     r.done = upy_arena_array(scratch, r.cfg.count + 1, 1);
     r.skip = upy_arena_array(scratch, r.ncode.count + 1, 1);
     r.evaluated = upy_arena_array(scratch, r.ncode.count + 1, 1);
@@ -1746,11 +1751,25 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
                         int depth, upy_stmt_list *body, unsigned *unrecovered,
                         unpyc_error *err) {
     upy_arena scratch;
+    upy_arena_mark mark;
+    unpyc_error local;
     int failed;
+    local.status = UNPYC_OK;
+    local.offset = -1;
+    local.message[0] = '\0';
+    upy_arena_mark_now(arena, &mark);
     upy_arena_init_scratch(&scratch, arena);
     failed = recover_in(parent, co, kind, args, nargs, version, options, arena,
-                        &scratch, depth, body, unrecovered, err);
+                        &scratch, depth, body, unrecovered, &local);
     upy_arena_release(&scratch);
+    if (failed && local.status == UNPYC_E_TOO_LARGE) {
+        /* Over the memory limit: this code object alone is lost, and what
+         * it took is given back for the code after it. */
+        upy_arena_rollback(arena, &mark);
+        return unrecovered_body(arena, local.message, body, unrecovered);
+    }
+    if (failed && err && err->status == UNPYC_OK)
+        *err = local;
     return failed;
 }
 

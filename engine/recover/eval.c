@@ -7,6 +7,7 @@
  * raise, delete, imports).  Control flow is not handled here: the
  * structurer (structure.c) owns jumps, returns and loops.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "recover/rec.h"
@@ -437,32 +438,129 @@ static int alike_code(const upy_code *a, const upy_code *b) {
            alike(a->freevars, b->freevars);
 }
 
+/* A hash that objects alike() share. */
+static uint64_t alike_hash(const upy_object *o) {
+    uint64_t h;
+    size_t k;
+    if (!o)
+        return 1;
+    h = ((uint64_t)o->kind + 1) * 0x9E3779B97F4A7C15u;
+    if (o->kind == UPY_STR || o->kind == UPY_BYTES) {
+        for (k = 0; k < o->u.bytes.len; k++)
+            h = (h ^ o->u.bytes.data[k]) * 0x100000001B3u;
+        return h;
+    }
+    for (k = 0; k < upy_seq_len(o); k++)
+        h = (h ^ alike_hash(upy_seq_item(o, k))) * 0x100000001B3u;
+    return h ^ upy_seq_len(o);
+}
+
+/* A hash that code objects alike (as twin_lambda compares them) share. */
+static uint64_t alike_code_hash(const upy_code *c) {
+    uint64_t h = alike_hash(c->name);
+    h = h * 31 + (uint64_t)c->argcount * 7 + (uint64_t)c->posonlyargcount * 3 +
+        (uint64_t)c->kwonlyargcount;
+    h = h * 31 + (uint64_t)c->flags;
+    h = h * 31 + alike_hash(c->code);
+    h = h * 31 + alike_hash(c->consts);
+    h = h * 31 + alike_hash(c->names);
+    h = h * 31 + alike_hash(c->varnames);
+    return h * 31 + alike_hash(c->freevars);
+}
+
+typedef struct hashed_slot {
+    uint64_t hash;
+    uint32_t slot;
+} hashed_slot;
+
+static int by_hash(const void *a, const void *b) {
+    const hashed_slot *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+static int alike_lambda(const upy_object *a, const upy_object *b) {
+    return alike(a->u.code->name, b->u.code->name) &&
+           alike_code(a->u.code, b->u.code);
+}
+
+/* Marks each slot of the run [0, n) of equal hashes whose code object is
+ * alike another one of the run.  (alike is an equivalence: each is
+ * compared with the first of each class found so far.) */
+static void mark_twins_in_run(rec *r, const hashed_slot *run, uint32_t n,
+                              uint32_t *firsts) {
+    const upy_object *consts = r->code->consts;
+    uint32_t k, j, classes = 0;
+    for (k = 0; k < n; k++) {
+        const upy_object *c = upy_seq_item(consts, run[k].slot);
+        for (j = 0; j < classes; j++)
+            if (alike_lambda(upy_seq_item(consts, firsts[j]), c))
+                break;
+        if (j == classes)
+            firsts[classes++] = run[k].slot;
+        else
+            r->lambda_twins[run[k].slot] = r->lambda_twins[firsts[j]] = 1;
+    }
+}
+
+/* Fills r->lambda_twins and r->second_load: every lambda made asks, and
+ * each asking scanned the code and the constants (closures made in a
+ * loop of statements were quadratic).  Each code constant is found at its
+ * first slot (an object twice in co_consts is one). */
+static int index_lambdas(rec *r) {
+    const upy_object *consts = r->code->consts;
+    uint32_t k, n = (uint32_t)upy_seq_len(consts), m = 0, run;
+    hashed_slot *slots = upy_arena_array(r->scratch, n + 1, sizeof *slots);
+    uint32_t *firsts = upy_arena_array(r->scratch, n + 1, sizeof *firsts);
+    uint32_t *loads = upy_arena_array(r->scratch, n + 1, sizeof *loads);
+    r->lambda_twins = upy_arena_array(r->scratch, n + 1, 1);
+    r->second_load = upy_arena_array(r->scratch, n + 1, sizeof *r->second_load);
+    if (!slots || !firsts || !loads || !r->lambda_twins || !r->second_load)
+        return rec_oom(r);
+    for (k = 0; k < n; k++) {
+        const upy_object *c = upy_seq_item(consts, k);
+        r->second_load[k] = UINT32_MAX;
+        if (c && c->kind == UPY_CODE && rec_entry_index(r, 1, c) == (int32_t)k) {
+            slots[m].hash = alike_code_hash(c->u.code);
+            slots[m++].slot = k;
+        }
+    }
+    qsort(slots, m, sizeof *slots, by_hash);
+    for (k = 0; k < m; k += run) {
+        for (run = 1; k + run < m && slots[k + run].hash == slots[k].hash; run++)
+            ;
+        mark_twins_in_run(r, slots + k, run, firsts);
+    }
+    for (k = 0; k < r->ncode.count; k++) {
+        const upy_nin *in = &r->ncode.ins[k];
+        int32_t slot = in->op == N_LOAD_CONST && in->obj &&
+                               in->obj->kind == UPY_CODE
+                           ? rec_entry_index(r, 1, in->obj)
+                           : -1;
+        if (slot >= 0 && ++loads[slot] == 2)
+            r->second_load[slot] = k;
+    }
+    return 0;
+}
+
 /* Whether another constant of the code is a lambda equal to `co` but for
  * its position.  Where the compiler merges those on one line
  * (merges_lambdas_on_a_line), the original had them on lines of their
  * own: so does the output, or they come back as one constant.  Only the
  * first function made of the constant starts a line: the others were on
- * its line, the one constant they are. */
-static int twin_lambda(const rec *r, const upy_nin *make,
-                       const upy_object *co_obj) {
-    const upy_object *consts = r->code->consts;
-    const upy_nin *in;
-    uint32_t loads = 0;
-    size_t k;
+ * its line, the one constant they are.  -1 when out of memory. */
+static int twin_lambda(rec *r, const upy_nin *make, const upy_object *co_obj) {
+    int32_t slot;
     if (!r->ncode.merges_lambdas_on_a_line)
         return 0;
-    for (in = r->ncode.ins; in < make; in++)
-        loads += in->op == N_LOAD_CONST && in->obj == co_obj;
-    if (loads > 1)
+    if (!r->lambda_twins && index_lambdas(r))
+        return -1;
+    /* (A code object is made of a constant, which LOAD_CONST loads.) */
+    slot = rec_entry_index(r, 1, co_obj);
+    if (slot < 0 || r->second_load[slot] < (uint32_t)(make - r->ncode.ins))
         return 0;
-    for (k = 0; k < upy_seq_len(consts); k++) {
-        const upy_object *c = upy_seq_item(consts, k);
-        if (c != co_obj && c->kind == UPY_CODE &&
-            alike(c->u.code->name, co_obj->u.code->name) &&
-            alike_code(c->u.code, co_obj->u.code))
-            return 1;
-    }
-    return 0;
+    return r->lambda_twins[slot];
 }
 
 /* MAKE_FUNCTION: a lambda becomes an expression, a comprehension's
@@ -476,7 +574,7 @@ static int eval_make_function(rec *r, const upy_nin *in) {
     const char *name;
     upy_stmt *def;
     upy_arguments *args;
-    int ok = 1;
+    int ok = 1, own_line;
 
     memset(&closure, 0, sizeof closure);
     annotations = kwdefaults = defaults = closure;
@@ -514,7 +612,10 @@ static int eval_make_function(rec *r, const upy_nin *in) {
             return -1;
         lambda->u.lambda.args = args;
         lambda->u.lambda.body = rec_lambda_body(r, co);
-        lambda->own_line = (uint8_t)twin_lambda(r, in, co_obj);
+        own_line = twin_lambda(r, in, co_obj);
+        if (own_line < 0)
+            return -1;
+        lambda->own_line = (uint8_t)own_line;
         return push_value(r, lambda);
     }
     if (name && name[0] == '<')

@@ -334,6 +334,12 @@ typedef struct rec {
      * under_blocks[under_start[h + 1]]; NULL until first needed. */
     uint32_t *under_start;
     int32_t *under_blocks;
+    /* eval.c twin_lambda: for each co_consts slot of a code object (its
+     * first), whether another code constant is alike it, and the
+     * instruction of its second load (UINT32_MAX: none); NULL until
+     * first needed. */
+    uint8_t *lambda_twins;
+    uint32_t *second_load;
     /* What rec_value gives when memory ran out: never printed, the
      * recovery fails then. */
     upy_expr no_memory;

@@ -194,3 +194,42 @@ void upy_arena_release(upy_arena *arena) {
     arena->allocated = 0;
     arena->next_chunk = ARENA_FIRST_CHUNK_SIZE;
 }
+
+void upy_arena_mark_now(const upy_arena *arena, upy_arena_mark *mark) {
+    mark->front = arena->chunks;
+    mark->behind = arena->chunks ? arena->chunks->next : NULL;
+    mark->used = arena->chunks ? arena->chunks->used : 0;
+    mark->allocated = arena->allocated;
+    mark->next_chunk = arena->next_chunk;
+}
+
+/* Frees the chunks from first up to (not including) stop. */
+static void free_chunks(upy_arena_chunk *first, const upy_arena_chunk *stop) {
+    while (first != stop) {
+        upy_arena_chunk *next = first->next;
+        free(first);
+        first = next;
+    }
+}
+
+void upy_arena_rollback(upy_arena *arena, const upy_arena_mark *mark) {
+    size_t freed = arena->allocated - mark->allocated;
+    /* Small requests since the mark went to the front chunk then or to
+     * chunks put in front of it; big ones to chunks put right behind the
+     * front chunk of their time: in front of the mark's, or between it
+     * and the chunk that was behind it. */
+    free_chunks(arena->chunks, mark->front);
+    arena->chunks = mark->front;
+    if (mark->front) {
+        free_chunks(mark->front->next, mark->behind);
+        mark->front->next = mark->behind;
+        mark->front->used = mark->used;
+    }
+    if (arena->budget) {
+        arena->budget->allocated -= freed;
+        arena->budget->over_limit = 0;
+    }
+    arena->allocated = mark->allocated;
+    arena->next_chunk = mark->next_chunk;
+    arena->over_limit = 0;
+}

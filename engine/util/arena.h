@@ -56,4 +56,23 @@ void *upy_arena_grow(upy_arena *arena, const void *items, size_t len,
 
 void upy_arena_release(upy_arena *arena);
 
+/* A point in an arena's allocations to go back to: what was allocated
+ * after it is freed by upy_arena_rollback, and stops counting against the
+ * limit.  One code object's recovery, gone over the limit, gives its
+ * memory back this way so the code objects after it still get theirs. */
+typedef struct upy_arena_mark {
+    upy_arena_chunk *front;  /* the chunk in front, or NULL */
+    upy_arena_chunk *behind; /* the chunk behind it then */
+    size_t used;             /* of front */
+    size_t allocated;
+    size_t next_chunk;
+} upy_arena_mark;
+
+void upy_arena_mark_now(const upy_arena *arena, upy_arena_mark *mark);
+
+/* Frees what arena allocated since mark (which must be arena's, taken
+ * since its last rollback to an earlier mark or release) and clears
+ * over_limit, its own and its budget's. */
+void upy_arena_rollback(upy_arena *arena, const upy_arena_mark *mark);
+
 #endif /* UPY_ARENA_H */
