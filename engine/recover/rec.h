@@ -205,6 +205,12 @@ typedef struct rec_cond {
     int32_t chain_cleanup, chain_fail;
 } rec_cond;
 
+/* The instructions using each entry of a table: at[start[e]] up to
+ * at[start[e + 1]]. */
+typedef struct table_uses {
+    uint32_t *start, *at;
+} table_uses;
+
 typedef struct rec {
     upy_arena *arena;
     /* What recovery needs only while this code object is recovered (its
@@ -334,6 +340,10 @@ typedef struct rec {
      * under_blocks[under_start[h + 1]]; NULL until first needed. */
     uint32_t *under_start;
     int32_t *under_blocks;
+    /* tidy.c: the instructions that use each entry of co_names (0) and
+     * co_consts (1), ascending (index_entry_uses); NULL until first
+     * needed. */
+    table_uses uses_of[2];
     /* eval.c twin_lambda: for each co_consts slot of a code object (its
      * first), whether another code constant is alike it, and the
      * instruction of its second load (UINT32_MAX: none); NULL until
@@ -615,7 +625,7 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body);
  * took, at its end. */
 int rec_place_passes(rec *r, upy_stmt_list *body);
 int rec_place_final_passes(rec *r, upy_stmt_list *body);
-void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
+void rec_fold_tail_returns(rec *r, upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
 void rec_elif_chains(upy_stmt_list *body, int keeps_jump_after_exit);

@@ -403,30 +403,90 @@ static int order_agrees(const uint8_t *where, size_t n, int tail_first) {
 /* Where instruction i uses its entry: IN_TAIL, IN_B or IN_ELSEWHERE. */
 typedef uint8_t (*use_place)(const rec *r, uint32_t i, const void *arg);
 
-/* Whether the order the compiler met names and constants in says the
- * tail T came after B: in co_names and in co_consts the entries used only
- * in T and B come in B's, then T's order, and not (in both) T's, then
- * B's, which also agrees with T written where it stands. */
-static int tail_entered_after_b(const rec *r, use_place place,
-                                const void *arg) {
+/* Whether, with where[e] the places of each entry of both tables
+ * (co_names, co_consts), the order the compiler met names and constants
+ * in says the tail T came after B: in co_names and in co_consts the
+ * entries used only in T and B come in B's, then T's order, and not (in
+ * both) T's, then B's, which also agrees with T written where it stands. */
+static int order_says_tail_after_b(uint8_t *const where[2], const size_t n[2]) {
     int table, explicit_agrees = 1;
-    uint32_t i;
     for (table = 0; table < 2; table++) {
-        size_t n = upy_seq_len(table ? r->code->consts : r->code->names);
-        uint8_t *where = upy_arena_array(r->arena, n + 1, 1);
-        if (!where)
+        if (!order_agrees(where[table], n[table], 0))
             return 0;
-        memset(where, 0, n + 1);
-        for (i = 0; i < r->ncode.count; i++) {
-            int32_t e = rec_table_entry(r, i, table);
-            if (e >= 0)
-                where[e] |= place(r, i, arg);
-        }
-        if (!order_agrees(where, n, 0))
-            return 0;
-        explicit_agrees &= order_agrees(where, n, 1);
+        explicit_agrees &= order_agrees(where[table], n[table], 1);
     }
     return !explicit_agrees;
+}
+
+/* order_says_tail_after_b with the places of each instruction's entry
+ * given by place. */
+static int tail_entered_after_b(const rec *r, use_place place,
+                                const void *arg) {
+    uint8_t *where[2];
+    size_t n[2];
+    int table;
+    uint32_t i;
+    for (table = 0; table < 2; table++) {
+        n[table] = upy_seq_len(table ? r->code->consts : r->code->names);
+        where[table] = upy_arena_array(r->scratch, n[table] + 1, 1);
+        if (!where[table])
+            return 0;
+        for (i = 0; i < r->ncode.count; i++) {
+            int32_t e = r->table_entries[table][i];
+            if (e >= 0)
+                where[table][e] |= place(r, i, arg);
+        }
+    }
+    return order_says_tail_after_b(where, n);
+}
+
+/* The instructions that use each entry of table (0: co_names, 1:
+ * co_consts), ascending: uses->at[uses->start[e]] up to
+ * uses->at[uses->start[e + 1]].  Found once per code object: every if of
+ * an elif chain asks where the entries are used, and scanning the code
+ * each time was quadratic. */
+static int index_entry_uses(rec *r, int table) {
+    table_uses *u = &r->uses_of[table];
+    size_t n = upy_seq_len(table ? r->code->consts : r->code->names), e;
+    uint32_t i, total = 0, *fill;
+    u->start = upy_arena_array(r->scratch, n + 2, sizeof *u->start);
+    fill = upy_arena_array(r->scratch, n + 1, sizeof *fill);
+    if (!u->start || !fill)
+        return -1;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->table_entries[table][i] >= 0)
+            u->start[r->table_entries[table][i] + 1]++;
+    for (e = 0; e < n; e++) {
+        fill[e] = total;
+        total += u->start[e + 1];
+        u->start[e + 1] = total;
+    }
+    u->at = upy_arena_array_uncleared(r->scratch, total + 1, sizeof *u->at);
+    if (!u->at)
+        return -1;
+    for (i = 0; i < r->ncode.count; i++)
+        if (r->table_entries[table][i] >= 0)
+            u->at[fill[r->table_entries[table][i]]++] = i;
+    return 0;
+}
+
+/* How many of the uses at[0, n) (ascending) are before instruction i. */
+static uint32_t uses_before(const uint32_t *at, uint32_t n, uint32_t i) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (at[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* How many of the uses at[0, n) are in [from, to). */
+static uint32_t uses_in(const uint32_t *at, uint32_t n, uint32_t from,
+                        uint32_t to) {
+    return to <= from ? 0 : uses_before(at, n, to) - uses_before(at, n, from);
 }
 
 /* tail_after_else's places: T's code and its copy, and B before it. */
@@ -434,19 +494,40 @@ typedef struct else_places {
     uint32_t c0, c1, t0, t1, b0;
 } else_places;
 
-static uint8_t else_place(const rec *r, uint32_t i, const void *arg) {
-    const else_places *p = arg;
-    (void)r;
-    return (i >= p->c0 && i < p->c1) || (i >= p->t0 && i < p->t1) ? IN_TAIL
-           : i >= p->b0 && i < p->t0                              ? IN_B
-                                     : IN_ELSEWHERE;
+/* tail_entered_after_b with the places of p: T's code [t0, t1) and its
+ * copy [c0, c1) in the tail, [b0, t0) in B, the rest elsewhere; each
+ * entry's places counted from its uses (the ranges do not overlap). */
+static int ranges_entered_after_b(rec *r, const else_places *p) {
+    uint8_t *where[2];
+    size_t n[2], e;
+    int table;
+    for (table = 0; table < 2; table++) {
+        const table_uses *u = &r->uses_of[table];
+        n[table] = upy_seq_len(table ? r->code->consts : r->code->names);
+        where[table] = upy_arena_array(r->scratch, n[table] + 1, 1);
+        if (!where[table] || (!u->start && index_entry_uses(r, table)))
+            return 0;
+        for (e = 0; e < n[table]; e++) {
+            const uint32_t *at = u->at + u->start[e];
+            uint32_t uses = u->start[e + 1] - u->start[e], tail, in_b;
+            if (!uses)
+                continue;
+            tail = uses_in(at, uses, p->c0, p->c1) +
+                   uses_in(at, uses, p->t0, p->t1);
+            in_b = uses_in(at, uses, p->b0, p->t0);
+            where[table][e] = (uint8_t)((tail ? IN_TAIL : 0) |
+                                        (in_b ? IN_B : 0) |
+                                        (tail + in_b < uses ? IN_ELSEWHERE : 0));
+        }
+    }
+    return order_says_tail_after_b(where, n);
 }
 
 /* Whether `if c: A; T` + B + T (T the last m statements, ending in a
  * return or raise, copied into A by the compiler: the same code) came from `if
  * c: A` / `else: B` + T: whether the order the compiler met names and constants
  * in says T came after B, not at the end of A. */
-static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
+static int tail_after_else(rec *r, const upy_stmt_list *a_body,
                            const upy_stmt_list *rest, uint32_t m) {
     else_places p;
     if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
@@ -458,7 +539,7 @@ static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
         !rec_same_code(r, p.c0, p.t0, p.c1 - p.c0) ||
         returns_from_handler(r, a_body->items[a_body->len - 1]))
         return 0;
-    return tail_entered_after_b(r, else_place, &p);
+    return ranges_entered_after_b(r, &p);
 }
 
 /* Whether the last m statements of `body` (more than m) are a copy of
@@ -606,7 +687,7 @@ static int store_of_ifexp(const rec *r, const upy_stmt *s) {
  * is replaced by a copy of it): put B back in the else, unless the
  * constants say the source had the return.  Required at module level,
  * where a return is not valid source. */
-void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
+void rec_fold_tail_returns(rec *r, upy_stmt_list *body) {
     uint32_t k;
     upy_stmt *last;
     for (k = 0; k + 1 < body->len; k++) {
