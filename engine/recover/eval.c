@@ -105,11 +105,22 @@ static int append_elt(rec *r, upy_expr_list *list, upy_expr *e) {
     return 0;
 }
 
+/* (One copy for all of more: item by item, a folded display of n
+ * constants took n copies of the list, quadratic in time and memory --
+ * a list literal of 10,000 ints ran out of a module's memory.) */
 static int append_list(rec *r, upy_expr_list *list, upy_expr_list more) {
-    uint32_t k;
-    for (k = 0; k < more.len; k++)
-        if (append_elt(r, list, more.items[k]))
-            return -1;
+    upy_expr **items;
+    if (!more.len)
+        return 0;
+    items = upy_arena_array_uncleared(r->arena, (size_t)list->len + more.len,
+                                      sizeof(upy_expr *));
+    if (!items)
+        return rec_oom(r);
+    if (list->len)
+        memcpy(items, list->items, list->len * sizeof *items);
+    memcpy(items + list->len, more.items, more.len * sizeof *items);
+    list->items = items;
+    list->len += more.len;
     return 0;
 }
 
