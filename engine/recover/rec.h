@@ -344,6 +344,11 @@ typedef struct rec {
      * co_consts (1), ascending (index_entry_uses); NULL until first
      * needed. */
     table_uses uses_of[2];
+    /* try.c: the instructions using an entry of co_names (0), of
+     * co_consts (1), and the loads of None a return follows (2), ascending
+     * (index_order_users); NULL until first needed. */
+    uint32_t *order_users[3];
+    uint32_t n_order_users[3];
     /* eval.c twin_lambda: for each co_consts slot of a code object (its
      * first), whether another code constant is alike it, and the
      * instruction of its second load (UINT32_MAX: none); NULL until

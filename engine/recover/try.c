@@ -563,31 +563,54 @@ typedef struct entry_uses {
     uint8_t *elsewhere;
 } entry_uses;
 
+/* The instructions the order checks look at, ascending, found once per
+ * code object (each try of a body asked every instruction of the code):
+ * those that use an entry of co_names (0) or co_consts (1), and the loads
+ * of None that a return follows (2). */
+static int index_order_users(rec *r) {
+    uint32_t i, n = r->ncode.count, counts[3] = {0, 0, 0};
+    int kind;
+    for (kind = 0; kind < 3; kind++) {
+        r->order_users[kind] =
+            upy_arena_array_uncleared(r->scratch, n + 1, sizeof(uint32_t));
+        if (!r->order_users[kind])
+            return rec_oom(r);
+    }
+    for (i = 0; i < n; i++) {
+        const upy_nin *in = ins(r, i);
+        for (kind = 0; kind < 2; kind++)
+            if (r->table_entries[kind][i] >= 0)
+                r->order_users[kind][counts[kind]++] = i;
+        if (i + 1 < n && in->op == N_LOAD_CONST && in->obj->kind == UPY_NONE &&
+            ins(r, i + 1)->op == N_RETURN)
+            r->order_users[2][counts[2]++] = i;
+    }
+    for (kind = 0; kind < 3; kind++)
+        r->n_order_users[kind] = counts[kind];
+    return 0;
+}
+
 static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
                      int table, upy_arena *arena, owner_walks *w,
                      entry_uses *u) {
     size_t e;
-    uint32_t i;
+    uint32_t k;
     u->n = upy_seq_len(table ? r->code->consts : r->code->names);
     u->first = upy_arena_array(arena, u->n + 1, sizeof *u->first);
     u->handler = upy_arena_array(arena, u->n + 1, sizeof *u->handler);
     u->elsewhere = upy_arena_array(arena, u->n + 1, 1);
-    if (!u->first || !u->handler || !u->elsewhere)
+    if (!u->first || !u->handler || !u->elsewhere ||
+        (!r->order_users[table] && index_order_users(r)))
         return rec_oom(r);
     for (e = 0; e < u->n; e++) {
         u->first[e] = -1;
         u->handler[e] = 0;
         u->elsewhere[e] = 0;
     }
-    for (i = 0; i < r->ncode.count; i++) {
-        /* (Read off index_tables' array: every try of a body scans the
-         * whole code.) */
-        int32_t en = r->table_entries[table] ? r->table_entries[table][i]
-                                             : rec_table_entry(r, i, table),
-                own;
-        if (en < 0)
-            continue;
-        own = owner_of(r, h, rest, end, w, i);
+    for (k = 0; k < r->n_order_users[table]; k++) {
+        uint32_t i = r->order_users[table][k];
+        int32_t en = r->table_entries[table][i],
+                own = owner_of(r, h, rest, end, w, i);
         if (own == OWN_HANDLER) {
             if (!u->handler[en])
                 u->handler[en] = i;
@@ -640,22 +663,19 @@ static int agrees(const entry_uses *u, uint32_t k) {
  * the end of the code gets a copy of the implicit return, whose None
  * comes later, after all the rest's: the whole rest is then the else
  * part. */
-static int handler_falls_off_end(const rec *r, int32_t h,
+static int handler_falls_off_end(rec *r, int32_t h,
                                  const upy_ptr_vec *rest, uint32_t end,
                                  owner_walks *w, const entry_uses *consts) {
     const upy_object *tuple = r->code->consts;
     size_t none = 0, e;
-    uint32_t i;
+    uint32_t k;
     while (none < consts->n && upy_seq_item(tuple, none)->kind != UPY_NONE)
         none++;
-    for (i = 0; i + 1 < r->ncode.count; i++) {
-        const upy_nin *in = ins(r, i);
-        if (in->op == N_LOAD_CONST && in->obj->kind == UPY_NONE &&
-            ins(r, i + 1)->op == N_RETURN &&
-            owner_of(r, h, rest, end, w, i) == OWN_HANDLER)
+    /* (find_uses indexed the returns of None.) */
+    for (k = 0; k < r->n_order_users[2]; k++)
+        if (owner_of(r, h, rest, end, w, r->order_users[2][k]) == OWN_HANDLER)
             break;
-    }
-    if (i + 1 >= r->ncode.count)
+    if (k == r->n_order_users[2])
         return 0;
     /* (A return written in the handler of `try` / `except` / `else: C`
      * + D enters None between C's constants and D's.) */
