@@ -5,9 +5,14 @@ generated at sizes from about 10 to about 100,000 bytecode instructions
 (counted over the function and every code object nested in it), compiled
 by the running interpreter to a .pyc, and decompiled:
 
-  - time: `unpyc._engine.decompile_pyc` on the file's bytes, in this
-    process (no verification, no Python run on the output), best of
-    --repeat runs;
+  - time: the CPU time of `unpyc._engine.decompile_pyc` on the file's
+    bytes, in this process (no verification, no Python run on the output:
+    CPU time, not wall-clock time, since on a machine shared with other
+    jobs a run longer than a scheduler time slice waits for the CPU for
+    as long as the load makes it: at a load average of 24 on 2 CPUs, runs
+    of 40 ms took 15 times their CPU time), the median of
+    --repeat runs or more (the machine may be shared: the median is
+    steadier than one run, and than the best, under a varying load);
   - peak memory: the maximum resident set of the `unpyc --no-verify`
     command decompiling the same file (its whole process, so the smallest
     sizes show the command's own footprint).
@@ -24,7 +29,7 @@ over the range).
 Sizes CPython itself refuses to compile (nesting and recursion limits of
 its parser and compiler) are reported as such, not decompiled.
 
-    python benchmarks/scaling.py [--repeat 3] [--max 100000] [--shape NAME]
+    python benchmarks/scaling.py [--repeat 5] [--max 100000] [--shape NAME]
 
 The output is Markdown: one table of every measurement, one of the fits.
 """
@@ -38,6 +43,7 @@ import marshal
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
@@ -229,25 +235,24 @@ def measure(source: str, cli: str, workdir: Path, repeat: int) -> Optional[Point
     # A .pyc header: magic number, flags 0, then mtime and size (unused).
     pyc.write_bytes(importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(module))
     data = pyc.read_bytes()
-    best = float("inf")
+    times: List[float] = []
     note = ""
-    runs = 0
     spent = 0.0
     # Small cases run until they add up to MIN_SECONDS: one run of a
     # 10-instruction function is too short to time alone.
-    while runs < repeat or (spent < MIN_SECONDS and runs < 1000):
-        runs += 1
-        started = time.perf_counter()
+    while len(times) < repeat or (spent < MIN_SECONDS and len(times) < 1000):
+        started = time.thread_time()
         try:
             _, unrecovered = _engine.decompile_pyc(data)
             note = "%d unrecovered" % unrecovered if unrecovered else ""
         except _engine.EngineError as e:
             note = "error: %s" % e
-        elapsed = time.perf_counter() - started
+        elapsed = time.thread_time() - started
         spent += elapsed
-        best = min(best, elapsed)
+        times.append(elapsed)
     memory, error = peak_mib(cli, pyc, workdir)
-    return Point(instruction_count(code), best, memory, note or error)
+    return Point(instruction_count(code), statistics.median(times), memory,
+                 note or error)
 
 
 def line_fit(points: List[Point]) -> Tuple[float, float, float]:
@@ -272,7 +277,7 @@ def line_fit(points: List[Point]) -> Tuple[float, float, float]:
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--max", type=int, default=100000,
                         help="the largest size, in instructions")
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES),
