@@ -508,16 +508,24 @@ static void skip_exit_copies(rec *r, uint32_t at, uint32_t fstart,
  * a return are not, and the branch jumps straight to the copy's end. */
 static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
     uint32_t k;
+    int32_t exit_to = -1; /* where a jump ending the way out goes */
     if (rec_same_code(r, at, first, n))
         return 1;
     if (at + n > r->ncode.count || first + n > r->ncode.count)
         return 0;
+    /* A branch to a jump back to a loop's header (3.12's threaded loop
+     * end, which normalizing turned into a backward conditional jump:
+     * inverted_back_jump) goes to the header itself. */
+    if (at + n < r->ncode.count && ins(r, at + n)->op == N_JUMP &&
+        ins(r, at + n)->target <= (int32_t)at)
+        exit_to = ins(r, at + n)->target;
     for (k = 0; k < n; k++) {
         const upy_nin *x = ins(r, at + k), *y = ins(r, first + k);
         if (rec_same_code(r, at + k, first + k, 1))
             continue;
         if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
-            x->flags != y->flags || x->target != (int32_t)(at + n) ||
+            x->flags != y->flags ||
+            (x->target != (int32_t)(at + n) && x->target != exit_to) ||
             y->target < (int32_t)(first + n) ||
             ins(r, (uint32_t)y->target)->op != N_RERAISE ||
             ins(r, (uint32_t)y->target)->arg)
@@ -1966,9 +1974,11 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
     if (start >= r->ncode.count)
         return UPY_NO_BLOCK;
     b = r->cfg.block_of[start];
-    /* The test's blocks each end in a conditional jump; the header is the
-     * block after the last, or after a chained comparison's cleanup and
-     * the jump over it (see chain_gap). */
+    /* The test's blocks each end in a conditional jump, or are part of an
+     * operand's own and / or (`while f(a or b) and c`: a block ending in
+     * a jump that keeps its value, and the block it falls into); the
+     * header is the block after the last, or after a chained comparison's
+     * cleanup and the jump over it (see chain_gap). */
     for (k = b; k < (int32_t)r->cfg.count && k - b < 16; k++) {
         const upy_block *kb = blk(r, k);
         if (k > b && kb->is_loop_header)
@@ -1976,8 +1986,13 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
                                &bottom)
                        ? k
                        : UPY_NO_BLOCK;
-        if (ins(r, kb->end - 1)->op == N_POP_JUMP_IF &&
+        if ((ins(r, kb->end - 1)->op == N_POP_JUMP_IF ||
+             ins(r, kb->end - 1)->op == N_JUMP_IF_OR_POP) &&
             (k == b || end == kb->start))
+            end = kb->end;
+        else if (k > b && end == kb->start &&
+                 ins(r, blk(r, k - 1)->end - 1)->op == N_JUMP_IF_OR_POP &&
+                 upy_nin_falls_through(ins(r, kb->end - 1)))
             end = kb->end;
         else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
                              (kb->end - kb->start == 1 &&
