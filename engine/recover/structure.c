@@ -508,24 +508,16 @@ static void skip_exit_copies(rec *r, uint32_t at, uint32_t fstart,
  * a return are not, and the branch jumps straight to the copy's end. */
 static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
     uint32_t k;
-    int32_t exit_to = -1; /* where a jump ending the way out goes */
     if (rec_same_code(r, at, first, n))
         return 1;
     if (at + n > r->ncode.count || first + n > r->ncode.count)
         return 0;
-    /* A branch to a jump back to a loop's header (3.12's threaded loop
-     * end, which normalizing turned into a backward conditional jump:
-     * inverted_back_jump) goes to the header itself. */
-    if (at + n < r->ncode.count && ins(r, at + n)->op == N_JUMP &&
-        ins(r, at + n)->target <= (int32_t)at)
-        exit_to = ins(r, at + n)->target;
     for (k = 0; k < n; k++) {
         const upy_nin *x = ins(r, at + k), *y = ins(r, first + k);
         if (rec_same_code(r, at + k, first + k, 1))
             continue;
         if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
-            x->flags != y->flags ||
-            (x->target != (int32_t)(at + n) && x->target != exit_to) ||
+            x->flags != y->flags || x->target != (int32_t)(at + n) ||
             y->target < (int32_t)(first + n) ||
             ins(r, (uint32_t)y->target)->op != N_RERAISE ||
             ins(r, (uint32_t)y->target)->arg)
