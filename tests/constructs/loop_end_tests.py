@@ -57,3 +57,75 @@ def nested_while_or_operand(xs, b, c):
 def while_not_or_operand(b):
     while not f(b or None):
         g()
+
+
+def nested_if_in_then_part(xs, ret):
+    for part in xs:
+        if part:
+            if ret:
+                ret.pop()
+        else:
+            ret.append(part)
+
+
+def nested_and_in_elif(xs, ret):
+    for part in xs:
+        if part == '.':
+            pass
+        elif part == '..':
+            if ret and ret[0]:
+                ret.pop()
+        else:
+            ret.append(part)
+
+
+def nested_none_tests(xs, ret, n, m):
+    for e in xs:
+        if e.names:
+            s = m.get(e)
+            if s is None:
+                if n is None and ret is None:
+                    ret.append(e)
+            elif g(s):
+                ret.append(e)
+
+
+def nested_if_then_written_continue(xs, ret):
+    for part in xs:
+        if part:
+            if not ret:
+                continue
+            ret.pop()
+        else:
+            ret.append(part)
+
+
+def nested_if_else_in_then_part(xs, ret):
+    for part in xs:
+        if part:
+            if ret:
+                ret.pop()
+            else:
+                ret.append(0)
+        else:
+            ret.append(part)
+
+
+def nested_if_then_part_not_last(xs, ret):
+    for part in xs:
+        if part:
+            if ret:
+                ret.pop()
+        else:
+            ret.append(part)
+        ret.append(1)
+
+
+def nested_if_in_then_part_of_while(ret):
+    while ret:
+        part = ret.pop()
+        if part:
+            if part > 1:
+                ret.append(part - 2)
+        else:
+            ret.append(part)
