@@ -1063,12 +1063,33 @@ static int else_back_to_loop(rec *r, int32_t on_false, const region *rg,
  * on_false to rg's end: running off the then part goes back to the loop
  * (an if ending it jumps there when its test fails, where 3.12 threads
  * the jump: `if a: if b: x` + `else: y` is no `if not b: continue`). */
+/* Whether blocks [from, to) go on only to the header of loop, the last
+ * by a jump, and one of them by a test's jump there: 3.12 threads the way
+ * a test fails, on to the end of the then part of an if / else, over the
+ * else part to the end of a loop body, into a jump back (normalizing made
+ * it a test jumping back, inverted_back_jump).  A `continue` written there
+ * would keep its jump. */
+static int test_threaded_to_loop(const rec *r, int32_t from, int32_t to,
+                                 int32_t loop) {
+    int32_t b;
+    if (!leaves_only_to_loop(r, from, to, loop) ||
+        ins(r, blk(r, to - 1)->end - 1)->op != N_JUMP ||
+        blk(r, to - 1)->jump != loop)
+        return 0;
+    for (b = from; b < to - 1; b++)
+        if (ins(r, blk(r, b)->end - 1)->op == N_POP_JUMP_IF &&
+            blk(r, b)->jump == loop)
+            return 1;
+    return 0;
+}
+
 static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              const region *rg, int32_t on_true,
                              int32_t on_false, int32_t then_end) {
     return r->ncode.threads_loop_jumps && on_false == c->on_false &&
            on_false < rg->end &&
-           goes_on_to_loop(r, on_true, then_end, rg->loop) &&
+           (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
+            test_threaded_to_loop(r, on_true, then_end, rg->loop)) &&
            leaves_only_to_loop(r, on_false, rg->end, rg->loop) &&
            blk(r, on_false)->end - blk(r, on_false)->start > 1;
 }

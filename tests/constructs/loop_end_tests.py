@@ -129,3 +129,35 @@ def nested_if_in_then_part_of_while(ret):
                 ret.append(part - 2)
         else:
             ret.append(part)
+
+
+def nested_if_written_continue_in_then_part(xs, out, it):
+    for i, x in it:
+        if x.t and x.v in out:
+            if i < 3 and xs[i]:
+                next(it)
+                continue
+        else:
+            out.append(x)
+
+
+def nested_if_written_continue_then_more(xs, out):
+    for x in xs:
+        if x:
+            if x > 1:
+                out.append(1)
+                continue
+            out.append(2)
+        else:
+            out.append(x)
+
+
+def nested_if_continue_then_part_not_last(xs, out):
+    for x in xs:
+        if x:
+            if x > 1:
+                out.append(1)
+                continue
+        else:
+            out.append(x)
+        out.append(5)
