@@ -161,3 +161,13 @@ def nested_if_continue_then_part_not_last(xs, out):
         else:
             out.append(x)
         out.append(5)
+
+
+def while_or_operand_second(b, c):
+    while c and f(b or None):
+        g()
+
+
+def while_ifexp_operand(a, b, c):
+    while (b if a else c) and c:
+        g()
