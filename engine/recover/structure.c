@@ -1047,13 +1047,51 @@ static int exit_jump_of_while(const rec *r, const upy_block *bb) {
 static int else_back_to_loop(rec *r, int32_t on_false, const region *rg,
                              upy_ptr_vec *body, upy_ptr_vec *orelse) {
     region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
-    body->len--;
+    if (((upy_stmt *)body->items[body->len - 1])->kind == UPY_S_CONTINUE)
+        body->len--;
     if (rec_region(r, on_false, &else_rg, orelse))
         return -1;
     if (orelse->len &&
         ((upy_stmt *)orelse->items[orelse->len - 1])->kind == UPY_S_CONTINUE)
         orelse->len--;
     return 0;
+}
+
+/* Whether the if on c, at the end of a loop body in region rg, is an if /
+ * else whose then part [on_true, then_end) goes back to the loop by the
+ * jump ending its code, threaded there by 3.12, and so does the else part
+ * on_false to rg's end: running off the then part goes back to the loop
+ * (an if ending it jumps there when its test fails, where 3.12 threads
+ * the jump: `if a: if b: x` + `else: y` is no `if not b: continue`). */
+/* Whether blocks [from, to) go on only to the header of loop, the last
+ * by a jump, and one of them by a test's jump there: 3.12 threads the way
+ * a test fails, on to the end of the then part of an if / else, over the
+ * else part to the end of a loop body, into a jump back (normalizing made
+ * it a test jumping back, inverted_back_jump).  A `continue` written there
+ * would keep its jump. */
+static int test_threaded_to_loop(const rec *r, int32_t from, int32_t to,
+                                 int32_t loop) {
+    int32_t b;
+    if (!leaves_only_to_loop(r, from, to, loop) ||
+        ins(r, blk(r, to - 1)->end - 1)->op != N_JUMP ||
+        blk(r, to - 1)->jump != loop)
+        return 0;
+    for (b = from; b < to - 1; b++)
+        if (ins(r, blk(r, b)->end - 1)->op == N_POP_JUMP_IF &&
+            blk(r, b)->jump == loop)
+            return 1;
+    return 0;
+}
+
+static int then_goes_to_loop(const rec *r, const rec_cond *c,
+                             const region *rg, int32_t on_true,
+                             int32_t on_false, int32_t then_end) {
+    return r->ncode.threads_loop_jumps && on_false == c->on_false &&
+           on_false < rg->end &&
+           (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
+            test_threaded_to_loop(r, on_true, then_end, rg->loop)) &&
+           leaves_only_to_loop(r, on_false, rg->end, rg->loop) &&
+           blk(r, on_false)->end - blk(r, on_false)->start > 1;
 }
 
 /* Whether the if on c, ending a loop body (region rg runs off to the
@@ -1218,6 +1256,9 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     }
     then_rg = rec_sub_region(rg, on_true, then_end,
                              els_end != UPY_NO_BLOCK ? els_end : on_false);
+    then_rg.falls_to_loop =
+        els_end == UPY_NO_BLOCK && !saved &&
+        then_goes_to_loop(r, c, rg, on_true, on_false, then_end);
     if (rec_region(r, on_true, &then_rg, &body))
         return -1;
     if (saved) {
@@ -1238,18 +1279,13 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = els_end;
-    } else if (r->ncode.threads_loop_jumps && on_false == c->on_false &&
-               on_false < rg->end &&
-               goes_on_to_loop(r, on_true, then_end, rg->loop) &&
-               leaves_only_to_loop(r, on_false, rg->end, rg->loop) &&
-               blk(r, on_false)->end - blk(r, on_false)->start > 1 &&
-               body.len &&
-               ((upy_stmt *)body.items[body.len - 1])->kind == UPY_S_CONTINUE) {
+    } else if (then_rg.falls_to_loop && body.len) {
         /* At the end of a loop body, the then part goes back to the loop
          * by its last jump, and so does the rest: an if / else.  (With a
          * `continue` written instead, 3.12+ would keep a jump of its own
          * for it rather than thread the then part's jumps to the loop; a
-         * lone jump there is a written one.) */
+         * lone jump there is a written one.)  The then part was read as
+         * running off to the loop: an if ending it has no `continue`. */
         if (else_back_to_loop(r, on_false, rg, &body, &orelse))
             return -1;
         *next = UPY_NO_BLOCK;
@@ -1966,9 +2002,11 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
     if (start >= r->ncode.count)
         return UPY_NO_BLOCK;
     b = r->cfg.block_of[start];
-    /* The test's blocks each end in a conditional jump; the header is the
-     * block after the last, or after a chained comparison's cleanup and
-     * the jump over it (see chain_gap). */
+    /* The test's blocks each end in a conditional jump, or are part of an
+     * operand's own and / or (`while f(a or b) and c`: a block ending in
+     * a jump that keeps its value, and the block it falls into); the
+     * header is the block after the last, or after a chained comparison's
+     * cleanup and the jump over it (see chain_gap). */
     for (k = b; k < (int32_t)r->cfg.count && k - b < 16; k++) {
         const upy_block *kb = blk(r, k);
         if (k > b && kb->is_loop_header)
@@ -1976,8 +2014,13 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
                                &bottom)
                        ? k
                        : UPY_NO_BLOCK;
-        if (ins(r, kb->end - 1)->op == N_POP_JUMP_IF &&
+        if ((ins(r, kb->end - 1)->op == N_POP_JUMP_IF ||
+             ins(r, kb->end - 1)->op == N_JUMP_IF_OR_POP) &&
             (k == b || end == kb->start))
+            end = kb->end;
+        else if (k > b && end == kb->start &&
+                 ins(r, blk(r, k - 1)->end - 1)->op == N_JUMP_IF_OR_POP &&
+                 upy_nin_falls_through(ins(r, kb->end - 1)))
             end = kb->end;
         else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
                              (kb->end - kb->start == 1 &&

@@ -1199,11 +1199,18 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
 static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
                                   uint32_t n) {
     uint32_t k, tail;
+    int32_t back_to = -1;
     if (rec_same_code(r, at, first, n))
         return 1;
     if (at + n > r->ncode.count || first + n > r->ncode.count)
         return 0;
     tail = exit_copy_length(r, at + n);
+    /* What follows may be a jump back to a loop's header: 3.12 threads a
+     * branch to it there (normalizing made that a backward conditional
+     * jump, inverted_back_jump). */
+    if (at + n < r->ncode.count && ins(r, at + n)->op == N_JUMP &&
+        ins(r, at + n)->target <= (int32_t)at)
+        back_to = ins(r, at + n)->target;
     for (k = 0; k < n; k++) {
         const upy_nin *x = ins(r, at + k), *y = ins(r, first + k);
         int32_t t;
@@ -1219,7 +1226,7 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
         /* (What follows may be no small exit block, or one with a line of
          * its own, that the compiler does not copy: the branch joins it.) */
         t = x->target;
-        if (t == (int32_t)(at + n))
+        if (t == (int32_t)(at + n) || t == back_to)
             continue;
         if (!tail || (t >= (int32_t)at && t <= (int32_t)(at + n)) ||
             !rec_same_code(r, (uint32_t)t, at + n, tail))
@@ -1228,6 +1235,7 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     for (k = 0; k < n; k++)
         if (ins(r, at + k)->target >= 0 &&
             ins(r, at + k)->target != (int32_t)(at + n) &&
+            ins(r, at + k)->target != back_to &&
             !rec_same_code(r, at + k, first + k, 1)) {
             uint32_t t = (uint32_t)ins(r, at + k)->target;
             rec_skip_range(r, t, tail);
