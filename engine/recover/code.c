@@ -1365,7 +1365,8 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
 /* global / nonlocal declarations the code implies.  In a function, a free
  * variable no instruction names was declared nonlocal and never used (or
  * used in dead code only): it stays free, and the declaration keeps it so.
- * (A method's __class__ is free by reading it, never by declaring it.) */
+ * (A method's __class__ is free by reading it, never by declaring it; a
+ * store or del of it is a local's but for `nonlocal __class__`.) */
 static int add_declarations(rec *r, upy_stmt_list *body, int function) {
     const upy_code *co = r->code;
     upy_ptr_vec globals = {0}, nonlocals = {0};
@@ -1387,7 +1388,6 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
             else if (in->arg == UPY_SCOPE_DEREF)
                 for (k = 0; k < upy_seq_len(co->freevars); k++)
                     if (strcmp(str_at(co->freevars, k), name) == 0 &&
-                        strcmp(name, "__class__") != 0 &&
                         !is_inlined_variable(r, name))
                         to = &nonlocals;
         }
