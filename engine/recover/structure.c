@@ -1098,6 +1098,9 @@ static uint32_t with_suppress_at(const rec *r, const upy_stmt *s) {
     int32_t h;
     while (i < n && ins(r, i)->op != N_BEFORE_WITH)
         i++;
+    /* (async with awaits __aenter__ first, outside the with's handler.) */
+    if (i + 1 < n && ins(r, i + 1)->op == N_AWAIT)
+        i++;
     if (i + 1 >= n || (h = ins(r, i + 1)->handler) < 0)
         return UINT32_MAX;
     for (i = (uint32_t)h; i + 4 < n; i++)

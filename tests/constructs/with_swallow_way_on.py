@@ -115,3 +115,23 @@ def while_if_with_else(self, T):
                 self.b()
         else:
             self.c()
+
+
+# async with: the way on is found past the await of __aenter__.
+
+async def async_if_with_elif_in_loop(events, T, h, k, m):
+    for event in events:
+        if h(event):
+            async with T() as trace:
+                trace.add(event)
+        elif k(event):
+            m(event)
+
+
+async def async_get_data(c, a, b):
+    if c:
+        async with a:
+            return 1
+    else:
+        async with b:
+            return 2
