@@ -1362,10 +1362,74 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
     return 0;
 }
 
+/* Whether co is the code of a comprehension or generator expression. */
+static int is_comprehension_code(const upy_code *co) {
+    static const char *const names[] = {"<listcomp>", "<setcomp>",
+                                        "<dictcomp>", "<genexpr>"};
+    const char *name = rec_str(co->name);
+    uint32_t k;
+    for (k = 0; name && k < 4; k++)
+        if (strcmp(name, names[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Adds name to the names of `to` once. */
+static int push_once(rec *r, upy_ptr_vec *to, const char *name) {
+    uint32_t k;
+    for (k = 0; k < to->len; k++)
+        if (strcmp((const char *)to->items[k], name) == 0)
+            return 0;
+    return upy_vec_push(r->arena, to, (void *)name) ? rec_oom(r) : 0;
+}
+
+/* The declarations an assignment expression in a comprehension that code
+ * `co` makes (and in those nested in it) implies, where the comprehension
+ * is code of its own (3.8-3.11, and 3.12+ generator expressions): its
+ * target binds in the function around it, which declared it global (a
+ * STORE_GLOBAL in the comprehension) or nonlocal (a store of a cell the
+ * function only passes on, one of its free variables).  Without the
+ * declaration, the target would be a local of the function. */
+static int comprehension_declarations(rec *r, const upy_code *co, int depth,
+                                      upy_ptr_vec *globals,
+                                      upy_ptr_vec *nonlocals) {
+    uint32_t i, k;
+    for (i = 0; i < upy_seq_len(co->consts) && depth < 8; i++) {
+        const upy_object *c = upy_seq_item(co->consts, i);
+        upy_decoded dec;
+        upy_ncode nc;
+        unpyc_error local;
+        if (c->kind != UPY_CODE || !is_comprehension_code(c->u.code) ||
+            (depth == 0 && !const_loaded(r, c)))
+            continue;
+        if (upy_decode_code(r->version, c->u.code, r->scratch, &dec, &local) ||
+            upy_normalize(&dec, r->version, r->scratch, &nc, &local))
+            continue;
+        for (k = 0; k < nc.count; k++) {
+            const upy_nin *in = &nc.ins[k];
+            const char *name = rec_str(in->obj);
+            if (in->op != N_STORE || !name)
+                continue;
+            if (in->arg == UPY_SCOPE_GLOBAL &&
+                push_once(r, globals, rec_source_name(r, name)))
+                return -1;
+            if (in->arg == UPY_SCOPE_DEREF &&
+                in_names(r->code->freevars, name) &&
+                push_once(r, nonlocals, rec_source_name(r, name)))
+                return -1;
+        }
+        if (comprehension_declarations(r, c->u.code, depth + 1, globals,
+                                       nonlocals))
+            return -1;
+    }
+    return 0;
+}
+
 /* global / nonlocal declarations the code implies.  In a function, a free
  * variable no instruction names was declared nonlocal and never used (or
  * used in dead code only): it stays free, and the declaration keeps it so.
- * (A method's __class__ is free by reading it, never by declaring it.) */
+ * (A method's __class__ is free by reading it, never by declaring it; a
+ * store or del of it is a local's but for `nonlocal __class__`.) */
 static int add_declarations(rec *r, upy_stmt_list *body, int function) {
     const upy_code *co = r->code;
     upy_ptr_vec globals = {0}, nonlocals = {0};
@@ -1387,7 +1451,6 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
             else if (in->arg == UPY_SCOPE_DEREF)
                 for (k = 0; k < upy_seq_len(co->freevars); k++)
                     if (strcmp(str_at(co->freevars, k), name) == 0 &&
-                        strcmp(name, "__class__") != 0 &&
                         !is_inlined_variable(r, name))
                         to = &nonlocals;
         }
@@ -1400,6 +1463,8 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
         if (k == to->len && upy_vec_push(r->arena, to, (void *)name))
             return rec_oom(r);
     }
+    if (function && comprehension_declarations(r, co, 0, &globals, &nonlocals))
+        return -1;
     for (k = 0; function && k < upy_seq_len(co->freevars); k++) {
         const char *name = str_at(co->freevars, k);
         if (strcmp(name, "__class__") != 0 && !names_variable(r, name) &&

@@ -112,6 +112,22 @@ static void mark_own_lines(upy_ptr_vec *gens, const upy_ptr_vec *if_stmts,
     }
 }
 
+/* The clause `for y in [v]` of assignment s, `y = v`. */
+static upy_comprehension *assignment_clause(rec *r, const upy_stmt *s) {
+    upy_comprehension *g = upy_arena_alloc(r->arena, sizeof *g);
+    upy_expr *list = upy_expr_new(r->arena, UPY_E_LIST);
+    upy_expr **items = upy_arena_array(r->arena, 1, sizeof(upy_expr *));
+    if (!g || !list || !items)
+        return NULL;
+    memset(g, 0, sizeof *g);
+    items[0] = s->u.assign.value;
+    list->u.elts.items = items;
+    list->u.elts.len = 1;
+    g->target = s->u.assign.targets.items[0];
+    g->iter = list;
+    return g;
+}
+
 /* Reads the clauses of a comprehension off its recovered body.  Returns
  * the element (for a dict comprehension a (key, value) tuple), or NULL
  * when the body has another shape. */
@@ -147,6 +163,20 @@ static upy_expr *read_clauses(rec *r, const upy_stmt *loop,
                                  rec_negate(r, s->u.if_.test)) ||
                     upy_vec_push(r->arena, &if_stmts, s))
                     return NULL;
+                k++;
+                continue;
+            }
+            if (s->kind == UPY_S_ASSIGN && s->u.assign.targets.len == 1 &&
+                k + 1 < body.len) {
+                /* `for y in [v]`: 3.9+ compile a one-item list or tuple
+                 * iterated by an inner clause as the assignment y = v. */
+                g->ifs = upy_vec_exprs(&ifs);
+                memset(&ifs, 0, sizeof ifs);
+                g = assignment_clause(r, s);
+                if (!g || upy_vec_push(r->arena, gens, g)) {
+                    rec_oom(r);
+                    return NULL;
+                }
                 k++;
                 continue;
             }

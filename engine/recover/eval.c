@@ -357,9 +357,9 @@ static upy_expr_list ex_args(rec *r, upy_expr *e, int kwargs,
     return display_items(r, e);
 }
 
-/* class C(bases, **kw): __build_class__ called through CALL_FUNCTION_EX
- * with the tuple SV_CLASS_ARGS holds and the keywords of `call` (made from
- * the ** dict) as the class's. */
+/* class C(bases, **kw) or C(*bases): __build_class__ called through
+ * CALL_FUNCTION_EX with the tuple SV_CLASS_ARGS holds and the keywords of
+ * `call` (made from the ** dict, if any) as the class's. */
 static int class_call_ex(rec *r, sval args, upy_expr *call) {
     const upy_expr *rest = args.expr;
     uint32_t n = rest ? rest->u.elts.len : 0, k;
@@ -408,9 +408,9 @@ static int eval_call_ex(rec *r, const upy_nin *in) {
     for (k = nslots; k-- > 0;)
         slots[k] = rec_pop(r);
     fn = callable_of(r, slots, nslots);
-    if (fn.kind == SV_BUILD_CLASS && args.kind == SV_CLASS_ARGS &&
-        (in->flags & N_CALL_KWARGS)) {
-        keywords_from_dict(r, call, rec_value(r, kwargs));
+    if (fn.kind == SV_BUILD_CLASS && args.kind == SV_CLASS_ARGS) {
+        if (in->flags & N_CALL_KWARGS)
+            keywords_from_dict(r, call, rec_value(r, kwargs));
         return r->failed ? -1 : class_call_ex(r, args, call);
     }
     call->u.call.func = rec_value(r, fn);
@@ -1095,7 +1095,9 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
                                                  : UPY_E_SET);
         if (!items || !e)
             return -1;
-        if (in->op == N_BUILD_TUPLE && is_class_args(r, items, in->arg)) {
+        /* (3.12+ build the arguments of `class C(*bases)` as a list,
+         * extended by the starred parts, then made a tuple.) */
+        if (in->op != N_BUILD_SET && is_class_args(r, items, in->arg)) {
             e->u.elts = expr_list(r, items + 1, (uint32_t)in->arg - 1);
             return rec_push_sval(r, (sval){.kind = SV_CLASS_ARGS,
                                            .expr = e,
@@ -1106,6 +1108,11 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     }
     case N_LIST_TO_TUPLE:
         a = rec_pop(r);
+        if (a.kind == SV_CLASS_ARGS)
+            return rec_push_sval(
+                r, (sval){.kind = SV_CLASS_ARGS,
+                          .expr = make_tuple(r, display_items(r, a.expr)),
+                          .pend = a.pend});
         return push_value(r, make_tuple(r, display_items(r, rec_value(r, a))));
     case N_LIST_EXTEND:
     case N_SET_UPDATE: {

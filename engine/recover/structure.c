@@ -1128,6 +1128,135 @@ static int then_never_runs_off(const rec *r, const rec_cond *c,
     return 1;
 }
 
+/* The instruction after the pops that start the way on of with statement
+ * s where its __exit__ swallowed an exception (its handler's POP_TOP;
+ * POP_EXCEPT; POP_TOP; POP_TOP), or UINT32_MAX when not found. */
+static uint32_t with_suppress_at(const rec *r, const upy_stmt *s) {
+    uint32_t i = s->start, n = r->ncode.count;
+    int32_t h;
+    while (i < n && ins(r, i)->op != N_BEFORE_WITH)
+        i++;
+    /* (async with awaits __aenter__ first, outside the with's handler.) */
+    if (i + 1 < n && ins(r, i + 1)->op == N_AWAIT)
+        i++;
+    if (i + 1 >= n || (h = ins(r, i + 1)->handler) < 0)
+        return UINT32_MAX;
+    for (i = (uint32_t)h; i + 4 < n; i++)
+        if (ins(r, i)->op == N_POP_TOP && ins(r, i + 1)->op == N_POP_EXCEPT &&
+            ins(r, i + 2)->op == N_POP_TOP && ins(r, i + 3)->op == N_POP_TOP)
+            return i + 4;
+    return UINT32_MAX;
+}
+
+/* Whether `body`, the then part of an if that ends the body of the loop
+ * of region rg (rg runs off to the loop's header), ends in a with
+ * statement that runs off its end: the `continue` after the with (the
+ * last of body, the with's normal exit jumping back) stands for no
+ * statement when the with's way on after __exit__ swallowed an exception
+ * jumps straight to the header.  A written `continue` keeps a jump of its
+ * own, on its own line, which the with's way on goes to (3.13 threads no
+ * jump into one with a line: JUMP_BACKWARD_NO_INTERRUPT to the continue,
+ * where the end of an if / else is JUMP_BACKWARD to the header). */
+static int ends_in_with_off_to_loop(const rec *r, const region *rg,
+                                    const upy_ptr_vec *body) {
+    uint32_t j;
+    if (rg->loop == UPY_NO_BLOCK || rg->cont != rg->loop ||
+        !falls_to_loop(r, rg) || body->len < 2 ||
+        ((const upy_stmt *)body->items[body->len - 1])->kind !=
+            UPY_S_CONTINUE ||
+        ((const upy_stmt *)body->items[body->len - 2])->kind != UPY_S_WITH)
+        return 0;
+    j = with_suppress_at(r, body->items[body->len - 2]);
+    return j != UINT32_MAX && ins(r, j)->op == N_JUMP &&
+           ins(r, j)->target == (int32_t)blk(r, rg->loop)->start;
+}
+
+/* Whether the if on c, whose then part [on_true, then_end) ends in a with
+ * that runs off its end (ends_in_with_off_to_loop), is an if / else: the
+ * rest of the loop body, which only goes back to the loop, is its else
+ * part. */
+static int then_with_runs_off(const rec *r, const rec_cond *c,
+                              const region *rg, int32_t then_end,
+                              const upy_ptr_vec *body) {
+    return c->on_false == then_end && then_end < rg->end &&
+           ends_in_with_off_to_loop(r, rg, body) &&
+           leaves_only_to_loop(r, then_end, rg->end, rg->loop);
+}
+
+static uint32_t jumped_to(const rec *r, uint32_t i);
+
+/* How many instructions from `at` on are a copy of the small exit block
+ * at `to` (up to its return; the compiler copies such blocks in place of
+ * jumps to them), 0 when they are not. */
+static uint32_t exit_copy_len(const rec *r, uint32_t at, uint32_t to) {
+    uint32_t n = 0;
+    while (to + n < r->ncode.count && n < 8 && ins(r, to + n)->op != N_RETURN)
+        n++;
+    if (at == to || to + n >= r->ncode.count ||
+        ins(r, to + n)->op != N_RETURN || at + n >= r->ncode.count ||
+        !rec_same_code(r, at, to, n + 1))
+        return 0;
+    return n + 1;
+}
+
+/* Whether the if on c, whose then part `body` ends in a with statement,
+ * is the last statement of region rg, with an else part from on_false
+ * on: where the with's __exit__ swallowed an exception it goes on to the
+ * code after the region (a copy of it, where the compiler copies small
+ * exit blocks in place of jumps to them, or a jump there), not to the
+ * code at on_false, which is no code after the if then.  *ret gets where
+ * that way on starts and *copy_len the length of the copy (0 where it
+ * jumps); after a region that ends the code, it is `return k`, an
+ * implicit `return None` or one to write after the if (*copy_len 0). */
+static int then_with_leaves_region(const rec *r, const region *rg,
+                                   int32_t on_false, const upy_ptr_vec *body,
+                                   uint32_t *ret, uint32_t *copy_len) {
+    uint32_t j, f, n, to;
+    if (on_false >= rg->end || !body->len || rg->loop != UPY_NO_BLOCK ||
+        ((const upy_stmt *)body->items[body->len - 1])->kind != UPY_S_WITH)
+        return 0;
+    j = with_suppress_at(r, body->items[body->len - 1]);
+    f = blk(r, on_false)->start;
+    if (j == UINT32_MAX || j + 1 >= r->ncode.count || j == f)
+        return 0;
+    *ret = UINT32_MAX;
+    *copy_len = 0;
+    if (rg->follow == UPY_NO_BLOCK) {
+        if (rg->end != (int32_t)r->cfg.count ||
+            ins(r, j)->op != N_LOAD_CONST || ins(r, j + 1)->op != N_RETURN ||
+            rec_same_code(r, j, f, 2))
+            return 0;
+        *ret = j;
+        return 1;
+    }
+    if (rg->follow >= (int32_t)r->cfg.count)
+        return 0;
+    to = blk(r, rg->follow)->start;
+    if (ins(r, j)->op == N_JUMP)
+        return jumped_to(r, j) == jumped_to(r, to) && jumped_to(r, f) != to;
+    n = exit_copy_len(r, j, to);
+    if (!n || rec_same_code(r, j, f, n))
+        return 0;
+    *ret = j;
+    *copy_len = n;
+    return 1;
+}
+
+/* `return k` at instruction at: after an if that ends the code, where a
+ * with in its then part goes on (then_with_leaves_region); nothing for
+ * the implicit `return None`. */
+static int return_after_if(rec *r, uint32_t at, upy_ptr_vec *out) {
+    upy_stmt *s;
+    if (at == UINT32_MAX || ins(r, at)->obj->kind == UPY_NONE)
+        return 0;
+    s = rec_stmt(r, UPY_S_RETURN);
+    if (!s)
+        return -1;
+    rec_set_start(r, s, at);
+    s->u.value = rec_const(r, ins(r, at)->obj);
+    return s->u.value ? rec_emit(r, out, s) : rec_oom(r);
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -1136,7 +1265,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
     sval *saved = NULL;
-    uint32_t sp = 0;
+    uint32_t sp = 0, ret, copy_len;
 
     /* An assert: its test may go on straight to break / continue (the
      * last statement of a loop body, 3.12+), so it is looked for first. */
@@ -1293,7 +1422,8 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             return -1;
         /* Where an enclosing region goes on elsewhere, as above. */
         return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
-    } else if (then_never_runs_off(r, c, rg, then_end, &body)) {
+    } else if (then_never_runs_off(r, c, rg, then_end, &body) ||
+               then_with_runs_off(r, c, rg, then_end, &body)) {
         if (else_back_to_loop(r, on_false, rg, &body, &orelse))
             return -1;
         *next = UPY_NO_BLOCK;
@@ -1323,9 +1453,28 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             if (upy_vec_push(r->arena, out, orelse.items[orelse.len + k]))
                 return rec_oom(r);
         return 0;
+    } else if (then_with_leaves_region(r, rg, on_false, &body, &ret,
+                                       &copy_len)) {
+        region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        *next = r->exit_block;
+        if (copy_len) {
+            /* The copy of the code after the region is that code's. */
+            rec_skip_range(r, ret, copy_len);
+            r->done[r->cfg.block_of[ret]] = 1;
+            return emit_if(r, c->start, test, &body, &orelse, out);
+        }
+        return emit_if(r, c->start, test, &body, &orelse, out) ||
+               return_after_if(r, ret, out);
     } else {
         *next = on_false;
     }
+    /* An if / else ending the loop body: its then part's with runs off
+     * to the end (see ends_in_with_off_to_loop), with no continue. */
+    if (orelse.len && *next == rg->end &&
+        ends_in_with_off_to_loop(r, rg, &body))
+        body.len--;
     return emit_if(r, c->start, test, &body, &orelse, out);
 }
 
@@ -2736,6 +2885,28 @@ static void skip_suppressed_copy(rec *r, int32_t handler, uint32_t at) {
     }
 }
 
+/* Where __exit__ swallowed an exception and the body never ends
+ * normally, the with goes on at instruction *off of block *cont: when
+ * that is a copy of the small exit block that follows region rg (3.12+
+ * copy it in place of the jump there), the copy is that block's, where
+ * the with goes on. */
+static void suppressed_copy_of_follow(rec *r, const region *rg,
+                                      int32_t *cont, uint32_t *off) {
+    uint32_t at, n;
+    if (rg->follow == UPY_NO_BLOCK || rg->follow >= (int32_t)r->cfg.count ||
+        *cont == UPY_NO_BLOCK || *cont >= (int32_t)r->cfg.count ||
+        inside(rg, *cont))
+        return;
+    at = blk(r, *cont)->start + *off;
+    n = exit_copy_len(r, at, blk(r, rg->follow)->start);
+    if (!n || blk(r, *cont)->end != at + n)
+        return;
+    rec_skip_range(r, at, n);
+    r->done[*cont] = 1;
+    *cont = rg->follow;
+    *off = 0;
+}
+
 /* `with a: with b: body` is the code of `with a, b: body`: a with whose
  * body is one with of the same kind takes its items. */
 static void merge_with(rec *r, upy_stmt *s) {
@@ -2821,10 +2992,12 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
         return_in_body(r, handler, blk(r, cont)->start, exit_len, &cont,
                        &exit_len, &body))
         return -1;
-    if (!exit_len && handler != UPY_NO_BLOCK &&
-        with_suppress_follow(r, handler, &cont, &exit_len))
-        cont = UPY_NO_BLOCK;
-    else if (exit_len && handler != UPY_NO_BLOCK && cont != UPY_NO_BLOCK &&
+    if (!exit_len && handler != UPY_NO_BLOCK) {
+        if (with_suppress_follow(r, handler, &cont, &exit_len))
+            cont = UPY_NO_BLOCK;
+        else
+            suppressed_copy_of_follow(r, rg, &cont, &exit_len);
+    } else if (exit_len && handler != UPY_NO_BLOCK && cont != UPY_NO_BLOCK &&
              cont < (int32_t)r->cfg.count)
         skip_suppressed_copy(r, handler, blk(r, cont)->start + exit_len);
     r->sp = depth - 1;

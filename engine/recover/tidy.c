@@ -523,6 +523,24 @@ static int ranges_entered_after_b(rec *r, const else_places *p) {
     return order_says_tail_after_b(where, n);
 }
 
+/* Whether the last m statements of class body `body` are the end the
+ * compiler gives every class body: the return (of its __class__ cell,
+ * stored in __classcell__ first), after 3.13's __static_attributes__
+ * store. */
+static int is_class_end(const rec *r, const upy_stmt_list *body,
+                        uint32_t m) {
+    uint32_t k;
+    if (!r->is_class_body || !m || m > 2 ||
+        body->items[body->len - 1]->kind != UPY_S_RETURN)
+        return 0;
+    for (k = body->len - m; k + 1 < body->len; k++)
+        if (!is_store_of(body->items[k], "__static_attributes__"))
+            return 0;
+    /* (All of it: the store is no source either.) */
+    return m == 2 || body->len < 2 ||
+           !is_store_of(body->items[body->len - 2], "__static_attributes__");
+}
+
 /* Whether `if c: A; T` + B + T (T the last m statements, ending in a
  * return or raise, copied into A by the compiler: the same code) came from `if
  * c: A` / `else: B` + T: whether the order the compiler met names and constants
@@ -530,7 +548,7 @@ static int ranges_entered_after_b(rec *r, const else_places *p) {
 static int tail_after_else(rec *r, const upy_stmt_list *a_body,
                            const upy_stmt_list *rest, uint32_t m) {
     else_places p;
-    if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
+    if (!r->ncode.copies_exits)
         return 0;
     p.b0 = rest->items[0]->start;
     exit_range(r, a_body, a_body->len - m, &p.c0, &p.c1);
@@ -538,6 +556,12 @@ static int tail_after_else(rec *r, const upy_stmt_list *a_body,
     if (!(p.c1 <= p.b0 && p.b0 <= p.t0) || p.c1 - p.c0 != p.t1 - p.t0 ||
         !rec_same_code(r, p.c0, p.t0, p.c1 - p.c0) ||
         returns_from_handler(r, a_body->items[a_body->len - 1]))
+        return 0;
+    /* The end of a class body is no source (it has no line: 3.11 copies
+     * it too): copied, it followed the if. */
+    if (r->is_class_body && rest->items[rest->len - 1]->kind == UPY_S_RETURN)
+        return is_class_end(r, rest, m);
+    if (r->ncode.written_exits_keep_jumps)
         return 0;
     return ranges_entered_after_b(r, &p);
 }
@@ -720,6 +744,12 @@ void rec_fold_tail_returns(rec *r, upy_stmt_list *body) {
                 s->u.if_.body.len -= m;
                 s->u.if_.orelse.items = orelse;
                 s->u.if_.orelse.len = rest.len - m;
+                /* A class body's end, copied into an elif chain too. */
+                if (is_class_end(r, &rest, m)) {
+                    uint32_t t0, t1;
+                    exit_range(r, &rest, rest.len - m, &t0, &t1);
+                    fold_chain(r, &s->u.if_.orelse, m, t0, t1);
+                }
                 memmove(body->items + k + 1, rest.items + rest.len - m,
                         m * sizeof(upy_stmt *));
                 body->len = k + 1 + m;

@@ -1,0 +1,48 @@
+"""Cells of classes and methods: `nonlocal __class__` in a method, and an if / else ending a class body that needs its __class__ cell (issue 16; test_super, test_socket InterruptedTimeoutBase)."""
+
+
+class Base:
+    def tearDown(self):
+        nonlocal __class__
+        __class__ = Base
+
+    def f(self):
+        return super().f()
+
+
+def obscure_super(self):
+    class X:
+        def f(x):
+            nonlocal __class__
+            del __class__
+            super()
+    return X
+
+
+class EndsInIfElse:
+    def setUp(self):
+        super().setUp()
+
+    timeout = 5
+    if hasattr(signal, "setitimer"):
+        alarm_time = 0.05
+
+        def setAlarm(self, seconds):
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+    else:
+        alarm_time = 2
+
+        def setAlarm(self, seconds):
+            signal.alarm(seconds)
+
+
+class EndsInIfElif:
+    def run(self):
+        return super().run()
+
+    if a:
+        x = 1
+    elif b:
+        x = 2
+    else:
+        x = 3

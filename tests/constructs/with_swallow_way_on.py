@@ -1,0 +1,137 @@
+"""Where a with goes on when __exit__ swallows an exception: an if / else whose then part ends in a with (issue 16; importlib FileLoader.get_data, httpcore _receive_events, 3.12-3.13)."""
+
+
+# The then part's with returns; its swallowing __exit__ goes on to the end
+# of the code, not into the else part.  Without the else, the output ran
+# the second with after the first swallowed an exception (unmarked).
+
+def get_data(self, path, a, b):
+    if isinstance(self, a):
+        with a.open(path) as file:
+            return file.read()
+    else:
+        with b(path, 'r') as file:
+            return file.read()
+
+
+def else_runs_off(c, a, g):
+    if c:
+        with a:
+            return 1
+    else:
+        g()
+
+
+def return_after(c, a, b):
+    if c:
+        with a:
+            return 1
+    else:
+        with b:
+            return 2
+    return 3
+
+
+def nested_then_code_after(d, c, a, b, g):
+    if d:
+        if c:
+            with a as p:
+                return p
+        else:
+            with b as p:
+                return p
+    g()
+
+
+def elif_chain(c, a, b):
+    if c:
+        c.step()
+        with a:
+            return 1
+    elif b:
+        with b:
+            return 2
+    else:
+        return 4
+
+
+def no_else(c, a, b):
+    if c:
+        with a:
+            return 1
+    with b:
+        return 2
+
+
+def with_return_then_code(d, b, g):
+    if d:
+        with b as p:
+            return p
+    g()
+
+
+# At the end of a loop body: 3.13 jumps from the swallowing __exit__
+# straight back to the loop (JUMP_BACKWARD) when the with runs off its
+# if / else, to a written continue by JUMP_BACKWARD_NO_INTERRUPT.
+
+def if_with_elif_in_loop(events, T, h, k, m):
+    for event in events:
+        if h(event):
+            with T() as trace:
+                trace.add(event)
+        elif k(event):
+            m(event)
+
+
+def if_with_continue_in_loop(events, T, h, k, m):
+    for event in events:
+        if h(event):
+            with T() as trace:
+                trace.add(event)
+            continue
+        if k(event):
+            m(event)
+
+
+def nested_elif_in_with(self, events, T, g, k, n, q):
+    with self.lock:
+        if self.a:
+            for event in events:
+                if g(event):
+                    with T() as trace:
+                        trace.add(event)
+                elif k(event):
+                    if event in n:
+                        n.append(event)
+                elif isinstance(event, q):
+                    self.x = event
+    self.w()
+
+
+def while_if_with_else(self, T):
+    while self.more():
+        if self.a:
+            with T():
+                self.b()
+        else:
+            self.c()
+
+
+# async with: the way on is found past the await of __aenter__.
+
+async def async_if_with_elif_in_loop(events, T, h, k, m):
+    for event in events:
+        if h(event):
+            async with T() as trace:
+                trace.add(event)
+        elif k(event):
+            m(event)
+
+
+async def async_get_data(c, a, b):
+    if c:
+        async with a:
+            return 1
+    else:
+        async with b:
+            return 2
