@@ -540,7 +540,10 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
         return 0;
     ab = blk(r, a);
     bb = blk(r, b);
-    if (ab->end - ab->start != bb->end - bb->start || ab->end - ab->start > 4 ||
+    /* (A class body has no return of its own: each is a copy of its end,
+     * which 3.13 makes six instructions long with a __classcell__.) */
+    if (ab->end - ab->start != bb->end - bb->start ||
+        (ab->end - ab->start > 4 && !r->is_class_body) ||
         ins(r, ab->end - 1)->op != N_RETURN ||
         !rec_same_code(r, ab->start, bb->start, ab->end - ab->start))
         return 0;
@@ -795,23 +798,29 @@ static int splits_assert(const rec *r, const net_node *before,
  * leaves' code (combine()).  Returns 1 when merged. */
 static int merge_nodes(rec *r, net_node *x, net_node *y) {
     net_node before = *x;
+    /* y's outcome that is x's too, or a copy of x's exit. */
+    int32_t shared;
     if (x->on_true == y->block && same_dest(r, y->on_false, x->on_false)) {
+        shared = y->on_false;
         combine(r, 1, x->test, x->negated, y->test, y->negated, &x->test,
                 &x->negated);
         x->on_true = y->on_true;
     } else if (x->on_true == y->block &&
                same_dest(r, y->on_true, x->on_false)) {
+        shared = y->on_true;
         combine(r, 0, x->negated, x->test, y->test, y->negated, &x->test,
                 &x->negated);
         x->on_true = x->on_false;
         x->on_false = y->on_false;
     } else if (x->on_false == y->block &&
                same_dest(r, y->on_true, x->on_true)) {
+        shared = y->on_true;
         combine(r, 0, x->test, x->negated, y->test, y->negated, &x->test,
                 &x->negated);
         x->on_false = y->on_false;
     } else if (x->on_false == y->block &&
                same_dest(r, y->on_false, x->on_true)) {
+        shared = y->on_false;
         combine(r, 1, x->negated, x->test, y->test, y->negated, &x->test,
                 &x->negated);
         x->on_false = x->on_true;
@@ -823,6 +832,10 @@ static int merge_nodes(rec *r, net_node *x, net_node *y) {
         *x = before;
         return 0;
     }
+    /* A copy of x's exit is the same statement, written once: done (its
+     * effects, as a class body's __classcell__ store, are x's exit's). */
+    if (shared != x->on_true && shared != x->on_false)
+        r->done[shared] = 1;
     y->live = 0;
     if (y->last > x->last)
         x->last = y->last;

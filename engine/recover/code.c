@@ -1680,6 +1680,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         /* The compiler copies the end of a class body (3.13's
          * __static_attributes__ store, the return) into the branches
          * before it: folded first, the copies go with the original. */
+        rec_class_cell_returns(body);
         rec_fold_tail_returns(&r, body);
         rec_tidy_class_body(body);
         rec_drop_final_return(&r, body);

@@ -610,6 +610,7 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body);
 int rec_place_passes(rec *r, upy_stmt_list *body);
 int rec_place_final_passes(rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(const rec *r, upy_stmt_list *body);
+void rec_class_cell_returns(upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
 void rec_elif_chains(upy_stmt_list *body, int keeps_jump_after_exit);
