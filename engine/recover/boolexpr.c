@@ -798,29 +798,23 @@ static int splits_assert(const rec *r, const net_node *before,
  * leaves' code (combine()).  Returns 1 when merged. */
 static int merge_nodes(rec *r, net_node *x, net_node *y) {
     net_node before = *x;
-    /* y's outcome that is x's too, or a copy of x's exit. */
-    int32_t shared;
     if (x->on_true == y->block && same_dest(r, y->on_false, x->on_false)) {
-        shared = y->on_false;
         combine(r, 1, x->test, x->negated, y->test, y->negated, &x->test,
                 &x->negated);
         x->on_true = y->on_true;
     } else if (x->on_true == y->block &&
                same_dest(r, y->on_true, x->on_false)) {
-        shared = y->on_true;
         combine(r, 0, x->negated, x->test, y->test, y->negated, &x->test,
                 &x->negated);
         x->on_true = x->on_false;
         x->on_false = y->on_false;
     } else if (x->on_false == y->block &&
                same_dest(r, y->on_true, x->on_true)) {
-        shared = y->on_true;
         combine(r, 0, x->test, x->negated, y->test, y->negated, &x->test,
                 &x->negated);
         x->on_false = y->on_false;
     } else if (x->on_false == y->block &&
                same_dest(r, y->on_false, x->on_true)) {
-        shared = y->on_false;
         combine(r, 1, x->negated, x->test, y->test, y->negated, &x->test,
                 &x->negated);
         x->on_false = x->on_true;
@@ -832,10 +826,6 @@ static int merge_nodes(rec *r, net_node *x, net_node *y) {
         *x = before;
         return 0;
     }
-    /* A copy of x's exit is the same statement, written once: done (its
-     * effects, as a class body's __classcell__ store, are x's exit's). */
-    if (shared != x->on_true && shared != x->on_false)
-        r->done[shared] = 1;
     y->live = 0;
     if (y->last > x->last)
         x->last = y->last;

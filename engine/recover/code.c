@@ -1463,6 +1463,30 @@ static int is_cleanup_handler(const rec *r, const upy_block *bb) {
     return 1;
 }
 
+/* Whether block bb is a copy of a class body's end, which the compiler
+ * puts in each branch that reaches it: it only returns, after storing
+ * what every class body stores by itself (3.13's __static_attributes__,
+ * __classcell__ where a method uses super()).  No source statement is in
+ * it, so one copy the structure took stands for the others. */
+static int is_class_end_copy(const rec *r, const upy_block *bb) {
+    uint32_t i;
+    if (!r->is_class_body || r->ncode.ins[bb->end - 1].op != N_RETURN)
+        return 0;
+    for (i = bb->start; i + 1 < bb->end; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        const char *name = in->obj && in->obj->kind == UPY_STR
+                               ? rec_str(in->obj)
+                               : NULL;
+        if (in->op == N_STORE &&
+            !(name && (strcmp(name, "__classcell__") == 0 ||
+                       strcmp(name, "__static_attributes__") == 0)))
+            return 0;
+        if (in->op != N_STORE && has_effect(in))
+            return 0;
+    }
+    return 1;
+}
+
 /* The last check against a silently wrong output: a reachable block with
  * an effect that recovery never ran (a branch the structure lost) is
  * appended as an unrecovered region. */
@@ -1470,7 +1494,8 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
     uint32_t b, i;
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *bb = &r->cfg.blocks[b];
-        if (bb->rpo == UINT32_MAX || r->done[b] || is_cleanup_handler(r, bb))
+        if (bb->rpo == UINT32_MAX || r->done[b] || is_cleanup_handler(r, bb) ||
+            is_class_end_copy(r, bb))
             continue;
         for (i = bb->start; i < bb->end; i++)
             if (has_effect(&r->ncode.ins[i]) && !r->evaluated[i] && !r->skip[i])
