@@ -653,7 +653,7 @@ static int is_param(const upy_code *co, uint32_t nparams, const char *name) {
 }
 
 /* Whether o is a constant the source writes that tests false. */
-static int false_literal(const upy_object *o) {
+int rec_false_literal(const upy_object *o) {
     switch (o->kind) {
     case UPY_NONE:
     case UPY_FALSE:
@@ -683,7 +683,7 @@ static const upy_object *dead_test(const upy_code *co, int is_module) {
     const upy_object *first = upy_seq_len(co->consts) > slot
                                   ? upy_seq_item(co->consts, slot)
                                   : NULL;
-    if (first && false_literal(first))
+    if (first && rec_false_literal(first))
         return first;
     if (has_const_like(co, &false_object) && !has_const_like(co, &zero_object))
         return &zero_object;
@@ -953,7 +953,7 @@ static const upy_object *middle_test(const rec *r, const uint32_t *first,
     if (!r->is_module && n && upy_seq_item(consts, 0)->kind == UPY_NONE)
         return upy_seq_item(consts, 0);
     for (k = 0; k < n; k++)
-        if (false_literal(upy_seq_item(consts, k)) && first[k] < *after) {
+        if (rec_false_literal(upy_seq_item(consts, k)) && first[k] < *after) {
             test = upy_seq_item(consts, k);
             *after = first[k];
         }

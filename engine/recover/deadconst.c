@@ -329,3 +329,21 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
             return -1;
     return 0;
 }
+
+upy_expr *rec_failing_assert_test(rec *r, uint32_t at) {
+    uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k, lo, hi;
+    uint32_t *first = n ? rec_first_const_loads(r) : NULL;
+    if (n && !first)
+        return NULL;
+    for (k = 0; k < n; k++) {
+        const upy_object *c = upy_seq_item(r->code->consts, k);
+        /* (None is the return's too, and prints as the False it reads.) */
+        if (first[k] != UINT32_MAX || c->kind == UPY_NONE ||
+            !rec_false_literal(c) || (r->const_shown && r->const_shown[k]))
+            continue;
+        rec_dead_bounds(first, n, k, k + 1, &lo, &hi);
+        if ((lo == UINT32_MAX || lo < at) && (hi == UINT32_MAX || hi > at))
+            return rec_const(r, c);
+    }
+    return rec_const_false(r);
+}
