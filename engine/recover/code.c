@@ -915,7 +915,7 @@ static int push_dead_comprehension(rec *r, upy_expr *name, upy_ptr_vec *dead) {
 
 /* For each co_names entry, the first neutral instruction numbering it, or
  * UINT32_MAX. */
-static uint32_t *first_name_uses(rec *r) {
+uint32_t *rec_first_name_uses(rec *r) {
     uint32_t n = (uint32_t)upy_seq_len(r->code->names), i;
     uint32_t *first = upy_arena_array(r->arena, n + 1, sizeof *first);
     if (!first) {
@@ -1035,7 +1035,7 @@ static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
  * last run (each goes before those after it at one place).  placed[k]:
  * whether entry k went. */
 static int place_dead_names(rec *r, upy_stmt_list *body, uint8_t *placed) {
-    uint32_t *first = first_name_uses(r), *consts = rec_first_const_loads(r);
+    uint32_t *first = rec_first_name_uses(r), *consts = rec_first_const_loads(r);
     uint32_t to = trailing_names(r), from, after, k;
     const upy_object *test;
     if (!first || !consts)

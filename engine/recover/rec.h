@@ -530,6 +530,9 @@ int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s);
  * it (any opcode that names a constant), or UINT32_MAX; NULL when out of
  * memory. */
 uint32_t *rec_first_const_loads(rec *r);
+/* code.c: for each co_names entry, the first neutral instruction numbering
+ * it, or UINT32_MAX. */
+uint32_t *rec_first_name_uses(rec *r);
 /* Whether o is a constant the source may write that is false. */
 int rec_false_literal(const upy_object *o);
 /* The test of an `assert` that always fails at instruction `at` (the
