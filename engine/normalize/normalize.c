@@ -515,13 +515,19 @@ static void mark_dead_handlers(norm *nm) {
     for (i = 0; i < nm->dec->count; i++) {
         const upy_instr *in = at(nm, i);
         if (in->op == UPY_OP_CLEANUP_THROW) {
+            /* Its jump back to the END_SEND, EXTENDED_ARG prefixed when
+             * the code after the loop is long. */
+            uint32_t j = i + 1, k;
+            while (op_is(nm, j, UPY_OP_EXTENDED_ARG))
+                j++;
             nm->dead[i] = 1;
-            if ((op_is(nm, i + 1, UPY_OP_JUMP_BACKWARD) ||
-                 op_is(nm, i + 1, UPY_OP_JUMP_BACKWARD_NO_INTERRUPT)) &&
-                index_of_offset(nm, at(nm, i + 1)->target) >= 0 &&
-                op_is(nm, (uint32_t)index_of_offset(nm, at(nm, i + 1)->target),
+            if ((op_is(nm, j, UPY_OP_JUMP_BACKWARD) ||
+                 op_is(nm, j, UPY_OP_JUMP_BACKWARD_NO_INTERRUPT)) &&
+                index_of_offset(nm, at(nm, j)->target) >= 0 &&
+                op_is(nm, (uint32_t)index_of_offset(nm, at(nm, j)->target),
                       UPY_OP_END_SEND))
-                nm->dead[i + 1] = 1;
+                for (k = i + 1; k <= j; k++)
+                    nm->dead[k] = 1;
         } else if (in->op == UPY_OP_CALL_INTRINSIC_1 &&
                    in->arg == UPY_INTRINSIC_STOPITERATION_ERROR &&
                    op_is(nm, i + 1, UPY_OP_RERAISE)) {

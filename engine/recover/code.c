@@ -653,7 +653,7 @@ static int is_param(const upy_code *co, uint32_t nparams, const char *name) {
 }
 
 /* Whether o is a constant the source writes that tests false. */
-static int false_literal(const upy_object *o) {
+int rec_false_literal(const upy_object *o) {
     switch (o->kind) {
     case UPY_NONE:
     case UPY_FALSE:
@@ -683,7 +683,7 @@ static const upy_object *dead_test(const upy_code *co, int is_module) {
     const upy_object *first = upy_seq_len(co->consts) > slot
                                   ? upy_seq_item(co->consts, slot)
                                   : NULL;
-    if (first && false_literal(first))
+    if (first && rec_false_literal(first))
         return first;
     if (has_const_like(co, &false_object) && !has_const_like(co, &zero_object))
         return &zero_object;
@@ -915,7 +915,7 @@ static int push_dead_comprehension(rec *r, upy_expr *name, upy_ptr_vec *dead) {
 
 /* For each co_names entry, the first neutral instruction numbering it, or
  * UINT32_MAX. */
-static uint32_t *first_name_uses(rec *r) {
+uint32_t *rec_first_name_uses(rec *r) {
     uint32_t n = (uint32_t)upy_seq_len(r->code->names), i;
     uint32_t *first = upy_arena_array(r->arena, n + 1, sizeof *first);
     if (!first) {
@@ -953,7 +953,7 @@ static const upy_object *middle_test(const rec *r, const uint32_t *first,
     if (!r->is_module && n && upy_seq_item(consts, 0)->kind == UPY_NONE)
         return upy_seq_item(consts, 0);
     for (k = 0; k < n; k++)
-        if (false_literal(upy_seq_item(consts, k)) && first[k] < *after) {
+        if (rec_false_literal(upy_seq_item(consts, k)) && first[k] < *after) {
             test = upy_seq_item(consts, k);
             *after = first[k];
         }
@@ -1035,7 +1035,7 @@ static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
  * last run (each goes before those after it at one place).  placed[k]:
  * whether entry k went. */
 static int place_dead_names(rec *r, upy_stmt_list *body, uint8_t *placed) {
-    uint32_t *first = first_name_uses(r), *consts = rec_first_const_loads(r);
+    uint32_t *first = rec_first_name_uses(r), *consts = rec_first_const_loads(r);
     uint32_t to = trailing_names(r), from, after, k;
     const upy_object *test;
     if (!first || !consts)
@@ -1528,6 +1528,30 @@ static int is_cleanup_handler(const rec *r, const upy_block *bb) {
     return 1;
 }
 
+/* Whether block bb is a copy of a class body's end, which the compiler
+ * puts in each branch that reaches it: it only returns, after storing
+ * what every class body stores by itself (3.13's __static_attributes__,
+ * __classcell__ where a method uses super()).  No source statement is in
+ * it, so one copy the structure took stands for the others. */
+static int is_class_end_copy(const rec *r, const upy_block *bb) {
+    uint32_t i;
+    if (!r->is_class_body || r->ncode.ins[bb->end - 1].op != N_RETURN)
+        return 0;
+    for (i = bb->start; i + 1 < bb->end; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        const char *name = in->obj && in->obj->kind == UPY_STR
+                               ? rec_str(in->obj)
+                               : NULL;
+        if (in->op == N_STORE &&
+            !(name && (strcmp(name, "__classcell__") == 0 ||
+                       strcmp(name, "__static_attributes__") == 0)))
+            return 0;
+        if (in->op != N_STORE && has_effect(in))
+            return 0;
+    }
+    return 1;
+}
+
 /* The last check against a silently wrong output: a reachable block with
  * an effect that recovery never ran (a branch the structure lost) is
  * appended as an unrecovered region. */
@@ -1535,7 +1559,8 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
     uint32_t b, i;
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *bb = &r->cfg.blocks[b];
-        if (bb->rpo == UINT32_MAX || r->done[b] || is_cleanup_handler(r, bb))
+        if (bb->rpo == UINT32_MAX || r->done[b] || is_cleanup_handler(r, bb) ||
+            is_class_end_copy(r, bb))
             continue;
         for (i = bb->start; i < bb->end; i++)
             if (has_effect(&r->ncode.ins[i]) && !r->evaluated[i] && !r->skip[i])
@@ -1750,6 +1775,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         /* The compiler copies the end of a class body (3.13's
          * __static_attributes__ store, the return) into the branches
          * before it: folded first, the copies go with the original. */
+        rec_class_cell_returns(body);
         rec_fold_tail_returns(&r, body);
         rec_tidy_class_body(body);
         rec_drop_final_return(&r, body);

@@ -297,6 +297,16 @@ static int renumber(rec *r, upy_stmt_list *body, uint32_t lead,
     return s ? rec_insert_stmt(r, list, at, s) : -1;
 }
 
+/* Whether slot k is a code object only dead code numbered (no instruction
+ * loads it): 3.10-3.11 keep it before a constant the code uses, 3.12+ in
+ * slot 0 only (a function's holds its docstring). */
+static int dead_code_const(const rec *r, const uint32_t *first, uint32_t k,
+                           int doc_slot) {
+    const upy_object *c = upy_seq_item(r->code->consts, k);
+    return c->kind == UPY_CODE && first[k] == UINT32_MAX &&
+           (k == 0 ? !doc_slot : r->ncode.keeps_unused_consts);
+}
+
 /* Whether slot k is a constant only dead code numbered that an `if c:
  * pass` numbers again.  None is left alone: the optimizer turns `x is
  * None` into a jump that tests for None (3.11+), and the output's `is
@@ -309,7 +319,124 @@ static int dead_literal(const rec *r, const uint32_t *first, uint32_t k,
         return 0;
     if ((r->const_shown && r->const_shown[k]) || c->kind == UPY_NONE)
         return 0;
+    /* (3.8-3.10 number a function's qualified name after its code: the
+     * code's statement numbers it again.) */
+    if (k > 0 && c->kind == UPY_STR && dead_code_const(r, first, k - 1, doc_slot))
+        return 0;
     return literal(c) && !folded_item(r, k);
+}
+
+/* A place right after a statement that always leaves (a raise, a
+ * return), whose code ends after lo and before hi: there code that never
+ * runs compiles, numbering its constants, and is dropped. */
+static int after_leaving(upy_stmt_list *list, dead_place *p);
+
+static void after_leaving_in(upy_stmt_list *list, upy_list_role role,
+                             const upy_stmt *holder, void *arg) {
+    dead_place *p = arg;
+    (void)role;
+    (void)holder;
+    if (!p->found)
+        after_leaving(list, p);
+}
+
+static int after_leaving(upy_stmt_list *list, dead_place *p) {
+    uint32_t k, end;
+    for (k = 0; k < list->len && !p->found; k++) {
+        end = leaving_end(p->code, list->items[k]);
+        if (end != UINT32_MAX && (p->lo == UINT32_MAX || end > p->lo) &&
+            (p->hi == UINT32_MAX || end < p->hi)) {
+            p->list = list;
+            p->at = k + 1;
+            p->start = end + 1;
+            p->found = 1;
+        } else {
+            upy_stmt_each_list(list->items[k], after_leaving_in, p);
+        }
+    }
+    return p->found;
+}
+
+/* The iterable of a comprehension in dead code starting at instruction
+ * `start`, one that numbers nothing anew: a name numbered before (by the
+ * code there, or by dead code only), else on 3.12+ an empty tuple (an
+ * unused constant not in slot 0 is removed); NULL when there is none. */
+static upy_expr *dead_iterable(rec *r, uint32_t start) {
+    uint32_t n = (uint32_t)upy_seq_len(r->code->names), k;
+    uint32_t *first = rec_first_name_uses(r);
+    static const upy_object empty = {UPY_TUPLE, 0, {{0, 0, 0, 0, 0}}};
+    if (!first)
+        return NULL;
+    for (k = 0; k < n; k++)
+        if (first[k] == UINT32_MAX || first[k] < start)
+            return rec_name(
+                r, rec_source_name(r, rec_str(upy_seq_item(r->code->names, k))));
+    return r->ncode.keeps_unused_consts ? NULL : rec_const(r, &empty);
+}
+
+/* A statement that compiles code object co and what the code around it
+ * numbered with it (a def's or class's name): the lambda, comprehension,
+ * def or class it is the code of; NULL when there is none. */
+static upy_stmt *code_statement(rec *r, const upy_code *co, uint32_t start) {
+    const char *name = rec_str(co->name);
+    upy_stmt *s;
+    upy_expr *e;
+    int ok = 1;
+    if (!name)
+        return NULL;
+    if (!(co->flags & CO_OPTIMIZED)) {
+        s = rec_stmt(r, UPY_S_CLASSDEF);
+        if (!s)
+            return NULL;
+        s->u.classdef.name = rec_source_name(r, name);
+        s->u.classdef.origin = co;
+        s->u.classdef.body = rec_nested_body(r, co, &ok);
+        rec_set_start(r, s, start);
+        return ok ? s : NULL;
+    }
+    if (strcmp(name, "<lambda>") == 0) {
+        e = upy_expr_new(r->arena, UPY_E_LAMBDA);
+        if (!e)
+            return NULL;
+        e->u.lambda.args = rec_arguments(r, co);
+        e->u.lambda.body = rec_lambda_body(r, co);
+    } else if (name[0] == '<') {
+        upy_expr *iter = dead_iterable(r, start);
+        e = iter ? rec_comprehension(r, co, iter) : NULL;
+    } else {
+        s = rec_stmt(r, UPY_S_FUNCTIONDEF);
+        if (!s)
+            return NULL;
+        s->u.funcdef.name = rec_source_name(r, name);
+        s->u.funcdef.args = rec_arguments(r, co);
+        s->u.funcdef.is_async = rec_is_async(co);
+        s->u.funcdef.origin = co;
+        s->u.funcdef.body = rec_nested_body(r, co, &ok);
+        rec_set_start(r, s, start);
+        return s->u.funcdef.args && ok ? s : NULL;
+    }
+    s = e ? rec_stmt(r, UPY_S_EXPR) : NULL;
+    if (!s)
+        return NULL;
+    s->u.expr = e;
+    rec_set_start(r, s, start);
+    return s;
+}
+
+/* Numbers unused code object k again: the code that made it, after a
+ * statement that always leaves where the numbering allows (none found:
+ * left as it is). */
+static int renumber_code(rec *r, upy_stmt_list *body, const uint32_t *first,
+                         uint32_t n, uint32_t k) {
+    dead_place p = {&r->ncode, 0, 0, NULL, 0, 0, 0};
+    upy_stmt *s;
+    rec_dead_bounds(first, n, k, k + 1, &p.lo, &p.hi);
+    if (!after_leaving(body, &p))
+        return 0;
+    s = code_statement(r, upy_seq_item(r->code->consts, k)->u.code, p.start);
+    if (r->failed)
+        return -1;
+    return s ? rec_insert_stmt(r, p.list, p.at, s) : 0;
 }
 
 int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
@@ -323,9 +450,31 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
     if (n && doc_slot)
         first[0] = UINT32_MAX;
     /* From the last, each going before those after it at one place. */
-    for (k = n; k-- > 0;)
+    for (k = n; k-- > 0;) {
         if (dead_literal(r, first, k, doc_slot) &&
             renumber(r, body, lead, first, n, k))
             return -1;
+        if (dead_code_const(r, first, k, doc_slot) &&
+            renumber_code(r, body, first, n, k))
+            return -1;
+    }
     return 0;
+}
+
+upy_expr *rec_failing_assert_test(rec *r, uint32_t at) {
+    uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k, lo, hi;
+    uint32_t *first = n ? rec_first_const_loads(r) : NULL;
+    if (n && !first)
+        return NULL;
+    for (k = 0; k < n; k++) {
+        const upy_object *c = upy_seq_item(r->code->consts, k);
+        /* (None is the return's too, and prints as the False it reads.) */
+        if (first[k] != UINT32_MAX || c->kind == UPY_NONE ||
+            !rec_false_literal(c) || (r->const_shown && r->const_shown[k]))
+            continue;
+        rec_dead_bounds(first, n, k, k + 1, &lo, &hi);
+        if ((lo == UINT32_MAX || lo < at) && (hi == UINT32_MAX || hi > at))
+            return rec_const(r, c);
+    }
+    return rec_const_false(r);
 }

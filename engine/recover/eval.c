@@ -820,13 +820,16 @@ static int is_assertion_error(const rec *r, sval v) {
 
 /* Raising it: the failing end of `assert test, msg`.  The compiler writes
  * LOAD_ASSERTION_ERROR for nothing else, so with no test in front (a
- * constant false one is dropped) the source was `assert False, msg`;
+ * constant false one is dropped) the source was `assert False, msg`
+ * (or another false constant, which stays numbered);
  * rec_assert puts the test in when there is one. */
-static int eval_assert(rec *r, sval exc, upy_ptr_vec *out) {
+static int eval_assert(rec *r, uint32_t i, sval exc, upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_ASSERT);
     if (!s)
         return -1;
-    s->u.assert_.test = rec_const_false(r);
+    s->u.assert_.test = rec_failing_assert_test(r, i);
+    if (!s->u.assert_.test)
+        return -1;
     if (exc.kind == SV_VALUE && exc.expr->u.call.args.len == 1)
         s->u.assert_.msg = exc.expr->u.call.args.items[0];
     return rec_emit(r, out, s);
@@ -1265,7 +1268,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         return rec_push_sval(r, a);
     case N_RAISE:
         if (in->arg == 1 && r->sp && is_assertion_error(r, r->stack[r->sp - 1]))
-            return eval_assert(r, rec_pop(r), out);
+            return eval_assert(r, i, rec_pop(r), out);
         s = rec_stmt(r, UPY_S_RAISE);
         if (!s)
             return -1;

@@ -551,6 +551,16 @@ int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s);
  * it (any opcode that names a constant), or UINT32_MAX; NULL when out of
  * memory. */
 uint32_t *rec_first_const_loads(rec *r);
+/* code.c: for each co_names entry, the first neutral instruction numbering
+ * it, or UINT32_MAX. */
+uint32_t *rec_first_name_uses(rec *r);
+/* Whether o is a constant the source may write that is false. */
+int rec_false_literal(const upy_object *o);
+/* The test of an `assert` that always fails at instruction `at` (the
+ * compiler drops the test, keeping its constant numbered): the false
+ * constant no instruction loads in the slot the code's order leaves for
+ * it, else False.  NULL when out of memory. */
+upy_expr *rec_failing_assert_test(rec *r, uint32_t at);
 
 /* code.c: nested code objects (def, lambda, class body, comprehension)
  * and the pieces of a def that live outside its code object. */
@@ -631,6 +641,7 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body);
 int rec_place_passes(rec *r, upy_stmt_list *body);
 int rec_place_final_passes(rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(rec *r, upy_stmt_list *body);
+void rec_class_cell_returns(upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);
 void rec_elif_chains(upy_stmt_list *body, int keeps_jump_after_exit);

@@ -85,7 +85,7 @@ static uint32_t clause_exit_before(const rec *r, uint32_t at) {
 static int written_return(const rec *r, const upy_stmt *s) {
     uint32_t i = s->start;
     const upy_block *b;
-    if (r->is_module)
+    if (r->is_module || r->is_class_body)
         return 0;
     while (i < r->ncode.count && (r->ncode.ins[i].op != N_RETURN || r->skip[i]))
         i++;
@@ -862,6 +862,31 @@ void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at) {
     s->u.expr = s->u.assign.value;
 }
 
+static void class_cell_returns_in(upy_stmt_list *list, upy_list_role role,
+                                  const upy_stmt *holder, void *arg) {
+    (void)role;
+    (void)holder;
+    (void)arg;
+    rec_class_cell_returns(list);
+}
+
+/* A class body whose methods use super() ends in `return (__classcell__
+ * := __class__)` where another ends in `return None`: its implicit return,
+ * as the compiler copies it into the branches before it.  A class body
+ * has no return of its own, so each such one becomes the bare return the
+ * implicit one is, which the folds of the final return know. */
+void rec_class_cell_returns(upy_stmt_list *body) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++) {
+        upy_stmt *s = body->items[k];
+        const upy_expr *v = s->kind == UPY_S_RETURN ? s->u.value : NULL;
+        if (v && v->kind == UPY_E_NAMEDEXPR &&
+            strcmp(v->u.named.target->u.name, "__classcell__") == 0)
+            s->u.value = NULL;
+        upy_stmt_each_list(s, class_cell_returns_in, NULL);
+    }
+}
+
 /* What the compiler stores in every class body by itself. */
 void rec_tidy_class_body(upy_stmt_list *body) {
     /* The compiler's own stores of these come first; a later one is the
@@ -892,15 +917,6 @@ void rec_tidy_class_body(upy_stmt_list *body) {
             continue;
         }
         k++;
-    }
-    /* A class body returns None, or its __class__ cell when a method uses
-     * super(); the latter is no statement either.  (A final `return None`
-     * is left to rec_drop_final_return, after the copies of the final
-     * statements are folded.) */
-    if (body->len) {
-        upy_stmt *s = body->items[body->len - 1];
-        if (s->kind == UPY_S_RETURN && !is_return_none(s))
-            body->len--;
     }
     rec_docstring_from_doc(body, 0);
 }
