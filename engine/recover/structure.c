@@ -2376,27 +2376,46 @@ static int is_exit_copy(const rec *r, int32_t b) {
     return EXIT_LEAVES | split;
 }
 
+/* Whether the body of the try with handler h leads to block b: the block
+ * before it falls into it, or, where that does not, only the body's
+ * blocks jump to it (the exit of a for loop in the body: FOR_ITER, its
+ * END_FOR dropped). */
+static int body_reaches(const rec *r, int32_t b, int32_t h) {
+    const upy_block *bb = blk(r, b), *pb = blk(r, b - 1);
+    uint32_t k;
+    if (pb->handler == h && pb->next == b &&
+        upy_nin_falls_through(ins(r, pb->end - 1)))
+        return 1;
+    if (!bb->npreds)
+        return 0;
+    for (k = 0; k < bb->npreds; k++)
+        if (blk(r, bb->preds[k])->handler != h || bb->preds[k] == b - 1)
+            return 0;
+    return 1;
+}
+
 /* Whether block b is a constant's `return` in the body of a try with
  * handler h that the protected range leaves out: the compiler pops the
  * try's block (and the handlers of clauses around it: POP_EXCEPT) before
- * it loads the constant (a bare `return` in a branch of the body).  The
- * body falls into it, and the block after it is the lone jump of the
+ * it loads the constant (a bare `return` in a branch of the body), and
+ * the iterators of the loops it leaves (POP_TOP).  The
+ * body leads to it (body_reaches), and the block after it is the lone jump of the
  * body's normal way out, which only a branch of the body that skips the
  * return reaches: were the return an else part, the body would go on to
  * it, and nothing would jump past it. */
 static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
-    const upy_block *bb = blk(r, b), *pb, *nb;
+    const upy_block *bb = blk(r, b), *nb;
     uint32_t i = bb->start, k;
     if (b == 0 || b + 1 >= (int32_t)r->cfg.count || bb->handler == h)
         return 0;
-    pb = blk(r, b - 1);
     nb = blk(r, b + 1);
-    while (i < bb->end && ins(r, i)->op == N_POP_EXCEPT)
+    /* (A return in a for loop pops its iterator first.) */
+    while (i < bb->end && (ins(r, i)->op == N_POP_EXCEPT ||
+                           ins(r, i)->op == N_POP_TOP))
         i++;
     if (i + 2 != bb->end || ins(r, i)->op != N_LOAD_CONST ||
-        ins(r, i + 1)->op != N_RETURN || pb->handler != h || pb->next != b ||
-        !upy_nin_falls_through(ins(r, pb->end - 1)) || nb->is_handler ||
-        nb->handler == h)
+        ins(r, i + 1)->op != N_RETURN || !body_reaches(r, b, h) ||
+        nb->is_handler || nb->handler == h)
         return 0;
     if (nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP)
         return 1;
