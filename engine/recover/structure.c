@@ -2432,6 +2432,14 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
+/* Whether block b is `return name`: a load of a variable, nothing of it
+ * skipped, and the return. */
+static int returns_loaded_value(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return bb->end - bb->start == 2 && ins(r, bb->start)->op == N_LOAD &&
+           !r->skip[bb->start] && ins(r, bb->start + 1)->op == N_RETURN;
+}
+
 /* Whether block b's handler chain reaches handler h. */
 static int under(const rec *r, int32_t b, int32_t h) {
     int32_t x = blk(r, b)->handler;
@@ -2514,6 +2522,17 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                 after_leave = 0;
             }
             after_jump = after_split = after_outer_exit = 0;
+        } else if (returns_loaded_value(r, e) &&
+                   e + 1 < (int32_t)r->cfg.count && blk(r, e + 1)->is_handler) {
+            /* A `return name` outside the range: the code after the try
+             * (the compiler loads a value it returns before it leaves
+             * the try, under h), copied there into the way out of a
+             * nested statement (flowgraph.c inline_small_exit_blocks).
+             * Where the handlers of tries nested in the body follow it
+             * (3.12+ lays them out after all other code), no more of the
+             * body does; (a copy in a branch of the body is followed by
+             * the rest of the body). */
+            break;
         } else if ((copy = is_exit_copy(r, e)) != 0) {
             /* The with exits and jump of a break or continue leave the
              * body; only code the with itself protects comes after one
@@ -3044,6 +3063,9 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
     return 0;
 }
 
+static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
+                         const region *rg);
+
 /* The region ends where control goes to block b, outside it: finishes a
  * statement still under way there first. */
 static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
@@ -3057,13 +3079,21 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
          * protected range of the try or with that the region is the body
          * of): the region ends with that return. */
         const upy_block *bb = blk(r, b);
-        int stop = rec_run(r, r->resume_block == b ? r->resume_at : bb->start,
-                           bb->end - 1, rg, out);
+        uint32_t start = r->resume_block == b ? r->resume_at : bb->start;
+        int stop;
+        if (r->sp <= rg->base)
+            r->stmt_start = start;
+        stop = rec_run(r, start, bb->end - 1, rg, out);
         r->resume_block = UPY_NO_BLOCK;
         if (stop < 0)
             return -1;
         r->done[b] = 1;
         r->exit_block = UPY_NO_BLOCK;
+        /* (Or the loop's exit, copied in place of a break.) */
+        if (is_break_copy(r, bb, bb->end - 1, rg)) {
+            rec_pop(r);
+            return emit_simple(r, out, UPY_S_BREAK);
+        }
         return emit_return(r, rg, out);
     }
     if (r->sp > rg->base && !r->done[b]) {
