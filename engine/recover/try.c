@@ -1216,6 +1216,60 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
+/* Whether instruction i of a finally body in its handler starts the pops
+ * of a constant's `return` in it (POP_TOP of the exception, POP_EXCEPT),
+ * which its copy on the normal way out of the try has not: that copy
+ * returns with nothing to pop. */
+static int handler_return_pops(const rec *r, uint32_t i, uint32_t end) {
+    return i + 3 < end && ins(r, i)->op == N_POP_TOP &&
+           ins(r, i + 1)->op == N_POP_EXCEPT &&
+           ins(r, i + 2)->op == N_LOAD_CONST && ins(r, i + 3)->op == N_RETURN;
+}
+
+/* Whether the code at `at` is the normal copy of the finally body
+ * [first, first + *n) that returns in a branch: the same code but for the
+ * pops before each such return (handler_return_pops), its jumps landing
+ * on the same code.  Sets *n to the copy's length. */
+static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
+                                     uint32_t *n) {
+    uint32_t *pos = upy_arena_array(r->scratch, *n + 1, sizeof *pos);
+    uint32_t k, j = at, m, end = first + *n;
+    int pops = 0;
+    if (!pos)
+        return rec_oom(r);
+    for (k = 0; k < *n; k++) {
+        pos[k] = j;
+        if (handler_return_pops(r, first + k, end)) {
+            pos[++k] = j;
+            pops = 1;
+            continue;
+        }
+        j++;
+    }
+    pos[*n] = j;
+    m = j - at;
+    if (!pops || at + m > r->ncode.count)
+        return 0;
+    for (k = 0; k < *n; k++) {
+        const upy_nin *y = ins(r, first + k), *x;
+        if (handler_return_pops(r, first + k, end)) {
+            k++;
+            continue;
+        }
+        x = ins(r, pos[k]);
+        if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
+            x->flags != y->flags || (x->target < 0) != (y->target < 0) ||
+            x->handler != ins(r, at)->handler)
+            return 0;
+        if (y->target >= 0 &&
+            ((uint32_t)y->target < first || (uint32_t)y->target > end ||
+             (uint32_t)x->target != pos[(uint32_t)y->target - first]))
+            return 0;
+    }
+    *n = m;
+    return 1;
+}
+
 /* Claims the other copies of block `exit` -- the normal copy of the
  * finally body and the return after it, a small exit block -- that
  * branches of the try body [b, end) jump to: the compiler's
@@ -1705,7 +1759,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
     uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after, star = 0;
-    int is_finally, copy_ok = 0;
+    int is_finally, copy_ok = 0, uncopied = 0;
     int32_t end = rec_protected_end(r, b, h, rg), exit, follow = UPY_NO_BLOCK;
     int32_t unwind_from = 0;
     upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0}, after = {0};
@@ -1798,6 +1852,11 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 return -1;
             copy_ok = moved || is_normal_finally_copy(r, at, first, n) ||
                       ends_in_inline_handler(r, at, first, &n);
+            if (!copy_ok) {
+                copy_ok = is_returning_finally_copy(r, at, first, &n);
+                if (copy_ok < 0)
+                    return -1;
+            }
             if (copy_ok) {
                 if (!moved && rec_skip_copy(r, at, first, n))
                     return -1;
@@ -1815,7 +1874,10 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                     r->resume_at = at + n;
                 }
             } else {
-                follow = exit;
+                /* The body goes on without the copy of the finally body
+                 * the compiler puts there, as this reads it: the code
+                 * there is not known to be the code after the try. */
+                uncopied = 1;
             }
         }
         s->u.try_.finalbody = upy_vec_stmts(&finalbody);
@@ -1939,6 +2001,12 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     *next = follow;
     if (rec_emit(r, out, s))
         return -1;
+    if (uncopied) {
+        region rest = rec_sub_region(rg, exit, rg->end > exit ? rg->end : exit + 1,
+                                     UPY_NO_BLOCK);
+        *next = UPY_NO_BLOCK;
+        return rec_fail_region(r, exit, &rest, out);
+    }
     for (k = 0; k < after.len; k++)
         if (rec_emit(r, out, after.items[k]))
             return -1;
