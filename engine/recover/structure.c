@@ -3388,15 +3388,27 @@ static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
  * so; this finds any number of statements, with branches and loops of
  * their own.  (`else: C` in a try in the loop, C leaving, is laid out
  * alike, but has no NOP before it.) */
-static int moved_exit_from(rec *r, int32_t b, uint32_t start,
+static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                            const region *rg) {
+    uint32_t start = *at;
     const upy_nin *first = ins(r, start);
-    int32_t *stack, x;
+    int32_t *stack, x, brk_line = first->lead_line;
     uint8_t *mine;
     uint32_t sp = 0, i, loop_end;
+    /* (A break in an except clause leaves it by its POP_EXCEPT and name
+     * cleanup, on the break's line, before the code moved in its
+     * place.) */
+    if (first->op == N_POP_EXCEPT) {
+        uint32_t skip = rg->except_name ? 4 : 1;
+        if (start + skip >= blk(r, b)->end ||
+            (rg->except_name && !is_name_cleanup(r, start + 1, rg->except_name)))
+            return 0;
+        brk_line = first->line;
+        start += skip;
+        first = ins(r, start);
+    }
     if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || r->sp != rg->base ||
-        first->line < 0 || first->lead_line < 0 ||
-        first->lead_line >= first->line)
+        first->line < 0 || brk_line < 0 || brk_line >= first->line)
         return 0;
     stack = upy_arena_array(r->scratch, r->cfg.count, sizeof *stack);
     mine = upy_arena_array(r->scratch, r->cfg.count, 1);
@@ -3438,6 +3450,7 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t start,
                                              : ins(r, i)->line >= first->line))
             return 0;
     }
+    *at = start;
     return 1;
 }
 
@@ -3793,7 +3806,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             r->done[b] = b != rg->brk;
             return emit_simple(r, out, UPY_S_BREAK);
         }
-        if (moved_exit_from(r, b, start, rg)) {
+        if (moved_exit_from(r, b, &start, rg)) {
             r->resume_block = UPY_NO_BLOCK;
             r->moved_exit = b;
             r->moved_exit_at = start;

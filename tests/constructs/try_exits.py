@@ -90,3 +90,38 @@ def finally_returns_code_after(self, flag, after):
             return
         self.cleanup()
     after()
+
+
+# A break in an except clause of a `while True:` with no other way out:
+# the compiler moved the code after the loop in place of the break, after
+# the clause's POP_EXCEPT (_pyio's FileIO.readall).
+def break_in_except_moved_exit(read, use):
+    while True:
+        try:
+            chunk = read()
+        except BlockingIOError:
+            break
+        use(chunk)
+    use(None)
+
+
+def break_in_named_except_moved_exit(read, use):
+    while True:
+        try:
+            read()
+        except OSError as e:
+            break
+    use(None)
+
+
+# The copy of a finally body ending a loop body: its branch jumps straight
+# back to the loop's header (quopri's main).
+def finally_copy_ends_loop(files, decode):
+    for name in files:
+        try:
+            if name:
+                decode(name)
+        finally:
+            if name != '-':
+                name.close()
+
