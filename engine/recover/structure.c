@@ -3388,6 +3388,23 @@ static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
  * so; this finds any number of statements, with branches and loops of
  * their own.  (`else: C` in a try in the loop, C leaving, is laid out
  * alike, but has no NOP before it.) */
+/* Whether the POP_EXCEPT at instruction i comes right after its clause's
+ * header: the exception's POP_TOP or the store to its name, starting a
+ * block (after the match test) or right after PUSH_EXC_INFO (a bare
+ * except): the clause is a lone break. */
+static int break_alone_in_clause(const rec *r, uint32_t i, const region *rg) {
+    const upy_nin *p;
+    if (i < 2)
+        return 0;
+    p = ins(r, i - 1);
+    if (rg->except_name ? p->op != N_STORE ||
+                              strcmp(rec_str(p->obj), rg->except_name) != 0
+                        : p->op != N_POP_TOP)
+        return 0;
+    return blk(r, r->cfg.block_of[i - 1])->start == i - 1 ||
+           ins(r, i - 2)->op == N_PUSH_EXC_INFO;
+}
+
 static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                            const region *rg) {
     uint32_t start = *at;
@@ -3398,7 +3415,7 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
     /* (A break in an except clause leaves it by its POP_EXCEPT and name
      * cleanup, on the break's line, before the code moved in its
      * place.) */
-    if (first->op == N_POP_EXCEPT) {
+    if (first->op == N_POP_EXCEPT && break_alone_in_clause(r, start, rg)) {
         uint32_t skip = rg->except_name ? 4 : 1;
         if (start + skip >= blk(r, b)->end ||
             (rg->except_name && !is_name_cleanup(r, start + 1, rg->except_name)))
