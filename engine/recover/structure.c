@@ -2568,27 +2568,46 @@ static int is_exit_copy(const rec *r, int32_t b) {
     return EXIT_LEAVES | split;
 }
 
+/* Whether the body of the try with handler h leads to block b: the block
+ * before it falls into it, or, where that does not, only the body's
+ * blocks jump to it (the exit of a for loop in the body: FOR_ITER, its
+ * END_FOR dropped). */
+static int body_reaches(const rec *r, int32_t b, int32_t h) {
+    const upy_block *bb = blk(r, b), *pb = blk(r, b - 1);
+    uint32_t k;
+    if (pb->handler == h && pb->next == b &&
+        upy_nin_falls_through(ins(r, pb->end - 1)))
+        return 1;
+    if (!bb->npreds)
+        return 0;
+    for (k = 0; k < bb->npreds; k++)
+        if (blk(r, bb->preds[k])->handler != h || bb->preds[k] == b - 1)
+            return 0;
+    return 1;
+}
+
 /* Whether block b is a constant's `return` in the body of a try with
  * handler h that the protected range leaves out: the compiler pops the
  * try's block (and the handlers of clauses around it: POP_EXCEPT) before
- * it loads the constant (a bare `return` in a branch of the body).  The
- * body falls into it, and the block after it is the lone jump of the
+ * it loads the constant (a bare `return` in a branch of the body), and
+ * the iterators of the loops it leaves (POP_TOP).  The
+ * body leads to it (body_reaches), and the block after it is the lone jump of the
  * body's normal way out, which only a branch of the body that skips the
  * return reaches: were the return an else part, the body would go on to
  * it, and nothing would jump past it. */
 static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
-    const upy_block *bb = blk(r, b), *pb, *nb;
+    const upy_block *bb = blk(r, b), *nb;
     uint32_t i = bb->start, k;
     if (b == 0 || b + 1 >= (int32_t)r->cfg.count || bb->handler == h)
         return 0;
-    pb = blk(r, b - 1);
     nb = blk(r, b + 1);
-    while (i < bb->end && ins(r, i)->op == N_POP_EXCEPT)
+    /* (A return in a for loop pops its iterator first.) */
+    while (i < bb->end && (ins(r, i)->op == N_POP_EXCEPT ||
+                           ins(r, i)->op == N_POP_TOP))
         i++;
     if (i + 2 != bb->end || ins(r, i)->op != N_LOAD_CONST ||
-        ins(r, i + 1)->op != N_RETURN || pb->handler != h || pb->next != b ||
-        !upy_nin_falls_through(ins(r, pb->end - 1)) || nb->is_handler ||
-        nb->handler == h)
+        ins(r, i + 1)->op != N_RETURN || !body_reaches(r, b, h) ||
+        nb->is_handler || nb->handler == h)
         return 0;
     if (nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP)
         return 1;
@@ -2603,6 +2622,14 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
             blk(r, nb->preds[k])->jump == b + 1)
             return 1;
     return 0;
+}
+
+/* Whether block b is `return name`: a load of a variable, nothing of it
+ * skipped, and the return. */
+static int returns_loaded_value(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return bb->end - bb->start == 2 && ins(r, bb->start)->op == N_LOAD &&
+           !r->skip[bb->start] && ins(r, bb->start + 1)->op == N_RETURN;
 }
 
 /* Whether block b's handler chain reaches handler h. */
@@ -2687,6 +2714,17 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                 after_leave = 0;
             }
             after_jump = after_split = after_outer_exit = 0;
+        } else if (returns_loaded_value(r, e) &&
+                   e + 1 < (int32_t)r->cfg.count && blk(r, e + 1)->is_handler) {
+            /* A `return name` outside the range: the code after the try
+             * (the compiler loads a value it returns before it leaves
+             * the try, under h), copied there into the way out of a
+             * nested statement (flowgraph.c inline_small_exit_blocks).
+             * Where the handlers of tries nested in the body follow it
+             * (3.12+ lays them out after all other code), no more of the
+             * body does; (a copy in a branch of the body is followed by
+             * the rest of the body). */
+            break;
         } else if ((copy = is_exit_copy(r, e)) != 0) {
             /* The with exits and jump of a break or continue leave the
              * body; only code the with itself protects comes after one
@@ -3241,6 +3279,9 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
     return 0;
 }
 
+static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
+                         const region *rg);
+
 /* The region ends where control goes to block b, outside it: finishes a
  * statement still under way there first. */
 static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
@@ -3254,13 +3295,21 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
          * protected range of the try or with that the region is the body
          * of): the region ends with that return. */
         const upy_block *bb = blk(r, b);
-        int stop = rec_run(r, r->resume_block == b ? r->resume_at : bb->start,
-                           bb->end - 1, rg, out);
+        uint32_t start = r->resume_block == b ? r->resume_at : bb->start;
+        int stop;
+        if (r->sp <= rg->base)
+            r->stmt_start = start;
+        stop = rec_run(r, start, bb->end - 1, rg, out);
         r->resume_block = UPY_NO_BLOCK;
         if (stop < 0)
             return -1;
         r->done[b] = 1;
         r->exit_block = UPY_NO_BLOCK;
+        /* (Or the loop's exit, copied in place of a break.) */
+        if (is_break_copy(r, bb, bb->end - 1, rg)) {
+            rec_pop(r);
+            return emit_simple(r, out, UPY_S_BREAK);
+        }
         return emit_return(r, rg, out);
     }
     if (r->sp > rg->base && !r->done[b]) {
@@ -3555,15 +3604,44 @@ static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
  * so; this finds any number of statements, with branches and loops of
  * their own.  (`else: C` in a try in the loop, C leaving, is laid out
  * alike, but has no NOP before it.) */
-static int moved_exit_from(rec *r, int32_t b, uint32_t start,
+/* Whether the POP_EXCEPT at instruction i comes right after its clause's
+ * header: the exception's POP_TOP or the store to its name, starting a
+ * block (after the match test) or right after PUSH_EXC_INFO (a bare
+ * except): the clause is a lone break. */
+static int break_alone_in_clause(const rec *r, uint32_t i, const region *rg) {
+    const upy_nin *p;
+    if (i < 2)
+        return 0;
+    p = ins(r, i - 1);
+    if (rg->except_name ? p->op != N_STORE ||
+                              strcmp(rec_str(p->obj), rg->except_name) != 0
+                        : p->op != N_POP_TOP)
+        return 0;
+    return blk(r, r->cfg.block_of[i - 1])->start == i - 1 ||
+           ins(r, i - 2)->op == N_PUSH_EXC_INFO;
+}
+
+static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                            const region *rg) {
+    uint32_t start = *at;
     const upy_nin *first = ins(r, start);
-    int32_t *stack, x;
+    int32_t *stack, x, brk_line = first->lead_line;
     uint8_t *mine;
     uint32_t sp = 0, i, loop_end;
+    /* (A break in an except clause leaves it by its POP_EXCEPT and name
+     * cleanup, on the break's line, before the code moved in its
+     * place.) */
+    if (first->op == N_POP_EXCEPT && break_alone_in_clause(r, start, rg)) {
+        uint32_t skip = rg->except_name ? 4 : 1;
+        if (start + skip >= blk(r, b)->end ||
+            (rg->except_name && !is_name_cleanup(r, start + 1, rg->except_name)))
+            return 0;
+        brk_line = first->line;
+        start += skip;
+        first = ins(r, start);
+    }
     if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || r->sp != rg->base ||
-        first->line < 0 || first->lead_line < 0 ||
-        first->lead_line >= first->line)
+        first->line < 0 || brk_line < 0 || brk_line >= first->line)
         return 0;
     stack = upy_arena_array(r->scratch, r->cfg.count, sizeof *stack);
     mine = upy_arena_array(r->scratch, r->cfg.count, 1);
@@ -3605,6 +3683,7 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t start,
                                              : ins(r, i)->line >= first->line))
             return 0;
     }
+    *at = start;
     return 1;
 }
 
@@ -3960,7 +4039,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             r->done[b] = b != rg->brk;
             return emit_simple(r, out, UPY_S_BREAK);
         }
-        if (moved_exit_from(r, b, start, rg)) {
+        if (moved_exit_from(r, b, &start, rg)) {
             r->resume_block = UPY_NO_BLOCK;
             r->moved_exit = b;
             r->moved_exit_at = start;

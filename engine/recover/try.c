@@ -1190,6 +1190,15 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
     return ret + 1;
 }
 
+/* Whether a jump to instruction t goes where the jump at instruction i
+ * goes: the compiler threads a jump to an unconditional jump to that
+ * jump's target (a branch of a copy ending a loop body jumps straight back
+ * to the loop's header). */
+static int threads_past(const rec *r, uint32_t i, int32_t t) {
+    return i < r->ncode.count && ins(r, i)->op == N_JUMP &&
+           ins(r, i)->target == t;
+}
+
 /* Whether [at, at + n) is the copy of the finally body [first, first + n)
  * on the normal way out of the try.  A branch of the finally body that
  * ends the body early jumps to a RERAISE 0 of its own in the handler (the
@@ -1226,7 +1235,8 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
         /* (What follows may be no small exit block, or one with a line of
          * its own, that the compiler does not copy: the branch joins it.) */
         t = x->target;
-        if (t == (int32_t)(at + n) || t == back_to)
+        if (t == (int32_t)(at + n) || t == back_to ||
+            threads_past(r, at + n, t))
             continue;
         if (!tail || (t >= (int32_t)at && t <= (int32_t)(at + n)) ||
             !rec_same_code(r, (uint32_t)t, at + n, tail))
@@ -1236,11 +1246,105 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
         if (ins(r, at + k)->target >= 0 &&
             ins(r, at + k)->target != (int32_t)(at + n) &&
             ins(r, at + k)->target != back_to &&
+            !threads_past(r, at + n, ins(r, at + k)->target) &&
             !rec_same_code(r, at + k, first + k, 1)) {
             uint32_t t = (uint32_t)ins(r, at + k)->target;
             rec_skip_range(r, t, tail);
             r->done[r->cfg.block_of[t]] = 1;
         }
+    return 1;
+}
+
+/* Whether instruction i of a finally body in its handler starts the pops
+ * of a constant's `return` in it (POP_TOP of the exception, POP_EXCEPT),
+ * which its copy on the normal way out of the try has not: that copy
+ * returns with nothing to pop. */
+static int handler_return_pops(const rec *r, uint32_t i, uint32_t end) {
+    return i + 3 < end && ins(r, i)->op == N_POP_TOP &&
+           ins(r, i + 1)->op == N_POP_EXCEPT &&
+           ins(r, i + 2)->op == N_LOAD_CONST && ins(r, i + 3)->op == N_RETURN;
+}
+
+/* The length of the small exit block (ending in a return) at instruction
+ * i that the compiler copied in place of a jump to it, else 0. */
+static uint32_t inlined_return_length(const rec *r, uint32_t i) {
+    uint32_t t = exit_copy_length(r, i);
+    return t && ins(r, i + t - 1)->op == N_RETURN ? t : 0;
+}
+
+/* Whether nothing runs on from the end of a copy of a finally body at
+ * instruction i (its last statement raises): the handlers follow it.
+ * Every jump to its end then got the implicit `return None` instead. */
+static int copy_runs_off_nowhere(const rec *r, uint32_t i) {
+    return i < r->ncode.count && ins(r, i)->op == N_PUSH_EXC_INFO &&
+           i > 0 && !upy_nin_falls_through(ins(r, i - 1));
+}
+
+/* Whether the t instructions at i are `return None`. */
+static int returns_none(const rec *r, uint32_t i, uint32_t t) {
+    const upy_nin *c = ins(r, i);
+    return t == 2 && c->op == N_LOAD_CONST && c->obj &&
+           c->obj->kind == UPY_NONE;
+}
+
+/* Whether the code at `at` is the normal copy of the finally body
+ * [first, first + *n) that leaves in a branch: the same code but for the
+ * pops before each constant's return (handler_return_pops), and for each
+ * jump to the body's end (a break out of a loop in it), where the copy has
+ * the code after the copy, a small exit block the compiler copied in place
+ * of the jump (inline_small_exit_blocks); its jumps land on the same code.
+ * Sets *n to the copy's length. */
+static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
+                                     uint32_t *n) {
+    uint32_t *pos = upy_arena_array(r->scratch, *n + 1, sizeof *pos);
+    uint32_t k, j = at, m, t, end = first + *n;
+    int loose = 0;
+    if (!pos)
+        return rec_oom(r);
+    for (k = 0; k < *n; k++) {
+        const upy_nin *y = ins(r, first + k);
+        pos[k] = j;
+        if (handler_return_pops(r, first + k, end)) {
+            pos[++k] = j;
+            loose = 1;
+        } else if (y->op == N_JUMP && (uint32_t)y->target == end &&
+                   j < r->ncode.count && ins(r, j)->op != N_JUMP &&
+                   (t = inlined_return_length(r, j)) != 0) {
+            j += t;
+            loose = 1;
+        } else {
+            j++;
+        }
+    }
+    pos[*n] = j;
+    m = j - at;
+    if (!loose || at + m > r->ncode.count)
+        return 0;
+    for (k = 0; k < *n; k++) {
+        const upy_nin *y = ins(r, first + k), *x;
+        if (handler_return_pops(r, first + k, end)) {
+            k++;
+            continue;
+        }
+        x = ins(r, pos[k]);
+        if (y->op == N_JUMP && (uint32_t)y->target == end && x->op != N_JUMP) {
+            t = inlined_return_length(r, pos[k]);
+            if (!rec_same_code(r, pos[k], at + m, t) &&
+                !(copy_runs_off_nowhere(r, at + m) &&
+                  returns_none(r, pos[k], t)))
+                return 0;
+            continue;
+        }
+        if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
+            x->flags != y->flags || (x->target < 0) != (y->target < 0) ||
+            x->handler != ins(r, at)->handler)
+            return 0;
+        if (y->target >= 0 &&
+            ((uint32_t)y->target < first || (uint32_t)y->target > end ||
+             (uint32_t)x->target != pos[(uint32_t)y->target - first]))
+            return 0;
+    }
+    *n = m;
     return 1;
 }
 
@@ -1733,7 +1837,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
     uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after, star = 0;
-    int is_finally, copy_ok = 0;
+    int is_finally, copy_ok = 0, uncopied = 0;
     int32_t end = rec_protected_end(r, b, h, rg), exit, follow = UPY_NO_BLOCK;
     int32_t unwind_from = 0;
     upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0}, after = {0};
@@ -1826,6 +1930,11 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 return -1;
             copy_ok = moved || is_normal_finally_copy(r, at, first, n) ||
                       ends_in_inline_handler(r, at, first, &n);
+            if (!copy_ok) {
+                copy_ok = is_returning_finally_copy(r, at, first, &n);
+                if (copy_ok < 0)
+                    return -1;
+            }
             if (copy_ok) {
                 if (!moved && rec_skip_copy(r, at, first, n))
                     return -1;
@@ -1835,7 +1944,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 /* (A finally body that always raises, with no RERAISE of
                  * its own, leaves nothing after its copy: what follows is
                  * the handler.) */
-                if (ins(r, reraise)->op != N_RERAISE)
+                if (ins(r, reraise)->op != N_RERAISE ||
+                    copy_runs_off_nowhere(r, at + n))
                     follow = UPY_NO_BLOCK;
                 else if (at + n < r->ncode.count &&
                     blk(r, follow)->start != at + n) {
@@ -1843,7 +1953,10 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                     r->resume_at = at + n;
                 }
             } else {
-                follow = exit;
+                /* The body goes on without the copy of the finally body
+                 * the compiler puts there, as this reads it: the code
+                 * there is not known to be the code after the try. */
+                uncopied = 1;
             }
         }
         s->u.try_.finalbody = upy_vec_stmts(&finalbody);
@@ -1967,6 +2080,12 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     *next = follow;
     if (rec_emit(r, out, s))
         return -1;
+    if (uncopied) {
+        region rest = rec_sub_region(rg, exit, rg->end > exit ? rg->end : exit + 1,
+                                     UPY_NO_BLOCK);
+        *next = UPY_NO_BLOCK;
+        return rec_fail_region(r, exit, &rest, out);
+    }
     for (k = 0; k < after.len; k++)
         if (rec_emit(r, out, after.items[k]))
             return -1;

@@ -1,0 +1,127 @@
+"""Ways out of try bodies and finally bodies that the compiler lays out
+away from the try: returns left outside the protected range, the code after
+the try copied into a way out, finally bodies that return (each once read
+wrongly on 3.11-3.13, several into code that ran differently)."""
+
+
+# A bare return in a for loop pops the iterator first; it is outside the
+# protected range, the jump of the if's other branch after it: the return
+# is the try body's (pydantic's find_validators read `return` after the
+# try, leaving the loop on its first turn).
+def return_in_try_in_for(items, check, use):
+    for item in items:
+        try:
+            if check(item):
+                use(item)
+                return
+        except TypeError:
+            pass
+
+
+# The same return reached from the exit of a nested for loop.
+def return_after_nested_for(pairs, check, use):
+    for key, values in pairs:
+        try:
+            if check(key):
+                for value in values:
+                    use(value)
+                return
+        except TypeError:
+            raise RuntimeError(key)
+    use(None)
+
+
+# 3.12+ copies `return name` after the try into the way out of a nested
+# try/finally; the nested handlers follow it: the body ends before it
+# (smtpd's PureProxy._deliver).
+def return_copied_before_nested_handlers(make, data):
+    try:
+        conn = make()
+        try:
+            refused = conn.send(data)
+        finally:
+            conn.quit()
+    except OSError as e:
+        refused = e.args
+    return refused
+
+
+def with_in_try_return_after(open_key, query):
+    try:
+        with open_key() as key:
+            path = query(key)
+    except OSError:
+        return None
+    return path
+
+
+# A break in a try in a while loop whose exit (`return x`) the compiler
+# copied in place of the jump (markdown-it's skipEmptyLines).
+def break_copied_exit_in_try(self, pos):
+    while pos < self.line_max:
+        try:
+            if self.marks[pos] < self.ends[pos]:
+                break
+        except IndexError:
+            pass
+        pos += 1
+    return pos
+
+
+# A finally body that returns in a branch: its handler pops the exception
+# before the return, its copy on the normal way out does not (subprocess's
+# Popen.__exit__ printed the finally body a second time after the try).
+def finally_returns_in_branch(self, exc_type, interrupt):
+    try:
+        if self.stdin:
+            self.stdin.close()
+    finally:
+        if exc_type == interrupt:
+            self.waited = 0
+            return
+        self.wait()
+
+
+def finally_returns_code_after(self, flag, after):
+    try:
+        self.run()
+    finally:
+        if flag:
+            return
+        self.cleanup()
+    after()
+
+
+# A break in an except clause of a `while True:` with no other way out:
+# the compiler moved the code after the loop in place of the break, after
+# the clause's POP_EXCEPT (_pyio's FileIO.readall).
+def break_in_except_moved_exit(read, use):
+    while True:
+        try:
+            chunk = read()
+        except BlockingIOError:
+            break
+        use(chunk)
+    use(None)
+
+
+def break_in_named_except_moved_exit(read, use):
+    while True:
+        try:
+            read()
+        except OSError as e:
+            break
+    use(None)
+
+
+# The copy of a finally body ending a loop body: its branch jumps straight
+# back to the loop's header (quopri's main).
+def finally_copy_ends_loop(files, decode):
+    for name in files:
+        try:
+            if name:
+                decode(name)
+        finally:
+            if name != '-':
+                name.close()
+
