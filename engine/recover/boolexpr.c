@@ -306,14 +306,26 @@ static uint32_t past_restores(const rec *r, uint32_t i, uint32_t end,
     return i + 1 + n;
 }
 
-int32_t rec_inlined_test_last(const rec *r, int32_t t) {
-    int32_t b = t, k;
-    int depth = 0, loops = 0, guard = 0;
+/* Whether the blocks (b, end) are reached only from [b, end). */
+static int enclosed(const rec *r, int32_t b, int32_t end) {
+    int32_t k;
+    uint32_t p;
+    for (k = b + 1; k < end; k++)
+        for (p = 0; p < blk(r, k)->npreds; p++)
+            if (blk(r, k)->preds[p] < b || blk(r, k)->preds[p] >= end)
+                return 0;
+    return 1;
+}
+
+int32_t rec_flow_test_last(const rec *r, int32_t t) {
+    int32_t b = t;
+    int depth = 0, flows = 0, guard = 0;
     uint32_t i = blk(r, t)->start, p;
     while (b != UPY_NO_BLOCK && guard++ < 64) {
         const upy_block *bb = blk(r, b);
         const upy_nin *last = ins(r, bb->end - 1);
-        /* (A loop's header is reached from its body too.) */
+        /* (A loop's header is reached from its body too; the block where
+         * `x or y` is complete, from each operand.) */
         if (b != t)
             for (p = 0; p < bb->npreds; p++)
                 if (bb->preds[p] < t ||
@@ -324,17 +336,23 @@ int32_t rec_inlined_test_last(const rec *r, int32_t t) {
             if ((depth = value_step(r, i, bb->start, depth)) < 0)
                 return UPY_NO_BLOCK;
         if (last->op == N_POP_JUMP_IF)
-            return loops && depth == 1 ? b : UPY_NO_BLOCK;
-        if (is_inlined_header(r, b)) {
-            /* (The loop's blocks, up to its exit, are its own.) */
-            for (k = b + 1; k < bb->jump; k++)
-                for (p = 0; p < blk(r, k)->npreds; p++)
-                    if (blk(r, k)->preds[p] < b || blk(r, k)->preds[p] >= bb->jump)
-                        return UPY_NO_BLOCK;
+            return flows && depth == 1 ? b : UPY_NO_BLOCK;
+        /* (The blocks of the loop, or of the operands after the first,
+         * up to where the value is complete, are its own.) */
+        if (is_inlined_header(r, b) && enclosed(r, b, bb->jump)) {
             depth += upy_nin_stack_effect(last, 1);
             b = bb->jump;
             i = past_restores(r, blk(r, b)->start, blk(r, b)->end, &depth);
-            loops++;
+            flows++;
+            continue;
+        }
+        /* `x or y` as a value (`(x or 0) >= 1`): x kept where it jumps. */
+        if (last->op == N_JUMP_IF_OR_POP && bb->jump > b &&
+            enclosed(r, b, bb->jump)) {
+            depth += upy_nin_stack_effect(last, 1);
+            b = bb->jump;
+            i = blk(r, b)->start;
+            flows++;
             continue;
         }
         if (upy_nin_ends_block(last) || bb->next != b + 1 ||
@@ -458,7 +476,7 @@ static int test_targets(const rec *r, int32_t s, int32_t *on_true,
         int values = test_values(r, s, cleanup == UPY_NO_BLOCK ? 0 : 1);
         const upy_block *sb;
         if (!values && cleanup == UPY_NO_BLOCK &&
-            (*last = rec_inlined_test_last(r, s)) != UPY_NO_BLOCK) {
+            (*last = rec_flow_test_last(r, s)) != UPY_NO_BLOCK) {
             jump_targets(r, *last, on_true, on_false);
             *on_true = peek_through_jumps(r, *on_true);
             *on_false = peek_through_jumps(r, *on_false);
@@ -820,12 +838,13 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
     return n;
 }
 
-/* Runs the blocks of a network member whose test runs through the loops
- * of inlined comprehensions (rec_inlined_test_last), up to the POP_JUMP_IF
- * ending its last block; its value is then on the stack.  Where a loop
- * is none after all (rec_inlined_loop finds no accumulator), the member
- * is marked and its value missing. */
-static int run_through_loops(rec *r, const net_node *node, const region *rg,
+/* Runs the blocks of a network member whose test runs through control
+ * flow of its own value (rec_flow_test_last: the loops of inlined
+ * comprehensions, `x or y` values), up to the POP_JUMP_IF ending its last
+ * block; its value is then on the stack.  Where that flow reads as no
+ * value after all (rec_inlined_loop finds no accumulator), the member is
+ * marked and its value missing. */
+static int run_through_flow(rec *r, const net_node *node, const region *rg,
                              upy_ptr_vec *out) {
     int32_t b = node->block, next;
     uint32_t from = blk(r, b)->start, entry = r->sp;
@@ -839,15 +858,24 @@ static int run_through_loops(rec *r, const net_node *node, const region *rg,
         r->done[b] = 1;
         next = bb->next;
         if ((uint32_t)stop != bb->end) {
+            upy_nop op = (upy_nop)ins(r, (uint32_t)stop)->op;
             st = (uint32_t)stop + 1 != bb->end ||
-                 ins(r, (uint32_t)stop)->op != N_FOR_ITER;
-            if (!st)
+                 (op != N_FOR_ITER && op != N_JUMP_IF_OR_POP);
+            if (!st && op == N_FOR_ITER)
                 st = rec_inlined_loop(r, b, rg, &next, out);
+            else if (!st)
+                st = rec_cond_expr(r, b, rg, &next, out);
             if (st < 0)
                 return -1;
-            st = st || next != bb->jump;
+            st = st || next != bb->jump ||
+                 (op == N_JUMP_IF_OR_POP &&
+                  r->cond_resume != blk(r, next)->start);
         }
         b = next;
+        if (b == UPY_NO_BLOCK) {
+            st = 1;
+            break;
+        }
         from = blk(r, b)->start;
     }
     if (!st) {
@@ -873,7 +901,7 @@ static int evaluate_node(rec *r, net_node *node, const region *rg,
     rec_cond link;
     int chained;
     if (node->last != node->block) {
-        if (run_through_loops(r, node, rg, out))
+        if (run_through_flow(r, node, rg, out))
             return -1;
         link.first = node->block;
         link.last = node->last;
@@ -1219,6 +1247,9 @@ static int64_t branch_terminal(const rec *r, int32_t b, int32_t merge) {
              * if u else c` returned): its first branch's copy is where
              * the value of this branch is complete. */
             b = bb->next;
+        } else if (last->op == N_FOR_ITER && is_inlined_header(r, b)) {
+            /* An inlined comprehension's loop: one value of the branch. */
+            b = bb->jump;
         } else if (last->op == N_JUMP_IF_OR_POP || last->op == N_FOR_ITER) {
             /* Other nested control flow: not a shape the compiler
              * duplicates. */
@@ -1228,6 +1259,27 @@ static int64_t branch_terminal(const rec *r, int32_t b, int32_t merge) {
         }
     }
     return -1;
+}
+
+/* What the code [from, to) of one branch leaves on the stack, each
+ * inlined comprehension's loop in it (from its FOR_ITER to its exit) one
+ * value. */
+static int branch_effect(const rec *r, uint32_t from, uint32_t to) {
+    int d = 0;
+    uint32_t i = from;
+    while (i < to) {
+        const upy_nin *in = ins(r, i);
+        int32_t b = r->cfg.block_of[i];
+        if (in->op == N_FOR_ITER && i + 1 == blk(r, b)->end &&
+            is_inlined_header(r, b) && in->target > (int32_t)i) {
+            d += upy_nin_stack_effect(in, 1);
+            i = (uint32_t)in->target;
+            continue;
+        }
+        d += upy_nin_stack_effect(in, 0);
+        i++;
+    }
+    return d;
 }
 
 /* Two branches that end in copies of the same exit block: the length of
@@ -1245,13 +1297,9 @@ static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
     /* The tail must start where each branch has pushed exactly its one
      * value: try the longest first. */
     for (; k > 0; k--) {
-        uint32_t ta = end_a - k + 1, tb = end_b - k + 1, i;
-        int da = 0, db = 0;
-        for (i = start_a; i < ta; i++)
-            da += upy_nin_stack_effect(ins(r, i), 0);
-        for (i = start_b; i < tb; i++)
-            db += upy_nin_stack_effect(ins(r, i), 0);
-        if (da == 1 && db == 1) {
+        uint32_t ta = end_a - k + 1, tb = end_b - k + 1;
+        if (branch_effect(r, start_a, ta) == 1 &&
+            branch_effect(r, start_b, tb) == 1) {
             best = k;
             break;
         }

@@ -2007,7 +2007,7 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
             (k == b || end == kb->start))
             end = kb->end;
         else if ((k == b || end == kb->start) &&
-                 (last = rec_inlined_test_last(r, k)) != UPY_NO_BLOCK)
+                 (last = rec_flow_test_last(r, k)) != UPY_NO_BLOCK)
             end = blk(r, k = last)->end;
         else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
                              (kb->end - kb->start == 1 &&
