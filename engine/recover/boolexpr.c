@@ -217,36 +217,44 @@ static int32_t peek_through_jumps(const rec *r, int32_t b) {
  * with a POP_JUMP_IF; returns how many values it leaves (1 for a test, 2
  * for one link of a chained comparison, which keeps its middle operand),
  * or 0.  `depth` is what it finds on the stack (1 after a chain link). */
+/* Whether instruction i, of code from instruction `from` on that has
+ * `depth` values on the stack, only computes a value (no statement's
+ * effect): the stack depth after it, or -1. */
+static int value_step(const rec *r, uint32_t i, uint32_t from, int depth) {
+    switch ((upy_nop)ins(r, i)->op) {
+    case N_STORE:
+        /* A walrus stores a copy of a value the block computed and
+         * tests the value: part of it.  (A match case's capture
+         * stores a copy of the subject, from before the block.) */
+        if (i > from && ins(r, i - 1)->op == N_COPY &&
+            ins(r, i - 1)->arg == 1 && depth >= 2)
+            break;
+        return -1;
+    case N_STORE_ATTR:
+    case N_STORE_SUBSCR:
+    case N_STORE_SLICE:
+    case N_DELETE:
+    case N_DELETE_ATTR:
+    case N_DELETE_SUBSCR:
+    case N_POP_TOP:
+    case N_IMPORT_NAME:
+    case N_RAISE:
+    case N_BEFORE_WITH:
+        return -1;
+    default:
+        break;
+    }
+    depth += upy_nin_stack_effect(ins(r, i), 0);
+    return depth < 0 ? -1 : depth;
+}
+
 static int test_values(const rec *r, int32_t b, int depth) {
     const upy_block *bb = blk(r, b);
     uint32_t i;
     if (ins(r, bb->end - 1)->op != N_POP_JUMP_IF)
         return 0;
     for (i = bb->start; i + 1 < bb->end; i++) {
-        switch ((upy_nop)ins(r, i)->op) {
-        case N_STORE:
-            /* A walrus stores a copy of a value the block computed and
-             * tests the value: part of it.  (A match case's capture
-             * stores a copy of the subject, from before the block.) */
-            if (i > bb->start && ins(r, i - 1)->op == N_COPY &&
-                ins(r, i - 1)->arg == 1 && depth >= 2)
-                break;
-            return 0;
-        case N_STORE_ATTR:
-        case N_STORE_SUBSCR:
-        case N_STORE_SLICE:
-        case N_DELETE:
-        case N_DELETE_ATTR:
-        case N_DELETE_SUBSCR:
-        case N_POP_TOP:
-        case N_IMPORT_NAME:
-        case N_RAISE:
-        case N_BEFORE_WITH:
-            return 0;
-        default:
-            break;
-        }
-        depth += upy_nin_stack_effect(ins(r, i), 0);
+        depth = value_step(r, i, bb->start, depth);
         if (depth < 0)
             return 0;
     }
@@ -259,6 +267,101 @@ static int test_values(const rec *r, int32_t b, int depth) {
         ins(r, bb->end - 4)->op == N_SWAP && ins(r, bb->end - 4)->arg == 2)
         return 2;
     return 0;
+}
+
+/* Whether block h ends in the FOR_ITER of a comprehension 3.12+ inlined
+ * in the code of the expression it is a value of, by its code: the
+ * accumulator built empty and put under the iterator right before
+ * (BUILD_LIST 0 / BUILD_SET 0 / BUILD_MAP 0; SWAP 2).  (rec_inlined_loop
+ * checks the stack when it runs.) */
+static int is_inlined_header(const rec *r, int32_t h) {
+    const upy_block *hb = blk(r, h);
+    uint32_t f = hb->end - 1;
+    const upy_nin *build;
+    if (ins(r, f)->op != N_FOR_ITER || (ins(r, f)->flags & N_ASYNC) ||
+        hb->jump <= h || f < 2)
+        return 0;
+    build = ins(r, f - 2);
+    return ins(r, f - 1)->op == N_SWAP && ins(r, f - 1)->arg == 2 &&
+           (build->op == N_BUILD_LIST || build->op == N_BUILD_SET ||
+            build->op == N_BUILD_MAP) &&
+           build->arg == 0;
+}
+
+/* Where the code after an inlined comprehension's loop, from its exit at
+ * instruction i, goes on past the stores that put back the locals it
+ * saved (SWAP n + 1, then n stores); *depth loses them. */
+static uint32_t past_restores(const rec *r, uint32_t i, uint32_t end,
+                              int *depth) {
+    uint32_t n, k;
+    if (i >= end || ins(r, i)->op != N_SWAP || ins(r, i)->arg < 2)
+        return i;
+    n = (uint32_t)ins(r, i)->arg - 1;
+    if (end - i - 1 < n)
+        return i;
+    for (k = 1; k <= n; k++)
+        if (ins(r, i + k)->op != N_STORE)
+            return i;
+    *depth -= (int)n;
+    return i + 1 + n;
+}
+
+/* Whether the blocks (b, end) are reached only from [b, end). */
+static int enclosed(const rec *r, int32_t b, int32_t end) {
+    int32_t k;
+    uint32_t p;
+    for (k = b + 1; k < end; k++)
+        for (p = 0; p < blk(r, k)->npreds; p++)
+            if (blk(r, k)->preds[p] < b || blk(r, k)->preds[p] >= end)
+                return 0;
+    return 1;
+}
+
+int32_t rec_flow_test_last(const rec *r, int32_t t) {
+    int32_t b = t;
+    int depth = 0, flows = 0, guard = 0;
+    uint32_t i = blk(r, t)->start, p;
+    while (b != UPY_NO_BLOCK && guard++ < 64) {
+        const upy_block *bb = blk(r, b);
+        const upy_nin *last = ins(r, bb->end - 1);
+        /* (A loop's header is reached from its body too; the block where
+         * `x or y` is complete, from each operand.) */
+        if (b != t)
+            for (p = 0; p < bb->npreds; p++)
+                if (bb->preds[p] < t ||
+                    (bb->preds[p] >= b &&
+                     !(is_inlined_header(r, b) && bb->preds[p] < bb->jump)))
+                    return UPY_NO_BLOCK;
+        for (; i + 1 < bb->end; i++)
+            if ((depth = value_step(r, i, bb->start, depth)) < 0)
+                return UPY_NO_BLOCK;
+        if (last->op == N_POP_JUMP_IF)
+            return flows && depth == 1 ? b : UPY_NO_BLOCK;
+        /* (The blocks of the loop, or of the operands after the first,
+         * up to where the value is complete, are its own.) */
+        if (is_inlined_header(r, b) && enclosed(r, b, bb->jump)) {
+            depth += upy_nin_stack_effect(last, 1);
+            b = bb->jump;
+            i = past_restores(r, blk(r, b)->start, blk(r, b)->end, &depth);
+            flows++;
+            continue;
+        }
+        /* `x or y` as a value (`(x or 0) >= 1`): x kept where it jumps. */
+        if (last->op == N_JUMP_IF_OR_POP && bb->jump > b &&
+            enclosed(r, b, bb->jump)) {
+            depth += upy_nin_stack_effect(last, 1);
+            b = bb->jump;
+            i = blk(r, b)->start;
+            flows++;
+            continue;
+        }
+        if (upy_nin_ends_block(last) || bb->next != b + 1 ||
+            (depth = value_step(r, i, bb->start, depth)) < 0)
+            return UPY_NO_BLOCK;
+        b = bb->next;
+        i = blk(r, b)->start;
+    }
+    return UPY_NO_BLOCK;
 }
 
 int rec_is_test_block(const rec *r, int32_t b) {
@@ -365,12 +468,20 @@ static int cleanup_leads_to(const rec *r, int32_t cleanup, int32_t t) {
  * cleanup block that pops the middle operand and goes on).  Returns 0 when
  * s is not a test the network can take in. */
 static int test_targets(const rec *r, int32_t s, int32_t *on_true,
-                        int32_t *on_false) {
+                        int32_t *on_false, int32_t *last) {
     int guard = 0;
     int32_t cleanup = UPY_NO_BLOCK;
+    *last = s;
     while (guard++ < 32) {
         int values = test_values(r, s, cleanup == UPY_NO_BLOCK ? 0 : 1);
         const upy_block *sb;
+        if (!values && cleanup == UPY_NO_BLOCK &&
+            (*last = rec_flow_test_last(r, s)) != UPY_NO_BLOCK) {
+            jump_targets(r, *last, on_true, on_false);
+            *on_true = peek_through_jumps(r, *on_true);
+            *on_false = peek_through_jumps(r, *on_false);
+            return 1;
+        }
         if (!values)
             return 0;
         sb = blk(r, s);
@@ -684,7 +795,7 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
             targets[0] = nodes[k].on_true;
             targets[1] = nodes[k].on_false;
             for (j = 0; j < 2 && n < MAX_NETWORK; j++) {
-                int32_t t = targets[j], t_true, t_false;
+                int32_t t = targets[j], t_true, t_false, t_last;
                 const upy_block *tb;
                 uint32_t p;
                 int ok = 1;
@@ -694,7 +805,7 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
                 if (t == UPY_NO_BLOCK || t <= b || t >= rg->end || r->done[t] ||
                     r->skip[blk(r, t)->start] || in_network(nodes, n, t) ||
                     blk(r, t)->handler != blk(r, b)->handler ||
-                    !test_targets(r, t, &t_true, &t_false))
+                    !test_targets(r, t, &t_true, &t_false, &t_last))
                     continue;
                 /* A test that jumps back, elsewhere than where `continue`
                  * goes, is a while loop's test copied to the bottom of its
@@ -716,7 +827,8 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
                     ok = reached_from_network(r, nodes, n, tb->preds[p]);
                 if (!ok || !tb->npreds)
                     continue;
-                nodes[n].block = nodes[n].last = t;
+                nodes[n].block = t;
+                nodes[n].last = t_last;
                 nodes[n].cleanup = UPY_NO_BLOCK;
                 nodes[n].on_true = t_true;
                 nodes[n].on_false = t_false;
@@ -729,13 +841,79 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
     return n;
 }
 
+/* Runs the blocks of a network member whose test runs through control
+ * flow of its own value (rec_flow_test_last: the loops of inlined
+ * comprehensions, `x or y` values), up to the POP_JUMP_IF ending its last
+ * block; its value is then on the stack.  Where that flow reads as no
+ * value after all (rec_inlined_loop finds no accumulator), the member is
+ * marked and its value missing. */
+static int run_through_flow(rec *r, const net_node *node, const region *rg,
+                             upy_ptr_vec *out) {
+    int32_t b = node->block, next;
+    uint32_t from = blk(r, b)->start, entry = r->sp;
+    const upy_block *lb = blk(r, node->last);
+    int stop, st = 0;
+    while (b != node->last && !st) {
+        const upy_block *bb = blk(r, b);
+        stop = rec_run(r, from, bb->end, rg, out);
+        if (stop < 0)
+            return -1;
+        r->done[b] = 1;
+        next = bb->next;
+        if ((uint32_t)stop != bb->end) {
+            upy_nop op = (upy_nop)ins(r, (uint32_t)stop)->op;
+            st = (uint32_t)stop + 1 != bb->end ||
+                 (op != N_FOR_ITER && op != N_JUMP_IF_OR_POP);
+            if (!st && op == N_FOR_ITER)
+                st = rec_inlined_loop(r, b, rg, &next, out);
+            else if (!st)
+                st = rec_cond_expr(r, b, rg, &next, out);
+            if (st < 0)
+                return -1;
+            st = st || next != bb->jump ||
+                 (op == N_JUMP_IF_OR_POP &&
+                  r->cond_resume != blk(r, next)->start);
+        }
+        b = next;
+        if (b == UPY_NO_BLOCK) {
+            st = 1;
+            break;
+        }
+        from = blk(r, b)->start;
+    }
+    if (!st) {
+        stop = rec_run(r, from, lb->end - 1, rg, out);
+        if (stop < 0)
+            return -1;
+        st = (uint32_t)stop + 1 != lb->end || r->sp != entry + 1;
+    }
+    r->done[node->last] = 1;
+    if (!st)
+        return 0;
+    rec_unrecovered(r, out, blk(r, node->block)->start, lb->end,
+                    "expression");
+    r->sp = entry;
+    return rec_push(r, SV_VALUE, rec_placeholder(r));
+}
+
 /* Runs a network member's block and reads its test (and, for a chain
  * link, the rest of the chain). */
 static int evaluate_node(rec *r, net_node *node, const region *rg,
                          upy_ptr_vec *out) {
-    const upy_block *nb = blk(r, node->block);
+    const upy_block *nb = blk(r, node->last);
     rec_cond link;
     int chained;
+    if (node->last != node->block) {
+        if (run_through_flow(r, node, rg, out))
+            return -1;
+        link.first = node->block;
+        link.last = node->last;
+        link.chain_cleanup = link.chain_fail = UPY_NO_BLOCK;
+        link.test = jump_test(r, node->last, rec_value(r, rec_pop(r)),
+                              &link.on_true, &link.on_false);
+        leaf_polar(r, node->last, link.test, &node->test, &node->negated);
+        return 0;
+    }
     if (rec_run(r, nb->start, nb->end - 1, rg, out) != (int)nb->end - 1)
         return -1;
     r->done[node->block] = 1;
@@ -1072,6 +1250,9 @@ static int64_t branch_terminal(const rec *r, int32_t b, int32_t merge) {
              * if u else c` returned): its first branch's copy is where
              * the value of this branch is complete. */
             b = bb->next;
+        } else if (last->op == N_FOR_ITER && is_inlined_header(r, b)) {
+            /* An inlined comprehension's loop: one value of the branch. */
+            b = bb->jump;
         } else if (last->op == N_JUMP_IF_OR_POP || last->op == N_FOR_ITER) {
             /* Other nested control flow: not a shape the compiler
              * duplicates. */
@@ -1081,6 +1262,27 @@ static int64_t branch_terminal(const rec *r, int32_t b, int32_t merge) {
         }
     }
     return -1;
+}
+
+/* What the code [from, to) of one branch leaves on the stack, each
+ * inlined comprehension's loop in it (from its FOR_ITER to its exit) one
+ * value. */
+static int branch_effect(const rec *r, uint32_t from, uint32_t to) {
+    int d = 0;
+    uint32_t i = from;
+    while (i < to) {
+        const upy_nin *in = ins(r, i);
+        int32_t b = r->cfg.block_of[i];
+        if (in->op == N_FOR_ITER && i + 1 == blk(r, b)->end &&
+            is_inlined_header(r, b) && in->target > (int32_t)i) {
+            d += upy_nin_stack_effect(in, 1);
+            i = (uint32_t)in->target;
+            continue;
+        }
+        d += upy_nin_stack_effect(in, 0);
+        i++;
+    }
+    return d;
 }
 
 /* Two branches that end in copies of the same exit block: the length of
@@ -1098,13 +1300,9 @@ static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
     /* The tail must start where each branch has pushed exactly its one
      * value: try the longest first. */
     for (; k > 0; k--) {
-        uint32_t ta = end_a - k + 1, tb = end_b - k + 1, i;
-        int da = 0, db = 0;
-        for (i = start_a; i < ta; i++)
-            da += upy_nin_stack_effect(ins(r, i), 0);
-        for (i = start_b; i < tb; i++)
-            db += upy_nin_stack_effect(ins(r, i), 0);
-        if (da == 1 && db == 1) {
+        uint32_t ta = end_a - k + 1, tb = end_b - k + 1;
+        if (branch_effect(r, start_a, ta) == 1 &&
+            branch_effect(r, start_b, tb) == 1) {
             best = k;
             break;
         }
@@ -1196,6 +1394,16 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                     return 0;
                 }
                 continue;
+            } else if (last->op == N_FOR_ITER) {
+                int32_t after;
+                int st = rec_inlined_loop(r, b, rg, &after, out);
+                if (st < 0)
+                    return -1;
+                if (st) {
+                    rec_unrecovered(r, out, bb->start, bb->end, "expression");
+                    return 0;
+                }
+                b = after;
             } else {
                 /* A return or raise inside an expression's branch: not a
                  * shape this reducer knows. */

@@ -469,6 +469,14 @@ int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
 int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                   upy_ptr_vec *out);
 
+/* A test whose code runs through control flow of its own value: the
+ * loops of comprehensions 3.12+ inlined in it (`c and [x for x in y]` in
+ * a condition) and `x or y` / `x and y` values (`c or (x or 0) >= 1`),
+ * each one value.  The blocks from t on compute one value with no
+ * statement and the last ends in a POP_JUMP_IF on it: that last block,
+ * else UPY_NO_BLOCK (also for a test of one block, rec_is_test_block's,
+ * and where a block inside is reached from outside the test). */
+int32_t rec_flow_test_last(const rec *r, int32_t t);
 upy_expr *rec_negate(rec *r, upy_expr *e);
 /* Whether block b only computes one value, with no statements, and ends
  * with a POP_JUMP_IF on it. */
@@ -479,6 +487,14 @@ int rec_is_test_block(const rec *r, int32_t b);
 region rec_sub_region(const region *rg, int32_t start, int32_t end,
                       int32_t follow);
 int rec_region(rec *r, int32_t entry, const region *rg, upy_ptr_vec *out);
+/* 3.12+: block b, run up to the FOR_ITER that ends it, loops a
+ * comprehension inlined into an expression with control flow around it
+ * (`[x for x in y] if c else d`, an operand of `and`): the loop becomes
+ * the comprehension, in place of its accumulator on the stack, and *next
+ * is where the expression goes on (the END_FOR after it).  1 when the
+ * stack holds no inlined comprehension there, -1 on error. */
+int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
+                     upy_ptr_vec *out);
 /* Runs the non-control instructions of [from, to); stops early (returning
  * the index reached) at an instruction the caller must handle. */
 int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,

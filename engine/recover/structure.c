@@ -1767,12 +1767,25 @@ static int is_outermost_iterator(const upy_expr *e) {
     return e && e->kind == UPY_E_NAME && strcmp(e->u.name, ".0") == 0;
 }
 
+/* Whether the stack, run up to a FOR_ITER, holds a 3.12+ inlined
+ * comprehension's loop: an empty display kept under the iterator, above
+ * the statement's base (with the locals it saved under it, unless its
+ * targets are no plain names). */
+static int holds_inlined_loop(const rec *r, const region *rg) {
+    return r->sp >= 2 && r->sp - 2 >= rg->base &&
+           r->stack[r->sp - 2].kind == SV_VALUE &&
+           rec_is_accumulator(r->stack[r->sp - 2].expr) &&
+           !(r->is_comprehension &&
+             is_outermost_iterator(r->stack[r->sp - 1].expr));
+}
+
 static int structure_for(rec *r, int32_t header, const region *rg,
                          int32_t *next, upy_ptr_vec *out) {
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
     int32_t exit = h->jump, body_start = h->next, brk, far;
     uint32_t depth = r->sp, first, start = r->stmt_start, from = h->start;
+    uint32_t stmt_start = r->stmt_start;
     sval iter;
     pending *target;
     upy_stmt *s;
@@ -1795,13 +1808,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     if (!r->sp || body_start == UPY_NO_BLOCK)
         return rec_fail_region(r, header, rg, out);
     iter = r->stack[r->sp - 1];
-    /* An empty display kept under the iterator, above the statement's
-     * base, is a 3.12+ inlined comprehension's result (with the locals it
-     * saved under it, unless its targets are no plain names). */
-    inlined = r->sp >= 2 && r->sp - 2 >= rg->base &&
-              r->stack[r->sp - 2].kind == SV_VALUE &&
-              rec_is_accumulator(r->stack[r->sp - 2].expr) &&
-              !(r->is_comprehension && is_outermost_iterator(iter.expr));
+    inlined = holds_inlined_loop(r, rg);
     if (exit == UPY_NO_BLOCK ||
         (exit > rg->end && !unprotected_exits(r, rg->end, exit, rg)))
         exit = rg->end;
@@ -1859,6 +1866,9 @@ static int structure_for(rec *r, int32_t header, const region *rg,
          * its accumulator. */
         upy_expr *comp =
             rec_inlined_comprehension(r, r->stack[depth - 2].expr, s);
+        /* (The statement the comprehension is a value of goes on: it
+         * started where it did, not in the loop's body.) */
+        r->stmt_start = stmt_start;
         if (comp) {
             r->stack[depth - 2].expr = comp;
             return 0;
@@ -1874,6 +1884,22 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         return 0;
     }
     return rec_emit(r, out, s);
+}
+
+int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
+                     upy_ptr_vec *out) {
+    uint32_t base = r->base;
+    int st;
+    *next = UPY_NO_BLOCK;
+    if (!holds_inlined_loop(r, rg))
+        return 1;
+    /* (The code before the FOR_ITER ran already, as the branch's.) */
+    r->resume_block = b;
+    r->resume_at = blk(r, b)->end - 1;
+    st = structure_for(r, b, rg, next, out);
+    r->resume_block = UPY_NO_BLOCK;
+    r->base = base;
+    return st < 0 ? -1 : 0;
 }
 
 /* Where the `while True:` loop at header whose last back edge comes
@@ -2146,17 +2172,18 @@ static int bottom_test(const rec *r, int32_t header, uint32_t start,
 }
 
 int32_t rec_while_test_at(const rec *r, uint32_t start) {
-    int32_t b, k;
-    uint32_t bottom, end = start;
+    int32_t b, k, last;
+    uint32_t bottom, end = start, steps = 0;
     if (start >= r->ncode.count)
         return UPY_NO_BLOCK;
     b = r->cfg.block_of[start];
-    /* The test's blocks each end in a conditional jump, or are part of an
-     * operand's own and / or (`while f(a or b) and c`: a block ending in
-     * a jump that keeps its value, and the block it falls into); the
-     * header is the block after the last, or after a chained comparison's
-     * cleanup and the jump over it (see chain_gap). */
-    for (k = b; k < (int32_t)r->cfg.count && k - b < 16; k++) {
+    /* The test's blocks each end in a conditional jump (or run through
+     * inlined comprehensions to one), or are part of an operand's own
+     * and / or (`while f(a or b) and c`: a block ending in a jump that
+     * keeps its value, and the block it falls into); the header is the
+     * block after the last, or after a chained comparison's cleanup and
+     * the jump over it (see chain_gap). */
+    for (k = b; k < (int32_t)r->cfg.count && steps++ < 16; k++) {
         const upy_block *kb = blk(r, k);
         if (k > b && kb->is_loop_header)
             return bottom_test(r, k, start, end - start, kb->start - end,
@@ -2171,6 +2198,9 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
                  ins(r, blk(r, k - 1)->end - 1)->op == N_JUMP_IF_OR_POP &&
                  upy_nin_falls_through(ins(r, kb->end - 1)))
             end = kb->end;
+        else if ((k == b || end == kb->start) &&
+                 (last = rec_flow_test_last(r, k)) != UPY_NO_BLOCK)
+            end = blk(r, k = last)->end;
         else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
                              (kb->end - kb->start == 1 &&
                               ins(r, kb->start)->op == N_JUMP && kb->jump > k)))
@@ -3913,6 +3943,22 @@ static int all_skipped(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether block b ends in a FOR_ITER whose loop, up to where it exits,
+ * is all skipped: the loop of a comprehension inlined into a copy of a
+ * while loop's test at the bottom of its body (`while [x for x in y]:`).
+ * The walk goes on where the loop exits, the rest of the copy. */
+static int is_skipped_loop(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    int32_t k;
+    if (ins(r, bb->end - 1)->op != N_FOR_ITER || bb->jump <= b ||
+        bb->jump >= (int32_t)r->cfg.count)
+        return 0;
+    for (k = b; k < bb->jump; k++)
+        if (!all_skipped(r, k))
+            return 0;
+    return 1;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -4017,6 +4063,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
          * FOR_ITER still makes it one, and its block then holds the code
          * before it too, as the target of an enclosing loop that the walk
          * resumes after.) */
+        if (is_skipped_loop(r, b)) {
+            int32_t k;
+            for (k = b; k < bb->jump; k++)
+                r->done[k] = 1;
+            b = bb->jump;
+            continue;
+        }
         if ((bb->is_loop_header || is_open_for(r, b)) && b != rg->loop &&
             !continue_test(r, b) && !top_only_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
