@@ -5,7 +5,8 @@
  * engine's status name, message and offset; the unpyc package turns that
  * into its own exception classes.  Built against the stable ABI (3.8), so
  * the same binary imports on every supported interpreter.  The engine runs
- * without the GIL: it touches no Python object.
+ * without the GIL: it touches no Python object.  Besides the engine's
+ * calls, two helpers of unpyc/_placeholders.py read code objects (below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -193,6 +194,228 @@ static PyObject *pyc_version(PyObject *module, PyObject *args) {
     return Py_BuildValue("(ii)", major, minor);
 }
 
+/*
+ * Whether a code object needs stand-ins for constants (unpyc/_placeholders.py
+ * says why and makes them): every decompile asks this of its whole code
+ * tree before marshal.dumps, and the walk in Python took a quarter of the
+ * time the engine takes on a module.  Only this question and the scan for
+ * code objects loaded as values live here; the stand-ins are made in Python.
+ */
+
+/* Nesting of constants and code objects past which a constant counts as
+ * one that needs a stand-in instead of being walked further. */
+#define CONSTANT_DEPTH_LIMIT 1000
+
+/* The running interpreter's opcodes the scan reads (from dis.opmap, so the
+ * one binary serves every version). */
+typedef struct {
+    int load_const, make_function, extended_arg, cache;
+} value_ops;
+
+/* Constants marshal writes and reads back as what they were, and the
+ * engine prints as literals (exact types: a subclass is something else). */
+static int is_literal(PyObject *o) {
+    return o == Py_None || o == Py_Ellipsis || PyBool_Check(o) ||
+           PyLong_CheckExact(o) || PyFloat_CheckExact(o) ||
+           PyComplex_CheckExact(o) || PyUnicode_CheckExact(o) ||
+           PyBytes_CheckExact(o);
+}
+
+static int leaves_literal(PyObject *o, PyTypeObject *code_type, int depth);
+
+/* Whether every item of an iterable is a literal leaf; -1 on error. */
+static int items_literal(PyObject *items, PyTypeObject *code_type, int depth) {
+    PyObject *iter = PyObject_GetIter(items), *item;
+    int literal = 1;
+
+    if (!iter)
+        return -1;
+    while (literal == 1 && (item = PyIter_Next(iter)) != NULL) {
+        literal = leaves_literal(item, code_type, depth + 1);
+        Py_DECREF(item);
+    }
+    Py_DECREF(iter);
+    return PyErr_Occurred() ? -1 : literal;
+}
+
+/* Whether o is a literal, or a tuple or frozenset (exactly) or a code
+ * object whose constants are such, at any depth; -1 on error. */
+static int leaves_literal(PyObject *o, PyTypeObject *code_type, int depth) {
+    PyObject *consts;
+    int literal;
+
+    if (is_literal(o))
+        return 1;
+    if (depth > CONSTANT_DEPTH_LIMIT)
+        return 0;
+    if (PyTuple_CheckExact(o) || PyFrozenSet_CheckExact(o))
+        return items_literal(o, code_type, depth);
+    if (Py_TYPE(o) != code_type)
+        return 0;
+    consts = PyObject_GetAttrString(o, "co_consts");
+    literal = consts ? items_literal(consts, code_type, depth) : -1;
+    Py_XDECREF(consts);
+    return literal;
+}
+
+/* values.append(index); -1 on error. */
+static int append_index(PyObject *values, Py_ssize_t index) {
+    PyObject *number = PyLong_FromSsize_t(index);
+    int st = number ? PyList_Append(values, number) : -1;
+    Py_XDECREF(number);
+    return st;
+}
+
+/* Whether the instructions after the one at offset at, EXTENDED_ARG and
+ * CACHE entries left out, are MAKE_FUNCTION, or LOAD_CONST (3.8-3.10's
+ * qualified name) then MAKE_FUNCTION. */
+static int makes_function(const unsigned char *raw, Py_ssize_t len,
+                          Py_ssize_t at, const value_ops *ops) {
+    Py_ssize_t k;
+    int after_load = 0;
+
+    for (k = at + 2; k < len; k += 2) {
+        if (raw[k] == ops->extended_arg || raw[k] == ops->cache)
+            continue;
+        if (raw[k] == ops->make_function)
+            return 1;
+        if (after_load || raw[k] != ops->load_const)
+            return 0;
+        after_load = 1;
+    }
+    return 0;
+}
+
+/* The argument of the instruction at even offset at, with those of the
+ * EXTENDED_ARG instructions before it; -1 when past any constant index. */
+static Py_ssize_t argument(const unsigned char *raw, Py_ssize_t at,
+                           const value_ops *ops) {
+    long long arg = raw[at + 1];
+    int shift = 8;
+
+    while (at >= 2 && raw[at - 2] == ops->extended_arg) {
+        at -= 2;
+        if (raw[at + 1] && shift > 32)
+            return -1;
+        arg |= (long long)raw[at + 1] << shift;
+        shift += 8;
+    }
+    return arg > PY_SSIZE_T_MAX ? -1 : (Py_ssize_t)arg;
+}
+
+/* Appends to values (when not NULL) the co_consts index of each code
+ * object code loads as a value, not to make a function of: no source
+ * makes such a value.  Returns how many it found (without values: 0 or 1,
+ * it stops at the first), -1 on error. */
+static Py_ssize_t scan_code_values(PyObject *code, const value_ops *ops,
+                                   PyObject *values) {
+    PyObject *consts = PyObject_GetAttrString(code, "co_consts");
+    PyObject *code_bytes = consts ? PyObject_GetAttrString(code, "co_code")
+                                  : NULL;
+    Py_ssize_t found = -1, len, n, at, index;
+    char *raw;
+
+    if (code_bytes && PyBytes_AsStringAndSize(code_bytes, &raw, &len) == 0) {
+        const unsigned char *ops_at = (const unsigned char *)raw;
+        n = PyTuple_Size(consts);
+        for (found = 0, at = 0; at + 1 < len && found >= 0; at += 2) {
+            if (ops_at[at] != ops->load_const ||
+                makes_function(ops_at, len, at, ops))
+                continue;
+            index = argument(ops_at, at, ops);
+            if (index < 0 || index >= n ||
+                Py_TYPE(PyTuple_GetItem(consts, index)) != Py_TYPE(code))
+                continue;
+            found++;
+            if (!values)
+                break;
+            found = append_index(values, index) < 0 ? -1 : found;
+        }
+    }
+    Py_XDECREF(code_bytes);
+    Py_XDECREF(consts);
+    return found;
+}
+
+static int code_needs_stand_ins(PyObject *code, const value_ops *ops,
+                                int depth);
+
+/* Whether a constant of some code needs a stand-in, looking at each code
+ * object among consts on its own; -1 on error. */
+static int consts_need_stand_ins(PyObject *consts, PyObject *code,
+                                 const value_ops *ops, int depth) {
+    Py_ssize_t k, n = PyTuple_Size(consts);
+    int needed = n < 0 ? -1 : 0;
+
+    for (k = 0; k < n && needed == 0; k++) {
+        PyObject *item = PyTuple_GetItem(consts, k);
+        if (!item)
+            return -1;
+        if (Py_TYPE(item) == Py_TYPE(code))
+            needed = code_needs_stand_ins(item, ops, depth + 1);
+        else if ((needed = leaves_literal(item, Py_TYPE(code), depth)) >= 0)
+            needed = !needed;
+    }
+    return needed;
+}
+
+/* Whether code or its nested code holds a constant no literal makes or
+ * loads a code object as a value; -1 on error. */
+static int code_needs_stand_ins(PyObject *code, const value_ops *ops,
+                                int depth) {
+    PyObject *consts;
+    Py_ssize_t values;
+    int needed;
+
+    if (depth > CONSTANT_DEPTH_LIMIT)
+        return 1;
+    values = scan_code_values(code, ops, NULL);
+    if (values != 0)
+        return values < 0 ? -1 : 1;
+    consts = PyObject_GetAttrString(code, "co_consts");
+    needed = consts ? consts_need_stand_ins(consts, code, ops, depth) : -1;
+    Py_XDECREF(consts);
+    return needed;
+}
+
+/* A code object and the opcodes tuple (LOAD_CONST, MAKE_FUNCTION,
+ * EXTENDED_ARG, CACHE) from the arguments. */
+static int code_and_ops(PyObject *args, const char *format, PyObject **code,
+                        value_ops *ops) {
+    if (!PyArg_ParseTuple(args, format, code, &ops->load_const,
+                          &ops->make_function, &ops->extended_arg, &ops->cache))
+        return -1;
+    if (PyObject_HasAttrString(*code, "co_code"))
+        return 0;
+    PyErr_SetString(PyExc_TypeError, "a code object is needed");
+    return -1;
+}
+
+static PyObject *stand_ins_needed(PyObject *module, PyObject *args) {
+    PyObject *code;
+    value_ops ops;
+    int needed;
+
+    (void)module;
+    if (code_and_ops(args, "O(iiii):stand_ins_needed", &code, &ops) < 0)
+        return NULL;
+    needed = code_needs_stand_ins(code, &ops, 0);
+    return needed < 0 ? NULL : PyBool_FromLong(needed);
+}
+
+static PyObject *code_values(PyObject *module, PyObject *args) {
+    PyObject *code, *values;
+    value_ops ops;
+
+    (void)module;
+    if (code_and_ops(args, "O(iiii):code_values", &code, &ops) < 0)
+        return NULL;
+    values = PyList_New(0);
+    if (values && scan_code_values(code, &ops, values) < 0)
+        Py_CLEAR(values);
+    return values;
+}
+
 static PyMethodDef engine_methods[] = {
     {"pyc_version", pyc_version, METH_VARARGS,
      "pyc_version(data: bytes) -> (int, int)\n\n"
@@ -216,6 +439,17 @@ static PyMethodDef engine_methods[] = {
      "major.minor.  stable_globals: names of globals the caller vouches "
      "are bound and never rebound while the code runs (unpyc.h, "
      "unpyc_decompile_options)."},
+    {"stand_ins_needed", stand_ins_needed, METH_VARARGS,
+     "stand_ins_needed(code, opcodes: (int, int, int, int)) -> bool\n\n"
+     "Whether code or its nested code holds a constant that is not a "
+     "literal (nor a tuple or frozenset of them) or loads a code object as a "
+     "value.  opcodes: LOAD_CONST, MAKE_FUNCTION, EXTENDED_ARG and CACHE "
+     "of the running interpreter."},
+    {"code_values", code_values, METH_VARARGS,
+     "code_values(code, opcodes: (int, int, int, int)) -> list\n\n"
+     "The co_consts indexes of the code objects code loads as values, not "
+     "to make a function of (MAKE_FUNCTION next, or LOAD_CONST then "
+     "MAKE_FUNCTION; EXTENDED_ARG and CACHE entries left out)."},
     {NULL, NULL, 0, NULL},
 };
 

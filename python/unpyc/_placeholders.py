@@ -27,6 +27,7 @@ import types
 import warnings
 from typing import Dict, Iterable, Iterator, List, Set, Tuple
 
+from . import _engine
 from ._objects import without_addresses
 
 # Constants marshal writes and reads back as what they were, and the engine
@@ -34,17 +35,12 @@ from ._objects import without_addresses
 # stand-in: marshal rejects most, writes others (bytearray, buffers, lists,
 # dicts) as something else, and a mutable object's identity matters.
 _LITERAL_TYPES = (type(None), bool, int, float, complex, str, bytes, type(Ellipsis))
-_LITERAL_SET = frozenset(_LITERAL_TYPES)
-_LITERAL_OR_CODE = frozenset(_LITERAL_TYPES + (types.CodeType,))
-_CONTAINERS = frozenset([tuple, frozenset])
 
-_LOAD_CONST = dis.opmap["LOAD_CONST"]
-_MAKE_FUNCTION = dis.opmap["MAKE_FUNCTION"]
-_MAKE_FUNCTION_BYTE = bytes([_MAKE_FUNCTION])
-_QUALNAME_THEN_FUNCTION = bytes([_LOAD_CONST, _MAKE_FUNCTION])
-# What dis.get_instructions does not list as instructions of their own
-# (CACHE exists from 3.11 on).
-_UNLISTED_OPS = frozenset([dis.EXTENDED_ARG, dis.opmap.get("CACHE", dis.EXTENDED_ARG)])
+# The opcodes the C extension's scan for code loaded as values reads:
+# LOAD_CONST, MAKE_FUNCTION, and EXTENDED_ARG and CACHE (from 3.11 on), which
+# may come between them.
+_VALUE_OPS = (dis.opmap["LOAD_CONST"], dis.opmap["MAKE_FUNCTION"], dis.EXTENDED_ARG,
+              dis.opmap.get("CACHE", dis.EXTENDED_ARG))
 
 
 class StandIns:
@@ -199,87 +195,18 @@ def _code_values(code: types.CodeType) -> Set[int]:
     factories): no source makes such a value, so they get stand-ins.  A
     function is made of the code right after loading it (3.11+), or after
     also loading its qualified name (3.8-3.10); EXTENDED_ARG and CACHE
-    entries may come between.  Read off co_code directly: every decompile
-    asks this of every code object, and a loop over all its instructions
-    took as long as decompiling (co_code holds no specialized opcodes, and
-    zeros in its CACHE entries); bytes.find looks only at the loads of an
-    index whose low byte is that of a code constant."""
-    consts = code.co_consts
-    low_bytes = {index & 0xFF for index, const in enumerate(consts)
-                 if isinstance(const, types.CodeType)}
-    raw = code.co_code
-    values: Set[int] = set()
-    for low in low_bytes:
-        pair = bytes((_LOAD_CONST, low))
-        at = raw.find(pair)
-        while at >= 0:
-            index = _argument(raw, at) if at % 2 == 0 and not _function_next(raw, at) else -1
-            if (0 <= index < len(consts) and isinstance(consts[index], types.CodeType)
-                    and not _makes_function(raw, at)):
-                values.add(index)
-            at = raw.find(pair, at + 1)
-    return values
-
-
-def _argument(raw: bytes, at: int) -> int:
-    """The argument of the instruction at even offset at, with those of the
-    EXTENDED_ARG instructions right before it."""
-    arg, shift = raw[at + 1], 8
-    while at >= 2 and raw[at - 2] == dis.EXTENDED_ARG:
-        at -= 2
-        arg |= raw[at + 1] << shift
-        shift += 8
-    return arg
-
-
-def _function_next(raw: bytes, at: int) -> bool:
-    """The usual layouts _makes_function accepts, told at once: MAKE_FUNCTION
-    right after the load, or LOAD_CONST then MAKE_FUNCTION."""
-    after = raw[at + 2:at + 6:2]
-    return after[:1] == _MAKE_FUNCTION_BYTE or after == _QUALNAME_THEN_FUNCTION
-
-
-def _makes_function(raw: bytes, at: int) -> bool:
-    """Whether the instructions after the load at offset at (CACHE and
-    EXTENDED_ARG entries left out) are MAKE_FUNCTION, or LOAD_CONST then
-    MAKE_FUNCTION."""
-    following: List[int] = []
-    for offset in range(at + 2, len(raw), 2):
-        if raw[offset] not in _UNLISTED_OPS:
-            following.append(raw[offset])
-            if len(following) == 2 or following[0] != _LOAD_CONST:
-                break
-    return following[:1] == [_MAKE_FUNCTION] or following == [_LOAD_CONST, _MAKE_FUNCTION]
+    entries may come between.  Read off co_code by the C extension: every
+    decompile asks this of every code object (_needs_stand_ins), and the
+    scan in Python took a quarter of the engine's time on a module."""
+    return set(_engine.code_values(code, _VALUE_OPS))
 
 
 def _needs_stand_ins(root: types.CodeType) -> bool:
     """Whether root or its nested code holds a constant no literal makes
-    or loads a code object as a value."""
-    codes = [root]
-    while codes:
-        code = codes.pop()
-        kinds = set(map(type, code.co_consts))
-        if not kinds <= _LITERAL_OR_CODE and not _literal_or_containers(code.co_consts, kinds):
-            return True
-        if types.CodeType in kinds:
-            if _code_values(code):
-                return True
-            codes.extend(const for const in code.co_consts if type(const) is types.CodeType)
-    return False
-
-
-def _literal_or_containers(consts: Tuple[object, ...], kinds: Set[type]) -> bool:
-    """Whether each of consts (of the types kinds) is a literal, a code
-    object (looked at on its own) or a tuple or frozenset of constants
-    that are literals (at any depth, in code objects too)."""
-    if not kinds <= _LITERAL_OR_CODE | _CONTAINERS:
-        return False
-    for const in consts:
-        if isinstance(const, (tuple, frozenset)) and type(const) in _CONTAINERS and \
-                not set(map(type, const)) <= _LITERAL_SET and \
-                not all(_literal(item) for item in _constants_in([const])):
-            return False
-    return True
+    (_LITERAL_TYPES, or tuples and frozensets of them at any depth, through
+    code objects in them) or loads a code object as a value
+    (_code_values); the C extension walks the tree."""
+    return _engine.stand_ins_needed(root, _VALUE_OPS)
 
 
 def _literal(const: object) -> bool:
