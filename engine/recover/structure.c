@@ -113,6 +113,28 @@ static int loop_jump(rec *r, int32_t target, const region *rg,
     return 0;
 }
 
+/* Whether a break to block b, the block after a module's loop, ends the
+ * module: b is the implicit `return None` (or a lone jump to one), or no
+ * normal code (a handler's cleanup laid out after a `while True:` that
+ * only its breaks leave, and the compiler copied the return into them). */
+static int only_breaks_reach_end(const rec *r, int32_t b) {
+    int hops;
+    for (hops = 0; b != UPY_NO_BLOCK && hops < 4; hops++) {
+        const upy_block *kb = blk(r, b);
+        const upy_nin *first = ins(r, kb->start);
+        if (kb->is_handler && !kb->npreds)
+            return 1;
+        if (kb->end - kb->start == 1 && first->op == N_JUMP) {
+            b = kb->jump;
+            continue;
+        }
+        return kb->end - kb->start == 2 && first->op == N_LOAD_CONST &&
+               first->obj && first->obj->kind == UPY_NONE &&
+               ins(r, kb->start + 1)->op == N_RETURN;
+    }
+    return 0;
+}
+
 static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
     sval v = rec_pop(r);
     upy_stmt *s;
@@ -127,8 +149,13 @@ static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
     if (rec_is_const_none(s->u.value)) {
         s->u.value = NULL;
         /* A module or class body has no return statement: this is a copy
-         * of its implicit one, where a loop's break went. */
-        if ((r->is_module || r->is_class_body) && rg->brk != UPY_NO_BLOCK)
+         * of its implicit one, where a loop's break went: a break, where
+         * the loop's exit is that return, or a `while True:` has no exit
+         * but its breaks (brk_moved); not where an else part or code after
+         * the loop comes first, which the copy skips: there the return
+         * stays, marked. */
+        if ((r->is_module || r->is_class_body) && rg->brk != UPY_NO_BLOCK &&
+            (rg->brk_moved || only_breaks_reach_end(r, rg->brk)))
             s->kind = UPY_S_BREAK;
     }
     return rec_emit(r, out, s);
