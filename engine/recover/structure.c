@@ -1269,19 +1269,28 @@ static int then_with_leaves_region(const rec *r, const region *rg,
     return 1;
 }
 
-/* `return k` at instruction at: after an if that ends the code, where a
- * with in its then part goes on (then_with_leaves_region); nothing for
- * the implicit `return None`. */
-static int return_after_if(rec *r, uint32_t at, upy_ptr_vec *out) {
-    upy_stmt *s;
-    if (at == UINT32_MAX || ins(r, at)->obj->kind == UPY_NONE)
-        return 0;
-    s = rec_stmt(r, UPY_S_RETURN);
+/* The statement of `LOAD_CONST k; RETURN` at instruction at, read on its
+ * own where the compiler copied it (`return k`; `return` for None). */
+static int emit_const_return(rec *r, uint32_t at, upy_ptr_vec *out) {
+    upy_stmt *s = rec_stmt(r, UPY_S_RETURN);
     if (!s)
         return -1;
     rec_set_start(r, s, at);
     s->u.value = rec_const(r, ins(r, at)->obj);
-    return s->u.value ? rec_emit(r, out, s) : rec_oom(r);
+    if (!s->u.value)
+        return rec_oom(r);
+    if (rec_is_const_none(s->u.value))
+        s->u.value = NULL;
+    return rec_emit(r, out, s);
+}
+
+/* `return k` at instruction at: after an if that ends the code, where a
+ * with in its then part goes on (then_with_leaves_region); nothing for
+ * the implicit `return None`. */
+static int return_after_if(rec *r, uint32_t at, upy_ptr_vec *out) {
+    if (at == UINT32_MAX || ins(r, at)->obj->kind == UPY_NONE)
+        return 0;
+    return emit_const_return(r, at, out);
 }
 
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
@@ -2854,20 +2863,12 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
                           uint32_t *cont_offset, upy_ptr_vec *body) {
     int32_t sb;
     uint32_t soff, k, at = from + exit_len;
-    upy_stmt *s;
     if (at + 2 > r->ncode.count || ins(r, at)->op != N_LOAD_CONST ||
         ins(r, at + 1)->op != N_RETURN || r->skip[at] ||
         with_suppress_follow(r, handler, &sb, &soff) ||
         rec_same_code(r, at, blk(r, sb)->start + soff, 2))
         return 0;
-    s = rec_stmt(r, UPY_S_RETURN);
-    if (!s)
-        return -1;
-    rec_set_start(r, s, at);
-    s->u.value = rec_const(r, ins(r, at)->obj);
-    if (rec_is_const_none(s->u.value))
-        s->u.value = NULL;
-    if (rec_emit(r, body, s))
+    if (emit_const_return(r, at, body))
         return -1;
     /* The exit and the return, in blocks of their own where handlers
      * change, are this statement's. */
