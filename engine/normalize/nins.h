@@ -243,51 +243,76 @@ typedef struct upy_nin {
     uint8_t lead_nops_joined;
 } upy_nin;
 
+/* How a version's compiler lays code out, where recovery must know it:
+ * one row per version of normalize.c's rules table. */
+typedef struct upy_layout {
+    /* 3.12+ lays exception handlers out after all other code
+     * (flowgraph.c push_cold_blocks_to_end); before, a handler follows
+     * the body of its try. */
+    uint8_t cold_handlers;
+    /* 3.10+ puts copies of small exit blocks (returns) in place of jumps
+     * to them; 3.11 only of blocks without a line number (the implicit
+     * return), 3.10 and 3.12+ of written returns too. */
+    uint8_t copies_exits;
+    uint8_t written_exits_keep_jumps;
+    /* 3.12 threads a conditional jump to the end of a loop body (a jump
+     * back to the header with no line of its own) into a jump over a copy
+     * of it; 3.13 keeps the jump apart, with the line of the test. */
+    uint8_t threads_loop_jumps;
+    /* 3.13+ replaces a jump to a block without a line that ends in a jump
+     * (as the try's way out after its body) by a copy of that block, with
+     * the block's handler (try.c). */
+    uint8_t copies_jump_blocks;
+    /* 3.8-3.9 compile a while loop's test on top only (compile.c
+     * compiler_while: the body ends in a jump back to it, not a
+     * `continue`, though one written there compiles to the same); 3.10+
+     * copy the test to the bottom of the body but where the body ends in
+     * a jump. */
+    uint8_t while_test_on_top;
+    /* 3.8-3.9 keep the jump over an else part after an if body that ends
+     * in raise, break or continue: peephole.c drops the unreachable code
+     * after a RETURN_VALUE only.  3.10+ drop it after any. */
+    uint8_t keeps_jump_after_exit;
+    /* 3.10-3.11 keep True in co_consts for every `while True`, one whose
+     * loop never ends too (compile.c adds the constant before it folds
+     * the test away); 3.12+ do not, and 3.8-3.9 never test a constant
+     * (code.c rec_true). */
+    uint8_t keeps_while_true_const;
+    /* 3.12+ count the instructions of the code object in the size
+     * inline_small_exit_blocks / the copy limit checks (structure.c
+     * copy_size); 3.11 counts its PRECALL too, which normalizing drops. */
+    uint8_t copy_limit_counts_code;
+    /* 3.13+ keep co_consts[0] whether or not an instruction loads it
+     * (a docstring's slot: compiler_unit's first constant; code.c
+     * add_first_const). */
+    uint8_t keeps_first_const;
+    /* 3.10-3.11 keep a constant no instruction loads but at the end of
+     * co_consts (trim_unused_consts; recover/deadconst.c); 3.12+ keep
+     * co_consts[0] only. */
+    uint8_t keeps_unused_consts;
+    /* 3.8-3.10 and 3.12 merge equal code objects among a code's
+     * constants (compile.c merge_consts_recursive), and their code
+     * equality looks at co_firstlineno but not at columns (codeobject.c
+     * code_richcompare): two equal lambdas on one line are one constant
+     * (eval.c twin_lambda).  3.11 and 3.13 compare positions too and keep
+     * them apart. */
+    uint8_t merges_lambdas_on_a_line;
+    /* 3.10-3.11 thread a JUMP_IF_FALSE_OR_POP to a JUMP_IF_TRUE_OR_POP
+     * (and the reverse) only where both have one line (compile.c
+     * optimize_basic_block checks the line; boolexpr.c keeps_inner_link);
+     * 3.8-3.9's peephole optimizer always threads, 3.12+ lay and/or out
+     * as COPY and POP_JUMP_IF and keep the inner jump. */
+    uint8_t threads_jumps_of_one_line;
+} upy_layout;
+
 /* A code object in neutral form. */
 typedef struct upy_ncode {
     const upy_code *code;
     upy_version version;
     upy_nin *ins;
     uint32_t count;
-    /* 3.12+ moves exception handlers after all other code; before, a
-     * handler follows the body of its try. */
-    uint8_t cold_handlers;
-    /* 3.10+ replaces jumps to small exit blocks by copies of them; 3.11
-     * only where the block has no line number (the implicit return). */
-    uint8_t copies_exits;
-    uint8_t written_exits_keep_jumps;
-    /* 3.12 threads a conditional jump to the end of a loop body into a
-     * jump over a copy of the jump back to the header (normalize.c). */
-    uint8_t threads_loop_jumps;
-    /* 3.13+ replaces a jump to a block without a line that ends in a jump
-     * (as the try's way out after its body) by a copy of that block, with
-     * the block's handler (try.c). */
-    uint8_t copies_jump_blocks;
-    /* 3.8-3.9 compile every while loop with its test on top only: the
-     * jump back ending the body is the loop's, not a `continue` (one
-     * written there compiles to the same). */
-    uint8_t while_test_on_top;
-    /* 3.8-3.9 keep the jump over an else part after an if body ending in
-     * raise, break or continue (not return). */
-    uint8_t keeps_jump_after_exit;
-    /* 3.10-3.11 keep True in co_consts for every `while True` (code.c
-     * rec_true). */
-    uint8_t keeps_while_true_const;
-    /* 3.12+ count the code object's instructions in the limit on the
-     * blocks the compiler copies (structure.c copy_size). */
-    uint8_t copy_limit_counts_code;
-    /* 3.13+ keep co_consts[0] even when nothing loads it (code.c
-     * add_first_const). */
-    uint8_t keeps_first_const;
-    /* 3.10-3.11 keep every constant no instruction loads but those at
-     * the end of co_consts (recover/deadconst.c). */
-    uint8_t keeps_unused_consts;
-    /* 3.8-3.10 and 3.12 make one constant of equal lambdas on one line
-     * (eval.c twin_lambda). */
-    uint8_t merges_lambdas_on_a_line;
-    /* 3.10-3.11 thread an inner and/or's jump to the outer one only when
-     * both have one line (boolexpr.c keeps_inner_link). */
-    uint8_t threads_jumps_of_one_line;
+    /* The version's row of normalize.c's rules table. */
+    const upy_layout *layout;
 } upy_ncode;
 
 /* Change of the stack depth `in` makes along its fall-through edge

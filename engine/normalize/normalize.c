@@ -42,69 +42,70 @@ typedef struct norm_rules {
     uint8_t call_slots;
     /* Before 3.11 MAKE_FUNCTION pops a qualname pushed after the code. */
     uint8_t function_qualname;
-    /* 3.12+ lays exception handlers out after all other code, and has no
-     * backward conditional jumps. */
-    uint8_t cold_handlers;
+    /* 3.12+ has no backward conditional jumps. */
     uint8_t no_backward_cond;
-    /* 3.10+ puts copies of small exit blocks (returns) in place of jumps
-     * to them; 3.11 only of blocks without a line number (the implicit
-     * return), 3.10 and 3.12+ of written returns too. */
-    uint8_t copies_exits;
-    uint8_t written_exits_keep_jumps;
     /* 3.12+ fuses a constant's load with the return after it in one basic
      * block (RETURN_CONST), before it copies returns into the jumps to
      * them. */
     uint8_t fuses_const_return;
-    /* 3.12 threads a conditional jump to the end of a loop body (a jump
-     * back to the header with no line of its own) into a jump over a copy
-     * of it; 3.13 keeps the jump apart, with the line of the test. */
-    uint8_t threads_loop_jumps;
-    /* 3.13+ replaces a jump to a block without a line that ends in a jump
-     * by a copy of that block, with the block's handler. */
-    uint8_t copies_jump_blocks;
-    /* 3.8-3.9 compile a while loop's test on top only (compile.c
-     * compiler_while: the body ends in a jump back to it); 3.10+ copy the
-     * test to the bottom of the body but where the body ends in a jump. */
-    uint8_t while_test_on_top;
-    /* 3.8-3.9 keep the jump over an else part after an if body that ends
-     * in raise, break or continue: peephole.c drops the unreachable code
-     * after a RETURN_VALUE only.  3.10+ drop it after any. */
-    uint8_t keeps_jump_after_exit;
-    /* 3.10-3.11 keep True in co_consts for every `while True`, one whose
-     * loop never ends too (compile.c adds the constant before it folds
-     * the test away); 3.12+ do not, and 3.8-3.9 never test a constant. */
-    uint8_t keeps_while_true_const;
-    /* 3.12+ count the instructions of the code object in the size
-     * inline_small_exit_blocks / the copy limit checks; 3.11 counts its
-     * PRECALL too, which normalizing drops. */
-    uint8_t copy_limit_counts_code;
-    /* 3.13+ keep co_consts[0] whether or not an instruction loads it
-     * (a docstring's slot: compiler_unit's first constant). */
-    uint8_t keeps_first_const;
-    /* 3.10-3.11 keep a constant no instruction loads but at the end of
-     * co_consts (trim_unused_consts); 3.12+ keep co_consts[0] only. */
-    uint8_t keeps_unused_consts;
-    /* 3.8-3.10 and 3.12 merge equal code objects among a code's
-     * constants (compile.c merge_consts_recursive), and their code
-     * equality looks at co_firstlineno but not at columns (codeobject.c
-     * code_richcompare): two equal lambdas on one line are one constant.
-     * 3.11 and 3.13 compare positions too and keep them apart. */
-    uint8_t merges_lambdas_on_a_line;
-    /* 3.10-3.11 thread a JUMP_IF_FALSE_OR_POP to a JUMP_IF_TRUE_OR_POP
-     * (and the reverse) only where both have one line (compile.c
-     * optimize_basic_block checks the line); 3.8-3.9's peephole
-     * optimizer always threads, 3.12+ lay and/or out as COPY and
-     * POP_JUMP_IF and keep the inner jump. */
-    uint8_t threads_jumps_of_one_line;
+    upy_layout layout;
 } norm_rules;
 
+/* Fields left out are 0. */
 static const norm_rules rules_table[] = {
-    {8, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0},
-    {9, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0},
-    {10, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1},
-    {11, 1, 0, 0, 0, 2, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1},
-    {12, 1, 0, 1, 4, 2, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0},
-    {13, 1, 1, 1, 5, 2, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0},
+    {.minor = 8,
+     .call_slots = 1,
+     .function_qualname = 1,
+     .layout = {.while_test_on_top = 1,
+                .keeps_jump_after_exit = 1,
+                .merges_lambdas_on_a_line = 1}},
+    {.minor = 9,
+     .call_slots = 1,
+     .function_qualname = 1,
+     .layout = {.while_test_on_top = 1,
+                .keeps_jump_after_exit = 1,
+                .merges_lambdas_on_a_line = 1}},
+    {.minor = 10,
+     .call_slots = 1,
+     .function_qualname = 1,
+     .layout = {.copies_exits = 1,
+                .keeps_while_true_const = 1,
+                .keeps_unused_consts = 1,
+                .merges_lambdas_on_a_line = 1,
+                .threads_jumps_of_one_line = 1}},
+    {.minor = 11,
+     .global_null = 1,
+     .call_slots = 2,
+     .layout = {.copies_exits = 1,
+                .written_exits_keep_jumps = 1,
+                .keeps_while_true_const = 1,
+                .keeps_unused_consts = 1,
+                .threads_jumps_of_one_line = 1}},
+    {.minor = 12,
+     .global_null = 1,
+     .attr_method_bit = 1,
+     .compare_shift = 4,
+     .call_slots = 2,
+     .no_backward_cond = 1,
+     .fuses_const_return = 1,
+     .layout = {.cold_handlers = 1,
+                .copies_exits = 1,
+                .threads_loop_jumps = 1,
+                .copy_limit_counts_code = 1,
+                .merges_lambdas_on_a_line = 1}},
+    {.minor = 13,
+     .global_null = 1,
+     .null_after = 1,
+     .attr_method_bit = 1,
+     .compare_shift = 5,
+     .call_slots = 2,
+     .no_backward_cond = 1,
+     .fuses_const_return = 1,
+     .layout = {.cold_handlers = 1,
+                .copies_exits = 1,
+                .copies_jump_blocks = 1,
+                .copy_limit_counts_code = 1,
+                .keeps_first_const = 1}},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and
@@ -1267,19 +1268,7 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     }
     out->ins = nm->out;
     out->count = nm->n;
-    out->cold_handlers = nm->rules->cold_handlers;
-    out->copies_exits = nm->rules->copies_exits;
-    out->written_exits_keep_jumps = nm->rules->written_exits_keep_jumps;
-    out->threads_loop_jumps = nm->rules->threads_loop_jumps;
-    out->copies_jump_blocks = nm->rules->copies_jump_blocks;
-    out->while_test_on_top = nm->rules->while_test_on_top;
-    out->keeps_jump_after_exit = nm->rules->keeps_jump_after_exit;
-    out->keeps_while_true_const = nm->rules->keeps_while_true_const;
-    out->copy_limit_counts_code = nm->rules->copy_limit_counts_code;
-    out->keeps_first_const = nm->rules->keeps_first_const;
-    out->keeps_unused_consts = nm->rules->keeps_unused_consts;
-    out->merges_lambdas_on_a_line = nm->rules->merges_lambdas_on_a_line;
-    out->threads_jumps_of_one_line = nm->rules->threads_jumps_of_one_line;
+    out->layout = &nm->rules->layout;
     return UNPYC_OK;
 }
 

@@ -1480,7 +1480,7 @@ static int32_t next_keep_link(const rec *r, int32_t b, int32_t target,
  * table's threads_jumps_of_one_line). */
 static int keeps_inner_link(const rec *r, int32_t b, int32_t link,
                             int32_t cond) {
-    if (!r->ncode.threads_jumps_of_one_line)
+    if (!r->ncode.layout->threads_jumps_of_one_line)
         return 0;
     for (; b < link; b++) {
         const upy_nin *j = ins(r, blk(r, b)->end - 1);

@@ -86,7 +86,7 @@ upy_expr *rec_true(rec *r, uint32_t from) {
     /* 3.10 and 3.11 keep True in co_consts for every `while True` (one
      * whose loop never ends too): without it, the test was a 1 the body
      * loads as well. */
-    if (!one && !has_true && r->ncode.keeps_while_true_const)
+    if (!one && !has_true && r->ncode.layout->keeps_while_true_const)
         one = any_one;
     return rec_const(r, one ? one : &true_object);
 }
@@ -945,7 +945,7 @@ static const upy_object *middle_test(const rec *r, const uint32_t *first,
     const upy_object *consts = r->code->consts, *test = NULL;
     uint32_t n = (uint32_t)upy_seq_len(consts), k;
     *after = UINT32_MAX;
-    if (!r->ncode.keeps_unused_consts) {
+    if (!r->ncode.layout->keeps_unused_consts) {
         if (r->is_module && n)
             *after = first[0];
         return dead_test(r->code, r->is_module);
@@ -1138,7 +1138,7 @@ static int dead_code_span(const rec *r, const upy_stmt_list *body,
 static uint32_t dead_code_from(rec *r, const upy_stmt_list *body) {
     const upy_object *consts = r->code->consts;
     uint32_t lead = lead_len(body), *first, at;
-    if (!r->is_module || r->ncode.keeps_unused_consts ||
+    if (!r->is_module || r->ncode.layout->keeps_unused_consts ||
         !upy_seq_len(consts) ||
         dead_test(r->code, 1) == upy_seq_item(consts, 0))
         return lead;
@@ -1287,7 +1287,7 @@ static int add_first_const(rec *r, upy_stmt_list *body) {
     upy_expr *text;
     uint32_t i;
     /* (Nothing goes before a docstring or a future import.) */
-    if (!r->ncode.keeps_first_const || !first ||
+    if (!r->ncode.layout->keeps_first_const || !first ||
         first->kind != UPY_STR || lead_len(body))
         return 0;
     for (i = 0; i < r->ncode.count; i++)
@@ -1803,7 +1803,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
                 return rec_oom(&r);
         *body = upy_vec_stmts(&with_doc);
     }
-    rec_elif_chains(body, r.ncode.keeps_jump_after_exit);
+    rec_elif_chains(body, r.ncode.layout->keeps_jump_after_exit);
     check_valid_list(
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
     if (index_names(&r))

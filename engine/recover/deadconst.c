@@ -304,7 +304,7 @@ static int dead_code_const(const rec *r, const uint32_t *first, uint32_t k,
                            int doc_slot) {
     const upy_object *c = upy_seq_item(r->code->consts, k);
     return c->kind == UPY_CODE && first[k] == UINT32_MAX &&
-           (k == 0 ? !doc_slot : r->ncode.keeps_unused_consts);
+           (k == 0 ? !doc_slot : r->ncode.layout->keeps_unused_consts);
 }
 
 /* Whether slot k is a constant only dead code numbered that an `if c:
@@ -315,7 +315,7 @@ static int dead_literal(const rec *r, const uint32_t *first, uint32_t k,
                         int doc_slot) {
     const upy_object *c = upy_seq_item(r->code->consts, k);
     if (first[k] != UINT32_MAX || (k == 0 && doc_slot) ||
-        (k > 0 && !r->ncode.keeps_unused_consts))
+        (k > 0 && !r->ncode.layout->keeps_unused_consts))
         return 0;
     if ((r->const_shown && r->const_shown[k]) || c->kind == UPY_NONE)
         return 0;
@@ -371,7 +371,7 @@ static upy_expr *dead_iterable(rec *r, uint32_t start) {
         if (first[k] == UINT32_MAX || first[k] < start)
             return rec_name(
                 r, rec_source_name(r, rec_str(upy_seq_item(r->code->names, k))));
-    return r->ncode.keeps_unused_consts ? NULL : rec_const(r, &empty);
+    return r->ncode.layout->keeps_unused_consts ? NULL : rec_const(r, &empty);
 }
 
 /* A statement that compiles code object co and what the code around it

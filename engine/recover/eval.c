@@ -563,7 +563,7 @@ static int index_lambdas(rec *r) {
  * its line, the one constant they are.  -1 when out of memory. */
 static int twin_lambda(rec *r, const upy_nin *make, const upy_object *co_obj) {
     int32_t slot;
-    if (!r->ncode.merges_lambdas_on_a_line)
+    if (!r->ncode.layout->merges_lambdas_on_a_line)
         return 0;
     if (!r->lambda_twins && index_lambdas(r))
         return -1;

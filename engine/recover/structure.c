@@ -711,11 +711,11 @@ static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
 
 /* Whether block b, which no code reaches, is the jump over an else part
  * that 3.8-3.9 leave after a then part ending in raise, break or continue
- * (upy_ncode.keeps_jump_after_exit): a lone jump after an instruction that
+ * (upy_layout.keeps_jump_after_exit): a lone jump after an instruction that
  * does not fall through. */
 static int dead_jump_over_else(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    return r->ncode.keeps_jump_after_exit && bb->end - bb->start == 1 &&
+    return r->ncode.layout->keeps_jump_after_exit && bb->end - bb->start == 1 &&
            ins(r, bb->start)->op == N_JUMP && bb->start > 0 &&
            !upy_nin_falls_through(ins(r, bb->start - 1)) &&
            ins(r, bb->start - 1)->op != N_RETURN;
@@ -904,7 +904,7 @@ static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
  * a jump over a copy of the jump back (3.13 keeps it, with the test's
  * line, the code of `if not c: continue` too). */
 static int ends_at_loop(const rec *r, const region *rg, int32_t from) {
-    return r->ncode.threads_loop_jumps &&
+    return r->ncode.layout->threads_loop_jumps &&
            (falls_to_loop(r, rg) ||
             goes_on_to_loop(r, from, rg->end, rg->loop));
 }
@@ -915,8 +915,8 @@ static int only_continues(const rec *r, int32_t b);
  * into each jump to it where it copies written returns. */
 static int is_copied_exit(const rec *r, int32_t b) {
     const upy_block *bb;
-    if (b == UPY_NO_BLOCK || !r->ncode.copies_exits ||
-        r->ncode.written_exits_keep_jumps)
+    if (b == UPY_NO_BLOCK || !r->ncode.layout->copies_exits ||
+        r->ncode.layout->written_exits_keep_jumps)
         return 0;
     bb = blk(r, b);
     return bb->end - bb->start <= 4 && ins(r, bb->end - 1)->op == N_RETURN;
@@ -1113,7 +1113,7 @@ static int test_threaded_to_loop(const rec *r, int32_t from, int32_t to,
 static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              const region *rg, int32_t on_true,
                              int32_t on_false, int32_t then_end) {
-    return r->ncode.threads_loop_jumps && on_false == c->on_false &&
+    return r->ncode.layout->threads_loop_jumps && on_false == c->on_false &&
            on_false < rg->end &&
            (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
             test_threaded_to_loop(r, on_true, then_end, rg->loop)) &&
@@ -1743,7 +1743,7 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
     }
     /* (The breaks in the handlers of a try in the body that 3.12+ lays
      * out after all other code jump back up.) */
-    if (r->ncode.cold_handlers)
+    if (r->ncode.layout->cold_handlers)
         for (i = start; i < exit; i++) {
             int32_t h = blk(r, i)->handler;
             if (h > exit && h != rg->handler && h != rg->alt_handler &&
@@ -2069,8 +2069,8 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     body_rg.falls_to_loop = 1;
     /* No way into the code after the loop from it: a break's code is the
      * code after the loop, moved in its place. */
-    body_rg.brk_moved = r->ncode.copies_exits &&
-                        !r->ncode.written_exits_keep_jumps &&
+    body_rg.brk_moved = r->ncode.layout->copies_exits &&
+                        !r->ncode.layout->written_exits_keep_jumps &&
                         far == UPY_NO_BLOCK;
     for (b = header; b < exit && body_rg.brk_moved; b++)
         if (blk(r, b)->jump == brk ||
@@ -2112,7 +2112,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
  * normalized instructions are the measure that keeps to the limit. */
 static uint32_t copy_size(const rec *r, uint32_t from, uint32_t to) {
     uint32_t k, n = 0;
-    if (!r->ncode.copy_limit_counts_code)
+    if (!r->ncode.layout->copy_limit_counts_code)
         return to - from;
     for (k = from; k < to; k++)
         if (k == from || ins(r, k)->offset != ins(r, k - 1)->offset)
@@ -2276,7 +2276,7 @@ static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
     uint32_t pop = kb->end - 1;
     if (pop == kb->start && k > 0)
         pop = blk(r, k - 1)->end;
-    if (!r->ncode.cold_handlers || pop == 0 ||
+    if (!r->ncode.layout->cold_handlers || pop == 0 ||
         ins(r, pop - 1)->op != N_POP_EXCEPT)
         return 0;
     for (steps = 0; k > h && steps < 64 && !blk(r, k)->is_handler; steps++)
@@ -2559,7 +2559,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     s->u.while_.test = test;
     /* With no copy of the test at the bottom, the body cannot end by
      * falling back to the test: its last continue stays. */
-    s->u.while_.body = top_only && !r->ncode.while_test_on_top
+    s->u.while_.body = top_only && !r->ncode.layout->while_test_on_top
                            ? upy_vec_stmts(&body)
                            : loop_body(&body);
     s->u.while_.orelse = upy_vec_stmts(&orelse);
@@ -2681,7 +2681,7 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
      * only the handlers (moved away) jump there: a branch of the body
      * jumping past the return to it is the body's way on.  (Code that
      * only the handlers reach, after an else part, goes with them.) */
-    if (!r->ncode.cold_handlers)
+    if (!r->ncode.layout->cold_handlers)
         return 0;
     for (k = 0; k < nb->npreds; k++)
         if (nb->preds[k] < b && blk(r, nb->preds[k])->handler == h &&
@@ -2754,8 +2754,8 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
          * module's return).  The handler of a nested with, laid out
          * alike, does not end the body of a with.) */
         if (after_leave && (after_outer_exit || !direct) &&
-            r->ncode.cold_handlers && e != h &&
-            blk(r, e)->is_handler && blk(r, e)->start + 1 < r->ncode.count &&
+            r->ncode.layout->cold_handlers && e != h && blk(r, e)->is_handler &&
+            blk(r, e)->start + 1 < r->ncode.count &&
             ins(r, blk(r, e)->start + 1)->op != N_WITH_EXCEPT_START)
             break;
         if (e == b || blk(r, e)->handler == h ||
@@ -3182,7 +3182,7 @@ static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
     uint32_t k;
     /* (The way out of an enclosing except clause, its POP_EXCEPT, is
      * that clause's.) */
-    if (!r->ncode.cold_handlers || bb->is_handler || !bb->npreds ||
+    if (!r->ncode.layout->cold_handlers || bb->is_handler || !bb->npreds ||
         ins(r, bb->start)->op == N_POP_EXCEPT)
         return 0;
     for (k = 0; k < bb->npreds; k++) {
@@ -3451,7 +3451,8 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
                          const region *rg) {
     uint32_t p, exit, n;
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
-        !r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
+        !r->ncode.layout->copies_exits ||
+        r->ncode.layout->written_exits_keep_jumps)
         return 0;
     exit = blk(r, rg->brk)->start;
     p = exit_copy_start(r, bb, ret);
@@ -3515,8 +3516,8 @@ static int is_break_to_tail(const rec *r, const upy_block *bb, uint32_t ret,
                             const region *rg, uint32_t *tail) {
     uint32_t p, q, exit, n;
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
-        rg->loop == UPY_NO_BLOCK || !r->ncode.copies_exits ||
-        r->ncode.written_exits_keep_jumps ||
+        rg->loop == UPY_NO_BLOCK || !r->ncode.layout->copies_exits ||
+        r->ncode.layout->written_exits_keep_jumps ||
         ins(r, blk(r, rg->loop)->end - 1)->op != N_FOR_ITER)
         return 0;
     p = exit_copy_start(r, bb, ret);
@@ -3573,7 +3574,7 @@ static int is_const_break(const rec *r, const upy_block *bb, uint32_t ret,
                           const region *rg, uint32_t *tail) {
     uint32_t p, q, exit;
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
-        !r->ncode.copies_exits || !in_for_loop(r, rg))
+        !r->ncode.layout->copies_exits || !in_for_loop(r, rg))
         return 0;
     p = exit_copy_start(r, bb, ret);
     if (p > ret || !is_const_return(r, p, ret))
@@ -3920,9 +3921,9 @@ static int runs_into_exit(const rec *r, int32_t b, uint32_t start,
         return 1;
     eb = blk(r, rg->brk);
     n = eb->end - eb->start;
-    return r->ncode.copies_exits && !r->ncode.written_exits_keep_jumps &&
-           n <= MAX_EXIT_COPY && bb->end - start == n &&
-           ins(r, eb->end - 1)->op == N_RETURN &&
+    return r->ncode.layout->copies_exits &&
+           !r->ncode.layout->written_exits_keep_jumps && n <= MAX_EXIT_COPY &&
+           bb->end - start == n && ins(r, eb->end - 1)->op == N_RETURN &&
            rec_same_code(r, start, eb->start, n) &&
            copied_lines(r, start, eb->start, n);
 }

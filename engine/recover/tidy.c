@@ -81,7 +81,7 @@ static uint32_t clause_exit_before(const rec *r, uint32_t at) {
  * compiler gives each jump to an exit block without a line number (the
  * implicit return) a copy of its own, so such a block has at most one
  * way in; a final return with more had a line of its own.  So had one
- * that 3.11 enters by a jump (see upy_ncode.written_exits_keep_jumps). */
+ * that 3.11 enters by a jump (see upy_layout.written_exits_keep_jumps). */
 static int written_return(const rec *r, const upy_stmt *s) {
     uint32_t i = s->start;
     const upy_block *b;
@@ -96,7 +96,8 @@ static int written_return(const rec *r, const upy_stmt *s) {
     if (b->start != i - 1) {
         /* (3.11 copies the implicit return alone, not the way out of a
          * clause into it: that block has more ways in either way.) */
-        if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps ||
+        if (!r->ncode.layout->copies_exits ||
+            r->ncode.layout->written_exits_keep_jumps ||
             b->start != clause_exit_before(r, i - 1))
             return 0;
         return b->npreds > 1;
@@ -104,8 +105,8 @@ static int written_return(const rec *r, const upy_stmt *s) {
     /* (Only where the compiler copies the implicit return into the ways
      * that reach it does one reached several ways read as written:
      * 3.8-3.9 end every body in the one return.) */
-    return (r->ncode.copies_exits && b->npreds > 1) ||
-           (r->ncode.written_exits_keep_jumps && jumped_to(r, b));
+    return (r->ncode.layout->copies_exits && b->npreds > 1) ||
+           (r->ncode.layout->written_exits_keep_jumps && jumped_to(r, b));
 }
 
 /* The implicit `return None` at the end of a body, and its copies the
@@ -124,7 +125,7 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
     /* (Only where the compiler copies the implicit return does a final
      * compound statement hold copies of it: 3.8-3.9 end every body in the
      * one return, and a return in a branch is written.) */
-    if (!body->len || !r->ncode.copies_exits)
+    if (!body->len || !r->ncode.layout->copies_exits)
         return;
     s = body->items[body->len - 1];
     switch (s->kind) {
@@ -237,8 +238,8 @@ static int returns_from_handler(const rec *r, const upy_stmt *s) {
 static int ends_with_copy(const rec *r, const upy_stmt_list *body,
                           const upy_stmt_list *tail) {
     uint32_t k;
-    if (!tail->len || body->len < tail->len || !r->ncode.copies_exits ||
-        r->ncode.written_exits_keep_jumps)
+    if (!tail->len || body->len < tail->len || !r->ncode.layout->copies_exits ||
+        r->ncode.layout->written_exits_keep_jumps)
         return 0;
     if (body->items[body->len - 1]->kind == UPY_S_RETURN &&
         returns_from_handler(r, body->items[body->len - 1]))
@@ -345,7 +346,7 @@ static int explicit_return(const rec *r, const upy_stmt *s,
         return 0;
     /* Before 3.10 the return of `if c: A` / `else: B` is a jump to the
      * final one, so a return at the end of A is written. */
-    if (!r->ncode.copies_exits ||
+    if (!r->ncode.layout->copies_exits ||
         written_return(r, s->u.if_.body.items[s->u.if_.body.len - 1]) ||
         returns_through_with(r, s->u.if_.body.items[s->u.if_.body.len - 1]))
         return 1;
@@ -548,7 +549,7 @@ static int is_class_end(const rec *r, const upy_stmt_list *body,
 static int tail_after_else(rec *r, const upy_stmt_list *a_body,
                            const upy_stmt_list *rest, uint32_t m) {
     else_places p;
-    if (!r->ncode.copies_exits)
+    if (!r->ncode.layout->copies_exits)
         return 0;
     p.b0 = rest->items[0]->start;
     exit_range(r, a_body, a_body->len - m, &p.c0, &p.c1);
@@ -561,7 +562,7 @@ static int tail_after_else(rec *r, const upy_stmt_list *a_body,
      * it too): copied, it followed the if. */
     if (r->is_class_body && rest->items[rest->len - 1]->kind == UPY_S_RETURN)
         return is_class_end(r, rest, m);
-    if (r->ncode.written_exits_keep_jumps)
+    if (r->ncode.layout->written_exits_keep_jumps)
         return 0;
     return ranges_entered_after_b(r, &p);
 }
@@ -616,7 +617,8 @@ static int tail_after_chain(const rec *r, const upy_stmt_list *a_body,
     const upy_stmt *end = rest->items[rest->len - 1];
     chain_places p;
     uint32_t i, c0;
-    if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps ||
+    if (!r->ncode.layout->copies_exits ||
+        r->ncode.layout->written_exits_keep_jumps ||
         (end->kind != UPY_S_RETURN && end->kind != UPY_S_RAISE) ||
         returns_from_handler(r, a_body->items[a_body->len - 1]))
         return 0;
@@ -680,8 +682,8 @@ static int store_of_ifexp(const rec *r, const upy_stmt *s) {
     uint32_t b0, b1, i;
     int32_t target = -1;
     uint8_t *where;
-    if (!a || !b || !r->ncode.copies_exits ||
-        r->ncode.written_exits_keep_jumps ||
+    if (!a || !b || !r->ncode.layout->copies_exits ||
+        r->ncode.layout->written_exits_keep_jumps ||
         !same_simple(a->u.assign.targets.items[0],
                      b->u.assign.targets.items[0]))
         return 0;
@@ -943,7 +945,7 @@ static int ends_terminal(const upy_stmt_list *body) {
 
 /* Whether the compiler leaves out the jump over an else part after an if
  * body ending so: after any body that cannot fall through, but 3.8-3.9
- * after a return only (see upy_ncode.keeps_jump_after_exit). */
+ * after a return only (see upy_layout.keeps_jump_after_exit). */
 static int drops_jump_over_else(const upy_stmt_list *body, int only_return) {
     const upy_stmt *last;
     if (!ends_terminal(body))

@@ -698,7 +698,7 @@ static int handler_falls_off_end(rec *r, int32_t h,
  * break or continue ending the body, which compiles the same). */
 static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
     uint32_t i, to;
-    if (!r->ncode.copies_jump_blocks || exit == UPY_NO_BLOCK)
+    if (!r->ncode.layout->copies_jump_blocks || exit == UPY_NO_BLOCK)
         return 0;
     to = blk(r, exit)->start;
     if (ins(r, to)->handler == (int32_t)blk(r, h)->start)
@@ -968,7 +968,7 @@ static int32_t else_jumps_past(const rec *r, int32_t exit, int32_t h,
  * block the compiler copied into the body's jump, not an else part.
  * 0 also when out of memory (the reading by co_names / co_consts). */
 static int handlers_in_place(rec *r, int32_t b, int32_t exit) {
-    if (!r->ncode.cold_handlers)
+    if (!r->ncode.layout->cold_handlers)
         return 1;
     if (exit != UPY_NO_BLOCK && ins(r, blk(r, exit)->start)->op == N_POP_EXCEPT)
         return 0;
