@@ -697,10 +697,12 @@ static int store_of_ifexp(const rec *r, const upy_stmt *s) {
     if (target < 0 || !where)
         return 0;
     memset(where, 0, n + 1);
-    for (i = 0; i < r->ncode.count; i++) {
+    /* Only the code before B decides whether B met a name first (the
+     * names of a later elif's own conditional expression, say, do not). */
+    for (i = 0; i < b1; i++) {
         int32_t k = rec_table_entry(r, i, 0);
         if (k >= 0)
-            where[k] |= i >= b0 && i < b1 ? IN_B : IN_ELSEWHERE;
+            where[k] |= i >= b0 ? IN_B : IN_ELSEWHERE;
     }
     for (e = 0; e < (size_t)target; e++)
         if (where[e] == IN_B)
