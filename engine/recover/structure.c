@@ -872,21 +872,37 @@ static int after_assert(const rec *r, int32_t from, int32_t to, int32_t loop) {
  * alone or after an except clause's POP_EXCEPT only, is a written
  * `continue`: 3.12 keeps its jump apart rather than thread others through
  * it.) */
-static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
-                           int32_t loop) {
-    const upy_block *lb;
+static int copied_loop_jump(const rec *r, const upy_block *lb, int32_t loop) {
     uint32_t i;
-    if (!leaves_only_to_loop(r, from, to, loop))
-        return 0;
-    lb = blk(r, to - 1);
-    if (after_assert(r, from, to, loop))
-        return 1;
     if (lb->end - lb->start < 2 || ins(r, lb->end - 1)->op != N_JUMP ||
         lb->jump != loop ||
         ins(r, lb->end - 1)->line != ins(r, lb->end - 2)->line)
         return 0;
     for (i = lb->start; i + 1 < lb->end; i++)
         if (ins(r, i)->op != N_POP_EXCEPT)
+            return 1;
+    return 0;
+}
+
+static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
+                           int32_t loop) {
+    const upy_block *lb;
+    int32_t b;
+    uint8_t last_op;
+    if (!leaves_only_to_loop(r, from, to, loop))
+        return 0;
+    lb = blk(r, to - 1);
+    if (after_assert(r, from, to, loop))
+        return 1;
+    if (copied_loop_jump(r, lb, loop))
+        return 1;
+    /* (Its last branch may raise or return: an earlier one runs off, by
+     * such a jump.) */
+    last_op = ins(r, lb->end - 1)->op;
+    if (last_op != N_RAISE && last_op != N_RETURN)
+        return 0;
+    for (b = to - 2; b >= from; b--)
+        if (copied_loop_jump(r, blk(r, b), loop))
             return 1;
     return 0;
 }
@@ -1740,6 +1756,14 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
         *far = eb->jump;
         return brk;
     }
+    /* (The breaks go where the loop's exit, a lone jump, goes: there is
+     * no else part for them to skip.) */
+    if (brk == exit && away != UPY_NO_BLOCK && eb &&
+        eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
+        eb->jump == away) {
+        *far = away;
+        return brk;
+    }
     if (brk == exit && away != UPY_NO_BLOCK) {
         /* The else part runs to the region's end, and on through the
          * ways out of a protected range (a return in it) up to where the
@@ -2391,7 +2415,15 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
 static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
                             const region *body_rg, upy_ptr_vec *body) {
     region inner_rg = rec_sub_region(body_rg, header, inner_end, inner_end);
-    int32_t after = UPY_NO_BLOCK;
+    int32_t after = UPY_NO_BLOCK, h = blk(r, header)->handler;
+    /* A try that starts at the header, around the inner loop, is not
+     * recovered: the inner loop's jump back runs under the try's handler
+     * (a loop around a try jumps back from outside the protected range,
+     * where a `continue` leaves it first).  Read as a try in the inner
+     * loop, its except clauses would go on in that loop, not out of it. */
+    if (h != UPY_NO_BLOCK && h != body_rg->handler &&
+        blk(r, inner_end - 1)->handler == h)
+        return rec_fail_region(r, header, body_rg, body);
     inner_rg.loop = inner_rg.cont = inner_rg.brk = UPY_NO_BLOCK;
     inner_rg.brk_threaded = UPY_NO_BLOCK;
     inner_rg.falls_to_loop = 0;
