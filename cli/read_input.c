@@ -1,13 +1,28 @@
 /*
  * read_input.c - see read_input.h.
  */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 #include "read_input.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+
+/* The first buffer: a regular file's size and one byte more (the read
+ * that finds its end needs room), so that a small .pyc does not take 64 KiB
+ * and a big one is not held in a buffer up to twice its size; 64 KiB when
+ * the size is unknown (a pipe). */
+static size_t first_capacity(FILE *f) {
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+        (uint64_t)st.st_size < CLI_MAX_INPUT_BYTES)
+        return (size_t)st.st_size + 1;
+    return 1 << 16;
+}
 
 int cli_read_all(FILE *f, unsigned char **data, size_t *len) {
-    size_t cap = 1 << 16, n = 0;
+    size_t cap = first_capacity(f), n = 0;
     unsigned char *buf = malloc(cap);
     if (!buf)
         return ENOMEM;

@@ -365,10 +365,31 @@ static int is_pass_block(norm *nm, uint32_t i) {
 }
 
 /* Appends a neutral instruction made from decoded instruction i. */
+/* Doubles the capacity of the arrays emit() fills (the old copies are
+ * left to the code object's scratch arena).  -1 when out of memory. */
+static int grow_out(norm *nm) {
+    uint32_t cap[5] = {nm->cap, nm->cap, nm->cap, nm->cap, nm->cap};
+    upy_arena *arena = nm->arena;
+    uint32_t n = nm->n;
+    nm->out = upy_arena_grow(arena, nm->out, n, &cap[0], sizeof *nm->out, 0);
+    nm->src = upy_arena_grow(arena, nm->src, n, &cap[1], sizeof *nm->src, 0);
+    nm->handler_of = upy_arena_grow(arena, nm->handler_of, n, &cap[2],
+                                    sizeof *nm->handler_of, 0);
+    nm->target_off = upy_arena_grow(arena, nm->target_off, n, &cap[3],
+                                    sizeof *nm->target_off, 0);
+    nm->empty_handler = upy_arena_grow(arena, nm->empty_handler, n, &cap[4],
+                                       sizeof *nm->empty_handler, 0);
+    if (!nm->out || !nm->src || !nm->handler_of || !nm->target_off ||
+        !nm->empty_handler)
+        return -1;
+    nm->cap = cap[0];
+    return 0;
+}
+
 static upy_nin *emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
                      uint32_t i) {
     upy_nin *in;
-    if (nm->n == nm->cap)
+    if (nm->n == nm->cap && grow_out(nm))
         return NULL;
     in = &nm->out[nm->n];
     memset(in, 0, sizeof *in);
@@ -1294,9 +1315,11 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
         return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
                         "no normalize rules for Python %d.%d", version.major,
                         version.minor);
-    /* A decoded instruction becomes at most two neutral ones, and an
-     * N_EMPTY_BODY may go before it. */
-    nm.cap = 3 * count + 2;
+    /* Most decoded instructions become one neutral one (a few two, and an
+     * N_EMPTY_BODY may go before one): the arrays grow past this (grow_out)
+     * instead of being sized for the worst case, three per instruction,
+     * which made them a code object's biggest allocation. */
+    nm.cap = count + count / 8 + 8;
     /* emit() writes each element of these before it counts it. */
     nm.out = upy_arena_array_uncleared(arena, nm.cap, sizeof(upy_nin));
     nm.src = upy_arena_array_uncleared(arena, nm.cap, sizeof(int32_t));

@@ -536,11 +536,23 @@ static int is_local_use(const upy_nin *in) {
            in->arg == UPY_SCOPE_FAST_AND_CLEAR;
 }
 
+/* How many different names the instructions can carry: their objects come
+ * from these tables only (decode), so the name sets are sized by them, not
+ * by the instructions (a long function of few names took two sets of
+ * 16 KiB). */
+static uint32_t names_bound(const rec *r) {
+    const upy_code *co = r->code;
+    size_t n = upy_seq_len(co->names) + upy_seq_len(co->consts) +
+               upy_seq_len(co->varnames) + upy_seq_len(co->cellvars) +
+               upy_seq_len(co->freevars) + upy_seq_len(co->localsplusnames);
+    return n < r->ncode.count ? (uint32_t)n : r->ncode.count;
+}
+
 /* Fills r's name sets (rec.h) from the code's instructions. */
 static int index_names(rec *r) {
-    uint32_t i, n = r->ncode.count;
-    if (upy_name_set_init(&r->variable_names, r->scratch, n) ||
-        upy_name_set_init(&r->used_names, r->scratch, n))
+    uint32_t i, n = r->ncode.count, names = names_bound(r);
+    if (upy_name_set_init(&r->variable_names, r->scratch, names) ||
+        upy_name_set_init(&r->used_names, r->scratch, names))
         return rec_oom(r);
     for (i = 0; i < n; i++) {
         const upy_nin *in = &r->ncode.ins[i];

@@ -13,7 +13,7 @@
 /* Chunks for small requests start at this size and double up to
  * ARENA_CHUNK_SIZE: most code objects are small, and each one's scratch
  * arena would otherwise hold a whole chunk while its nested ones run. */
-#define ARENA_FIRST_CHUNK_SIZE (4 * 1024)
+#define ARENA_FIRST_CHUNK_SIZE 1024
 /* Requests up to this size are cleared by a loop of aligned stores
  * (alloc_cleared); bigger ones by memset. */
 #define ARENA_FAST_SIZE 256
