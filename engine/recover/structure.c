@@ -242,11 +242,13 @@ static int on_handler_chain(const rec *r, uint32_t i, int32_t x) {
     return 0;
 }
 
-/* Whether every normal-edge predecessor of block b is in `mine`. */
+/* Whether every normal-edge predecessor of block b is in `mine`, but for
+ * the jumps back to it from blocks after it (the loop it heads: a loop in
+ * a handler of copied code is reached only through that handler). */
 static int only_from(const rec *r, int32_t b, const uint8_t *mine) {
     uint32_t k;
     for (k = 0; k < blk(r, b)->npreds; k++)
-        if (!mine[blk(r, b)->preds[k]])
+        if (!mine[blk(r, b)->preds[k]] && blk(r, b)->preds[k] <= b)
             return 0;
     return 1;
 }
@@ -2732,6 +2734,16 @@ static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
            !blk(r, pb->jump)->is_handler;
 }
 
+int32_t rec_past_claimed_handlers(const rec *r, int32_t b) {
+    int32_t count = (int32_t)r->cfg.count;
+    if (b > 0 && b < count && blk(r, b)->is_handler && r->done[b] &&
+        blk(r, b - 1)->end - blk(r, b - 1)->start == 1 &&
+        ins(r, blk(r, b - 1)->start)->op == N_RETURN)
+        while (b < count && r->done[b])
+            b++;
+    return b;
+}
+
 /* (h is not always b's own handler: a try whose body starts with a loop
  * whose body starts with a try has its first block protected by the inner
  * handler only.) */
@@ -2804,6 +2816,11 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                                 with_exit_at(r, blk(r, e)->start, 1));
             after_jump |= (copy & EXIT_JUMPS) != 0;
             after_split |= (copy & EXIT_SPLIT) != 0;
+        } else if (rec_past_claimed_handlers(r, e) > e) {
+            /* The handlers of a try in a copy of a finally body, laid out
+             * after the copy (3.11), claimed with it. */
+            e = rec_past_claimed_handlers(r, e) - 1;
+            end = e + 1;
         } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
                    ins(r, blk(r, e)->start)->op == N_JUMP &&
                    !blk(r, e)->is_handler) {
@@ -3750,6 +3767,11 @@ int rec_is_unwinding(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i, last = bb->end - 1;
     if (bb->end == bb->start)
+        return 0;
+    /* (The copy of a while loop's test at the end of its body, skipped,
+     * jumps back into the loop: no way out.) */
+    if (ins(r, last)->op == N_POP_JUMP_IF &&
+        ins(r, last)->target <= (int32_t)bb->start)
         return 0;
     if (ins(r, last)->op == N_RETURN && last > bb->start)
         last = iterator_pops_before(r, last, bb->start) - 1;
