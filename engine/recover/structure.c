@@ -2734,6 +2734,27 @@ static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
            !blk(r, pb->jump)->is_handler;
 }
 
+/* Whether an except clause of handler h goes on at block e, jumping back
+ * to it (3.12+ lay the handlers out after all other code; the way out of
+ * a clause, POP_EXCEPT and a jump, runs under no handler of the try): e
+ * is the code after the try, not part of its body. */
+static int clause_goes_back_to(const rec *r, int32_t e, int32_t h) {
+    const upy_block *eb = blk(r, e);
+    uint32_t k;
+    if (!r->ncode.layout->cold_handlers || h == UPY_NO_BLOCK || e >= h ||
+        eb->handler == h || under(r, e, h))
+        return 0;
+    for (k = 0; k < eb->npreds; k++) {
+        int32_t p = eb->preds[k];
+        const upy_block *pb = blk(r, p);
+        if (p > h && pb->jump == e && ins(r, pb->start)->op == N_POP_EXCEPT &&
+            ins(r, pb->end - 1)->op == N_JUMP && pb->handler != h &&
+            !under(r, p, h))
+            return 1;
+    }
+    return 0;
+}
+
 int32_t rec_past_claimed_handlers(const rec *r, int32_t b) {
     int32_t count = (int32_t)r->cfg.count;
     if (b > 0 && b < count && blk(r, b)->is_handler && r->done[b] &&
@@ -2769,6 +2790,8 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             r->ncode.layout->cold_handlers && e != h && blk(r, e)->is_handler &&
             blk(r, e)->start + 1 < r->ncode.count &&
             ins(r, blk(r, e)->start + 1)->op != N_WITH_EXCEPT_START)
+            break;
+        if (e != b && clause_goes_back_to(r, e, h))
             break;
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
