@@ -520,6 +520,11 @@ int rec_is_copied_return(const rec *r, int32_t b);
  * the RETURN they unwind for: the way out of a `return value` in a try
  * body, which the protected range leaves out. */
 int rec_is_unwinding(const rec *r, int32_t b);
+/* Where the blocks from b on that are handlers claimed already after a
+ * lone RETURN (done: the handlers of a try in the copy of a finally body
+ * before that return, see rec_skip_copy) end, b when block b is no such
+ * handler. */
+int32_t rec_past_claimed_handlers(const rec *r, int32_t b);
 /* The end (exclusive, in code order) of the blocks from b on protected by
  * handler h, directly or through handlers nested in it. */
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h, const region *rg);

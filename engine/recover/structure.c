@@ -234,11 +234,13 @@ static int on_handler_chain(const rec *r, uint32_t i, int32_t x) {
     return 0;
 }
 
-/* Whether every normal-edge predecessor of block b is in `mine`. */
+/* Whether every normal-edge predecessor of block b is in `mine`, but for
+ * the jumps back to it from blocks after it (the loop it heads: a loop in
+ * a handler of copied code is reached only through that handler). */
 static int only_from(const rec *r, int32_t b, const uint8_t *mine) {
     uint32_t k;
     for (k = 0; k < blk(r, b)->npreds; k++)
-        if (!mine[blk(r, b)->preds[k]])
+        if (!mine[blk(r, b)->preds[k]] && blk(r, b)->preds[k] <= b)
             return 0;
     return 1;
 }
@@ -2756,6 +2758,37 @@ static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
            !blk(r, pb->jump)->is_handler;
 }
 
+/* Whether an except clause of handler h goes on at block e, jumping back
+ * to it (3.12+ lay the handlers out after all other code; the way out of
+ * a clause, POP_EXCEPT and a jump, runs under no handler of the try): e
+ * is the code after the try, not part of its body. */
+static int clause_goes_back_to(const rec *r, int32_t e, int32_t h) {
+    const upy_block *eb = blk(r, e);
+    uint32_t k;
+    if (!r->ncode.layout->cold_handlers || h == UPY_NO_BLOCK || e >= h ||
+        eb->handler == h || under(r, e, h))
+        return 0;
+    for (k = 0; k < eb->npreds; k++) {
+        int32_t p = eb->preds[k];
+        const upy_block *pb = blk(r, p);
+        if (p > h && pb->jump == e && ins(r, pb->start)->op == N_POP_EXCEPT &&
+            ins(r, pb->end - 1)->op == N_JUMP && pb->handler != h &&
+            !under(r, p, h))
+            return 1;
+    }
+    return 0;
+}
+
+int32_t rec_past_claimed_handlers(const rec *r, int32_t b) {
+    int32_t count = (int32_t)r->cfg.count;
+    if (b > 0 && b < count && blk(r, b)->is_handler && r->done[b] &&
+        blk(r, b - 1)->end - blk(r, b - 1)->start == 1 &&
+        ins(r, blk(r, b - 1)->start)->op == N_RETURN)
+        while (b < count && r->done[b])
+            b++;
+    return b;
+}
+
 /* (h is not always b's own handler: a try whose body starts with a loop
  * whose body starts with a try has its first block protected by the inner
  * handler only.) */
@@ -2781,6 +2814,8 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             r->ncode.layout->cold_handlers && e != h && blk(r, e)->is_handler &&
             blk(r, e)->start + 1 < r->ncode.count &&
             ins(r, blk(r, e)->start + 1)->op != N_WITH_EXCEPT_START)
+            break;
+        if (e != b && clause_goes_back_to(r, e, h))
             break;
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
@@ -2828,6 +2863,11 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                                 with_exit_at(r, blk(r, e)->start, 1));
             after_jump |= (copy & EXIT_JUMPS) != 0;
             after_split |= (copy & EXIT_SPLIT) != 0;
+        } else if (rec_past_claimed_handlers(r, e) > e) {
+            /* The handlers of a try in a copy of a finally body, laid out
+             * after the copy (3.11), claimed with it. */
+            e = rec_past_claimed_handlers(r, e) - 1;
+            end = e + 1;
         } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
                    ins(r, blk(r, e)->start)->op == N_JUMP &&
                    !blk(r, e)->is_handler) {
@@ -3800,6 +3840,11 @@ int rec_is_unwinding(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i, last = bb->end - 1;
     if (bb->end == bb->start)
+        return 0;
+    /* (The copy of a while loop's test at the end of its body, skipped,
+     * jumps back into the loop: no way out.) */
+    if (ins(r, last)->op == N_POP_JUMP_IF &&
+        ins(r, last)->target <= (int32_t)bb->start)
         return 0;
     if (ins(r, last)->op == N_RETURN && last > bb->start)
         last = iterator_pops_before(r, last, bb->start) - 1;

@@ -1124,6 +1124,12 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
     return 0;
 }
 
+/* Whether block b is a RETURN alone. */
+static int is_lone_return(const rec *r, int32_t b) {
+    return blk(r, b)->end - blk(r, b)->start == 1 &&
+           ins(r, blk(r, b)->start)->op == N_RETURN;
+}
+
 /* The block of the RETURN that the blocks from `end` on fall through to,
  * unprotected (the way out of a `return value`: copies of finally bodies
  * and with exits in blocks of their own, a branch of a finally body ending
@@ -1148,11 +1154,21 @@ static int32_t return_after(const rec *r, int32_t end, const region *rg) {
  * right after, or after the lone RETURNs that a branch ending the finally
  * body early jumps to in the copies before a return. */
 static int body_goes_on(const rec *r, int32_t ret, int32_t h) {
-    int32_t on = ret + 1, count = (int32_t)r->cfg.count;
+    int32_t on = rec_past_claimed_handlers(r, ret + 1),
+            count = (int32_t)r->cfg.count;
     while (on < count && blk(r, on)->end - blk(r, on)->start == 1 &&
            ins(r, blk(r, on)->start)->op == N_RETURN)
         on++;
     return on < count && !blk(r, on)->is_handler && blk(r, on)->handler == h;
+}
+
+/* Whether the blocks [end, ret] are a copy of a finally body split from
+ * its RETURN, which it runs under handlers of its own (a try in the finally
+ * body; 3.11 lays their handlers out after the RETURN, and the try body
+ * may go on after those). */
+static int copy_split_from_return(const rec *r, int32_t end, int32_t ret) {
+    return ret == end + 1 && is_lone_return(r, ret) &&
+           blk(r, end)->handler == ret + 1;
 }
 
 /* Marks the copies of the finally body [fstart, fstart + flen) before the
@@ -1172,7 +1188,7 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
      * early jumps to) the body goes on after them. */
     for (;;) {
         ret = return_after(r, end, rg);
-        if (!body_goes_on(r, ret, h))
+        if (!body_goes_on(r, ret, h) && !copy_split_from_return(r, end, ret))
             ret = end;
         if (rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen))
             return -1;
@@ -1192,11 +1208,15 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
         return -1;
     if (ret == end)
         return end;
+    /* (The RETURN is a block of its own where the copies before it run
+     * under handlers of their own: a try in the finally body.) */
     for (x = end; x <= ret; x++)
-        if (!rec_is_unwinding(r, x))
+        if (!rec_is_unwinding(r, x) && !(x == ret && x > end && is_lone_return(r, x)))
             return end;
     *unwind_from = end;
-    return ret + 1;
+    /* (3.11 lays the handlers of a try in the copies out right after the
+     * RETURN: the body goes on after them.) */
+    return rec_past_claimed_handlers(r, ret + 1);
 }
 
 /* Whether a jump to instruction t goes where the jump at instruction i
@@ -1296,6 +1316,21 @@ static int returns_none(const rec *r, uint32_t i, uint32_t t) {
            c->obj->kind == UPY_NONE;
 }
 
+/* Whether instruction x of a copy of the finally body [first, end), whose
+ * instructions are at pos[] in the copy, runs under the handler of its
+ * original y: the copy of the handler of a try in the body (3.11 lays it
+ * out inside the body), else the handler around the copy, *outer (set by
+ * the first such instruction). */
+#define NO_HANDLER_YET (-2)
+static int copied_handler(const upy_nin *x, const upy_nin *y, uint32_t first,
+                          uint32_t end, const uint32_t *pos, int32_t *outer) {
+    if (y->handler >= (int32_t)first && y->handler < (int32_t)end)
+        return x->handler == (int32_t)pos[(uint32_t)y->handler - first];
+    if (*outer == NO_HANDLER_YET)
+        *outer = x->handler;
+    return x->handler == *outer;
+}
+
 /* Whether the code at `at` is the normal copy of the finally body
  * [first, first + *n) that leaves in a branch: the same code but for the
  * pops before each constant's return (handler_return_pops), and for each
@@ -1307,6 +1342,7 @@ static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
                                      uint32_t *n) {
     uint32_t *pos = upy_arena_array(r->scratch, *n + 1, sizeof *pos);
     uint32_t k, j = at, m, t, end = first + *n;
+    int32_t outer = NO_HANDLER_YET;
     int loose = 0;
     if (!pos)
         return rec_oom(r);
@@ -1346,7 +1382,7 @@ static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
         }
         if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
             x->flags != y->flags || (x->target < 0) != (y->target < 0) ||
-            x->handler != ins(r, at)->handler)
+            !copied_handler(x, y, first, end, pos, &outer))
             return 0;
         if (y->target >= 0 &&
             ((uint32_t)y->target < first || (uint32_t)y->target > end ||
@@ -1412,6 +1448,20 @@ static int ends_early(const rec *r, uint32_t i, uint32_t end) {
  * to it.  When it is such a copy, marks it (and the copies of the exit
  * that branches ending the body early jump to) skipped, and sets *n to its
  * length.  -1 when out of memory. */
+/* Where the copy of the finally body [first, end) mapped by map (see
+ * copy_without_handlers) has the target t of a jump of the body: its copy,
+ * or, for a jump over the handlers only that the copy lacks (a jump there
+ * lands after them), the copy of that jump's target.  UINT32_MAX when
+ * none. */
+static uint32_t mapped_target(const rec *r, const uint32_t *map,
+                              uint32_t first, uint32_t end, uint32_t t) {
+    int32_t on = ins(r, t)->target;
+    if (map[t - first] != UINT32_MAX || ins(r, t)->op != N_JUMP ||
+        on <= (int32_t)t || on >= (int32_t)end)
+        return map[t - first];
+    return map[(uint32_t)on - first];
+}
+
 static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
                                  uint32_t *n) {
     uint32_t end = first + *n, i, c = at, hot, tail, run,
@@ -1502,8 +1552,8 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
         if (t < 0)
             continue;
         if (t >= (int32_t)first && t < (int32_t)end) {
-            if (map[t - (int32_t)first] == UINT32_MAX ||
-                cp->target != (int32_t)map[t - (int32_t)first])
+            uint32_t mt = mapped_target(r, map, first, end, (uint32_t)t);
+            if (mt == UINT32_MAX || cp->target != (int32_t)mt)
                 return 0;
             continue;
         }

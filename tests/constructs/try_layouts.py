@@ -43,3 +43,24 @@ with open(__file__):
             verbose = 1
     except Exception:
         verbose = 2
+
+
+# Issue 16's campaign (pysource-codegen:1:558, 645, 857, 860): the except
+# clause of the outer try jumps back to the code after it (too long to
+# copy), which 3.12+ lay out before the handlers, after the inner try's
+# way on: that code is no part of the outer try's body.
+def clause_jumps_back_past_inner_try(a, b, c, d):
+    try:
+        a
+        try:
+            pass
+        except b:
+            pass
+        c
+    except d:
+        pass
+    pass
+    pass
+    pass
+    pass
+    pass

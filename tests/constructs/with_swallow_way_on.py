@@ -135,3 +135,14 @@ async def async_get_data(c, a, b):
     else:
         async with b:
             return 2
+
+
+# trio's _unix_pipes: 3.12+ copy the while test to the end of the body;
+# the inner with's swallowing path jumps back to that copy (skipped), and
+# the loop's exit is the outer with's exit and return: the skipped test is
+# no way out of the inner with's body (it was read as a `return` there).
+def while_of_withs_in_with(b, c, d):
+    with b:
+        while c:
+            with d:
+                d()

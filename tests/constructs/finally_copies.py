@@ -1,0 +1,56 @@
+"""Finally bodies whose copy on the normal way out of the try the reader once failed to find, marking the code after the try "could not recover" though the output was equivalent (issue 16's false alarms: runpy, click's _termui_impl, test_subprocess)."""
+
+
+# The finally body holds a try: the copy before the return runs under the
+# copy's own handler, so the RETURN is a block of its own (and 3.11 lays
+# that handler out right after it); the body goes on after them.
+def return_in_if_before_finally_with_try(p, g, h):
+    try:
+        if p:
+            return g(p)
+    finally:
+        try:
+            h(p)
+        except ValueError:
+            pass
+
+
+# runpy.run_path: the with's suppress path goes on to the normal copy of
+# the finally body.
+def return_in_withs_before_finally_with_try(p, A, B, g, h):
+    try:
+        with A() as t, B(p):
+            return g(t)
+    finally:
+        try:
+            h(p)
+        except ValueError:
+            pass
+
+
+# test_subprocess: a for loop in the handler of a try in the finally body;
+# the copy's handler (and the loop in it) is the copy's.
+def loop_in_handler_of_try_in_finally(s, h):
+    try:
+        s.a()
+    finally:
+        try:
+            s.t()
+        finally:
+            for fd in s:
+                h(fd)
+
+
+# test_subprocess: a comprehension before a try in the finally body; 3.12+
+# inline it, and its cleanup handler, which the copy lays out after all
+# code, is jumped over in the handler's copy: the loop's exit lands on
+# that jump there.
+def comprehension_before_try_in_finally(s, g, h):
+    try:
+        s.a()
+    finally:
+        d = [g(i) for i in s]
+        try:
+            s.t()
+        finally:
+            h()
