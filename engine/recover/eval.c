@@ -260,7 +260,9 @@ static int eval_call(rec *r, const upy_nin *in) {
             upy_arena_array(r->arena, decos->len + 1, sizeof(upy_expr *));
         if (!items)
             return rec_oom(r);
-        items[0] = fn.expr;
+        /* (rec_value: a decorator a COPY's twin stored is a walrus,
+         * `@(d := f)`.) */
+        items[0] = rec_value(r, fn);
         if (decos->len)
             memcpy(items + 1, decos->items, decos->len * sizeof *items);
         decos->items = items;
@@ -1262,8 +1264,15 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         return push_value(r, e);
     case N_GET_ITER:
     case N_GET_AITER:
-        /* The iterable stays what it was for the source: `for x in a`. */
+        /* The iterable stays what it was for the source: `for x in a`.
+         * (A value a COPY's twin stored is a walrus, `for x in (a :=
+         * b)`: read as one here, where the iterable uses it, or the
+         * store is lost.) */
         a = rec_pop(r);
+        if (a.pend && a.pend->kind == P_CHAIN && !a.pend->complete) {
+            a.expr = rec_value(r, a);
+            a.pend = NULL;
+        }
         a.kind = SV_ITER;
         return rec_push_sval(r, a);
     case N_RAISE:

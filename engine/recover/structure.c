@@ -1303,6 +1303,44 @@ static int return_after_if(rec *r, uint32_t at, upy_ptr_vec *out) {
     return emit_const_return(r, at, out);
 }
 
+/* Whether block b is `return k` alone (LOAD_CONST k; RETURN). */
+static int is_const_return_block(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return bb->end - bb->start == 2 && !r->skip[bb->start] &&
+           ins(r, bb->start)->op == N_LOAD_CONST &&
+           ins(r, bb->start + 1)->op == N_RETURN;
+}
+
+/* Whether block b, which a test of region rg jumps to, is a copy of a
+ * return of a constant (LOAD_CONST k; RETURN) out of the region, which
+ * runs off back to its loop: 3.11+ copies such a block into each jump to
+ * it, so the jump is that return, not the way the region goes on.  (Out
+ * of a loop, running off the region may well end in that return: the
+ * jump then reads as the region's way on, as it was written.) */
+static int leaves_by_return_copy(const rec *r, int32_t b, const region *rg) {
+    return b != UPY_NO_BLOCK && rg->falls_to_loop && !inside(rg, b) &&
+           b != rg->follow && b != rg->end && b != rg->cont &&
+           !is_break(rg, b) && is_const_return_block(r, b);
+}
+
+/* After `if t: continue` (or break) ending a loop body whose other way,
+ * block b, is the region's end: where the body is a `while True:` loop's,
+ * with the return after the loop copied there (3.11: the body's last test
+ * jumps back when it holds and falls into that copy), the body runs off
+ * into it: that `return`, not the way back to the loop.  Sets *next to
+ * UPY_NO_BLOCK then. */
+static int runs_off_into_return(rec *r, int32_t b, const region *rg,
+                                int32_t *next, upy_ptr_vec *out) {
+    if (b == UPY_NO_BLOCK || b != rg->end || !rg->falls_to_loop ||
+        rg->loop == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count ||
+        b == rg->loop || r->done[b] || !is_const_return_block(r, b) ||
+        blk(r, b - 1)->next != b || blk(r, b - 1)->jump != rg->loop)
+        return 0;
+    r->done[b] = 1;
+    *next = UPY_NO_BLOCK;
+    return emit_const_return(r, blk(r, b)->start, out);
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -1379,6 +1417,9 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
          * the if's (`if c: body; continue` + `break`, where `if not c:
          * break` puts the break first). */
         region then_rg = rec_sub_region(rg, on_true, on_false, on_false);
+        /* Running off the body runs into that break: a jump back to the
+         * header in it is a `continue` of its own. */
+        then_rg.falls_to_loop = 0;
         if (rec_region(r, on_true, &then_rg, &body))
             return -1;
         if (emit_if(r, c->start, test, &body, NULL, out))
@@ -1389,6 +1430,19 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     if (is_break(rg, on_false) || on_false == rg->cont) {
         if (loop_jump(r, on_false, rg, &body) < 0)
             return -1;
+        *next = on_true;
+        if (emit_if(r, c->start, c->negated, &body, NULL, out))
+            return -1;
+        return runs_off_into_return(r, on_true, rg, next, out);
+    }
+    /* A branch straight to a copy of the function's return (the bottom
+     * copy of `while (b if a else c) < 3 and c:` read as an if of its
+     * own, failing to a copy of the return after the loop). */
+    if (leaves_by_return_copy(r, on_false, rg) &&
+        !leaves_by_return_copy(r, on_true, rg)) {
+        if (emit_const_return(r, blk(r, on_false)->start, &body))
+            return -1;
+        r->done[on_false] = 1;
         *next = on_true;
         return emit_if(r, c->start, c->negated, &body, NULL, out);
     }
@@ -2225,6 +2279,31 @@ static int bottom_test(const rec *r, int32_t header, uint32_t start,
            ins(r, *bottom + len - 1)->op == N_POP_JUMP_IF;
 }
 
+/* Whether code before loop header h enters it only from blocks [first, h):
+ * a test from block first on is the loop's whole test.  (In `while (b if
+ * a else c):` the test of c alone, and its copy at the bottom, look like
+ * a loop's test, but the jump after b enters the loop too.) */
+static int enters_only_from(const rec *r, int32_t h, int32_t first) {
+    const upy_block *hb = blk(r, h);
+    uint32_t k;
+    for (k = 0; k < hb->npreds; k++)
+        if (hb->preds[k] < first)
+            return 0;
+    return 1;
+}
+
+/* Whether block k is a lone forward jump to a test block that is no loop
+ * header: the end of the first value of a conditional expression in the
+ * test (`while (b if a else c) and d:`), jumping over the other value to
+ * the rest of the test. */
+static int joins_test_ahead(const rec *r, int32_t k) {
+    const upy_block *kb = blk(r, k);
+    int32_t t = kb->jump;
+    return kb->end - kb->start == 1 && ins(r, kb->start)->op == N_JUMP &&
+           t > k + 1 && !blk(r, t)->is_loop_header &&
+           ins(r, blk(r, t)->end - 1)->op == N_POP_JUMP_IF;
+}
+
 int32_t rec_while_test_at(const rec *r, uint32_t start) {
     int32_t b, k, last;
     uint32_t bottom, end = start, steps = 0;
@@ -2240,8 +2319,9 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
     for (k = b; k < (int32_t)r->cfg.count && steps++ < 16; k++) {
         const upy_block *kb = blk(r, k);
         if (k > b && kb->is_loop_header)
-            return bottom_test(r, k, start, end - start, kb->start - end,
-                               &bottom)
+            return enters_only_from(r, k, b) &&
+                           bottom_test(r, k, start, end - start,
+                                       kb->start - end, &bottom)
                        ? k
                        : UPY_NO_BLOCK;
         if ((ins(r, kb->end - 1)->op == N_POP_JUMP_IF ||
@@ -2255,6 +2335,8 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
         else if ((k == b || end == kb->start) &&
                  (last = rec_flow_test_last(r, k)) != UPY_NO_BLOCK)
             end = blk(r, k = last)->end;
+        else if (k > b && end == kb->start && joins_test_ahead(r, k))
+            end = kb->end;
         else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
                              (kb->end - kb->start == 1 &&
                               ins(r, kb->start)->op == N_JUMP && kb->jump > k)))

@@ -171,3 +171,103 @@ def while_or_operand_second(b, c):
 def while_ifexp_operand(a, b, c):
     while (b if a else c) and c:
         g()
+
+
+# A conditional expression as an operand of a test (issue 16: the while
+# test read as an if, its failing jumps to copies of the return dropped).
+
+
+def while_and_ifexp(a, b, c):
+    while c and (b if a else c):
+        g()
+
+
+def while_ifexp_or(a, b, c):
+    while (b if a else c) or c:
+        g()
+
+
+def while_or_ifexp(a, b, c):
+    while c or (b if a else c):
+        g()
+
+
+def while_ifexp_alone(a, b, c):
+    while b if a else c:
+        g()
+
+
+def while_not_ifexp_and(a, b, c):
+    while not (b if a else c) and c:
+        g()
+
+
+def while_ifexp_and_after(a, b, c):
+    while (b if a else c) and c:
+        g()
+    h()
+
+
+def if_ifexp_and(a, b, c):
+    if (b if a else c) and c:
+        g()
+
+
+def if_and_ifexp(a, b, c):
+    if c and (b if a else c):
+        g()
+
+
+def if_ifexp_or(a, b, c):
+    if (b if a else c) or c:
+        g()
+
+
+def if_or_ifexp_else(a, b, c):
+    if c or (b if a else c):
+        g()
+    else:
+        h()
+
+
+def for_while_ifexp_and(xs, b, c):
+    for a in xs:
+        while (b if a else c) and c:
+            g()
+
+
+def for_while_and_ifexp(xs, b, c):
+    for a in xs:
+        while c and (b if a else c):
+            g()
+
+
+def for_if_ifexp_or(xs, b, c):
+    for a in xs:
+        if (b if a else c) or c:
+            g()
+
+
+def for_while_ifexp_or_after(xs, b, c):
+    for a in xs:
+        while (b if a else c) or c:
+            g()
+        h()
+
+
+def while_ifexp_compare(a, b, c):
+    while (b if a else c) < 3 and c:
+        g()
+
+
+def while_two_ifexps(a, b, c):
+    while (b if a else c) and (c if b else a):
+        g()
+
+
+def while_ifexp_and_break(a, b, c):
+    while (b if a else c) and c:
+        if g():
+            break
+    else:
+        h()
