@@ -430,26 +430,66 @@ static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
     return number_dominator_tree(cfg, arena);
 }
 
+/* Which blocks reach a return or a raise along normal edges: a walk back
+ * from those blocks over the predecessor lists.  Returns NULL when out of
+ * memory. */
+static uint8_t *blocks_reaching_exit(const upy_cfg *cfg, upy_arena *arena) {
+    uint8_t *reach = upy_arena_array(arena, cfg->count ? cfg->count : 1, 1);
+    int32_t *stack = upy_arena_array(arena, cfg->count ? cfg->count : 1,
+                                     sizeof(int32_t));
+    uint32_t i, sp = 0, k;
+    if (!reach || !stack)
+        return NULL;
+    memset(reach, 0, cfg->count);
+    for (i = 0; i < cfg->count; i++)
+        if (cfg->blocks[i].next == UPY_NO_BLOCK &&
+            cfg->blocks[i].jump == UPY_NO_BLOCK) {
+            reach[i] = 1;
+            stack[sp++] = (int32_t)i;
+        }
+    while (sp) {
+        const upy_block *b = &cfg->blocks[stack[--sp]];
+        for (k = 0; k < b->npreds; k++)
+            if (!reach[b->preds[k]]) {
+                reach[b->preds[k]] = 1;
+                stack[sp++] = b->preds[k];
+            }
+    }
+    return reach;
+}
+
+/* Whether block i leaves toward the virtual exit of the post-dominator
+ * graph: a return or a raise, or the jump back of an endless loop (one no
+ * path leaves).  Without the latter, no block of a function that ends in
+ * `while True:` without a break would have a post-dominator, and the join
+ * of `w = x if c else y` before such a loop would go unseen. */
+static int leaves_to_exit(const upy_cfg *cfg, const uint8_t *reach,
+                          uint32_t i) {
+    const upy_block *b = &cfg->blocks[i];
+    if (b->next == UPY_NO_BLOCK && b->jump == UPY_NO_BLOCK)
+        return 1;
+    return !reach[i] && b->jump != UPY_NO_BLOCK && b->jump <= (int32_t)i;
+}
+
 /* Post-dominators: dominators of the reversed normal-edge graph, rooted
  * at a virtual exit (node cfg->count) that every return and raise
- * reaches. */
+ * reaches, and every endless loop's jump back (leaves_to_exit). */
 static int compute_post_dominators(upy_cfg *cfg, upy_arena *arena) {
     edge_source es = {cfg, 1, NULL, NULL};
     graph_walk w;
     uint32_t i, n = cfg->count + 1;
+    uint8_t *reach = blocks_reaching_exit(cfg, arena);
 
     es.rev = upy_arena_array(arena, n, sizeof(int32_t *));
     es.nrev = upy_arena_array(arena, n, sizeof(uint32_t));
-    if (!es.rev || !es.nrev)
+    if (!reach || !es.rev || !es.nrev)
         return -1;
     /* Reversed successors of a block are its normal predecessors; those of
-     * the exit are the blocks that leave the function. */
+     * the exit are the blocks that leave toward it. */
     for (i = 0; i < cfg->count; i++) {
         es.rev[i] = cfg->blocks[i].preds;
         es.nrev[i] = cfg->blocks[i].npreds;
-        if (cfg->blocks[i].next == UPY_NO_BLOCK &&
-            cfg->blocks[i].jump == UPY_NO_BLOCK)
-            es.nrev[cfg->count]++;
+        es.nrev[cfg->count] += (uint32_t)leaves_to_exit(cfg, reach, i);
     }
     es.rev[cfg->count] = upy_arena_array(
         arena, es.nrev[cfg->count] ? es.nrev[cfg->count] : 1, sizeof(int32_t));
@@ -457,8 +497,7 @@ static int compute_post_dominators(upy_cfg *cfg, upy_arena *arena) {
         return -1;
     es.nrev[cfg->count] = 0;
     for (i = 0; i < cfg->count; i++)
-        if (cfg->blocks[i].next == UPY_NO_BLOCK &&
-            cfg->blocks[i].jump == UPY_NO_BLOCK)
+        if (leaves_to_exit(cfg, reach, i))
             es.rev[cfg->count][es.nrev[cfg->count]++] = (int32_t)i;
 
     memset(&w, 0, sizeof w);
