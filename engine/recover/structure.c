@@ -3987,6 +3987,23 @@ static int is_skipped_loop(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether block b, under the handler of the clause around the region's
+ * clause, goes on with a return of the region's clause under way: its
+ * value was kept under the clause's exception (SWAP 2), and the
+ * POP_EXCEPT that starts b ends the clause.  Each clause around has its
+ * own SWAP 2 and POP_EXCEPT (a return in a clause in a clause in a
+ * clause ...), under the handlers of those around it; finish_statement
+ * reads them all, rather than the walk reading the first as a statement
+ * of the region. */
+static int returns_through_clauses(const rec *r, int32_t b, const region *rg) {
+    const upy_block *bb = blk(r, b);
+    return r->sp > rg->base && rg->except_name == NULL &&
+           bb->handler == rg->alt_handler && bb->handler != rg->handler &&
+           bb->start > 0 && ins(r, bb->start)->op == N_POP_EXCEPT &&
+           ins(r, bb->start - 1)->op == N_SWAP &&
+           ins(r, bb->start - 1)->arg == 2 && r->resume_block != b;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -4013,6 +4030,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             if (pops_into_break(r, b, rg))
                 return emit_simple(r, out, UPY_S_BREAK);
             return leave(r, b, rg, out);
+        }
+        if (returns_through_clauses(r, b, rg)) {
+            st = finish_statement(r, &b, rg, out);
+            if (st < 0)
+                return -1;
+            if (st > 0) {
+                r->exit_block = UPY_NO_BLOCK;
+                return 0;
+            }
         }
         bb = blk(r, b);
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&

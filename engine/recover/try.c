@@ -244,6 +244,21 @@ static int pops_inner_clause(const rec *r, const upy_stmt_list *body,
     return first >= 0 && at > first;
 }
 
+/* Whether code [i, e) works on what is under it (a loop's iterator a
+ * return pops): then it is the clause's way out, not a statement.  A
+ * POP_TOP of a value the code made (an expression statement) is one. */
+static int works_under(const rec *r, uint32_t i, uint32_t e) {
+    int depth = 0;
+    for (; i < e; i++) {
+        if (ins(r, i)->op == N_SWAP || ins(r, i)->op == N_COPY)
+            return 1;
+        depth += upy_nin_stack_effect(ins(r, i), 0);
+        if (depth < 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The index of the first statement of clause body `body` that is such a
  * copy (*at and *n get where it is), body->len when there is none. */
 static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
@@ -278,12 +293,8 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
         (i + 1 == e && ins(r, i)->op == N_LOAD_CONST &&
          ins(r, e)->op == N_RETURN))
         return body->len;
-    /* Code that works on what is under it (a loop's iterator a return
-     * pops) is the clause's way out, not a statement. */
-    for (k = i; k < e; k++)
-        if (ins(r, k)->op == N_POP_TOP || ins(r, k)->op == N_SWAP ||
-            ins(r, k)->op == N_COPY)
-            return body->len;
+    if (works_under(r, i, e))
+        return body->len;
     /* The statement-level depth of a clause counts the exception it
      * saved, so a statement after the POP_EXCEPT may start late: those
      * that start at it or after are the copy. */
@@ -787,6 +798,97 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
     rec_set_start(r, brk, cc->at);
     strip_clause_copies(r, s, cc, brk);
     return 1;
+}
+
+/* Whether the n instructions at i are the code after a `while True:`
+ * that has none after it (region.brk_moved), moved in place of a break:
+ * the break's line left on the POP_EXCEPT before it (at - 1), and its
+ * lines after all the loop's but those of the same code moved in place of
+ * other breaks (the break's line left as a NOP before it, or a POP_EXCEPT
+ * before it).  Code after the try, the loop's last statement, has its
+ * lines after all the loop's too, but also an instance without such a
+ * mark, where the try's body goes on. */
+static int is_moved_copy_at(const rec *r, uint32_t j, uint32_t at, uint32_t n,
+                            int32_t line) {
+    return j != at && j + n <= r->ncode.count &&
+           rec_same_code(r, j, at, n) && j > 0 &&
+           ((ins(r, j)->lead_line >= 0 && ins(r, j)->lead_line < line) ||
+            ins(r, j - 1)->op == N_POP_EXCEPT);
+}
+
+static int is_moved_break(const rec *r, const region *rg, uint32_t at,
+                          uint32_t n) {
+    int32_t line = ins(r, at)->line, b, last = rg->loop;
+    uint32_t i, end, pop = at;
+    if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || line < 0)
+        return 0;
+    while (pop > 0 && ins(r, pop - 1)->op != N_POP_EXCEPT && at - pop < 4)
+        pop--;
+    if (!pop || ins(r, pop - 1)->line < 0 || ins(r, pop - 1)->line >= line)
+        return 0;
+    for (i = at; i < at + n; i++)
+        if (ins(r, i)->line < line)
+            return 0;
+    for (b = rg->loop; b < (int32_t)r->cfg.count; b++)
+        if (blk(r, b)->jump == rg->loop)
+            last = b;
+    end = blk(r, last)->end;
+    for (i = blk(r, rg->loop)->start; i < end; i++) {
+        if (i == at) {
+            i += n - 1;
+        } else if (is_moved_copy_at(r, i, at, n, line)) {
+            i += n - 1;
+        } else if (ins(r, i)->line >= line) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Turns the copies of the code after the loop around the try (rg) that
+ * end statements L of a clause, or the branches of its if statements,
+ * into breaks: a break in a clause is its POP_EXCEPT and a jump there,
+ * which the compiler replaces by a copy of that small exit block, where
+ * the clause goes on or not.  A clause that always leaves does not end
+ * in one (its last statement a `return None`), so no clause copy finds
+ * them.  -1 on error. */
+static int strip_break_copies_in(rec *r, const region *rg, upy_stmt_list *L) {
+    uint32_t at, n, k;
+    for (k = 0; k < L->len; k++) {
+        upy_stmt *x = L->items[k];
+        if (x->kind == UPY_S_IF &&
+            (strip_break_copies_in(r, rg, &x->u.if_.body) ||
+             strip_break_copies_in(r, rg, &x->u.if_.orelse)))
+            return -1;
+    }
+    k = copy_in_clause(r, L, &at, &n);
+    if (k < L->len &&
+        ((rec_same_code(r, blk(r, rg->brk)->start, at, n) &&
+          blk(r, rg->brk)->start != at) ||
+         is_moved_break(r, rg, at, n))) {
+        upy_stmt *brk = rec_stmt(r, UPY_S_BREAK);
+        if (!brk)
+            return -1;
+        rec_set_start(r, brk, at);
+        if (!rec_same_code(r, blk(r, rg->brk)->start, at, n)) {
+            r->moved_exit = r->cfg.block_of[at];
+            r->moved_exit_at = at;
+        }
+        L->items[k] = brk;
+        L->len = k + 1;
+    }
+    return 0;
+}
+
+/* strip_break_copies_in for each clause of try s. */
+static int strip_break_copies(rec *r, const region *rg, upy_stmt *s) {
+    uint32_t h;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count)
+        return 0;
+    for (h = 0; h < s->u.try_.n_handlers; h++)
+        if (strip_break_copies_in(r, rg, &s->u.try_.handlers[h].body))
+            return -1;
+    return 0;
 }
 
 /* Walks the rest of region rg from exit (where the try body goes on) into
@@ -1984,6 +2086,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * try: it is where the body goes on.) */
             follow = exit;
         }
+        if (!star && strip_break_copies(r, rg, s))
+            return -1;
         if (!star && find_clause_copy(r, s, &cc)) {
             strip_body_copies(r, h, exit, &body, &cc);
             handled = clause_copy_exit(r, h, rg, s, &cc, exit, depth_after,

@@ -1,0 +1,110 @@
+"""Ways out of except clauses that 3.12+ lays out as copies after the
+clause's POP_EXCEPT, and returns that unwind several clauses (each read
+wrongly at 8c63fc2: stdlib's cgi.print_directory, _pyio FileIO.readall,
+email._encoded_words.decode_b)."""
+
+
+# The code after a try/except/else, a few instructions, copied into the
+# clause's way out: an expression statement's POP_TOP is the copy's own
+# (cgi.print_directory read `print()` into the clause).
+def else_then_print(get, show):
+    show()
+    try:
+        pwd = get()
+    except OSError as msg:
+        show("OSError:", msg)
+    else:
+        show(pwd)
+    show()
+
+
+# A break in an if of a clause that otherwise returns: 3.12 copies the
+# small code after the `while True:` in place of its jump (FileIO.readall).
+def break_in_clause_if(read, n):
+    result = []
+    while True:
+        if len(result) >= n:
+            n = len(result) * 2
+        try:
+            chunk = read(n)
+        except BlockingIOError:
+            if result:
+                break
+            return None
+        if not chunk:
+            break
+        result += chunk
+    return bytes(result)
+
+
+# The clause's break is the loop's only way out.
+def only_break_in_clause(read, n):
+    result = []
+    while True:
+        try:
+            chunk = read(n)
+        except BlockingIOError:
+            if result:
+                break
+            return None
+        result += chunk
+    return bytes(result)
+
+
+# The code after the try, the loop's last statement, copied into a clause
+# that falls off its end: not a break (the loop has none).
+def after_try_returns_in_loop(get, check, use, done):
+    while True:
+        try:
+            x = get()
+        except KeyError:
+            if check():
+                use()
+            else:
+                return None
+        return done(x)
+
+
+# A break of a for loop in an if of a clause.
+def for_break_in_clause_if(items, get, use, done):
+    for x in items:
+        try:
+            y = get(x)
+        except KeyError:
+            if x:
+                break
+            return None
+        use(y)
+    return done(x)
+
+
+# A return in a clause of a clause of a clause: its value stays under each
+# exception (SWAP 2; POP_EXCEPT, three times) on the way to the RETURN
+# (decode_b read `return ...` after the innermost try).
+def return_through_three_clauses(a, b, c, d, encoded):
+    try:
+        return a(encoded)
+    except ValueError:
+        try:
+            return b(encoded)
+        except ValueError:
+            try:
+                return c(encoded)
+            except ValueError:
+                return encoded, d()
+
+
+def return_through_four_clauses(a, b, c, d, encoded):
+    try:
+        return a(encoded)
+    except ValueError:
+        try:
+            return b(encoded)
+        except ValueError:
+            try:
+                return c(encoded)
+            except ValueError:
+                try:
+                    return d(encoded)
+                except ValueError:
+                    return encoded
