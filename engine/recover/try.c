@@ -1079,6 +1079,32 @@ static int handlers_in_place(rec *r, int32_t b, int32_t exit) {
     return r->normal_reach[b] != 1;
 }
 
+/* Where the body of a try in an except clause jumps from block exit, a
+ * lone jump, when that is a copy of block follow, where the handlers go
+ * on: the way out of the clause around, which returns (its POP_EXCEPT,
+ * name cleanup, the implicit return without a line, which the compiler
+ * copies into each jump that reaches it).  Starting with POP_EXCEPT, the
+ * copy is no else part of the try, which would run before the clause
+ * ends.  UPY_NO_BLOCK when not so. */
+static int32_t clause_exit_copy(const rec *r, int32_t exit, int32_t follow) {
+    const upy_block *e, *f, *t;
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK)
+        return UPY_NO_BLOCK;
+    e = blk(r, exit);
+    f = blk(r, follow);
+    if (e->end - e->start != 1 || ins(r, e->start)->op != N_JUMP ||
+        e->jump == UPY_NO_BLOCK || e->jump == follow)
+        return UPY_NO_BLOCK;
+    t = blk(r, e->jump);
+    if (ins(r, f->start)->op != N_POP_EXCEPT ||
+        ins(r, f->end - 1)->op != N_RETURN || f->start == 0 ||
+        upy_nin_falls_through(ins(r, f->start - 1)) ||
+        t->handler != f->handler || t->end - t->start != f->end - f->start ||
+        !rec_same_code(r, t->start, f->start, f->end - f->start))
+        return UPY_NO_BLOCK;
+    return e->jump;
+}
+
 /* Whether block exit, where the try body goes on, is a copy of block
  * follow, where the handlers go on: the compiler copies a small block that
  * ends in a jump (as the POP_EXCEPT and continue closing an enclosing
@@ -2079,6 +2105,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * a continue written there.) */
             if (blk(r, follow)->jump == rg->cont)
                 r->skip[blk(r, follow)->end - 1] = 1;
+            exit = follow;
+        }
+        if (clause_exit_copy(r, exit, follow) != UPY_NO_BLOCK) {
+            int32_t t = clause_exit_copy(r, exit, follow);
+            rec_skip_range(r, blk(r, t)->start,
+                           blk(r, t)->end - blk(r, t)->start);
+            rec_skip_range(r, blk(r, exit)->start, 1);
+            r->done[t] = r->done[exit] = 1;
             exit = follow;
         }
         if (follow == UPY_NO_BLOCK && !star && strip_exit_copies(r, s, exit)) {

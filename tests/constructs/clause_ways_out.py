@@ -108,3 +108,27 @@ def return_through_four_clauses(a, b, c, d, encoded):
                     return d(encoded)
                 except ValueError:
                     return encoded
+
+
+# A try in a named clause: its body jumps to the clause's way out (the
+# POP_EXCEPT, the name's cleanup, the implicit return), its handler to a
+# copy of it (asyncio BaseEventLoop.call_exception_handler).
+def try_in_named_clause(run, report, log):
+    try:
+        run()
+    except BaseException as exc:
+        try:
+            report(exc)
+        except BaseException:
+            log("x")
+
+
+def try_in_named_clause_in_loop(items, run, report, log):
+    for item in items:
+        try:
+            run(item)
+        except BaseException as exc:
+            try:
+                report(exc)
+            except BaseException:
+                log("x")
