@@ -2013,6 +2013,26 @@ static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
     return brk;
 }
 
+/* Whether block b, after the last jump back of the `while True:` loop at
+ * header (before block exit), is the way out of an except clause in its
+ * body that goes on in the loop: POP_EXCEPT, then a jump back to the code
+ * after the try (3.12+ lays the handler out after the loop, so that jump
+ * goes backward), reached from the clause only.  (`if t: continue`
+ * ending the clause jumps back to the header after it.) */
+static int clause_way_back(const rec *r, int32_t header, int32_t exit,
+                           int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t k;
+    if (b <= exit || ins(r, bb->start)->op != N_POP_EXCEPT ||
+        ins(r, bb->end - 1)->op != N_JUMP || bb->jump < header ||
+        bb->jump >= exit || !bb->npreds)
+        return 0;
+    for (k = 0; k < bb->npreds; k++)
+        if (bb->preds[k] < exit || bb->preds[k] >= b)
+            return 0;
+    return 1;
+}
+
 /* Where the code of the `while True:` loop at header ends when the first
  * block after its last jump back, exit, is the end of an except clause in
  * its body that raises (`if t: continue` then `raise`): code under the
@@ -2028,6 +2048,8 @@ static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
     uint32_t k;
     for (; b < rg->end && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
+        if (clause_way_back(r, header, exit, b))
+            continue;
         if (bb->is_handler || bb->handler == UPY_NO_BLOCK ||
             bb->handler == rg->handler ||
             bb->handler >= (int32_t)r->cfg.count ||

@@ -7,15 +7,15 @@ email._encoded_words.decode_b)."""
 # The code after a try/except/else, a few instructions, copied into the
 # clause's way out: an expression statement's POP_TOP is the copy's own
 # (cgi.print_directory read `print()` into the clause).
-def else_then_print(get, show):
-    show()
+def else_then_print(get):
+    print()
     try:
         pwd = get()
     except OSError as msg:
-        show("OSError:", msg)
+        print("OSError:", msg)
     else:
-        show(pwd)
-    show()
+        print(pwd)
+    print()
 
 
 # A break in an if of a clause that otherwise returns: 3.12 copies the
@@ -132,3 +132,30 @@ def try_in_named_clause_in_loop(items, run, report, log):
                 report(exc)
             except BaseException:
                 log("x")
+
+
+# `if t: continue` in a clause of a try in a `while True:`, the clause
+# otherwise going on after the try: 3.12+ lays the handler out after the
+# loop, its way on a jump back into the loop that was read as a break
+# (asyncio FastChildWatcher._do_waitpid_all).
+def continue_in_clause_if(pop, check, use):
+    while True:
+        try:
+            callback = pop()
+        except KeyError:
+            if check():
+                continue
+            callback = None
+        use(callback)
+
+
+def continue_in_clause_in_with(lock, pop, check, use):
+    while True:
+        with lock:
+            try:
+                callback = pop()
+            except KeyError:
+                if check():
+                    continue
+                callback = None
+        use(callback)
