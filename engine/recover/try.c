@@ -259,6 +259,17 @@ static int works_under(const rec *r, uint32_t i, uint32_t e) {
     return 0;
 }
 
+/* Whether the POP_EXCEPT at instruction p runs on to instruction e in one
+ * block, or in the next: the code after a try in a try body that ends it
+ * is the code after the outer try, which that try's handler does not
+ * protect, as it does the POP_EXCEPT. */
+static int runs_on_to(const rec *r, uint32_t p, uint32_t e) {
+    int32_t b = r->cfg.block_of[p];
+    return b == r->cfg.block_of[e] ||
+           (blk(r, b)->end == p + 1 && blk(r, b)->next == b + 1 &&
+            r->cfg.block_of[p + 1] == b + 1 && r->cfg.block_of[e] == b + 1);
+}
+
 /* The index of the first statement of clause body `body` that is such a
  * copy (*at and *n get where it is), body->len when there is none. */
 static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
@@ -277,8 +288,8 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
     for (p = e; p > 0 && e - p < 8 && ins(r, p - 1)->op != N_POP_EXCEPT; p--)
         ;
     if (!p || ins(r, p - 1)->op != N_POP_EXCEPT ||
-        r->cfg.block_of[p - 1] != r->cfg.block_of[e] ||
-        pops_inner_clause(r, body, p - 1))
+        !runs_on_to(r, p - 1, e) ||
+        (body->items[0]->start + 1 < p && pops_inner_clause(r, body, p - 1)))
         return body->len;
     i = p--;
     /* The name cleanup of `except E as name` comes first. */

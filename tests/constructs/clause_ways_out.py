@@ -159,3 +159,22 @@ def continue_in_clause_in_with(lock, pop, check, use):
                     continue
                 callback = None
         use(callback)
+
+
+# A try ending the body of a try: the code after both, copied into the
+# inner clause's way out, is not under the outer try's handler, as the
+# inner clause's POP_EXCEPT is (docutils Node.walk read `return stop`
+# into the inner clause).
+def copy_after_nested_try(visit, children, SkipSiblings, StopTraversal):
+    stop = False
+    try:
+        visit()
+        try:
+            for child in children:
+                if child():
+                    stop = True
+        except SkipSiblings:
+            pass
+    except StopTraversal:
+        stop = True
+    return stop
