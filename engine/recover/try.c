@@ -857,23 +857,25 @@ static int is_moved_break(const rec *r, const region *rg, uint32_t at,
 }
 
 /* Turns the copies of the code after the loop around the try (rg) that
- * end statements L of a clause, or the branches of its if statements,
- * into breaks: a break in a clause is its POP_EXCEPT and a jump there,
- * which the compiler replaces by a copy of that small exit block, where
- * the clause goes on or not.  A clause that always leaves does not end
- * in one (its last statement a `return None`), so no clause copy finds
- * them.  -1 on error. */
-static int strip_break_copies_in(rec *r, const region *rg, upy_stmt_list *L) {
+ * end the branches of if statements in clause L into breaks (a copy that
+ * ends L itself is a clause copy, see below, which finds breaks too): a
+ * break in a clause is its POP_EXCEPT and a jump there, which the
+ * compiler replaces by a copy of that small exit block, whether the
+ * clause goes on after the if or not.  A clause that always leaves does
+ * not end in one (its last statement a `return None`), so no clause copy
+ * finds them.  -1 on error. */
+static int strip_break_copies_in(rec *r, const region *rg, upy_stmt_list *L,
+                                 int in_if) {
     uint32_t at, n, k;
     for (k = 0; k < L->len; k++) {
         upy_stmt *x = L->items[k];
         if (x->kind == UPY_S_IF &&
-            (strip_break_copies_in(r, rg, &x->u.if_.body) ||
-             strip_break_copies_in(r, rg, &x->u.if_.orelse)))
+            (strip_break_copies_in(r, rg, &x->u.if_.body, 1) ||
+             strip_break_copies_in(r, rg, &x->u.if_.orelse, 1)))
             return -1;
     }
     k = copy_in_clause(r, L, &at, &n);
-    if (k < L->len &&
+    if (in_if && k < L->len &&
         ((rec_same_code(r, blk(r, rg->brk)->start, at, n) &&
           blk(r, rg->brk)->start != at) ||
          is_moved_break(r, rg, at, n))) {
@@ -897,7 +899,7 @@ static int strip_break_copies(rec *r, const region *rg, upy_stmt *s) {
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count)
         return 0;
     for (h = 0; h < s->u.try_.n_handlers; h++)
-        if (strip_break_copies_in(r, rg, &s->u.try_.handlers[h].body))
+        if (strip_break_copies_in(r, rg, &s->u.try_.handlers[h].body, 0))
             return -1;
     return 0;
 }
