@@ -904,6 +904,43 @@ static int strip_break_copies(rec *r, const region *rg, upy_stmt *s) {
     return 0;
 }
 
+/* Takes the copies of the n instructions at `code` off the ends of the
+ * branches of if statements that end statements L, whose way on runs
+ * into that code: 3.13 copies a small block into the branch that falls
+ * into it, and the other branches jump to the original. */
+static void strip_tail_copies(const rec *r, upy_stmt_list *L, uint32_t code,
+                              uint32_t n) {
+    uint32_t at, m, k = copy_in_clause(r, L, &at, &m);
+    upy_stmt *last;
+    if (k < L->len) {
+        if (m == n && at != code && rec_same_code(r, at, code, n))
+            L->len = k;
+        return;
+    }
+    last = L->len ? L->items[L->len - 1] : NULL;
+    if (last && last->kind == UPY_S_IF) {
+        strip_tail_copies(r, &last->u.if_.body, code, n);
+        strip_tail_copies(r, &last->u.if_.orelse, code, n);
+    }
+}
+
+/* In each clause of try s that ends in a clause copy (its POP_EXCEPT and
+ * the code after the try) after an if statement, the copies of that code
+ * ending the if's branches: those branches ran on into it. */
+static void strip_branch_copies(const rec *r, upy_stmt *s) {
+    uint32_t h, at, n, k;
+    for (h = 0; h < s->u.try_.n_handlers; h++) {
+        upy_stmt_list *L = &s->u.try_.handlers[h].body;
+        upy_stmt *x;
+        k = copy_in_clause(r, L, &at, &n);
+        if (k == L->len || k == 0 || L->items[k - 1]->kind != UPY_S_IF)
+            continue;
+        x = L->items[k - 1];
+        strip_tail_copies(r, &x->u.if_.body, at, n);
+        strip_tail_copies(r, &x->u.if_.orelse, at, n);
+    }
+}
+
 /* Walks the rest of region rg from exit (where the try body goes on) into
  * after; *follow is where that rest leaves the region. */
 static int walk_rest(rec *r, const region *rg, int32_t exit, int32_t *follow,
@@ -2135,6 +2172,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         }
         if (!star && strip_break_copies(r, rg, s))
             return -1;
+        if (!star)
+            strip_branch_copies(r, s);
         if (!star && find_clause_copy(r, s, &cc)) {
             strip_body_copies(r, h, exit, &body, &cc);
             handled = clause_copy_exit(r, h, rg, s, &cc, exit, depth_after,

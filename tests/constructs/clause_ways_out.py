@@ -178,3 +178,23 @@ def copy_after_nested_try(visit, children, SkipSiblings, StopTraversal):
     except StopTraversal:
         stop = True
     return stop
+
+
+# The code after the try copied into one branch of nested ifs ending a
+# clause, the other branches jumping to the copy after them: the branch
+# runs on into it (3.13; pyparsing Opt.parseImpl read `return loc,
+# tokens` into the inner else).
+def copy_in_nested_else(self, parse, loc, Results):
+    try:
+        loc, tokens = parse(loc)
+    except (ValueError, IndexError):
+        value = self.default
+        if value is not self.missing:
+            if self.name:
+                tokens = Results([value])
+                tokens[self.name] = value
+            else:
+                tokens = [value]
+        else:
+            tokens = []
+    return loc, tokens
