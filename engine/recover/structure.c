@@ -2085,6 +2085,26 @@ static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
     return brk;
 }
 
+/* Whether block b, after the last jump back of the `while True:` loop at
+ * header (before block exit), is the way out of an except clause in its
+ * body that goes on in the loop: POP_EXCEPT, then a jump back to the code
+ * after the try (3.12+ lays the handler out after the loop, so that jump
+ * goes backward), reached from the clause only.  (`if t: continue`
+ * ending the clause jumps back to the header after it.) */
+static int clause_way_back(const rec *r, int32_t header, int32_t exit,
+                           int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t k;
+    if (b <= exit || ins(r, bb->start)->op != N_POP_EXCEPT ||
+        ins(r, bb->end - 1)->op != N_JUMP || bb->jump < header ||
+        bb->jump >= exit || !bb->npreds)
+        return 0;
+    for (k = 0; k < bb->npreds; k++)
+        if (bb->preds[k] < exit || bb->preds[k] >= b)
+            return 0;
+    return 1;
+}
+
 /* Where the code of the `while True:` loop at header ends when the first
  * block after its last jump back, exit, is the end of an except clause in
  * its body that raises (`if t: continue` then `raise`): code under the
@@ -2100,6 +2120,8 @@ static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
     uint32_t k;
     for (; b < rg->end && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
+        if (clause_way_back(r, header, exit, b))
+            continue;
         if (bb->is_handler || bb->handler == UPY_NO_BLOCK ||
             bb->handler == rg->handler ||
             bb->handler >= (int32_t)r->cfg.count ||
@@ -4165,6 +4187,23 @@ static int is_skipped_loop(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether block b, under the handler of the clause around the region's
+ * clause, goes on with a return of the region's clause under way: its
+ * value was kept under the clause's exception (SWAP 2), and the
+ * POP_EXCEPT that starts b ends the clause.  Each clause around has its
+ * own SWAP 2 and POP_EXCEPT (a return in a clause in a clause in a
+ * clause ...), under the handlers of those around it; finish_statement
+ * reads them all, rather than the walk reading the first as a statement
+ * of the region. */
+static int returns_through_clauses(const rec *r, int32_t b, const region *rg) {
+    const upy_block *bb = blk(r, b);
+    return r->sp > rg->base && rg->except_name == NULL &&
+           bb->handler == rg->alt_handler && bb->handler != rg->handler &&
+           bb->start > 0 && ins(r, bb->start)->op == N_POP_EXCEPT &&
+           ins(r, bb->start - 1)->op == N_SWAP &&
+           ins(r, bb->start - 1)->arg == 2 && r->resume_block != b;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -4191,6 +4230,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             if (pops_into_break(r, b, rg))
                 return emit_simple(r, out, UPY_S_BREAK);
             return leave(r, b, rg, out);
+        }
+        if (returns_through_clauses(r, b, rg)) {
+            st = finish_statement(r, &b, rg, out);
+            if (st < 0)
+                return -1;
+            if (st > 0) {
+                r->exit_block = UPY_NO_BLOCK;
+                return 0;
+            }
         }
         bb = blk(r, b);
         if (bb->handler != rg->handler && bb->handler != rg->alt_handler &&

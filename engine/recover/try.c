@@ -244,6 +244,32 @@ static int pops_inner_clause(const rec *r, const upy_stmt_list *body,
     return first >= 0 && at > first;
 }
 
+/* Whether code [i, e) works on what is under it (a loop's iterator a
+ * return pops): then it is the clause's way out, not a statement.  A
+ * POP_TOP of a value the code made (an expression statement) is one. */
+static int works_under(const rec *r, uint32_t i, uint32_t e) {
+    int depth = 0;
+    for (; i < e; i++) {
+        if (ins(r, i)->op == N_SWAP || ins(r, i)->op == N_COPY)
+            return 1;
+        depth += upy_nin_stack_effect(ins(r, i), 0);
+        if (depth < 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the POP_EXCEPT at instruction p runs on to instruction e in one
+ * block, or in the next: the code after a try in a try body that ends it
+ * is the code after the outer try, which that try's handler does not
+ * protect, as it does the POP_EXCEPT. */
+static int runs_on_to(const rec *r, uint32_t p, uint32_t e) {
+    int32_t b = r->cfg.block_of[p];
+    return b == r->cfg.block_of[e] ||
+           (blk(r, b)->end == p + 1 && blk(r, b)->next == b + 1 &&
+            r->cfg.block_of[p + 1] == b + 1 && r->cfg.block_of[e] == b + 1);
+}
+
 /* The index of the first statement of clause body `body` that is such a
  * copy (*at and *n get where it is), body->len when there is none. */
 static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
@@ -262,8 +288,8 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
     for (p = e; p > 0 && e - p < 8 && ins(r, p - 1)->op != N_POP_EXCEPT; p--)
         ;
     if (!p || ins(r, p - 1)->op != N_POP_EXCEPT ||
-        r->cfg.block_of[p - 1] != r->cfg.block_of[e] ||
-        pops_inner_clause(r, body, p - 1))
+        !runs_on_to(r, p - 1, e) ||
+        (body->items[0]->start + 1 < p && pops_inner_clause(r, body, p - 1)))
         return body->len;
     i = p--;
     /* The name cleanup of `except E as name` comes first. */
@@ -278,12 +304,8 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
         (i + 1 == e && ins(r, i)->op == N_LOAD_CONST &&
          ins(r, e)->op == N_RETURN))
         return body->len;
-    /* Code that works on what is under it (a loop's iterator a return
-     * pops) is the clause's way out, not a statement. */
-    for (k = i; k < e; k++)
-        if (ins(r, k)->op == N_POP_TOP || ins(r, k)->op == N_SWAP ||
-            ins(r, k)->op == N_COPY)
-            return body->len;
+    if (works_under(r, i, e))
+        return body->len;
     /* The statement-level depth of a clause counts the exception it
      * saved, so a statement after the POP_EXCEPT may start late: those
      * that start at it or after are the copy. */
@@ -798,6 +820,136 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Whether the n instructions at i are the code after a `while True:`
+ * that has none after it (region.brk_moved), moved in place of a break:
+ * the break's line left on the POP_EXCEPT before it (at - 1), and its
+ * lines after all the loop's but those of the same code moved in place of
+ * other breaks (the break's line left as a NOP before it, or a POP_EXCEPT
+ * before it).  Code after the try, the loop's last statement, has its
+ * lines after all the loop's too, but also an instance without such a
+ * mark, where the try's body goes on. */
+static int is_moved_copy_at(const rec *r, uint32_t j, uint32_t at, uint32_t n,
+                            int32_t line) {
+    return j != at && j + n <= r->ncode.count &&
+           rec_same_code(r, j, at, n) && j > 0 &&
+           ((ins(r, j)->lead_line >= 0 && ins(r, j)->lead_line < line) ||
+            ins(r, j - 1)->op == N_POP_EXCEPT);
+}
+
+static int is_moved_break(const rec *r, const region *rg, uint32_t at,
+                          uint32_t n) {
+    int32_t line = ins(r, at)->line, b, last = rg->loop;
+    uint32_t i, end, pop = at;
+    if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || line < 0)
+        return 0;
+    while (pop > 0 && ins(r, pop - 1)->op != N_POP_EXCEPT && at - pop < 4)
+        pop--;
+    if (!pop || ins(r, pop - 1)->line < 0 || ins(r, pop - 1)->line >= line)
+        return 0;
+    for (i = at; i < at + n; i++)
+        if (ins(r, i)->line < line)
+            return 0;
+    for (b = rg->loop; b < (int32_t)r->cfg.count; b++)
+        if (blk(r, b)->jump == rg->loop)
+            last = b;
+    end = blk(r, last)->end;
+    for (i = blk(r, rg->loop)->start; i < end; i++) {
+        if (i == at) {
+            i += n - 1;
+        } else if (is_moved_copy_at(r, i, at, n, line)) {
+            i += n - 1;
+        } else if (ins(r, i)->line >= line) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Turns the copies of the code after the loop around the try (rg) that
+ * end the branches of if statements in clause L into breaks (a copy that
+ * ends L itself is a clause copy, see below, which finds breaks too): a
+ * break in a clause is its POP_EXCEPT and a jump there, which the
+ * compiler replaces by a copy of that small exit block, whether the
+ * clause goes on after the if or not.  A clause that always leaves does
+ * not end in one (its last statement a `return None`), so no clause copy
+ * finds them.  -1 on error. */
+static int strip_break_copies_in(rec *r, const region *rg, upy_stmt_list *L,
+                                 int in_if) {
+    uint32_t at, n, k;
+    for (k = 0; k < L->len; k++) {
+        upy_stmt *x = L->items[k];
+        if (x->kind == UPY_S_IF &&
+            (strip_break_copies_in(r, rg, &x->u.if_.body, 1) ||
+             strip_break_copies_in(r, rg, &x->u.if_.orelse, 1)))
+            return -1;
+    }
+    k = copy_in_clause(r, L, &at, &n);
+    if (in_if && k < L->len &&
+        ((rec_same_code(r, blk(r, rg->brk)->start, at, n) &&
+          blk(r, rg->brk)->start != at) ||
+         is_moved_break(r, rg, at, n))) {
+        upy_stmt *brk = rec_stmt(r, UPY_S_BREAK);
+        if (!brk)
+            return -1;
+        rec_set_start(r, brk, at);
+        if (!rec_same_code(r, blk(r, rg->brk)->start, at, n)) {
+            r->moved_exit = r->cfg.block_of[at];
+            r->moved_exit_at = at;
+        }
+        L->items[k] = brk;
+        L->len = k + 1;
+    }
+    return 0;
+}
+
+/* strip_break_copies_in for each clause of try s. */
+static int strip_break_copies(rec *r, const region *rg, upy_stmt *s) {
+    uint32_t h;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count)
+        return 0;
+    for (h = 0; h < s->u.try_.n_handlers; h++)
+        if (strip_break_copies_in(r, rg, &s->u.try_.handlers[h].body, 0))
+            return -1;
+    return 0;
+}
+
+/* Takes the copies of the n instructions at `code` off the ends of the
+ * branches of if statements that end statements L, whose way on runs
+ * into that code: 3.13 copies a small block into the branch that falls
+ * into it, and the other branches jump to the original. */
+static void strip_tail_copies(const rec *r, upy_stmt_list *L, uint32_t code,
+                              uint32_t n) {
+    uint32_t at, m, k = copy_in_clause(r, L, &at, &m);
+    upy_stmt *last;
+    if (k < L->len) {
+        if (m == n && at != code && rec_same_code(r, at, code, n))
+            L->len = k;
+        return;
+    }
+    last = L->len ? L->items[L->len - 1] : NULL;
+    if (last && last->kind == UPY_S_IF) {
+        strip_tail_copies(r, &last->u.if_.body, code, n);
+        strip_tail_copies(r, &last->u.if_.orelse, code, n);
+    }
+}
+
+/* In each clause of try s that ends in a clause copy (its POP_EXCEPT and
+ * the code after the try) after an if statement, the copies of that code
+ * ending the if's branches: those branches ran on into it. */
+static void strip_branch_copies(const rec *r, upy_stmt *s) {
+    uint32_t h, at, n, k;
+    for (h = 0; h < s->u.try_.n_handlers; h++) {
+        upy_stmt_list *L = &s->u.try_.handlers[h].body;
+        upy_stmt *x;
+        k = copy_in_clause(r, L, &at, &n);
+        if (k == L->len || k == 0 || L->items[k - 1]->kind != UPY_S_IF)
+            continue;
+        x = L->items[k - 1];
+        strip_tail_copies(r, &x->u.if_.body, at, n);
+        strip_tail_copies(r, &x->u.if_.orelse, at, n);
+    }
+}
+
 /* Walks the rest of region rg from exit (where the try body goes on) into
  * after; *follow is where that rest leaves the region. */
 static int walk_rest(rec *r, const region *rg, int32_t exit, int32_t *follow,
@@ -984,6 +1136,32 @@ static int handlers_in_place(rec *r, int32_t b, int32_t exit) {
     if (!r->normal_reach && find_normal_reach(r))
         return 0;
     return r->normal_reach[b] != 1;
+}
+
+/* Where the body of a try in an except clause jumps from block exit, a
+ * lone jump, when that is a copy of block follow, where the handlers go
+ * on: the way out of the clause around, which returns (its POP_EXCEPT,
+ * name cleanup, the implicit return without a line, which the compiler
+ * copies into each jump that reaches it).  Starting with POP_EXCEPT, the
+ * copy is no else part of the try, which would run before the clause
+ * ends.  UPY_NO_BLOCK when not so. */
+static int32_t clause_exit_copy(const rec *r, int32_t exit, int32_t follow) {
+    const upy_block *e, *f, *t;
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK)
+        return UPY_NO_BLOCK;
+    e = blk(r, exit);
+    f = blk(r, follow);
+    if (e->end - e->start != 1 || ins(r, e->start)->op != N_JUMP ||
+        e->jump == UPY_NO_BLOCK || e->jump == follow)
+        return UPY_NO_BLOCK;
+    t = blk(r, e->jump);
+    if (ins(r, f->start)->op != N_POP_EXCEPT ||
+        ins(r, f->end - 1)->op != N_RETURN || f->start == 0 ||
+        upy_nin_falls_through(ins(r, f->start - 1)) ||
+        t->handler != f->handler || t->end - t->start != f->end - f->start ||
+        !rec_same_code(r, t->start, f->start, f->end - f->start))
+        return UPY_NO_BLOCK;
+    return e->jump;
 }
 
 /* Whether block exit, where the try body goes on, is a copy of block
@@ -2038,11 +2216,23 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 r->skip[blk(r, follow)->end - 1] = 1;
             exit = follow;
         }
+        if (clause_exit_copy(r, exit, follow) != UPY_NO_BLOCK) {
+            int32_t t = clause_exit_copy(r, exit, follow);
+            rec_skip_range(r, blk(r, t)->start,
+                           blk(r, t)->end - blk(r, t)->start);
+            rec_skip_range(r, blk(r, exit)->start, 1);
+            r->done[t] = r->done[exit] = 1;
+            exit = follow;
+        }
         if (follow == UPY_NO_BLOCK && !star && strip_exit_copies(r, s, exit)) {
             /* (The clauses went on into copies of the code after the
              * try: it is where the body goes on.) */
             follow = exit;
         }
+        if (!star && strip_break_copies(r, rg, s))
+            return -1;
+        if (!star)
+            strip_branch_copies(r, s);
         if (!star && find_clause_copy(r, s, &cc)) {
             strip_body_copies(r, h, exit, &body, &cc);
             handled = clause_copy_exit(r, h, rg, s, &cc, exit, depth_after,
