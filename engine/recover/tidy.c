@@ -403,12 +403,24 @@ static int order_agrees(const uint8_t *where, size_t n, int tail_first) {
 /* Where instruction i uses its entry: IN_TAIL, IN_B or IN_ELSEWHERE. */
 typedef uint8_t (*use_place)(const rec *r, uint32_t i, const void *arg);
 
+/* The co_names (table 0) or co_consts (table 1) entry instruction i
+ * refers to, None's too where with_none: rec_table_entry leaves None out
+ * (copies of the implicit return load it everywhere), but where T is the
+ * final return itself, None's slot says where the compiler met it. */
+static int32_t entry_of(const rec *r, uint32_t i, int table, int with_none) {
+    const upy_nin *in = &r->ncode.ins[i];
+    if (with_none && table == 1 && in->op == N_LOAD_CONST && in->obj &&
+        in->obj->kind == UPY_NONE)
+        return rec_entry_index(r, 1, in->obj);
+    return rec_table_entry(r, i, table);
+}
+
 /* Whether the order the compiler met names and constants in says the
  * tail T came after B: in co_names and in co_consts the entries used only
  * in T and B come in B's, then T's order, and not (in both) T's, then
  * B's, which also agrees with T written where it stands. */
 static int tail_entered_after_b(const rec *r, use_place place,
-                                const void *arg) {
+                                const void *arg, int with_none) {
     int table, explicit_agrees = 1;
     uint32_t i;
     for (table = 0; table < 2; table++) {
@@ -418,7 +430,7 @@ static int tail_entered_after_b(const rec *r, use_place place,
             return 0;
         memset(where, 0, n + 1);
         for (i = 0; i < r->ncode.count; i++) {
-            int32_t e = rec_table_entry(r, i, table);
+            int32_t e = entry_of(r, i, table, with_none);
             if (e >= 0)
                 where[e] |= place(r, i, arg);
         }
@@ -447,7 +459,8 @@ static uint8_t else_place(const rec *r, uint32_t i, const void *arg) {
  * c: A` / `else: B` + T: whether the order the compiler met names and constants
  * in says T came after B, not at the end of A. */
 static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
-                           const upy_stmt_list *rest, uint32_t m) {
+                           const upy_stmt_list *rest, uint32_t m,
+                           int with_none) {
     else_places p;
     if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
         return 0;
@@ -458,7 +471,7 @@ static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
         !rec_same_code(r, p.c0, p.t0, p.c1 - p.c0) ||
         returns_from_handler(r, a_body->items[a_body->len - 1]))
         return 0;
-    return tail_entered_after_b(r, else_place, &p);
+    return tail_entered_after_b(r, else_place, &p, with_none);
 }
 
 /* Whether the last m statements of `body` (more than m) are a copy of
@@ -481,12 +494,13 @@ enum { MAX_TAIL_COPY = 8 };
 typedef struct chain_places {
     const upy_stmt_list *rest;
     uint32_t m, t0, t1, b0, b1;
+    uint32_t o0, o1; /* T's own code after the if's parent, or empty */
 } chain_places;
 
 static uint8_t chain_place(const rec *r, uint32_t i, const void *arg) {
     const chain_places *p = arg;
     uint32_t j, c0, c1;
-    int in_copy = i >= p->t0 && i < p->t1;
+    int in_copy = (i >= p->t0 && i < p->t1) || (i >= p->o0 && i < p->o1);
     for (j = 0; j < p->rest->len && !in_copy; j++) {
         const upy_stmt *x = p->rest->items[j];
         if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
@@ -507,7 +521,8 @@ static uint8_t chain_place(const rec *r, uint32_t i, const void *arg) {
  * so it has no code of its own left.  What tells is the order the compiler
  * met names and constants in: T's after B's. */
 static int tail_after_chain(const rec *r, const upy_stmt_list *a_body,
-                            const upy_stmt_list *rest, uint32_t m) {
+                            const upy_stmt_list *rest, uint32_t m,
+                            const uint32_t orig[2]) {
     const upy_stmt *end = rest->items[rest->len - 1];
     chain_places p;
     uint32_t i, c0;
@@ -517,6 +532,8 @@ static int tail_after_chain(const rec *r, const upy_stmt_list *a_body,
         return 0;
     p.rest = rest;
     p.m = m;
+    p.o0 = orig[0];
+    p.o1 = orig[1];
     p.b0 = rest->items[0]->start;
     exit_range(r, a_body, a_body->len - m, &p.t0, &p.t1);
     exit_range(r, rest, rest->len - 1, &c0, &p.b1);
@@ -528,7 +545,7 @@ static int tail_after_chain(const rec *r, const upy_stmt_list *a_body,
         if (r->ncode.ins[i].target >= 0 ||
             !upy_nin_falls_through(&r->ncode.ins[i]))
             return 0;
-    return tail_entered_after_b(r, chain_place, &p);
+    return tail_entered_after_b(r, chain_place, &p, orig[1] > orig[0]);
 }
 
 /* Makes the ifs of `l` (see tail_after_chain) whose bodies end in the m
@@ -601,14 +618,93 @@ static int store_of_ifexp(const rec *r, const upy_stmt *s) {
     return 0;
 }
 
+/* How many statements of `after` up to its first return, when they are
+ * few enough to be a small exit block the compiler copies; else 0. */
+static uint32_t exit_prefix(const upy_stmt_list *after) {
+    uint32_t m;
+    for (m = 0; m < after->len && m < 4; m++)
+        if (after->items[m]->kind == UPY_S_RETURN)
+            return m + 1;
+    return 0;
+}
+
+/* Folds `if c: A; T` + B, the rest of list l (a branch of a final if of
+ * its parent, or of an if after it), where T, the first m statements of
+ * `after` (what l runs off to), was copied into A: `if c: A` / `else: B`,
+ * the way tail_after_else and tail_after_chain tell at the top level,
+ * with T's own code after the parent counted as T's.  Returns whether it
+ * folded. */
+static int fold_nested_if(const rec *r, upy_stmt_list *l, uint32_t j,
+                          const upy_stmt_list *after, uint32_t m) {
+    upy_stmt *x = l->items[j];
+    upy_stmt_list t = {after->items, m}, b = {l->items + j + 1, l->len - j - 1};
+    uint32_t orig[2], c0, c1, k;
+    upy_ptr_vec joined = {0};
+    const upy_stmt *end = b.items[b.len - 1];
+    exit_range(r, &t, 0, &orig[0], &orig[1]);
+    if (x->u.if_.orelse.len || !ends_in_code(r, &x->u.if_.body, m, orig[0],
+                                             orig[1]))
+        return 0;
+    exit_range(r, &x->u.if_.body, x->u.if_.body.len - m, &c0, &c1);
+    if (end->kind == UPY_S_RETURN || end->kind == UPY_S_RAISE) {
+        if (!tail_after_chain(r, &x->u.if_.body, &b, m, orig))
+            return 0;
+        x->u.if_.orelse = b;
+        fold_chain(r, &x->u.if_.orelse, m, c0, c1);
+    } else {
+        for (k = 0; k < b.len + m; k++)
+            if (upy_vec_push(r->arena, &joined,
+                             k < b.len ? b.items[k] : t.items[k - b.len]))
+                return 0;
+        t = upy_vec_stmts(&joined);
+        if (!tail_after_else(r, &x->u.if_.body, &t, m, 1))
+            return 0;
+        x->u.if_.orelse = b;
+    }
+    x->u.if_.body.len -= m;
+    l->len = j + 1;
+    return 1;
+}
+
+/* The ifs of list l and of the branches of its final if, where l runs
+ * off to `after`: see fold_nested_if. */
+static void fold_nested_tails(const rec *r, upy_stmt_list *l,
+                              const upy_stmt_list *after, uint32_t m) {
+    uint32_t j;
+    for (j = 0; j < l->len; j++) {
+        upy_stmt *x = l->items[j];
+        if (x->kind != UPY_S_IF)
+            continue;
+        if (j + 1 < l->len && fold_nested_if(r, l, j, after, m))
+            j = l->len - 1;
+        if (j + 1 == l->len) {
+            fold_nested_tails(r, &x->u.if_.body, after, m);
+            fold_nested_tails(r, &x->u.if_.orelse, after, m);
+        }
+    }
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else, unless the
  * constants say the source had the return.  Required at module level,
  * where a return is not valid source. */
 void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
+    static const uint32_t no_orig[2] = {0, 0};
     uint32_t k;
     upy_stmt *last;
+    for (k = 0; k + 1 < body->len; k++) {
+        upy_stmt *s = body->items[k];
+        upy_stmt_list rest;
+        uint32_t m;
+        rest.items = body->items + k + 1;
+        rest.len = body->len - k - 1;
+        m = exit_prefix(&rest);
+        if (s->kind == UPY_S_IF && m) {
+            fold_nested_tails(r, &s->u.if_.body, &rest, m);
+            fold_nested_tails(r, &s->u.if_.orelse, &rest, m);
+        }
+    }
     for (k = 0; k + 1 < body->len; k++) {
         upy_stmt *s = body->items[k];
         upy_stmt_list rest;
@@ -627,7 +723,7 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len) {
             uint32_t m;
             for (m = 1; m < rest.len && m < s->u.if_.body.len; m++) {
-                if (tail_after_else(r, &s->u.if_.body, &rest, m))
+                if (tail_after_else(r, &s->u.if_.body, &rest, m, 0))
                     break;
             }
             if (m < rest.len && m < s->u.if_.body.len) {
@@ -650,7 +746,7 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len) {
             uint32_t m, t0, t1;
             for (m = 1; m < s->u.if_.body.len; m++)
-                if (tail_after_chain(r, &s->u.if_.body, &rest, m))
+                if (tail_after_chain(r, &s->u.if_.body, &rest, m, no_orig))
                     break;
             if (m < s->u.if_.body.len) {
                 upy_stmt **orelse =
