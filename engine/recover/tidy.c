@@ -406,12 +406,17 @@ typedef uint8_t (*use_place)(const rec *r, uint32_t i, const void *arg);
 /* The co_names (table 0) or co_consts (table 1) entry instruction i
  * refers to, None's too where with_none: rec_table_entry leaves None out
  * (copies of the implicit return load it everywhere), but where T is the
- * final return itself, None's slot says where the compiler met it. */
+ * final return itself, None's slot says where the compiler met it (but
+ * for the first slot, a docstring's, that None takes where there is
+ * none). */
 static int32_t entry_of(const rec *r, uint32_t i, int table, int with_none) {
     const upy_nin *in = &r->ncode.ins[i];
     if (with_none && table == 1 && in->op == N_LOAD_CONST && in->obj &&
-        in->obj->kind == UPY_NONE)
-        return rec_entry_index(r, 1, in->obj);
+        in->obj->kind == UPY_NONE) {
+        /* co_consts[0] is the docstring's slot, None without one. */
+        int32_t e = rec_entry_index(r, 1, in->obj);
+        return e > 0 ? e : -1;
+    }
     return rec_table_entry(r, i, table);
 }
 
@@ -441,15 +446,36 @@ static int tail_entered_after_b(const rec *r, use_place place,
     return !explicit_agrees;
 }
 
+/* Whether instruction i lies in a copy of the code [t0, t1) on the same
+ * lines: one the compiler made of T (a copy folded away already, in an
+ * if nested in B or A), not code written alike. */
+static int in_copy_of(const rec *r, uint32_t i, uint32_t t0, uint32_t t1) {
+    uint32_t d, k, n = t1 - t0;
+    for (d = 0; d < n && d <= i; d++) {
+        uint32_t a = i - d;
+        if (a == t0 || !rec_same_code(r, a, t0, n))
+            continue;
+        for (k = 0; k < n && r->ncode.ins[a + k].line ==
+                                 r->ncode.ins[t0 + k].line;
+             k++)
+            ;
+        if (k == n)
+            return 1;
+    }
+    return 0;
+}
+
 /* tail_after_else's places: T's code and its copy, and B before it. */
 typedef struct else_places {
     uint32_t c0, c1, t0, t1, b0;
+    uint32_t o0, o1; /* T's own code after the if's parent, or empty */
 } else_places;
 
 static uint8_t else_place(const rec *r, uint32_t i, const void *arg) {
     const else_places *p = arg;
-    (void)r;
-    return (i >= p->c0 && i < p->c1) || (i >= p->t0 && i < p->t1) ? IN_TAIL
+    return (i >= p->c0 && i < p->c1) || (i >= p->t0 && i < p->t1) ||
+                   (i >= p->o0 && i < p->o1) || in_copy_of(r, i, p->t0, p->t1)
+               ? IN_TAIL
            : i >= p->b0 && i < p->t0                              ? IN_B
                                      : IN_ELSEWHERE;
 }
@@ -460,8 +486,10 @@ static uint8_t else_place(const rec *r, uint32_t i, const void *arg) {
  * in says T came after B, not at the end of A. */
 static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
                            const upy_stmt_list *rest, uint32_t m,
-                           int with_none) {
+                           const uint32_t orig[2]) {
     else_places p;
+    p.o0 = orig[0];
+    p.o1 = orig[1];
     if (!r->ncode.copies_exits || r->ncode.written_exits_keep_jumps)
         return 0;
     p.b0 = rest->items[0]->start;
@@ -471,7 +499,7 @@ static int tail_after_else(const rec *r, const upy_stmt_list *a_body,
         !rec_same_code(r, p.c0, p.t0, p.c1 - p.c0) ||
         returns_from_handler(r, a_body->items[a_body->len - 1]))
         return 0;
-    return tail_entered_after_b(r, else_place, &p, with_none);
+    return tail_entered_after_b(r, else_place, &p, orig[1] > orig[0]);
 }
 
 /* Whether the last m statements of `body` (more than m) are a copy of
@@ -628,6 +656,28 @@ static uint32_t exit_prefix(const upy_stmt_list *after) {
     return 0;
 }
 
+/* fold_nested_if where B, the rest of list l, ends in a copy of T too:
+ * `if c: A` / `else: B` + that copy, which the if enclosing l then folds
+ * the same way. */
+static int fold_before_copy(const rec *r, upy_stmt_list *l, uint32_t j,
+                            uint32_t m, const uint32_t orig[2]) {
+    upy_stmt *x = l->items[j];
+    upy_stmt_list b = {l->items + j + 1, l->len - j - 1};
+    upy_stmt **orelse;
+    if (!tail_after_else(r, &x->u.if_.body, &b, m, orig))
+        return 0;
+    orelse = upy_arena_array(r->arena, b.len - m, sizeof(upy_stmt *));
+    if (!orelse)
+        return 0;
+    memcpy(orelse, b.items, (b.len - m) * sizeof *orelse);
+    x->u.if_.orelse.items = orelse;
+    x->u.if_.orelse.len = b.len - m;
+    x->u.if_.body.len -= m;
+    memmove(l->items + j + 1, b.items + b.len - m, m * sizeof(upy_stmt *));
+    l->len = j + 1 + m;
+    return 1;
+}
+
 /* Folds `if c: A; T` + B, the rest of list l (a branch of a final if of
  * its parent, or of an if after it), where T, the first m statements of
  * `after` (what l runs off to), was copied into A: `if c: A` / `else: B`,
@@ -646,6 +696,8 @@ static int fold_nested_if(const rec *r, upy_stmt_list *l, uint32_t j,
                                              orig[1]))
         return 0;
     exit_range(r, &x->u.if_.body, x->u.if_.body.len - m, &c0, &c1);
+    if (ends_in_code(r, &b, m, orig[0], orig[1]))
+        return fold_before_copy(r, l, j, m, orig);
     if (end->kind == UPY_S_RETURN || end->kind == UPY_S_RAISE) {
         if (!tail_after_chain(r, &x->u.if_.body, &b, m, orig))
             return 0;
@@ -657,7 +709,7 @@ static int fold_nested_if(const rec *r, upy_stmt_list *l, uint32_t j,
                              k < b.len ? b.items[k] : t.items[k - b.len]))
                 return 0;
         t = upy_vec_stmts(&joined);
-        if (!tail_after_else(r, &x->u.if_.body, &t, m, 1))
+        if (!tail_after_else(r, &x->u.if_.body, &t, m, orig))
             return 0;
         x->u.if_.orelse = b;
     }
@@ -666,8 +718,33 @@ static int fold_nested_if(const rec *r, upy_stmt_list *l, uint32_t j,
     return 1;
 }
 
+/* `if c: A; T` + B + T in list l, T its last statements, ending in a
+ * return: fold_before_copy, where the code of T at the end of `after`
+ * (the body's tail, where the compiler met T) counts as T's. */
+static int fold_within(const rec *r, upy_stmt_list *l, uint32_t j,
+                       const upy_stmt_list *after) {
+    upy_stmt *x = l->items[j];
+    upy_stmt_list b = {l->items + j + 1, l->len - j - 1};
+    uint32_t m, orig[2], t0, t1;
+    if (x->u.if_.orelse.len || l->items[l->len - 1]->kind != UPY_S_RETURN)
+        return 0;
+    for (m = 1; m < b.len && m < x->u.if_.body.len; m++) {
+        orig[0] = orig[1] = 0;
+        if (after->len >= m) {
+            exit_range(r, after, after->len - m, &t0, &t1);
+            if (ends_in_code(r, &b, m, t0, t1)) {
+                orig[0] = t0;
+                orig[1] = t1;
+            }
+        }
+        if (fold_before_copy(r, l, j, m, orig))
+            return 1;
+    }
+    return 0;
+}
+
 /* The ifs of list l and of the branches of its final if, where l runs
- * off to `after`: see fold_nested_if. */
+ * off to `after`: see fold_nested_if and fold_within. */
 static void fold_nested_tails(const rec *r, upy_stmt_list *l,
                               const upy_stmt_list *after, uint32_t m) {
     uint32_t j;
@@ -675,8 +752,11 @@ static void fold_nested_tails(const rec *r, upy_stmt_list *l,
         upy_stmt *x = l->items[j];
         if (x->kind != UPY_S_IF)
             continue;
-        if (j + 1 < l->len && fold_nested_if(r, l, j, after, m))
+        if (j + 1 < l->len && m && fold_nested_if(r, l, j, after, m)) {
             j = l->len - 1;
+        } else if (j + 1 < l->len && fold_within(r, l, j, after)) {
+            continue;
+        }
         if (j + 1 == l->len) {
             fold_nested_tails(r, &x->u.if_.body, after, m);
             fold_nested_tails(r, &x->u.if_.orelse, after, m);
@@ -700,7 +780,7 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
         rest.items = body->items + k + 1;
         rest.len = body->len - k - 1;
         m = exit_prefix(&rest);
-        if (s->kind == UPY_S_IF && m) {
+        if (s->kind == UPY_S_IF) {
             fold_nested_tails(r, &s->u.if_.body, &rest, m);
             fold_nested_tails(r, &s->u.if_.orelse, &rest, m);
         }
@@ -723,7 +803,7 @@ void rec_fold_tail_returns(const rec *r, upy_stmt_list *body) {
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len) {
             uint32_t m;
             for (m = 1; m < rest.len && m < s->u.if_.body.len; m++) {
-                if (tail_after_else(r, &s->u.if_.body, &rest, m, 0))
+                if (tail_after_else(r, &s->u.if_.body, &rest, m, no_orig))
                     break;
             }
             if (m < rest.len && m < s->u.if_.body.len) {

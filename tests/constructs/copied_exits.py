@@ -58,6 +58,7 @@ def written_returns_stay(a, b, g):
 
 
 def nested_elif_implicit_return(self, character, info):
+    """The docstring takes co_consts[0]: None's slot is the final return's."""
     self._character_count += 1
     if character != self._last_printable_char and not info.safe:
         if info.punct:
@@ -65,3 +66,16 @@ def nested_elif_implicit_return(self, character, info):
         elif not info.digit and info.sym and not info.emoticon:
             self._symbol_count += 2
     self._last_printable_char = character
+
+
+def inner_else_before_copy(value, setting, option_parser, config_parser):
+    if ':' in value:
+        encoding, handler = value.split(':')
+        check_handler(handler)
+        if config_parser:
+            config_parser.set(setting + '_error_handler', handler)
+        else:
+            setattr(option_parser.values, setting + '_error_handler', handler)
+    else:
+        encoding = value
+    return validate_encoding(encoding)
