@@ -937,7 +937,9 @@ static int ends_at(const rec *r, int32_t start, int32_t join,
  * the code after the loop in place of its jump).  Read as a return of the then part, the copy's names and
  * constants would take their slots before the else part's.  Both
  * start a statement: a return's own block after its value (of `return
- * a if c else b`) is no copy of one. */
+ * a if c else b`, or after a with's exit) is no copy of one; and no handler covers them: a
+ * return in a with or try leaves through copies of the cleanup, alike
+ * for every return there. */
 static int32_t copied_join(const rec *r, const rec_cond *cond,
                            int32_t then_start, int32_t else_start,
                            const region *rg) {
@@ -947,7 +949,9 @@ static int32_t copied_join(const rec *r, const rec_cond *cond,
                        : rg->end - 1;
     uint32_t k;
     if (else_start <= then_start || !is_copied_exit(r, c) || r->done[c] ||
-        blk(r, c)->is_handler || blk(r, c)->depth_in != (int32_t)rg->base)
+        blk(r, c)->end - blk(r, c)->start < 2 || blk(r, c)->is_handler ||
+        blk(r, c)->handler != UPY_NO_BLOCK ||
+        blk(r, c)->depth_in != (int32_t)rg->base)
         return UPY_NO_BLOCK;
     for (k = 0; k < blk(r, c)->npreds; k++)
         if ((blk(r, c)->preds[k] < then_start || blk(r, c)->preds[k] >= c) &&

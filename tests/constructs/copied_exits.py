@@ -79,3 +79,4 @@ def inner_else_before_copy(value, setting, option_parser, config_parser):
     else:
         encoding = value
     return validate_encoding(encoding)
+
