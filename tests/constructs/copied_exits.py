@@ -79,4 +79,3 @@ def inner_else_before_copy(value, setting, option_parser, config_parser):
     else:
         encoding = value
     return validate_encoding(encoding)
-
