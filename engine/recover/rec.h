@@ -690,5 +690,8 @@ void rec_elif_chains(upy_stmt_list *body, int keeps_jump_after_exit);
  * after its else part that else part (see upy_stmt.u.break_); breaks with
  * no such else become the returns they were read from. */
 void rec_breaks_to_tail(rec *r, upy_stmt_list *body);
+/* upy_stmt.u.break_.to_return of a break read from a copy of a module's or
+ * class body's implicit `return None`: the end of the code. */
+#define REC_TO_END UINT32_MAX
 
 #endif /* UPY_REC_H */

@@ -113,26 +113,16 @@ static int loop_jump(rec *r, int32_t target, const region *rg,
     return 0;
 }
 
-/* Whether a break to block b, the block after a module's loop, ends the
- * module: b is the implicit `return None` (or a lone jump to one), or no
- * normal code (a handler's cleanup laid out after a `while True:` that
- * only its breaks leave, and the compiler copied the return into them). */
-static int only_breaks_reach_end(const rec *r, int32_t b) {
-    int hops;
-    for (hops = 0; b != UPY_NO_BLOCK && hops < 4; hops++) {
-        const upy_block *kb = blk(r, b);
-        const upy_nin *first = ins(r, kb->start);
-        if (kb->is_handler && !kb->npreds)
-            return 1;
-        if (kb->end - kb->start == 1 && first->op == N_JUMP) {
-            b = kb->jump;
-            continue;
-        }
-        return kb->end - kb->start == 2 && first->op == N_LOAD_CONST &&
-               first->obj && first->obj->kind == UPY_NONE &&
-               ins(r, kb->start + 1)->op == N_RETURN;
-    }
-    return 0;
+/* The copy s of a module's or class body's implicit `return None` in a
+ * loop, where the loop's exit runs code first: a break that skips that code
+ * (the loop's else part), to the end of the code (REC_TO_END; see
+ * rec_breaks_to_tail), or, where no else part takes that code, the return
+ * (marked: a module has none). */
+static int emit_break_to_end(rec *r, upy_stmt *s, upy_ptr_vec *out) {
+    s->kind = UPY_S_BREAK;
+    s->u.break_.value = NULL;
+    s->u.break_.to_return = REC_TO_END;
+    return rec_emit(r, out, s);
 }
 
 static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
@@ -150,13 +140,15 @@ static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
         s->u.value = NULL;
         /* A module or class body has no return statement: this is a copy
          * of its implicit one, where a loop's break went: a break, where
-         * the loop's exit is that return, or a `while True:` has no exit
-         * but its breaks (brk_moved); not where an else part or code after
-         * the loop comes first, which the copy skips: there the return
-         * stays, marked. */
-        if ((r->is_module || r->is_class_body) && rg->brk != UPY_NO_BLOCK &&
-            (rg->brk_moved || only_breaks_reach_end(r, rg->brk)))
-            s->kind = UPY_S_BREAK;
+         * a `while True:` has no exit but its breaks (brk_moved); else one
+         * to the end of the code, past what the loop's exit runs first, if
+         * anything (its else part, rec_breaks_to_tail). */
+        if ((r->is_module || r->is_class_body) && rg->brk != UPY_NO_BLOCK) {
+            if (rg->brk_moved)
+                s->kind = UPY_S_BREAK;
+            else
+                return emit_break_to_end(r, s, out);
+        }
     }
     return rec_emit(r, out, s);
 }
@@ -880,21 +872,37 @@ static int after_assert(const rec *r, int32_t from, int32_t to, int32_t loop) {
  * alone or after an except clause's POP_EXCEPT only, is a written
  * `continue`: 3.12 keeps its jump apart rather than thread others through
  * it.) */
-static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
-                           int32_t loop) {
-    const upy_block *lb;
+static int copied_loop_jump(const rec *r, const upy_block *lb, int32_t loop) {
     uint32_t i;
-    if (!leaves_only_to_loop(r, from, to, loop))
-        return 0;
-    lb = blk(r, to - 1);
-    if (after_assert(r, from, to, loop))
-        return 1;
     if (lb->end - lb->start < 2 || ins(r, lb->end - 1)->op != N_JUMP ||
         lb->jump != loop ||
         ins(r, lb->end - 1)->line != ins(r, lb->end - 2)->line)
         return 0;
     for (i = lb->start; i + 1 < lb->end; i++)
         if (ins(r, i)->op != N_POP_EXCEPT)
+            return 1;
+    return 0;
+}
+
+static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
+                           int32_t loop) {
+    const upy_block *lb;
+    int32_t b;
+    uint8_t last_op;
+    if (!leaves_only_to_loop(r, from, to, loop))
+        return 0;
+    lb = blk(r, to - 1);
+    if (after_assert(r, from, to, loop))
+        return 1;
+    if (copied_loop_jump(r, lb, loop))
+        return 1;
+    /* (Its last branch may raise or return: an earlier one runs off, by
+     * such a jump.) */
+    last_op = ins(r, lb->end - 1)->op;
+    if (last_op != N_RAISE && last_op != N_RETURN)
+        return 0;
+    for (b = to - 2; b >= from; b--)
+        if (copied_loop_jump(r, blk(r, b), loop))
             return 1;
     return 0;
 }
@@ -1840,6 +1848,14 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
         *far = eb->jump;
         return brk;
     }
+    /* (The breaks go where the loop's exit, a lone jump, goes: there is
+     * no else part for them to skip.) */
+    if (brk == exit && away != UPY_NO_BLOCK && eb &&
+        eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
+        eb->jump == away) {
+        *far = away;
+        return brk;
+    }
     if (brk == exit && away != UPY_NO_BLOCK) {
         /* The else part runs to the region's end, and on through the
          * ways out of a protected range (a return in it) up to where the
@@ -2491,7 +2507,15 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
 static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
                             const region *body_rg, upy_ptr_vec *body) {
     region inner_rg = rec_sub_region(body_rg, header, inner_end, inner_end);
-    int32_t after = UPY_NO_BLOCK;
+    int32_t after = UPY_NO_BLOCK, h = blk(r, header)->handler;
+    /* A try that starts at the header, around the inner loop, is not
+     * recovered: the inner loop's jump back runs under the try's handler
+     * (a loop around a try jumps back from outside the protected range,
+     * where a `continue` leaves it first).  Read as a try in the inner
+     * loop, its except clauses would go on in that loop, not out of it. */
+    if (h != UPY_NO_BLOCK && h != body_rg->handler &&
+        blk(r, inner_end - 1)->handler == h)
+        return rec_fail_region(r, header, body_rg, body);
     inner_rg.loop = inner_rg.cont = inner_rg.brk = UPY_NO_BLOCK;
     inner_rg.brk_threaded = UPY_NO_BLOCK;
     inner_rg.falls_to_loop = 0;
@@ -3587,6 +3611,23 @@ static int jumps_within(const rec *r, uint32_t from, uint32_t to) {
     return 1;
 }
 
+/* The RETURN of the n instructions right after the return at instruction
+ * q, the end of a loop's else part that jumps nowhere past it: a block of
+ * its own ending in that RETURN, where the code after the loop goes on
+ * (the else part ends in a return of its own, so its breaks' target, the
+ * return after it, is laid out next); 0 when there is none. */
+static uint32_t return_after(const rec *r, uint32_t q, uint32_t n) {
+    uint32_t after = q + 1, k;
+    if (after + n > r->ncode.count ||
+        blk(r, r->cfg.block_of[after])->start != after ||
+        ins(r, after + n - 1)->op != N_RETURN)
+        return 0;
+    for (k = after; k < after + n - 1; k++)
+        if (ins(r, k)->target >= 0 || ins(r, k)->op == N_RETURN)
+            return 0;
+    return after + n - 1;
+}
+
 /* Whether the return at instruction ret of block bb, in a for loop of
  * 3.12+ code, is a break whose target the compiler copied, where that
  * target is the return after the code the loop's exit runs first (its
@@ -3615,8 +3656,12 @@ static int is_break_to_tail(const rec *r, const upy_block *bb, uint32_t ret,
         !jumps_within(r, exit, q))
         return 0;
     *tail = q + 1 - n;
-    return *tail > exit && rec_same_code(r, p, *tail, n) &&
-           copied_lines(r, p, *tail, n);
+    if (*tail > exit && rec_same_code(r, p, *tail, n) &&
+        copied_lines(r, p, *tail, n))
+        return 1;
+    q = return_after(r, q, n);
+    *tail = q + 1 - n;
+    return q && rec_same_code(r, p, *tail, n) && copied_lines(r, p, *tail, n);
 }
 
 /* Whether constant c entered co_consts after a constant that the code
@@ -3672,8 +3717,13 @@ static int is_const_break(const rec *r, const upy_block *bb, uint32_t ret,
     if (q >= r->ncode.count || ins(r, q)->op != N_RETURN || q < exit + 1)
         return 0;
     *tail = q - 1;
-    return rec_same_code(r, p, *tail, 2) &&
-           const_entered_after(r, ins(r, p)->obj, ret, q);
+    if (!rec_same_code(r, p, *tail, 2)) {
+        q = return_after(r, q, 2);
+        *tail = q - 1;
+        if (!q || !rec_same_code(r, p, *tail, 2))
+            return 0;
+    }
+    return const_entered_after(r, ins(r, p)->obj, ret, q);
 }
 
 /* Whether the names and constants of the instructions [p, ret] entered

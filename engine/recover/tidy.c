@@ -113,6 +113,28 @@ static int written_return(const rec *r, const upy_stmt *s) {
 /* The implicit `return None` at the end of a body, and its copies the
  * compiler put at the end of each branch of a final if / try / with
  * (exit blocks are duplicated into the paths that reach them). */
+/* The else part of a final loop runs on to the end of the code: its copies
+ * of the implicit return go, and in a class body 3.13's
+ * __static_attributes__ store copied with it (the compiler stores that at
+ * the end by itself). */
+static void drop_class_end_copies(upy_stmt_list *body) {
+    upy_stmt *last;
+    if (body->len &&
+        is_store_of(body->items[body->len - 1], "__static_attributes__"))
+        body->len--;
+    last = body->len ? body->items[body->len - 1] : NULL;
+    if (last && last->kind == UPY_S_IF) {
+        drop_class_end_copies(&last->u.if_.body);
+        drop_class_end_copies(&last->u.if_.orelse);
+    }
+}
+
+static void drop_final_return_of_else(const rec *r, upy_stmt_list *orelse) {
+    rec_drop_final_return(r, orelse);
+    if (r->is_class_body)
+        drop_class_end_copies(orelse);
+}
+
 void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
     upy_stmt *s;
     uint32_t k;
@@ -144,6 +166,11 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
         break;
     case UPY_S_WITH:
         rec_drop_final_return(r, &s->u.with.body);
+        break;
+    case UPY_S_FOR:
+    case UPY_S_WHILE:
+        drop_final_return_of_else(
+            r, s->kind == UPY_S_FOR ? &s->u.for_.orelse : &s->u.while_.orelse);
         break;
     default:
         break;
@@ -949,10 +976,12 @@ static int store_of_ifexp(const rec *r, const upy_stmt *s) {
     if (target < 0 || !where)
         return 0;
     memset(where, 0, n + 1);
-    for (i = 0; i < r->ncode.count; i++) {
+    /* Only the code before B decides whether B met a name first (the
+     * names of a later elif's own conditional expression, say, do not). */
+    for (i = 0; i < b1; i++) {
         int32_t k = rec_table_entry(r, i, 0);
         if (k >= 0)
-            where[k] |= i >= b0 && i < b1 ? IN_B : IN_ELSEWHERE;
+            where[k] |= i >= b0 ? IN_B : IN_ELSEWHERE;
     }
     for (e = 0; e < (size_t)target; e++)
         if (where[e] == IN_B)
@@ -1234,6 +1263,12 @@ void rec_fold_tail_returns(rec *r, upy_stmt_list *body) {
     case UPY_S_WITH:
         rec_fold_tail_returns(r, &last->u.with.body);
         break;
+    case UPY_S_FOR:
+        rec_fold_tail_returns(r, &last->u.for_.orelse);
+        break;
+    case UPY_S_WHILE:
+        rec_fold_tail_returns(r, &last->u.while_.orelse);
+        break;
     default:
         break;
     }
@@ -1380,6 +1415,7 @@ void rec_elif_chains(upy_stmt_list *body, int keeps_jump_after_exit) {
 /* The breaks of one loop that stand for a copied return (see
  * upy_stmt.u.break_). */
 typedef struct tail_breaks {
+    rec *r;
     uint32_t to_return; /* of the first one; 0 when there is none */
     upy_expr *value;    /* the value of that return */
     int agree;          /* all lead to the same return */
@@ -1421,6 +1457,15 @@ static void settle_tail_breaks(upy_stmt_list *l, upy_list_role role,
         if (s->kind == UPY_S_BREAK && s->u.break_.to_return) {
             upy_expr *value = s->u.break_.value;
             if (t->settled) {
+                /* (3.13 copies a class body's end, its
+                 * __static_attributes__ store before the return, into
+                 * the break: no source.) */
+                if (s->u.break_.to_return == REC_TO_END &&
+                    t->r->is_class_body && k &&
+                    is_store_of(l->items[k - 1], "__static_attributes__")) {
+                    drop(l, --k);
+                    s = l->items[k];
+                }
                 s->u.break_.to_return = 0;
             } else {
                 s->kind = UPY_S_RETURN;
@@ -1452,6 +1497,9 @@ static int move_to_loop_else(rec *r, upy_stmt_list *body, uint32_t k,
 
 /* Whether statement s is the return the marked breaks lead to. */
 static int is_tail_return(const upy_stmt *s, uint32_t to_return) {
+    if (to_return == REC_TO_END)
+        return s && s->kind == UPY_S_RETURN &&
+               (!s->u.value || rec_is_const_none(s->u.value));
     return s && s->kind == UPY_S_RETURN && s->start + 1 == to_return;
 }
 
@@ -1465,8 +1513,9 @@ static void settle_loop(rec *r, upy_stmt_list *body, uint32_t k,
     int is_for = s->kind == UPY_S_FOR;
     upy_stmt_list *loop_body = is_for ? &s->u.for_.body : &s->u.while_.body;
     upy_stmt_list *orelse = is_for ? &s->u.for_.orelse : &s->u.while_.orelse;
-    tail_breaks t = {0, NULL, 1, 0};
+    tail_breaks t = {NULL, 0, NULL, 1, 0};
     uint32_t j;
+    t.r = r;
     find_tail_breaks(loop_body, UPY_LIST_BRANCH, s, &t);
     if (!t.to_return)
         return;
@@ -1475,7 +1524,7 @@ static void settle_loop(rec *r, upy_stmt_list *body, uint32_t k,
             break;
     if (t.agree && !orelse->len &&
         (j < body->len ||
-         (is_tail_return(after, t.to_return) && !ends_terminal(body))))
+         is_tail_return(after, t.to_return)))
         t.settled = move_to_loop_else(r, body, k, j, orelse) == 0;
     settle_tail_breaks(loop_body, UPY_LIST_BRANCH, s, &t);
 }
@@ -1519,5 +1568,11 @@ static void breaks_to_tail_in(rec *r, upy_stmt_list *body,
 }
 
 void rec_breaks_to_tail(rec *r, upy_stmt_list *body) {
-    breaks_to_tail_in(r, body, NULL);
+    /* (Running off the end of a module or class body is its implicit
+     * return, where the breaks read from copies of it go, REC_TO_END.) */
+    upy_stmt end;
+    memset(&end, 0, sizeof end);
+    end.kind = UPY_S_RETURN;
+    end.start = REC_TO_END - 1;
+    breaks_to_tail_in(r, body, r->is_module || r->is_class_body ? &end : NULL);
 }

@@ -677,6 +677,15 @@ static int handler_falls_off_end(rec *r, int32_t h,
             break;
     if (k == r->n_order_users[2])
         return 0;
+    /* A module or class body has no return statement: the handler's is a
+     * copy of the implicit one at the end of the code, past the rest, where
+     * the clause's way out (POP_EXCEPT, the name's cleanup) goes straight
+     * to it (not where a copy of the rest's code comes first). */
+    if ((r->is_module || r->is_class_body) && r->order_users[2][k] > 0) {
+        uint8_t before = ins(r, r->order_users[2][k] - 1)->op;
+        if (before == N_POP_EXCEPT || before == N_DELETE)
+            return 1;
+    }
     /* (A return written in the handler of `try` / `except` / `else: C`
      * + D enters None between C's constants and D's.) */
     for (e = 0; e < consts->n; e++)

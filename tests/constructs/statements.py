@@ -101,6 +101,18 @@ def ifexp_stored_at_function_end(self, amt):
     self.tags = '' if self.level == 0 else 'l' + str(self.level)
 
 
+def ifexp_stored_in_elif_chain(self, state):
+    # As above, in each arm of an elif chain (encodings/utf_16.py): the
+    # second conditional expression uses the first one's names again,
+    # which come after the first store's name but do not say where that
+    # store was.
+    if state == 0:
+        self.decoder = codecs.be_decode if sys.byteorder == "big" else codecs.le_decode
+    elif state == 1:
+        self.decoder = codecs.le_decode if sys.byteorder == "big" else codecs.be_decode
+    else:
+        self.decoder = None
+
 def unreachable_tail(test):
     # The compiler drops the last return but keeps the names it used.
     try:
