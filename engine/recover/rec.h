@@ -211,6 +211,17 @@ typedef struct table_uses {
     uint32_t *start, *at;
 } table_uses;
 
+/* Instructions [from, to). */
+typedef struct code_span {
+    uint32_t from, to;
+} code_span;
+
+/* An instruction and its line (rec.by_line). */
+typedef struct line_at {
+    int32_t line;
+    uint32_t at;
+} line_at;
+
 typedef struct rec {
     upy_arena *arena;
     /* What recovery needs only while this code object is recovered (its
@@ -344,6 +355,20 @@ typedef struct rec {
      * co_consts (1), ascending (index_entry_uses); NULL until first
      * needed. */
     table_uses uses_of[2];
+    /* tidy.c: the loads of None (its co_consts slot none_slot, past the
+     * docstring's), ascending, and the instructions ascending by line,
+     * then place (index_none_loads, index_lines); NULL until first
+     * needed. */
+    uint32_t *none_loads, n_none_loads;
+    int32_t none_slot;
+    line_at *by_line;
+    /* tidy.c: the copies of the tail [copies_t0, copies_t1) on its lines,
+     * ascending and disjoint (copies_of), kept for the next if asking
+     * about the same tail (every if of an elif chain does); room for as
+     * many as the code has instructions; NULL until first needed. */
+    code_span *copies;
+    uint32_t n_copies, copies_t0, copies_t1;
+    uint8_t *in_copy; /* whether each instruction is in one of them */
     /* try.c: the instructions using an entry of co_names (0), of
      * co_consts (1), and the loads of None a return follows (2), ascending
      * (index_order_users); NULL until first needed. */

@@ -932,6 +932,81 @@ static int is_copied_exit(const rec *r, int32_t b) {
     return bb->end - bb->start <= 4 && ins(r, bb->end - 1)->op == N_RETURN;
 }
 
+/* Whether blocks a and b hold the same code on the same lines: one is a
+ * copy of the other the compiler made, not two statements written alike
+ * (each of those has a line of its own). */
+static int same_code_and_lines(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab = blk(r, a), *bb = blk(r, b);
+    uint32_t n = ab->end - ab->start, k;
+    if (bb->end - bb->start != n || ab->handler != bb->handler ||
+        !rec_same_code(r, ab->start, bb->start, n))
+        return 0;
+    for (k = 0; k < n; k++)
+        if (ins(r, ab->start + k)->line != ins(r, bb->start + k)->line)
+            return 0;
+    return 1;
+}
+
+/* Whether no block of [start, join) goes on past block `join` inside
+ * region rg: the code there is the else part of an if that joins there
+ * (a copy of the join in an elif part is no join: the rest of the else
+ * part comes after it). */
+static int ends_at(const rec *r, int32_t start, int32_t join,
+                   const region *rg) {
+    int32_t b;
+    for (b = start; b < join; b++) {
+        int32_t j = blk(r, b)->jump, n = blk(r, b)->next;
+        if ((j > join && j < rg->end) || (n > join && n < rg->end))
+            return 0;
+    }
+    return 1;
+}
+
+/* The join of an if / else whose then part [then_start, else_start) ends
+ * (tested by cond) in a copy of the small exit block the statement goes
+ * on to, or
+ * UPY_NO_BLOCK: inline_small_exit_blocks (Python/flowgraph.c) put the
+ * copy in place of the then part's jump over the else part, so no jump
+ * tells where the else part ends.  The block copied is the last one
+ * alike after the else part's start (copies into elif parts come before
+ * it), before any handler laid out there, inside the region or where it
+ * runs off to (in a loop, that is the way out of a break: the copy of
+ * the code after the loop in place of its jump).  Read as a return of the then part, the copy's names and
+ * constants would take their slots before the else part's.  Both
+ * start a statement: a return's own block after its value (of `return
+ * a if c else b`, or after a with's exit) is no copy of one; and no handler covers them: a
+ * return in a with or try leaves through copies of the cleanup, alike
+ * for every return there. */
+static int32_t copied_join(const rec *r, const rec_cond *cond,
+                           int32_t then_start, int32_t else_start,
+                           const region *rg) {
+    int32_t c = else_start - 1, x, found = UPY_NO_BLOCK;
+    int32_t last = rg->follow == rg->end && rg->loop == UPY_NO_BLOCK
+                       ? rg->end
+                       : rg->end - 1;
+    uint32_t k;
+    if (else_start <= then_start || !is_copied_exit(r, c) || r->done[c] ||
+        blk(r, c)->end - blk(r, c)->start < 2 || blk(r, c)->is_handler ||
+        blk(r, c)->handler != UPY_NO_BLOCK ||
+        blk(r, c)->depth_in != (int32_t)rg->base)
+        return UPY_NO_BLOCK;
+    for (k = 0; k < blk(r, c)->npreds; k++)
+        if ((blk(r, c)->preds[k] < then_start || blk(r, c)->preds[k] >= c) &&
+            blk(r, c)->preds[k] != cond->last)
+            return UPY_NO_BLOCK;
+    for (x = else_start + 1; x <= last && x < (int32_t)r->cfg.count; x++) {
+        if (blk(r, x)->is_handler)
+            break;
+        if (!r->done[x] && blk(r, x)->npreds &&
+            blk(r, x)->depth_in == (int32_t)rg->base &&
+            same_code_and_lines(r, c, x))
+            found = x;
+    }
+    return found != UPY_NO_BLOCK && ends_at(r, else_start, found, rg)
+               ? found
+               : UPY_NO_BLOCK;
+}
+
 /* Whether an if on chained comparison c whose then part `body` leaves (a
  * return, a raise) has an else part: `if c: A` + rest and `if c: A else:
  * rest` compile alike but for the chain's cleanup.  Where the compiler
@@ -1482,6 +1557,14 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (!saved)
             return rec_oom(r);
         memcpy(saved, r->stack, sp * sizeof *saved);
+    }
+    if (els_end == UPY_NO_BLOCK && !saved && on_false == then_end &&
+        (els_end = copied_join(r, c, on_true, on_false, rg)) != UPY_NO_BLOCK) {
+        /* The copy is the code after the if / else, once. */
+        const upy_block *cb = blk(r, on_false - 1);
+        rec_skip_range(r, cb->start, cb->end - cb->start);
+        r->done[on_false - 1] = 1;
+        then_end = on_false - 1;
     }
     then_rg = rec_sub_region(rg, on_true, then_end,
                              els_end != UPY_NO_BLOCK ? els_end : on_false);

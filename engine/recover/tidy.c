@@ -11,6 +11,7 @@
  * copies the final return into the branch), an else holding one if with
  * a terminal body is an elif chain.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "recover/rec.h"
@@ -408,6 +409,81 @@ static void exit_range(const rec *r, const upy_stmt_list *l, uint32_t a,
     *to = i + 1;
 }
 
+/* Finds the loads of None (rec.none_loads) and None's co_consts slot
+ * (none_slot), once per code object. */
+static int index_none_loads(rec *r) {
+    uint32_t i, n = 0;
+    if (r->none_loads)
+        return 0;
+    r->none_loads = upy_arena_array_uncleared(r->scratch, r->ncode.count + 1,
+                                              sizeof *r->none_loads);
+    if (!r->none_loads)
+        return -1;
+    r->none_slot = -1;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (in->op != N_LOAD_CONST || !in->obj || in->obj->kind != UPY_NONE)
+            continue;
+        if (r->none_slot < 0)
+            r->none_slot = rec_entry_index(r, 1, in->obj);
+        r->none_loads[n++] = i;
+    }
+    r->n_none_loads = n;
+    return 0;
+}
+
+static int line_order(const void *a, const void *b) {
+    const line_at *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Sorts the instructions by line (rec.by_line), once per code object:
+ * the copies of a tail on its lines are looked for among the
+ * instructions of its first line, not in the whole code per if. */
+static int index_lines(rec *r) {
+    uint32_t i;
+    if (r->by_line)
+        return 0;
+    r->by_line = upy_arena_array_uncleared(r->scratch, r->ncode.count + 1,
+                                           sizeof *r->by_line);
+    if (!r->by_line)
+        return -1;
+    for (i = 0; i < r->ncode.count; i++) {
+        r->by_line[i].line = r->ncode.ins[i].line;
+        r->by_line[i].at = i;
+    }
+    qsort(r->by_line, r->ncode.count, sizeof *r->by_line, line_order);
+    return 0;
+}
+
+/* The first instruction of rec.by_line on `line` or after it. */
+static uint32_t first_on_line(const rec *r, int32_t line) {
+    uint32_t lo = 0, hi = r->ncode.count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->by_line[mid].line < line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether the code at a is a copy of the code [t0, t1) on the same
+ * lines: one the compiler made of T (a copy folded away already, in an
+ * if nested in B or A), not code written alike. */
+static int copy_on_lines(const rec *r, uint32_t a, uint32_t t0, uint32_t t1) {
+    uint32_t k;
+    if (a == t0 || !rec_same_code(r, a, t0, t1 - t0))
+        return 0;
+    for (k = 0; k < t1 - t0; k++)
+        if (r->ncode.ins[a + k].line != r->ncode.ins[t0 + k].line)
+            return 0;
+    return 1;
+}
+
 /* Where an entry is used: 1 in the tail T (or its copy), 2 in B, 4
  * elsewhere. */
 enum { IN_TAIL = 1, IN_B = 2, IN_ELSEWHERE = 4 };
@@ -446,21 +522,42 @@ static int order_says_tail_after_b(uint8_t *const where[2], const size_t n[2]) {
     return !explicit_agrees;
 }
 
+/* The co_consts slot of None where T is the final return itself, or -1:
+ * rec_table_entry leaves None out (copies of the implicit return load it
+ * everywhere), but there None's slot says where the compiler met T (but
+ * for the first slot, a docstring's, that None takes where there is
+ * none). */
+static int32_t none_slot_of(rec *r, int with_none) {
+    return with_none && !index_none_loads(r) ? r->none_slot : -1;
+}
+
+/* The co_names (table 0) or co_consts (table 1) entry instruction i
+ * refers to, None's too where none_slot (see none_slot_of) is one. */
+static int32_t entry_of(const rec *r, uint32_t i, int table,
+                        int32_t none_slot) {
+    const upy_nin *in = &r->ncode.ins[i];
+    if (none_slot > 0 && table == 1 && in->op == N_LOAD_CONST && in->obj &&
+        in->obj->kind == UPY_NONE)
+        return none_slot;
+    return r->table_entries[table][i];
+}
+
 /* order_says_tail_after_b with the places of each instruction's entry
- * given by place. */
-static int tail_entered_after_b(const rec *r, use_place place,
-                                const void *arg) {
+ * given by place; None's slot counted where with_none. */
+static int tail_entered_after_b(rec *r, use_place place, const void *arg,
+                                int with_none) {
     uint8_t *where[2];
     size_t n[2];
     int table;
     uint32_t i;
+    int32_t none_slot = none_slot_of(r, with_none);
     for (table = 0; table < 2; table++) {
         n[table] = upy_seq_len(table ? r->code->consts : r->code->names);
         where[table] = upy_arena_array(r->scratch, n[table] + 1, 1);
         if (!where[table])
             return 0;
         for (i = 0; i < r->ncode.count; i++) {
-            int32_t e = r->table_entries[table][i];
+            int32_t e = entry_of(r, i, table, none_slot);
             if (e >= 0)
                 where[table][e] |= place(r, i, arg);
         }
@@ -520,35 +617,182 @@ static uint32_t uses_in(const uint32_t *at, uint32_t n, uint32_t from,
 /* tail_after_else's places: T's code and its copy, and B before it. */
 typedef struct else_places {
     uint32_t c0, c1, t0, t1, b0;
+    uint32_t o0, o1; /* T's own code after the if's parent, or empty */
+    int with_none;   /* T is the final return: None's slot counts */
 } else_places;
 
-/* tail_entered_after_b with the places of p: T's code [t0, t1) and its
- * copy [c0, c1) in the tail, [b0, t0) in B, the rest elsewhere; each
- * entry's places counted from its uses (the ranges do not overlap). */
-static int ranges_entered_after_b(rec *r, const else_places *p) {
+typedef code_span span;
+
+static int span_order(const void *a, const void *b) {
+    const span *x = a, *y = b;
+    return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* Merges the spans s[0, n), sorted by start, that overlap or touch, and
+ * drops empty ones; returns how many are left. */
+static uint32_t merge_sorted(span *s, uint32_t n) {
+    uint32_t k, m = 0;
+    for (k = 0; k < n; k++) {
+        if (s[k].to <= s[k].from)
+            continue;
+        if (m && s[k].from <= s[m - 1].to)
+            s[m - 1].to = s[k].to > s[m - 1].to ? s[k].to : s[m - 1].to;
+        else
+            s[m++] = s[k];
+    }
+    return m;
+}
+
+/* Sets rec.in_copy of the instructions of rec.copies to `in`. */
+static void mark_copies(rec *r, uint8_t in) {
+    uint32_t k, i;
+    for (k = 0; k < r->n_copies; k++)
+        for (i = r->copies[k].from; i < r->copies[k].to; i++)
+            r->in_copy[i] = in;
+}
+
+/* Finds the copies of T's code [t0, t1) on its lines (copy_on_lines),
+ * among the instructions of its first line, into rec.copies, unless they
+ * are there already. */
+static int copies_of(rec *r, uint32_t t0, uint32_t t1) {
+    int32_t line = r->ncode.ins[t0].line;
+    uint32_t k, n = 0;
+    if (!r->copies) {
+        r->copies = upy_arena_array_uncleared(r->scratch, r->ncode.count + 1,
+                                              sizeof *r->copies);
+        r->in_copy = upy_arena_array(r->scratch, r->ncode.count + 1, 1);
+        if (!r->copies || !r->in_copy)
+            return -1;
+    } else if (r->copies_t0 == t0 && r->copies_t1 == t1) {
+        return 0;
+    }
+    mark_copies(r, 0);
+    for (k = first_on_line(r, line);
+         t1 > t0 && k < r->ncode.count && r->by_line[k].line == line; k++)
+        if (copy_on_lines(r, r->by_line[k].at, t0, t1)) {
+            r->copies[n].from = r->by_line[k].at;
+            r->copies[n++].to = r->by_line[k].at + (t1 - t0);
+        }
+    qsort(r->copies, n, sizeof *r->copies, span_order);
+    r->n_copies = merge_sorted(r->copies, n);
+    r->copies_t0 = t0;
+    r->copies_t1 = t1;
+    mark_copies(r, 1);
+    return 0;
+}
+
+/* The code counted as T's for p, in *out, ascending and disjoint: T's
+ * code, its copy in A, T's own code (o0, o1) and T's other copies on
+ * its lines (copies_of, found before).  Returns their count, or -1.
+ * The copies are sorted already: the three others go in among them. */
+static int tail_spans(rec *r, const else_places *p, span **out) {
+    span own[3] = {{p->c0, p->c1}, {p->t0, p->t1}, {p->o0, p->o1}};
+    uint32_t n = r->n_copies, k = 0, j = 0, m = 0;
+    span *s = upy_arena_array_uncleared(r->scratch, n + 3, sizeof *s);
+    if (!s)
+        return -1;
+    qsort(own, 3, sizeof *own, span_order);
+    while (k < n || j < 3)
+        s[m++] = j == 3 || (k < n && r->copies[k].from < own[j].from)
+                     ? r->copies[k++]
+                     : own[j++];
+    *out = s;
+    return (int)merge_sorted(s, m);
+}
+
+/* Whether instruction i is counted as T's (see tail_spans). */
+static int in_tail(const rec *r, const else_places *p, uint32_t i) {
+    return r->in_copy[i] || (i >= p->c0 && i < p->c1) ||
+           (i >= p->t0 && i < p->t1) || (i >= p->o0 && i < p->o1);
+}
+
+/* The places of an entry used by instructions at[0, uses): IN_TAIL for
+ * those in the spans s[0, n) counted as T's, IN_B for those in [b0, t0)
+ * outside them, IN_ELSEWHERE for the rest.  Each use is looked up, or
+ * each span's uses counted, whichever are fewer: T copied into every
+ * branch of an elif chain has as many spans as the chain has branches. */
+static uint8_t place_of_uses(const rec *r, const else_places *p,
+                             const uint32_t *at, uint32_t uses,
+                             const span *s, int n) {
+    uint32_t tail = 0, in_b = 0, k, b0 = p->b0, b1 = p->t0;
+    if (uses <= (uint32_t)n) {
+        for (k = 0; k < uses; k++) {
+            int t = in_tail(r, p, at[k]);
+            tail += (uint32_t)t;
+            in_b += !t && at[k] >= b0 && at[k] < b1;
+        }
+    } else {
+        in_b = uses_in(at, uses, b0, b1);
+        for (k = 0; k < (uint32_t)n; k++) {
+            tail += uses_in(at, uses, s[k].from, s[k].to);
+            in_b -= uses_in(at, uses, s[k].from > b0 ? s[k].from : b0,
+                            s[k].to < b1 ? s[k].to : b1);
+        }
+    }
+    return (uint8_t)((tail ? IN_TAIL : 0) | (in_b ? IN_B : 0) |
+                     (tail + in_b < uses ? IN_ELSEWHERE : 0));
+}
+
+/* The instructions using entry e of table, ascending: at[0, *uses).
+ * None's slot (none_slot, see none_slot_of) is used by the loads of
+ * None. */
+static const uint32_t *entry_uses(const rec *r, int table, size_t e,
+                                  int32_t none_slot, uint32_t *uses) {
+    const table_uses *u = &r->uses_of[table];
+    if (table == 1 && none_slot > 0 && e == (size_t)none_slot) {
+        *uses = r->n_none_loads;
+        return r->none_loads;
+    }
+    *uses = u->start[e + 1] - u->start[e];
+    return u->at + u->start[e];
+}
+
+/* ranges_entered_after_b once the code's indexes are built. */
+static int spans_entered_after_b(rec *r, const else_places *p,
+                                 int32_t none_slot) {
     uint8_t *where[2];
     size_t n[2], e;
-    int table;
+    int table, ns;
+    span *s;
+    if ((ns = tail_spans(r, p, &s)) < 0)
+        return 0;
     for (table = 0; table < 2; table++) {
-        const table_uses *u = &r->uses_of[table];
         n[table] = upy_seq_len(table ? r->code->consts : r->code->names);
         where[table] = upy_arena_array(r->scratch, n[table] + 1, 1);
-        if (!where[table] || (!u->start && index_entry_uses(r, table)))
+        if (!where[table])
             return 0;
         for (e = 0; e < n[table]; e++) {
-            const uint32_t *at = u->at + u->start[e];
-            uint32_t uses = u->start[e + 1] - u->start[e], tail, in_b;
-            if (!uses)
-                continue;
-            tail = uses_in(at, uses, p->c0, p->c1) +
-                   uses_in(at, uses, p->t0, p->t1);
-            in_b = uses_in(at, uses, p->b0, p->t0);
-            where[table][e] = (uint8_t)((tail ? IN_TAIL : 0) |
-                                        (in_b ? IN_B : 0) |
-                                        (tail + in_b < uses ? IN_ELSEWHERE : 0));
+            uint32_t uses;
+            const uint32_t *at = entry_uses(r, table, e, none_slot, &uses);
+            if (uses)
+                where[table][e] = place_of_uses(r, p, at, uses, s, ns);
         }
     }
     return order_says_tail_after_b(where, n);
+}
+
+/* tail_entered_after_b with the places of p: T's code and the code
+ * counted as T's (tail_spans) in the tail, the rest of [b0, t0) in B, the
+ * rest elsewhere; each entry's places counted from its uses in those
+ * ranges, not instruction by instruction (elif chains ask for each if).
+ * What one question takes is given back after it: an elif chain asks as
+ * many as it has branches. */
+static int ranges_entered_after_b(rec *r, const else_places *p) {
+    int32_t none_slot = none_slot_of(r, p->with_none);
+    upy_arena_mark mark;
+    int said, over;
+    if (index_lines(r) || copies_of(r, p->t0, p->t1) ||
+        (!r->uses_of[0].start && index_entry_uses(r, 0)) ||
+        (!r->uses_of[1].start && index_entry_uses(r, 1)))
+        return 0;
+    /* (A rollback clears the limit's flag: keep one already set.) */
+    over = r->scratch->over_limit ||
+           (r->scratch->budget && r->scratch->budget->over_limit);
+    upy_arena_mark_now(r->scratch, &mark);
+    said = spans_entered_after_b(r, p, none_slot);
+    if (!over)
+        upy_arena_rollback(r->scratch, &mark);
+    return said;
 }
 
 /* Whether the last m statements of class body `body` are the end the
@@ -574,8 +818,12 @@ static int is_class_end(const rec *r, const upy_stmt_list *body,
  * c: A` / `else: B` + T: whether the order the compiler met names and constants
  * in says T came after B, not at the end of A. */
 static int tail_after_else(rec *r, const upy_stmt_list *a_body,
-                           const upy_stmt_list *rest, uint32_t m) {
+                           const upy_stmt_list *rest, uint32_t m,
+                           const uint32_t orig[2]) {
     else_places p;
+    p.o0 = orig[0];
+    p.o1 = orig[1];
+    p.with_none = orig[1] > orig[0];
     if (!r->ncode.layout->copies_exits)
         return 0;
     p.b0 = rest->items[0]->start;
@@ -614,12 +862,13 @@ enum { MAX_TAIL_COPY = 8 };
 typedef struct chain_places {
     const upy_stmt_list *rest;
     uint32_t m, t0, t1, b0, b1;
+    uint32_t o0, o1; /* T's own code after the if's parent, or empty */
 } chain_places;
 
 static uint8_t chain_place(const rec *r, uint32_t i, const void *arg) {
     const chain_places *p = arg;
     uint32_t j, c0, c1;
-    int in_copy = i >= p->t0 && i < p->t1;
+    int in_copy = (i >= p->t0 && i < p->t1) || (i >= p->o0 && i < p->o1);
     for (j = 0; j < p->rest->len && !in_copy; j++) {
         const upy_stmt *x = p->rest->items[j];
         if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
@@ -639,8 +888,9 @@ static uint8_t chain_place(const rec *r, uint32_t i, const void *arg) {
  * compiler copies small exit blocks: straight code ending in the return),
  * so it has no code of its own left.  What tells is the order the compiler
  * met names and constants in: T's after B's. */
-static int tail_after_chain(const rec *r, const upy_stmt_list *a_body,
-                            const upy_stmt_list *rest, uint32_t m) {
+static int tail_after_chain(rec *r, const upy_stmt_list *a_body,
+                            const upy_stmt_list *rest, uint32_t m,
+                            const uint32_t orig[2]) {
     const upy_stmt *end = rest->items[rest->len - 1];
     chain_places p;
     uint32_t i, c0;
@@ -651,6 +901,8 @@ static int tail_after_chain(const rec *r, const upy_stmt_list *a_body,
         return 0;
     p.rest = rest;
     p.m = m;
+    p.o0 = orig[0];
+    p.o1 = orig[1];
     p.b0 = rest->items[0]->start;
     exit_range(r, a_body, a_body->len - m, &p.t0, &p.t1);
     exit_range(r, rest, rest->len - 1, &c0, &p.b1);
@@ -662,7 +914,7 @@ static int tail_after_chain(const rec *r, const upy_stmt_list *a_body,
         if (r->ncode.ins[i].target >= 0 ||
             !upy_nin_falls_through(&r->ncode.ins[i]))
             return 0;
-    return tail_entered_after_b(r, chain_place, &p);
+    return tail_entered_after_b(r, chain_place, &p, orig[1] > orig[0]);
 }
 
 /* Makes the ifs of `l` (see tail_after_chain) whose bodies end in the m
@@ -737,14 +989,149 @@ static int store_of_ifexp(const rec *r, const upy_stmt *s) {
     return 0;
 }
 
+/* How many statements of `after` up to its first return, when they are
+ * few enough to be a small exit block the compiler copies; else 0. */
+static uint32_t exit_prefix(const upy_stmt_list *after) {
+    uint32_t m;
+    for (m = 0; m < after->len && m < 4; m++)
+        if (after->items[m]->kind == UPY_S_RETURN)
+            return m + 1;
+    return 0;
+}
+
+/* fold_nested_if where B, the rest of list l, ends in a copy of T too:
+ * `if c: A` / `else: B` + that copy, which the if enclosing l then folds
+ * the same way. */
+static int fold_before_copy(rec *r, upy_stmt_list *l, uint32_t j,
+                            uint32_t m, const uint32_t orig[2]) {
+    upy_stmt *x = l->items[j];
+    upy_stmt_list b = {l->items + j + 1, l->len - j - 1};
+    upy_stmt **orelse;
+    if (!tail_after_else(r, &x->u.if_.body, &b, m, orig))
+        return 0;
+    orelse = upy_arena_array(r->arena, b.len - m, sizeof(upy_stmt *));
+    if (!orelse)
+        return 0;
+    memcpy(orelse, b.items, (b.len - m) * sizeof *orelse);
+    x->u.if_.orelse.items = orelse;
+    x->u.if_.orelse.len = b.len - m;
+    x->u.if_.body.len -= m;
+    memmove(l->items + j + 1, b.items + b.len - m, m * sizeof(upy_stmt *));
+    l->len = j + 1 + m;
+    return 1;
+}
+
+/* Folds `if c: A; T` + B, the rest of list l (a branch of a final if of
+ * its parent, or of an if after it), where T, the first m statements of
+ * `after` (what l runs off to), was copied into A: `if c: A` / `else: B`,
+ * the way tail_after_else and tail_after_chain tell at the top level,
+ * with T's own code after the parent counted as T's.  Returns whether it
+ * folded. */
+static int fold_nested_if(rec *r, upy_stmt_list *l, uint32_t j,
+                          const upy_stmt_list *after, uint32_t m) {
+    upy_stmt *x = l->items[j];
+    upy_stmt_list t = {after->items, m}, b = {l->items + j + 1, l->len - j - 1};
+    uint32_t orig[2], c0, c1, k;
+    upy_ptr_vec joined = {0};
+    const upy_stmt *end = b.items[b.len - 1];
+    exit_range(r, &t, 0, &orig[0], &orig[1]);
+    if (x->u.if_.orelse.len || !ends_in_code(r, &x->u.if_.body, m, orig[0],
+                                             orig[1]))
+        return 0;
+    exit_range(r, &x->u.if_.body, x->u.if_.body.len - m, &c0, &c1);
+    if (ends_in_code(r, &b, m, orig[0], orig[1]))
+        return fold_before_copy(r, l, j, m, orig);
+    if (end->kind == UPY_S_RETURN || end->kind == UPY_S_RAISE) {
+        if (!tail_after_chain(r, &x->u.if_.body, &b, m, orig))
+            return 0;
+        x->u.if_.orelse = b;
+        fold_chain(r, &x->u.if_.orelse, m, c0, c1);
+    } else {
+        for (k = 0; k < b.len + m; k++)
+            if (upy_vec_push(r->arena, &joined,
+                             k < b.len ? b.items[k] : t.items[k - b.len]))
+                return 0;
+        t = upy_vec_stmts(&joined);
+        if (!tail_after_else(r, &x->u.if_.body, &t, m, orig))
+            return 0;
+        x->u.if_.orelse = b;
+    }
+    x->u.if_.body.len -= m;
+    l->len = j + 1;
+    return 1;
+}
+
+/* `if c: A; T` + B + T in list l, T its last statements, ending in a
+ * return: fold_before_copy, where the code of T at the end of `after`
+ * (the body's tail, where the compiler met T) counts as T's. */
+static int fold_within(rec *r, upy_stmt_list *l, uint32_t j,
+                       const upy_stmt_list *after) {
+    upy_stmt *x = l->items[j];
+    upy_stmt_list b = {l->items + j + 1, l->len - j - 1};
+    uint32_t m, orig[2], t0, t1;
+    if (x->u.if_.orelse.len || l->items[l->len - 1]->kind != UPY_S_RETURN)
+        return 0;
+    for (m = 1; m < b.len && m < x->u.if_.body.len; m++) {
+        orig[0] = orig[1] = 0;
+        if (after->len >= m) {
+            exit_range(r, after, after->len - m, &t0, &t1);
+            if (ends_in_code(r, &b, m, t0, t1)) {
+                orig[0] = t0;
+                orig[1] = t1;
+            }
+        }
+        if (fold_before_copy(r, l, j, m, orig))
+            return 1;
+    }
+    return 0;
+}
+
+/* The ifs of list l and of the branches of its final if, where l runs
+ * off to `after`: see fold_nested_if and fold_within. */
+static void fold_nested_tails(rec *r, upy_stmt_list *l,
+                              const upy_stmt_list *after, uint32_t m) {
+    uint32_t j;
+    for (j = 0; j < l->len; j++) {
+        upy_stmt *x = l->items[j];
+        if (x->kind != UPY_S_IF)
+            continue;
+        if (j + 1 < l->len && m && fold_nested_if(r, l, j, after, m)) {
+            j = l->len - 1;
+        } else if (j + 1 < l->len && fold_within(r, l, j, after)) {
+            continue;
+        }
+        if (j + 1 == l->len) {
+            fold_nested_tails(r, &x->u.if_.body, after, m);
+            fold_nested_tails(r, &x->u.if_.orelse, after, m);
+        }
+    }
+}
+
+/* fold_nested_tails in the ifs of body, each running off to the
+ * statements after it. */
+static void fold_nested_in_ifs(rec *r, upy_stmt_list *body) {
+    uint32_t k;
+    for (k = 0; k + 1 < body->len; k++) {
+        upy_stmt *s = body->items[k];
+        upy_stmt_list rest = {body->items + k + 1, body->len - k - 1};
+        uint32_t m = exit_prefix(&rest);
+        if (s->kind == UPY_S_IF) {
+            fold_nested_tails(r, &s->u.if_.body, &rest, m);
+            fold_nested_tails(r, &s->u.if_.orelse, &rest, m);
+        }
+    }
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else, unless the
  * constants say the source had the return.  Required at module level,
  * where a return is not valid source. */
 void rec_fold_tail_returns(rec *r, upy_stmt_list *body) {
+    static const uint32_t no_orig[2] = {0, 0};
     uint32_t k;
     upy_stmt *last;
+    fold_nested_in_ifs(r, body);
     for (k = 0; k + 1 < body->len; k++) {
         upy_stmt *s = body->items[k];
         upy_stmt_list rest;
@@ -763,7 +1150,7 @@ void rec_fold_tail_returns(rec *r, upy_stmt_list *body) {
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len) {
             uint32_t m;
             for (m = 1; m < rest.len && m < s->u.if_.body.len; m++) {
-                if (tail_after_else(r, &s->u.if_.body, &rest, m))
+                if (tail_after_else(r, &s->u.if_.body, &rest, m, no_orig))
                     break;
             }
             if (m < rest.len && m < s->u.if_.body.len) {
@@ -792,7 +1179,7 @@ void rec_fold_tail_returns(rec *r, upy_stmt_list *body) {
         if (s->kind == UPY_S_IF && !s->u.if_.orelse.len) {
             uint32_t m, t0, t1;
             for (m = 1; m < s->u.if_.body.len; m++)
-                if (tail_after_chain(r, &s->u.if_.body, &rest, m))
+                if (tail_after_chain(r, &s->u.if_.body, &rest, m, no_orig))
                     break;
             if (m < s->u.if_.body.len) {
                 upy_stmt **orelse =
