@@ -54,3 +54,19 @@ def comprehension_before_try_in_finally(s, g, h):
             s.t()
         finally:
             h()
+
+
+def finally_loop_try_else_break(c):
+    # 3.12+ copy the function's final return in place of the break (it
+    # has the line of the break, so 3.11 keeps a jump): the else part is
+    # dropped, unmarked, and the loop never ends (finally17; open).
+    try:
+        c.a()
+    finally:
+        while True:
+            try:
+                c.wait()
+            except KeyboardInterrupt:
+                pass
+            else:
+                break
