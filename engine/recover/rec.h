@@ -176,6 +176,9 @@ typedef struct region {
      * branch that ends the body early ends in a copy of it (the compiler
      * copies that small exit block).  0 when there is none. */
     uint32_t finally_end;
+    /* And the block that body starts at, its handler's entry: a loop
+     * from there on is in the finally body. */
+    int32_t finally_start;
     /* In an except clause `as name`: the name whose cleanup (name = None;
      * del name) the compiler adds on each way out. */
     const char *except_name;

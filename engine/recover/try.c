@@ -2029,6 +2029,37 @@ static int try_star(rec *r, int32_t h, uint32_t at, int32_t exit,
     return 0;
 }
 
+/* Whether the body of a try in a loop of a finally body (as the finally
+ * handler's copy reads it, region rg) goes on to the RERAISE ending that
+ * body while its handlers go on in the loop: the body's way out is a
+ * break.  3.12+ lay the end of the finally body (its normal copy: the code
+ * after the try statement around it) right after the try's body, in place
+ * of the jump of `else: break`:
+ *
+ *     try: ...                         body
+ *     finally:                         RERAISE 0        <- the break
+ *         while True:                  handler ...
+ *             try: c.wait()            JUMP_BACKWARD    (the loop)
+ *             except E: pass
+ *             else: break
+ */
+static int breaks_to_finally_end(const rec *r, const region *rg,
+                                 int32_t exit, int32_t follow) {
+    return exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK && exit != follow &&
+           rg->finally_end && rg->loop != UPY_NO_BLOCK &&
+           rg->loop >= rg->finally_start &&
+           blk(r, exit)->start == rg->finally_end;
+}
+
+/* Appends a `break` starting at instruction at to statements out. */
+static int emit_break_at(rec *r, uint32_t at, upy_ptr_vec *out) {
+    upy_stmt *brk = rec_stmt(r, UPY_S_BREAK);
+    if (!brk)
+        return -1;
+    rec_set_start(r, brk, at);
+    return rec_emit(r, out, brk);
+}
+
 /* Values the code keeps on the stack across a try whose handler keeps
  * less (Dynamo's code: a call whose function and arguments were pushed
  * before the protected range, results waiting after it; CPython's
@@ -2154,6 +2185,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         frg.alt_handler = REC_NO_ALT;
         frg.base = r->sp;
         frg.finally_end = ins(r, reraise)->op == N_RERAISE ? reraise : 0;
+        frg.finally_start = h;
         r->resume_block = fb;
         r->resume_at = first;
         r->done[fb] = 0;
@@ -2258,6 +2290,9 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 !rec_same_code(r, blk(r, exit)->start, copy, n))
                 n_else = after.len - 1;
             if (move_to_else(r, &after, n_else, &orelse))
+                return -1;
+        } else if (breaks_to_finally_end(r, rg, exit, follow)) {
+            if (emit_break_at(r, blk(r, exit)->start, &orelse))
                 return -1;
         } else if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
                    exit != follow && exit < follow && exit >= rg->start &&

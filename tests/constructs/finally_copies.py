@@ -57,9 +57,10 @@ def comprehension_before_try_in_finally(s, g, h):
 
 
 def finally_loop_try_else_break(c):
-    # 3.12+ copy the function's final return in place of the break (it
-    # has the line of the break, so 3.11 keeps a jump): the else part is
-    # dropped, unmarked, and the loop never ends (finally17; open).
+    # 3.12+ lay the end of the finally body right after the inner try's
+    # body, in place of the jump of the break (the final return, copied,
+    # on the normal way out; the RERAISE on the exceptional one): the else
+    # part was dropped, unmarked, and the loop never ended (finally17).
     try:
         c.a()
     finally:
@@ -70,3 +71,33 @@ def finally_loop_try_else_break(c):
                 pass
             else:
                 break
+
+
+def finally_loop_try_else_break_then_code(c):
+    try:
+        c.a()
+    finally:
+        while True:
+            try:
+                c.wait()
+            except KeyboardInterrupt:
+                c.tick()
+            else:
+                break
+    c.b()
+
+
+def finally_loop_if_try_else_break(c, d):
+    try:
+        c.a()
+    finally:
+        while d:
+            if c.ready():
+                try:
+                    c.wait()
+                except OSError:
+                    continue
+                else:
+                    break
+            c.tick()
+    return d
