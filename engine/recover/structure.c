@@ -634,6 +634,30 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
                : 1;
 }
 
+/* Whether the code at `at`, the same as the finally body [fstart, fstart +
+ * flen), runs under a handler other than that of the exit jump e after it,
+ * where that body's first instruction runs under the finally's cleanup
+ * only (as its RERAISE does): then it is code of the try body, under a
+ * try nested in it, not a copy.  The compiler leaves those trys before it
+ * copies the finally body in front of an exit, which runs under the
+ * handler around the whole statement, as the exit does.  (3.11:
+ *
+ *     try:
+ *         try:                  if x: g()
+ *             if x: g()         a()           <- under the except's handler
+ *             a()               JUMP_FORWARD  <- the body's end: the copy
+ *         except E: pass                         is where it jumps
+ *     finally:
+ *         a()
+ *
+ * read a() as the copy and dropped it.) */
+static int runs_under_body_handler(const rec *r, uint32_t at, uint32_t fstart,
+                                   uint32_t flen, uint32_t e) {
+    return fstart + flen < r->ncode.count && ins(r, e)->op == N_JUMP &&
+           ins(r, fstart)->handler == ins(r, fstart + flen)->handler &&
+           ins(r, at)->handler != ins(r, e)->handler;
+}
+
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
  * exit of the try body [start, end) in its blocks [from, end] and, with a
  * handler h, in the blocks after it that are the body's too (see
@@ -663,7 +687,8 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         if (found)
             continue;
         stop = copy_end_before(r, e);
-        if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen))
+        if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen) ||
+            runs_under_body_handler(r, stop - flen, fstart, flen, e))
             continue;
         if (rec_skip_copy(r, stop - flen, fstart, flen))
             return -1;

@@ -101,3 +101,20 @@ def finally_loop_if_try_else_break(c, d):
                     break
             c.tick()
     return d
+
+
+def finally_body_repeated_after_if_in_try(x):
+    # 3.11: the last statement of the body, the same code as the finally
+    # body, under the except's handler and before the jump to the finally's
+    # normal copy, was read as that copy and dropped (lie17's campaign,
+    # seed 11 program 1091, there after a match).
+    try:
+        try:
+            if x:
+                g()
+            a()
+        except E:
+            pass
+    finally:
+        a()
+

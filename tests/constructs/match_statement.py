@@ -121,3 +121,16 @@ def followed_by_code(value):
         case Point(x=[1, *rest]):
             print(rest)
     return value
+
+
+def finally_body_repeated_after_match(x):
+    # (finally_copies.py finally_body_repeated_after_if_in_try, after a match)
+    try:
+        match x:
+            case y.z:
+                pass
+        a()
+    except E:
+        pass
+    finally:
+        a()
