@@ -430,6 +430,11 @@ static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
     return number_dominator_tree(cfg, arena);
 }
 
+/* Whether block b leaves the code: a return or a raise, no normal edge out. */
+static int leaves_code(const upy_block *b) {
+    return b->next == UPY_NO_BLOCK && b->jump == UPY_NO_BLOCK;
+}
+
 /* Which blocks reach a return or a raise along normal edges: a walk back
  * from those blocks over the predecessor lists.  Returns NULL when out of
  * memory. */
@@ -442,8 +447,7 @@ static uint8_t *blocks_reaching_exit(const upy_cfg *cfg, upy_arena *arena) {
         return NULL;
     memset(reach, 0, cfg->count);
     for (i = 0; i < cfg->count; i++)
-        if (cfg->blocks[i].next == UPY_NO_BLOCK &&
-            cfg->blocks[i].jump == UPY_NO_BLOCK) {
+        if (leaves_code(&cfg->blocks[i])) {
             reach[i] = 1;
             stack[sp++] = (int32_t)i;
         }
@@ -466,9 +470,8 @@ static uint8_t *blocks_reaching_exit(const upy_cfg *cfg, upy_arena *arena) {
 static int leaves_to_exit(const upy_cfg *cfg, const uint8_t *reach,
                           uint32_t i) {
     const upy_block *b = &cfg->blocks[i];
-    if (b->next == UPY_NO_BLOCK && b->jump == UPY_NO_BLOCK)
-        return 1;
-    return !reach[i] && b->jump != UPY_NO_BLOCK && b->jump <= (int32_t)i;
+    return leaves_code(b) ||
+           (!reach[i] && b->jump != UPY_NO_BLOCK && b->jump <= (int32_t)i);
 }
 
 /* Post-dominators: dominators of the reversed normal-edge graph, rooted

@@ -957,19 +957,24 @@ static int is_copied_exit(const rec *r, int32_t b) {
     return bb->end - bb->start <= 4 && ins(r, bb->end - 1)->op == N_RETURN;
 }
 
+/* Whether the n instructions at a and at b are on the same lines. */
+static int same_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+    uint32_t k;
+    for (k = 0; k < n; k++)
+        if (ins(r, a + k)->line != ins(r, b + k)->line)
+            return 0;
+    return 1;
+}
+
 /* Whether blocks a and b hold the same code on the same lines: one is a
  * copy of the other the compiler made, not two statements written alike
  * (each of those has a line of its own). */
 static int same_code_and_lines(const rec *r, int32_t a, int32_t b) {
     const upy_block *ab = blk(r, a), *bb = blk(r, b);
-    uint32_t n = ab->end - ab->start, k;
-    if (bb->end - bb->start != n || ab->handler != bb->handler ||
-        !rec_same_code(r, ab->start, bb->start, n))
-        return 0;
-    for (k = 0; k < n; k++)
-        if (ins(r, ab->start + k)->line != ins(r, bb->start + k)->line)
-            return 0;
-    return 1;
+    uint32_t n = ab->end - ab->start;
+    return bb->end - bb->start == n && ab->handler == bb->handler &&
+           rec_same_code(r, ab->start, bb->start, n) &&
+           same_lines(r, ab->start, bb->start, n);
 }
 
 /* Whether no block of [start, join) goes on past block `join` inside
@@ -3676,13 +3681,7 @@ static int chain_pending(const rec *r) {
  * lines: the compiler copies an exit block with its locations, while a
  * statement written in the loop has lines of its own, before the exit's. */
 static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
-    uint32_t k;
-    if (ins(r, b)->line < 0)
-        return 0;
-    for (k = 0; k < n; k++)
-        if (ins(r, a + k)->line != ins(r, b + k)->line)
-            return 0;
-    return 1;
+    return ins(r, b)->line >= 0 && same_lines(r, a, b, n);
 }
 
 /* The most neutral instructions of an exit block the compiler copies (up
