@@ -639,8 +639,9 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
  * where that body's first instruction runs under the finally's cleanup
  * only (as its RERAISE does): then it is code of the try body, under a
  * try nested in it, not a copy.  The compiler leaves those trys before it
- * copies the finally body in front of an exit, which runs under the
- * handler around the whole statement, as the exit does.  (3.11:
+ * copies the finally body in front of an exit (compile.c
+ * compiler_unwind_fblock_stack pops their blocks first), so a copy runs
+ * under the handler around the whole statement, as the exit does.  (3.11:
  *
  *     try:
  *         try:                  if x: g()

@@ -2034,7 +2034,9 @@ static int try_star(rec *r, int32_t h, uint32_t at, int32_t exit,
  * body while its handlers go on in the loop: the body's way out is a
  * break.  3.12+ lay the end of the finally body (its normal copy: the code
  * after the try statement around it) right after the try's body, in place
- * of the jump of `else: break`:
+ * of the jump of `else: break` (flowgraph.c inline_small_exit_blocks and
+ * duplicate_exits_without_lineno copy that small exit block, the RERAISE
+ * in the handler's copy, into the jump):
  *
  *     try: ...                         body
  *     finally:                         RERAISE 0        <- the break
