@@ -1374,18 +1374,6 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
     return 0;
 }
 
-/* Whether co is the code of a comprehension or generator expression. */
-static int is_comprehension_code(const upy_code *co) {
-    static const char *const names[] = {"<listcomp>", "<setcomp>",
-                                        "<dictcomp>", "<genexpr>"};
-    const char *name = rec_str(co->name);
-    uint32_t k;
-    for (k = 0; name && k < 4; k++)
-        if (strcmp(name, names[k]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Adds name to the names of `to` once. */
 static int push_once(rec *r, upy_ptr_vec *to, const char *name) {
     uint32_t k;
@@ -1411,7 +1399,7 @@ static int comprehension_declarations(rec *r, const upy_code *co, int depth,
         upy_decoded dec;
         upy_ncode nc;
         unpyc_error local;
-        if (c->kind != UPY_CODE || !is_comprehension_code(c->u.code) ||
+        if (c->kind != UPY_CODE || !rec_is_comprehension_code(c->u.code) ||
             (depth == 0 && !const_loaded(r, c)))
             continue;
         if (upy_decode_code(r->version, c->u.code, r->scratch, &dec, &local) ||

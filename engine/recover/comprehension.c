@@ -210,13 +210,37 @@ static upy_expr *read_clauses(rec *r, const upy_stmt *loop,
     return NULL;
 }
 
-upy_expr *rec_comprehension(rec *r, const upy_code *co, upy_expr *iter) {
+/* The names the compiler gives the code of each kind of comprehension. */
+static const struct {
+    const char *name;
+    upy_expr_kind kind;
+} comprehension_names[] = {
+    {"<listcomp>", UPY_E_LISTCOMP},
+    {"<setcomp>", UPY_E_SETCOMP},
+    {"<dictcomp>", UPY_E_DICTCOMP},
+    {"<genexpr>", UPY_E_GENEXP},
+};
+
+/* The index of co's name in comprehension_names, or -1. */
+static int comprehension_index(const upy_code *co) {
     const char *name = rec_str(co->name);
-    upy_expr_kind kind = !name                             ? UPY_E_GENEXP
-                         : strcmp(name, "<listcomp>") == 0 ? UPY_E_LISTCOMP
-                         : strcmp(name, "<setcomp>") == 0  ? UPY_E_SETCOMP
-                         : strcmp(name, "<dictcomp>") == 0 ? UPY_E_DICTCOMP
-                                                           : UPY_E_GENEXP;
+    int k;
+    for (k = 0; name && k < (int)(sizeof comprehension_names /
+                                  sizeof comprehension_names[0]);
+         k++)
+        if (strcmp(name, comprehension_names[k].name) == 0)
+            return k;
+    return -1;
+}
+
+int rec_is_comprehension_code(const upy_code *co) {
+    return comprehension_index(co) >= 0;
+}
+
+upy_expr *rec_comprehension(rec *r, const upy_code *co, upy_expr *iter) {
+    int index = comprehension_index(co);
+    upy_expr_kind kind =
+        index >= 0 ? comprehension_names[index].kind : UPY_E_GENEXP;
     int ok = 1;
     upy_stmt_list body = rec_nested_body(r, co, &ok);
     upy_expr *e = NULL;

@@ -615,6 +615,8 @@ upy_expr *rec_failing_assert_test(rec *r, uint32_t at);
  * and the pieces of a def that live outside its code object. */
 upy_stmt_list rec_nested_body(rec *r, const upy_code *co, int *ok);
 upy_expr *rec_lambda_body(rec *r, const upy_code *co);
+/* Whether co is the code of a comprehension or generator expression. */
+int rec_is_comprehension_code(const upy_code *co);
 upy_expr *rec_comprehension(rec *r, const upy_code *co, upy_expr *iter);
 upy_arguments *rec_arguments(rec *r, const upy_code *co);
 void rec_apply_defaults(rec *r, upy_arguments *args, const upy_code *co,
