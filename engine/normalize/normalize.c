@@ -1367,6 +1367,8 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
         return upy_fail(err, UNPYC_E_CORRUPT, -1,
                         "KW_NAMES with no call after it");
     st = resolve(&nm, out);
+    if (st == UNPYC_OK)
+        st = upy_normalize_uncopy(out, arena, err);
     if (st != UNPYC_OK)
         return st;
     return upy_normalize_layout(out, arena, err);

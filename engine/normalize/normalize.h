@@ -21,4 +21,10 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
 unpyc_status upy_normalize_layout(upy_ncode *code, upy_arena *arena,
                                   unpyc_error *err);
 
+/* uncopy.c: turns copies of small exit blocks back into jumps to the
+ * block where co_consts and co_names tell they were jumps (upy_normalize
+ * runs it before upy_normalize_layout). */
+unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,
+                                  unpyc_error *err);
+
 #endif /* UPY_NORMALIZE_H */

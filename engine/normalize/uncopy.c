@@ -1,0 +1,322 @@
+/*
+ * uncopy.c - joining the copies of small exit blocks back to the block.
+ *
+ * From 3.10 on the compiler replaces a jump to a small block that leaves
+ * the code (at most MAX_COPY_SIZE = 4 instructions ending in a return or
+ * a raise) by a copy of that block (Python/flowgraph.c
+ * inline_small_exit_blocks in 3.12, inline_small_or_no_lineno_blocks in
+ * 3.13; compile.c extend_block before).  The join of an if / else or of a
+ * conditional expression and the return after it then ends each branch:
+ * `(f(v) if v else b'').decode('utf8')` reads as two returns.  That is
+ * equivalent code, but for its tables: co_consts and co_names fill in
+ * compile order, so the copy's names and constants sit after those of the
+ * code laid out between the copy and its block, where two returns written
+ * so would take theirs first.  Where the tables say so, and nothing says
+ * otherwise, the copy becomes the jump to the block again (the code that
+ * runs is the same either way), and recovery reads the join.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "normalize/normalize.h"
+#include "util/error.h"
+
+/* flowgraph.c MAX_COPY_SIZE: a copy spans at most this many instructions
+ * of the version's own (a neutral instruction keeps its source's offset). */
+enum { MAX_COPY_SIZE = 4, NO_DEPTH = -1 };
+
+/* A name of co_names by its object, for the search by halves. */
+typedef struct name_slot {
+    const upy_object *name;
+    int32_t slot;
+} name_slot;
+
+typedef struct uncopy {
+    upy_ncode *code;
+    upy_arena *arena;
+    uint32_t *entries; /* jumps and handlers leading to each instruction */
+    int32_t *depth;    /* stack depth on entry, NO_DEPTH where unknown */
+    uint8_t *plain;    /* reached without an exception */
+    uint8_t *dropped;  /* part of a copy joined back */
+    int32_t *first;    /* first instruction using each table slot */
+    name_slot *names;
+    size_t nconsts, nnames;
+} uncopy;
+
+static int by_name(const void *a, const void *b) {
+    const upy_object *x = ((const name_slot *)a)->name;
+    const upy_object *y = ((const name_slot *)b)->name;
+    return x < y ? -1 : x > y;
+}
+
+/* The slot of co_consts (0 .. nconsts-1) or co_names (nconsts on) that
+ * instruction i uses, or -1.  Fast, cell and free variables are named by
+ * the symbol table, in the order of the source, not of the code. */
+static int32_t table_slot(const uncopy *u, uint32_t i) {
+    const upy_nin *in = &u->code->ins[i];
+    name_slot key, *hit;
+    switch ((upy_nop)in->op) {
+    case N_LOAD_CONST:
+        return in->arg >= 0 && (size_t)in->arg < u->nconsts ? in->arg : -1;
+    case N_LOAD:
+    case N_STORE:
+    case N_DELETE:
+        if (in->arg != UPY_SCOPE_GLOBAL && in->arg != UPY_SCOPE_NAME)
+            return -1;
+        break;
+    case N_LOAD_ATTR:
+    case N_LOAD_METHOD:
+    case N_LOAD_SUPER_ATTR:
+    case N_STORE_ATTR:
+    case N_DELETE_ATTR:
+    case N_IMPORT_NAME:
+    case N_IMPORT_FROM:
+        break;
+    default:
+        return -1;
+    }
+    key.name = in->obj;
+    hit = u->nnames ? bsearch(&key, u->names, u->nnames, sizeof key, by_name)
+                    : NULL;
+    return hit ? (int32_t)u->nconsts + hit->slot : -1;
+}
+
+/* Fills u->first from the instructions not dropped. */
+static void find_first_uses(uncopy *u) {
+    uint32_t i;
+    for (i = 0; i < u->nconsts + u->nnames; i++)
+        u->first[i] = -1;
+    for (i = 0; i < u->code->count; i++) {
+        int32_t s = u->dropped[i] ? -1 : table_slot(u, i);
+        if (s >= 0 && u->first[s] < 0)
+            u->first[s] = (int32_t)i;
+    }
+}
+
+/* Stack depths on entry from instruction 0, following jumps and, with
+ * handlers set, exception edges; marks what it reaches in `seen`. */
+static unpyc_status walk(uncopy *u, int handlers, uint8_t *seen) {
+    const upy_ncode *c = u->code;
+    uint32_t *work = upy_arena_array(u->arena, c->count * 3 + 1, sizeof *work);
+    uint32_t n = 0, i;
+    if (!work)
+        return UNPYC_E_NOMEM;
+    u->depth[0] = 0;
+    seen[0] = 1;
+    work[n++] = 0;
+    while (n) {
+        const upy_nin *in = &c->ins[i = work[--n]];
+        int32_t to[3] = {-1, in->target, handlers ? in->handler : -1}, k;
+        int32_t d[3] = {
+            u->depth[i] + upy_nin_stack_effect(in, 0),
+            u->depth[i] + upy_nin_stack_effect(in, 1),
+            (int32_t)in->handler_depth + 1 + (in->handler_lasti ? 1 : 0)};
+        if (upy_nin_falls_through(in) && i + 1 < c->count)
+            to[0] = (int32_t)i + 1;
+        for (k = 0; k < 3; k++) {
+            if (to[k] < 0 || (uint32_t)to[k] >= c->count || seen[to[k]])
+                continue;
+            seen[to[k]] = 1;
+            u->depth[to[k]] = d[k];
+            work[n++] = (uint32_t)to[k];
+        }
+    }
+    return UNPYC_OK;
+}
+
+/* Whether two instructions do the same, under the same handler, on the
+ * same line (a copy keeps the lines of its block; the code it follows
+ * has its own). */
+static int same_nin(const upy_nin *a, const upy_nin *b) {
+    return a->op == b->op && a->line == b->line && a->flags == b->flags && a->arg == b->arg &&
+           a->obj == b->obj && a->target < 0 && b->target < 0 &&
+           a->handler == b->handler && a->handler_depth == b->handler_depth &&
+           a->handler_lasti == b->handler_lasti;
+}
+
+/* How many instructions end both exits a < b alike, as a copy of one
+ * block: nothing jumps into them past the first, they fit in the size
+ * the compiler copies, and the stack is as deep where both start.  0 when
+ * none do. */
+static uint32_t copied_size(const uncopy *u, uint32_t a, uint32_t b) {
+    const upy_nin *ins = u->code->ins;
+    uint32_t k = 0, offsets = 0, best = 0;
+    while (k <= a && k < b - a && !u->dropped[a - k] &&
+           same_nin(&ins[a - k], &ins[b - k])) {
+        if (k && (u->entries[a - k + 1] || u->entries[b - k + 1] ||
+                  !upy_nin_falls_through(&ins[a - k]) ||
+                  upy_nin_ends_block(&ins[a - k])))
+            break;
+        if (!k || ins[a - k].offset != ins[a - k + 1].offset)
+            offsets++;
+        if (offsets > MAX_COPY_SIZE)
+            break;
+        k++;
+        if (u->depth[a - k + 1] != NO_DEPTH &&
+            u->depth[a - k + 1] == u->depth[b - k + 1])
+            best = k;
+    }
+    return best;
+}
+
+/* Whether the tables say that [c0, c1] is a copy of the block [o0, ..]
+ * laid out later: the slots it uses first come after those the code
+ * between uses first, in the same table, and none before them. */
+static int tables_say_copy(const uncopy *u, uint32_t c0, uint32_t c1,
+                           uint32_t o0) {
+    uint32_t i, j;
+    int later = 0, earlier = 0;
+    for (i = c0; i <= c1; i++) {
+        int32_t x = table_slot(u, i);
+        if (x < 0 || u->first[x] < (int32_t)c0)
+            continue;
+        for (j = c1 + 1; j < o0; j++) {
+            int32_t y = u->dropped[j] ? -1 : table_slot(u, j);
+            if (y < 0 || u->first[y] != (int32_t)j ||
+                (x < (int32_t)u->nconsts) != (y < (int32_t)u->nconsts))
+                continue;
+            later |= x > y;
+            earlier |= x < y;
+        }
+    }
+    return later && !earlier;
+}
+
+/* Whether code in [from, to) jumps past instruction `end`: then the block
+ * ending at `end` is no join of all the code there (an else part laid
+ * out after it, which never reaches it: the block is another copy, the
+ * compiler dropped the block itself). */
+static int jumps_past(const uncopy *u, uint32_t from, uint32_t to,
+                      uint32_t end) {
+    uint32_t i;
+    for (i = from; i < to; i++)
+        if (!u->dropped[i] && u->code->ins[i].target > (int32_t)end)
+            return 1;
+    return 0;
+}
+
+/* Joins the copy ending at exit e back to the last exit alike after it
+ * reached without an exception, where the tables say so.  Returns 1 when
+ * it did. */
+static int join_copy(uncopy *u, uint32_t e) {
+    upy_nin *ins = u->code->ins;
+    uint32_t b, k, x;
+    for (b = u->code->count; b-- > e + 1;) {
+        if (ins[b].op != ins[e].op || !u->plain[b] || u->dropped[b] ||
+            !(k = copied_size(u, e, b)))
+            continue;
+        if (jumps_past(u, e + 1 - k, b + 1 - k, b) ||
+            !tables_say_copy(u, e + 1 - k, e, b + 1 - k))
+            return 0;
+        for (x = e + 2 - k; x <= e; x++)
+            u->dropped[x] = 1;
+        x = e + 1 - k;
+        ins[x].op = N_JUMP;
+        ins[x].flags = 0;
+        ins[x].arg = 0;
+        ins[x].obj = NULL;
+        ins[x].target = (int32_t)(b + 1 - k);
+        ins[x].line = -1;
+        /* The jump the copy replaced ended the code before it, under its
+         * handler (the copy keeps the block's), and on its line: the line
+         * of a `pass` right before it, whose NOP it made redundant
+         * (flowgraph.c propagate_line_numbers, remove_redundant_nops). */
+        if (ins[x].lead_nops == 1 && ins[x].lead_line >= 0 &&
+            !ins[x].lead_nops_joined) {
+            ins[x].line = ins[x].lead_line;
+            ins[x].lead_nops = 0;
+            ins[x].lead_line = -1;
+        }
+        if (x && upy_nin_falls_through(&ins[x - 1])) {
+            if (ins[x].line < 0)
+                ins[x].line = ins[x - 1].line;
+            ins[x].handler = ins[x - 1].handler;
+            ins[x].handler_depth = ins[x - 1].handler_depth;
+            ins[x].handler_lasti = ins[x - 1].handler_lasti;
+        }
+        u->entries[b + 1 - k]++;
+        return 1;
+    }
+    return 0;
+}
+
+/* Drops the instructions joined back and renumbers jumps and handlers
+ * (no jump leads to a dropped one). */
+static unpyc_status compact(uncopy *u) {
+    upy_ncode *c = u->code;
+    uint32_t *new_index = upy_arena_array(u->arena, c->count, sizeof(uint32_t));
+    uint32_t i, at = 0;
+    if (!new_index)
+        return UNPYC_E_NOMEM;
+    for (i = 0; i < c->count; i++) {
+        new_index[i] = at;
+        if (!u->dropped[i])
+            c->ins[at++] = c->ins[i];
+    }
+    for (i = 0; i < at; i++) {
+        if (c->ins[i].target >= 0)
+            c->ins[i].target = (int32_t)new_index[c->ins[i].target];
+        if (c->ins[i].handler >= 0)
+            c->ins[i].handler = (int32_t)new_index[c->ins[i].handler];
+    }
+    c->count = at;
+    return UNPYC_OK;
+}
+
+static unpyc_status setup(uncopy *u) {
+    const upy_ncode *c = u->code;
+    uint8_t *seen = upy_arena_array(u->arena, c->count, 1);
+    size_t i;
+    u->nconsts = upy_seq_len(c->code->consts);
+    u->nnames = upy_seq_len(c->code->names);
+    u->entries = upy_arena_array(u->arena, c->count, sizeof *u->entries);
+    u->depth = upy_arena_array(u->arena, c->count, sizeof *u->depth);
+    u->plain = upy_arena_array(u->arena, c->count, 1);
+    u->dropped = upy_arena_array(u->arena, c->count, 1);
+    u->first = upy_arena_array(u->arena, u->nconsts + u->nnames + 1,
+                               sizeof *u->first);
+    u->names = upy_arena_array(u->arena, u->nnames + 1, sizeof *u->names);
+    if (!seen || !u->entries || !u->depth || !u->plain || !u->dropped ||
+        !u->first || !u->names)
+        return UNPYC_E_NOMEM;
+    for (i = 0; i < c->count; i++) {
+        u->depth[i] = NO_DEPTH;
+        if (c->ins[i].target >= 0 && (uint32_t)c->ins[i].target < c->count)
+            u->entries[c->ins[i].target]++;
+        if (c->ins[i].handler >= 0 && (uint32_t)c->ins[i].handler < c->count)
+            u->entries[c->ins[i].handler]++;
+    }
+    for (i = 0; i < u->nnames; i++) {
+        u->names[i].name = upy_seq_item(c->code->names, i);
+        u->names[i].slot = (int32_t)i;
+    }
+    qsort(u->names, u->nnames, sizeof *u->names, by_name);
+    if (walk(u, 0, u->plain) != UNPYC_OK)
+        return UNPYC_E_NOMEM;
+    return walk(u, 1, seen);
+}
+
+unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,
+                                  unpyc_error *err) {
+    uncopy u;
+    uint32_t e;
+    int joined = 0;
+    if (!code->count || !code->layout->copies_exits)
+        return UNPYC_OK;
+    memset(&u, 0, sizeof u);
+    u.code = code;
+    u.arena = arena;
+    if (setup(&u) != UNPYC_OK)
+        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    find_first_uses(&u);
+    for (e = 0; e < code->count; e++) {
+        if ((code->ins[e].op != N_RETURN && code->ins[e].op != N_RAISE) ||
+            u.dropped[e] || !join_copy(&u, e))
+            continue;
+        joined = 1;
+        find_first_uses(&u);
+    }
+    if (joined && compact(&u) != UNPYC_OK)
+        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    return UNPYC_OK;
+}
