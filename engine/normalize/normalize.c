@@ -164,11 +164,11 @@ typedef struct norm {
     upy_nin *out;
     uint32_t n, cap;
     /* Per decoded instruction. */
-    int32_t *first_of;  /* first neutral instruction at or after it */
-    uint8_t *is_target; /* jump target or handler start */
+    int32_t *first_of;       /* first neutral instruction at or after it */
+    uint8_t *is_target;      /* jump target or handler start */
     uint8_t *jumped_on_line; /* a jump of its own line goes to it */
-    uint8_t *skip;      /* consumed by an idiom, emits nothing itself */
-    uint8_t *dead;      /* handler code no source statement makes */
+    uint8_t *skip;           /* consumed by an idiom, emits nothing itself */
+    uint8_t *dead;           /* handler code no source statement makes */
     /* The PUSH_EXC_INFO of the handler of an empty try body that goes
      * right before it, UNSET when none (find_empty_tries). */
     int32_t *empty_try_at;
@@ -305,9 +305,10 @@ static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
  * (an unconditional jump, a return or a raise). */
 static int ends_without_fall(const norm *nm, uint32_t i) {
     static const uint16_t ops[] = {
-        UPY_OP_JUMP_FORWARD, UPY_OP_JUMP_BACKWARD, UPY_OP_JUMP_ABSOLUTE,
-        UPY_OP_JUMP_BACKWARD_NO_INTERRUPT, UPY_OP_RETURN_VALUE,
-        UPY_OP_RETURN_CONST, UPY_OP_RAISE_VARARGS, UPY_OP_RERAISE,
+        UPY_OP_JUMP_FORWARD,  UPY_OP_JUMP_BACKWARD,
+        UPY_OP_JUMP_ABSOLUTE, UPY_OP_JUMP_BACKWARD_NO_INTERRUPT,
+        UPY_OP_RETURN_VALUE,  UPY_OP_RETURN_CONST,
+        UPY_OP_RAISE_VARARGS, UPY_OP_RERAISE,
     };
     size_t k;
     for (k = 0; k < sizeof ops / sizeof ops[0]; k++)
@@ -592,8 +593,9 @@ static int32_t empty_body_anchor(norm *nm, uint32_t p) {
     if (best >= 0 && op_is(nm, (uint32_t)best, UPY_OP_NOP))
         best++;
     else
-        while (best > 0 && at(nm, (uint32_t)best - 1)->line ==
-                               at(nm, (uint32_t)best)->line &&
+        while (best > 0 &&
+               at(nm, (uint32_t)best - 1)->line ==
+                   at(nm, (uint32_t)best)->line &&
                !op_is(nm, (uint32_t)best - 1, UPY_OP_NOP))
             best--;
     return best < (int32_t)nm->dec->count ? best : -1;
@@ -620,8 +622,8 @@ static void find_empty_tries(norm *nm) {
         if (!cleanup || cleanup->depth < 1)
             continue;
         a = empty_body_anchor(nm, p);
-        if (a >= 0 &&
-            nm->empty_try_at[a] == UNSET && !nm->skip[a] && !nm->dead[a])
+        if (a >= 0 && nm->empty_try_at[a] == UNSET && !nm->skip[a] &&
+            !nm->dead[a])
             nm->empty_try_at[a] = (int32_t)p;
     }
 }
@@ -1336,8 +1338,7 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
     nm.dead = upy_arena_array(arena, count + 1, 1);
     if (!nm.out || !nm.src || !nm.handler_of || !nm.target_off ||
         !nm.first_of || !nm.is_target || !nm.jumped_on_line || !nm.skip ||
-        !nm.dead || !nm.empty_handler || !nm.empty_try_at ||
-        !nm.empty_body_of)
+        !nm.dead || !nm.empty_handler || !nm.empty_try_at || !nm.empty_body_of)
         return fail_memory(&nm);
     for (i = 0; i <= count; i++)
         nm.first_of[i] = nm.empty_try_at[i] = nm.empty_body_of[i] = UNSET;

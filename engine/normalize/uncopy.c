@@ -34,11 +34,12 @@ typedef struct name_slot {
 typedef struct uncopy {
     upy_ncode *code;
     upy_arena *arena;
-    uint32_t *entries; /* jumps and handlers leading to each instruction */
-    int32_t *depth;    /* stack depth on entry, NO_DEPTH where unknown */
-    uint8_t *plain;    /* reached without an exception */
-    uint8_t *dropped;  /* part of a copy joined back */
-    int32_t *first;    /* first instruction using each table slot */
+    uint32_t *entries;  /* jumps and handlers leading to each instruction */
+    int32_t *depth;     /* stack depth on entry, NO_DEPTH where unknown */
+    uint8_t *plain;     /* reached without an exception */
+    uint8_t *dropped;   /* part of a copy joined back */
+    uint8_t *joined_at; /* a block copies were joined back to starts here */
+    int32_t *first;     /* first instruction using each table slot */
     name_slot *names;
     size_t nconsts, nnames;
 } uncopy;
@@ -107,10 +108,10 @@ static unpyc_status walk(uncopy *u, int handlers, uint8_t *seen) {
     while (n) {
         const upy_nin *in = &c->ins[i = work[--n]];
         int32_t to[3] = {-1, in->target, handlers ? in->handler : -1}, k;
-        int32_t d[3] = {
-            u->depth[i] + upy_nin_stack_effect(in, 0),
-            u->depth[i] + upy_nin_stack_effect(in, 1),
-            (int32_t)in->handler_depth + 1 + (in->handler_lasti ? 1 : 0)};
+        int32_t d[3] = {u->depth[i] + upy_nin_stack_effect(in, 0),
+                        u->depth[i] + upy_nin_stack_effect(in, 1),
+                        (int32_t)in->handler_depth + 1 +
+                            (in->handler_lasti ? 1 : 0)};
         if (upy_nin_falls_through(in) && i + 1 < c->count)
             to[0] = (int32_t)i + 1;
         for (k = 0; k < 3; k++) {
@@ -128,9 +129,10 @@ static unpyc_status walk(uncopy *u, int handlers, uint8_t *seen) {
  * same line (a copy keeps the lines of its block; the code it follows
  * has its own). */
 static int same_nin(const upy_nin *a, const upy_nin *b) {
-    return a->op == b->op && a->line == b->line && a->flags == b->flags && a->arg == b->arg &&
-           a->obj == b->obj && a->target < 0 && b->target < 0 &&
-           a->handler == b->handler && a->handler_depth == b->handler_depth &&
+    return a->op == b->op && a->line == b->line && a->flags == b->flags &&
+           a->arg == b->arg && a->obj == b->obj && a->target < 0 &&
+           b->target < 0 && a->handler == b->handler &&
+           a->handler_depth == b->handler_depth &&
            a->handler_lasti == b->handler_lasti;
 }
 
@@ -159,11 +161,12 @@ static uint32_t copied_size(const uncopy *u, uint32_t a, uint32_t b) {
     return best;
 }
 
-/* Whether the tables say that [c0, c1] is a copy of the block [o0, ..]
- * laid out later: the slots it uses first come after those the code
- * between uses first, in the same table, and none before them. */
-static int tables_say_copy(const uncopy *u, uint32_t c0, uint32_t c1,
-                           uint32_t o0) {
+/* What the tables say of [c0, c1] and the block alike at o0 laid out
+ * later: COPY where the slots it uses first come after those the code
+ * between uses first, in the same table, and none before them; WRITTEN
+ * where one comes before; UNTOLD where nothing between is used first. */
+enum { WRITTEN = -1, UNTOLD = 0, COPY = 1 };
+static int tables_say(const uncopy *u, uint32_t c0, uint32_t c1, uint32_t o0) {
     uint32_t i, j;
     int later = 0, earlier = 0;
     for (i = c0; i <= c1; i++) {
@@ -179,7 +182,7 @@ static int tables_say_copy(const uncopy *u, uint32_t c0, uint32_t c1,
             earlier |= x < y;
         }
     }
-    return later && !earlier;
+    return earlier ? WRITTEN : later ? COPY : UNTOLD;
 }
 
 /* Whether code in [from, to) jumps past instruction `end`: then the block
@@ -201,13 +204,26 @@ static int jumps_past(const uncopy *u, uint32_t from, uint32_t to,
 static int join_copy(uncopy *u, uint32_t e) {
     upy_nin *ins = u->code->ins;
     uint32_t b, k, x;
+    int say;
     for (b = u->code->count; b-- > e + 1;) {
         if (ins[b].op != ins[e].op || !u->plain[b] || u->dropped[b] ||
             !(k = copied_size(u, e, b)))
             continue;
-        if (jumps_past(u, e + 1 - k, b + 1 - k, b) ||
-            !tables_say_copy(u, e + 1 - k, e, b + 1 - k))
+        /* A return of None alone may be the implicit one, copied by
+         * duplicate_exits_without_lineno into each way to the end: its
+         * None tells nothing of the source's shape (recovery reads its
+         * copies, try.c handler_falls_off_end). */
+        if (k == 2 && ins[e - 1].op == N_LOAD_CONST && ins[e - 1].obj &&
+            ins[e - 1].obj->kind == UPY_NONE)
             return 0;
+        /* (Where nothing between tells, the tables read the same either
+         * way: a copy of a block another copy before it was is one too,
+         * the rest of the branches of one if.) */
+        say = tables_say(u, e + 1 - k, e, b + 1 - k);
+        if (jumps_past(u, e + 1 - k, b + 1 - k, b) || say == WRITTEN ||
+            (say == UNTOLD && !u->joined_at[b + 1 - k]))
+            return 0;
+        u->joined_at[b + 1 - k] = 1;
         for (x = e + 2 - k; x <= e; x++)
             u->dropped[x] = 1;
         x = e + 1 - k;
@@ -217,23 +233,21 @@ static int join_copy(uncopy *u, uint32_t e) {
         ins[x].obj = NULL;
         ins[x].target = (int32_t)(b + 1 - k);
         ins[x].line = -1;
-        /* The jump the copy replaced ended the code before it, under its
-         * handler (the copy keeps the block's), and on its line: the line
-         * of a `pass` right before it, whose NOP it made redundant
-         * (flowgraph.c propagate_line_numbers, remove_redundant_nops). */
+        /* The jump the copy replaced ended the code before it, on its
+         * line: the line of a `pass` right before it, whose NOP it made
+         * redundant (flowgraph.c propagate_line_numbers,
+         * remove_redundant_nops).  It keeps the copy's handler, the
+         * block's: a jump out of a try body under the try's handler is
+         * 3.13's copy of the way out to an else part (try.c
+         * body_jumps_on_under). */
         if (ins[x].lead_nops == 1 && ins[x].lead_line >= 0 &&
             !ins[x].lead_nops_joined) {
             ins[x].line = ins[x].lead_line;
             ins[x].lead_nops = 0;
             ins[x].lead_line = -1;
         }
-        if (x && upy_nin_falls_through(&ins[x - 1])) {
-            if (ins[x].line < 0)
-                ins[x].line = ins[x - 1].line;
-            ins[x].handler = ins[x - 1].handler;
-            ins[x].handler_depth = ins[x - 1].handler_depth;
-            ins[x].handler_lasti = ins[x - 1].handler_lasti;
-        }
+        if (ins[x].line < 0 && x && upy_nin_falls_through(&ins[x - 1]))
+            ins[x].line = ins[x - 1].line;
         u->entries[b + 1 - k]++;
         return 1;
     }
@@ -273,11 +287,12 @@ static unpyc_status setup(uncopy *u) {
     u->depth = upy_arena_array(u->arena, c->count, sizeof *u->depth);
     u->plain = upy_arena_array(u->arena, c->count, 1);
     u->dropped = upy_arena_array(u->arena, c->count, 1);
-    u->first = upy_arena_array(u->arena, u->nconsts + u->nnames + 1,
-                               sizeof *u->first);
+    u->joined_at = upy_arena_array(u->arena, c->count, 1);
+    u->first =
+        upy_arena_array(u->arena, u->nconsts + u->nnames + 1, sizeof *u->first);
     u->names = upy_arena_array(u->arena, u->nnames + 1, sizeof *u->names);
     if (!seen || !u->entries || !u->depth || !u->plain || !u->dropped ||
-        !u->first || !u->names)
+        !u->joined_at || !u->first || !u->names)
         return UNPYC_E_NOMEM;
     for (i = 0; i < c->count; i++) {
         u->depth[i] = NO_DEPTH;

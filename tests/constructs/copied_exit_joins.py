@@ -1,0 +1,86 @@
+"""Code that goes on to a small exit block (a return or raise and up to three instructions before it) from several branches, where the compiler puts a copy of the block in place of each jump to it (inline_small_exit_blocks), even in the middle of an expression.  The order of co_consts and co_names tells a copy from a return written twice (normalize/uncopy.c)."""
+
+encode_b85 = lambda v: (b85encode(v) if v else b"").decode("utf8")
+
+
+def value_of_conditional(v):
+    return (b85encode(v) if v else b"").decode("utf8")
+
+
+def written_twice(v):
+    if v:
+        return b85encode(v).decode("utf8")
+    return b"".decode("utf8")
+
+
+def passes_then_return(sig):
+    if sig == signal.CTRL_C_EVENT:
+        pass
+    elif sig == signal.CTRL_BREAK_EVENT:
+        pass
+    else:
+        print("UNKNOWN EVENT")
+    return 0
+
+
+def returns_written_in_each(sig):
+    if sig == signal.CTRL_C_EVENT:
+        return 0
+    if sig == signal.CTRL_BREAK_EVENT:
+        return 0
+    print("UNKNOWN EVENT")
+    return 0
+
+
+def branches_in_try_then_return(mode, domain):
+    try:
+        if mode == "decode":
+            print(decode(domain))
+        else:
+            print(encode(domain).decode("ascii"))
+    except IDNAError as err:
+        print(f"idna: {mode} failed", file=sys.stderr)
+        return False
+    return True
+
+
+def store_after_branches(self, netloc, path, query):
+    if netloc is not None:
+        url = SplitResult(netloc=netloc).geturl()
+    else:
+        if path.startswith("//"):
+            path = "/%2F" + path[2:]
+        url = f"{path}?{query}" if query else path
+    self._url = url
+
+
+def raise_after_branches(self, node):
+    if "odt" in node:
+        first = node[0]
+        if self.in_header:
+            pass
+        elif self.in_footer:
+            pass
+        else:
+            self.current_element.append(first)
+    raise nodes.SkipChildren
+
+
+def else_raises_before_return(self, config_set, config_type):
+    if config_set == "user":
+        parser = self.user[config_type]
+    elif config_set == "default":
+        parser = self.default[config_type]
+    else:
+        raise InvalidConfigSet("Invalid configSet specified")
+    return parser.sections()
+
+
+def else_returns_before_return(self, keys, modifiers):
+    if not keys.endswith(">"):
+        self.showerror(message="Missing the final Key")
+    elif not modifiers:
+        self.showerror(message="No modifier key(s) specified.")
+    else:
+        return True
+    return False
