@@ -34,10 +34,11 @@ typedef struct name_slot {
 typedef struct uncopy {
     upy_ncode *code;
     upy_arena *arena;
-    uint32_t *entries;  /* jumps and handlers leading to each instruction */
-    int32_t *depth;     /* stack depth on entry, NO_DEPTH where unknown */
-    uint8_t *plain;     /* reached without an exception */
-    uint8_t *dropped;   /* part of a copy joined back */
+    uint32_t *entries; /* jumps and handlers leading to each instruction */
+    int32_t *depth;    /* stack depth on entry, NO_DEPTH where unknown */
+    uint8_t *plain;    /* reached without an exception */
+    uint8_t *protects_plain; /* the handler of code reached so */
+    uint8_t *dropped;        /* part of a copy joined back */
     uint8_t *joined_at; /* a block copies were joined back to starts here */
     int32_t *first;     /* first instruction using each table slot */
     name_slot *names;
@@ -161,26 +162,57 @@ static uint32_t copied_size(const uncopy *u, uint32_t a, uint32_t b) {
     return best;
 }
 
+/* Compares slot x, first used in a copy, with the slots first used in
+ * [from, to): *later when x comes after one of the same table, *earlier
+ * when before. */
+static void compare_first_uses(const uncopy *u, int32_t x, uint32_t from,
+                               uint32_t to, int *later, int *earlier) {
+    uint32_t j;
+    for (j = from; j < to; j++) {
+        int32_t y = u->dropped[j] ? -1 : table_slot(u, j);
+        if (y < 0 || u->first[y] != (int32_t)j ||
+            (x < (int32_t)u->nconsts) != (y < (int32_t)u->nconsts))
+            continue;
+        *later |= x > y;
+        *earlier |= x < y;
+    }
+}
+
+/* Where the handler code at h ends: at the next handler of code reached
+ * without an exception (another try's, which may come later in the
+ * source), or at code reached so. */
+static uint32_t handler_code_end(const uncopy *u, uint32_t h) {
+    uint32_t j = h + 1;
+    while (j < u->code->count && !u->plain[j] && !u->protects_plain[j])
+        j++;
+    return j;
+}
+
 /* What the tables say of [c0, c1] and the block alike at o0 laid out
  * later: COPY where the slots it uses first come after those the code
- * between uses first, in the same table, and none before them; WRITTEN
- * where one comes before; UNTOLD where nothing between is used first. */
+ * compiled between them uses first, in the same table, and none before
+ * them; WRITTEN where one comes before; UNTOLD where nothing between is
+ * used first.  The code compiled between is laid out between, and, where
+ * the copy ends a try body and the block is after the try, in the try's
+ * handlers, laid out after all other code (push_cold_blocks_to_end). */
 enum { WRITTEN = -1, UNTOLD = 0, COPY = 1 };
 static int tables_say(const uncopy *u, uint32_t c0, uint32_t c1, uint32_t o0) {
-    uint32_t i, j;
+    const upy_nin *ins = u->code->ins;
+    int32_t h = c0 ? ins[c0 - 1].handler : -1;
+    uint32_t i;
     int later = 0, earlier = 0;
+    if (h <= (int32_t)o0 || ins[o0].handler == h ||
+        !upy_nin_falls_through(&ins[c0 - 1]))
+        h = -1;
     for (i = c0; i <= c1; i++) {
         int32_t x = table_slot(u, i);
         if (x < 0 || u->first[x] < (int32_t)c0)
             continue;
-        for (j = c1 + 1; j < o0; j++) {
-            int32_t y = u->dropped[j] ? -1 : table_slot(u, j);
-            if (y < 0 || u->first[y] != (int32_t)j ||
-                (x < (int32_t)u->nconsts) != (y < (int32_t)u->nconsts))
-                continue;
-            later |= x > y;
-            earlier |= x < y;
-        }
+        compare_first_uses(u, x, c1 + 1, o0, &later, &earlier);
+        if (h >= 0)
+            compare_first_uses(u, x, (uint32_t)h,
+                               handler_code_end(u, (uint32_t)h), &later,
+                               &earlier);
     }
     return earlier ? WRITTEN : later ? COPY : UNTOLD;
 }
@@ -286,13 +318,14 @@ static unpyc_status setup(uncopy *u) {
     u->entries = upy_arena_array(u->arena, c->count, sizeof *u->entries);
     u->depth = upy_arena_array(u->arena, c->count, sizeof *u->depth);
     u->plain = upy_arena_array(u->arena, c->count, 1);
+    u->protects_plain = upy_arena_array(u->arena, c->count, 1);
     u->dropped = upy_arena_array(u->arena, c->count, 1);
     u->joined_at = upy_arena_array(u->arena, c->count, 1);
     u->first =
         upy_arena_array(u->arena, u->nconsts + u->nnames + 1, sizeof *u->first);
     u->names = upy_arena_array(u->arena, u->nnames + 1, sizeof *u->names);
     if (!seen || !u->entries || !u->depth || !u->plain || !u->dropped ||
-        !u->joined_at || !u->first || !u->names)
+        !u->joined_at || !u->first || !u->names || !u->protects_plain)
         return UNPYC_E_NOMEM;
     for (i = 0; i < c->count; i++) {
         u->depth[i] = NO_DEPTH;
@@ -308,6 +341,10 @@ static unpyc_status setup(uncopy *u) {
     qsort(u->names, u->nnames, sizeof *u->names, by_name);
     if (walk(u, 0, u->plain) != UNPYC_OK)
         return UNPYC_E_NOMEM;
+    for (i = 0; i < c->count; i++)
+        if (u->plain[i] && c->ins[i].handler >= 0 &&
+            (uint32_t)c->ins[i].handler < c->count)
+            u->protects_plain[c->ins[i].handler] = 1;
     return walk(u, 1, seen);
 }
 

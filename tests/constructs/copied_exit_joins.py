@@ -84,3 +84,34 @@ def else_returns_before_return(self, keys, modifiers):
     else:
         return True
     return False
+
+
+def branches_in_try_after_try(send, receive):
+    try:
+        data = send.get_data_nowait()
+    except _core.WouldBlock:
+        return False
+    try:
+        if not data:
+            receive.put_eof()
+        else:
+            receive.put_data(data)
+    except _core.ClosedResourceError:
+        raise _core.BrokenResourceError("closed") from None
+    return True
+
+
+def later_branches_tell_nothing(self, exprs):
+    if isinstance(exprs, str_type):
+        self.exprs = [self._literalStringClass(exprs)]
+    elif isinstance(exprs, ParserElement):
+        self.exprs = [exprs]
+    elif isinstance(exprs, Iterable):
+        exprs = list(exprs)
+        self.exprs = list(exprs)
+    else:
+        try:
+            self.exprs = list(exprs)
+        except TypeError:
+            self.exprs = [exprs]
+    self.callPreparse = False
