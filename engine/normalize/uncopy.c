@@ -188,6 +188,20 @@ static uint32_t handler_code_end(const uncopy *u, uint32_t h) {
     return j;
 }
 
+/* Whether [from, to) holds a copy of the k instructions ending at b. */
+static int holds_copy(const uncopy *u, uint32_t from, uint32_t to, uint32_t b,
+                      uint32_t k) {
+    const upy_nin *ins = u->code->ins;
+    uint32_t j, m;
+    for (j = from + k - 1; j < to; j++) {
+        for (m = 0; m < k && same_nin(&ins[j - m], &ins[b - m]); m++)
+            ;
+        if (m == k)
+            return 1;
+    }
+    return 0;
+}
+
 /* What the tables say of [c0, c1] and the block alike at o0 laid out
  * later: COPY where the slots it uses first come after those the code
  * compiled between them uses first, in the same table, and none before
@@ -199,10 +213,15 @@ enum { WRITTEN = -1, UNTOLD = 0, COPY = 1 };
 static int tables_say(const uncopy *u, uint32_t c0, uint32_t c1, uint32_t o0) {
     const upy_nin *ins = u->code->ins;
     int32_t h = c0 ? ins[c0 - 1].handler : -1;
-    uint32_t i;
+    uint32_t i, h_end = 0, k = c1 + 1 - c0;
     int later = 0, earlier = 0;
-    if (h <= (int32_t)o0 || ins[o0].handler == h ||
-        !upy_nin_falls_through(&ins[c0 - 1]))
+    /* (A handler that goes on to the block holds a copy of its own:
+     * recovery reads that try from the copies, try.c rest_after_try, and
+     * its tables tell nothing more.) */
+    if (h > (int32_t)o0 && ins[o0].handler != h &&
+        upy_nin_falls_through(&ins[c0 - 1]))
+        h_end = handler_code_end(u, (uint32_t)h);
+    if (!h_end || holds_copy(u, (uint32_t)h, h_end, o0 + k - 1, k))
         h = -1;
     for (i = c0; i <= c1; i++) {
         int32_t x = table_slot(u, i);
@@ -210,9 +229,7 @@ static int tables_say(const uncopy *u, uint32_t c0, uint32_t c1, uint32_t o0) {
             continue;
         compare_first_uses(u, x, c1 + 1, o0, &later, &earlier);
         if (h >= 0)
-            compare_first_uses(u, x, (uint32_t)h,
-                               handler_code_end(u, (uint32_t)h), &later,
-                               &earlier);
+            compare_first_uses(u, x, (uint32_t)h, h_end, &later, &earlier);
     }
     return earlier ? WRITTEN : later ? COPY : UNTOLD;
 }
