@@ -247,6 +247,14 @@ static int jumps_past(const uncopy *u, uint32_t from, uint32_t to,
     return 0;
 }
 
+/* Whether no code reached without an exception comes after i. */
+static int ends_plain_code(const uncopy *u, uint32_t i) {
+    while (++i < u->code->count)
+        if (u->plain[i])
+            return 0;
+    return 1;
+}
+
 /* Joins the copy ending at exit e back to the last exit alike after it
  * reached without an exception, where the tables say so.  Returns 1 when
  * it did. */
@@ -258,12 +266,12 @@ static int join_copy(uncopy *u, uint32_t e) {
         if (ins[b].op != ins[e].op || !u->plain[b] || u->dropped[b] ||
             !(k = copied_size(u, e, b)))
             continue;
-        /* A return of None alone may be the implicit one, copied by
-         * duplicate_exits_without_lineno into each way to the end: its
-         * None tells nothing of the source's shape (recovery reads its
-         * copies, try.c handler_falls_off_end). */
+        /* A return of None alone ending the code may be the implicit one,
+         * copied by duplicate_exits_without_lineno into each way to the
+         * end: its None tells nothing of the source's shape (recovery
+         * reads its copies, try.c handler_falls_off_end). */
         if (k == 2 && ins[e - 1].op == N_LOAD_CONST && ins[e - 1].obj &&
-            ins[e - 1].obj->kind == UPY_NONE)
+            ins[e - 1].obj->kind == UPY_NONE && ends_plain_code(u, b))
             return 0;
         /* (Where nothing between tells, the tables read the same either
          * way: a copy of a block another copy before it was is one too,
