@@ -332,6 +332,19 @@ static int jumped_back_into(norm *nm, uint32_t from, uint32_t to) {
     return 0;
 }
 
+/* Whether a jump before decoded instruction `from` goes to instruction
+ * j: branches join there (a loop's header is reached from after only). */
+static int joined_from_before(norm *nm, uint32_t from, uint32_t j) {
+    uint32_t k;
+    if (nm->scan_budget < from)
+        return 1;
+    nm->scan_budget -= from;
+    for (k = 0; k < from; k++)
+        if (at(nm, k)->target == (int64_t)at(nm, j)->offset)
+            return 1;
+    return 0;
+}
+
 /* Whether the NOP at decoded instruction i is a statement of a block of
  * NOPs alone that only a jump reaches (the code before it never goes on
  * into it), right before another jump target: the `pass` of an else part
@@ -340,7 +353,10 @@ static int jumped_back_into(norm *nm, uint32_t from, uint32_t to) {
  * N_PASS keeps both the statement and the block.  (A NOP a compound
  * statement's header leaves, `try:` or `while True:`, follows code that
  * goes on into it, or comes before the code it protects, or is where
- * the loop jumps back to; the statement gives it back itself.) */
+ * the loop jumps back to, or comes right before a loop's header that no
+ * branch joins -- `while True:` after the handlers of a try, which 3.12+
+ * leaves in place inside a finally's handler; the statement gives it
+ * back itself.) */
 static int is_pass_block(norm *nm, uint32_t i) {
     uint32_t first = i, j = i + 1, before;
     const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
@@ -358,6 +374,7 @@ static int is_pass_block(norm *nm, uint32_t i) {
     return nm->is_target[first] && j < nm->dec->count && nm->is_target[j] &&
            before > 0 && ends_without_fall(nm, before - 1) &&
            !jumped_back_into(nm, first, j) &&
+           joined_from_before(nm, first, j) &&
            (!entry_at(nm, at(nm, j)->offset) ||
             entry_at(nm, at(nm, j)->offset) == handler) &&
            entry_at(nm, at(nm, first)->offset) == handler &&
