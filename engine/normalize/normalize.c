@@ -546,6 +546,20 @@ static int32_t await_loop_end(const norm *nm, uint32_t i) {
     return end - 1;
 }
 
+/* The byte offset of the CLEANUP_THROW that the yield of the await loop
+ * [i, end] goes to on an exception (3.12+), 0 when none. */
+static uint32_t await_cleanup_offset(const norm *nm, uint32_t i, uint32_t end) {
+    const upy_exc_entry *e;
+    int32_t t;
+    for (; i < end && !op_is(nm, i, UPY_OP_YIELD_VALUE); i++)
+        ;
+    e = i < end ? entry_at(nm, at(nm, i)->offset) : NULL;
+    t = e ? index_of_offset(nm, e->target) : -1;
+    return t >= 0 && op_is(nm, (uint32_t)t, UPY_OP_CLEANUP_THROW)
+               ? at(nm, (uint32_t)t)->offset
+               : 0;
+}
+
 /* Marks the decoded instructions of handler code that only the compiler's
  * machinery reaches: CLEANUP_THROW blocks of await loops and the 3.12+
  * generator wrapper.  Their exception-table entries are then ignored. */
@@ -1189,9 +1203,13 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
                                             : at(nm, (uint32_t)h)->offset;
             return UNPYC_OK;
         }
-        if (in->op == UPY_OP_GET_YIELD_FROM_ITER)
-            return put(nm, N_YIELD_FROM, 0, NULL, i);
-        return put(nm, N_AWAIT, in->arg, NULL, i);
+        out = emit(
+            nm, in->op == UPY_OP_GET_YIELD_FROM_ITER ? N_YIELD_FROM : N_AWAIT,
+            in->op == UPY_OP_GET_YIELD_FROM_ITER ? 0 : in->arg, NULL, i);
+        if (!out)
+            return fail_memory(nm);
+        out->throw_offset = await_cleanup_offset(nm, i, (uint32_t)end);
+        return UNPYC_OK;
     }
     case UPY_OP_YIELD_VALUE:
         return put(nm, N_YIELD, 0, NULL, i);

@@ -769,10 +769,14 @@ static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit,
         return 0;
     /* The handlers of a try in the else part are laid out before h (the
      * compiler makes the else part before the handlers); those of one
-     * after the try, after h. */
+     * after the try, after h.  So is the CLEANUP_THROW of an await or
+     * yield from there (3.12+, see upy_nin.throw_offset). */
     for (i = ((upy_stmt *)rest->items[0])->start; i < end; i++) {
         int32_t hi = ins(r, i)->handler, own;
-        if (hi < 0 || (uint32_t)hi >= blk(r, h)->start)
+        uint32_t thrown = ins(r, i)->throw_offset;
+        int before_h = hi >= 0 && (uint32_t)hi < blk(r, h)->start;
+        if (!before_h &&
+            (!thrown || thrown >= ins(r, blk(r, h)->start)->offset))
             continue;
         own = rest_stmt_of(rest, i, end);
         if (own >= 0 && (uint32_t)own >= k_min)
