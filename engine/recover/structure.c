@@ -2945,6 +2945,32 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
+/* Whether block b is a constant's `return` in the middle of the body of
+ * the try with handler h, after copies of the exits it leaves (skipped
+ * already), where the body goes on under h after it and a branch of the
+ * body before it jumps there: the return ends the then part of an if
+ * whose else part is the rest of the body.  (The NOP of the return's
+ * line that rec_is_copied_return reads may carry no line mark: after a
+ * copy the line before it is the copied code's.) */
+static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
+    const upy_block *bb = blk(r, b), *nb;
+    uint32_t i, k;
+    if (b == 0 || b + 1 >= (int32_t)r->cfg.count || bb->handler == h ||
+        bb->end - bb->start < 3 || !r->skip[bb->start])
+        return 0;
+    for (i = bb->start; i + 2 < bb->end; i++)
+        if (!r->skip[i])
+            return 0;
+    nb = blk(r, b + 1);
+    if (ins(r, i)->op != N_LOAD_CONST || ins(r, i + 1)->op != N_RETURN ||
+        nb->is_handler || nb->handler != h)
+        return 0;
+    for (k = 0; k < nb->npreds; k++)
+        if (nb->preds[k] < b && blk(r, nb->preds[k])->jump == b + 1)
+            return 1;
+    return 0;
+}
+
 /* Whether block b is `return name`: a load of a variable, nothing of it
  * skipped, and the return. */
 static int returns_loaded_value(const rec *r, int32_t b) {
@@ -3049,6 +3075,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
+            (!after_jump && is_copied_return_mid_body(r, e, h)) ||
             (!after_jump && is_branch_way_out(r, e, h)) ||
             rec_is_unwinding(r, e) ||
             (blk(r, e)->end - blk(r, e)->start == 1 &&

@@ -236,3 +236,34 @@ def bare_return_in_try_except_before_finally_if(self, fut, data):
     finally:
         if data:
             self.d(data, addr)
+
+
+# anyio CancelScope.__exit__: the then part of an if in the body ends in
+# returns (each a copy of the finally body, then the constant's RETURN,
+# with no line mark: the line before is the copy's), and the else part
+# goes on in the body after them under the finally's handler.
+def returns_then_else_in_finally_body(self, exc_val, remaining):
+    try:
+        self.a = 1
+        if self.c:
+            if isinstance(exc_val, G):
+                if remaining is None:
+                    return True
+                context = remaining.ctx
+                try:
+                    raise remaining
+                finally:
+                    remaining.ctx = context
+                    del context
+            else:
+                if isinstance(exc_val, C):
+                    self.cc = True
+                    return True
+                else:
+                    return False
+        else:
+            if self.p:
+                self.p = 0
+            return False
+    finally:
+        self.h = None
