@@ -241,6 +241,13 @@ typedef struct upy_nin {
      * them starts the block as a jump target (a join). */
     uint32_t lead_nops;
     uint8_t lead_nops_joined;
+    /* N_AWAIT, N_YIELD_FROM: the byte offset of the CLEANUP_THROW its
+     * yield's exception goes to (3.12+), 0 when none.  The compiler lays
+     * those out with the cold code in the order it made them
+     * (flowgraph.c push_cold_blocks_to_end): an await in a try's else
+     * part has its CLEANUP_THROW before the try's handlers, one after the
+     * try after them (await_cleanup_offset in normalize.c). */
+    uint32_t throw_offset;
 } upy_nin;
 
 /* How a version's compiler lays code out, where recovery must know it:

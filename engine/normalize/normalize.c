@@ -333,6 +333,19 @@ static int jumped_back_into(norm *nm, uint32_t from, uint32_t to) {
     return 0;
 }
 
+/* Whether a jump before decoded instruction `from` goes to instruction
+ * j: branches join there (a loop's header is reached from after only). */
+static int joined_from_before(norm *nm, uint32_t from, uint32_t j) {
+    uint32_t k;
+    if (nm->scan_budget < from)
+        return 1;
+    nm->scan_budget -= from;
+    for (k = 0; k < from; k++)
+        if (at(nm, k)->target == (int64_t)at(nm, j)->offset)
+            return 1;
+    return 0;
+}
+
 /* Whether the NOP at decoded instruction i is a statement of a block of
  * NOPs alone that only a jump reaches (the code before it never goes on
  * into it), right before another jump target: the `pass` of an else part
@@ -341,7 +354,10 @@ static int jumped_back_into(norm *nm, uint32_t from, uint32_t to) {
  * N_PASS keeps both the statement and the block.  (A NOP a compound
  * statement's header leaves, `try:` or `while True:`, follows code that
  * goes on into it, or comes before the code it protects, or is where
- * the loop jumps back to; the statement gives it back itself.) */
+ * the loop jumps back to, or comes right before a loop's header that no
+ * branch joins -- `while True:` after the handlers of a try, which 3.12+
+ * leaves in place inside a finally's handler; the statement gives it
+ * back itself.) */
 static int is_pass_block(norm *nm, uint32_t i) {
     uint32_t first = i, j = i + 1, before;
     const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
@@ -359,6 +375,7 @@ static int is_pass_block(norm *nm, uint32_t i) {
     return nm->is_target[first] && j < nm->dec->count && nm->is_target[j] &&
            before > 0 && ends_without_fall(nm, before - 1) &&
            !jumped_back_into(nm, first, j) &&
+           joined_from_before(nm, first, j) &&
            (!entry_at(nm, at(nm, j)->offset) ||
             entry_at(nm, at(nm, j)->offset) == handler) &&
            entry_at(nm, at(nm, first)->offset) == handler &&
@@ -528,6 +545,20 @@ static int32_t await_loop_end(const norm *nm, uint32_t i) {
     if (op_is(nm, (uint32_t)end, UPY_OP_END_SEND))
         return end;
     return end - 1;
+}
+
+/* The byte offset of the CLEANUP_THROW that the yield of the await loop
+ * [i, end] goes to on an exception (3.12+), 0 when none. */
+static uint32_t await_cleanup_offset(const norm *nm, uint32_t i, uint32_t end) {
+    const upy_exc_entry *e;
+    int32_t t;
+    for (; i < end && !op_is(nm, i, UPY_OP_YIELD_VALUE); i++)
+        ;
+    e = i < end ? entry_at(nm, at(nm, i)->offset) : NULL;
+    t = e ? index_of_offset(nm, e->target) : -1;
+    return t >= 0 && op_is(nm, (uint32_t)t, UPY_OP_CLEANUP_THROW)
+               ? at(nm, (uint32_t)t)->offset
+               : 0;
 }
 
 /* Marks the decoded instructions of handler code that only the compiler's
@@ -1174,9 +1205,13 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
                                             : at(nm, (uint32_t)h)->offset;
             return UNPYC_OK;
         }
-        if (in->op == UPY_OP_GET_YIELD_FROM_ITER)
-            return put(nm, N_YIELD_FROM, 0, NULL, i);
-        return put(nm, N_AWAIT, in->arg, NULL, i);
+        out = emit(
+            nm, in->op == UPY_OP_GET_YIELD_FROM_ITER ? N_YIELD_FROM : N_AWAIT,
+            in->op == UPY_OP_GET_YIELD_FROM_ITER ? 0 : in->arg, NULL, i);
+        if (!out)
+            return fail_memory(nm);
+        out->throw_offset = await_cleanup_offset(nm, i, (uint32_t)end);
+        return UNPYC_OK;
     }
     case UPY_OP_YIELD_VALUE:
         return put(nm, N_YIELD, 0, NULL, i);

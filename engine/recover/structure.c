@@ -522,12 +522,16 @@ static void skip_exit_copies(rec *r, uint32_t at, uint32_t fstart,
 }
 
 /* Whether [at, at + n) is a copy of the finally body [first, first + n)
- * followed by the exit it runs before.  A branch of the body that ends it
- * early jumps to a RERAISE 0 of its own in the handler; in the copy it
- * jumps to what follows, which the compiler copies only when small (then
- * the jump keeps its relative place): a with exit or the iterator pops of
- * a return are not, and the branch jumps straight to the copy's end. */
-static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
+ * followed by the exit it runs before, [at + n, e].  A branch of the body
+ * that ends it early jumps to a RERAISE 0 of its own in the handler; in
+ * the copy it jumps to what follows, which the compiler copies only when
+ * small (inline_small_exit_blocks): a with exit or the iterator pops of a
+ * return are not, and the branch jumps straight to the copy's end.  The
+ * copy of a small exit follows the exit: it keeps the jump's relative
+ * place where the exit is one instruction (a RERAISE, a `return value`'s
+ * RETURN), not where it is two (a constant's load and RETURN). */
+static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n,
+                        uint32_t e) {
     uint32_t k;
     if (rec_same_code(r, at, first, n))
         return 1;
@@ -538,7 +542,11 @@ static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
         if (rec_same_code(r, at + k, first + k, 1))
             continue;
         if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
-            x->flags != y->flags || x->target != (int32_t)(at + n) ||
+            x->flags != y->flags ||
+            (x->target != (int32_t)(at + n) &&
+             (x->target <= (int32_t)e ||
+              !rec_same_code(r, (uint32_t)x->target, at + n,
+                             e + 1 - at - n))) ||
             y->target < (int32_t)(first + n) ||
             ins(r, (uint32_t)y->target)->op != N_RERAISE ||
             ins(r, (uint32_t)y->target)->arg)
@@ -612,7 +620,7 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
     if (e + 1 < n)
         return 0;
     at = e + 1 - n;
-    if (!copy_to_exit(r, at, fstart, u.at) ||
+    if (!copy_to_exit(r, at, fstart, u.at, at + u.at - 1) ||
         !rec_same_code(r, at + u.at + u.copy, fstart + u.at + u.handler,
                        rest) ||
         (u.copy == 2 ? !is_swap_pop(r, at + u.at)
@@ -688,7 +696,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         if (found)
             continue;
         stop = copy_end_before(r, e);
-        if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen) ||
+        if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
             runs_under_body_handler(r, stop - flen, fstart, flen, e))
             continue;
         if (rec_skip_copy(r, stop - flen, fstart, flen))
@@ -759,11 +767,14 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
     /* A then part that only leaves but for the except clauses of a try at
      * its end, laid out after the code (3.12+), goes on where those jump
      * back to.  (Each handler once: the blocks of a try body share it.
-     * The handler around the if itself is not the then part's.) */
+     * The handler around the if itself is not the then part's.  One that
+     * falls into else_start goes on there: no else part.) */
     if (then_start > 0 && then_start <= (int32_t)r->cfg.count)
         h = blk(r, then_start - 1)->handler;
     for (b = then_start;
-         best == UPY_NO_BLOCK && b < else_start && b < (int32_t)r->cfg.count;
+         best == UPY_NO_BLOCK && b < else_start && b < (int32_t)r->cfg.count &&
+         !(else_start > then_start && falls_into(r, else_start) &&
+           blk(r, else_start - 1)->rpo != UINT32_MAX);
          b++) {
         int32_t bh = blk(r, b)->handler;
         if (bh == h || blk(r, b)->rpo == UINT32_MAX)
@@ -2934,6 +2945,32 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
+/* Whether block b is a constant's `return` in the middle of the body of
+ * the try with handler h, after copies of the exits it leaves (skipped
+ * already), where the body goes on under h after it and a branch of the
+ * body before it jumps there: the return ends the then part of an if
+ * whose else part is the rest of the body.  (The NOP of the return's
+ * line that rec_is_copied_return reads may carry no line mark: after a
+ * copy the line before it is the copied code's.) */
+static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
+    const upy_block *bb = blk(r, b), *nb;
+    uint32_t i, k;
+    if (b == 0 || b + 1 >= (int32_t)r->cfg.count || bb->handler == h ||
+        bb->end - bb->start < 3 || !r->skip[bb->start])
+        return 0;
+    for (i = bb->start; i + 2 < bb->end; i++)
+        if (!r->skip[i])
+            return 0;
+    nb = blk(r, b + 1);
+    if (ins(r, i)->op != N_LOAD_CONST || ins(r, i + 1)->op != N_RETURN ||
+        nb->is_handler || nb->handler != h)
+        return 0;
+    for (k = 0; k < nb->npreds; k++)
+        if (nb->preds[k] < b && blk(r, nb->preds[k])->jump == b + 1)
+            return 1;
+    return 0;
+}
+
 /* Whether block b is `return name`: a load of a variable, nothing of it
  * skipped, and the return. */
 static int returns_loaded_value(const rec *r, int32_t b) {
@@ -3038,6 +3075,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
+            (!after_jump && is_copied_return_mid_body(r, e, h)) ||
             (!after_jump && is_branch_way_out(r, e, h)) ||
             rec_is_unwinding(r, e) ||
             (blk(r, e)->end - blk(r, e)->start == 1 &&
@@ -3594,9 +3632,16 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
             r->done[*b] = 1;
             return emit_return(r, rg, out) ? -1 : 1;
         }
-        if (is_name_cleanup(r, i, rg->except_name)) {
+        /* (The name cleanup may end its block: under the handler of a
+         * try around the clause, the RETURN after it is a block of its
+         * own.  A return through clauses in clauses runs the cleanup of
+         * each named one after its POP_EXCEPT.) */
+        if (is_name_cleanup(r, i, rg->except_name) ||
+            (i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT &&
+             i + 1 < r->ncode.count && ins(r, i + 1)->op == N_STORE &&
+             is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))) {
             i += 2;
-            continue;
+            goto next;
         }
         st = rec_eval(r, i, out);
         if (st < 0)
@@ -4066,11 +4111,29 @@ int rec_is_unwinding(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether the copies before the constant's load ending block b all came
+ * (skipped) from blocks falling into b, the first of them after the NOP
+ * of the return's line: a copy with a branch of its own (a finally body
+ * that ends early in an if) is split into blocks. */
+static int copied_return_split(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i;
+    int32_t p = b;
+    for (i = bb->start; i + 2 < bb->end; i++)
+        if (!r->skip[i])
+            return 0;
+    while (p > 0 && blk(r, p - 1)->next == p && rec_is_unwinding(r, p - 1) &&
+           ins(r, blk(r, p)->start)->lead_line < 0)
+        p--;
+    return p < b && ins(r, blk(r, p)->start)->lead_line >= 0;
+}
+
 int rec_is_copied_return(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     const upy_nin *first = ins(r, bb->start);
     return bb->end - bb->start >= 3 && ins(r, bb->end - 1)->op == N_RETURN &&
-           ins(r, bb->end - 2)->op == N_LOAD_CONST && first->lead_line >= 0;
+           ins(r, bb->end - 2)->op == N_LOAD_CONST &&
+           (first->lead_line >= 0 || copied_return_split(r, b));
 }
 
 /* Whether block b starts the way out of a `return` in nested withs or

@@ -769,10 +769,14 @@ static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit,
         return 0;
     /* The handlers of a try in the else part are laid out before h (the
      * compiler makes the else part before the handlers); those of one
-     * after the try, after h. */
+     * after the try, after h.  So is the CLEANUP_THROW of an await or
+     * yield from there (3.12+, see upy_nin.throw_offset). */
     for (i = ((upy_stmt *)rest->items[0])->start; i < end; i++) {
         int32_t hi = ins(r, i)->handler, own;
-        if (hi < 0 || (uint32_t)hi >= blk(r, h)->start)
+        uint32_t thrown = ins(r, i)->throw_offset;
+        int before_h = hi >= 0 && (uint32_t)hi < blk(r, h)->start;
+        if (!before_h &&
+            (!thrown || thrown >= ins(r, blk(r, h)->start)->offset))
             continue;
         own = rest_stmt_of(rest, i, end);
         if (own >= 0 && (uint32_t)own >= k_min)
@@ -1327,17 +1331,62 @@ static int32_t return_after(const rec *r, int32_t end, const region *rg) {
     return ret;
 }
 
+/* Whether block x is a copy of the end of block ret, its RETURN or its
+ * constant's load and RETURN: where a branch of the copy of the finally
+ * body before that return ending the finally body early jumps (the
+ * compiler copies that small exit block, inline_small_exit_blocks; the
+ * value of `return value` was loaded before the copies, a constant's is
+ * loaded after them). */
+static int copies_return_of(const rec *r, int32_t x, int32_t ret) {
+    uint32_t n = blk(r, x)->end - blk(r, x)->start;
+    return (n == 1 || n == 2) && blk(r, ret)->end - blk(r, ret)->start >= n &&
+           !blk(r, x)->is_handler &&
+           ins(r, blk(r, x)->end - 1)->op == N_RETURN &&
+           rec_same_code(r, blk(r, x)->start, blk(r, ret)->end - n, n);
+}
+
+/* The block after the way out of the return ending block ret: after the
+ * copies of its end that branches ending the finally body early jump to
+ * (copies_return_of). */
+static int32_t past_return_copies(const rec *r, int32_t ret) {
+    int32_t on = ret + 1, count = (int32_t)r->cfg.count;
+    while (on < count && copies_return_of(r, on, ret))
+        on++;
+    return on;
+}
+
 /* Whether the try body of handler h goes on after the RETURN ending block
  * ret (a return in the middle of it): its protected range starts again
- * right after, or after the lone RETURNs that a branch ending the finally
- * body early jumps to in the copies before a return. */
+ * right after, or after the copies of the return that branches ending
+ * the finally body early jump to in the copies before it. */
 static int body_goes_on(const rec *r, int32_t ret, int32_t h) {
-    int32_t on = rec_past_claimed_handlers(r, ret + 1),
+    int32_t on = past_return_copies(r,
+                                    rec_past_claimed_handlers(r, ret + 1) - 1),
             count = (int32_t)r->cfg.count;
-    while (on < count && blk(r, on)->end - blk(r, on)->start == 1 &&
-           ins(r, blk(r, on)->start)->op == N_RETURN)
-        on++;
     return on < count && !blk(r, on)->is_handler && blk(r, on)->handler == h;
+}
+
+/* The last block of the way out of a return that ends a branch of the
+ * try body [b, end)'s last statement (`if c: return x`), laid out (copies
+ * of the finally body, RETURN) before the branch that goes on to the
+ * normal way out of the try: ret, the RETURN after the copies, or the lone
+ * RETURNs after it that branches of the copy ending the finally body
+ * early jump to; the body jumps right past them.  UPY_NO_BLOCK when the
+ * body does not. */
+static int32_t branch_return_end(const rec *r, int32_t b, int32_t end,
+                                 int32_t ret) {
+    int32_t on;
+    uint32_t i, after;
+    if (ret < end || ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
+        return UPY_NO_BLOCK;
+    on = past_return_copies(r, ret);
+    if (on >= (int32_t)r->cfg.count)
+        return UPY_NO_BLOCK;
+    after = blk(r, on)->start;
+    for (i = blk(r, b)->start; i < blk(r, end)->start; i++)
+        if (ins(r, i)->target == (int32_t)after)
+            return on - 1;
+    return UPY_NO_BLOCK;
 }
 
 /* Whether the blocks [end, ret] are a copy of a finally body split from
@@ -1359,14 +1408,17 @@ static int copy_split_from_return(const rec *r, int32_t end, int32_t ret) {
 static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
                                    const region *rg, uint32_t fstart,
                                    uint32_t flen, int32_t *unwind_from) {
-    int32_t ret, x, from = b;
+    int32_t ret, x, from = b, branch_return = UPY_NO_BLOCK;
     /* A return in the middle of the body unwinds through blocks of its own
      * too, outside the protected range, which ended there; once its copies
      * are skipped (and those of the exit a branch ending the finally body
      * early jumps to) the body goes on after them. */
     for (;;) {
         ret = return_after(r, end, rg);
-        if (!body_goes_on(r, ret, h) && !copy_split_from_return(r, end, ret))
+        if (branch_return_end(r, b, end, ret) != UPY_NO_BLOCK)
+            branch_return = branch_return_end(r, b, end, ret);
+        else if (!body_goes_on(r, ret, h) &&
+                 !copy_split_from_return(r, end, ret))
             ret = end;
         if (rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen))
             return -1;
@@ -1384,6 +1436,10 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
      * out after it.) */
     if (rec_skip_finally(r, b, end, ret + 1, h, fstart, flen))
         return -1;
+    /* (The branch's RETURN is the body's, which goes on after it: the
+     * protected range took in the copies before it, skipped.) */
+    if (branch_return != UPY_NO_BLOCK && ret == end && branch_return >= end)
+        return rec_past_claimed_handlers(r, branch_return + 1);
     if (ret == end)
         return end;
     /* (The RETURN is a block of its own where the copies before it run

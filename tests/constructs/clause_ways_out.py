@@ -198,3 +198,48 @@ def copy_in_nested_else(self, parse, loc, Results):
         else:
             tokens = []
     return loc, tokens
+
+
+# click Command.main: a return in a named clause of a try inside another
+# try's body.  The outer handler protects the clause's POP_EXCEPT and name
+# cleanup, so the RETURN_VALUE is a block of its own.
+def return_in_named_clause_in_try_body(self, standalone_mode):
+    try:
+        try:
+            self.a()
+        except Exit as e:
+            if not standalone_mode:
+                return e.exit_code
+            exit_code = e.exit_code
+        sys.exit(exit_code)
+    except (EOFError, KeyboardInterrupt):
+        if not standalone_mode:
+            raise
+        sys.exit(exit_code)
+
+
+# A return through two named clauses: each clause's SWAP 2, POP_EXCEPT
+# and name cleanup in turn.
+def return_through_two_named_clauses(self, c):
+    try:
+        self.a()
+    except A as e:
+        try:
+            self.b(e)
+        except B as f:
+            if c:
+                return f.code
+            self.d(f)
+    return 0
+
+
+def return_in_named_clause_in_named_clause_body(self, c):
+    try:
+        try:
+            self.a()
+        except Exit as e:
+            if c:
+                return e.exit_code
+            self.x = e
+    except OSError as g:
+        return g

@@ -118,3 +118,152 @@ def finally_body_repeated_after_if_in_try(x):
     finally:
         a()
 
+
+
+# click _termui_impl: a finally body of a try then a `while True:` loop
+# whose try leaves by its else's break.  3.12+ leaves the inner try's
+# handlers in place inside the finally's handler, so the loop's header
+# follows them there; its `while True:` NOP is no else's `pass`.
+def finally_try_then_retry_loop(c, stdin):
+    try:
+        c.a()
+    finally:
+        try:
+            stdin.close()
+        except BrokenPipeError:
+            pass
+        while True:
+            try:
+                c.wait()
+            except KeyboardInterrupt:
+                pass
+            else:
+                break
+
+
+def generator_finally_try_then_retry_loop(c, stdin):
+    try:
+        yield stdin
+    except BrokenPipeError:
+        pass
+    except Exception as e:
+        c.terminate()
+        raise e
+    finally:
+        try:
+            stdin.close()
+        except BrokenPipeError:
+            pass
+        while True:
+            try:
+                c.wait()
+            except KeyboardInterrupt:
+                pass
+            else:
+                break
+
+
+# dbm.whichdb: the try body ends in `if c: return x`, laid out (copy of
+# the finally body, RETURN) before the branch that goes on to the normal
+# copy; the RETURN is the body's, not code after the try.
+def return_in_last_if_then_code_after(os, io, filename, g):
+    try:
+        os.stat(filename + b".dat")
+        f = io.open(filename + b".dir", "rb")
+        try:
+            if f.read(1) in (b"'", b'"'):
+                return "dbm.dumb"
+        finally:
+            f.close()
+    except OSError:
+        pass
+    return g()
+
+
+def return_in_last_if_no_outer_try(f, c, g):
+    try:
+        if c(f):
+            return 1
+    finally:
+        f.close()
+    return g()
+
+
+# asyncio _ProactorDatagramTransport._loop_reading: a bare `return` in the
+# body before a finally body that ends early in an if; the copy's branch
+# jumps to a copy of the return (LOAD_CONST; RETURN), not to its end.
+def bare_return_before_finally_if(self, data):
+    try:
+        if self.a:
+            return
+        self.b()
+    finally:
+        if data:
+            g(data)
+
+
+# The same return inside a try / except in the body: the if whose then
+# part holds it falls into the code after it, which the except clause
+# (3.12+ lays it out after the code) jumps back past: no else part.
+def bare_return_in_try_except_before_finally(self, fut, data):
+    try:
+        try:
+            if fut is not None:
+                if self.c:
+                    return
+                data = 1
+            self.r = 2
+        except OSError:
+            self.p()
+    finally:
+        self.d(data)
+
+
+def bare_return_in_try_except_before_finally_if(self, fut, data):
+    try:
+        try:
+            if fut is not None:
+                if self.c:
+                    data = None
+                    return
+                data, addr = fut.result()
+            self.r = self.recv()
+        except OSError as exc:
+            self.p(exc)
+        else:
+            if self.r is not None:
+                self.r.add(self.f)
+    finally:
+        if data:
+            self.d(data, addr)
+
+
+# anyio CancelScope.__exit__: the then part of an if in the body ends in
+# returns (each a copy of the finally body, then the constant's RETURN,
+# with no line mark: the line before is the copy's), and the else part
+# goes on in the body after them under the finally's handler.
+def returns_then_else_in_finally_body(self, exc_val, remaining):
+    try:
+        self.a = 1
+        if self.c:
+            if isinstance(exc_val, G):
+                if remaining is None:
+                    return True
+                context = remaining.ctx
+                try:
+                    raise remaining
+                finally:
+                    remaining.ctx = context
+                    del context
+            else:
+                if isinstance(exc_val, C):
+                    self.cc = True
+                    return True
+                else:
+                    return False
+        else:
+            if self.p:
+                self.p = 0
+            return False
+    finally:
+        self.h = None
