@@ -233,8 +233,8 @@ static int lt_alloc(upy_arena *arena, lt_state *lt, uint32_t n) {
     /* One cleared block for vertex and the others, n + 1 entries each: an
      * allocation each was a fifth of the time dominators took on small
      * functions. */
-    block = upy_arena_array(arena, (count + 1) * ((size_t)n + 1),
-                            sizeof(uint32_t));
+    block =
+        upy_arena_array(arena, (count + 1) * ((size_t)n + 1), sizeof(uint32_t));
     if (!block)
         return -1;
     lt->vertex = (int32_t *)block;
