@@ -219,19 +219,29 @@ typedef struct {
 /* Constants marshal writes and reads back as what they were, and the
  * engine prints as literals (exact types: a subclass is something else). */
 static int is_literal(PyObject *o) {
-    return o == Py_None || o == Py_Ellipsis || PyBool_Check(o) ||
-           PyLong_CheckExact(o) || PyFloat_CheckExact(o) ||
-           PyComplex_CheckExact(o) || PyUnicode_CheckExact(o) ||
-           PyBytes_CheckExact(o);
+    return PyUnicode_CheckExact(o) || o == Py_None || PyLong_CheckExact(o) ||
+           o == Py_Ellipsis || PyBool_Check(o) || PyFloat_CheckExact(o) ||
+           PyComplex_CheckExact(o) || PyBytes_CheckExact(o);
 }
 
 static int leaves_literal(PyObject *o, PyTypeObject *code_type, int depth);
 
-/* Whether every item of an iterable is a literal leaf; -1 on error. */
+/* Whether every item of an iterable is a literal leaf; -1 on error.  A
+ * tuple (most of them) is read by index, without an iterator. */
 static int items_literal(PyObject *items, PyTypeObject *code_type, int depth) {
-    PyObject *iter = PyObject_GetIter(items), *item;
+    PyObject *iter, *item;
+    Py_ssize_t k, n;
     int literal = 1;
 
+    if (PyTuple_CheckExact(items)) {
+        n = PyTuple_Size(items);
+        for (k = 0; k < n && literal == 1; k++) {
+            item = PyTuple_GetItem(items, k);
+            literal = item ? leaves_literal(item, code_type, depth + 1) : -1;
+        }
+        return literal;
+    }
+    iter = PyObject_GetIter(items);
     if (!iter)
         return -1;
     while (literal == 1 && (item = PyIter_Next(iter)) != NULL) {
