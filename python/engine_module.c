@@ -161,6 +161,8 @@ static PyObject *decompile_marshal(PyObject *module, PyObject *args) {
         return NULL;
     if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
         return NULL;
+    if (stable && PyTuple_Size(stable) == 0)
+        stable = NULL; /* the usual call: nothing to convert */
     if (!stable || utf8_names(stable, &held, &names, &n_names) == 0) {
         options.stable_globals = names;
         options.n_stable_globals = (size_t)n_names;
@@ -207,27 +209,39 @@ static PyObject *pyc_version(PyObject *module, PyObject *args) {
 #define CONSTANT_DEPTH_LIMIT 1000
 
 /* The running interpreter's opcodes the scan reads (from dis.opmap, so the
- * one binary serves every version). */
+ * one binary serves every version), and the attribute names it reads,
+ * made once per call (PyObject_GetAttrString makes a str each time). */
 typedef struct {
     int load_const, make_function, extended_arg, cache;
+    PyObject *co_consts, *co_code;
 } value_ops;
 
 /* Constants marshal writes and reads back as what they were, and the
  * engine prints as literals (exact types: a subclass is something else). */
 static int is_literal(PyObject *o) {
-    return o == Py_None || o == Py_Ellipsis || PyBool_Check(o) ||
-           PyLong_CheckExact(o) || PyFloat_CheckExact(o) ||
-           PyComplex_CheckExact(o) || PyUnicode_CheckExact(o) ||
-           PyBytes_CheckExact(o);
+    return PyUnicode_CheckExact(o) || o == Py_None || PyLong_CheckExact(o) ||
+           o == Py_Ellipsis || PyBool_Check(o) || PyFloat_CheckExact(o) ||
+           PyComplex_CheckExact(o) || PyBytes_CheckExact(o);
 }
 
 static int leaves_literal(PyObject *o, PyTypeObject *code_type, int depth);
 
-/* Whether every item of an iterable is a literal leaf; -1 on error. */
+/* Whether every item of an iterable is a literal leaf; -1 on error.  A
+ * tuple (most of them) is read by index, without an iterator. */
 static int items_literal(PyObject *items, PyTypeObject *code_type, int depth) {
-    PyObject *iter = PyObject_GetIter(items), *item;
+    PyObject *iter, *item;
+    Py_ssize_t k, n;
     int literal = 1;
 
+    if (PyTuple_CheckExact(items)) {
+        n = PyTuple_Size(items);
+        for (k = 0; k < n && literal == 1; k++) {
+            item = PyTuple_GetItem(items, k);
+            literal = item ? leaves_literal(item, code_type, depth + 1) : -1;
+        }
+        return literal;
+    }
+    iter = PyObject_GetIter(items);
     if (!iter)
         return -1;
     while (literal == 1 && (item = PyIter_Next(iter)) != NULL) {
@@ -307,11 +321,9 @@ static Py_ssize_t argument(const unsigned char *raw, Py_ssize_t at,
  * object code loads as a value, not to make a function of: no source
  * makes such a value.  Returns how many it found (without values: 0 or 1,
  * it stops at the first), -1 on error. */
-static Py_ssize_t scan_code_values(PyObject *code, const value_ops *ops,
-                                   PyObject *values) {
-    PyObject *consts = PyObject_GetAttrString(code, "co_consts");
-    PyObject *code_bytes = consts ? PyObject_GetAttrString(code, "co_code")
-                                  : NULL;
+static Py_ssize_t scan_code_values(PyObject *code, PyObject *consts,
+                                   const value_ops *ops, PyObject *values) {
+    PyObject *code_bytes = PyObject_GetAttr(code, ops->co_code);
     Py_ssize_t found = -1, len, n, at, index;
     char *raw;
 
@@ -333,7 +345,6 @@ static Py_ssize_t scan_code_values(PyObject *code, const value_ops *ops,
         }
     }
     Py_XDECREF(code_bytes);
-    Py_XDECREF(consts);
     return found;
 }
 
@@ -369,50 +380,66 @@ static int code_needs_stand_ins(PyObject *code, const value_ops *ops,
 
     if (depth > CONSTANT_DEPTH_LIMIT)
         return 1;
-    values = scan_code_values(code, ops, NULL);
+    consts = PyObject_GetAttr(code, ops->co_consts);
+    if (!consts)
+        return -1;
+    values = scan_code_values(code, consts, ops, NULL);
     if (values != 0)
-        return values < 0 ? -1 : 1;
-    consts = PyObject_GetAttrString(code, "co_consts");
-    needed = consts ? consts_need_stand_ins(consts, code, ops, depth) : -1;
-    Py_XDECREF(consts);
+        needed = values < 0 ? -1 : 1;
+    else
+        needed = consts_need_stand_ins(consts, code, ops, depth);
+    Py_DECREF(consts);
     return needed;
 }
 
 /* A code object and the opcodes tuple (LOAD_CONST, MAKE_FUNCTION,
- * EXTENDED_ARG, CACHE) from the arguments. */
+ * EXTENDED_ARG, CACHE) from the arguments, with the attribute names
+ * (released by release_ops). */
 static int code_and_ops(PyObject *args, const char *format, PyObject **code,
                         value_ops *ops) {
+    ops->co_consts = ops->co_code = NULL;
     if (!PyArg_ParseTuple(args, format, code, &ops->load_const,
                           &ops->make_function, &ops->extended_arg, &ops->cache))
         return -1;
-    if (PyObject_HasAttrString(*code, "co_code"))
+    ops->co_consts = PyUnicode_InternFromString("co_consts");
+    ops->co_code = PyUnicode_InternFromString("co_code");
+    if (!ops->co_consts || !ops->co_code)
+        return -1;
+    if (PyObject_HasAttr(*code, ops->co_code))
         return 0;
     PyErr_SetString(PyExc_TypeError, "a code object is needed");
     return -1;
 }
 
+static void release_ops(value_ops *ops) {
+    Py_XDECREF(ops->co_consts);
+    Py_XDECREF(ops->co_code);
+}
+
 static PyObject *stand_ins_needed(PyObject *module, PyObject *args) {
     PyObject *code;
     value_ops ops;
-    int needed;
+    int needed = -1;
 
     (void)module;
-    if (code_and_ops(args, "O(iiii):stand_ins_needed", &code, &ops) < 0)
-        return NULL;
-    needed = code_needs_stand_ins(code, &ops, 0);
+    if (code_and_ops(args, "O(iiii):stand_ins_needed", &code, &ops) == 0)
+        needed = code_needs_stand_ins(code, &ops, 0);
+    release_ops(&ops);
     return needed < 0 ? NULL : PyBool_FromLong(needed);
 }
 
 static PyObject *code_values(PyObject *module, PyObject *args) {
-    PyObject *code, *values;
+    PyObject *code, *consts = NULL, *values = NULL;
     value_ops ops;
 
     (void)module;
-    if (code_and_ops(args, "O(iiii):code_values", &code, &ops) < 0)
-        return NULL;
-    values = PyList_New(0);
-    if (values && scan_code_values(code, &ops, values) < 0)
+    if (code_and_ops(args, "O(iiii):code_values", &code, &ops) == 0)
+        consts = PyObject_GetAttr(code, ops.co_consts);
+    values = consts ? PyList_New(0) : NULL;
+    if (values && scan_code_values(code, consts, &ops, values) < 0)
         Py_CLEAR(values);
+    Py_XDECREF(consts);
+    release_ops(&ops);
     return values;
 }
 

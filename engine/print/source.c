@@ -397,6 +397,19 @@ enum {
     LIT_NEWLINES = 2, /* keeps newlines raw (a triple-quoted docstring) */
 };
 
+/* How many bytes from s on put_literal_body copies as they are whatever
+ * the quote and the f-string around: printable ASCII but the backslash,
+ * the quotes and, when mode doubles them, braces.  (Docstrings are most
+ * of the text of literals, and went through one character at a time.) */
+static size_t plain_run(const uint8_t *s, size_t len, unsigned mode) {
+    size_t n = 0;
+    while (n < len && s[n] >= 0x20 && s[n] < 0x7F && s[n] != '\\' &&
+           s[n] != '\'' && s[n] != '"' &&
+           !((mode & LIT_BRACES) && (s[n] == '{' || s[n] == '}')))
+        n++;
+    return n;
+}
+
 /* Writes (or, when dry, only counts) the body of a str or bytes literal
  * quoted with `kind`, escaped the way repr escapes except as `mode` says;
  * `indent` follows each raw newline. */
@@ -410,9 +423,16 @@ static escapes put_literal_body(printer *p, const uint8_t *s, size_t len,
 
     while (i < len && !p->sb->failed) {
         uint32_t c = s[i];
-        size_t n = 1;
+        size_t n = plain_run(s + i, len - i, mode);
         int escape = 0, banned = 0;
 
+        if (n) {
+            if (!dry)
+                upy_sb_append(p->sb, (const char *)s + i, n);
+            i += n;
+            continue;
+        }
+        n = 1;
         if (c >= 0x80) {
             n = is_bytes ? 0 : utf8_next(s + i, len - i, &c);
             if (n && upy_unicode_is_printable(p->version, c)) {

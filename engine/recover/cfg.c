@@ -227,16 +227,19 @@ static int lt_alloc(upy_arena *arena, lt_state *lt, uint32_t n) {
     uint32_t **arrays[] = {&lt->num,      &lt->parent, &lt->semi,
                            &lt->label,    &lt->ancestor, &lt->idom,
                            &lt->bucket,   &lt->bucket_next, &lt->path};
-    size_t k;
+    size_t k, count = sizeof arrays / sizeof arrays[0];
+    uint32_t *block;
     memset(lt, 0, sizeof *lt);
-    lt->vertex = upy_arena_array(arena, n + 1, sizeof(int32_t));
-    if (!lt->vertex)
+    /* One cleared block for vertex and the others, n + 1 entries each: an
+     * allocation each was a fifth of the time dominators took on small
+     * functions. */
+    block =
+        upy_arena_array(arena, (count + 1) * ((size_t)n + 1), sizeof(uint32_t));
+    if (!block)
         return -1;
-    for (k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
-        *arrays[k] = upy_arena_array(arena, n + 1, sizeof(uint32_t));
-        if (!*arrays[k])
-            return -1;
-    }
+    lt->vertex = (int32_t *)block;
+    for (k = 0; k < count; k++)
+        *arrays[k] = block + (k + 1) * ((size_t)n + 1);
     return 0;
 }
 

@@ -123,25 +123,24 @@ static void *reserve(upy_arena *arena, size_t size, int clear) {
     return p;
 }
 
-/* Whether rounded more bytes stay within the limit that applies. */
-static int within_limit(const upy_arena *arena, size_t rounded) {
-    const upy_arena *owner = arena->budget ? arena->budget : arena;
-    return !owner->limit || (rounded <= owner->limit &&
-                             owner->allocated <= owner->limit - rounded);
-}
-
 /* reserve's usual case, a small cleared request that fits the chunk in
  * front, without its calls: most allocations are nodes of a few dozen
- * bytes, and reserve and memset were a seventh of the engine's time. */
+ * bytes, and reserve and memset were a seventh of the engine's time.  The
+ * limit that applies is checked and charged here once (charge keeps
+ * allocated <= limit, so limit - allocated cannot wrap). */
 static void *alloc_cleared(upy_arena *arena, size_t size) {
     upy_arena_chunk *chunk = arena->chunks;
+    upy_arena *owner = arena->budget ? arena->budget : arena;
     size_t rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     unsigned char *p;
     size_t k;
     if (size == 0 || size > ARENA_FAST_SIZE || !chunk ||
-        chunk->size - chunk->used < rounded || !within_limit(arena, rounded))
+        chunk->size - chunk->used < rounded ||
+        (owner->limit && owner->limit - owner->allocated < rounded))
         return reserve(arena, size, 1);
-    charge(arena, rounded);
+    owner->allocated += rounded;
+    if (owner != arena)
+        arena->allocated += rounded;
     p = chunk->payload + chunk->used;
     chunk->used += rounded;
     for (k = 0; k < rounded; k += ARENA_ALIGN)

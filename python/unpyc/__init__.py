@@ -54,6 +54,9 @@ __all__ = [
 
 __version__ = "0.1.0"
 
+# The running interpreter's version, that of what marshal.dumps writes.
+_MAJOR, _MINOR = sys.version_info[:2]
+
 
 def __getattr__(name: str) -> Any:
     # What touches torch is imported on first use; `import unpyc` must not
@@ -81,9 +84,8 @@ def _raise_engine_error(error: Exception, path: Optional[str] = None) -> None:
 
 def _dis_code(obj: Any, as_json: bool) -> str:
     stand_ins = StandIns(code_of(obj))
-    major, minor = sys.version_info[:2]
     try:
-        text = _engine.dis_marshal(marshal.dumps(stand_ins.code), major, minor, as_json)
+        text = _engine.dis_marshal(marshal.dumps(stand_ins.code), _MAJOR, _MINOR, as_json)
     except _engine.EngineError as e:
         _raise_engine_error(e)
         raise  # unreachable: keeps type checkers informed
@@ -131,7 +133,7 @@ def decompile(obj: Any, *, verify: bool = True, on_mismatch: str = "annotate",
         raise ValueError("on_mismatch must be 'raise' or 'annotate', not %r" % (on_mismatch,))
     stand_ins = StandIns(code_of(obj))
     code = stand_ins.code
-    stable = tuple(sorted(stable_globals))
+    stable = tuple(sorted(stable_globals)) if stable_globals else ()
     source, unrecovered = _decompile_marshal(code, stable)
     if not _printable_name(code) and not source.startswith("lambda"):
         code, note = with_valid_names(code)
@@ -186,18 +188,15 @@ def _printable_name(code: CodeType) -> bool:
     far as names go: a module's, or a def or class with a valid name
     (a lambda's is a lambda expression when its body is one)."""
     return code.co_name == "<module>" or (
-        code.co_name.isidentifier() and all(name.isidentifier() for name in code.co_varnames))
+        code.co_name.isidentifier() and all(map(str.isidentifier, code.co_varnames)))
 
 
 def _decompile_marshal(code: CodeType, stable_globals: Tuple[str, ...]) -> Tuple[str, int]:
-    major, minor = sys.version_info[:2]
     try:
-        source, unrecovered = _engine.decompile_marshal(marshal.dumps(code), major, minor,
-                                                        stable_globals)
+        return _engine.decompile_marshal(marshal.dumps(code), _MAJOR, _MINOR, stable_globals)
     except _engine.EngineError as e:
         _raise_engine_error(e)
         raise
-    return str(source), unrecovered
 
 
 def decompile_pyc(path: str, *, verify: bool = True, on_mismatch: str = "annotate") -> str:

@@ -44,6 +44,8 @@ def code_of(obj: Any) -> types.CodeType:
     """The code object of a code object, function, method, partial, class,
     module, source string or callable wrapping one (see target_of);
     TypeError for anything else."""
+    if type(obj) is types.CodeType:  # the usual case, without target_of's walk
+        return obj
     obj = target_of(obj)
     if isinstance(obj, types.CodeType):
         return obj

@@ -51,10 +51,13 @@ class StandIns:
     def __init__(self, code: types.CodeType) -> None:
         self.objects: Dict[str, object] = {}
         self._by_id: Dict[int, bytes] = {}
-        needed = _needs_stand_ins(code)
-        self.prefix = _free_prefix(code) if needed else ""
-        self.code = self._replaced_code(code) if needed else code
-        self._names = {name.encode("ascii"): name for name in self.objects}
+        self.prefix = ""
+        self.code = code
+        self._names: Dict[bytes, str] = {}
+        if _needs_stand_ins(code):
+            self.prefix = _free_prefix(code)
+            self.code = self._replaced_code(code)
+            self._names = {name.encode("ascii"): name for name in self.objects}
 
     def _replaced_code(self, code: types.CodeType) -> types.CodeType:
         # Not compared with co_consts: == of objects such as tensors may raise.
@@ -95,6 +98,8 @@ class StandIns:
         """The engine's source for self.code with each stand-in literal
         written as its name, under the header.  Every b'<prefix>N' in it is
         a stand-in: no string or name of the code holds the prefix."""
+        if not self.objects:
+            return engine_text
         return self.header() + self.named(engine_text)
 
     def named(self, engine_text: str) -> str:
