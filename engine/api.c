@@ -113,6 +113,10 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
     options.max_depth = MAX_CODE_DEPTH;
     options.stable_globals = given ? given->stable_globals : NULL;
     options.n_stable_globals = given ? given->n_stable_globals : 0;
+    /* Def and class bodies are printed as they are recovered (the tree
+     * of a module was most of its peak memory): see rec_def_body. */
+    options.print_body = upy_print_body;
+    options.print_limit = output_limit(len);
     upy_arena_init(&arena, read_arena_limit(len) +
                                scaled_limit(len, RECOVER_ARENA_BASE,
                                             RECOVER_ARENA_PER_INPUT_BYTE,
