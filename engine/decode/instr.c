@@ -153,14 +153,72 @@ static uint32_t count_instrs(const upy_opcode_table *table,
     return n;
 }
 
+/* The instructions of co, each with its line from lines, into
+ * decoded->instrs (sized for them); sets decoded->count. */
+static unpyc_status decode_instrs(upy_version version, const upy_code *co,
+                                  const upy_line_table *lines,
+                                  upy_decoded *decoded, unpyc_error *err) {
+    const oparg_format *fmt = oparg_format_for(version);
+    const upy_opcode_table *table = decoded->table;
+    const uint8_t *code = co->code->u.bytes.data;
+    uint32_t len = (uint32_t)co->code->u.bytes.len, pos, n = 0;
+    uint32_t extended = 0, line_cursor = 0;
+    unpyc_status st;
+
+    for (pos = 0; pos < len;) {
+        uint8_t opcode = code[pos];
+        const upy_opcode_info *info = &table->ops[opcode];
+        upy_instr *in = &decoded->instrs[n];
+
+        if (!(info->flags & UPY_OPF_DEFINED))
+            return upy_fail(err, UNPYC_E_CORRUPT, code_file_offset(co, pos),
+                            "unknown opcode %u at offset %lld for Python "
+                            "%d.%d",
+                            (unsigned)opcode, code_file_offset(co, pos),
+                            version.major, version.minor);
+        in->offset = pos;
+        in->op = info->op;
+        in->opcode = opcode;
+        in->caches = info->caches;
+        if (info->flags & UPY_OPF_HASARG) {
+            /* Unsigned arithmetic, then the same int32 wrap-around that
+             * dis and the interpreter apply to over-long prefix chains. */
+            uint32_t value = code[pos + 1] | extended;
+            in->has_arg = 1;
+            in->arg = (int32_t)value;
+            extended = opcode == table->extended_arg ? value << 8 : 0;
+        } else {
+            in->has_arg = 0;
+            in->arg = 0;
+            extended = 0;
+        }
+        in->line = upy_linetable_line_at(lines, pos, &line_cursor);
+        in->target = -1;
+        if (in->has_arg) {
+            st = compute_target(fmt, info->flags, co, in, err);
+            if (st == UNPYC_OK)
+                st = resolve_arg(fmt, co, info->flags, in, err);
+            if (st != UNPYC_OK)
+                return st;
+        }
+        n++;
+        /* An instruction whose caches run past the end is cut short, as
+         * in dis; nothing after it is an instruction. */
+        pos += 2 + 2 * (uint32_t)info->caches;
+    }
+    decoded->count = n;
+    return UNPYC_OK;
+}
+
 unpyc_status upy_decode_code(upy_version version, const upy_code *co,
                              upy_arena *arena, upy_decoded *decoded,
                              unpyc_error *err) {
     const oparg_format *fmt = oparg_format_for(version);
     const upy_opcode_table *table = upy_opcode_table_for(version);
     const uint8_t *code;
-    uint32_t len, pos, n = 0;
-    uint32_t extended = 0, line_cursor = 0;
+    uint32_t len;
+    upy_arena line_arena;
+    upy_line_table lines;
     unpyc_status st;
 
     decoded->code = co;
@@ -191,54 +249,15 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
             err, arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
             "no memory for %u instructions", (unsigned)(len / 2));
 
-    st = upy_linetable_decode(version, co, arena, &decoded->lines, err);
-    if (st != UNPYC_OK)
-        return st;
-    st = upy_exctable_decode(co, arena, &decoded->exceptions, err);
-    if (st != UNPYC_OK)
-        return st;
-
-    for (pos = 0; pos < len;) {
-        uint8_t opcode = code[pos];
-        const upy_opcode_info *info = &table->ops[opcode];
-        upy_instr *in = &decoded->instrs[n];
-
-        if (!(info->flags & UPY_OPF_DEFINED))
-            return upy_fail(err, UNPYC_E_CORRUPT, code_file_offset(co, pos),
-                            "unknown opcode %u at offset %lld for Python "
-                            "%d.%d",
-                            (unsigned)opcode, code_file_offset(co, pos),
-                            version.major, version.minor);
-        in->offset = pos;
-        in->op = info->op;
-        in->opcode = opcode;
-        in->caches = info->caches;
-        if (info->flags & UPY_OPF_HASARG) {
-            /* Unsigned arithmetic, then the same int32 wrap-around that
-             * dis and the interpreter apply to over-long prefix chains. */
-            uint32_t value = code[pos + 1] | extended;
-            in->has_arg = 1;
-            in->arg = (int32_t)value;
-            extended = opcode == table->extended_arg ? value << 8 : 0;
-        } else {
-            in->has_arg = 0;
-            in->arg = 0;
-            extended = 0;
-        }
-        in->line = upy_linetable_line_at(&decoded->lines, pos, &line_cursor);
-        in->target = -1;
-        if (in->has_arg) {
-            st = compute_target(fmt, info->flags, co, in, err);
-            if (st == UNPYC_OK)
-                st = resolve_arg(fmt, co, info->flags, in, err);
-            if (st != UNPYC_OK)
-                return st;
-        }
-        n++;
-        /* An instruction whose caches run past the end is cut short, as
-         * in dis; nothing after it is an instruction. */
-        pos += 2 + 2 * (uint32_t)info->caches;
-    }
-    decoded->count = n;
-    return UNPYC_OK;
+    /* The line table is read only here, into each instruction's line: it
+     * lives in an arena of its own, released before the code object's
+     * recovery takes its memory. */
+    upy_arena_init_scratch(&line_arena, arena);
+    st = upy_linetable_decode(version, co, &line_arena, &lines, err);
+    if (st == UNPYC_OK)
+        st = upy_exctable_decode(co, arena, &decoded->exceptions, err);
+    if (st == UNPYC_OK)
+        st = decode_instrs(version, co, &lines, decoded, err);
+    upy_arena_release(&line_arena);
+    return st;
 }

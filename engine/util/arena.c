@@ -9,7 +9,7 @@
 
 /* Allocations are rounded up to this, enough for any scalar type. */
 #define ARENA_ALIGN 16
-#define ARENA_CHUNK_SIZE (64 * 1024)
+#define ARENA_CHUNK_SIZE (4 * 1024)
 /* Chunks for small requests start at this size and double up to
  * ARENA_CHUNK_SIZE: most code objects are small, and each one's scratch
  * arena would otherwise hold a whole chunk while its nested ones run. */
