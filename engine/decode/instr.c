@@ -241,9 +241,8 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
 
     /* Sized by the instructions, not the code units: 3.11+ caches take
      * most of them. */
-    decoded->instrs =
-        upy_arena_array(arena, count_instrs(table, code, len) + 1,
-                        sizeof(upy_instr));
+    decoded->instrs = upy_arena_array(arena, count_instrs(table, code, len) + 1,
+                                      sizeof(upy_instr));
     if (!decoded->instrs)
         return upy_fail(
             err, arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,

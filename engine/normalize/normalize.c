@@ -1392,8 +1392,7 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
         kept = upy_arena_array_uncleared(arena, out->count, sizeof *kept);
         if (!kept)
             st = upy_fail(err,
-                          arena->over_limit ? UNPYC_E_TOO_LARGE
-                                            : UNPYC_E_NOMEM,
+                          arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
                           -1, "out of memory");
         else if (out->count)
             memcpy(kept, out->ins, out->count * sizeof *kept);

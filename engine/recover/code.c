@@ -1867,8 +1867,7 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
 /* The statements of nested code co, built in arena. */
 static upy_stmt_list nested_body_in(rec *r, upy_arena *arena,
                                     const upy_code *co, code_kind kind,
-                                    const sval *args, uint32_t nargs,
-                                    int *ok) {
+                                    const sval *args, uint32_t nargs, int *ok) {
     upy_stmt_list body = {NULL, 0};
     unsigned unrecovered = 0;
     if (recover_body(r, co, kind, args, nargs, r->version, r->options, arena,
@@ -1908,9 +1907,8 @@ upy_stmt_list rec_def_body(rec *r, const upy_code *co, int *ok) {
     if (*ok) {
         items = upy_arena_alloc(r->arena, sizeof *items);
         if (items)
-            items[0] = r->options->print_body(&body, r->version,
-                                              r->options->print_limit,
-                                              r->arena);
+            items[0] = r->options->print_body(
+                &body, r->version, r->options->print_limit, r->arena);
         if (items && items[0]) {
             printed.items = items;
             printed.len = 1;
