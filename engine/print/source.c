@@ -124,11 +124,15 @@ static void mark(printer *p) {
 }
 
 static void indent(printer *p, int level) {
-    int i;
+    static const char spaces[] = "                                "
+                                 "                                ";
+    int levels_at_once = (int)(sizeof spaces - 1) / 4;
 
     mark(p);
-    for (i = 0; i < level; i++)
-        upy_sb_append(p->sb, "    ", 4);
+    for (; level > levels_at_once; level -= levels_at_once)
+        upy_sb_append(p->sb, spaces, sizeof spaces - 1);
+    if (level > 0)
+        upy_sb_append(p->sb, spaces, 4 * (size_t)level);
 }
 
 static int at_least(const printer *p, int minor) {
@@ -2230,10 +2234,9 @@ unsigned upy_print_module_ex(upy_strbuf *sb, const upy_stmt_list *body,
 }
 
 upy_stmt *upy_print_body(const upy_stmt_list *body, upy_version version,
-                         size_t limit, upy_arena *arena) {
+                         upy_strbuf *sb, upy_arena *arena) {
     upy_arena work;
     mark_list marks = {0};
-    upy_strbuf sb;
     printer p;
     upy_stmt *s = upy_stmt_new(arena, UPY_S_PRINTED);
     uint32_t *kept = NULL;
@@ -2243,29 +2246,30 @@ upy_stmt *upy_print_body(const upy_stmt_list *body, upy_version version,
      * copy stays in arena. */
     upy_arena_init_scratch(&work, arena);
     marks.arena = &work;
-    upy_sb_init(&sb, limit);
-    printer_init(&p, &sb, version);
+    upy_sb_clear(sb);
+    printer_init(&p, sb, version);
     p.marks = &marks;
     print_suite(&p, body, 0);
-    if (s && !sb.failed) {
-        text = upy_arena_array_uncleared(arena, sb.len + 1, 1);
+    if (s && !sb->failed) {
+        text = upy_arena_array_uncleared(arena, sb->len + 1, 1);
         kept = upy_arena_array_uncleared(arena, marks.len, sizeof *kept);
     }
     if (text && kept) {
-        memcpy(text, sb.data, sb.len + 1);
+        if (sb->len)
+            memcpy(text, sb->data, sb->len);
+        text[sb->len] = '\0';
         if (marks.len)
             memcpy(kept, marks.items, marks.len * sizeof *kept);
         s->u.printed.text = text;
-        s->u.printed.len = sb.len;
+        s->u.printed.len = sb->len;
         s->u.printed.marks = kept;
         s->u.printed.n_marks = marks.len;
     } else if (s) {
         s->u.printed.text = "";
-        s->u.printed.failed = sb.failed ? sb.failed : 1;
+        s->u.printed.failed = sb->failed ? sb->failed : 1;
     }
     if (s)
         s->u.printed.issues = p.issues;
-    upy_sb_release(&sb);
     upy_arena_release(&work);
     return s;
 }

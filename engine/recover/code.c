@@ -1907,8 +1907,8 @@ upy_stmt_list rec_def_body(rec *r, const upy_code *co, int *ok) {
     if (*ok) {
         items = upy_arena_alloc(r->arena, sizeof *items);
         if (items)
-            items[0] = r->options->print_body(
-                &body, r->version, r->options->print_limit, r->arena);
+            items[0] = r->options->print_body(&body, r->version,
+                                              r->options->print_text, r->arena);
         if (items && items[0]) {
             printed.items = items;
             printed.len = 1;
