@@ -83,20 +83,27 @@ static upy_arena_chunk **spare_list(upy_arena *owner, size_t size) {
     return NULL;
 }
 
-/* A chunk of chunk_size usable bytes, cleared when clear is set: a spare
- * one if there is one, else from the system. */
+/* A chunk of at least chunk_size usable bytes (its size set), the first
+ * chunk_size cleared when clear is set: a spare one of that size or the
+ * next bigger (so that no spare sits unused while a bigger chunk comes
+ * from the system), else a new one. */
 static upy_arena_chunk *new_chunk(upy_arena *arena, size_t chunk_size,
                                   int clear) {
-    upy_arena_chunk **spare = spare_list(owner_of(arena), chunk_size);
-    upy_arena_chunk *chunk = spare ? *spare : NULL;
-    if (chunk) {
-        *spare = chunk->next;
-        if (clear)
-            memset(chunk->payload, 0, chunk_size);
-        return chunk;
+    upy_arena *owner = owner_of(arena);
+    upy_arena_chunk **spare = spare_list(owner, chunk_size), *chunk;
+    for (; spare && spare < owner->spare + UPY_ARENA_SPARE_SIZES; spare++) {
+        if ((chunk = *spare) != NULL) {
+            *spare = chunk->next;
+            if (clear)
+                memset(chunk->payload, 0, chunk_size);
+            return chunk;
+        }
     }
-    return clear ? calloc(1, sizeof(upy_arena_chunk) + chunk_size)
-                 : malloc(sizeof(upy_arena_chunk) + chunk_size);
+    chunk = clear ? calloc(1, sizeof(upy_arena_chunk) + chunk_size)
+                  : malloc(sizeof(upy_arena_chunk) + chunk_size);
+    if (chunk)
+        chunk->size = chunk_size;
+    return chunk;
 }
 
 /* A fresh chunk of chunk_size usable bytes, linked into the arena; a big
@@ -111,7 +118,6 @@ static upy_arena_chunk *add_chunk(upy_arena *arena, size_t chunk_size,
     fresh = new_chunk(arena, chunk_size, clear);
     if (!fresh)
         return NULL;
-    fresh->size = chunk_size;
     fresh->used = 0;
     if (chunk && big && chunk_size != ARENA_CHUNK_SIZE) {
         fresh->next = chunk->next;
