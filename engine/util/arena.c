@@ -14,12 +14,13 @@
  * once (the module's, and for each code object being recovered its scratch
  * arena, its tree's and a phase's working arena), each with a partly used
  * chunk in front, and with 64 KiB chunks that unused room was half of a
- * module's peak heap.  A malloc per 4 KiB costs nothing measurable. */
+ * module's peak heap.  Released chunks are reused (spare lists), so the
+ * smaller chunks cost few more mallocs. */
 #define ARENA_CHUNK_SIZE (4 * 1024)
 /* Chunks for small requests start at this size and double up to
  * ARENA_CHUNK_SIZE: most code objects are small, and each one's scratch
  * arena would otherwise hold a whole chunk while its nested ones run. */
-#define ARENA_FIRST_CHUNK_SIZE 1024
+#define ARENA_FIRST_CHUNK_SIZE 512
 /* Requests up to this size are cleared by a loop of aligned stores
  * (alloc_cleared); bigger ones by memset. */
 #define ARENA_FAST_SIZE 256

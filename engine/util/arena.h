@@ -15,9 +15,9 @@
 
 typedef struct upy_arena_chunk upy_arena_chunk;
 
-/* Sizes of chunk (1, 2 and 4 KiB, those of small requests) that released
+/* Sizes of chunk (512 B to 4 KiB, those of small requests) that released
  * scratch arenas give back to their budget arena for reuse. */
-#define UPY_ARENA_SPARE_SIZES 3
+#define UPY_ARENA_SPARE_SIZES 4
 
 typedef struct upy_arena {
     upy_arena_chunk *chunks; /* newest first */
