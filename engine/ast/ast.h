@@ -278,6 +278,9 @@ typedef enum upy_stmt_kind {
      * (u.unrecovered.text, one or more lines, each printed after "# "),
      * followed by `pass` where the block would otherwise be empty. */
     UPY_S_UNRECOVERED,
+    /* A def or class body already printed (u.printed), the one statement
+     * of that body: see upy_print_body in print/source.h. */
+    UPY_S_PRINTED,
 } upy_stmt_kind;
 
 /* `name as asname` of an import; asname NULL when absent, name "*" for
@@ -461,6 +464,20 @@ struct upy_stmt {
         struct {
             const char *text;
         } unrecovered;
+        /* UPY_S_PRINTED: the text print_block puts after a def's or a
+         * class's ':' line, printed one level in from a def at level 0;
+         * marks[0, n_marks) are the offsets in it where the def's own
+         * indentation goes (each line's start but those inside a string
+         * literal).  issues: the UPY_PRINT_* met printing it; failed: its
+         * strbuf's failure, if any. */
+        struct {
+            const char *text;
+            size_t len;
+            const uint32_t *marks;
+            uint32_t n_marks;
+            unsigned issues;
+            int failed;
+        } printed;
     } u;
 };
 

@@ -154,52 +154,17 @@ static uint32_t count_instrs(const upy_opcode_table *table,
     return n;
 }
 
-unpyc_status upy_decode_code(upy_version version, const upy_code *co,
-                             upy_arena *arena, upy_decoded *decoded,
-                             unpyc_error *err) {
+/* The instructions of co, each with its line from lines, into
+ * decoded->instrs (sized for them); sets decoded->count. */
+static unpyc_status decode_instrs(upy_version version, const upy_code *co,
+                                  const upy_line_table *lines,
+                                  upy_decoded *decoded, unpyc_error *err) {
     const oparg_format *fmt = oparg_format_for(version);
-    const upy_opcode_table *table = upy_opcode_table_for(version);
-    const uint8_t *code;
-    uint32_t len, pos, n = 0, slots;
+    const upy_opcode_table *table = decoded->table;
+    const uint8_t *code = co->code->u.bytes.data;
+    uint32_t len = (uint32_t)co->code->u.bytes.len, pos, n = 0;
     uint32_t extended = 0, line_cursor = 0;
     unpyc_status st;
-
-    decoded->code = co;
-    decoded->table = table;
-    decoded->instrs = NULL;
-    decoded->count = 0;
-    if (!fmt || !table)
-        return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
-                        "no opcode table for Python %d.%d", version.major,
-                        version.minor);
-    if (!co->code || co->code->kind != UPY_BYTES ||
-        co->code->u.bytes.len > UINT32_MAX / 2)
-        return upy_fail(err, UNPYC_E_CORRUPT, -1, "code object has no code");
-    code = co->code->u.bytes.data;
-    len = (uint32_t)co->code->u.bytes.len;
-    if (len & 1)
-        return upy_fail(err, UNPYC_E_CORRUPT, code_file_offset(co, 0),
-                        "code at offset %lld has an odd length (%u bytes)",
-                        code_file_offset(co, 0), (unsigned)len);
-
-    /* Sized by the instructions, not the code units: 3.11+ caches take
-     * most of them.  Not cleared: the loop below sets every field of each
-     * instruction, and the slots after the last are cleared after it
-     * (clearing the whole array was 2 % of the engine's time). */
-    slots = count_instrs(table, code, len) + 1;
-    decoded->instrs =
-        upy_arena_array_uncleared(arena, slots, sizeof(upy_instr));
-    if (!decoded->instrs)
-        return upy_fail(
-            err, arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
-            "no memory for %u instructions", (unsigned)(len / 2));
-
-    st = upy_linetable_decode(version, co, arena, &decoded->lines, err);
-    if (st != UNPYC_OK)
-        return st;
-    st = upy_exctable_decode(co, arena, &decoded->exceptions, err);
-    if (st != UNPYC_OK)
-        return st;
 
     for (pos = 0; pos < len;) {
         uint8_t opcode = code[pos];
@@ -228,7 +193,7 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
             in->arg = 0;
             extended = 0;
         }
-        in->line = upy_linetable_line_at(&decoded->lines, pos, &line_cursor);
+        in->line = upy_linetable_line_at(lines, pos, &line_cursor);
         in->target = -1;
         in->argobj = in->argobj2 = NULL;
         if (in->has_arg) {
@@ -243,7 +208,63 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
          * in dis; nothing after it is an instruction. */
         pos += 2 + 2 * (uint32_t)info->caches;
     }
-    memset(&decoded->instrs[n], 0, (slots - n) * sizeof(upy_instr));
     decoded->count = n;
     return UNPYC_OK;
+}
+
+unpyc_status upy_decode_code(upy_version version, const upy_code *co,
+                             upy_arena *arena, upy_decoded *decoded,
+                             unpyc_error *err) {
+    const oparg_format *fmt = oparg_format_for(version);
+    const upy_opcode_table *table = upy_opcode_table_for(version);
+    const uint8_t *code;
+    uint32_t len, slots;
+    upy_arena line_arena;
+    upy_line_table lines;
+    unpyc_status st;
+
+    decoded->code = co;
+    decoded->table = table;
+    decoded->instrs = NULL;
+    decoded->count = 0;
+    if (!fmt || !table)
+        return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
+                        "no opcode table for Python %d.%d", version.major,
+                        version.minor);
+    if (!co->code || co->code->kind != UPY_BYTES ||
+        co->code->u.bytes.len > UINT32_MAX / 2)
+        return upy_fail(err, UNPYC_E_CORRUPT, -1, "code object has no code");
+    code = co->code->u.bytes.data;
+    len = (uint32_t)co->code->u.bytes.len;
+    if (len & 1)
+        return upy_fail(err, UNPYC_E_CORRUPT, code_file_offset(co, 0),
+                        "code at offset %lld has an odd length (%u bytes)",
+                        code_file_offset(co, 0), (unsigned)len);
+
+    /* Sized by the instructions, not the code units: 3.11+ caches take
+     * most of them.  Not cleared: decode_instrs sets every field of each
+     * instruction, and the slots after the last are cleared after it
+     * (clearing the whole array was 2 % of the engine's time). */
+    slots = count_instrs(table, code, len) + 1;
+    decoded->instrs =
+        upy_arena_array_uncleared(arena, slots, sizeof(upy_instr));
+    if (!decoded->instrs)
+        return upy_fail(
+            err, arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
+            "no memory for %u instructions", (unsigned)(len / 2));
+
+    /* The line table is read only here, into each instruction's line: it
+     * lives in an arena of its own, released before the code object's
+     * recovery takes its memory. */
+    upy_arena_init_scratch(&line_arena, arena);
+    st = upy_linetable_decode(version, co, &line_arena, &lines, err);
+    if (st == UNPYC_OK)
+        st = upy_exctable_decode(co, arena, &decoded->exceptions, err);
+    if (st == UNPYC_OK)
+        st = decode_instrs(version, co, &lines, decoded, err);
+    if (st == UNPYC_OK)
+        memset(&decoded->instrs[decoded->count], 0,
+               (slots - decoded->count) * sizeof(upy_instr));
+    upy_arena_release(&line_arena);
+    return st;
 }

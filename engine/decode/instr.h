@@ -42,7 +42,6 @@ typedef struct upy_decoded {
     const upy_opcode_table *table;
     upy_instr *instrs;
     uint32_t count;
-    upy_line_table lines;
     upy_exc_table exceptions;
 } upy_decoded;
 

@@ -59,8 +59,17 @@ enum {
     CH_DQ = 2,
 };
 
+/* Where a body printed ahead (upy_print_body) takes the indentation of
+ * the def it ends up in: offsets in the text, in the order printed. */
+typedef struct mark_list {
+    upy_arena *arena;
+    uint32_t *items;
+    uint32_t len, cap;
+} mark_list;
+
 typedef struct printer {
     upy_strbuf *sb;
+    mark_list *marks; /* NULL unless printing a body ahead */
     upy_version version;
     unsigned issues;  /* UPY_PRINT_* */
     int nan_negative; /* sign of the nan that inf - inf gives here */
@@ -94,11 +103,36 @@ static int stopped(const printer *p) {
     return p->sb->failed || p->conflict || (p->issues & UPY_PRINT_TOO_DEEP);
 }
 
-static void indent(printer *p, int level) {
-    int i;
+/* Notes that the enclosing indentation goes here, when printing a body
+ * ahead; a mark that cannot be kept fails the text like memory would. */
+static void mark(printer *p) {
+    mark_list *m = p->marks;
+    if (!m || p->sb->failed)
+        return;
+    if (m->len == m->cap || p->sb->len > UINT32_MAX) {
+        uint32_t *grown = p->sb->len > UINT32_MAX
+                              ? NULL
+                              : upy_arena_grow(m->arena, m->items, m->len,
+                                               &m->cap, sizeof *grown, 64);
+        if (!grown) {
+            p->sb->failed = 1;
+            return;
+        }
+        m->items = grown;
+    }
+    m->items[m->len++] = (uint32_t)p->sb->len;
+}
 
-    for (i = 0; i < level; i++)
-        upy_sb_append(p->sb, "    ", 4);
+static void indent(printer *p, int level) {
+    static const char spaces[] = "                                "
+                                 "                                ";
+    int levels_at_once = (int)(sizeof spaces - 1) / 4;
+
+    mark(p);
+    for (; level > levels_at_once; level -= levels_at_once)
+        upy_sb_append(p->sb, spaces, sizeof spaces - 1);
+    if (level > 0)
+        upy_sb_append(p->sb, spaces, 4 * (size_t)level);
 }
 
 static int at_least(const printer *p, int minor) {
@@ -469,8 +503,10 @@ static escapes put_literal_body(printer *p, const uint8_t *s, size_t len,
             putc_(p, (char)c);
             if ((mode & LIT_BRACES) && (c == '{' || c == '}'))
                 putc_(p, (char)c);
-            if (c == '\n' && indent && i + 1 < len && s[i + 1] != '\n')
+            if (c == '\n' && indent && i + 1 < len && s[i + 1] != '\n') {
+                mark(p);
                 puts_(p, indent);
+            }
         } else if (c == '\\' || c == '\'' || c == '"') {
             buf[0] = '\\';
             buf[1] = (char)c;
@@ -622,8 +658,10 @@ static void put_docstring(printer *p, const upy_object *o, int level) {
     }
     puts_(p, "\"\"\"");
     put_literal_body(p, s, len, 0, Q_TDQ, LIT_NEWLINES, indent, 0);
-    if (indent && len && s[len - 1] == '\n')
+    if (indent && len && s[len - 1] == '\n') {
+        mark(p);
         puts_(p, indent);
+    }
     puts_(p, "\"\"\"");
 }
 
@@ -1266,6 +1304,9 @@ static void print_joined(printer *p, const upy_expr *const *parts, uint32_t n) {
     int strict = p->strict, i;
     unsigned order[4], kind = 0;
     size_t room;
+    /* Marks made in tmp (a lambda's own line in a field, 3.12+) move with
+     * its text into out, or go with a try given up. */
+    uint32_t marks_before = p->marks ? p->marks->len : 0, k;
 
     fstring_quote_order(parts, n, order);
     room = out->limit ? (out->len < out->limit ? out->limit - out->len : 1) : 0;
@@ -1280,10 +1321,14 @@ static void print_joined(printer *p, const upy_expr *const *parts, uint32_t n) {
         p->sb = out;
         p->strict = strict;
         if (!p->conflict && !tmp.failed) {
+            for (k = marks_before; p->marks && k < p->marks->len; k++)
+                p->marks->items[k] += (uint32_t)out->len;
             upy_sb_append(out, tmp.data, tmp.len);
             upy_sb_release(&tmp);
             return;
         }
+        if (p->marks)
+            p->marks->len = marks_before;
         p->conflict = 0;
         if (tmp.failed) {
             out->failed = tmp.failed;
@@ -1747,14 +1792,12 @@ static void end_line(printer *p) {
     putc_(p, '\n');
 }
 
-/* A suite after a line ending in ':': the statements one level in, or
- * `pass` where nothing but comments would be there. */
-static void print_block(printer *p, const upy_stmt_list *body, int level) {
+/* The statements of a suite one level in, or `pass` where nothing but
+ * comments would be there. */
+static void print_suite(printer *p, const upy_stmt_list *body, int level) {
     uint32_t i;
     int real = 0;
 
-    putc_(p, ':');
-    end_line(p);
     for (i = 0; i < body->len; i++)
         real |= body->items[i] && body->items[i]->kind != UPY_S_UNRECOVERED;
     print_stmts(p, body, level + 1);
@@ -1762,6 +1805,35 @@ static void print_block(printer *p, const upy_stmt_list *body, int level) {
         indent(p, level + 1);
         puts_(p, "pass\n");
     }
+}
+
+/* A body printed ahead (UPY_S_PRINTED) under a def or class at level:
+ * its text with that level's indentation at each mark. */
+static void splice_printed(printer *p, const upy_stmt *s, int level) {
+    size_t at = 0;
+    uint32_t k;
+
+    for (k = 0; k < s->u.printed.n_marks && !p->sb->failed; k++) {
+        upy_sb_append(p->sb, s->u.printed.text + at,
+                      s->u.printed.marks[k] - at);
+        at = s->u.printed.marks[k];
+        indent(p, level);
+    }
+    upy_sb_append(p->sb, s->u.printed.text + at, s->u.printed.len - at);
+    p->issues |= s->u.printed.issues;
+    if (s->u.printed.failed && !p->sb->failed)
+        p->sb->failed = s->u.printed.failed;
+}
+
+/* A suite after a line ending in ':'. */
+static void print_block(printer *p, const upy_stmt_list *body, int level) {
+    putc_(p, ':');
+    end_line(p);
+    if (body->len == 1 && body->items[0] &&
+        body->items[0]->kind == UPY_S_PRINTED)
+        splice_printed(p, body->items[0], level);
+    else
+        print_suite(p, body, level);
 }
 
 /* Each line of an unrecovered region's text as a comment.  A CR would end
@@ -2179,6 +2251,47 @@ unsigned upy_print_module_ex(upy_strbuf *sb, const upy_stmt_list *body,
     if (body)
         print_stmts(&p, body, 0);
     return p.issues;
+}
+
+upy_stmt *upy_print_body(const upy_stmt_list *body, upy_version version,
+                         upy_strbuf *sb, upy_arena *arena) {
+    upy_arena work;
+    mark_list marks = {0};
+    printer p;
+    upy_stmt *s = upy_stmt_new(arena, UPY_S_PRINTED);
+    uint32_t *kept = NULL;
+    char *text = NULL;
+
+    /* The marks grow in an arena of their own, so that only their final
+     * copy stays in arena. */
+    upy_arena_init_scratch(&work, arena);
+    marks.arena = &work;
+    upy_sb_clear(sb);
+    printer_init(&p, sb, version);
+    p.marks = &marks;
+    print_suite(&p, body, 0);
+    if (s && !sb->failed) {
+        text = upy_arena_array_uncleared(arena, sb->len + 1, 1);
+        kept = upy_arena_array_uncleared(arena, marks.len, sizeof *kept);
+    }
+    if (text && kept) {
+        if (sb->len)
+            memcpy(text, sb->data, sb->len);
+        text[sb->len] = '\0';
+        if (marks.len)
+            memcpy(kept, marks.items, marks.len * sizeof *kept);
+        s->u.printed.text = text;
+        s->u.printed.len = sb->len;
+        s->u.printed.marks = kept;
+        s->u.printed.n_marks = marks.len;
+    } else if (s) {
+        s->u.printed.text = "";
+        s->u.printed.failed = sb->failed ? sb->failed : 1;
+    }
+    if (s)
+        s->u.printed.issues = p.issues;
+    upy_arena_release(&work);
+    return s;
 }
 
 void upy_print_module(upy_strbuf *sb, const upy_stmt_list *body,

@@ -51,6 +51,17 @@ void upy_print_module(upy_strbuf *sb, const upy_stmt_list *body,
 unsigned upy_print_module_ex(upy_strbuf *sb, const upy_stmt_list *body,
                              upy_version version);
 
+/* Prints ahead what a def or class statement holding body prints after
+ * its ':' line, in sb (emptied first: one buffer serves every body, under
+ * the output's limit), and returns it as the one statement of a body that
+ * prints the same (UPY_S_PRINTED), in arena; NULL when arena is
+ * exhausted.  Recovery calls it (through
+ * upy_recover_options.print_body) on each def and class body once it is
+ * recovered, so that the body's tree can be released and a module's peak
+ * memory holds its text instead of the whole module's tree. */
+upy_stmt *upy_print_body(const upy_stmt_list *body, upy_version version,
+                         upy_strbuf *sb, upy_arena *arena);
+
 /* Appends one expression (no newline), as it would print as a call's
  * argument, for tests and error messages. */
 void upy_print_expr(upy_strbuf *sb, const upy_expr *e, upy_version version);

@@ -243,8 +243,14 @@ static unpyc_status read_text(reader *r, uint8_t type, upy_object **result) {
                                 "string at offset %zu",
                                 r->base + r->pos + bad, r->base + at);
     }
+    /* A str is copied, NUL-terminated, since its users read names as C
+     * strings; bytes (co_code, the line and exception tables: a third of
+     * a .pyc) stay where they are in the input, which the entry points'
+     * callers hold for the whole call. */
     o = new_object(r, kind);
-    if (!o || !(o->u.bytes.data = copy_bytes(r, n)))
+    if (o)
+        o->u.bytes.data = kind == UPY_STR ? copy_bytes(r, n) : r->data + r->pos;
+    if (!o || !o->u.bytes.data)
         return fail_alloc(r);
     o->u.bytes.len = n;
     o->offset = r->base + r->pos;

@@ -24,7 +24,8 @@
 /* Reads one object from data[0..len).  base_offset is added to positions in
  * error messages (the .pyc header size when reading a file).  On success
  * *result holds the object and, when consumed is not NULL, *consumed the
- * bytes read.  Trailing bytes are not an error here. */
+ * bytes read.  Trailing bytes are not an error here.  Bytes objects
+ * point into data, which must outlive the objects read (the arena). */
 unpyc_status upy_marshal_read(const uint8_t *data, size_t len,
                               size_t base_offset, upy_version version,
                               upy_arena *arena, upy_object **result,

@@ -69,8 +69,10 @@ struct upy_object {
         } complex; /* UPY_COMPLEX */
         /* UPY_BYTES: the raw bytes.  UPY_STR: the text as UTF-8, where lone
          * surrogates (which marshal writes with "surrogatepass") appear as
-         * their 3-byte encodings.  data is NUL-terminated for convenience;
-         * len does not count the NUL and the text may contain NULs. */
+         * their 3-byte encodings.  A str's data is a NUL-terminated copy
+         * (len does not count the NUL and the text may contain NULs);
+         * bytes point into the marshal input, which outlives the objects
+         * (upy_marshal_read), with no NUL after them. */
         struct {
             const uint8_t *data;
             size_t len;

@@ -610,13 +610,28 @@ static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
     return UNPYC_OK;
 }
 
+/* Both dominator trees into cfg->blocks.  What computing them allocates
+ * (depth-first orders, predecessor lists, Lengauer and Tarjan's tables)
+ * is read only into the blocks: it lives in an arena of its own, released
+ * here, not in the code object's scratch arena for all of its recovery. */
+static int compute_dominator_trees(upy_cfg *cfg, upy_arena *arena) {
+    upy_arena work;
+    int failed;
+    upy_arena_init_scratch(&work, arena);
+    failed =
+        compute_dominators(cfg, &work) || compute_post_dominators(cfg, &work);
+    if (work.over_limit)
+        arena->over_limit = 1;
+    upy_arena_release(&work);
+    return failed;
+}
+
 unpyc_status upy_cfg_build(const upy_ncode *code, upy_arena *arena,
                            upy_cfg *cfg, unpyc_error *err) {
     memset(cfg, 0, sizeof *cfg);
     cfg->code = code;
     if (make_blocks(cfg, arena) || normal_predecessors(cfg, arena) ||
-        (cfg->count && (compute_dominators(cfg, arena) ||
-                        compute_post_dominators(cfg, arena))))
+        (cfg->count && compute_dominator_trees(cfg, arena)))
         return upy_fail(err,
                         arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
                         -1, "no memory for the control-flow graph");

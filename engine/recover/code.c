@@ -1864,11 +1864,13 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
     return failed;
 }
 
-static upy_stmt_list nested_body(rec *r, const upy_code *co, code_kind kind,
-                                 const sval *args, uint32_t nargs, int *ok) {
+/* The statements of nested code co, built in arena. */
+static upy_stmt_list nested_body_in(rec *r, upy_arena *arena,
+                                    const upy_code *co, code_kind kind,
+                                    const sval *args, uint32_t nargs, int *ok) {
     upy_stmt_list body = {NULL, 0};
     unsigned unrecovered = 0;
-    if (recover_body(r, co, kind, args, nargs, r->version, r->options, r->arena,
+    if (recover_body(r, co, kind, args, nargs, r->version, r->options, arena,
                      r->depth + 1, &body, &unrecovered, r->err)) {
         r->failed = 1;
         *ok = 0;
@@ -1877,8 +1879,46 @@ static upy_stmt_list nested_body(rec *r, const upy_code *co, code_kind kind,
     return body;
 }
 
+static upy_stmt_list nested_body(rec *r, const upy_code *co, code_kind kind,
+                                 const sval *args, uint32_t nargs, int *ok) {
+    return nested_body_in(r, r->arena, co, kind, args, nargs, ok);
+}
+
 upy_stmt_list rec_nested_body(rec *r, const upy_code *co, int *ok) {
     return nested_body(r, co, kind_of(co), NULL, 0, ok);
+}
+
+/* A def's or class's body is read by nothing but the printer (the
+ * enclosing code's passes stop at def and class statements), so with
+ * options->print_body it is built in an arena of its own, printed at once
+ * into r->arena and released: the module's arena holds the text of the
+ * bodies recovered so far, and the trees of the code objects open at once
+ * (a method in a class in the module), instead of every tree until the
+ * end.  Lambda, comprehension, generic and lazy bodies stay trees: the
+ * enclosing code takes expressions out of them. */
+upy_stmt_list rec_def_body(rec *r, const upy_code *co, int *ok) {
+    upy_arena tree;
+    upy_stmt_list body, printed = {NULL, 0};
+    upy_stmt **items;
+    if (!r->options->print_body)
+        return rec_nested_body(r, co, ok);
+    upy_arena_init_scratch(&tree, r->arena);
+    body = nested_body_in(r, &tree, co, kind_of(co), NULL, 0, ok);
+    if (*ok) {
+        items = upy_arena_alloc(r->arena, sizeof *items);
+        if (items)
+            items[0] = r->options->print_body(&body, r->version,
+                                              r->options->print_text, r->arena);
+        if (items && items[0]) {
+            printed.items = items;
+            printed.len = 1;
+        } else {
+            rec_oom(r);
+            *ok = 0;
+        }
+    }
+    upy_arena_release(&tree);
+    return printed;
 }
 
 upy_expr *rec_lazy_value(rec *r, const upy_code *co) {
@@ -1988,7 +2028,7 @@ int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
         s->u.classdef.n_keywords = nkw;
     }
     if (body_code)
-        s->u.classdef.body = rec_nested_body(r, body_code, &ok);
+        s->u.classdef.body = rec_def_body(r, body_code, &ok);
     s->u.classdef.origin = body_code;
     if (rec_push_function(r, P_DEF, s, NULL))
         return -1;

@@ -390,7 +390,7 @@ static upy_stmt *code_statement(rec *r, const upy_code *co, uint32_t start) {
             return NULL;
         s->u.classdef.name = rec_source_name(r, name);
         s->u.classdef.origin = co;
-        s->u.classdef.body = rec_nested_body(r, co, &ok);
+        s->u.classdef.body = rec_def_body(r, co, &ok);
         rec_set_start(r, s, start);
         return ok ? s : NULL;
     }
@@ -411,7 +411,7 @@ static upy_stmt *code_statement(rec *r, const upy_code *co, uint32_t start) {
         s->u.funcdef.args = rec_arguments(r, co);
         s->u.funcdef.is_async = rec_is_async(co);
         s->u.funcdef.origin = co;
-        s->u.funcdef.body = rec_nested_body(r, co, &ok);
+        s->u.funcdef.body = rec_def_body(r, co, &ok);
         rec_set_start(r, s, start);
         return s->u.funcdef.args && ok ? s : NULL;
     }

@@ -642,7 +642,7 @@ static int eval_make_function(rec *r, const upy_nin *in) {
     def->u.funcdef.returns = rec_return_annotation(r, annotations.expr);
     def->u.funcdef.is_async = rec_is_async(co);
     def->u.funcdef.origin = co;
-    def->u.funcdef.body = rec_nested_body(r, co, &ok);
+    def->u.funcdef.body = rec_def_body(r, co, &ok);
     return rec_push_function(r, P_DEF, def, NULL);
 }
 

@@ -614,6 +614,9 @@ upy_expr *rec_failing_assert_test(rec *r, uint32_t at);
 /* code.c: nested code objects (def, lambda, class body, comprehension)
  * and the pieces of a def that live outside its code object. */
 upy_stmt_list rec_nested_body(rec *r, const upy_code *co, int *ok);
+/* rec_nested_body for the body of a def or class statement, which only
+ * the printer reads: printed ahead when the options say so. */
+upy_stmt_list rec_def_body(rec *r, const upy_code *co, int *ok);
 upy_expr *rec_lambda_body(rec *r, const upy_code *co);
 /* Whether co is the code of a comprehension or generator expression. */
 int rec_is_comprehension_code(const upy_code *co);

@@ -14,6 +14,7 @@
 #include "read/object.h"
 #include "unpyc.h"
 #include "util/arena.h"
+#include "util/strbuf.h"
 
 typedef struct upy_recover_options {
     /* Deepest nesting of code objects decompiled (deeper ones come out as
@@ -24,6 +25,14 @@ typedef struct upy_recover_options {
      * past calls. */
     const char *const *stable_globals;
     size_t n_stable_globals;
+    /* When set, each def and class body is handed to it as soon as it is
+     * recovered, with print_text, and replaced by the statement it
+     * returns (NULL: out of memory): the printer's upy_print_body, which
+     * api.c passes so that a body's tree lives only while it is recovered
+     * and printed (the recover layer does not print). */
+    upy_stmt *(*print_body)(const upy_stmt_list *body, upy_version version,
+                            upy_strbuf *print_text, upy_arena *arena);
+    upy_strbuf *print_text;
 } upy_recover_options;
 
 /* Recovers co: for a module code object the module's statements; for any

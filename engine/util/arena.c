@@ -9,11 +9,18 @@
 
 /* Allocations are rounded up to this, enough for any scalar type. */
 #define ARENA_ALIGN 16
-#define ARENA_CHUNK_SIZE (64 * 1024)
+/* The largest chunk for small requests; a request over a quarter of it
+ * gets a chunk of its own, of its size.  Small: several arenas are open at
+ * once (the module's, and for each code object being recovered its scratch
+ * arena, its tree's and a phase's working arena), each with a partly used
+ * chunk in front, and with 64 KiB chunks that unused room was half of a
+ * module's peak heap.  Released chunks are reused (spare lists), so the
+ * smaller chunks cost few more mallocs. */
+#define ARENA_CHUNK_SIZE (4 * 1024)
 /* Chunks for small requests start at this size and double up to
  * ARENA_CHUNK_SIZE: most code objects are small, and each one's scratch
  * arena would otherwise hold a whole chunk while its nested ones run. */
-#define ARENA_FIRST_CHUNK_SIZE 1024
+#define ARENA_FIRST_CHUNK_SIZE 512
 /* Requests up to this size are cleared by a loop of aligned stores
  * (alloc_cleared); bigger ones by memset. */
 #define ARENA_FAST_SIZE 256
@@ -26,7 +33,14 @@ struct upy_arena_chunk {
     _Alignas(ARENA_ALIGN) unsigned char payload[];
 };
 
+_Static_assert(ARENA_FIRST_CHUNK_SIZE << (UPY_ARENA_SPARE_SIZES - 1) ==
+                   ARENA_CHUNK_SIZE,
+               "one spare list per size of chunk for small requests");
+
 void upy_arena_init(upy_arena *arena, size_t limit) {
+    size_t k;
+    for (k = 0; k < UPY_ARENA_SPARE_SIZES; k++)
+        arena->spare[k] = NULL;
     arena->chunks = NULL;
     arena->allocated = 0;
     arena->limit = limit;
@@ -40,10 +54,15 @@ void upy_arena_init_scratch(upy_arena *scratch, upy_arena *parent) {
     scratch->budget = parent->budget ? parent->budget : parent;
 }
 
+/* The arena whose limit applies and which keeps the spare chunks. */
+static upy_arena *owner_of(upy_arena *arena) {
+    return arena->budget ? arena->budget : arena;
+}
+
 /* Counts rounded more bytes against the arena whose limit applies; 0 when
  * that passes the limit. */
 static int charge(upy_arena *arena, size_t rounded) {
-    upy_arena *owner = arena->budget ? arena->budget : arena;
+    upy_arena *owner = owner_of(arena);
     if (owner->limit && (rounded > owner->limit ||
                          owner->allocated > owner->limit - rounded)) {
         arena->over_limit = owner->over_limit = 1;
@@ -55,6 +74,39 @@ static int charge(upy_arena *arena, size_t rounded) {
     return 1;
 }
 
+/* The spare list for chunks of size usable bytes, or NULL for a size
+ * that is not kept. */
+static upy_arena_chunk **spare_list(upy_arena *owner, size_t size) {
+    size_t k, kind_size = ARENA_FIRST_CHUNK_SIZE;
+    for (k = 0; k < UPY_ARENA_SPARE_SIZES; k++, kind_size *= 2)
+        if (size == kind_size)
+            return &owner->spare[k];
+    return NULL;
+}
+
+/* A chunk of at least chunk_size usable bytes (its size set), the first
+ * chunk_size cleared when clear is set: a spare one of that size or the
+ * next bigger (so that no spare sits unused while a bigger chunk comes
+ * from the system), else a new one. */
+static upy_arena_chunk *new_chunk(upy_arena *arena, size_t chunk_size,
+                                  int clear) {
+    upy_arena *owner = owner_of(arena);
+    upy_arena_chunk **spare = spare_list(owner, chunk_size), *chunk;
+    for (; spare && spare < owner->spare + UPY_ARENA_SPARE_SIZES; spare++) {
+        if ((chunk = *spare) != NULL) {
+            *spare = chunk->next;
+            if (clear)
+                memset(chunk->payload, 0, chunk_size);
+            return chunk;
+        }
+    }
+    chunk = clear ? calloc(1, sizeof(upy_arena_chunk) + chunk_size)
+                  : malloc(sizeof(upy_arena_chunk) + chunk_size);
+    if (chunk)
+        chunk->size = chunk_size;
+    return chunk;
+}
+
 /* A fresh chunk of chunk_size usable bytes, linked into the arena; a big
  * request's own chunk goes behind the partly used chunk in front, so later
  * small requests keep filling that one, and comes from calloc when it must
@@ -64,11 +116,9 @@ static upy_arena_chunk *add_chunk(upy_arena *arena, size_t chunk_size,
     upy_arena_chunk *chunk = arena->chunks, *fresh;
     if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk))
         return NULL;
-    fresh = clear ? calloc(1, sizeof(upy_arena_chunk) + chunk_size)
-                : malloc(sizeof(upy_arena_chunk) + chunk_size);
+    fresh = new_chunk(arena, chunk_size, clear);
     if (!fresh)
         return NULL;
-    fresh->size = chunk_size;
     fresh->used = 0;
     if (chunk && big && chunk_size != ARENA_CHUNK_SIZE) {
         fresh->next = chunk->next;
@@ -124,19 +174,19 @@ static void *reserve(upy_arena *arena, size_t size, int clear) {
 }
 
 /* reserve's usual case, a small cleared request that fits the chunk in
- * front, without its calls: most allocations are nodes of a few dozen
- * bytes, and reserve and memset were a seventh of the engine's time.  The
- * limit that applies is checked and charged here once (charge keeps
- * allocated <= limit, so limit - allocated cannot wrap). */
+ * front, without its calls (charge's check and count are done in place):
+ * most allocations are nodes of a few dozen bytes, and reserve and memset
+ * were a seventh of the engine's time. */
 static void *alloc_cleared(upy_arena *arena, size_t size) {
     upy_arena_chunk *chunk = arena->chunks;
-    upy_arena *owner = arena->budget ? arena->budget : arena;
+    upy_arena *owner = owner_of(arena);
     size_t rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     unsigned char *p;
     size_t k;
     if (size == 0 || size > ARENA_FAST_SIZE || !chunk ||
         chunk->size - chunk->used < rounded ||
-        (owner->limit && owner->limit - owner->allocated < rounded))
+        (owner->limit &&
+         (rounded > owner->limit || owner->allocated > owner->limit - rounded)))
         return reserve(arena, size, 1);
     owner->allocated += rounded;
     if (owner != arena)
@@ -180,12 +230,33 @@ void *upy_arena_grow(upy_arena *arena, const void *items, size_t len,
     return grown;
 }
 
+/* Frees the chunks from first up to (not including) stop. */
+static void free_chunks(upy_arena_chunk *first, const upy_arena_chunk *stop) {
+    while (first != stop) {
+        upy_arena_chunk *next = first->next;
+        free(first);
+        first = next;
+    }
+}
+
 void upy_arena_release(upy_arena *arena) {
     upy_arena_chunk *chunk = arena->chunks;
+    size_t k;
     while (chunk) {
         upy_arena_chunk *next = chunk->next;
-        free(chunk);
+        upy_arena_chunk **spare =
+            arena->budget ? spare_list(arena->budget, chunk->size) : NULL;
+        if (spare) {
+            chunk->next = *spare;
+            *spare = chunk;
+        } else {
+            free(chunk);
+        }
         chunk = next;
+    }
+    for (k = 0; k < UPY_ARENA_SPARE_SIZES && !arena->budget; k++) {
+        free_chunks(arena->spare[k], NULL);
+        arena->spare[k] = NULL;
     }
     if (arena->budget)
         arena->budget->allocated -= arena->allocated;
@@ -200,15 +271,6 @@ void upy_arena_mark_now(const upy_arena *arena, upy_arena_mark *mark) {
     mark->used = arena->chunks ? arena->chunks->used : 0;
     mark->allocated = arena->allocated;
     mark->next_chunk = arena->next_chunk;
-}
-
-/* Frees the chunks from first up to (not including) stop. */
-static void free_chunks(upy_arena_chunk *first, const upy_arena_chunk *stop) {
-    while (first != stop) {
-        upy_arena_chunk *next = first->next;
-        free(first);
-        first = next;
-    }
 }
 
 void upy_arena_rollback(upy_arena *arena, const upy_arena_mark *mark) {

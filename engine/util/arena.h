@@ -15,6 +15,10 @@
 
 typedef struct upy_arena_chunk upy_arena_chunk;
 
+/* Sizes of chunk (512 B to 4 KiB, those of small requests) that released
+ * scratch arenas give back to their budget arena for reuse. */
+#define UPY_ARENA_SPARE_SIZES 4
+
 typedef struct upy_arena {
     upy_arena_chunk *chunks; /* newest first */
     size_t allocated;        /* bytes handed out, for the limit */
@@ -23,14 +27,29 @@ typedef struct upy_arena {
     struct upy_arena *budget; /* the arena whose limit this one draws on, or
                                  NULL: its own */
     size_t next_chunk;        /* size of the next chunk for small requests */
+    /* In an arena with no budget: chunks its scratch arenas released,
+     * by size, taken again before malloc (scratch arenas come and go by
+     * the thousand per module), freed with it. */
+    upy_arena_chunk *spare[UPY_ARENA_SPARE_SIZES];
 } upy_arena;
 
 void upy_arena_init(upy_arena *arena, size_t limit);
 
 /* A scratch arena: released on its own, before its parent, while what it
  * holds counts against the parent's limit (and its parent's, ...) until
- * then.  What one code object's decoding needs only while it is recovered
- * lives in one, so a module's peak is not the sum over its code objects. */
+ * then.  Where memory lives, so that a module's peak is bounded by the
+ * code objects open at once and not the sum over all of them:
+ *   - the module arena: the marshal objects (str copied, bytes pointing
+ *     into the input), the module body's tree, and the text of each def
+ *     and class body printed so far (rec_def_body);
+ *   - per code object being recovered, a scratch arena (recover_body): its
+ *     decoded and neutral instructions, control-flow graph, indexes and
+ *     value stacks, released once its statements are built;
+ *   - per def or class body, a tree arena (rec_def_body): its statements,
+ *     released once they are printed;
+ *   - per phase, a working arena released when the phase returns: the
+ *     line table (upy_decode_code), normalize's tables and layout moves
+ *     (upy_normalize), the dominator computations (cfg.c). */
 void upy_arena_init_scratch(upy_arena *scratch, upy_arena *parent);
 
 /* Returns zeroed memory aligned for any object, or NULL when the system is

@@ -167,6 +167,13 @@ char *upy_sb_take(upy_strbuf *sb, size_t *len) {
     return text;
 }
 
+void upy_sb_clear(upy_strbuf *sb) {
+    sb->len = 0;
+    sb->failed = 0;
+    if (sb->data)
+        sb->data[0] = '\0';
+}
+
 void upy_sb_release(upy_strbuf *sb) {
     free(sb->data);
     sb->data = NULL;

@@ -32,6 +32,9 @@ void upy_sb_printf(upy_strbuf *sb, const char *fmt, ...);
 void upy_sb_json_escape(upy_strbuf *sb, const char *text, size_t len);
 /* Hands the text over to the caller (to free with free()) and resets sb. */
 char *upy_sb_take(upy_strbuf *sb, size_t *len);
+/* Empties sb for new text, keeping its memory and limit; clears a
+ * failure. */
+void upy_sb_clear(upy_strbuf *sb);
 void upy_sb_release(upy_strbuf *sb);
 
 #endif /* UPY_STRBUF_H */
