@@ -1496,12 +1496,9 @@ static int keeps_inner_link(const rec *r, int32_t b, int32_t link) {
  * never thread a COPY; POP_JUMP_IF to the one after it, 3.10-3.11 only
  * on one line).  The source had it in parentheses; flat, its last value
  * would be tested once, not twice. */
-static void keep_grouped(const rec *r, upy_expr *v, int is_and) {
-    if (v->kind != UPY_E_BOOLOP || v->u.boolop.is_and != is_and)
-        return;
-    v->grouped = 1;
-    if (r->ncode.layout->threads_jumps_of_one_line)
-        v->own_line = 1;
+static void keep_grouped(upy_expr *v, int is_and) {
+    if (v->kind == UPY_E_BOOLOP && v->u.boolop.is_and == is_and)
+        v->grouped = 1;
 }
 
 /* The operands after the first of `x and y and z ...` (or `or`, X being
@@ -1541,7 +1538,7 @@ static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
             keeps_inner_link(r, b, link))
             v->own_line = 1;
         if (st == 1)
-            keep_grouped(r, v, cond == UPY_JUMP_FALSE);
+            keep_grouped(v, cond == UPY_JUMP_FALSE);
         if (upy_vec_push(r->scratch, &operands, v)) {
             rec_oom(r);
             return NULL;
@@ -1771,9 +1768,14 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
         rec_unrecovered(r, out, bb->start, bb->end, "chained comparison");
         return 0;
     }
-    /* x an and/or of this kind: `(a or b) or c`, whose jumps end here. */
-    if (x.expr)
-        keep_grouped(r, x.expr, j->arg == UPY_JUMP_FALSE);
+    /* x an and/or whose jumps end here, at the test of its value, not
+     * threaded past it: `(a or b) or c` (kept apart from this one), or on
+     * 3.10-3.11 an and/or on lines of its own (keeps_inner_link). */
+    if (x.expr && x.expr->kind == UPY_E_BOOLOP) {
+        keep_grouped(x.expr, j->arg == UPY_JUMP_FALSE);
+        if (r->ncode.layout->threads_jumps_of_one_line)
+            x.expr->own_line = 1;
+    }
     rest = keep_operands(r, bb->next, target, j->arg, UPY_NO_BLOCK, rg, out);
     if (!rest)
         return -1;
