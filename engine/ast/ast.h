@@ -144,6 +144,12 @@ struct upy_expr {
      * an or/and whose jump was not threaded (recover/boolexpr.c
      * keep_operands). */
     uint8_t own_line;
+    /* An and/or the source put in parentheses inside one of the same
+     * kind, whose jumps the compiler did not thread to the outer one's
+     * end (recover/boolexpr.c keep_operands, keep_jump): kept apart, not
+     * merged into the outer operands, which would test its value once
+     * where the original tests it twice. */
+    uint8_t grouped;
     union {
         const upy_object *constant;
         const char *name;

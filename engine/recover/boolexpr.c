@@ -77,7 +77,8 @@ upy_expr *rec_negate(rec *r, upy_expr *e) {
 }
 
 static int same_boolop(const upy_expr *e, int is_and) {
-    return e->kind == UPY_E_BOOLOP && e->u.boolop.is_and == is_and;
+    return e->kind == UPY_E_BOOLOP && e->u.boolop.is_and == is_and &&
+           !e->grouped;
 }
 
 /* parts[0] and parts[1] and ... (or: or), flattening operands of the same
@@ -1470,25 +1471,34 @@ static int32_t next_keep_link(const rec *r, int32_t b, int32_t target,
     return UPY_NO_BLOCK;
 }
 
-/* Whether an operand, blocks b to link (whose JUMP_IF_X_OR_POP, X being
- * cond, ends it), holds a JUMP_IF_Y_OR_POP of the other kind to that very
- * jump: an and/or inside the or/and whose jump the compiler did not
- * thread to the next operand.  3.10-3.11 thread it only where both jumps
- * have one line (compile.c optimize_basic_block, JUMP_IF_FALSE_OR_POP to
- * JUMP_IF_TRUE_OR_POP): the inner and/or started another line.  Other
+/* Whether an operand, blocks b to link (whose JUMP_IF_X_OR_POP ends it),
+ * holds a JUMP_IF_Y_OR_POP to that very jump: an and/or inside the
+ * or/and whose jump the compiler did not thread to the next operand (Y
+ * the other kind) or to the end (Y the same kind).  3.10-3.11 thread it
+ * only where both jumps have one line (compile.c optimize_basic_block,
+ * JUMP_IF_FALSE_OR_POP to JUMP_IF_TRUE_OR_POP or to another
+ * JUMP_IF_FALSE_OR_POP): the inner and/or started another line.  Other
  * versions keep or thread the jump whatever the lines (the rules
  * table's threads_jumps_of_one_line). */
-static int keeps_inner_link(const rec *r, int32_t b, int32_t link,
-                            int32_t cond) {
+static int keeps_inner_link(const rec *r, int32_t b, int32_t link) {
     if (!r->ncode.layout->threads_jumps_of_one_line)
         return 0;
     for (; b < link; b++) {
         const upy_nin *j = ins(r, blk(r, b)->end - 1);
-        if (j->op == N_JUMP_IF_OR_POP && j->arg != cond &&
-            blk(r, b)->jump == link)
+        if (j->op == N_JUMP_IF_OR_POP && blk(r, b)->jump == link)
             return 1;
     }
     return 0;
+}
+
+/* An and/or operand v of an and/or of the same kind (is_and) that the
+ * compiler did not merge into it: its jumps end at its own test (3.12+
+ * never thread a COPY; POP_JUMP_IF to the one after it, 3.10-3.11 only
+ * on one line).  The source had it in parentheses; flat, its last value
+ * would be tested once, not twice. */
+static void keep_grouped(upy_expr *v, int is_and) {
+    if (v->kind == UPY_E_BOOLOP && v->u.boolop.is_and == is_and)
+        v->grouped = 1;
 }
 
 /* The operands after the first of `x and y and z ...` (or `or`, X being
@@ -1525,8 +1535,10 @@ static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
         }
         v = rec_value(r, rec_pop(r));
         if (st == 1 && v->kind == UPY_E_BOOLOP &&
-            keeps_inner_link(r, b, link, cond))
+            keeps_inner_link(r, b, link))
             v->own_line = 1;
+        if (st == 1)
+            keep_grouped(v, cond == UPY_JUMP_FALSE);
         if (upy_vec_push(r->scratch, &operands, v)) {
             rec_oom(r);
             return NULL;
@@ -1755,6 +1767,14 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
         }
         rec_unrecovered(r, out, bb->start, bb->end, "chained comparison");
         return 0;
+    }
+    /* x an and/or whose jumps end here, at the test of its value, not
+     * threaded past it: `(a or b) or c` (kept apart from this one), or on
+     * 3.10-3.11 an and/or on lines of its own (keeps_inner_link). */
+    if (x.expr && x.expr->kind == UPY_E_BOOLOP) {
+        keep_grouped(x.expr, j->arg == UPY_JUMP_FALSE);
+        if (r->ncode.layout->threads_jumps_of_one_line)
+            x.expr->own_line = 1;
     }
     rest = keep_operands(r, bb->next, target, j->arg, UPY_NO_BLOCK, rg, out);
     if (!rest)

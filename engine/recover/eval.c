@@ -868,6 +868,21 @@ static int under_later_value(const rec *r, const sval *v) {
     return 0;
 }
 
+/* A value computed and dropped as a statement.  A str constant is an
+ * f-string without fields: the compiler drops a str constant statement
+ * (compile.c compiler_visit_stmt_expr) or makes it the docstring, and
+ * only an f-string's JoinedStr comes out as LOAD_CONST; POP_TOP.  Printed
+ * as the plain string, it would become a docstring (first in its body)
+ * or no code at all.  NULL on error. */
+static upy_expr *dropped_str(rec *r, upy_expr *e) {
+    const char *text;
+    if (!e || e->kind != UPY_E_CONST || !e->u.constant ||
+        e->u.constant->kind != UPY_STR)
+        return e;
+    text = rec_str(e->u.constant);
+    return text && text[0] ? as_fstring(r, e) : new_expr(r, UPY_E_JOINEDSTR);
+}
+
 static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
     sval v = rec_pop(r);
     upy_stmt *s;
@@ -911,8 +926,8 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
         s = rec_stmt(r, UPY_S_EXPR);
         if (!s)
             return -1;
-        s->u.expr = v.expr;
-        return rec_emit(r, out, s);
+        s->u.expr = dropped_str(r, v.expr);
+        return s->u.expr ? rec_emit(r, out, s) : -1;
     default:
         return 0;
     }

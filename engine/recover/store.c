@@ -154,9 +154,10 @@ static void attach_chain(rec *r, const upy_expr *e, pending *p) {
 }
 
 /* A chained assignment's value that was not stored again but used: the
- * stores were walruses.  The value's node becomes (t1 := (t2 := value)),
- * in place: every slot and expression that holds the value reads the
- * walrus, which stores where the value is first evaluated, never a second
+ * stores were walruses.  The value's node becomes (t2 := (t1 := value)),
+ * t1 the target stored first (the innermost walrus stores first), in
+ * place: every slot and expression that holds the value reads the walrus,
+ * which stores where the value is first evaluated, never a second
  * evaluation of the value without its stores. */
 upy_expr *rec_chain_as_walrus(rec *r, pending *p) {
     upy_expr *node = p->value, *e = new_expr(r, UPY_E_CONST);
@@ -167,7 +168,7 @@ upy_expr *rec_chain_as_walrus(rec *r, pending *p) {
     /* Only the walrus holds the value now; the node keeps the mark of a
      * value COPY duplicated. */
     e->copied = 0;
-    for (k = p->targets.len; k-- > 0;) {
+    for (k = 0; k < p->targets.len; k++) {
         upy_expr *w = new_expr(r, UPY_E_NAMEDEXPR);
         if (!w)
             return NULL;
