@@ -387,10 +387,10 @@ static int is_future_import(const upy_stmt *s) {
            s->u.import.module && strcmp(s->u.import.module, "__future__") == 0;
 }
 
-/* Appends `if test: stmt` to body, test a false constant: a statement the
- * compiler drops again, kept for what its presence alone decides (a code
- * flag, a set-up). */
-static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt,
+/* Puts `if test: stmt` in body before statement `at`, test a false
+ * constant: a statement the compiler drops again, kept for what its
+ * presence alone decides (a code flag, a set-up). */
+static int insert_dead(rec *r, upy_stmt_list *body, uint32_t at, upy_stmt *stmt,
                        upy_expr *test) {
     upy_ptr_vec out = {0}, dead = {0};
     upy_stmt *s = rec_stmt(r, UPY_S_IF);
@@ -401,11 +401,12 @@ static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt,
     if (!s->u.if_.test || upy_vec_push(r->arena, &dead, stmt))
         return rec_oom(r);
     s->u.if_.body = upy_vec_stmts(&dead);
-    for (i = 0; i < body->len; i++)
-        if (upy_vec_push(r->arena, &out, body->items[i]))
+    for (i = 0; i <= body->len; i++)
+        if (upy_vec_push(r->arena, &out,
+                         i == at  ? s
+                         : i < at ? body->items[i]
+                                  : body->items[i - 1]))
             return rec_oom(r);
-    if (upy_vec_push(r->arena, &out, s))
-        return rec_oom(r);
     *body = upy_vec_stmts(&out);
     return 0;
 }
@@ -413,7 +414,16 @@ static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt,
 /* A generator whose yields were all dead code (`return; yield`, `while
  * False: yield`): the compiler dropped them, but the generator flag comes
  * from the source's yield, so the output needs one, in an `if False:` the
- * compiler drops again. */
+ * compiler drops again.  3.8-3.11 keep that False in co_consts unless it
+ * is the last constant (compile.c trim_unused_consts), so there it goes
+ * last.  3.12+ drop it anywhere (flowgraph.c remove_unused_consts), and
+ * there it goes first (after a docstring): at the end its `if False:` jump
+ * would stand between the body and the implicit return, and flowgraph.c
+ * inline_small_exit_blocks, which runs before that jump goes, would not
+ * copy the return into the jumps out of a final try or with, as it did
+ * for the source's `return; yield`. */
+static uint32_t lead_len(const upy_stmt_list *body);
+
 static int add_dead_yield(rec *r, upy_stmt_list *body) {
     upy_stmt *yield_stmt;
     uint32_t i;
@@ -428,7 +438,10 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
     yield_stmt->u.expr = upy_expr_new(r->arena, UPY_E_YIELD);
     if (!yield_stmt->u.expr)
         return rec_oom(r);
-    return append_dead(r, body, yield_stmt, rec_const_false(r));
+    return insert_dead(r, body,
+                       r->ncode.layout->keeps_unused_consts ? body->len
+                                                            : lead_len(body),
+                       yield_stmt, rec_const_false(r));
 }
 
 static int has_annotation(upy_stmt_list *list);
@@ -494,7 +507,7 @@ static int add_dead_annotation(rec *r, upy_stmt_list *body) {
     }
     if (!ann->u.annassign.target || !ann->u.annassign.annotation || !test)
         return rec_oom(r);
-    return append_dead(r, body, ann, test);
+    return insert_dead(r, body, body->len, ann, test);
 }
 
 /* Whether name is the variable of a comprehension 3.12+ inlined in the
