@@ -1246,15 +1246,36 @@ static int push_dead_import(rec *r, const char *name, upy_ptr_vec *dead) {
     return upy_vec_push(r->arena, dead, s) ? rec_oom(r) : 0;
 }
 
+/* Where dead code after the statements goes when they can fall off their
+ * end: the end of the last handler of a final try whose body always leaves
+ * (its handlers are the ways to the end, and its else part, had the source
+ * one, is dead).  An `if` the compiler drops after the try would stand
+ * between those ways and the implicit return, which flowgraph.c
+ * inline_small_exit_blocks copies into them where nothing does; at the
+ * end of the last handler it runs after the names the handlers number, as
+ * the dead code after the try (or, of an except*, in its else part,
+ * compile.c compiler_try_star_except) did.  NULL when there is no such
+ * try: the end of the statements. */
+static upy_stmt_list *last_handler_end(upy_stmt_list *body) {
+    upy_stmt *s = body->len ? body->items[body->len - 1] : NULL;
+    if (!s || s->kind != UPY_S_TRY || !s->u.try_.n_handlers ||
+        s->u.try_.orelse.len || s->u.try_.finalbody.len ||
+        !always_leaves(&s->u.try_.body))
+        return NULL;
+    return &s->u.try_.handlers[s->u.try_.n_handlers - 1].body;
+}
+
 /* Names only dead code at the end used (`return x` after a return on
  * every way, `if 0: ...`): the compiler drops the code, not the names it
  * numbered, which come last in co_names.  Loading them there, where
  * nothing runs, numbers them again; after code that can fall off its
- * end, in an `if` the compiler drops (as the source's was). */
+ * end, in an `if` the compiler drops (as the source's was), at the end
+ * of the statements or where last_handler_end says. */
 static int add_dead_names(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
     upy_ptr_vec loads = {0}, dead = {0}, out = {0};
     upy_stmt *s;
+    upy_stmt_list *into;
     uint32_t n = (uint32_t)upy_seq_len(co->names), from = trailing_names(r), k;
     if (from == n)
         return 0;
@@ -1278,8 +1299,11 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
     }
     if (flush_dead_loads(r, &loads, &dead))
         return -1;
-    for (k = 0; k < body->len; k++)
-        if (upy_vec_push(r->arena, &out, body->items[k]))
+    into = always_leaves(body) ? NULL : last_handler_end(body);
+    if (!into)
+        into = body;
+    for (k = 0; k < into->len; k++)
+        if (upy_vec_push(r->arena, &out, into->items[k]))
             return rec_oom(r);
     if (always_leaves(body)) {
         for (k = 0; k < dead.len; k++)
@@ -1294,7 +1318,7 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
         if (!s->u.if_.test || upy_vec_push(r->arena, &out, s))
             return rec_oom(r);
     }
-    *body = upy_vec_stmts(&out);
+    *into = upy_vec_stmts(&out);
     return 0;
 }
 
