@@ -529,33 +529,6 @@ static int32_t await_loop_end(const norm *nm, uint32_t i) {
     return end - 1;
 }
 
-/* The offset where an async for whose header is decoded instruction i
- * and whose END_ASYNC_FOR is instruction h goes on when its iterator is
- * exhausted: the code after END_ASYNC_FOR, or where the jump there goes
- * when that is after the header.  3.12+ lay END_ASYNC_FOR out with the
- * cold blocks at the end (flowgraph.c push_cold_blocks_to_end) and jump
- * back from it to the code after the loop, which a `break` may fall
- * into; that jump, which nothing but END_ASYNC_FOR reaches, goes with
- * it.  (A jump to before the header goes on with an enclosing loop: the
- * loop ends there, as its jump says.) */
-static uint32_t async_for_exit(norm *nm, uint32_t i, uint32_t h) {
-    uint32_t j = h + 1, k;
-    int32_t to;
-    while (op_is(nm, j, UPY_OP_EXTENDED_ARG))
-        j++;
-    if (!op_is(nm, j, UPY_OP_JUMP_BACKWARD_NO_INTERRUPT) &&
-        !op_is(nm, j, UPY_OP_JUMP_BACKWARD) &&
-        !op_is(nm, j, UPY_OP_JUMP_FORWARD))
-        return h + 1 < nm->dec->count ? at(nm, h + 1)->offset
-                                      : at(nm, h)->offset;
-    to = index_of_offset(nm, at(nm, j)->target);
-    if (to <= (int32_t)i)
-        return at(nm, h + 1)->offset;
-    for (k = h + 1; k <= j; k++)
-        nm->skip[k] = 1;
-    return at(nm, (uint32_t)to)->offset;
-}
-
 /* Marks the decoded instructions of handler code that only the compiler's
  * machinery reaches: CLEANUP_THROW blocks of await loops and the 3.12+
  * generator wrapper.  Their exception-table entries are then ignored. */
@@ -1194,7 +1167,9 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
                 return fail_memory(nm);
             out->flags |= N_ASYNC;
             nm->handler_of[nm->n - 1] = h;
-            nm->target_off[nm->n - 1] = async_for_exit(nm, i, (uint32_t)h);
+            nm->target_off[nm->n - 1] = (uint32_t)h + 1 < nm->dec->count
+                                            ? at(nm, (uint32_t)h + 1)->offset
+                                            : at(nm, (uint32_t)h)->offset;
             return UNPYC_OK;
         }
         if (in->op == UPY_OP_GET_YIELD_FROM_ITER)

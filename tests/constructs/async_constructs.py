@@ -42,23 +42,3 @@ async def try_in_async(f):
         return None
     finally:
         await f()
-
-
-async def break_into_code_after(it, g, h):
-    # 3.12+ lay the loop's exit (END_ASYNC_FOR) out at the end, jumping
-    # back to the code after the loop, which the break falls into.
-    async for i in it():
-        g(i)
-        break
-    first = h(i)
-    g(first, i)
-    return first
-
-
-async def break_in_if(it, g, h):
-    async for i in it():
-        if g(i):
-            break
-    first = h(i)
-    g(first, i)
-    return first
