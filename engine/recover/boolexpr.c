@@ -1392,6 +1392,11 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                     rec_same_code(r, from, blk(r, merge)->start,
                                   blk(r, b)->end - from)) {
                     r->done[b] = 1;
+                    /* (Its other branch may have run into merge itself,
+                     * which it then took for a copy of its shared tail
+                     * and marked done: merge is where this value goes
+                     * on, in `r or (a if c else b)` returned.) */
+                    r->done[merge] = 0;
                     return 0;
                 }
                 continue;

@@ -387,10 +387,10 @@ static int is_future_import(const upy_stmt *s) {
            s->u.import.module && strcmp(s->u.import.module, "__future__") == 0;
 }
 
-/* Appends `if test: stmt` to body, test a false constant: a statement the
- * compiler drops again, kept for what its presence alone decides (a code
- * flag, a set-up). */
-static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt,
+/* Puts `if test: stmt` in body before statement `at`, test a false
+ * constant: a statement the compiler drops again, kept for what its
+ * presence alone decides (a code flag, a set-up). */
+static int insert_dead(rec *r, upy_stmt_list *body, uint32_t at, upy_stmt *stmt,
                        upy_expr *test) {
     upy_ptr_vec out = {0}, dead = {0};
     upy_stmt *s = rec_stmt(r, UPY_S_IF);
@@ -401,11 +401,12 @@ static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt,
     if (!s->u.if_.test || upy_vec_push(r->arena, &dead, stmt))
         return rec_oom(r);
     s->u.if_.body = upy_vec_stmts(&dead);
-    for (i = 0; i < body->len; i++)
-        if (upy_vec_push(r->arena, &out, body->items[i]))
+    for (i = 0; i <= body->len; i++)
+        if (upy_vec_push(r->arena, &out,
+                         i == at  ? s
+                         : i < at ? body->items[i]
+                                  : body->items[i - 1]))
             return rec_oom(r);
-    if (upy_vec_push(r->arena, &out, s))
-        return rec_oom(r);
     *body = upy_vec_stmts(&out);
     return 0;
 }
@@ -413,7 +414,16 @@ static int append_dead(rec *r, upy_stmt_list *body, upy_stmt *stmt,
 /* A generator whose yields were all dead code (`return; yield`, `while
  * False: yield`): the compiler dropped them, but the generator flag comes
  * from the source's yield, so the output needs one, in an `if False:` the
- * compiler drops again. */
+ * compiler drops again.  3.8-3.11 keep that False in co_consts unless it
+ * is the last constant (compile.c trim_unused_consts), so there it goes
+ * last.  3.12+ drop it anywhere (flowgraph.c remove_unused_consts), and
+ * there it goes first (after a docstring): at the end its `if False:` jump
+ * would stand between the body and the implicit return, and flowgraph.c
+ * inline_small_exit_blocks, which runs before that jump goes, would not
+ * copy the return into the jumps out of a final try or with, as it did
+ * for the source's `return; yield`. */
+static uint32_t lead_len(const upy_stmt_list *body);
+
 static int add_dead_yield(rec *r, upy_stmt_list *body) {
     upy_stmt *yield_stmt;
     uint32_t i;
@@ -428,7 +438,10 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
     yield_stmt->u.expr = upy_expr_new(r->arena, UPY_E_YIELD);
     if (!yield_stmt->u.expr)
         return rec_oom(r);
-    return append_dead(r, body, yield_stmt, rec_const_false(r));
+    return insert_dead(r, body,
+                       r->ncode.layout->keeps_unused_consts ? body->len
+                                                            : lead_len(body),
+                       yield_stmt, rec_const_false(r));
 }
 
 static int has_annotation(upy_stmt_list *list);
@@ -494,7 +507,7 @@ static int add_dead_annotation(rec *r, upy_stmt_list *body) {
     }
     if (!ann->u.annassign.target || !ann->u.annassign.annotation || !test)
         return rec_oom(r);
-    return append_dead(r, body, ann, test);
+    return insert_dead(r, body, body->len, ann, test);
 }
 
 /* Whether name is the variable of a comprehension 3.12+ inlined in the
@@ -1233,15 +1246,36 @@ static int push_dead_import(rec *r, const char *name, upy_ptr_vec *dead) {
     return upy_vec_push(r->arena, dead, s) ? rec_oom(r) : 0;
 }
 
+/* Where dead code after the statements goes when they can fall off their
+ * end: the end of the last handler of a final try whose body always leaves
+ * (its handlers are the ways to the end, and its else part, had the source
+ * one, is dead).  An `if` the compiler drops after the try would stand
+ * between those ways and the implicit return, which flowgraph.c
+ * inline_small_exit_blocks copies into them where nothing does; at the
+ * end of the last handler it runs after the names the handlers number, as
+ * the dead code after the try (or, of an except*, in its else part,
+ * compile.c compiler_try_star_except) did.  NULL when there is no such
+ * try: the end of the statements. */
+static upy_stmt_list *last_handler_end(upy_stmt_list *body) {
+    upy_stmt *s = body->len ? body->items[body->len - 1] : NULL;
+    if (!s || s->kind != UPY_S_TRY || !s->u.try_.n_handlers ||
+        s->u.try_.orelse.len || s->u.try_.finalbody.len ||
+        !always_leaves(&s->u.try_.body))
+        return NULL;
+    return &s->u.try_.handlers[s->u.try_.n_handlers - 1].body;
+}
+
 /* Names only dead code at the end used (`return x` after a return on
  * every way, `if 0: ...`): the compiler drops the code, not the names it
  * numbered, which come last in co_names.  Loading them there, where
  * nothing runs, numbers them again; after code that can fall off its
- * end, in an `if` the compiler drops (as the source's was). */
+ * end, in an `if` the compiler drops (as the source's was), at the end
+ * of the statements or where last_handler_end says. */
 static int add_dead_names(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
     upy_ptr_vec loads = {0}, dead = {0}, out = {0};
     upy_stmt *s;
+    upy_stmt_list *into;
     uint32_t n = (uint32_t)upy_seq_len(co->names), from = trailing_names(r), k;
     if (from == n)
         return 0;
@@ -1265,8 +1299,11 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
     }
     if (flush_dead_loads(r, &loads, &dead))
         return -1;
-    for (k = 0; k < body->len; k++)
-        if (upy_vec_push(r->arena, &out, body->items[k]))
+    into = always_leaves(body) ? NULL : last_handler_end(body);
+    if (!into)
+        into = body;
+    for (k = 0; k < into->len; k++)
+        if (upy_vec_push(r->arena, &out, into->items[k]))
             return rec_oom(r);
     if (always_leaves(body)) {
         for (k = 0; k < dead.len; k++)
@@ -1281,7 +1318,7 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
         if (!s->u.if_.test || upy_vec_push(r->arena, &out, s))
             return rec_oom(r);
     }
-    *body = upy_vec_stmts(&out);
+    *into = upy_vec_stmts(&out);
     return 0;
 }
 

@@ -142,6 +142,9 @@ typedef struct mcase {
     int64_t chain;
     int64_t guard_end; /* copied case with a guard: the POP_TOP of the
                           subject where the body starts, else -1 */
+    int dead_guard;    /* copied case whose pattern, once it matched, goes on
+                          where its failures do: a guard the compiler found
+                          false (`case 0 if False:`), dropped with the body */
 } mcase;
 
 typedef struct mparse {
@@ -929,6 +932,11 @@ static int read_cases(mparse *mp, uint32_t pos, int copied) {
         goto undo;
     if (ins(r, st.pos)->op == N_POP_TOP) {
         log_ins(mp, st.pos);
+    } else if (mc->fail_at >= 0 && through(mp, st.pos) == mc->fail_at) {
+        /* (flowgraph.c folds the constant guard's jump into an
+         * unconditional one to the next case, and drops the body it made
+         * unreachable.) */
+        mc->dead_guard = 1;
     } else {
         int64_t body, fail;
         const upy_nin *g = ins(r, st.pos);
@@ -1193,22 +1201,30 @@ static void mark_pattern(rec *r, const mparse *mp, uint8_t *in_pattern) {
 
 /* The end of the match: where the bodies' closing jumps go (at or after
  * where the last case fails to); the last case's failure target when no
- * body jumps. */
+ * body jumps.  A last case that cannot fail (`case z:`) fails nowhere: the
+ * closing jumps are then those of the bodies before its pattern, to past
+ * where its body starts (taking the code after the match into that body
+ * would skip it after every other case). */
 static int32_t match_end(const rec *r, const mparse *mp,
                          const uint8_t *in_pattern, const region *rg,
                          int32_t last_fail) {
+    const mcase *last = &mp->cases[mp->ncases - 1];
     uint32_t i,
         from = mp->cases[0].start,
         to = last_fail < (int32_t)r->cfg.count ? r->cfg.blocks[last_fail].start
                                                : r->ncode.count;
-    int32_t end = UPY_NO_BLOCK;
+    int32_t end = UPY_NO_BLOCK, least = last_fail;
+    if (last->fail_at < 0) {
+        to = last->start;
+        least = block_at(r, last->after);
+    }
     for (i = from; i < to; i++) {
         const upy_nin *in = ins(r, i);
         int32_t t;
         if (in->op != N_JUMP || in_pattern[i] || r->skip[i] || in->target < 0)
             continue;
         t = r->cfg.block_of[in->target];
-        if (t < last_fail || t == rg->brk || t == rg->cont)
+        if (t < least || t == rg->brk || t == rg->cont)
             continue;
         if (end == UPY_NO_BLOCK || t < end)
             end = t;
@@ -1280,6 +1296,12 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
         region body_rg;
 
         c->pattern = mc->pattern;
+        if (mc->dead_guard) {
+            c->guard = rec_const_false(r);
+            if (!c->guard)
+                return -1;
+            continue;
+        }
         guard_at = mc->guard_end;
         /* The last case keeps its guard apart only before a trailing
          * `case _` (otherwise the guard is an if around the body, the same

@@ -219,3 +219,19 @@ def grouped_values_in_statements(o, a, b, c, d):
     x += (b or c) and (d or a)
     o.x = (a or b) and (c or d)
     return x
+
+
+def or_of_conditional_returned(r, a, c, b):
+    # 3.12+ copy the return into the conditional's first branch; its other
+    # branch runs into the return the `or` jumps to.
+    return r or (a if c else b)
+
+
+def or_of_conditional_stored(self, field):
+    self.root = self.root or (
+        self.parent.root if isinstance(self.parent, field) else self.parent
+    )
+
+
+def and_of_nested_conditional(x, a, c, b, d, e):
+    y = x and (a if c else (b if d else e))

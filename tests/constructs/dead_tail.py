@@ -40,3 +40,13 @@ def handler_reraises(self):
         raise
         self.never("dead")
     self.done()
+
+
+def handler_returns(self, obj):
+    # The dead call after the try goes at the end of the last handler:
+    # after the try it would keep the handler's return from being copied.
+    try:
+        raise obj
+    except TypeError:
+        return
+    self.fail("TypeError expected for raising %s" % type(obj))

@@ -105,3 +105,16 @@ async def awaiting(f):
             await g(e)
         finally:
             f.count += 1
+
+
+def dead_else(self):
+    # The try's body always raises: its else part is dead code, whose
+    # names the compiler numbers after the handlers'.
+    try:
+        raise ExceptionGroup("eg", [OSError("os")])
+    except* OSError as e:
+        self.check(e)
+    except* ValueError:
+        pass
+    else:
+        self.fail("Exception not raised")

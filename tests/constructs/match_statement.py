@@ -134,3 +134,37 @@ def finally_body_repeated_after_match(x):
         pass
     finally:
         a()
+
+
+def irrefutable_last_case(x):
+    # The last case cannot fail: the code after the match runs after every
+    # case, not only inside the last one.
+    match x:
+        case 1:
+            y = 0
+        case z:
+            y = 1
+    return x, y, z
+
+
+def guard_after_capture(x):
+    z = None
+    match x:
+        case 0:
+            y = 0
+        case z if x:
+            y = 1
+    return x, z
+
+
+def false_guards(x):
+    # A constant false guard: the compiler drops it and the body.
+    y = None
+    match x:
+        case 0 if False:
+            y = 0
+        case 1 if 0:
+            y = 1
+        case 2:
+            y = 2
+    return y
