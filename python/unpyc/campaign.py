@@ -12,7 +12,9 @@ program takes too long and restarts when it dies.  Each program gets one
 verdict:
 
 * equivalent: the output compiles to equivalent code;
-* marked: the output holds an "unpyc: could not recover" region (counted
+* marked: the output holds an "unpyc: could not recover" region, or a
+  comment that an instruction is not supported yet (3.8-3.10 SETUP_*: the
+  code it starts is left out), what makes the command exit 9 (counted
   here whatever the oracle says; "equivalent anyway" is a false alarm);
 * differs: unmarked output that compiles to different code, a lie
   ("noted" counts those where a "# unpyc:" comment says something);
@@ -53,6 +55,10 @@ from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, 
 from . import roundtrip
 
 MARK = "unpyc: could not recover this "
+# The engine's comment where normalize met an instruction it cannot lower:
+# the code from there is left out, so the output is as incomplete as a
+# marked region.
+UNSUPPORTED = re.compile(r"# unpyc: (\w+) at offset \d+ is not supported by the decompiler yet")
 # Any comment of the engine's about the output ("# unpyc: a value missing
 # from the stack...").
 NOTE = "# unpyc: "
@@ -92,14 +98,24 @@ def check_program(source: str, filename: str = "<generated>",
     output = outputs[0] if outputs else ""
     status = result.status
     category = _category(result.status, result.detail or "", source, expected)
-    if MARK in output:
+    left_out = _left_out(output)
+    if left_out is not None:
         status = MARKED
-        category = _marked_category(output.split(MARK, 1)[1]) + (
+        category = left_out + (
             " (equivalent anyway)" if result.status == roundtrip.EQUIVALENT else "")
     equivalent = sum(1 for f in result.functions if f.status == roundtrip.EQUIVALENT)
     return {"status": status, "category": category, "detail": result.detail or "",
             "functions": [equivalent, len(result.functions)], "output": output,
             "noted": NOTE in output}
+
+
+def _left_out(output: str) -> Optional[str]:
+    """What the output says it left out (its category), or None when it
+    says nothing is."""
+    if MARK in output:
+        return _marked_category(output.split(MARK, 1)[1])
+    unsupported = UNSUPPORTED.search(output)
+    return unsupported.group(1) + " not supported" if unsupported else None
 
 
 def _marked_category(region: str) -> str:
