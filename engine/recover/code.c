@@ -1233,6 +1233,17 @@ static int push_dead_import(rec *r, const char *name, upy_ptr_vec *dead) {
     return upy_vec_push(r->arena, dead, s) ? rec_oom(r) : 0;
 }
 
+/* `if False:` (or what the code's constants allow, dead_test_last)
+ * around the statements dead, which the compiler drops. */
+static upy_stmt *dead_if(rec *r, const upy_code *co, upy_ptr_vec *dead) {
+    upy_stmt *s = rec_stmt(r, UPY_S_IF);
+    if (!s)
+        return NULL;
+    s->u.if_.test = rec_const(r, dead_test_last(co, r->is_module));
+    s->u.if_.body = upy_vec_stmts(dead);
+    return s->u.if_.test ? s : NULL;
+}
+
 /* Names only dead code at the end used (`return x` after a return on
  * every way, `if 0: ...`): the compiler drops the code, not the names it
  * numbered, which come last in co_names.  Loading them there, where
@@ -1241,7 +1252,7 @@ static int push_dead_import(rec *r, const char *name, upy_ptr_vec *dead) {
 static int add_dead_names(rec *r, upy_stmt_list *body) {
     const upy_code *co = r->code;
     upy_ptr_vec loads = {0}, dead = {0}, out = {0};
-    upy_stmt *s;
+    upy_stmt *s, *last;
     uint32_t n = (uint32_t)upy_seq_len(co->names), from = trailing_names(r), k;
     if (from == n)
         return 0;
@@ -1265,6 +1276,23 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
     }
     if (flush_dead_loads(r, &loads, &dead))
         return -1;
+    last = body->len ? body->items[body->len - 1] : NULL;
+    if (!always_leaves(body) && last && last->kind == UPY_S_TRY &&
+        last->u.try_.n_handlers && !last->u.try_.orelse.len &&
+        !last->u.try_.finalbody.len && always_leaves(&last->u.try_.body)) {
+        /* (After a try body that always leaves, where a handler goes on,
+         * the else part is the dead code: there it leaves the way on of
+         * the handlers as it was.) */
+        s = dead_if(r, co, &dead);
+        if (!s)
+            return -1;
+        last->u.try_.orelse.items = upy_arena_array(r->arena, 1, sizeof s);
+        if (!last->u.try_.orelse.items)
+            return rec_oom(r);
+        last->u.try_.orelse.items[0] = s;
+        last->u.try_.orelse.len = 1;
+        return 0;
+    }
     for (k = 0; k < body->len; k++)
         if (upy_vec_push(r->arena, &out, body->items[k]))
             return rec_oom(r);
@@ -1273,12 +1301,8 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
             if (upy_vec_push(r->arena, &out, dead.items[k]))
                 return rec_oom(r);
     } else {
-        s = rec_stmt(r, UPY_S_IF);
-        if (!s)
-            return -1;
-        s->u.if_.test = rec_const(r, dead_test_last(co, r->is_module));
-        s->u.if_.body = upy_vec_stmts(&dead);
-        if (!s->u.if_.test || upy_vec_push(r->arena, &out, s))
+        s = dead_if(r, co, &dead);
+        if (!s || upy_vec_push(r->arena, &out, s))
             return rec_oom(r);
     }
     *body = upy_vec_stmts(&out);

@@ -1193,22 +1193,26 @@ static void mark_pattern(rec *r, const mparse *mp, uint8_t *in_pattern) {
 
 /* The end of the match: where the bodies' closing jumps go (at or after
  * where the last case fails to); the last case's failure target when no
- * body jumps. */
+ * body jumps.  A last case that cannot fail (a capture or wildcard
+ * pattern, whose guard is read as an if in its body) has no such target:
+ * the closing jumps of the bodies before it go past its start. */
 static int32_t match_end(const rec *r, const mparse *mp,
                          const uint8_t *in_pattern, const region *rg,
                          int32_t last_fail) {
-    uint32_t i,
-        from = mp->cases[0].start,
-        to = last_fail < (int32_t)r->cfg.count ? r->cfg.blocks[last_fail].start
-                                               : r->ncode.count;
-    int32_t end = UPY_NO_BLOCK;
+    int fails = last_fail < (int32_t)r->cfg.count;
+    uint32_t i, from = mp->cases[0].start,
+                to = fails ? r->cfg.blocks[last_fail].start
+                           : mp->cases[mp->ncases - 1].start;
+    int32_t end = UPY_NO_BLOCK,
+            past = fails ? last_fail
+                         : block_at(r, mp->cases[mp->ncases - 1].start) + 1;
     for (i = from; i < to; i++) {
         const upy_nin *in = ins(r, i);
         int32_t t;
         if (in->op != N_JUMP || in_pattern[i] || r->skip[i] || in->target < 0)
             continue;
         t = r->cfg.block_of[in->target];
-        if (t < last_fail || t == rg->brk || t == rg->cont)
+        if (t < past || t == rg->brk || t == rg->cont)
             continue;
         if (end == UPY_NO_BLOCK || t < end)
             end = t;

@@ -522,12 +522,17 @@ static void skip_exit_copies(rec *r, uint32_t at, uint32_t fstart,
 }
 
 /* Whether [at, at + n) is a copy of the finally body [first, first + n)
- * followed by the exit it runs before.  A branch of the body that ends it
- * early jumps to a RERAISE 0 of its own in the handler; in the copy it
- * jumps to what follows, which the compiler copies only when small (then
- * the jump keeps its relative place): a with exit or the iterator pops of
- * a return are not, and the branch jumps straight to the copy's end. */
-static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
+ * followed by the exit it runs before, [at + n, e].  A branch of the body
+ * that ends it early jumps to a RERAISE 0 of its own in the handler; in
+ * the copy it jumps to what follows, which the compiler copies only when
+ * small (then the jump keeps its relative place): a with exit or the
+ * iterator pops of a return are not, and the branch jumps straight to the
+ * copy's end.  3.11 may also give the code running off the copy's end a
+ * copy of the exit of its own (extend_block, where that code's block
+ * ended in a jump to it), the branch jumping to the exit after: skipped
+ * with the others (skip_exit_copies).  No e (below at + n): no such copy. */
+static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n,
+                        uint32_t e) {
     uint32_t k;
     if (rec_same_code(r, at, first, n))
         return 1;
@@ -538,7 +543,11 @@ static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n) {
         if (rec_same_code(r, at + k, first + k, 1))
             continue;
         if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
-            x->flags != y->flags || x->target != (int32_t)(at + n) ||
+            x->flags != y->flags ||
+            (x->target != (int32_t)(at + n) &&
+             !(e >= at + n && x->target > (int32_t)e &&
+               rec_same_code(r, (uint32_t)x->target, at + n,
+                             e + 1 - (at + n)))) ||
             y->target < (int32_t)(first + n) ||
             ins(r, (uint32_t)y->target)->op != N_RERAISE ||
             ins(r, (uint32_t)y->target)->arg)
@@ -612,7 +621,7 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
     if (e + 1 < n)
         return 0;
     at = e + 1 - n;
-    if (!copy_to_exit(r, at, fstart, u.at) ||
+    if (!copy_to_exit(r, at, fstart, u.at, 0) ||
         !rec_same_code(r, at + u.at + u.copy, fstart + u.at + u.handler,
                        rest) ||
         (u.copy == 2 ? !is_swap_pop(r, at + u.at)
@@ -688,7 +697,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         if (found)
             continue;
         stop = copy_end_before(r, e);
-        if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen) ||
+        if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
             runs_under_body_handler(r, stop - flen, fstart, flen, e))
             continue;
         if (rec_skip_copy(r, stop - flen, fstart, flen))
@@ -4515,7 +4524,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             }
             if ((uint32_t)stop < bb->end)
                 return rec_fail_region(r, b, rg, out);
-            b = bb->next;
+            /* (A skipped jump forward, over the else part of an if /
+             * else in a copy of a finally body that a return leaves
+             * through with its value waiting, goes where it jumps.) */
+            b = r->skip[bb->end - 1] && ins(r, bb->end - 1)->op == N_JUMP &&
+                        bb->jump > b && r->sp > rg->base
+                    ? bb->jump
+                    : bb->next;
             continue;
         }
         last = ins(r, (uint32_t)stop);
