@@ -1265,6 +1265,17 @@ static upy_stmt_list *last_handler_end(upy_stmt_list *body) {
     return &s->u.try_.handlers[s->u.try_.n_handlers - 1].body;
 }
 
+/* `if False:` (or what the code's constants allow, dead_test_last)
+ * around the statements dead, which the compiler drops. */
+static upy_stmt *dead_if(rec *r, const upy_code *co, upy_ptr_vec *dead) {
+    upy_stmt *s = rec_stmt(r, UPY_S_IF);
+    if (!s)
+        return NULL;
+    s->u.if_.test = rec_const(r, dead_test_last(co, r->is_module));
+    s->u.if_.body = upy_vec_stmts(dead);
+    return s->u.if_.test ? s : NULL;
+}
+
 /* Names only dead code at the end used (`return x` after a return on
  * every way, `if 0: ...`): the compiler drops the code, not the names it
  * numbered, which come last in co_names.  Loading them there, where
@@ -1310,12 +1321,8 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
             if (upy_vec_push(r->arena, &out, dead.items[k]))
                 return rec_oom(r);
     } else {
-        s = rec_stmt(r, UPY_S_IF);
-        if (!s)
-            return -1;
-        s->u.if_.test = rec_const(r, dead_test_last(co, r->is_module));
-        s->u.if_.body = upy_vec_stmts(&dead);
-        if (!s->u.if_.test || upy_vec_push(r->arena, &out, s))
+        s = dead_if(r, co, &dead);
+        if (!s || upy_vec_push(r->arena, &out, s))
             return rec_oom(r);
     }
     *into = upy_vec_stmts(&out);

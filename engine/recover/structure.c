@@ -529,7 +529,11 @@ static void skip_exit_copies(rec *r, uint32_t at, uint32_t fstart,
  * return are not, and the branch jumps straight to the copy's end.  The
  * copy of a small exit follows the exit: it keeps the jump's relative
  * place where the exit is one instruction (a RERAISE, a `return value`'s
- * RETURN), not where it is two (a constant's load and RETURN). */
+ * RETURN), not where it is two (a constant's load and RETURN).
+ * 3.11 may also give the code running off the copy's end a copy of the exit
+ * of its own (extend_block, where that code's block ended in a jump to
+ * it), the branch jumping to the exit after: skipped with the others
+ * (skip_exit_copies). */
 static int copy_to_exit(const rec *r, uint32_t at, uint32_t first, uint32_t n,
                         uint32_t e) {
     uint32_t k;
@@ -4578,7 +4582,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             }
             if ((uint32_t)stop < bb->end)
                 return rec_fail_region(r, b, rg, out);
-            b = bb->next;
+            /* (A skipped jump forward, over the else part of an if /
+             * else in a copy of a finally body that a return leaves
+             * through with its value waiting, goes where it jumps.) */
+            b = r->skip[bb->end - 1] && ins(r, bb->end - 1)->op == N_JUMP &&
+                        bb->jump > b && r->sp > rg->base
+                    ? bb->jump
+                    : bb->next;
             continue;
         }
         last = ins(r, (uint32_t)stop);

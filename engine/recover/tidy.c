@@ -178,14 +178,26 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
 }
 
 /* Whether the statement list ends with a bare `return` (or one of None),
- * looking into a final if's branches. */
+ * looking into a final if's branches and a final try's ways on (the else
+ * part, else the body, and each clause; no finally body). */
 static int ends_with_return_none(const upy_stmt_list *body) {
     const upy_stmt *s;
+    uint32_t k;
     if (!body->len)
         return 0;
     s = body->items[body->len - 1];
     if (is_return_none(s))
         return 1;
+    if (s->kind == UPY_S_TRY) {
+        if (s->u.try_.finalbody.len || !s->u.try_.n_handlers ||
+            !ends_with_return_none(s->u.try_.orelse.len ? &s->u.try_.orelse
+                                                        : &s->u.try_.body))
+            return 0;
+        for (k = 0; k < s->u.try_.n_handlers; k++)
+            if (!ends_with_return_none(&s->u.try_.handlers[k].body))
+                return 0;
+        return 1;
+    }
     return s->kind == UPY_S_IF && s->u.if_.orelse.len &&
            ends_with_return_none(&s->u.if_.body) &&
            ends_with_return_none(&s->u.if_.orelse);
@@ -318,6 +330,19 @@ static int is_none_load(const upy_nin *in) {
     return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
 }
 
+/* Whether an instruction in [from, to], or in the skipped code right
+ * before (the exits of inner withs the return leaves first), keeps the
+ * line of a NOP dropped before it (upy_nin.lead_line). */
+static int leaves_line(const rec *r, uint32_t from, uint32_t to) {
+    uint32_t i;
+    while (from > 0 && r->skip[from - 1])
+        from--;
+    for (i = from; i <= to && i < r->ncode.count; i++)
+        if (r->ncode.ins[i].lead_line >= 0)
+            return 1;
+    return 0;
+}
+
 /* Whether return statement s leaves a with body by a copy of the with's
  * exit (LOAD_CONST None x3; CALL 2; [AWAIT;] POP_TOP) that runs on from
  * the code before it, in one block.  The compiler makes such a copy for
@@ -345,6 +370,12 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
         !is_none_load(&in[at - 2]) || !is_none_load(&in[at - 3]) ||
         !is_none_load(&in[at - 4]))
         return 0;
+    /* (A written return leaves its line before the exits, as a NOP their
+     * code does not cover (compiler_unwind_fblock gives each exit its
+     * with's line): without one, the exit is the with's own, run on into
+     * a copy of the implicit return.) */
+    if (!leaves_line(r, s->start, at - 4))
+        return 0;
     b = r->cfg.block_of[at - 4];
     bb = &r->cfg.blocks[b];
     /* (The exit lies outside the body's protected range: a block of its
@@ -353,6 +384,21 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
            (b > 0 && bb->npreds == 1 && bb->preds[0] == b - 1 &&
             r->cfg.blocks[b - 1].next == b &&
             in[r->cfg.blocks[b - 1].end - 1].op != N_JUMP);
+}
+
+/* Whether a final return of statements l that ends_with_return_none
+ * reads was written: one that written_return or returns_through_with
+ * tells (of a final if, its first), in a final try's ways on each. */
+static int written_final_return(const rec *r, const upy_stmt_list *l) {
+    const upy_stmt *s = l->items[l->len - 1];
+    uint32_t k;
+    if (s->kind != UPY_S_TRY)
+        return written_return(r, s) || returns_through_with(r, s);
+    for (k = 0; k < s->u.try_.n_handlers; k++)
+        if (written_final_return(r, &s->u.try_.handlers[k].body))
+            return 1;
+    return written_final_return(r, s->u.try_.orelse.len ? &s->u.try_.orelse
+                                                        : &s->u.try_.body);
 }
 
 /* Whether `if c: A; return` + B (B the statements after the if, to the
@@ -375,8 +421,7 @@ static int explicit_return(const rec *r, const upy_stmt *s,
     /* Before 3.10 the return of `if c: A` / `else: B` is a jump to the
      * final one, so a return at the end of A is written. */
     if (!r->ncode.layout->copies_exits ||
-        written_return(r, s->u.if_.body.items[s->u.if_.body.len - 1]) ||
-        returns_through_with(r, s->u.if_.body.items[s->u.if_.body.len - 1]))
+        written_final_return(r, &s->u.if_.body))
         return 1;
     while (none < n && upy_seq_item(consts, none)->kind != UPY_NONE)
         none++;
@@ -394,7 +439,7 @@ static int explicit_return(const rec *r, const upy_stmt *s,
     if (none < n && first_new < n && (none > 0 || r->is_class_body) &&
         !later_const_before(r, none, from))
         return none < first_new;
-    return s->u.if_.body.len == 1;
+    return s->u.if_.body.len == 1 && s->u.if_.body.items[0]->kind != UPY_S_TRY;
 }
 
 /* The instructions of statements [a, b) of a list, the last one's up to
@@ -1122,6 +1167,15 @@ static void fold_nested_in_ifs(rec *r, upy_stmt_list *body) {
     }
 }
 
+/* Whether statements l are all copies of the implicit `return None`. */
+static int implicit_returns_only(const rec *r, const upy_stmt_list *l) {
+    uint32_t k;
+    for (k = 0; k < l->len; k++)
+        if (!is_return_none(l->items[k]) || written_return(r, l->items[k]))
+            return 0;
+    return 1;
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else, unless the
@@ -1255,8 +1309,13 @@ void rec_fold_tail_returns(rec *r, upy_stmt_list *body) {
     case UPY_S_TRY:
         if (last->u.try_.finalbody.len)
             break;
-        rec_fold_tail_returns(r, last->u.try_.orelse.len ? &last->u.try_.orelse
-                                                         : &last->u.try_.body);
+        /* (An else part of copies of the implicit return alone, where the
+         * body's last statement ran out, leaves the body at the end too.) */
+        if (!last->u.try_.orelse.len ||
+            implicit_returns_only(r, &last->u.try_.orelse))
+            rec_fold_tail_returns(r, &last->u.try_.body);
+        if (last->u.try_.orelse.len)
+            rec_fold_tail_returns(r, &last->u.try_.orelse);
         for (k = 0; k < last->u.try_.n_handlers; k++)
             rec_fold_tail_returns(r, &last->u.try_.handlers[k].body);
         break;

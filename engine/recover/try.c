@@ -1312,6 +1312,15 @@ static int is_lone_return(const rec *r, int32_t b) {
            ins(r, blk(r, b)->start)->op == N_RETURN;
 }
 
+/* Whether block b falls through to the next block, or jumps forward past
+ * it (the jump over the else part of an if / else in a copy of a finally
+ * body, which goes on in the blocks after). */
+static int goes_on_to_next(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return bb->next == b + 1 ||
+           (ins(r, bb->end - 1)->op == N_JUMP && bb->jump > b + 1);
+}
+
 /* The block of the RETURN that the blocks from `end` on fall through to,
  * unprotected (the way out of a `return value`: copies of finally bodies
  * and with exits in blocks of their own, a branch of a finally body ending
@@ -1322,7 +1331,7 @@ static int is_lone_return(const rec *r, int32_t b) {
 static int32_t return_after(const rec *r, int32_t end, const region *rg) {
     int32_t ret = end, count = (int32_t)r->cfg.count;
     while (ret < count && (ret < rg->end || rec_is_unwinding(r, ret)) &&
-           !blk(r, ret)->is_handler && blk(r, ret)->next == ret + 1 &&
+           !blk(r, ret)->is_handler && goes_on_to_next(r, ret) &&
            ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         ret++;
     if (ret >= count || (ret >= rg->end && !rec_is_unwinding(r, ret)) ||
@@ -2401,7 +2410,10 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
             follow = r->exit_block;
-            if (follow == h)
+            /* (So when the else part is empty: the body's last if
+             * statement read its test through the lone jump over the
+             * handlers, 3.11's, which then holds no statement.) */
+            if (follow == h || (follow == UPY_NO_BLOCK && !orelse.len))
                 follow = else_jumps_past(r, exit, h, rg);
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
                    !in_place && exit >= rg->start && exit < rg->end) {

@@ -118,3 +118,15 @@ def dead_else(self):
         pass
     else:
         self.fail("Exception not raised")
+
+
+# The else part after a body that always raises never runs: the compiler
+# drops its code but keeps the names it numbered (test_except_star's
+# test_multiple_matches_unnamed read the else part as code after the try).
+def star_raises_else_fails(self, make):
+    try:
+        raise make()
+    except* ValueError:
+        self.seen = True
+    else:
+        self.fail("not raised")

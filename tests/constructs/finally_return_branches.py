@@ -1,0 +1,29 @@
+"""`return value` in a try body whose finally body branches: the value
+waits on the stack under the copy of the finally body before the return
+(each once read as `return ...` with the value lost, or left unrecovered,
+on 3.11: test.support's run_with_tz, cattrs' structure factories)."""
+
+
+# An if / else in the finally body: the copy jumps over its else part on
+# the way to the return.
+def restore_after_call(func, env, orig):
+    try:
+        return func()
+    finally:
+        if orig is None:
+            del env["TZ"]
+        else:
+            env["TZ"] = orig
+        env.reset()
+
+
+# An if ending the finally body: 3.11 gives the then part a copy of the
+# RETURN_VALUE of its own, and the test jumps to the one after it.
+def drop_when_empty(make, cls, working):
+    working.add(cls)
+    try:
+        return make(cls)
+    finally:
+        working.remove(cls)
+        if not working:
+            del make.working
