@@ -3599,6 +3599,21 @@ static void drop_left_with(rec *r, uint32_t i, uint32_t *base) {
         (*base)--;
 }
 
+/* Where a statement under way goes on from block bb, whose last
+ * instruction is i: the next block where i falls through (skipped, or
+ * ending no block); where i is a skipped jump, the jump's target -- the
+ * jump over an else part in the copy of a finally body that a return
+ * leaves through (all of the copy is skipped, so either branch leads to
+ * its end). */
+static int32_t skipped_way_on(const rec *r, const upy_block *bb, uint32_t i) {
+    const upy_nin *x = ins(r, i);
+    if (r->skip[i] && x->op == N_JUMP)
+        return bb->jump;
+    if (upy_nin_falls_through(x) && (r->skip[i] || !upy_nin_ends_block(x)))
+        return bb->next;
+    return UPY_NO_BLOCK;
+}
+
 /* A statement that begins in a protected range and ends after it (the
  * RETURN_VALUE of `return f()` in a try or with body is outside the range
  * the exception table covers; `return v` in `except E as name` runs on
@@ -3613,6 +3628,7 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
     uint32_t i = r->resume_block == *b ? r->resume_at : bb->start;
     uint32_t base = rg->base;
     int blocks = 0;
+    int32_t on;
     r->resume_block = UPY_NO_BLOCK;
     for (; i < bb->end && r->sp > base; i++) {
         int st;
@@ -3653,12 +3669,11 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
         if (st > 0)
             break;
     next:
-        if (i + 1 == bb->end && r->sp > base && bb->next != UPY_NO_BLOCK &&
-            upy_nin_falls_through(ins(r, i)) &&
-            (r->skip[i] || !upy_nin_ends_block(ins(r, i))) &&
-            !r->done[bb->next] && ++blocks < 4) {
+        if (i + 1 == bb->end && r->sp > base &&
+            (on = skipped_way_on(r, bb, i)) != UPY_NO_BLOCK &&
+            !r->done[on] && ++blocks < 4) {
             r->done[*b] = 1;
-            *b = bb->next;
+            *b = on;
             bb = blk(r, *b);
             i = bb->start - 1;
         }

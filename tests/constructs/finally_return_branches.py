@@ -27,3 +27,17 @@ def drop_when_empty(make, cls, working):
         working.remove(cls)
         if not working:
             del make.working
+
+
+# A return's value waits through a finally body whose loop breaks out of an
+# if (anyio to_interpreter.run_sync): the copy's skipped jump over the loop's
+# rest leads to the end of the copy, where the return goes on.
+async def awaited_return_loop_in_finally(f, idle, worker, limit):
+    try:
+        return await f(worker.call, limiter=limit)
+    finally:
+        while idle:
+            if idle[0].used <= limit:
+                break
+            await f(idle.popleft().destroy)
+        idle.append(worker)
