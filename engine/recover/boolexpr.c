@@ -1539,8 +1539,7 @@ static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
             st = 0;
         }
         v = rec_value(r, rec_pop(r));
-        if (st == 1 && v->kind == UPY_E_BOOLOP &&
-            keeps_inner_link(r, b, link))
+        if (st == 1 && v->kind == UPY_E_BOOLOP && keeps_inner_link(r, b, link))
             v->own_line = 1;
         if (st == 1)
             keep_grouped(v, cond == UPY_JUMP_FALSE);

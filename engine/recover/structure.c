@@ -3670,8 +3670,8 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
             break;
     next:
         if (i + 1 == bb->end && r->sp > base &&
-            (on = skipped_way_on(r, bb, i)) != UPY_NO_BLOCK &&
-            !r->done[on] && ++blocks < 4) {
+            (on = skipped_way_on(r, bb, i)) != UPY_NO_BLOCK && !r->done[on] &&
+            ++blocks < 4) {
             r->done[*b] = 1;
             *b = on;
             bb = blk(r, *b);
