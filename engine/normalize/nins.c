@@ -160,3 +160,22 @@ int upy_nin_falls_through(const upy_nin *in) {
         return 1;
     }
 }
+
+int upy_nin_uses_names(const upy_nin *in) {
+    switch ((upy_nop)in->op) {
+    case N_LOAD:
+    case N_STORE:
+    case N_DELETE:
+        return in->arg == UPY_SCOPE_GLOBAL || in->arg == UPY_SCOPE_NAME;
+    case N_LOAD_ATTR:
+    case N_LOAD_METHOD:
+    case N_LOAD_SUPER_ATTR:
+    case N_STORE_ATTR:
+    case N_DELETE_ATTR:
+    case N_IMPORT_NAME:
+    case N_IMPORT_FROM:
+        return 1;
+    default:
+        return 0;
+    }
+}

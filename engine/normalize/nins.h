@@ -336,4 +336,9 @@ int upy_nin_ends_block(const upy_nin *in);
 /* Whether control can go on to the next instruction after `in`. */
 int upy_nin_falls_through(const upy_nin *in);
 
+/* Whether `in` names an entry of co_names (a global or module-level name,
+ * an attribute, an import): the table whose order tells in which order
+ * the compiler met them. */
+int upy_nin_uses_names(const upy_nin *in);
+
 #endif /* UPY_NINS_H */

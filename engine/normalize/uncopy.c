@@ -57,26 +57,10 @@ static int by_name(const void *a, const void *b) {
 static int32_t table_slot(const uncopy *u, uint32_t i) {
     const upy_nin *in = &u->code->ins[i];
     name_slot key, *hit;
-    switch ((upy_nop)in->op) {
-    case N_LOAD_CONST:
+    if (in->op == N_LOAD_CONST)
         return in->arg >= 0 && (size_t)in->arg < u->nconsts ? in->arg : -1;
-    case N_LOAD:
-    case N_STORE:
-    case N_DELETE:
-        if (in->arg != UPY_SCOPE_GLOBAL && in->arg != UPY_SCOPE_NAME)
-            return -1;
-        break;
-    case N_LOAD_ATTR:
-    case N_LOAD_METHOD:
-    case N_LOAD_SUPER_ATTR:
-    case N_STORE_ATTR:
-    case N_DELETE_ATTR:
-    case N_IMPORT_NAME:
-    case N_IMPORT_FROM:
-        break;
-    default:
+    if (!upy_nin_uses_names(in))
         return -1;
-    }
     key.name = in->obj;
     hit = u->nnames ? bsearch(&key, u->names, u->nnames, sizeof key, by_name)
                     : NULL;

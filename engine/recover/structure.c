@@ -170,24 +170,8 @@ int32_t rec_table_entry(const rec *r, uint32_t i, int table) {
         return in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE
                    ? rec_entry_index(r, 1, in->obj)
                    : -1;
-    switch ((upy_nop)in->op) {
-    case N_LOAD:
-    case N_STORE:
-    case N_DELETE:
-        if (in->arg != UPY_SCOPE_GLOBAL && in->arg != UPY_SCOPE_NAME)
-            return -1;
-        break;
-    case N_LOAD_ATTR:
-    case N_LOAD_METHOD:
-    case N_LOAD_SUPER_ATTR:
-    case N_STORE_ATTR:
-    case N_DELETE_ATTR:
-    case N_IMPORT_NAME:
-    case N_IMPORT_FROM:
-        break;
-    default:
+    if (!upy_nin_uses_names(in))
         return -1;
-    }
     return rec_entry_index(r, 0, in->obj);
 }
 
