@@ -176,11 +176,36 @@ static sval callable_of(rec *r, const sval *slots, uint32_t nslots) {
     return slots[0];
 }
 
+/* Whether the entries of a dict display can be keyword arguments: each a
+ * `**` entry (no key) or a string constant that is an identifier, none
+ * twice.  Else only the source's `**{...}` gives its code: `f(*a, **{k:
+ * v})`, `f(**{'a.b': v})` (3.8-3.10 pass keywords after *args in a dict
+ * display too, so both spellings give the same code where the keys allow
+ * either). */
+static int keys_are_names(const upy_expr *dict) {
+    uint32_t k, j, n = dict->u.dict.n;
+    for (k = 0; k < n; k++) {
+        const upy_expr *key = dict->u.dict.keys[k];
+        const char *name =
+            key && key->kind == UPY_E_CONST ? rec_str(key->u.constant) : NULL;
+        if (!key)
+            continue;
+        if (!name || strlen(name) != key->u.constant->u.bytes.len ||
+            !rec_is_identifier(name))
+            return 0;
+        for (j = 0; j < k; j++)
+            if (dict->u.dict.keys[j] &&
+                strcmp(rec_str(dict->u.dict.keys[j]->u.constant), name) == 0)
+                return 0;
+    }
+    return 1;
+}
+
 /* Keyword arguments from a **kwargs dict display built for
  * CALL_FUNCTION_EX. */
 static void keywords_from_dict(rec *r, upy_expr *call, upy_expr *dict) {
     uint32_t k, n;
-    if (!dict || dict->kind != UPY_E_DICT) {
+    if (!dict || dict->kind != UPY_E_DICT || !keys_are_names(dict)) {
         call->u.call.keywords =
             upy_arena_array(r->arena, 1, sizeof(upy_keyword));
         if (!call->u.call.keywords) {

@@ -64,3 +64,15 @@ def empty_targets(a, items):
 
 
 () = []
+
+
+# A dict display after *args whose keys cannot be keyword names stays a
+# dict display: a computed key, a name that is no identifier, a key twice
+# (3.8 printed `f(*a, **v)` for the first, losing the key, and invalid
+# code for the others: test_argparse, testmagicmethods).
+def kwargs_display_not_names(f, k, v, a):
+    f(*a, **{k: v})
+    f(**{'a.b': v})
+    f(*a, **{'x': 1, 'x': 2})
+    f(*a, **{'"': 'quote'})
+    return f(*a, x=1, y=k)
