@@ -138,7 +138,8 @@ def finally_body_repeated_after_match(x):
 
 def irrefutable_last_case(x):
     # The last case cannot fail: the code after the match runs after every
-    # case, not only inside the last one.
+    # case, not only inside the last one (test_patma_160 / 164 read it into
+    # the last case, which the other cases then skipped).
     match x:
         case 1:
             y = 0
@@ -168,27 +169,3 @@ def false_guards(x):
         case 2:
             y = 2
     return y
-
-
-# A last case that cannot fail (a capture pattern, its guard read as an if
-# in its body): the match ends where the bodies before it jump, not at the
-# end of the code (test_patma_160 / 164 read the code after the match into
-# the last case, which case 0 then skipped).
-def capture_last_case(x, log):
-    match x:
-        case 0:
-            y = 0
-        case z if x:
-            y = 1
-    log(x, y)
-    return z
-
-
-def capture_last_case_plain(x, log):
-    match x:
-        case 1:
-            y = 0
-        case z:
-            y = 1
-    log(x, y)
-    return z
