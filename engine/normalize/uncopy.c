@@ -43,6 +43,12 @@ typedef struct uncopy {
     int32_t *first;     /* first instruction using each table slot */
     name_slot *names;
     size_t nconsts, nnames;
+    /* The exits reached without an exception, ascending: the blocks a copy
+     * may be joined back to (join_copy asked every instruction after each
+     * exit, quadratic in a body of many handlers that return). */
+    uint32_t *plain_exits;
+    uint32_t n_plain_exits;
+    uint32_t last_plain; /* the last instruction reached so, or count */
 } uncopy;
 
 static int by_name(const void *a, const void *b) {
@@ -233,10 +239,7 @@ static int jumps_past(const uncopy *u, uint32_t from, uint32_t to,
 
 /* Whether no code reached without an exception comes after i. */
 static int ends_plain_code(const uncopy *u, uint32_t i) {
-    while (++i < u->code->count)
-        if (u->plain[i])
-            return 0;
-    return 1;
+    return u->last_plain == u->code->count || i >= u->last_plain;
 }
 
 /* Joins the copy ending at exit e back to the last exit alike after it
@@ -244,10 +247,12 @@ static int ends_plain_code(const uncopy *u, uint32_t i) {
  * it did. */
 static int join_copy(uncopy *u, uint32_t e) {
     upy_nin *ins = u->code->ins;
-    uint32_t b, k, x;
+    uint32_t b, k, x, j;
     int say;
-    for (b = u->code->count; b-- > e + 1;) {
-        if (ins[b].op != ins[e].op || !u->plain[b] || u->dropped[b] ||
+    /* (The exits after e, from the last: joins so far changed code up to
+     * the exits before e only.) */
+    for (j = u->n_plain_exits; j-- > 0 && (b = u->plain_exits[j]) > e;) {
+        if (ins[b].op != ins[e].op || u->dropped[b] ||
             !(k = copied_size(u, e, b)))
             continue;
         /* A return of None alone ending the code may be the implicit one,
@@ -318,6 +323,27 @@ static unpyc_status compact(uncopy *u) {
     return UNPYC_OK;
 }
 
+/* Fills plain_exits and last_plain from plain. */
+static unpyc_status find_plain_exits(uncopy *u) {
+    const upy_ncode *c = u->code;
+    uint32_t i, n = 0;
+    u->last_plain = c->count;
+    for (i = 0; i < c->count; i++) {
+        if (!u->plain[i])
+            continue;
+        u->last_plain = i;
+        n += c->ins[i].op == N_RETURN || c->ins[i].op == N_RAISE;
+    }
+    u->plain_exits = upy_arena_array(u->arena, n + 1, sizeof(uint32_t));
+    if (!u->plain_exits)
+        return UNPYC_E_NOMEM;
+    for (i = 0; i < c->count; i++)
+        if (u->plain[i] &&
+            (c->ins[i].op == N_RETURN || c->ins[i].op == N_RAISE))
+            u->plain_exits[u->n_plain_exits++] = i;
+    return UNPYC_OK;
+}
+
 static unpyc_status setup(uncopy *u) {
     const upy_ncode *c = u->code;
     uint8_t *seen = upy_arena_array(u->arena, c->count, 1);
@@ -349,6 +375,8 @@ static unpyc_status setup(uncopy *u) {
     }
     qsort(u->names, u->nnames, sizeof *u->names, by_name);
     if (walk(u, 0, u->plain) != UNPYC_OK)
+        return UNPYC_E_NOMEM;
+    if (find_plain_exits(u) != UNPYC_OK)
         return UNPYC_E_NOMEM;
     for (i = 0; i < c->count; i++)
         if (u->plain[i] && c->ins[i].handler >= 0 &&
