@@ -101,6 +101,15 @@ static const char *str_at(const upy_object *tuple, size_t i) {
 
 /* --- unrecovered regions ------------------------------------------------ */
 
+/* Fills r->decoded again, once (see rec.h); no instructions when that
+ * fails. */
+static void decode_again(rec *r) {
+    unpyc_error local;
+    if (!r->decoded.instrs && upy_decode_code(r->version, r->code, r->scratch,
+                                              &r->decoded, &local) != UNPYC_OK)
+        r->decoded.count = 0;
+}
+
 /* The first decoded instruction at or after offset (they are in offset
  * order): a search, since a code with many unrecovered regions asks once
  * for each. */
@@ -128,6 +137,7 @@ void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
     upy_stmt *s;
 
     r->unrecovered++;
+    decode_again(r);
     upy_sb_init(&sb, 64 * 1024);
     upy_sb_printf(&sb, "unpyc: could not recover this %s (offsets %u-%u):", why,
                   (unsigned)first, (unsigned)last);
@@ -1726,6 +1736,24 @@ static int unrecovered_body(upy_arena *arena, const char *why,
  * scope is called with args[0, nargs), the values of its parameters (the
  * def's defaults).  A failure of the code object itself (memory aside)
  * gives one unrecovered statement, so the caller always gets a body. */
+/* Decodes and normalizes r's code into r->ncode, the decoded form in an
+ * arena of its own released here (see rec.h). */
+static unpyc_status normalized(rec *r, unpyc_error *local) {
+    upy_arena work;
+    upy_decoded dec;
+    unpyc_status st;
+    upy_arena_init_scratch(&work, r->scratch);
+    st = upy_decode_code(r->version, r->code, &work, &dec, local);
+    if (st == UNPYC_OK)
+        st = upy_normalize(&dec, r->version, r->scratch, &r->ncode, local);
+    if (st == UNPYC_OK && rec_index_const_loads(r, &dec))
+        st = upy_fail(
+            local, r->scratch->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
+            -1, "out of memory");
+    upy_arena_release(&work);
+    return st;
+}
+
 static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
                       const sval *args, uint32_t nargs, upy_version version,
                       const upy_recover_options *options, upy_arena *arena,
@@ -1776,9 +1804,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     if (depth > options->max_depth) {
         st = upy_fail(&local, UNPYC_E_TOO_LARGE, -1, "nested too deep");
     } else {
-        st = upy_decode_code(version, co, scratch, &r.decoded, &local);
-        if (st == UNPYC_OK)
-            st = upy_normalize(&r.decoded, version, scratch, &r.ncode, &local);
+        st = normalized(&r, &local);
         if (st == UNPYC_OK)
             st = upy_cfg_build(&r.ncode, scratch, &r.cfg, &local);
         if (st == UNPYC_OK && index_tables(&r))

@@ -128,25 +128,35 @@ static uint32_t neutral_at(const rec *r, uint32_t offset) {
     return lo ? lo - 1 : 0;
 }
 
-uint32_t *rec_first_const_loads(rec *r) {
+int rec_index_const_loads(rec *r, const upy_decoded *dec) {
     uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
-    uint32_t *first = upy_arena_array(r->arena, n + 1, sizeof *first);
-    if (!first) {
-        rec_oom(r);
-        return NULL;
-    }
+    uint32_t *first = upy_arena_array(r->scratch, n + 1, sizeof *first);
+    if (!first)
+        return -1;
     for (k = 0; k < n; k++)
         first[k] = UINT32_MAX;
-    for (k = 0; k < r->decoded.count; k++) {
-        const upy_instr *in = &r->decoded.instrs[k];
+    for (k = 0; k < dec->count; k++) {
+        const upy_instr *in = &dec->instrs[k];
         uint32_t at;
-        if (!(r->decoded.table->ops[in->opcode].flags & UPY_OPF_CONST) ||
+        if (!(dec->table->ops[in->opcode].flags & UPY_OPF_CONST) ||
             in->arg < 0 || (uint32_t)in->arg >= n)
             continue;
         at = neutral_at(r, in->offset);
         if (at < first[in->arg])
             first[in->arg] = at;
     }
+    r->const_loads = first;
+    return 0;
+}
+
+uint32_t *rec_first_const_loads(rec *r) {
+    uint32_t n = (uint32_t)upy_seq_len(r->code->consts);
+    uint32_t *first = upy_arena_array(r->arena, n + 1, sizeof *first);
+    if (!first) {
+        rec_oom(r);
+        return NULL;
+    }
+    memcpy(first, r->const_loads, n * sizeof *first);
     return first;
 }
 

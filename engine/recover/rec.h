@@ -235,7 +235,13 @@ typedef struct rec {
     const upy_recover_options *options;
     upy_version version;
     const upy_code *code;
+    /* The decoded instructions live only while the code is normalized
+     * (recover_in: 48 B per instruction, held by every code object open at
+     * once); decoded again here, once, for the first unrecovered region's
+     * disassembly (instrs NULL until then).  What recovery needs of them
+     * is kept in const_loads (rec_index_const_loads). */
     upy_decoded decoded;
+    uint32_t *const_loads;
     upy_ncode ncode;
     upy_cfg cfg;
     const upy_object *none_object;
@@ -597,9 +603,12 @@ int rec_dead_place(const rec *r, upy_stmt_list *body, uint32_t lead,
                    uint32_t *at, uint32_t *start);
 int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s);
 /* For each co_consts slot, the first neutral instruction whose code loads
- * it (any opcode that names a constant), or UINT32_MAX; NULL when out of
- * memory. */
+ * it (any opcode that names a constant), or UINT32_MAX: a copy the caller
+ * may change; NULL when out of memory. */
 uint32_t *rec_first_const_loads(rec *r);
+/* Finds what rec_first_const_loads copies (r->const_loads) from the
+ * decoded form dec of the code object; -1 when out of memory. */
+int rec_index_const_loads(rec *r, const upy_decoded *dec);
 /* code.c: for each co_names entry, the first neutral instruction numbering
  * it, or UINT32_MAX. */
 uint32_t *rec_first_name_uses(rec *r);
