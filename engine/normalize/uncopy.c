@@ -49,6 +49,9 @@ typedef struct uncopy {
     uint32_t *plain_exits;
     uint32_t n_plain_exits;
     uint32_t last_plain; /* the last instruction reached so, or count */
+    /* walk's instructions still to visit: each is put there once, when
+     * first seen. */
+    uint32_t *work;
 } uncopy;
 
 static int by_name(const void *a, const void *b) {
@@ -87,12 +90,10 @@ static void find_first_uses(uncopy *u) {
 
 /* Stack depths on entry from instruction 0, following jumps and, with
  * handlers set, exception edges; marks what it reaches in `seen`. */
-static unpyc_status walk(uncopy *u, int handlers, uint8_t *seen) {
+static void walk(uncopy *u, int handlers, uint8_t *seen) {
     const upy_ncode *c = u->code;
-    uint32_t *work = upy_arena_array(u->arena, c->count * 3 + 1, sizeof *work);
+    uint32_t *work = u->work;
     uint32_t n = 0, i;
-    if (!work)
-        return UNPYC_E_NOMEM;
     u->depth[0] = 0;
     seen[0] = 1;
     work[n++] = 0;
@@ -113,7 +114,6 @@ static unpyc_status walk(uncopy *u, int handlers, uint8_t *seen) {
             work[n++] = (uint32_t)to[k];
         }
     }
-    return UNPYC_OK;
 }
 
 /* Whether two instructions do the same, under the same handler, on the
@@ -359,8 +359,11 @@ static unpyc_status setup(uncopy *u) {
     u->first =
         upy_arena_array(u->arena, u->nconsts + u->nnames + 1, sizeof *u->first);
     u->names = upy_arena_array(u->arena, u->nnames + 1, sizeof *u->names);
-    if (!seen || !u->entries || !u->depth || !u->plain || !u->dropped ||
-        !u->joined_at || !u->first || !u->names || !u->protects_plain)
+    u->work =
+        upy_arena_array_uncleared(u->arena, c->count + 1, sizeof *u->work);
+    if (!u->work || !seen || !u->entries || !u->depth || !u->plain ||
+        !u->dropped || !u->joined_at || !u->first || !u->names ||
+        !u->protects_plain)
         return UNPYC_E_NOMEM;
     for (i = 0; i < c->count; i++) {
         u->depth[i] = NO_DEPTH;
@@ -374,15 +377,15 @@ static unpyc_status setup(uncopy *u) {
         u->names[i].slot = (int32_t)i;
     }
     qsort(u->names, u->nnames, sizeof *u->names, by_name);
-    if (walk(u, 0, u->plain) != UNPYC_OK)
-        return UNPYC_E_NOMEM;
+    walk(u, 0, u->plain);
     if (find_plain_exits(u) != UNPYC_OK)
         return UNPYC_E_NOMEM;
     for (i = 0; i < c->count; i++)
         if (u->plain[i] && c->ins[i].handler >= 0 &&
             (uint32_t)c->ins[i].handler < c->count)
             u->protects_plain[c->ins[i].handler] = 1;
-    return walk(u, 1, seen);
+    walk(u, 1, seen);
+    return UNPYC_OK;
 }
 
 unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,

@@ -752,6 +752,9 @@ unpyc_status upy_marshal_read(const uint8_t *data, size_t len,
         return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
                         "marshal format of Python %d.%d is not supported",
                         version.major, version.minor);
+    if (base_offset > UINT32_MAX || len > UINT32_MAX - base_offset)
+        return upy_fail(err, UNPYC_E_TOO_LARGE, -1,
+                        "input of %zu bytes: over 4 GiB", base_offset + len);
     st = read_object(&r, result, 0);
     if (st == UNPYC_OK && consumed)
         *consumed = r.pos;

@@ -46,11 +46,11 @@ typedef struct upy_code upy_code;
  * the magnitude is digits[0..ndigits) in base 2**15, least significant first
  * (marshal's own layout), and negative gives the sign. */
 typedef struct upy_int {
-    int is_big;
-    int negative;
     int64_t value;
-    uint32_t ndigits;
     const uint16_t *digits;
+    uint32_t ndigits;
+    uint8_t is_big;
+    uint8_t negative;
 } upy_int;
 
 struct upy_object {
@@ -59,8 +59,10 @@ struct upy_object {
      * when no file was given): the first byte of the payload for bytes and
      * str (so a position inside co_code or a table maps to the file), the
      * type byte for every other kind.  Error messages of the layers above
-     * use it to name file offsets. */
-    size_t offset;
+     * use it to name file offsets.  (32 bits, as upy_marshal_read takes no
+     * input past 4 GiB: with the int's fields packed, an object takes 32
+     * bytes, not 48; a module's objects were a sixth of its peak heap.) */
+    uint32_t offset;
     union {
         upy_int integer; /* UPY_INT */
         double real;     /* UPY_FLOAT */
