@@ -1427,13 +1427,29 @@ static int push_once(rec *r, upy_ptr_vec *to, const char *name) {
     return upy_vec_push(r->arena, to, (void *)name) ? rec_oom(r) : 0;
 }
 
+/* Whether a function around r (not a class body: its names are not seen
+ * by the code nested in it) binds `name`: a bare read of it in r would
+ * read that function's variable, so r's global read of it needs `global`
+ * (as test__interpreters' `def script(): global w`, w a local of the
+ * test). */
+static int enclosing_function_binds(const rec *r, const char *name) {
+    const rec *p;
+    for (p = r->parent; p && !p->is_module; p = p->parent)
+        if (!p->is_class_body && (in_names(p->code->varnames, name) ||
+                                  in_names(p->code->cellvars, name)))
+            return 1;
+    return 0;
+}
+
 /* The declarations an assignment expression in a comprehension that code
  * `co` makes (and in those nested in it) implies, where the comprehension
  * is code of its own (3.8-3.11, and 3.12+ generator expressions): its
  * target binds in the function around it, which declared it global (a
  * STORE_GLOBAL in the comprehension) or nonlocal (a store of a cell the
  * function only passes on, one of its free variables).  Without the
- * declaration, the target would be a local of the function. */
+ * declaration, the target would be a local of the function.  A global
+ * read in the comprehension of a name a function around binds was
+ * declared global too (enclosing_function_binds). */
 static int comprehension_declarations(rec *r, const upy_code *co, int depth,
                                       upy_ptr_vec *globals,
                                       upy_ptr_vec *nonlocals) {
@@ -1452,7 +1468,13 @@ static int comprehension_declarations(rec *r, const upy_code *co, int depth,
         for (k = 0; k < nc.count; k++) {
             const upy_nin *in = &nc.ins[k];
             const char *name = rec_str(in->obj);
-            if (in->op != N_STORE || !name)
+            if (!name)
+                continue;
+            if (in->op == N_LOAD && in->arg == UPY_SCOPE_GLOBAL &&
+                enclosing_function_binds(r, name) &&
+                push_once(r, globals, rec_source_name(r, name)))
+                return -1;
+            if (in->op != N_STORE)
                 continue;
             if (in->arg == UPY_SCOPE_GLOBAL &&
                 push_once(r, globals, rec_source_name(r, name)))
@@ -1485,7 +1507,9 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
         /* A module's own loads are LOAD_NAME but for a name it declares
          * global (a class body's inlined comprehensions load globals). */
         if ((in->op == N_STORE || in->op == N_DELETE ||
-             (in->op == N_LOAD && r->is_module)) &&
+             (in->op == N_LOAD &&
+              (r->is_module || (in->arg == UPY_SCOPE_GLOBAL && name &&
+                                enclosing_function_binds(r, name))))) &&
             name) {
             /* In a module too: a `global` in any function makes the
              * module's own stores of that name STORE_GLOBAL, and a function
@@ -1746,6 +1770,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     r.version = version;
     r.code = co;
     r.depth = depth;
+    r.parent = parent;
     /* (The stack stands lower in nested code: they share the budget.) */
     r.stack_base = parent ? parent->stack_base : (uintptr_t)&r;
     r.none_object = &none_object;

@@ -61,3 +61,23 @@ def unused_nonlocal():
         nonlocal cell
 
     return inner
+
+
+def global_read_of_enclosing_local(pipe):
+    # test__interpreters' script(): `global w` only reads w, but without the
+    # declaration the read would be of the test's local w (a cell).
+    r, w = pipe()
+
+    def script():
+        global w
+        return open(w)
+
+    class Reader:
+        global w
+        target = w
+
+    def comprehension():
+        global r
+        return [r for _ in range(2)]
+
+    return script, Reader, comprehension, r, w
