@@ -1383,16 +1383,63 @@ static int binds_cell(const rec *r, const char *name) {
     return 0;
 }
 
+/* Whether the code reads local `name` where no statement of the output
+ * would bind it, so that the read would be a global's: no store or del
+ * of it at all (`x: int` makes x local, with no code; so does the
+ * compiler's dropped `if False: x = 0`), or, 3.12+, only those of the
+ * comprehensions inlined in the code (each saves it, stores its target
+ * and puts it back on both ways out: three stores), read after them as
+ * maybe unbound (LOAD_FAST_CHECK; test_listcomps'
+ * test_unbound_local_after_comprehension). */
+static int reads_unbound_local(const rec *r, const char *name) {
+    uint32_t i, binds = 0, saves = 0, reads = 0, checked = 0;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (!is_fast_use(in) || !rec_str(in->obj) ||
+            strcmp(rec_str(in->obj), name) != 0)
+            continue;
+        if (in->op != N_LOAD)
+            binds++;
+        else if (in->arg == UPY_SCOPE_FAST_AND_CLEAR)
+            saves++;
+        else
+            reads++;
+    }
+    for (i = 0; i < r->decoded.count; i++) {
+        const upy_instr *in = &r->decoded.instrs[i];
+        if (in->op == UPY_OP_LOAD_FAST_CHECK && rec_str(in->argobj) &&
+            strcmp(rec_str(in->argobj), name) == 0)
+            checked = 1;
+    }
+    return reads && (!binds || (saves && checked && binds <= 3 * saves));
+}
+
+/* `name: 'object'` at body[at]. */
+static int insert_bare_annotation(rec *r, upy_stmt_list *body, uint32_t at,
+                                  const char *name) {
+    static const upy_object annotation = {
+        UPY_STR, 0, {.bytes = {(const uint8_t *)"object", 6}}};
+    upy_stmt *s = rec_stmt(r, UPY_S_ANNASSIGN);
+    if (!s)
+        return -1;
+    s->u.annassign.target = rec_name(r, rec_source_name(r, name));
+    s->u.annassign.annotation = rec_const(r, &annotation);
+    s->u.annassign.simple = 1;
+    if (!s->u.annassign.target || !s->u.annassign.annotation)
+        return rec_oom(r);
+    return rec_insert_stmt(r, body, at, s);
+}
+
 /* `name: 'object'` for each cell of a function that no instruction binds
  * but an instruction names (a nested function's `nonlocal name` binds it,
  * or dead code did).  The source bound it by an annotation alone, which a
  * function's body does not compile: without a binding of its own the cell
  * would not be the function's (symtable.c: "no binding for nonlocal").  A
  * string annotation is never evaluated and names nothing.  Cells no
- * instruction names are add_dead_code's. */
+ * instruction names are add_dead_code's.  The same for each local read
+ * where nothing binds it (reads_unbound_local): without a binding the
+ * read would be a global's. */
 static int add_unbound_cells(rec *r, upy_stmt_list *body) {
-    static const upy_object annotation = {
-        UPY_STR, 0, {.bytes = {(const uint8_t *)"object", 6}}};
     const upy_code *co = r->code;
     uint32_t k, at = lead_len(body),
                 nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
@@ -1400,19 +1447,17 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
                           !!(co->flags & CO_VARKEYWORDS);
     for (k = 0; k < upy_seq_len(co->cellvars); k++) {
         const char *name = str_at(co->cellvars, k);
-        upy_stmt *s;
         if (!names_variable(r, name) || is_param(co, nparams, name) ||
             binds_cell(r, name))
             continue;
-        s = rec_stmt(r, UPY_S_ANNASSIGN);
-        if (!s)
+        if (insert_bare_annotation(r, body, at++, name))
             return -1;
-        s->u.annassign.target = rec_name(r, rec_source_name(r, name));
-        s->u.annassign.annotation = rec_const(r, &annotation);
-        s->u.annassign.simple = 1;
-        if (!s->u.annassign.target || !s->u.annassign.annotation)
-            return rec_oom(r);
-        if (rec_insert_stmt(r, body, at++, s))
+    }
+    for (k = nparams; k < upy_seq_len(co->varnames); k++) {
+        const char *name = str_at(co->varnames, k);
+        if (!reads_unbound_local(r, name))
+            continue;
+        if (insert_bare_annotation(r, body, at++, name))
             return -1;
     }
     return 0;
