@@ -1383,6 +1383,27 @@ static int binds_cell(const rec *r, const char *name) {
     return 0;
 }
 
+/* The instructions using fast local `name`: stores and dels, 3.12+'s
+ * saves of it around an inlined comprehension (LOAD_FAST_AND_CLEAR), and
+ * other loads. */
+static void count_fast_uses(const rec *r, const char *name, uint32_t *binds,
+                            uint32_t *saves, uint32_t *reads) {
+    uint32_t i;
+    *binds = *saves = *reads = 0;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (!is_fast_use(in) || !rec_str(in->obj) ||
+            strcmp(rec_str(in->obj), name) != 0)
+            continue;
+        if (in->op != N_LOAD)
+            ++*binds;
+        else if (in->arg == UPY_SCOPE_FAST_AND_CLEAR)
+            ++*saves;
+        else
+            ++*reads;
+    }
+}
+
 /* Whether the code reads local `name` where no statement of the output
  * would bind it, so that the read would be a global's: no store or del
  * of it at all (`x: int` makes x local, with no code; so does the
@@ -1392,19 +1413,8 @@ static int binds_cell(const rec *r, const char *name) {
  * maybe unbound (LOAD_FAST_CHECK; test_listcomps'
  * test_unbound_local_after_comprehension). */
 static int reads_unbound_local(const rec *r, const char *name) {
-    uint32_t i, binds = 0, saves = 0, reads = 0, checked = 0;
-    for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
-        if (!is_fast_use(in) || !rec_str(in->obj) ||
-            strcmp(rec_str(in->obj), name) != 0)
-            continue;
-        if (in->op != N_LOAD)
-            binds++;
-        else if (in->arg == UPY_SCOPE_FAST_AND_CLEAR)
-            saves++;
-        else
-            reads++;
-    }
+    uint32_t i, binds, saves, reads, checked = 0;
+    count_fast_uses(r, name, &binds, &saves, &reads);
     for (i = 0; i < r->decoded.count; i++) {
         const upy_instr *in = &r->decoded.instrs[i];
         if (in->op == UPY_OP_LOAD_FAST_CHECK && rec_str(in->argobj) &&
@@ -1479,10 +1489,18 @@ static int push_once(rec *r, upy_ptr_vec *to, const char *name) {
  * test). */
 static int enclosing_function_binds(const rec *r, const char *name) {
     const rec *p;
-    for (p = r->parent; p && !p->is_module; p = p->parent)
-        if (!p->is_class_body && (in_names(p->code->varnames, name) ||
-                                  in_names(p->code->cellvars, name)))
+    uint32_t binds, saves, reads;
+    for (p = r->parent; p && !p->is_module; p = p->parent) {
+        if (p->is_class_body)
+            continue;
+        if (in_names(p->code->cellvars, name))
             return 1;
+        /* (Not the variable of a comprehension 3.12+ inline there, which
+         * the code nested in it does not see: three stores of it each.) */
+        count_fast_uses(p, name, &binds, &saves, &reads);
+        if (in_names(p->code->varnames, name) && (!saves || binds > 3 * saves))
+            return 1;
+    }
     return 0;
 }
 

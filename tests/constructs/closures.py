@@ -81,3 +81,15 @@ def global_read_of_enclosing_local(pipe):
         return [r for _ in range(2)]
 
     return script, Reader, comprehension, r, w
+
+
+def global_read_of_comprehension_variable(union):
+    # cattrs _unions: `type` is only the variable of a comprehension
+    # (3.12+ inline it here), so inner's read of the builtin needs no
+    # `global` (one would make the module's own reads LOAD_GLOBAL).
+    args = {str(type) for type in union}
+
+    def inner(x):
+        return type(x)
+
+    return inner, args
