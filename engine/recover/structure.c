@@ -133,14 +133,13 @@ static int emit_break_to_end(rec *r, upy_stmt *s, upy_ptr_vec *out) {
  * test_consts_in_conditionals).  Other values as they are. */
 static upy_expr *unfused_const(rec *r, uint32_t at, upy_expr *value) {
     static const upy_object zero = {UPY_INT, 0, {{0, 0, 0, 0, 0}}};
-    const upy_object *c = value && value->kind == UPY_E_CONST
-                              ? value->u.constant
-                              : NULL;
+    const upy_object *c =
+        value && value->kind == UPY_E_CONST ? value->u.constant : NULL;
     upy_expr *e, **values;
     if (!(ins(r, at)->flags & N_SPLIT_CONST) || !c ||
         !(c->kind == UPY_FALSE || c->kind == UPY_TRUE || c->kind == UPY_INT ||
-          c->kind == UPY_FLOAT || c->kind == UPY_STR ||
-          c->kind == UPY_BYTES || c->kind == UPY_TUPLE))
+          c->kind == UPY_FLOAT || c->kind == UPY_STR || c->kind == UPY_BYTES ||
+          c->kind == UPY_TUPLE))
         return value;
     e = upy_expr_new(r->arena, UPY_E_BOOLOP);
     values = upy_arena_array(r->arena, 2, sizeof *values);
