@@ -1393,16 +1393,73 @@ static int binds_cell(const rec *r, const char *name) {
     return 0;
 }
 
+/* The instructions using fast local `name`: stores and dels, 3.12+'s
+ * saves of it around an inlined comprehension (LOAD_FAST_AND_CLEAR), and
+ * other loads. */
+static void count_fast_uses(const rec *r, const char *name, uint32_t *binds,
+                            uint32_t *saves, uint32_t *reads) {
+    uint32_t i;
+    *binds = *saves = *reads = 0;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (!is_fast_use(in) || !rec_str(in->obj) ||
+            strcmp(rec_str(in->obj), name) != 0)
+            continue;
+        if (in->op != N_LOAD)
+            ++*binds;
+        else if (in->arg == UPY_SCOPE_FAST_AND_CLEAR)
+            ++*saves;
+        else
+            ++*reads;
+    }
+}
+
+/* Whether the code reads local `name` where no statement of the output
+ * would bind it, so that the read would be a global's: no store or del
+ * of it at all (`x: int` makes x local, with no code; so does the
+ * compiler's dropped `if False: x = 0`), or, 3.12+, only those of the
+ * comprehensions inlined in the code (each saves it, stores its target
+ * and puts it back on both ways out: three stores), read after them as
+ * maybe unbound (LOAD_FAST_CHECK; test_listcomps'
+ * test_unbound_local_after_comprehension). */
+static int reads_unbound_local(const rec *r, const char *name) {
+    uint32_t i, binds, saves, reads, checked = 0;
+    count_fast_uses(r, name, &binds, &saves, &reads);
+    for (i = 0; i < r->decoded.count; i++) {
+        const upy_instr *in = &r->decoded.instrs[i];
+        if (in->op == UPY_OP_LOAD_FAST_CHECK && rec_str(in->argobj) &&
+            strcmp(rec_str(in->argobj), name) == 0)
+            checked = 1;
+    }
+    return reads && (!binds || (saves && checked && binds <= 3 * saves));
+}
+
+/* `name: 'object'` at body[at]. */
+static int insert_bare_annotation(rec *r, upy_stmt_list *body, uint32_t at,
+                                  const char *name) {
+    static const upy_object annotation = {
+        UPY_STR, 0, {.bytes = {(const uint8_t *)"object", 6}}};
+    upy_stmt *s = rec_stmt(r, UPY_S_ANNASSIGN);
+    if (!s)
+        return -1;
+    s->u.annassign.target = rec_name(r, rec_source_name(r, name));
+    s->u.annassign.annotation = rec_const(r, &annotation);
+    s->u.annassign.simple = 1;
+    if (!s->u.annassign.target || !s->u.annassign.annotation)
+        return rec_oom(r);
+    return rec_insert_stmt(r, body, at, s);
+}
+
 /* `name: 'object'` for each cell of a function that no instruction binds
  * but an instruction names (a nested function's `nonlocal name` binds it,
  * or dead code did).  The source bound it by an annotation alone, which a
  * function's body does not compile: without a binding of its own the cell
  * would not be the function's (symtable.c: "no binding for nonlocal").  A
  * string annotation is never evaluated and names nothing.  Cells no
- * instruction names are add_dead_code's. */
+ * instruction names are add_dead_code's.  The same for each local read
+ * where nothing binds it (reads_unbound_local): without a binding the
+ * read would be a global's. */
 static int add_unbound_cells(rec *r, upy_stmt_list *body) {
-    static const upy_object annotation = {
-        UPY_STR, 0, {.bytes = {(const uint8_t *)"object", 6}}};
     const upy_code *co = r->code;
     uint32_t k, at = lead_len(body),
                 nparams = (uint32_t)(co->argcount + co->kwonlyargcount) +
@@ -1410,19 +1467,17 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
                           !!(co->flags & CO_VARKEYWORDS);
     for (k = 0; k < upy_seq_len(co->cellvars); k++) {
         const char *name = str_at(co->cellvars, k);
-        upy_stmt *s;
         if (!names_variable(r, name) || is_param(co, nparams, name) ||
             binds_cell(r, name))
             continue;
-        s = rec_stmt(r, UPY_S_ANNASSIGN);
-        if (!s)
+        if (insert_bare_annotation(r, body, at++, name))
             return -1;
-        s->u.annassign.target = rec_name(r, rec_source_name(r, name));
-        s->u.annassign.annotation = rec_const(r, &annotation);
-        s->u.annassign.simple = 1;
-        if (!s->u.annassign.target || !s->u.annassign.annotation)
-            return rec_oom(r);
-        if (rec_insert_stmt(r, body, at++, s))
+    }
+    for (k = nparams; k < upy_seq_len(co->varnames); k++) {
+        const char *name = str_at(co->varnames, k);
+        if (!reads_unbound_local(r, name))
+            continue;
+        if (insert_bare_annotation(r, body, at++, name))
             return -1;
     }
     return 0;
@@ -1437,13 +1492,37 @@ static int push_once(rec *r, upy_ptr_vec *to, const char *name) {
     return upy_vec_push(r->arena, to, (void *)name) ? rec_oom(r) : 0;
 }
 
+/* Whether a function around r (not a class body: its names are not seen
+ * by the code nested in it) binds `name`: a bare read of it in r would
+ * read that function's variable, so r's global read of it needs `global`
+ * (as test__interpreters' `def script(): global w`, w a local of the
+ * test). */
+static int enclosing_function_binds(const rec *r, const char *name) {
+    const rec *p;
+    uint32_t binds, saves, reads;
+    for (p = r->parent; p && !p->is_module; p = p->parent) {
+        if (p->is_class_body)
+            continue;
+        if (in_names(p->code->cellvars, name))
+            return 1;
+        /* (Not the variable of a comprehension 3.12+ inline there, which
+         * the code nested in it does not see: three stores of it each.) */
+        count_fast_uses(p, name, &binds, &saves, &reads);
+        if (in_names(p->code->varnames, name) && (!saves || binds > 3 * saves))
+            return 1;
+    }
+    return 0;
+}
+
 /* The declarations an assignment expression in a comprehension that code
  * `co` makes (and in those nested in it) implies, where the comprehension
  * is code of its own (3.8-3.11, and 3.12+ generator expressions): its
  * target binds in the function around it, which declared it global (a
  * STORE_GLOBAL in the comprehension) or nonlocal (a store of a cell the
  * function only passes on, one of its free variables).  Without the
- * declaration, the target would be a local of the function. */
+ * declaration, the target would be a local of the function.  A global
+ * read in the comprehension of a name a function around binds was
+ * declared global too (enclosing_function_binds). */
 static int comprehension_declarations(rec *r, const upy_code *co, int depth,
                                       upy_ptr_vec *globals,
                                       upy_ptr_vec *nonlocals) {
@@ -1462,7 +1541,13 @@ static int comprehension_declarations(rec *r, const upy_code *co, int depth,
         for (k = 0; k < nc.count; k++) {
             const upy_nin *in = &nc.ins[k];
             const char *name = rec_str(in->obj);
-            if (in->op != N_STORE || !name)
+            if (!name)
+                continue;
+            if (in->op == N_LOAD && in->arg == UPY_SCOPE_GLOBAL &&
+                enclosing_function_binds(r, name) &&
+                push_once(r, globals, rec_source_name(r, name)))
+                return -1;
+            if (in->op != N_STORE)
                 continue;
             if (in->arg == UPY_SCOPE_GLOBAL &&
                 push_once(r, globals, rec_source_name(r, name)))
@@ -1495,7 +1580,9 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
         /* A module's own loads are LOAD_NAME but for a name it declares
          * global (a class body's inlined comprehensions load globals). */
         if ((in->op == N_STORE || in->op == N_DELETE ||
-             (in->op == N_LOAD && r->is_module)) &&
+             (in->op == N_LOAD &&
+              (r->is_module || (in->arg == UPY_SCOPE_GLOBAL && name &&
+                                enclosing_function_binds(r, name))))) &&
             name) {
             /* In a module too: a `global` in any function makes the
              * module's own stores of that name STORE_GLOBAL, and a function
@@ -1774,6 +1861,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     r.version = version;
     r.code = co;
     r.depth = depth;
+    r.parent = parent;
     /* (The stack stands lower in nested code: they share the budget.) */
     r.stack_base = parent ? parent->stack_base : (uintptr_t)&r;
     r.none_object = &none_object;

@@ -130,6 +130,12 @@ typedef struct mctx {
                             or at the first instruction that touches the
                             or's subject (at depth `lowest`) */
     uint32_t lowest;
+    /* An or alternative after the first: where the first one's success
+     * jump went, -1 when it had none.  The last alternative runs on into
+     * that continuation when the compiler left out its jump to the next
+     * instruction (3.13: `case [x] | x:`, the capture's COPY 1 just before
+     * the STORE the first alternative jumps to). */
+    int64_t join;
 } mctx;
 
 typedef struct mcase {
@@ -408,6 +414,7 @@ static int or_pattern(mparse *mp, mstate *st, mctx *cx) {
         acx.chain = -1;
         acx.alt = 1;
         acx.lowest = d;
+        acx.join = nalts && ends[0].ended_by_jump ? (int64_t)end_pos[0] : -1;
         if (!run(mp, &a, &acx))
             goto not_or;
         alts[nalts] = alt;
@@ -819,7 +826,8 @@ static int run(mparse *mp, mstate *st, mctx *cx) {
                 st->ended_by_jump = 1;
                 return 1;
             }
-            if (touches_below(in, st, cx->lowest))
+            if (touches_below(in, st, cx->lowest) ||
+                (int64_t)st->pos == cx->join)
                 return 1;
         }
         if (!step(mp, st, cx))
@@ -869,6 +877,102 @@ static upy_pattern *checked_pattern(rec *r, mnode *root) {
     int ok = 1;
     upy_pattern *p = build(r, root, &ok);
     return ok ? p : NULL;
+}
+
+static int read_cases(mparse *mp, uint32_t pos, int copied);
+
+/* Whether instructions [from, to) only work on what they push, never on
+ * the subject under them: a guard is an expression of its own.  (The
+ * code after a value's first instruction, `cls.__dict__.get(k)` after
+ * `cls`, may look like a guard by its stack effects alone.)  What an
+ * instruction takes is at least one item for all but pushes and jumps,
+ * and at least what its effect removes. */
+static int leaves_subject(const rec *r, uint32_t from, uint32_t to) {
+    int64_t depth = 0;
+    uint32_t i;
+    for (i = from; i < to; i++) {
+        const upy_nin *in = ins(r, i);
+        int effect = upy_nin_stack_effect(in, 0);
+        int64_t takes = effect < 0 ? -effect : 1;
+        switch ((upy_nop)in->op) {
+        case N_LOAD:
+            takes = in->arg == UPY_SCOPE_FAST_AND_CLEAR;
+            break;
+        case N_LOAD_CONST:
+        case N_PUSH_NULL:
+        case N_LOAD_CLOSURE:
+        case N_LOAD_ASSERTION_ERROR:
+        case N_JUMP:
+        case N_PASS:
+        case N_EMPTY_BODY:
+            takes = 0;
+            break;
+        case N_COPY:
+        case N_SWAP:
+            takes = in->arg;
+            break;
+        case N_BUILD_TUPLE:
+        case N_BUILD_LIST:
+        case N_BUILD_SET:
+        case N_BUILD_MAP:
+        case N_BUILD_STRING:
+            takes = 1 - effect;
+            break;
+        default:
+            break;
+        }
+        if (depth < takes)
+            return 0;
+        depth += effect;
+    }
+    return 1;
+}
+
+/* Reads `case _ if guard:` at instruction pos, before other cases, and the
+ * cases after it.  The case's COPY 1 of the subject and the wildcard's
+ * POP_TOP of that copy are gone (flowgraph.c optimize_basic_block, 3.12+,
+ * drops COPY 1; POP_TOP): the guard starts at once, on the subject, and
+ * its body with the POP_TOP of the subject.  Tried after the other
+ * readings of the same code. */
+static int read_wildcard_guard(mparse *mp, uint32_t pos) {
+    rec *r = mp->r;
+    mcase *mc;
+    int64_t body, fail;
+    const upy_nin *g;
+    uint32_t ncases = mp->ncases;
+    if (pos >= r->ncode.count)
+        return 0;
+    g = ins(r, pos);
+    if (g->op == N_STORE || g->op == N_SWAP || g->op == N_JUMP ||
+        g->op == N_COPY || g->op == N_POP_TOP ||
+        !guard_extent(r, pos, &body, &fail) || fail <= (int64_t)pos ||
+        !leaves_subject(r, pos, (uint32_t)body))
+        return 0;
+    if (mp->ncases == mp->cases_cap) {
+        mcase *grown = upy_arena_grow(r->arena, mp->cases, mp->ncases,
+                                      &mp->cases_cap, sizeof *grown, 8);
+        if (!grown)
+            return rec_oom(r), 0;
+        mp->cases = grown;
+    }
+    mc = &mp->cases[mp->ncases];
+    memset(mc, 0, sizeof *mc);
+    mc->root = new_node(mp);
+    if (!mc->root)
+        return 0;
+    mc->pattern = checked_pattern(r, mc->root);
+    if (!mc->pattern)
+        return 0;
+    mc->copied = 1;
+    mc->start = mc->after = pos;
+    mc->fail_at = fail;
+    mc->chain = -1;
+    mc->guard_end = body;
+    mp->ncases++;
+    if (read_cases(mp, (uint32_t)fail, 1) || read_cases(mp, (uint32_t)fail, 0))
+        return 1;
+    mp->ncases = ncases;
+    return 0;
 }
 
 /* Reads the case at instruction pos, copied or not, and the cases after
@@ -951,7 +1055,8 @@ static int read_cases(mparse *mp, uint32_t pos, int copied) {
     if (mc->fail_at < 0 || mc->fail_at <= (int64_t)mc->start)
         goto undo;
     if (read_cases(mp, (uint32_t)mc->fail_at, 1) ||
-        read_cases(mp, (uint32_t)mc->fail_at, 0))
+        read_cases(mp, (uint32_t)mc->fail_at, 0) ||
+        read_wildcard_guard(mp, (uint32_t)mc->fail_at))
         return 1;
 undo:
     mp->nlog = nlog;
@@ -980,19 +1085,21 @@ static int may_start_match(const rec *r, uint32_t i) {
 
 /* Reads the pattern code of a match statement whose subject is on the
  * stack and whose first case starts at instruction i.  1 when it reads
- * (and some case can fail: a match that cannot is plain code). */
+ * (and some case can fail: a match that cannot is plain code, but for an
+ * or-pattern's). */
 static int read_match(mparse *mp, rec *r, uint32_t i) {
     uint32_t k;
     memset(mp, 0, sizeof *mp);
     mp->r = r;
-    if (!may_start_match(r, i))
+    if (!(ins(r, i)->op == N_COPY && read_cases(mp, i, 1)) &&
+        !(may_start_match(r, i) && read_cases(mp, i, 0)) &&
+        !read_wildcard_guard(mp, i))
         return 0;
-    if (!(ins(r, i)->op == N_COPY && read_cases(mp, i, 1))) {
-        if (!read_cases(mp, i, 0))
-            return 0;
-    }
+    /* (An or-pattern cannot fail when its last alternative cannot, but
+     * its other alternatives' tests are no plain code.) */
     for (k = 0; k < mp->ncases; k++)
-        if (mp->cases[k].fail_at >= 0 || mp->cases[k].guard_end >= 0)
+        if (mp->cases[k].fail_at >= 0 || mp->cases[k].guard_end >= 0 ||
+            mp->cases[k].root->kind == MN_OR)
             return 1;
     return 0;
 }

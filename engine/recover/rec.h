@@ -233,6 +233,9 @@ typedef struct rec {
     upy_arena *scratch;
     unpyc_error *err;
     const upy_recover_options *options;
+    /* The code this one is nested in, while it is recovered (NULL for the
+     * outermost): the scopes a nested name may resolve to. */
+    const struct rec *parent;
     upy_version version;
     const upy_code *code;
     /* The decoded instructions live only while the code is normalized

@@ -125,7 +125,38 @@ static int emit_break_to_end(rec *r, upy_stmt *s, upy_ptr_vec *out) {
     return rec_emit(r, out, s);
 }
 
-static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
+/* `c and 0` / `c or 0` for a constant c the return at `at` returns
+ * without the compiler fusing the two (N_SPLIT_CONST) where no branches
+ * of a conditional expression met: what is left of `return False and x`
+ * once flowgraph.c folded the test on a constant and dropped x's code
+ * (and its constants, remove_unused_consts; test_compile's
+ * test_consts_in_conditionals).  Other values as they are. */
+static upy_expr *unfused_const(rec *r, uint32_t at, upy_expr *value) {
+    static const upy_object zero = {UPY_INT, 0, {{0, 0, 0, 0, 0}}};
+    const upy_object *c =
+        value && value->kind == UPY_E_CONST ? value->u.constant : NULL;
+    upy_expr *e, **values;
+    if (!(ins(r, at)->flags & N_SPLIT_CONST) || !c ||
+        !(c->kind == UPY_FALSE || c->kind == UPY_TRUE || c->kind == UPY_INT ||
+          c->kind == UPY_FLOAT || c->kind == UPY_STR || c->kind == UPY_BYTES ||
+          c->kind == UPY_TUPLE))
+        return value;
+    e = upy_expr_new(r->arena, UPY_E_BOOLOP);
+    values = upy_arena_array(r->arena, 2, sizeof *values);
+    if (!e || !values) {
+        rec_oom(r);
+        return value;
+    }
+    values[0] = value;
+    values[1] = rec_const(r, &zero);
+    e->u.boolop.is_and = rec_false_literal(c);
+    e->u.boolop.values.items = values;
+    e->u.boolop.values.len = 2;
+    return values[1] ? e : value;
+}
+
+static int emit_return(rec *r, const region *rg, uint32_t at,
+                       upy_ptr_vec *out) {
     sval v = rec_pop(r);
     upy_stmt *s;
     int st = rec_generic_return(r, v, out);
@@ -134,7 +165,7 @@ static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
     s = rec_stmt(r, UPY_S_RETURN);
     if (!s)
         return -1;
-    s->u.value = rec_value(r, v);
+    s->u.value = unfused_const(r, at, rec_value(r, v));
     /* `return None` and a bare `return` are the same code. */
     if (rec_is_const_none(s->u.value)) {
         s->u.value = NULL;
@@ -3634,7 +3665,7 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
             base--;
         if (ins(r, i)->op == N_RETURN) {
             r->done[*b] = 1;
-            return emit_return(r, rg, out) ? -1 : 1;
+            return emit_return(r, rg, i, out) ? -1 : 1;
         }
         /* (The name cleanup may end its block: under the handler of a
          * try around the clause, the RETURN after it is a block of its
@@ -3698,7 +3729,7 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             rec_pop(r);
             return emit_simple(r, out, UPY_S_BREAK);
         }
-        return emit_return(r, rg, out);
+        return emit_return(r, rg, bb->end - 1, out);
     }
     if (r->sp > rg->base && !r->done[b]) {
         int st = finish_statement(r, &b, rg, out);
@@ -4611,7 +4642,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             if (is_const_break(r, bb, (uint32_t)stop, rg, &tail))
                 return emit_break_to_return(
                     r, out, tail != blk(r, rg->brk)->start ? tail + 1 : 0);
-            return emit_return(r, rg, out);
+            return emit_return(r, rg, (uint32_t)stop, out);
         case N_RERAISE:
             if (is_finally_break(r, rg, (uint32_t)stop))
                 return emit_simple(r, out, UPY_S_BREAK);

@@ -1389,7 +1389,9 @@ void rec_tidy_class_body(upy_stmt_list *body) {
             continue;
         }
         if (is_store_of(s, "__static_attributes__") ||
-            is_store_of(s, "__classcell__") ||
+            /* (Only the cell: `__classcell__ = 42` is the source's,
+             * test_descr's test_slots_special2.) */
+            is_store_of_name(s, "__classcell__", "__class__") ||
             /* 3.12+: a generic class's type parameters, and the class
              * namespace its annotation scopes (generic methods, type
              * aliases) read through a cell. */

@@ -15,3 +15,10 @@ class Record:
     name: str
     size: int = 0
     tags: List[str] = []
+
+
+def annotated_local_read():
+    # test_grammar's fbad: the annotation alone makes x local (no code),
+    # so the read raises UnboundLocalError instead of reading a global.
+    x: int
+    print(x)

@@ -235,3 +235,14 @@ def or_of_conditional_stored(self, field):
 
 def and_of_nested_conditional(x, a, c, b, d, e):
     y = x and (a if c else (b if d else e))
+
+
+def and_false(x):
+    # test_compile's test_consts_in_conditionals: the compiler folds the
+    # test on the constant and drops x, leaving the constant's load apart
+    # from the return (3.12+: no RETURN_CONST).
+    return False and x
+
+
+def or_true(x):
+    return True or x

@@ -46,3 +46,12 @@ class EndsInIfElif:
         x = 2
     else:
         x = 3
+
+
+def classcell_written_by_the_source():
+    # test_descr's test_slots_special2: the source's own __classcell__
+    # (no cell: 42) is kept; type() refuses it with the slot of that name.
+    class C3:
+        __classcell__ = 42
+        __slots__ = ["__classcell__"]
+    return C3

@@ -61,3 +61,35 @@ def unused_nonlocal():
         nonlocal cell
 
     return inner
+
+
+def global_read_of_enclosing_local(pipe):
+    # test__interpreters' script(): `global w` only reads w, but without the
+    # declaration the read would be of the test's local w (a cell).
+    r, w = pipe()
+
+    def script():
+        global w
+        return open(w)
+
+    class Reader:
+        global w
+        target = w
+
+    def comprehension():
+        global r
+        return [r for _ in range(2)]
+
+    return script, Reader, comprehension, r, w
+
+
+def global_read_of_comprehension_variable(union):
+    # cattrs _unions: `type` is only the variable of a comprehension
+    # (3.12+ inline it here), so inner's read of the builtin needs no
+    # `global` (one would make the module's own reads LOAD_GLOBAL).
+    args = {str(type) for type in union}
+
+    def inner(x):
+        return type(x)
+
+    return inner, args

@@ -89,3 +89,13 @@ def or_value_in_test(y, c, l):
 while {0 for u in range(3)}:
     pass
 x = [u for u in range(3)] if x else None
+
+
+def unbound_local_after_comprehension():
+    # test_listcomps (there a dropped `if False: x = 0`): x is a local only
+    # the annotation and the comprehension bind; the read after it raises
+    # UnboundLocalError, and printed without a binding it would read a
+    # global x.
+    x: int
+    [x for x in [1]]
+    return x

@@ -169,3 +169,31 @@ def false_guards(x):
         case 2:
             y = 2
     return y
+
+
+def wildcard_guard_first(x):
+    # test_patma_170-172: 3.12+ drop the case's COPY 1 and the wildcard's
+    # POP_TOP of it, so the guard runs on the subject at once.
+    y = None
+    match x:
+        case _ if not x:
+            y = 0
+        case 0:
+            y = 1
+        case z if x:
+            y = z
+    return y
+
+
+def or_with_capture_last(v):
+    # test_patma_253/254: the or-pattern cannot fail, and on 3.13 the
+    # capture's COPY 1 falls into the STORE the first alternative jumps to.
+    match v:
+        case [x] | x:
+            return x
+
+
+def mapping_or_capture(v):
+    match v:
+        case {"x": x} | x:
+            return x
