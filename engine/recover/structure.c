@@ -3728,8 +3728,16 @@ static int chain_pending(const rec *r) {
 
 /* Whether the n instructions from a, a copy of those from b, kept their
  * lines: the compiler copies an exit block with its locations, while a
- * statement written in the loop has lines of its own, before the exit's. */
+ * statement written in the loop has lines of its own, before the exit's.
+ * The POP_EXCEPTs that start it end the handlers around at no location
+ * (compile.c compiler_try_except); each copy takes the line of the code
+ * before it (flowgraph.c propagate_line_numbers), so they tell nothing. */
 static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+    while (n > 1 && ins(r, a)->op == N_POP_EXCEPT) {
+        a++;
+        b++;
+        n--;
+    }
     return ins(r, b)->line >= 0 && same_lines(r, a, b, n);
 }
 
@@ -3746,6 +3754,13 @@ static uint32_t exit_copy_start(const rec *r, const upy_block *bb,
     for (p = ret; p > bb->start && ret - p < MAX_EXIT_COPY; p--)
         if (ins(r, p - 1)->op == N_POP_TOP)
             return p;
+    /* (Or it ends the block that runs into bb, the copy of the end of an
+     * except clause around the loop: the POP_TOP is under the clause's
+     * handler, its POP_EXCEPT starts bb.) */
+    if (p == bb->start && ret - p < MAX_EXIT_COPY && p > 0 &&
+        ins(r, p)->op == N_POP_EXCEPT && ins(r, p - 1)->op == N_POP_TOP &&
+        blk(r, r->cfg.block_of[p - 1])->next == r->cfg.block_of[p])
+        return p;
     return ret + 1;
 }
 
@@ -3815,6 +3830,19 @@ static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
  * breaks lead to. */
 enum { MAX_TAIL_SCAN = 256 };
 
+/* Whether instruction t, past `to`, is a jump back into [from, to]: the
+ * back edge of a loop there, laid out after the return its exit copied
+ * (a while loop's break, the copy of that return). */
+static int jumps_back_within(const rec *r, int32_t t, uint32_t from,
+                             uint32_t to) {
+    int32_t back;
+    if ((uint32_t)t <= to || (uint32_t)t >= r->ncode.count ||
+        ins(r, t)->op != N_JUMP)
+        return 0;
+    back = ins(r, t)->target;
+    return back >= (int32_t)from && back <= (int32_t)to;
+}
+
 /* Whether the jumps among instructions [from, to] all land there: that
  * code runs on to its end (or raises), as an else part made of loops and
  * ifs does. */
@@ -3822,7 +3850,8 @@ static int jumps_within(const rec *r, uint32_t from, uint32_t to) {
     uint32_t i;
     for (i = from; i <= to; i++) {
         int32_t t = ins(r, i)->target;
-        if (t >= 0 && ((uint32_t)t < from || (uint32_t)t > to))
+        if (t >= 0 && ((uint32_t)t < from || (uint32_t)t > to) &&
+            !jumps_back_within(r, t, from, to))
             return 0;
     }
     return 1;
@@ -3941,6 +3970,54 @@ static int is_const_break(const rec *r, const upy_block *bb, uint32_t ret,
             return 0;
     }
     return const_entered_after(r, ins(r, p)->obj, ret, q);
+}
+
+/* Whether instructions [from, to] hold lines, all before `line`. */
+static int lines_before(const rec *r, uint32_t from, uint32_t to,
+                        int32_t line) {
+    uint32_t i;
+    int any = 0;
+    for (i = from; i <= to; i++) {
+        if (ins(r, i)->line >= line)
+            return 0;
+        any |= ins(r, i)->line >= 0;
+    }
+    return any;
+}
+
+/* Whether the return at instruction ret of block bb, in a for loop, is a
+ * break whose target, the return after the loop's else part, the
+ * compiler moved in place of the jump: the else part raises, so only the
+ * break reaches that return (flowgraph.c inline_small_exit_blocks copies
+ * it there, remove_unreachable drops the block).  POP_TOP of the
+ * iterator, then the value, on lines after all the loop's and all its
+ * else part's (a return written in the loop comes before its else part);
+ * the else part runs straight to its raise. */
+static int is_moved_return(const rec *r, const upy_block *bb, uint32_t ret,
+                           const region *rg) {
+    uint32_t p, q, exit, i, loop_end;
+    int32_t line;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
+        !r->ncode.layout->copies_exits ||
+        r->ncode.layout->written_exits_keep_jumps || !in_for_loop(r, rg))
+        return 0;
+    p = exit_copy_start(r, bb, ret);
+    if (p >= ret || is_const_return(r, p, ret))
+        return 0;
+    line = ins(r, p)->line;
+    exit = blk(r, rg->brk)->start;
+    for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++)
+        if (ins(r, q)->op == N_RETURN || ins(r, q)->op == N_RAISE)
+            break;
+    if (line < 0 || q >= r->ncode.count || ins(r, q)->op != N_RAISE ||
+        !jumps_within(r, exit, q) || !lines_before(r, exit, q, line))
+        return 0;
+    /* (Other breaks' copies in the loop are on that line too.) */
+    loop_end = blk(r, loop_last(r, rg->loop))->end;
+    for (i = blk(r, rg->loop)->start; i < loop_end; i++)
+        if ((i + 1 < p || i > ret) && ins(r, i)->line > line)
+            return 0;
+    return 1;
 }
 
 /* Whether the names and constants of the instructions [p, ret] entered
@@ -4312,12 +4389,14 @@ static int is_open_for(const rec *r, int32_t b) {
  * to_return - 1 (0: a plain break), with the value that return computes:
  * rec_breaks_to_tail (tidy.c) finds the loop's else part once the code
  * after the loop is recovered. */
-static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return) {
+static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return,
+                                int moved) {
     upy_stmt *s = rec_stmt(r, UPY_S_BREAK);
     if (!s)
         return -1;
     s->u.break_.value = rec_value(r, rec_pop(r));
     s->u.break_.to_return = to_return;
+    s->u.break_.moved = (uint8_t)moved;
     return rec_emit(r, out, s);
 }
 
@@ -4605,12 +4684,20 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 r->moved_exit_at = r->stmt_start;
                 return emit_simple(r, out, UPY_S_BREAK);
             }
-            if (is_break_to_tail(r, bb, (uint32_t)stop, rg, &tail))
-                return emit_break_to_return(r, out, tail + 1);
+            if (is_break_to_tail(r, bb, (uint32_t)stop, rg, &tail)) {
+                /* (The POP_EXCEPTs ending the clauses around the loop come
+                 * before the return's own code.) */
+                while (ins(r, tail)->op == N_POP_EXCEPT)
+                    tail++;
+                return emit_break_to_return(r, out, tail + 1, 0);
+            }
             /* (A break to the exit itself is a plain one.) */
             if (is_const_break(r, bb, (uint32_t)stop, rg, &tail))
                 return emit_break_to_return(
-                    r, out, tail != blk(r, rg->brk)->start ? tail + 1 : 0);
+                    r, out, tail != blk(r, rg->brk)->start ? tail + 1 : 0, 0);
+            if (is_moved_return(r, bb, (uint32_t)stop, rg))
+                return emit_break_to_return(
+                    r, out, exit_copy_start(r, bb, (uint32_t)stop) + 1, 1);
             return emit_return(r, rg, out);
         case N_RERAISE:
             if (is_finally_break(r, rg, (uint32_t)stop))

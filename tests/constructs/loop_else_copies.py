@@ -26,3 +26,58 @@ def for_else_then_return(xs, debug, y):
         debug("none")
         y = 2
     return True
+
+
+def break_in_except_clause(path_item, cache, hooks):
+    # The break's target, the return after the try, copied to the end of
+    # the except clause after its POP_EXCEPT and from there into the break
+    # (stdlib pkgutil.get_importer).
+    try:
+        importer = cache[path_item]
+    except KeyError:
+        for path_hook in hooks:
+            try:
+                importer = path_hook(path_item)
+                break
+            except ImportError:
+                pass
+        else:
+            importer = None
+    return importer
+
+
+def break_past_else_that_raises(name, limit):
+    # The else part raises, so only the break reaches the return after the
+    # loop: the compiler moved that return in place of the break (stdlib
+    # tarfile.TarInfo._posix_split_name).
+    components = name.split("/")
+    for i in range(1, len(components)):
+        prefix = "/".join(components[:i])
+        name = "/".join(components[i:])
+        if len(prefix) <= limit and len(name) <= limit:
+            break
+    else:
+        raise ValueError("name is too long")
+    return prefix, name
+
+
+def break_past_else_loop(self, node, id_prefix, make_id):
+    # The else part ends in a while loop whose back edge is laid out after
+    # the copy of the return its break leads to (docutils
+    # document.create_id).
+    base_id = ""
+    id = ""
+    for name in node["names"]:
+        base_id = make_id(name)
+        id = id_prefix + base_id
+        if base_id and id not in self.ids:
+            break
+    else:
+        prefix = id + "-" if base_id else id_prefix
+        n = 0
+        while True:
+            n += 1
+            id = f"{prefix}{n}"
+            if id not in self.ids:
+                break
+    return id
