@@ -1881,6 +1881,48 @@ static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
 
 static int jumps_back_to(const rec *r, int32_t b, int32_t header);
 
+/* Whether block b is the end of an except clause, POP_EXCEPTs (and the
+ * cleanup of the clause's name) then a jump, copied in place of the jump
+ * of a break (3.13 flowgraph.c inline_small_or_no_lineno_blocks: the
+ * clause's end has no line), after the POP_TOP of the for loop's iterator
+ * that ends the block running into it. */
+static int is_clause_end_copy(const rec *r, int32_t b, int for_loop) {
+    const upy_block *bb = blk(r, b), *pb;
+    uint32_t i = bb->start;
+    if (b == 0 || !r->ncode.layout->copies_jump_blocks)
+        return 0;
+    pb = blk(r, b - 1);
+    while (i < bb->end && ins(r, i)->op == N_POP_EXCEPT)
+        i++;
+    if (i > bb->start && i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
+        is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+        i += 3;
+    return i > bb->start && i + 1 == bb->end && ins(r, i)->op == N_JUMP &&
+           pb->next == b &&
+           (!for_loop ||
+            (pb->end > pb->start && ins(r, pb->end - 1)->op == N_POP_TOP));
+}
+
+/* Where the breaks of the loop at header with body [start, exit) go when
+ * the compiler copied the end of the except clause around the loop in
+ * place of their jumps (is_clause_end_copy): where that clause goes on;
+ * UPY_NO_BLOCK when there are none or they disagree.  (The end of a
+ * clause in the loop goes on in it, or back to its header.) */
+static int32_t clause_end_breaks(const rec *r, int32_t header, int32_t start,
+                                 int32_t exit, int for_loop) {
+    int32_t i, to = UPY_NO_BLOCK;
+    for (i = start; i < exit; i++) {
+        const upy_block *b = blk(r, i);
+        if (!is_clause_end_copy(r, i, for_loop) || b->jump == header ||
+            (b->jump >= start && b->jump <= exit))
+            continue;
+        if (to != UPY_NO_BLOCK && to != b->jump)
+            return UPY_NO_BLOCK;
+        to = b->jump;
+    }
+    return to;
+}
+
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
@@ -2004,7 +2046,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
                          int32_t *next, upy_ptr_vec *out) {
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
-    int32_t exit = h->jump, body_start = h->next, brk, far;
+    int32_t exit = h->jump, body_start = h->next, brk, far, clause_end;
     uint32_t depth = r->sp, first, start = r->stmt_start, from = h->start;
     uint32_t stmt_start = r->stmt_start;
     sval iter;
@@ -2034,6 +2076,17 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         (exit > rg->end && !unprotected_exits(r, rg->end, exit, rg)))
         exit = rg->end;
     brk = break_target(r, body_start, exit, rg, &far);
+    clause_end = brk == exit && far == UPY_NO_BLOCK && exit < rg->end
+                     ? clause_end_breaks(r, header, body_start, exit, 1)
+                     : UPY_NO_BLOCK;
+    if (clause_end != UPY_NO_BLOCK) {
+        /* The breaks skip the code from the loop's exit on, its else part,
+         * up to the end of the clause's region, unless that code is such
+         * an end itself. */
+        far = clause_end;
+        if (blk(r, exit)->jump != clause_end)
+            brk = rg->end;
+    }
 
     target = rec_new_target(r);
     if (!target || rec_push(r, SV_BIND, NULL))
@@ -2078,8 +2131,8 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     /* (Breaks threaded to the header of the loop around, past an else
      * part that runs to the region's end, go on there, as that part does:
      * not to the code after the region.) */
-    *next = far != UPY_NO_BLOCK && far == rg->loop && brk == rg->end &&
-                    brk > exit
+    *next = far != UPY_NO_BLOCK && (far == rg->loop || far == clause_end) &&
+                    brk == rg->end && brk > exit
                 ? far
                 : brk;
     if (inlined) {
@@ -2683,8 +2736,8 @@ static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
 
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
-    int32_t header = c->on_true, last, exit, end, brk, far, inner_end,
-            anchor = c->on_false, copy = UPY_NO_BLOCK;
+    int32_t header = c->on_true, last, exit, end, brk, far, clause_end,
+            inner_end, anchor = c->on_false, copy = UPY_NO_BLOCK;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0;
@@ -2767,6 +2820,16 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
+    clause_end =
+        brk == exit && anchor == exit && far == UPY_NO_BLOCK && exit < rg->end
+            ? clause_end_breaks(r, header, body_start, exit, 0)
+            : UPY_NO_BLOCK;
+    if (clause_end != UPY_NO_BLOCK) {
+        /* (As in a for loop: structure_for.) */
+        far = clause_end;
+        if (blk(r, exit)->jump != clause_end)
+            brk = rg->end;
+    }
     /* (Only a chained comparison's links leave to such a copy that the
      * loop does not break to.) */
     if (copy != UPY_NO_BLOCK && copy != brk && c->chain_cleanup != UPY_NO_BLOCK)
@@ -2806,7 +2869,9 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            ? upy_vec_stmts(&body)
                            : loop_body(&body);
     s->u.while_.orelse = upy_vec_stmts(&orelse);
-    *next = brk;
+    *next = clause_end != UPY_NO_BLOCK && brk == rg->end && brk > anchor
+                ? clause_end
+                : brk;
     if (rec_emit(r, out, s))
         return -1;
     return 1;

@@ -81,3 +81,62 @@ def break_past_else_loop(self, node, id_prefix, make_id):
             if id not in self.ids:
                 break
     return id
+
+
+def break_to_clause_end_else_continue(names, mro, getter, results):
+    # 3.13 copies the end of the except clause (POP_EXCEPT and the jump on)
+    # in place of the break's jump: the break skips the else part (stdlib
+    # inspect._getmembers; it was read as no jump at all, the loop running
+    # on and `continue` after it).
+    for key in names:
+        try:
+            value = getter(key)
+        except AttributeError:
+            for base in mro:
+                if key in base:
+                    value = base[key]
+                    break
+            else:
+                continue
+        results.append((key, value))
+    return results
+
+
+def break_to_clause_end(names, mro, getter, results):
+    # The same copy with nothing after the loop in the clause.
+    for key in names:
+        try:
+            getter(key)
+        except AttributeError:
+            for base in mro:
+                if key in base:
+                    break
+        results.append(key)
+
+
+def break_to_clause_end_named(names, mro, getter, results):
+    # The copy holds the cleanup of the clause's name too.
+    for key in names:
+        try:
+            getter(key)
+        except AttributeError as e:
+            for base in mro:
+                if key in base:
+                    break
+            else:
+                continue
+        results.append(key)
+
+
+def while_break_to_clause_end(names, mro, getter, results, g):
+    # A while loop's break, with no iterator to pop.
+    for key in names:
+        try:
+            getter(key)
+        except AttributeError:
+            while mro:
+                if key in g():
+                    break
+            else:
+                continue
+        results.append(key)
