@@ -1881,44 +1881,52 @@ static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
 
 static int jumps_back_to(const rec *r, int32_t b, int32_t header);
 
-/* Whether block b is the end of an except clause, POP_EXCEPTs (and the
- * cleanup of the clause's name) then a jump, copied in place of the jump
- * of a break (3.13 flowgraph.c inline_small_or_no_lineno_blocks: the
+/* Where block b goes on as the end of an except clause, POP_EXCEPTs (and
+ * the cleanup of the clause's name) then a jump, copied in place of the
+ * jump of a break (3.13 flowgraph.c inline_small_or_no_lineno_blocks: the
  * clause's end has no line), after the POP_TOP of the for loop's iterator
- * that ends the block running into it. */
-static int is_clause_end_copy(const rec *r, int32_t b, int for_loop) {
+ * that ends the block running into it; UPY_NO_BLOCK when it is none.  (The
+ * jump is a block of its own under the handler of a try around.) */
+static int32_t clause_end_copy(const rec *r, int32_t b, int for_loop) {
     const upy_block *bb = blk(r, b), *pb;
     uint32_t i = bb->start;
     if (b == 0 || !r->ncode.layout->copies_jump_blocks)
-        return 0;
+        return UPY_NO_BLOCK;
     pb = blk(r, b - 1);
+    if (pb->next != b || (for_loop && (pb->end == pb->start ||
+                                       ins(r, pb->end - 1)->op != N_POP_TOP)))
+        return UPY_NO_BLOCK;
     while (i < bb->end && ins(r, i)->op == N_POP_EXCEPT)
         i++;
-    if (i > bb->start && i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
+    if (i == bb->start)
+        return UPY_NO_BLOCK;
+    if (i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
         is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
         i += 3;
-    return i > bb->start && i + 1 == bb->end && ins(r, i)->op == N_JUMP &&
-           pb->next == b &&
-           (!for_loop ||
-            (pb->end > pb->start && ins(r, pb->end - 1)->op == N_POP_TOP));
+    if (i == bb->end && bb->next == b + 1 && b + 1 < (int32_t)r->cfg.count &&
+        upy_nin_falls_through(ins(r, i - 1))) {
+        bb = blk(r, b + 1);
+        i = bb->start;
+    }
+    return i + 1 == bb->end && ins(r, i)->op == N_JUMP ? bb->jump
+                                                       : UPY_NO_BLOCK;
 }
 
 /* Where the breaks of the loop at header with body [start, exit) go when
  * the compiler copied the end of the except clause around the loop in
- * place of their jumps (is_clause_end_copy): where that clause goes on;
+ * place of their jumps (clause_end_copy): where that clause goes on;
  * UPY_NO_BLOCK when there are none or they disagree.  (The end of a
  * clause in the loop goes on in it, or back to its header.) */
 static int32_t clause_end_breaks(const rec *r, int32_t header, int32_t start,
                                  int32_t exit, int for_loop) {
     int32_t i, to = UPY_NO_BLOCK;
     for (i = start; i < exit; i++) {
-        const upy_block *b = blk(r, i);
-        if (!is_clause_end_copy(r, i, for_loop) || b->jump == header ||
-            (b->jump >= start && b->jump <= exit))
+        int32_t j = clause_end_copy(r, i, for_loop);
+        if (j == UPY_NO_BLOCK || j == header || (j >= start && j <= exit))
             continue;
-        if (to != UPY_NO_BLOCK && to != b->jump)
+        if (to != UPY_NO_BLOCK && to != j)
             return UPY_NO_BLOCK;
-        to = b->jump;
+        to = j;
     }
     return to;
 }

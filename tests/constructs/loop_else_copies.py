@@ -140,3 +140,21 @@ def while_break_to_clause_end(names, mro, getter, results, g):
             else:
                 continue
         results.append(key)
+
+
+def break_to_clause_end_in_try(m, value, g):
+    # The copied end of the clause splits where the try around protects
+    # its jump (stdlib enum _proto_member.__set_name__).
+    try:
+        try:
+            e = m[value]
+        except TypeError:
+            for name, c in m.items():
+                if c == value:
+                    e = c
+                    break
+            else:
+                raise KeyError
+    except KeyError:
+        g(1)
+    g(e)
