@@ -1880,6 +1880,7 @@ static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
 }
 
 static int jumps_back_to(const rec *r, int32_t b, int32_t header);
+static int is_loop_exit_jump(const rec *r, int32_t b);
 
 /* Where block b goes on as the end of an except clause, POP_EXCEPTs (and
  * the cleanup of the clause's name) then a jump, copied in place of the
@@ -2165,7 +2166,18 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         r->stack[depth - 2].expr = rec_placeholder(r);
         return 0;
     }
-    return rec_emit(r, out, s);
+    if (rec_emit(r, out, s))
+        return -1;
+    /* Past an else part, the breaks go where those of the loop around
+     * go (to the jump of a `break` after this loop, or on, threaded): so
+     * does the end of the else part.  Running off the region's end would
+     * go back to the loop around instead: that break is written. */
+    if (brk > exit && *next == brk && rg->falls_to_loop && brk >= rg->end &&
+        brk < (int32_t)r->cfg.count &&
+        (brk == rg->brk ||
+         (is_loop_exit_jump(r, brk) && blk(r, brk)->jump == rg->brk)))
+        return emit_simple(r, out, UPY_S_BREAK);
+    return 0;
 }
 
 int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,

@@ -158,3 +158,19 @@ def break_to_clause_end_in_try(m, value, g):
     except KeyError:
         g(1)
     g(e)
+
+
+def for_else_then_break_in_while(items, subpattern):
+    # The for loop's breaks go where the while loop's `break` after it
+    # goes (its jump threaded); that break was lost, and the while loop ran
+    # on forever (stdlib re/_parser._parse_sub, unmarked).
+    while True:
+        for item in items:
+            if not item:
+                break
+        else:
+            subpattern.append(1)
+            continue
+        break
+    subpattern.append(2)
+    return subpattern
