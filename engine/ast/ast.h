@@ -462,10 +462,13 @@ struct upy_stmt {
         /* UPY_S_BREAK, while it is recovered: a break the compiler laid
          * out as a copy of the `return value` it leads to, past code the
          * loop's exit runs first (its else part).  to_return: the first
-         * instruction of that return + 1, 0 for a plain break. */
+         * instruction of that return + 1, 0 for a plain break.  moved:
+         * that return is this copy alone (the else part raises), to be
+         * written after the loop. */
         struct {
             upy_expr *value;
             uint32_t to_return;
+            uint8_t moved;
         } break_;
         struct {
             const char *text;

@@ -310,6 +310,11 @@ typedef struct upy_layout {
      * 3.8-3.9's peephole optimizer always threads, 3.12+ lay and/or out
      * as COPY and POP_JUMP_IF and keep the inner jump. */
     uint8_t threads_jumps_of_one_line;
+    /* 3.13+ drop the first of two stores of one name in a row on one
+     * line (flowgraph.c optimize_basic_block: STORE_FAST x; STORE_FAST x
+     * becomes POP_TOP; STORE_FAST x); on two lines both stay (eval.c
+     * unpack_target). */
+    uint8_t drops_repeated_store;
 } upy_layout;
 
 /* A code object in neutral form. */

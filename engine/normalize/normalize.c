@@ -105,7 +105,8 @@ static const norm_rules rules_table[] = {
                 .copies_exits = 1,
                 .copies_jump_blocks = 1,
                 .copy_limit_counts_code = 1,
-                .keeps_first_const = 1}},
+                .keeps_first_const = 1,
+                .drops_repeated_store = 1}},
 };
 
 /* cmp_op of 3.8 (index 6 on: in, not in, is, is not, exception match) and

@@ -915,8 +915,12 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
     switch ((sv_kind)v.kind) {
     case SV_BIND:
         /* A target of an unpacking popped: 3.13 writes `a, a = v` (two
-         * stores of one name in a row) as POP_TOP; STORE_FAST a.  (Any
-         * other binding popped has no target: `with m:`.) */
+         * stores of one name in a row) as POP_TOP; STORE_FAST a, and
+         * `a, a, a = v` as POP_TOP; POP_TOP; STORE_FAST a.  (Any other
+         * binding popped has no target: `with m:`.) */
+        while (next && next->op == N_POP_TOP &&
+               next + 1 < r->ncode.ins + r->ncode.count)
+            next++;
         if (!v.pend || v.pend->kind != P_UNPACK)
             return 0;
         return rec_store(
@@ -956,6 +960,21 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
     default:
         return 0;
     }
+}
+
+/* The target the store at instruction i binds, value v.  A name stored
+ * twice in a row by an unpacking, on two lines (`(_,\n _) = v`), is
+ * written on a line of its own where one line would drop the first store
+ * (upy_layout.drops_repeated_store). */
+static upy_expr *unpack_target(rec *r, uint32_t i, sval v) {
+    const upy_nin *in = &r->ncode.ins[i], *prev = i ? in - 1 : NULL;
+    upy_expr *e = rec_name(r, rec_str(in->obj));
+    if (e && prev && r->ncode.layout->drops_repeated_store &&
+        v.kind == SV_BIND && v.pend && v.pend->kind == P_UNPACK &&
+        prev->op == N_STORE && prev->obj == in->obj && prev->arg == in->arg &&
+        prev->line >= 0 && in->line > prev->line)
+        e->own_line = 1;
+    return e;
 }
 
 int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
@@ -1022,7 +1041,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         a = rec_pop(r);
         if (rec_generic_store(r, rec_str(in->obj), a))
             return 0;
-        return rec_store(r, rec_name(r, rec_str(in->obj)), a,
+        return rec_store(r, unpack_target(r, i, a), a,
                          in->arg == UPY_SCOPE_FAST, out);
     case N_DELETE:
         s = rec_stmt(r, UPY_S_DELETE);

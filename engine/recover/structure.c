@@ -1911,6 +1911,57 @@ static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
 }
 
 static int jumps_back_to(const rec *r, int32_t b, int32_t header);
+static int is_loop_exit_jump(const rec *r, int32_t b);
+
+/* Where block b goes on as the end of an except clause, POP_EXCEPTs (and
+ * the cleanup of the clause's name) then a jump, copied in place of the
+ * jump of a break (3.13 flowgraph.c inline_small_or_no_lineno_blocks: the
+ * clause's end has no line), after the POP_TOP of the for loop's iterator
+ * that ends the block running into it; UPY_NO_BLOCK when it is none.  (The
+ * jump is a block of its own under the handler of a try around.) */
+static int32_t clause_end_copy(const rec *r, int32_t b, int for_loop) {
+    const upy_block *bb = blk(r, b), *pb;
+    uint32_t i = bb->start;
+    if (b == 0 || !r->ncode.layout->copies_jump_blocks)
+        return UPY_NO_BLOCK;
+    pb = blk(r, b - 1);
+    if (pb->next != b || (for_loop && (pb->end == pb->start ||
+                                       ins(r, pb->end - 1)->op != N_POP_TOP)))
+        return UPY_NO_BLOCK;
+    while (i < bb->end && ins(r, i)->op == N_POP_EXCEPT)
+        i++;
+    if (i == bb->start)
+        return UPY_NO_BLOCK;
+    if (i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
+        is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+        i += 3;
+    if (i == bb->end && bb->next == b + 1 && b + 1 < (int32_t)r->cfg.count &&
+        upy_nin_falls_through(ins(r, i - 1))) {
+        bb = blk(r, b + 1);
+        i = bb->start;
+    }
+    return i + 1 == bb->end && ins(r, i)->op == N_JUMP ? bb->jump
+                                                       : UPY_NO_BLOCK;
+}
+
+/* Where the breaks of the loop at header with body [start, exit) go when
+ * the compiler copied the end of the except clause around the loop in
+ * place of their jumps (clause_end_copy): where that clause goes on;
+ * UPY_NO_BLOCK when there are none or they disagree.  (The end of a
+ * clause in the loop goes on in it, or back to its header.) */
+static int32_t clause_end_breaks(const rec *r, int32_t header, int32_t start,
+                                 int32_t exit, int for_loop) {
+    int32_t i, to = UPY_NO_BLOCK;
+    for (i = start; i < exit; i++) {
+        int32_t j = clause_end_copy(r, i, for_loop);
+        if (j == UPY_NO_BLOCK || j == header || (j >= start && j <= exit))
+            continue;
+        if (to != UPY_NO_BLOCK && to != j)
+            return UPY_NO_BLOCK;
+        to = j;
+    }
+    return to;
+}
 
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
@@ -2035,7 +2086,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
                          int32_t *next, upy_ptr_vec *out) {
     const upy_block *h = blk(r, header);
     const upy_nin *fi = ins(r, h->end - 1);
-    int32_t exit = h->jump, body_start = h->next, brk, far;
+    int32_t exit = h->jump, body_start = h->next, brk, far, clause_end;
     uint32_t depth = r->sp, first, start = r->stmt_start, from = h->start;
     uint32_t stmt_start = r->stmt_start;
     sval iter;
@@ -2065,6 +2116,17 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         (exit > rg->end && !unprotected_exits(r, rg->end, exit, rg)))
         exit = rg->end;
     brk = break_target(r, body_start, exit, rg, &far);
+    clause_end = brk == exit && far == UPY_NO_BLOCK && exit < rg->end
+                     ? clause_end_breaks(r, header, body_start, exit, 1)
+                     : UPY_NO_BLOCK;
+    if (clause_end != UPY_NO_BLOCK) {
+        /* The breaks skip the code from the loop's exit on, its else part,
+         * up to the end of the clause's region, unless that code is such
+         * an end itself. */
+        far = clause_end;
+        if (blk(r, exit)->jump != clause_end)
+            brk = rg->end;
+    }
 
     target = rec_new_target(r);
     if (!target || rec_push(r, SV_BIND, NULL))
@@ -2109,8 +2171,8 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     /* (Breaks threaded to the header of the loop around, past an else
      * part that runs to the region's end, go on there, as that part does:
      * not to the code after the region.) */
-    *next = far != UPY_NO_BLOCK && far == rg->loop && brk == rg->end &&
-                    brk > exit
+    *next = far != UPY_NO_BLOCK && (far == rg->loop || far == clause_end) &&
+                    brk == rg->end && brk > exit
                 ? far
                 : brk;
     if (inlined) {
@@ -2135,7 +2197,18 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         r->stack[depth - 2].expr = rec_placeholder(r);
         return 0;
     }
-    return rec_emit(r, out, s);
+    if (rec_emit(r, out, s))
+        return -1;
+    /* Past an else part, the breaks go where those of the loop around
+     * go (to the jump of a `break` after this loop, or on, threaded): so
+     * does the end of the else part.  Running off the region's end would
+     * go back to the loop around instead: that break is written. */
+    if (brk > exit && *next == brk && rg->falls_to_loop && brk >= rg->end &&
+        brk < (int32_t)r->cfg.count &&
+        (brk == rg->brk ||
+         (is_loop_exit_jump(r, brk) && blk(r, brk)->jump == rg->brk)))
+        return emit_simple(r, out, UPY_S_BREAK);
+    return 0;
 }
 
 int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
@@ -2714,8 +2787,8 @@ static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
 
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
-    int32_t header = c->on_true, last, exit, end, brk, far, inner_end,
-            anchor = c->on_false, copy = UPY_NO_BLOCK;
+    int32_t header = c->on_true, last, exit, end, brk, far, clause_end,
+            inner_end, anchor = c->on_false, copy = UPY_NO_BLOCK;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0;
@@ -2798,6 +2871,16 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
+    clause_end =
+        brk == exit && anchor == exit && far == UPY_NO_BLOCK && exit < rg->end
+            ? clause_end_breaks(r, header, body_start, exit, 0)
+            : UPY_NO_BLOCK;
+    if (clause_end != UPY_NO_BLOCK) {
+        /* (As in a for loop: structure_for.) */
+        far = clause_end;
+        if (blk(r, exit)->jump != clause_end)
+            brk = rg->end;
+    }
     /* (Only a chained comparison's links leave to such a copy that the
      * loop does not break to.) */
     if (copy != UPY_NO_BLOCK && copy != brk && c->chain_cleanup != UPY_NO_BLOCK)
@@ -2837,7 +2920,9 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            ? upy_vec_stmts(&body)
                            : loop_body(&body);
     s->u.while_.orelse = upy_vec_stmts(&orelse);
-    *next = brk;
+    *next = clause_end != UPY_NO_BLOCK && brk == rg->end && brk > anchor
+                ? clause_end
+                : brk;
     if (rec_emit(r, out, s))
         return -1;
     return 1;
@@ -3759,8 +3844,16 @@ static int chain_pending(const rec *r) {
 
 /* Whether the n instructions from a, a copy of those from b, kept their
  * lines: the compiler copies an exit block with its locations, while a
- * statement written in the loop has lines of its own, before the exit's. */
+ * statement written in the loop has lines of its own, before the exit's.
+ * The POP_EXCEPTs that start it end the handlers around at no location
+ * (compile.c compiler_try_except); each copy takes the line of the code
+ * before it (flowgraph.c propagate_line_numbers), so they tell nothing. */
 static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+    while (n > 1 && ins(r, a)->op == N_POP_EXCEPT) {
+        a++;
+        b++;
+        n--;
+    }
     return ins(r, b)->line >= 0 && same_lines(r, a, b, n);
 }
 
@@ -3777,6 +3870,13 @@ static uint32_t exit_copy_start(const rec *r, const upy_block *bb,
     for (p = ret; p > bb->start && ret - p < MAX_EXIT_COPY; p--)
         if (ins(r, p - 1)->op == N_POP_TOP)
             return p;
+    /* (Or it ends the block that runs into bb, the copy of the end of an
+     * except clause around the loop: the POP_TOP is under the clause's
+     * handler, its POP_EXCEPT starts bb.) */
+    if (p == bb->start && ret - p < MAX_EXIT_COPY && p > 0 &&
+        ins(r, p)->op == N_POP_EXCEPT && ins(r, p - 1)->op == N_POP_TOP &&
+        blk(r, r->cfg.block_of[p - 1])->next == r->cfg.block_of[p])
+        return p;
     return ret + 1;
 }
 
@@ -3846,6 +3946,19 @@ static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
  * breaks lead to. */
 enum { MAX_TAIL_SCAN = 256 };
 
+/* Whether instruction t, past `to`, is a jump back into [from, to]: the
+ * back edge of a loop there, laid out after the return its exit copied
+ * (a while loop's break, the copy of that return). */
+static int jumps_back_within(const rec *r, int32_t t, uint32_t from,
+                             uint32_t to) {
+    int32_t back;
+    if ((uint32_t)t <= to || (uint32_t)t >= r->ncode.count ||
+        ins(r, t)->op != N_JUMP)
+        return 0;
+    back = ins(r, t)->target;
+    return back >= (int32_t)from && back <= (int32_t)to;
+}
+
 /* Whether the jumps among instructions [from, to] all land there: that
  * code runs on to its end (or raises), as an else part made of loops and
  * ifs does. */
@@ -3853,7 +3966,8 @@ static int jumps_within(const rec *r, uint32_t from, uint32_t to) {
     uint32_t i;
     for (i = from; i <= to; i++) {
         int32_t t = ins(r, i)->target;
-        if (t >= 0 && ((uint32_t)t < from || (uint32_t)t > to))
+        if (t >= 0 && ((uint32_t)t < from || (uint32_t)t > to) &&
+            !jumps_back_within(r, t, from, to))
             return 0;
     }
     return 1;
@@ -3972,6 +4086,54 @@ static int is_const_break(const rec *r, const upy_block *bb, uint32_t ret,
             return 0;
     }
     return const_entered_after(r, ins(r, p)->obj, ret, q);
+}
+
+/* Whether instructions [from, to] hold lines, all before `line`. */
+static int lines_before(const rec *r, uint32_t from, uint32_t to,
+                        int32_t line) {
+    uint32_t i;
+    int any = 0;
+    for (i = from; i <= to; i++) {
+        if (ins(r, i)->line >= line)
+            return 0;
+        any |= ins(r, i)->line >= 0;
+    }
+    return any;
+}
+
+/* Whether the return at instruction ret of block bb, in a for loop, is a
+ * break whose target, the return after the loop's else part, the
+ * compiler moved in place of the jump: the else part raises, so only the
+ * break reaches that return (flowgraph.c inline_small_exit_blocks copies
+ * it there, remove_unreachable drops the block).  POP_TOP of the
+ * iterator, then the value, on lines after all the loop's and all its
+ * else part's (a return written in the loop comes before its else part);
+ * the else part runs straight to its raise. */
+static int is_moved_return(const rec *r, const upy_block *bb, uint32_t ret,
+                           const region *rg) {
+    uint32_t p, q, exit, i, loop_end;
+    int32_t line;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
+        !r->ncode.layout->copies_exits ||
+        r->ncode.layout->written_exits_keep_jumps || !in_for_loop(r, rg))
+        return 0;
+    p = exit_copy_start(r, bb, ret);
+    if (p >= ret || is_const_return(r, p, ret))
+        return 0;
+    line = ins(r, p)->line;
+    exit = blk(r, rg->brk)->start;
+    for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++)
+        if (ins(r, q)->op == N_RETURN || ins(r, q)->op == N_RAISE)
+            break;
+    if (line < 0 || q >= r->ncode.count || ins(r, q)->op != N_RAISE ||
+        !jumps_within(r, exit, q) || !lines_before(r, exit, q, line))
+        return 0;
+    /* (Other breaks' copies in the loop are on that line too.) */
+    loop_end = blk(r, loop_last(r, rg->loop))->end;
+    for (i = blk(r, rg->loop)->start; i < loop_end; i++)
+        if ((i + 1 < p || i > ret) && ins(r, i)->line > line)
+            return 0;
+    return 1;
 }
 
 /* Whether the names and constants of the instructions [p, ret] entered
@@ -4343,12 +4505,14 @@ static int is_open_for(const rec *r, int32_t b) {
  * to_return - 1 (0: a plain break), with the value that return computes:
  * rec_breaks_to_tail (tidy.c) finds the loop's else part once the code
  * after the loop is recovered. */
-static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return) {
+static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return,
+                                int moved) {
     upy_stmt *s = rec_stmt(r, UPY_S_BREAK);
     if (!s)
         return -1;
     s->u.break_.value = rec_value(r, rec_pop(r));
     s->u.break_.to_return = to_return;
+    s->u.break_.moved = (uint8_t)moved;
     return rec_emit(r, out, s);
 }
 
@@ -4636,12 +4800,20 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 r->moved_exit_at = r->stmt_start;
                 return emit_simple(r, out, UPY_S_BREAK);
             }
-            if (is_break_to_tail(r, bb, (uint32_t)stop, rg, &tail))
-                return emit_break_to_return(r, out, tail + 1);
+            if (is_break_to_tail(r, bb, (uint32_t)stop, rg, &tail)) {
+                /* (The POP_EXCEPTs ending the clauses around the loop come
+                 * before the return's own code.) */
+                while (ins(r, tail)->op == N_POP_EXCEPT)
+                    tail++;
+                return emit_break_to_return(r, out, tail + 1, 0);
+            }
             /* (A break to the exit itself is a plain one.) */
             if (is_const_break(r, bb, (uint32_t)stop, rg, &tail))
                 return emit_break_to_return(
-                    r, out, tail != blk(r, rg->brk)->start ? tail + 1 : 0);
+                    r, out, tail != blk(r, rg->brk)->start ? tail + 1 : 0, 0);
+            if (is_moved_return(r, bb, (uint32_t)stop, rg))
+                return emit_break_to_return(
+                    r, out, exit_copy_start(r, bb, (uint32_t)stop) + 1, 1);
             return emit_return(r, rg, (uint32_t)stop, out);
         case N_RERAISE:
             if (is_finally_break(r, rg, (uint32_t)stop))

@@ -1479,6 +1479,7 @@ typedef struct tail_breaks {
     rec *r;
     uint32_t to_return; /* of the first one; 0 when there is none */
     upy_expr *value;    /* the value of that return */
+    int moved;          /* that return is the break's copy alone */
     int agree;          /* all lead to the same return */
     int settled;        /* the loop got its else part: they are breaks */
 } tail_breaks;
@@ -1497,6 +1498,7 @@ static void find_tail_breaks(upy_stmt_list *l, upy_list_role role,
             if (!t->to_return) {
                 t->to_return = s->u.break_.to_return;
                 t->value = s->u.break_.value;
+                t->moved = s->u.break_.moved;
             } else if (t->to_return != s->u.break_.to_return)
                 t->agree = 0;
         }
@@ -1556,12 +1558,47 @@ static int move_to_loop_else(rec *r, upy_stmt_list *body, uint32_t k,
     return 0;
 }
 
-/* Whether statement s is the return the marked breaks lead to. */
-static int is_tail_return(const upy_stmt *s, uint32_t to_return) {
+/* The most instructions of a return the compiler copies (see
+ * structure.c MAX_EXIT_COPY). */
+enum { MAX_RETURN_COPY = 8 };
+
+/* Whether statement s is the return the marked breaks lead to, or one
+ * with its code and lines: the return after a try whose except clause
+ * holds the loop, which the compiler copied to the clause's end, after
+ * its POP_EXCEPT (flowgraph.c inline_small_exit_blocks), and from there
+ * in place of the breaks. */
+static int is_tail_return(const rec *r, const upy_stmt *s, uint32_t to_return) {
+    const upy_nin *in = r->ncode.ins;
+    uint32_t n;
     if (to_return == REC_TO_END)
         return s && s->kind == UPY_S_RETURN &&
                (!s->u.value || rec_is_const_none(s->u.value));
-    return s && s->kind == UPY_S_RETURN && s->start + 1 == to_return;
+    if (!s || s->kind != UPY_S_RETURN)
+        return 0;
+    if (s->start + 1 == to_return)
+        return 1;
+    for (n = 1; n <= MAX_RETURN_COPY && s->start + n <= r->ncode.count; n++)
+        if (in[s->start + n - 1].op == N_RETURN)
+            break;
+    if (n > MAX_RETURN_COPY || s->start + n > r->ncode.count ||
+        !rec_same_code(r, s->start, to_return - 1, n))
+        return 0;
+    while (n--)
+        if (in[s->start + n].line != in[to_return - 1 + n].line)
+            return 0;
+    return 1;
+}
+
+/* Ends body with the return the breaks t lead to, which the compiler
+ * moved in place of the one break (see upy_stmt.u.break_). */
+static int append_moved_return(rec *r, upy_stmt_list *body,
+                               const tail_breaks *t) {
+    upy_stmt *s = upy_stmt_new(r->arena, UPY_S_RETURN);
+    if (!s)
+        return rec_oom(r);
+    rec_set_start(r, s, t->to_return - 1);
+    s->u.value = t->value;
+    return rec_insert_stmt(r, body, body->len, s);
 }
 
 /* Settles the marked breaks of the loop body[k]; after is the statement
@@ -1574,19 +1611,22 @@ static void settle_loop(rec *r, upy_stmt_list *body, uint32_t k,
     int is_for = s->kind == UPY_S_FOR;
     upy_stmt_list *loop_body = is_for ? &s->u.for_.body : &s->u.while_.body;
     upy_stmt_list *orelse = is_for ? &s->u.for_.orelse : &s->u.while_.orelse;
-    tail_breaks t = {NULL, 0, NULL, 1, 0};
+    tail_breaks t = {NULL, 0, NULL, 0, 1, 0};
     uint32_t j;
     t.r = r;
     find_tail_breaks(loop_body, UPY_LIST_BRANCH, s, &t);
     if (!t.to_return)
         return;
     for (j = k + 1; j < body->len; j++)
-        if (is_tail_return(body->items[j], t.to_return))
+        if (is_tail_return(r, body->items[j], t.to_return))
             break;
     if (t.agree && !orelse->len &&
-        (j < body->len ||
-         is_tail_return(after, t.to_return)))
+        (j < body->len || is_tail_return(r, after, t.to_return)))
         t.settled = move_to_loop_else(r, body, k, j, orelse) == 0;
+    else if (t.agree && t.moved && !orelse->len && k + 1 < body->len &&
+             body->items[body->len - 1]->kind == UPY_S_RAISE)
+        t.settled = move_to_loop_else(r, body, k, body->len, orelse) == 0 &&
+                    append_moved_return(r, body, &t) == 0;
     settle_tail_breaks(loop_body, UPY_LIST_BRANCH, s, &t);
 }
 

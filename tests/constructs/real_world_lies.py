@@ -317,3 +317,21 @@ def chain_in_and_in_or_in_loop_then_return(ns, a, b, c, v, d):
         if a < w or b < w < c and v not in d[w]:
             g(w)
     return 1
+
+
+def try_else_break_in_while_true_in_try(pool_request, timeout, Unavailable):
+    # 3.12+ moves the code after the loop in place of the `else: break`,
+    # out of the outer try's protected range: the break is lost and the
+    # loop runs on (httpcore ConnectionPool.handle_request; known failure).
+    try:
+        while True:
+            connection = pool_request.wait(timeout=timeout)
+            try:
+                response = connection.handle_request(pool_request.request)
+            except Unavailable:
+                pool_request.clear_connection()
+            else:
+                break
+    except BaseException as exc:
+        raise exc from None
+    return response

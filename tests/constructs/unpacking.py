@@ -76,3 +76,23 @@ def kwargs_display_not_names(f, k, v, a):
     f(*a, **{'x': 1, 'x': 2})
     f(*a, **{'"': 'quote'})
     return f(*a, x=1, y=k)
+
+
+def repeated_name_on_two_lines(self):
+    # Two stores of one name in a row on two lines: on one line 3.13 drops
+    # the first (tomlkit DateTime.unwrap, networkx vf2pp _cut_PT).
+    (
+        year,
+        month,
+        _,
+        _,
+    ) = self._getstate()
+    return year, month
+
+
+def repeated_name_three_times(url, urlsplit):
+    # Three stores of one name in a row on one line: 3.13 keeps the last
+    # (POP_TOP; POP_TOP; STORE_FAST nil); reading the first POP_TOP as `_`
+    # made `_` a local (stdlib http.client HTTPConnection.putrequest).
+    nil, netloc, nil, nil, nil = urlsplit(url)
+    return netloc
