@@ -642,6 +642,7 @@ static int only_jumped_to(const rec *r, int32_t b) {
 
 static int same_dest(rec *r, int32_t a, int32_t b) {
     const upy_block *ab, *bb;
+    const upy_nin *first;
     if (a == b)
         return 1;
     if (a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
@@ -659,7 +660,15 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
         ins(r, ab->end - 1)->op != N_RETURN ||
         !rec_same_code(r, ab->start, bb->start, ab->end - ab->start))
         return 0;
-    return 1;
+    /* inline_small_exit_blocks copies a block with its lines: two returns
+     * on different lines are two statements (`return x if c else y` then
+     * `return y`), unless they return None, the implicit return whose
+     * copies take their jump's line (duplicate_exits_without_lineno). */
+    first = ins(r, ab->start);
+    return r->is_class_body ||
+           (ab->end - ab->start == 2 && first->op == N_LOAD_CONST &&
+            first->obj && first->obj->kind == UPY_NONE) ||
+           rec_same_lines(r, ab->start, bb->start, ab->end - ab->start);
 }
 
 /* A test written one way.  In a test the compiler turns each `not` into

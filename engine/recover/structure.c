@@ -958,7 +958,7 @@ static int is_copied_exit(const rec *r, int32_t b) {
 }
 
 /* Whether the n instructions at a and at b are on the same lines. */
-static int same_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+int rec_same_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     uint32_t k;
     for (k = 0; k < n; k++)
         if (ins(r, a + k)->line != ins(r, b + k)->line)
@@ -974,7 +974,7 @@ static int same_code_and_lines(const rec *r, int32_t a, int32_t b) {
     uint32_t n = ab->end - ab->start;
     return bb->end - bb->start == n && ab->handler == bb->handler &&
            rec_same_code(r, ab->start, bb->start, n) &&
-           same_lines(r, ab->start, bb->start, n);
+           rec_same_lines(r, ab->start, bb->start, n);
 }
 
 /* Whether no block of [start, join) goes on past block `join` inside
@@ -3730,7 +3730,7 @@ static int chain_pending(const rec *r) {
  * lines: the compiler copies an exit block with its locations, while a
  * statement written in the loop has lines of its own, before the exit's. */
 static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
-    return ins(r, b)->line >= 0 && same_lines(r, a, b, n);
+    return ins(r, b)->line >= 0 && rec_same_lines(r, a, b, n);
 }
 
 /* The most neutral instructions of an exit block the compiler copies (up
@@ -4189,12 +4189,43 @@ static int pops_to_return(const rec *r, int32_t b, int value_loaded) {
 /* What the branches from a statement-level test lead to, when each runs
  * to a return computing nothing but the value it returns (tests on the
  * way included): RT_TREE, with RT_SPLIT when a return is of a constant
- * the compiler did not fuse with it (N_SPLIT_CONST) and RT_FUSED when one
- * is of a constant it did; 0 when a branch does something else. */
-enum { RT_TREE = 1, RT_SPLIT = 2, RT_FUSED = 4, RT_MAX_BLOCKS = 64 };
+ * the compiler did not fuse with it (N_SPLIT_CONST) or of a tuple of
+ * constants it did not fold (the AST optimizer folds a written one),
+ * RT_FUSED when one is of a constant it did, and RT_LINES when two returns
+ * are on different lines (*line: the returns' line so far, -1 before the
+ * first); 0 when a branch does something else. */
+enum {
+    RT_TREE = 1,
+    RT_SPLIT = 2,
+    RT_FUSED = 4,
+    RT_LINES = 8,
+    RT_MAX_BLOCKS = 64
+};
+
+/* Whether the code of block bb before its last instruction builds a tuple
+ * of constants alone: its loads, then one BUILD_TUPLE of them all. */
+static int builds_const_tuple(const rec *r, const upy_block *bb) {
+    uint32_t i, n = bb->end - bb->start;
+    const upy_nin *build = ins(r, bb->end - 2);
+    if (n < 3 || build->op != N_BUILD_TUPLE || build->arg != (int32_t)n - 2)
+        return 0;
+    for (i = bb->start; i + 2 < bb->end; i++)
+        if (ins(r, i)->op != N_LOAD_CONST)
+            return 0;
+    return 1;
+}
+
+/* The RT_LINES flag for a return on line `at`, the returns before it on
+ * *line. */
+static int return_lines(int32_t at, int32_t *line) {
+    if (*line == -1)
+        *line = at;
+    return at < 0 || at != *line ? RT_LINES : 0;
+}
 
 static int returned_tree(const rec *r, int32_t b, int32_t from,
-                         const region *rg, int32_t base, int *budget) {
+                         const region *rg, int32_t base, int *budget,
+                         int32_t *line) {
     const upy_block *bb;
     const upy_nin *last;
     int32_t d;
@@ -4217,16 +4248,17 @@ static int returned_tree(const rec *r, int32_t b, int32_t from,
     if (d != base + 1)
         return 0;
     if (last->op == N_RETURN) {
-        if (last->flags & N_SPLIT_CONST)
-            return RT_TREE | RT_SPLIT;
+        a = RT_TREE | return_lines(last->line, line);
+        if ((last->flags & N_SPLIT_CONST) || builds_const_tuple(r, bb))
+            return a | RT_SPLIT;
         if (bb->end - bb->start >= 2 && ins(r, bb->end - 2)->op == N_LOAD_CONST)
-            return RT_TREE | RT_FUSED;
-        return RT_TREE;
+            return a | RT_FUSED;
+        return a;
     }
     if (last->op != N_POP_JUMP_IF)
         return 0;
-    a = returned_tree(r, bb->next, b, rg, base, budget);
-    c = a ? returned_tree(r, bb->jump, b, rg, base, budget) : 0;
+    a = returned_tree(r, bb->next, b, rg, base, budget, line);
+    c = a ? returned_tree(r, bb->jump, b, rg, base, budget, line) : 0;
     return a && c ? a | c : 0;
 }
 
@@ -4234,16 +4266,19 @@ static int returned_tree(const rec *r, int32_t b, int32_t from,
  * of `return x if test else y`: 3.12+ copies the return into both branches,
  * which then read as `if test: return x` / `return y`, except that a
  * constant's load there is not fused with the return as a written `return
- * 1` is.  Either form gives the same code when no constant is returned. */
+ * 1` is, and that the copies keep the one return's line
+ * (inline_small_exit_blocks) where two returns written have two. */
 static int is_returned_ifexp(const rec *r, int32_t b, const region *rg) {
     const upy_block *bb = blk(r, b);
-    int32_t base = (int32_t)r->sp - 1;
+    int32_t base = (int32_t)r->sp - 1, line = -1;
     int budget = RT_MAX_BLOCKS, a, c;
     if (bb->ipdom != UPY_NO_BLOCK)
         return 0;
-    a = returned_tree(r, bb->next, b, rg, base, &budget);
-    c = a ? returned_tree(r, bb->jump, b, rg, base, &budget) : 0;
-    return a && c && ((a | c) & (RT_SPLIT | RT_FUSED)) == RT_SPLIT;
+    a = returned_tree(r, bb->next, b, rg, base, &budget, &line);
+    c = a ? returned_tree(r, bb->jump, b, rg, base, &budget, &line) : 0;
+    if (!a || !c || ((a | c) & RT_FUSED))
+        return 0;
+    return (a | c) & RT_SPLIT || !((a | c) & RT_LINES);
 }
 
 /* Whether loop header b is the test of a while loop whose continues jump
