@@ -643,32 +643,37 @@ static int only_jumped_to(const rec *r, int32_t b) {
 static int same_dest(rec *r, int32_t a, int32_t b) {
     const upy_block *ab, *bb;
     const upy_nin *first;
+    uint32_t n;
+    int none;
     if (a == b)
         return 1;
     if (a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
         return 0;
-    /* A copy is made for a jump; a then-body reached by falling through
-     * is a statement of its own (`if a: return 0` / `if b: return 0`). */
-    if (!only_jumped_to(r, a) || !only_jumped_to(r, b))
-        return 0;
     ab = blk(r, a);
     bb = blk(r, b);
+    n = ab->end - ab->start;
     /* (A class body has no return of its own: each is a copy of its end,
      * which 3.13 makes six instructions long with a __classcell__.) */
-    if (ab->end - ab->start != bb->end - bb->start ||
-        (ab->end - ab->start > 4 && !r->is_class_body) ||
+    if (n != bb->end - bb->start || (n > 4 && !r->is_class_body) ||
         ins(r, ab->end - 1)->op != N_RETURN ||
-        !rec_same_code(r, ab->start, bb->start, ab->end - ab->start))
+        !rec_same_code(r, ab->start, bb->start, n))
         return 0;
-    /* inline_small_exit_blocks copies a block with its lines: two returns
-     * on different lines are two statements (`return x if c else y` then
-     * `return y`), unless they return None, the implicit return whose
-     * copies take their jump's line (duplicate_exits_without_lineno). */
     first = ins(r, ab->start);
-    return r->is_class_body ||
-           (ab->end - ab->start == 2 && first->op == N_LOAD_CONST &&
-            first->obj && first->obj->kind == UPY_NONE) ||
-           rec_same_lines(r, ab->start, bb->start, ab->end - ab->start);
+    none = n == 2 && first->op == N_LOAD_CONST && first->obj &&
+           first->obj->kind == UPY_NONE;
+    /* inline_small_exit_blocks copies a block with its lines: two returns
+     * on one line are copies of one statement, reached by a jump or not
+     * (the then-body of `if a or b < c < d: return 0`, which the test's
+     * first link jumps to a copy of).  The implicit return's copies take
+     * their jump's line instead (duplicate_exits_without_lineno). */
+    if (!none && !r->is_class_body && first->line >= 0 &&
+        rec_same_lines(r, ab->start, bb->start, n))
+        return 1;
+    /* Else a copy is made for a jump; a then-body reached by falling
+     * through is a statement of its own (`if a: return 0` / `if b: return
+     * 0`), and two returns of a value on different lines are two. */
+    return (none || r->is_class_body) && only_jumped_to(r, a) &&
+           only_jumped_to(r, b);
 }
 
 /* A test written one way.  In a test the compiler turns each `not` into
