@@ -1300,15 +1300,25 @@ static int branch_effect(const rec *r, uint32_t from, uint32_t to) {
     return d;
 }
 
+enum { MAX_COPY_SIZE = 4 };
+
 /* Two branches that end in copies of the same exit block: the length of
  * their common tail that leaves exactly one value for it on each side.
  * `depth` is the stack depth at the start of both branches. */
 static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
                             uint32_t start_b, uint32_t end_b) {
-    uint32_t k = 0, best = 0;
+    uint32_t k = 0, best = 0, offsets = 0;
     while (k <= end_a - start_a && k <= end_b - start_b) {
         const upy_nin *x = ins(r, end_a - k), *y = ins(r, end_b - k);
         if (x->op != y->op || x->arg != y->arg || x->obj != y->obj)
+            break;
+        /* The compiler copies at most MAX_COPY_SIZE instructions of its
+         * own (flowgraph.c inline_small_exit_blocks; a neutral one keeps
+         * its source's offset): what comes before them is the branches'
+         * own code, `(str(a + n if c else b + n),)`. */
+        if (!k || x->offset != ins(r, end_a - k + 1)->offset)
+            offsets++;
+        if (offsets > MAX_COPY_SIZE)
             break;
         k++;
     }
