@@ -662,12 +662,14 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
     none = n == 2 && first->op == N_LOAD_CONST && first->obj &&
            first->obj->kind == UPY_NONE;
     /* inline_small_exit_blocks copies a block with its lines: two returns
-     * on one line are copies of one statement, reached by a jump or not
-     * (the then-body of `if a or b < c < d: return 0`, which the test's
-     * first link jumps to a copy of).  The implicit return's copies take
-     * their jump's line instead (duplicate_exits_without_lineno). */
+     * on one line are copies of one statement, one made for a jump, the
+     * other maybe the block itself, fallen into (the then-body of `if a or
+     * b < c < d: return 0`, which the test's first link jumps to a copy
+     * of).  The implicit return's copies take their jump's line instead
+     * (duplicate_exits_without_lineno). */
     if (!none && !r->is_class_body && first->line >= 0 &&
-        rec_same_lines(r, ab->start, bb->start, n))
+        rec_same_lines(r, ab->start, bb->start, n) &&
+        (only_jumped_to(r, a) || only_jumped_to(r, b)))
         return 1;
     /* Else a copy is made for a jump; a then-body reached by falling
      * through is a statement of its own (`if a: return 0` / `if b: return
