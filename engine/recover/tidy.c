@@ -292,8 +292,9 @@ static int ends_with_copy(const rec *r, const upy_stmt_list *body,
         /* A copy keeps the lines of its block (inline_small_exit_blocks):
          * `return 8` on a line of its own is written twice.  The implicit
          * return's copies take their jump's line instead
-         * (duplicate_exits_without_lineno). */
-        if (!is_return_none(t) && a->start < r->ncode.count &&
+         * (duplicate_exits_without_lineno), as a class body's end does. */
+        if (!is_return_none(t) && !r->is_class_body &&
+            a->start < r->ncode.count &&
             t->start < r->ncode.count &&
             r->ncode.ins[a->start].line != r->ncode.ins[t->start].line)
             return 0;
