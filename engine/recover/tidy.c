@@ -294,8 +294,7 @@ static int ends_with_copy(const rec *r, const upy_stmt_list *body,
          * return's copies take their jump's line instead
          * (duplicate_exits_without_lineno), as a class body's end does. */
         if (!is_return_none(t) && !r->is_class_body &&
-            a->start < r->ncode.count &&
-            t->start < r->ncode.count &&
+            a->start < r->ncode.count && t->start < r->ncode.count &&
             r->ncode.ins[a->start].line != r->ncode.ins[t->start].line)
             return 0;
     }
