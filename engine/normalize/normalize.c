@@ -870,13 +870,19 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         return UNPYC_OK;
     case UPY_OP_RETURN_VALUE: {
         upy_nin *ret = emit(nm, N_RETURN, 0, NULL, i);
+        uint32_t before = i;
         if (!ret)
             return fail_memory(nm);
         /* A constant loaded right before a return the compiler did not
          * fuse with it: the two were in different blocks, the return one
-         * where paths met, copied here afterwards. */
-        if (nm->rules->fuses_const_return && i > 0 &&
-            op_is(nm, i - 1, UPY_OP_LOAD_CONST) && !nm->is_target[i])
+         * where paths met, copied here afterwards.  (A NOP between keeps
+         * the line of the jump the copy replaced: `return (` / `a if c
+         * else b)` on lines of their own.) */
+        while (before > 0 && op_is(nm, before - 1, UPY_OP_NOP) &&
+               !nm->is_target[before])
+            before--;
+        if (nm->rules->fuses_const_return && before > 0 &&
+            op_is(nm, before - 1, UPY_OP_LOAD_CONST) && !nm->is_target[before])
             ret->flags |= N_SPLIT_CONST;
         return UNPYC_OK;
     }

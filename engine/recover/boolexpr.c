@@ -642,24 +642,40 @@ static int only_jumped_to(const rec *r, int32_t b) {
 
 static int same_dest(rec *r, int32_t a, int32_t b) {
     const upy_block *ab, *bb;
+    const upy_nin *first;
+    uint32_t n;
+    int none;
     if (a == b)
         return 1;
     if (a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
         return 0;
-    /* A copy is made for a jump; a then-body reached by falling through
-     * is a statement of its own (`if a: return 0` / `if b: return 0`). */
-    if (!only_jumped_to(r, a) || !only_jumped_to(r, b))
-        return 0;
     ab = blk(r, a);
     bb = blk(r, b);
+    n = ab->end - ab->start;
     /* (A class body has no return of its own: each is a copy of its end,
      * which 3.13 makes six instructions long with a __classcell__.) */
-    if (ab->end - ab->start != bb->end - bb->start ||
-        (ab->end - ab->start > 4 && !r->is_class_body) ||
+    if (n != bb->end - bb->start || (n > 4 && !r->is_class_body) ||
         ins(r, ab->end - 1)->op != N_RETURN ||
-        !rec_same_code(r, ab->start, bb->start, ab->end - ab->start))
+        !rec_same_code(r, ab->start, bb->start, n))
         return 0;
-    return 1;
+    first = ins(r, ab->start);
+    none = n == 2 && first->op == N_LOAD_CONST && first->obj &&
+           first->obj->kind == UPY_NONE;
+    /* inline_small_exit_blocks copies a block with its lines: two returns
+     * on one line are copies of one statement, one made for a jump, the
+     * other maybe the block itself, fallen into (the then-body of `if a or
+     * b < c < d: return 0`, which the test's first link jumps to a copy
+     * of).  The implicit return's copies take their jump's line instead
+     * (duplicate_exits_without_lineno). */
+    if (!none && !r->is_class_body && first->line >= 0 &&
+        rec_same_lines(r, ab->start, bb->start, n) &&
+        (only_jumped_to(r, a) || only_jumped_to(r, b)))
+        return 1;
+    /* Else a copy is made for a jump; a then-body reached by falling
+     * through is a statement of its own (`if a: return 0` / `if b: return
+     * 0`), and two returns of a value on different lines are two. */
+    return (none || r->is_class_body) && only_jumped_to(r, a) &&
+           only_jumped_to(r, b);
 }
 
 /* A test written one way.  In a test the compiler turns each `not` into
@@ -1286,15 +1302,25 @@ static int branch_effect(const rec *r, uint32_t from, uint32_t to) {
     return d;
 }
 
+enum { MAX_COPY_SIZE = 4 };
+
 /* Two branches that end in copies of the same exit block: the length of
  * their common tail that leaves exactly one value for it on each side.
  * `depth` is the stack depth at the start of both branches. */
 static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
                             uint32_t start_b, uint32_t end_b) {
-    uint32_t k = 0, best = 0;
+    uint32_t k = 0, best = 0, offsets = 0;
     while (k <= end_a - start_a && k <= end_b - start_b) {
         const upy_nin *x = ins(r, end_a - k), *y = ins(r, end_b - k);
         if (x->op != y->op || x->arg != y->arg || x->obj != y->obj)
+            break;
+        /* The compiler copies at most MAX_COPY_SIZE instructions of its
+         * own (flowgraph.c inline_small_exit_blocks; a neutral one keeps
+         * its source's offset): what comes before them is the branches'
+         * own code, `(str(a + n if c else b + n),)`. */
+        if (!k || x->offset != ins(r, end_a - k + 1)->offset)
+            offsets++;
+        if (offsets > MAX_COPY_SIZE)
             break;
         k++;
     }

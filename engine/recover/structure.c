@@ -989,7 +989,7 @@ static int is_copied_exit(const rec *r, int32_t b) {
 }
 
 /* Whether the n instructions at a and at b are on the same lines. */
-static int same_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
+int rec_same_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     uint32_t k;
     for (k = 0; k < n; k++)
         if (ins(r, a + k)->line != ins(r, b + k)->line)
@@ -1005,7 +1005,7 @@ static int same_code_and_lines(const rec *r, int32_t a, int32_t b) {
     uint32_t n = ab->end - ab->start;
     return bb->end - bb->start == n && ab->handler == bb->handler &&
            rec_same_code(r, ab->start, bb->start, n) &&
-           same_lines(r, ab->start, bb->start, n);
+           rec_same_lines(r, ab->start, bb->start, n);
 }
 
 /* Whether no block of [start, join) goes on past block `join` inside
@@ -3854,7 +3854,7 @@ static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
         b++;
         n--;
     }
-    return ins(r, b)->line >= 0 && same_lines(r, a, b, n);
+    return ins(r, b)->line >= 0 && rec_same_lines(r, a, b, n);
 }
 
 /* The most neutral instructions of an exit block the compiler copies (up
@@ -4382,12 +4382,73 @@ static int pops_to_return(const rec *r, int32_t b, int value_loaded) {
 /* What the branches from a statement-level test lead to, when each runs
  * to a return computing nothing but the value it returns (tests on the
  * way included): RT_TREE, with RT_SPLIT when a return is of a constant
- * the compiler did not fuse with it (N_SPLIT_CONST) and RT_FUSED when one
- * is of a constant it did; 0 when a branch does something else. */
-enum { RT_TREE = 1, RT_SPLIT = 2, RT_FUSED = 4, RT_MAX_BLOCKS = 64 };
+ * the compiler did not fuse with it (N_SPLIT_CONST) or of a tuple of
+ * constants it did not fold (the AST optimizer folds a written one),
+ * RT_FUSED when one is of a constant it did, RT_LINES when two returns are
+ * on different lines, and RT_TAIL when two values end in the same
+ * instruction (which may be the copied code after the conditional
+ * expression: `(f if c else g)(x)`); 0 when a branch does something
+ * else. */
+enum {
+    RT_TREE = 1,
+    RT_SPLIT = 2,
+    RT_FUSED = 4,
+    RT_LINES = 8,
+    RT_TAIL = 16,
+    RT_MAX_BLOCKS = 64
+};
+
+/* The first return returned_tree met: its line, and the instruction
+ * before it (UINT32_MAX before the first). */
+typedef struct rt_first {
+    int32_t line;
+    uint32_t before;
+} rt_first;
+
+/* Whether the code [from, ret) builds a tuple of constants alone: their
+ * loads, then one BUILD_TUPLE of them all. */
+static int builds_const_tuple(const rec *r, uint32_t from, uint32_t ret) {
+    uint32_t i;
+    const upy_nin *build = ins(r, ret - 1);
+    if (ret < from + 2 || build->op != N_BUILD_TUPLE ||
+        build->arg != (int32_t)(ret - 1 - from))
+        return 0;
+    for (i = from; i + 1 < ret; i++)
+        if (ins(r, i)->op != N_LOAD_CONST)
+            return 0;
+    return 1;
+}
+
+/* The RT_ flags of the return at instruction ret whose value the code
+ * [from, ret) computes. */
+static int returned_leaf(const rec *r, uint32_t from, uint32_t ret,
+                         rt_first *first) {
+    const upy_nin *in = ins(r, ret);
+    int flags = RT_TREE;
+    if (first->before == UINT32_MAX) {
+        first->line = in->line;
+        first->before = ret - 1;
+    } else if (ret > from && rec_same_code(r, ret - 1, first->before, 1)) {
+        flags |= RT_TAIL;
+    }
+    if (in->line < 0 || in->line != first->line)
+        flags |= RT_LINES;
+    if ((in->flags & N_SPLIT_CONST) || builds_const_tuple(r, from, ret))
+        return flags | RT_SPLIT;
+    if (ret > from && ins(r, ret - 1)->op == N_LOAD_CONST)
+        return flags | RT_FUSED;
+    return flags;
+}
+
+/* Whether block b holds a return alone. */
+static int is_lone_return(const rec *r, int32_t b) {
+    return b != UPY_NO_BLOCK && blk(r, b)->end - blk(r, b)->start == 1 &&
+           ins(r, blk(r, b)->start)->op == N_RETURN;
+}
 
 static int returned_tree(const rec *r, int32_t b, int32_t from,
-                         const region *rg, int32_t base, int *budget) {
+                         const region *rg, int32_t base, int *budget,
+                         rt_first *first) {
     const upy_block *bb;
     const upy_nin *last;
     int32_t d;
@@ -4407,19 +4468,22 @@ static int returned_tree(const rec *r, int32_t b, int32_t from,
             return 0;
     }
     last = ins(r, bb->end - 1);
+    /* A return in a try body leaves the handler's range first (the
+     * POP_BLOCK of compiler_unwind_fblock): the value's code runs into a
+     * block of the return alone. */
+    if (last->op != N_RETURN && last->op != N_POP_JUMP_IF &&
+        upy_nin_falls_through(last) && bb->next == b + 1 &&
+        is_lone_return(r, bb->next) &&
+        d + upy_nin_stack_effect(last, 0) == base + 1)
+        return returned_leaf(r, bb->start, bb->end, first);
     if (d != base + 1)
         return 0;
-    if (last->op == N_RETURN) {
-        if (last->flags & N_SPLIT_CONST)
-            return RT_TREE | RT_SPLIT;
-        if (bb->end - bb->start >= 2 && ins(r, bb->end - 2)->op == N_LOAD_CONST)
-            return RT_TREE | RT_FUSED;
-        return RT_TREE;
-    }
+    if (last->op == N_RETURN)
+        return returned_leaf(r, bb->start, bb->end - 1, first);
     if (last->op != N_POP_JUMP_IF)
         return 0;
-    a = returned_tree(r, bb->next, b, rg, base, budget);
-    c = a ? returned_tree(r, bb->jump, b, rg, base, budget) : 0;
+    a = returned_tree(r, bb->next, b, rg, base, budget, first);
+    c = a ? returned_tree(r, bb->jump, b, rg, base, budget, first) : 0;
     return a && c ? a | c : 0;
 }
 
@@ -4427,16 +4491,24 @@ static int returned_tree(const rec *r, int32_t b, int32_t from,
  * of `return x if test else y`: 3.12+ copies the return into both branches,
  * which then read as `if test: return x` / `return y`, except that a
  * constant's load there is not fused with the return as a written `return
- * 1` is.  Either form gives the same code when no constant is returned. */
+ * 1` is, and that the copies keep the one return's line
+ * (inline_small_exit_blocks) where two returns written have two.  (Values
+ * that end alike leave open where the expression ends: they stay two
+ * returns unless constants tell.) */
 static int is_returned_ifexp(const rec *r, int32_t b, const region *rg) {
     const upy_block *bb = blk(r, b);
     int32_t base = (int32_t)r->sp - 1;
+    rt_first first = {-1, UINT32_MAX};
     int budget = RT_MAX_BLOCKS, a, c;
-    if (bb->ipdom != UPY_NO_BLOCK)
+    /* (In a try body both ways may raise into the handler: they meet
+     * there alone.) */
+    if (bb->ipdom != UPY_NO_BLOCK && bb->ipdom != bb->handler)
         return 0;
-    a = returned_tree(r, bb->next, b, rg, base, &budget);
-    c = a ? returned_tree(r, bb->jump, b, rg, base, &budget) : 0;
-    return a && c && ((a | c) & (RT_SPLIT | RT_FUSED)) == RT_SPLIT;
+    a = returned_tree(r, bb->next, b, rg, base, &budget, &first);
+    c = a ? returned_tree(r, bb->jump, b, rg, base, &budget, &first) : 0;
+    if (!a || !c || ((a | c) & RT_FUSED))
+        return 0;
+    return (a | c) & RT_SPLIT || !((a | c) & (RT_LINES | RT_TAIL));
 }
 
 /* Whether loop header b is the test of a while loop whose continues jump

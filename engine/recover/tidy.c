@@ -284,9 +284,20 @@ static int ends_with_copy(const rec *r, const upy_stmt_list *body,
     if (body->items[body->len - 1]->kind == UPY_S_RETURN &&
         returns_from_handler(r, body->items[body->len - 1]))
         return 0;
-    for (k = 0; k < tail->len; k++)
-        if (!same_stmt(body->items[body->len - tail->len + k], tail->items[k]))
+    for (k = 0; k < tail->len; k++) {
+        const upy_stmt *a = body->items[body->len - tail->len + k];
+        const upy_stmt *t = tail->items[k];
+        if (!same_stmt(a, t))
             return 0;
+        /* A copy keeps the lines of its block (inline_small_exit_blocks):
+         * `return 8` on a line of its own is written twice.  The implicit
+         * return's copies take their jump's line instead
+         * (duplicate_exits_without_lineno), as a class body's end does. */
+        if (!is_return_none(t) && !r->is_class_body &&
+            a->start < r->ncode.count && t->start < r->ncode.count &&
+            r->ncode.ins[a->start].line != r->ncode.ins[t->start].line)
+            return 0;
+    }
     return 1;
 }
 

@@ -1,4 +1,4 @@
-"""Code that goes on to a small exit block (a return or raise and up to three instructions before it) from several branches, where the compiler puts a copy of the block in place of each jump to it (inline_small_exit_blocks), even in the middle of an expression.  The order of co_consts and co_names tells a copy from a return written twice (normalize/uncopy.c)."""
+"""Code that goes on to a small exit block (a return or raise and up to three instructions before it) from several branches, where the compiler puts a copy of the block in place of each jump to it (inline_small_exit_blocks), even in the middle of an expression.  The order of co_consts and co_names tells a copy from a return written twice (normalize/uncopy.c); so do the lines, which a copy keeps, and a constant the copy left unfolded (the returned conditional expressions)."""
 
 encode_b85 = lambda v: (b85encode(v) if v else b"").decode("utf8")
 
@@ -115,3 +115,74 @@ def later_branches_tell_nothing(self, exprs):
         except TypeError:
             self.exprs = [exprs]
     self.callPreparse = False
+
+def returned_ifexp_after_if(self, dt):
+    if dt:
+        return HOUR if getattr(dt, "fold", 0) else ZERO
+    return ZERO
+
+
+def returned_ifexp_in_try(self):
+    isatty = getattr(self.file, "isatty", None)
+    try:
+        return False if isatty is None else isatty()
+    except ValueError:
+        return False
+
+
+def returned_ifexp_const_tuple(foreground):
+    return ("39" if foreground else "49",)
+
+
+def returned_ifexp_on_lines(options):
+    return (
+        ("<br />\n" if options.xhtmlOut else "<br>\n") if options.breaks else "\n"
+    )
+
+
+def ifexp_longer_than_copy(foreground, number, fore, back):
+    return (str(fore + number if foreground else back + number),)
+
+
+def returned_calls_alike(path):
+    return _temp_dir(path) if _is_present_dir(path) else _temp_file(path)
+
+
+def or_chain_then_return(codepoint):
+    if codepoint or 0x07F <= codepoint < 0x0A0:
+        return 0
+    return 1
+
+
+def else_return_written_twice(dtstr, w):
+    if dtstr[4] == w:
+        if w % 2 == 0:
+            return 7
+        else:
+            return 8
+    else:
+        return 8
+
+
+def loop_else_return_written_twice(self, tag):
+    if len(tag) > 5:
+        indicator = tag[1:-1]
+        for index in range(1, len(self.dialects)):
+            if indicator == self.dialects[index]:
+                return indicator
+        else:
+            return "unknown"
+    else:
+        return "unknown"
+
+
+def breaks_to_copied_return(alpha, beta, random):
+    while True:
+        x = random()
+        u1 = random()
+        if x > 1.0:
+            if u1 <= x ** (alpha - 1.0):
+                break
+        elif u1 <= _exp(-x):
+            break
+    return x * beta
