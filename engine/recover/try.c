@@ -48,12 +48,22 @@ static int enter_handler(rec *r, int32_t h, uint32_t try_depth) {
     return 0;
 }
 
+/* Whether the code from i, to end, starts an except clause: the type is
+ * evaluated and matched.  A type with an and / or in it (`except A or
+ * B:`, test_peepholer test_bpo_42057) jumps on while its value stays
+ * (N_JUMP_IF_OR_POP): the header goes on past end (try_except then gives
+ * such a type up, marked; read as a finally body it ran the clause for
+ * every exception). */
 static int is_clause_header(const rec *r, uint32_t i, uint32_t end) {
-    for (; i < end; i++) {
-        if (ins(r, i)->op == N_EXC_MATCH || ins(r, i)->op == N_EG_MATCH)
+    for (; i < end && i < r->ncode.count; i++) {
+        const upy_nin *in = ins(r, i);
+        if (in->op == N_EXC_MATCH || in->op == N_EG_MATCH)
             return 1;
-        if (ins(r, i)->op == N_POP_JUMP_IF || ins(r, i)->op == N_POP_TOP ||
-            ins(r, i)->op == N_STORE)
+        if (in->op == N_JUMP_IF_OR_POP) {
+            end = r->ncode.count;
+            continue;
+        }
+        if (in->op == N_POP_JUMP_IF || in->op == N_POP_TOP || in->op == N_STORE)
             return 0;
     }
     return 0;
