@@ -3905,11 +3905,12 @@ static int const_entered_after(const rec *r, const upy_object *c, uint32_t from,
 }
 
 /* Whether the `return c` (c a constant) at instruction ret of block bb, in
- * a for loop, is a break whose target, the loop's exit or the return
+ * a loop, is a break whose target, the loop's exit or the return
  * after the straight code that exit runs first (its else part), the
- * compiler copied in place of the jump: POP_TOP of the iterator, then the
- * same code.  A written `return c` is that same code on lines of its own
- * (the copy of an implicit `return None` takes the break's), so the
+ * compiler copied in place of the jump: in a for loop POP_TOP of the
+ * iterator, then the same code; in a while loop that code alone, a
+ * statement of its own.  A written `return c` is that same code on lines
+ * of its own (the copy of an implicit `return None` takes the break's), so the
  * order of co_consts tells: written there, c would have entered before
  * the constants the code after it brings.  (3.11 copies only the implicit
  * return, which is what a break reads as there: a written return keeps
@@ -3919,10 +3920,11 @@ static int is_const_break(const rec *r, const upy_block *bb, uint32_t ret,
                           const region *rg, uint32_t *tail) {
     uint32_t p, q, exit;
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
-        !r->ncode.layout->copies_exits || !in_for_loop(r, rg))
+        !r->ncode.layout->copies_exits || rg->loop == UPY_NO_BLOCK)
         return 0;
-    p = exit_copy_start(r, bb, ret);
-    if (p > ret || !is_const_return(r, p, ret))
+    p = in_for_loop(r, rg) ? exit_copy_start(r, bb, ret) : ret - 1;
+    if (p > ret || !is_const_return(r, p, ret) ||
+        (!in_for_loop(r, rg) && p != r->stmt_start))
         return 0;
     exit = blk(r, rg->brk)->start;
     for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++) {
