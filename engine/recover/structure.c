@@ -159,7 +159,7 @@ static int emit_return(rec *r, const region *rg, upy_ptr_vec *out) {
  * refers to, or -1.  None is left out: the compiler copies `return None`
  * everywhere.  The compiler enters names and constants in the order it
  * meets them in the source, which tells apart sources whose code is laid
- * out alike. */
+ * out alike; a call's tuple of keyword names after its arguments. */
 int32_t rec_table_entry(const rec *r, uint32_t i, int table) {
     const upy_nin *in = ins(r, i);
     if (r->table_entries[table == 1])
@@ -167,7 +167,8 @@ int32_t rec_table_entry(const rec *r, uint32_t i, int table) {
     if (!in->obj)
         return -1;
     if (table == 1)
-        return in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE
+        return (in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE) ||
+                       in->op == N_CALL
                    ? rec_entry_index(r, 1, in->obj)
                    : -1;
     if (!upy_nin_uses_names(in))
@@ -3889,14 +3890,11 @@ static int const_entered_after(const rec *r, const upy_object *c, uint32_t from,
     int32_t kc = rec_entry_index(r, 1, c), k;
     uint32_t i, j;
     for (i = from + 1; i <= to && i < r->ncode.count; i++) {
-        const upy_object *o = ins(r, i)->obj;
-        if (ins(r, i)->op != N_LOAD_CONST || o == c)
-            continue;
-        k = rec_entry_index(r, 1, o);
+        k = rec_table_entry(r, i, 1);
         if (k < 0 || k >= kc)
             continue;
         for (j = 0; j <= from; j++)
-            if (ins(r, j)->op == N_LOAD_CONST && ins(r, j)->obj == o)
+            if (rec_table_entry(r, j, 1) == k)
                 break;
         if (j > from)
             return 1;
