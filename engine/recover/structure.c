@@ -3920,9 +3920,12 @@ static int is_const_break(const rec *r, const upy_block *bb, uint32_t ret,
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
         !r->ncode.layout->copies_exits || rg->loop == UPY_NO_BLOCK)
         return 0;
+    /* (A module's or class body's copy in a while loop is read by
+     * emit_return, with what 3.13 stores before it.) */
     p = in_for_loop(r, rg) ? exit_copy_start(r, bb, ret) : ret - 1;
     if (p > ret || !is_const_return(r, p, ret) ||
-        (!in_for_loop(r, rg) && p != r->stmt_start))
+        (!in_for_loop(r, rg) &&
+         (p != r->stmt_start || r->is_module || r->is_class_body)))
         return 0;
     exit = blk(r, rg->brk)->start;
     for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++) {
