@@ -80,8 +80,7 @@ static uint32_t clause_exit_before(const rec *r, uint32_t at) {
 
 /* Whether the None that the return at instruction `at` loads entered
  * co_consts there: no None is loaded before it, none but by returns at
- * all (a cleanup's None may enter earlier, laid out later), no test of
- * `is None` (3.11+ number its None and jump without loading it), and a
+ * all (a cleanup's None may enter earlier, laid out later), and a
  * constant first loaded after it entered after None, which the implicit
  * return enters last of all (co_consts[0] is a function's docstring or
  * its None, which tells nothing). */
@@ -94,12 +93,9 @@ static int none_entered_at(const rec *r, uint32_t at) {
     if (kn <= 0 || !seen)
         return 0;
     for (j = 0; j < r->ncode.count; j++) {
-        if ((in[j].op == N_LOAD_CONST && in[j].obj &&
-             in[j].obj->kind == UPY_NONE && j != at &&
-             (j < at || j + 1 >= r->ncode.count ||
-              in[j + 1].op != N_RETURN)) ||
-            (in[j].op == N_POP_JUMP_IF &&
-             (in[j].arg == UPY_JUMP_NONE || in[j].arg == UPY_JUMP_NOT_NONE)))
+        if (in[j].op == N_LOAD_CONST && in[j].obj &&
+            in[j].obj->kind == UPY_NONE && j != at &&
+            (j < at || j + 1 >= r->ncode.count || in[j + 1].op != N_RETURN))
             return 0;
         k = rec_table_entry(r, j, 1);
         if (k < 0 || (size_t)k >= n)
