@@ -78,35 +78,6 @@ static uint32_t clause_exit_before(const rec *r, uint32_t at) {
     return k > 0 && in[k - 1].op == N_POP_EXCEPT ? k - 1 : at;
 }
 
-/* Whether the None that the return at instruction `at` loads entered
- * co_consts there: no None is loaded before it, none but by returns at
- * all (a cleanup's None may enter earlier, laid out later), and a
- * constant first loaded after it entered after None, which the implicit
- * return enters last of all (co_consts[0] is a function's docstring or
- * its None, which tells nothing). */
-static int none_entered_at(const rec *r, uint32_t at) {
-    const upy_nin *in = r->ncode.ins;
-    int32_t kn = rec_entry_index(r, 1, in[at].obj), k;
-    size_t n = upy_seq_len(r->code->consts);
-    uint8_t *seen = upy_arena_array(r->arena, n + 1, 1);
-    uint32_t j;
-    if (kn <= 0 || !seen)
-        return 0;
-    for (j = 0; j < r->ncode.count; j++) {
-        if (in[j].op == N_LOAD_CONST && in[j].obj &&
-            in[j].obj->kind == UPY_NONE && j != at &&
-            (j < at || j + 1 >= r->ncode.count || in[j + 1].op != N_RETURN))
-            return 0;
-        k = rec_table_entry(r, j, 1);
-        if (k < 0 || (size_t)k >= n)
-            continue;
-        if (j > at && k > kn && !seen[k])
-            return 1;
-        seen[k] = 1;
-    }
-    return 0;
-}
-
 /* Whether return statement s is one the source wrote: since 3.10 the
  * compiler gives each jump to an exit block without a line number (the
  * implicit return) a copy of its own, so such a block has at most one
@@ -122,8 +93,6 @@ static int written_return(const rec *r, const upy_stmt *s) {
     /* The return's own block: its None load starts one. */
     if (i == 0 || i >= r->ncode.count || r->ncode.ins[i - 1].op != N_LOAD_CONST)
         return 0;
-    if (r->ncode.layout->copies_exits && none_entered_at(r, i - 1))
-        return 1;
     b = &r->cfg.blocks[r->cfg.block_of[i - 1]];
     if (b->start != i - 1) {
         /* (3.11 copies the implicit return alone, not the way out of a

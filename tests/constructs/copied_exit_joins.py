@@ -133,19 +133,3 @@ def return_ends_try_body(what, name):
     except (AttributeError, ValueError):
         print(f"{what} not found!", file=sys.stderr)
         return 1
-
-
-def written_return_in_try_branch(self, node):
-    """The return is written: its None entered co_consts before the
-    constants of the code after the if, where the implicit return enters
-    it last (real-world docutils LaTeXTranslator.visit_contents)."""
-    if self.use_toc and "local" in node:
-        try:
-            name = self.names[node]
-        except KeyError:
-            self.warn("Skipping %s" % node, base_node=node)
-        return
-    else:
-        title = ""
-    if "local" in node:
-        self.out.append("%s" % name)
