@@ -215,10 +215,16 @@ static int tables_say(const uncopy *u, uint32_t c0, uint32_t c1, uint32_t o0) {
         h = -1;
     for (i = c0; i <= c1; i++) {
         int32_t x = table_slot(u, i);
+        int after_between = 0;
         if (x < 0 || u->first[x] < (int32_t)c0)
             continue;
-        compare_first_uses(u, x, c1 + 1, o0, &later, &earlier);
-        if (h >= 0)
+        compare_first_uses(u, x, c1 + 1, o0, &after_between, &earlier);
+        later |= after_between;
+        /* (Where x entered after code laid out between, the block that
+         * entered it is the end of the try body itself, a return there
+         * left unprotected (compile.c compiler_unwind_fblock pops the
+         * handler first): what the handler enters later tells nothing.) */
+        if (h >= 0 && !after_between)
             compare_first_uses(u, x, (uint32_t)h, h_end, &later, &earlier);
     }
     return earlier ? WRITTEN : later ? COPY : UNTOLD;

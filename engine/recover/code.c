@@ -44,14 +44,18 @@ static uint32_t first_load(const rec *r, const upy_object *o) {
  * `use` after the loop's start `from`, was numbered at the loop: the
  * compiler numbers constants as it first compiles them, so a constant
  * first loaded in between yet numbered after the 1 says the loop's test
- * came first. */
+ * came first.  An empty tuple says nothing: the optimizer numbers it
+ * after all others where it folds the BUILD_TUPLE 0 of a call with no
+ * positional arguments, `f(**kw)` (fold_tuple_on_constants). */
 static int numbered_at_loop(const rec *r, size_t at, uint32_t from,
                             uint32_t use) {
     const upy_object *consts = r->code->consts;
     size_t k;
     for (k = at + 1; k < upy_seq_len(consts); k++) {
-        uint32_t f = first_load(r, upy_seq_item(consts, k));
-        if (f >= from && f < use)
+        const upy_object *o = upy_seq_item(consts, k);
+        uint32_t f = first_load(r, o);
+        if (f >= from && f < use &&
+            !(o->kind == UPY_TUPLE && upy_seq_len(o) == 0))
             return 1;
     }
     return 0;

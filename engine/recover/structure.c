@@ -190,7 +190,7 @@ static int emit_return(rec *r, const region *rg, uint32_t at,
  * refers to, or -1.  None is left out: the compiler copies `return None`
  * everywhere.  The compiler enters names and constants in the order it
  * meets them in the source, which tells apart sources whose code is laid
- * out alike. */
+ * out alike; a call's tuple of keyword names after its arguments. */
 int32_t rec_table_entry(const rec *r, uint32_t i, int table) {
     const upy_nin *in = ins(r, i);
     if (r->table_entries[table == 1])
@@ -198,7 +198,8 @@ int32_t rec_table_entry(const rec *r, uint32_t i, int table) {
     if (!in->obj)
         return -1;
     if (table == 1)
-        return in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE
+        return (in->op == N_LOAD_CONST && in->obj->kind != UPY_NONE) ||
+                       in->op == N_CALL
                    ? rec_entry_index(r, 1, in->obj)
                    : -1;
     if (!upy_nin_uses_names(in))
@@ -4034,14 +4035,11 @@ static int const_entered_after(const rec *r, const upy_object *c, uint32_t from,
     int32_t kc = rec_entry_index(r, 1, c), k;
     uint32_t i, j;
     for (i = from + 1; i <= to && i < r->ncode.count; i++) {
-        const upy_object *o = ins(r, i)->obj;
-        if (ins(r, i)->op != N_LOAD_CONST || o == c)
-            continue;
-        k = rec_entry_index(r, 1, o);
+        k = rec_table_entry(r, i, 1);
         if (k < 0 || k >= kc)
             continue;
         for (j = 0; j <= from; j++)
-            if (ins(r, j)->op == N_LOAD_CONST && ins(r, j)->obj == o)
+            if (rec_table_entry(r, j, 1) == k)
                 break;
         if (j > from)
             return 1;
@@ -4050,11 +4048,12 @@ static int const_entered_after(const rec *r, const upy_object *c, uint32_t from,
 }
 
 /* Whether the `return c` (c a constant) at instruction ret of block bb, in
- * a for loop, is a break whose target, the loop's exit or the return
+ * a loop, is a break whose target, the loop's exit or the return
  * after the straight code that exit runs first (its else part), the
- * compiler copied in place of the jump: POP_TOP of the iterator, then the
- * same code.  A written `return c` is that same code on lines of its own
- * (the copy of an implicit `return None` takes the break's), so the
+ * compiler copied in place of the jump: in a for loop POP_TOP of the
+ * iterator, then the same code; in a while loop that code alone, a
+ * statement of its own.  A written `return c` is that same code on lines
+ * of its own (the copy of an implicit `return None` takes the break's), so the
  * order of co_consts tells: written there, c would have entered before
  * the constants the code after it brings.  (3.11 copies only the implicit
  * return, which is what a break reads as there: a written return keeps
@@ -4064,10 +4063,14 @@ static int is_const_break(const rec *r, const upy_block *bb, uint32_t ret,
                           const region *rg, uint32_t *tail) {
     uint32_t p, q, exit;
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
-        !r->ncode.layout->copies_exits || !in_for_loop(r, rg))
+        !r->ncode.layout->copies_exits || rg->loop == UPY_NO_BLOCK)
         return 0;
-    p = exit_copy_start(r, bb, ret);
-    if (p > ret || !is_const_return(r, p, ret))
+    /* (A module's or class body's copy in a while loop is read by
+     * emit_return, with what 3.13 stores before it.) */
+    p = in_for_loop(r, rg) ? exit_copy_start(r, bb, ret) : ret - 1;
+    if (p > ret || !is_const_return(r, p, ret) ||
+        (!in_for_loop(r, rg) &&
+         (p != r->stmt_start || r->is_module || r->is_class_body)))
         return 0;
     exit = blk(r, rg->brk)->start;
     for (q = exit; q < r->ncode.count && q - exit < MAX_TAIL_SCAN; q++) {
