@@ -2168,6 +2168,68 @@ static void restore_body_stack(rec *r, const kept_stack *k) {
     r->sp = k->sp;
 }
 
+/* --- 3.13: a try that ends an except clause in a loop ----------------- */
+
+/* UPY_S_BREAK or UPY_S_CONTINUE when block b is that statement leaving
+ * the except clause of region rg (POP_EXCEPT, the name cleanup of a named
+ * clause, a jump to the innermost loop's targets), else UPY_S_PASS. */
+static upy_stmt_kind clause_loop_jump(const rec *r, int32_t b,
+                                      const region *rg) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = bb->start, n = rg->except_name ? 5 : 2;
+    int32_t t = bb->jump;
+    if (bb->end - bb->start != n || ins(r, i)->op != N_POP_EXCEPT ||
+        ins(r, bb->end - 1)->op != N_JUMP || t == UPY_NO_BLOCK ||
+        rg->loop == UPY_NO_BLOCK)
+        return UPY_S_PASS;
+    if (rg->except_name &&
+        (ins(r, i + 1)->op != N_LOAD_CONST || ins(r, i + 2)->op != N_STORE ||
+         ins(r, i + 3)->op != N_DELETE ||
+         strcmp(rec_str(ins(r, i + 2)->obj), rg->except_name) != 0 ||
+         strcmp(rec_str(ins(r, i + 3)->obj), rg->except_name) != 0))
+        return UPY_S_PASS;
+    if (t == rg->cont)
+        return UPY_S_CONTINUE;
+    return t == rg->brk || t == rg->brk_threaded ? UPY_S_BREAK : UPY_S_PASS;
+}
+
+/* The try s ends an enclosing except clause, region rg, and its else part
+ * ran off rg to else_exit (the clause's way out, POP_EXCEPT and a jump to
+ * the code after the outer try, which 3.13 lays out before the handlers),
+ * while its handlers go on at *follow, inside rg: another way out of the
+ * clause, which only a break or continue of the clause takes.  That
+ * statement ends each handler that runs off, and the try goes on where the
+ * else part does: 1 when so, 0 when *follow is no such statement. */
+static int handlers_end_in_loop_jump(rec *r, const region *rg, upy_stmt *s,
+                                     int32_t else_exit, int32_t *follow) {
+    upy_stmt_kind kind = clause_loop_jump(r, *follow, rg);
+    upy_stmt *j;
+    uint32_t k;
+    if (kind == UPY_S_PASS)
+        return 0;
+    j = rec_stmt(r, kind);
+    if (!j)
+        return rec_oom(r);
+    rec_set_start(r, j, blk(r, *follow)->start);
+    for (k = 0; k < s->u.try_.n_handlers; k++) {
+        upy_stmt_list *L = &s->u.try_.handlers[k].body;
+        upy_stmt **items;
+        if (rec_ends_terminal(L))
+            continue;
+        items = upy_arena_array(r->arena, L->len + 1, sizeof *items);
+        if (!items)
+            return rec_oom(r);
+        if (L->len)
+            memcpy(items, L->items, L->len * sizeof *items);
+        items[L->len] = j;
+        L->items = items;
+        L->len++;
+    }
+    r->done[*follow] = 1;
+    *follow = else_exit;
+    return 1;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -2376,6 +2438,20 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
+            /* (An else part that ran off the region while the handlers go
+             * on inside it: see handlers_end_in_loop_jump.  Code after the
+             * try that is no such jump would run after the else part in
+             * the source only: not recovered.) */
+            if (r->exit_block != UPY_NO_BLOCK && r->exit_block != follow &&
+                (r->exit_block < rg->start || r->exit_block >= rg->end) &&
+                follow < rg->end) {
+                int st = handlers_end_in_loop_jump(r, rg, s, r->exit_block,
+                                                   &follow);
+                if (st < 0)
+                    return -1;
+                if (!st)
+                    return rec_fail_region(r, b, rg, out);
+            }
         } else if ((!in_place && exit != UPY_NO_BLOCK &&
                     follow != UPY_NO_BLOCK && exit >= rg->start &&
                     exit < rg->end && follow >= rg->end && follow != rg->brk) ||
