@@ -2193,18 +2193,37 @@ static upy_stmt_kind clause_loop_jump(const rec *r, int32_t b,
     return t == rg->brk || t == rg->brk_threaded ? UPY_S_BREAK : UPY_S_PASS;
 }
 
-/* The try s ends an enclosing except clause, region rg, and its else part
- * ran off rg to else_exit (the clause's way out, POP_EXCEPT and a jump to
- * the code after the outer try, which 3.13 lays out before the handlers),
- * while its handlers go on at *follow, inside rg: another way out of the
- * clause, which only a break or continue of the clause takes.  That
- * statement ends each handler that runs off, and the try goes on where the
- * else part does: 1 when so, 0 when *follow is no such statement. */
+/* Whether the body of a try goes on at block b out of the except clause
+ * of region rg, by the clause's own way out: POP_EXCEPT, the name cleanup,
+ * a jump to the code after the try around, not to the loop (3.12 jumps
+ * there over the handlers first). */
+static int leaves_clause(const rec *r, int32_t b, const region *rg) {
+    const upy_block *bb = blk(r, b);
+    if (bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
+        bb->jump > b && bb->jump < rg->end)
+        bb = blk(r, bb->jump);
+    return ins(r, bb->start)->op == N_POP_EXCEPT &&
+           ins(r, bb->end - 1)->op == N_JUMP && bb->jump != rg->cont &&
+           bb->jump != rg->brk && bb->jump != rg->brk_threaded &&
+           bb->end - bb->start == (rg->except_name ? 5u : 2u);
+}
+
+/* A try that ends an enclosing except clause, region rg, whose body goes
+ * on by the clause's way out (exit, leaves_clause) while its handlers go
+ * on at *follow to a break or continue of the clause (clause_loop_jump):
+ * 3.12+ lay that statement out after the clause's code, as if it were the
+ * code after the try.  It ends each handler that runs off, and the try
+ * goes on where the body does: 1 when so, 0 when not that shape. */
 static int handlers_end_in_loop_jump(rec *r, const region *rg, upy_stmt *s,
-                                     int32_t else_exit, int32_t *follow) {
-    upy_stmt_kind kind = clause_loop_jump(r, *follow, rg);
+                                     int32_t exit, int32_t *follow) {
+    upy_stmt_kind kind;
     upy_stmt *j;
     uint32_t k;
+    if (exit == UPY_NO_BLOCK || *follow == UPY_NO_BLOCK || exit == *follow ||
+        exit < rg->start || exit >= rg->end || *follow < rg->start ||
+        *follow >= rg->end || !leaves_clause(r, exit, rg))
+        return 0;
+    kind = clause_loop_jump(r, *follow, rg);
     if (kind == UPY_S_PASS)
         return 0;
     j = rec_stmt(r, kind);
@@ -2226,7 +2245,13 @@ static int handlers_end_in_loop_jump(rec *r, const region *rg, upy_stmt *s,
         L->len++;
     }
     r->done[*follow] = 1;
-    *follow = else_exit;
+    *follow = exit;
+    /* (3.12's jump over the handlers to the way out holds no code.) */
+    if (blk(r, exit)->end - blk(r, exit)->start == 1 &&
+        ins(r, blk(r, exit)->start)->op == N_JUMP) {
+        r->done[exit] = 1;
+        *follow = blk(r, exit)->jump;
+    }
     return 1;
 }
 
@@ -2401,6 +2426,11 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             if (handled < 0)
                 return -1;
         }
+        if (!handled && !star) {
+            handled = handlers_end_in_loop_jump(r, rg, s, exit, &follow);
+            if (handled < 0)
+                return -1;
+        }
         /* The else part: from where the body left to where the handlers
          * go on. */
         if (handled) {
@@ -2439,19 +2469,12 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
             /* (An else part that ran off the region while the handlers go
-             * on inside it: see handlers_end_in_loop_jump.  Code after the
-             * try that is no such jump would run after the else part in
-             * the source only: not recovered.) */
+             * on inside it: the code after the try, which the source would
+             * run after the else part too, is not recovered.) */
             if (r->exit_block != UPY_NO_BLOCK && r->exit_block != follow &&
                 (r->exit_block < rg->start || r->exit_block >= rg->end) &&
-                follow < rg->end) {
-                int st = handlers_end_in_loop_jump(r, rg, s, r->exit_block,
-                                                   &follow);
-                if (st < 0)
-                    return -1;
-                if (!st)
-                    return rec_fail_region(r, b, rg, out);
-            }
+                follow < rg->end)
+                return rec_fail_region(r, b, rg, out);
         } else if ((!in_place && exit != UPY_NO_BLOCK &&
                     follow != UPY_NO_BLOCK && exit >= rg->start &&
                     exit < rg->end && follow >= rg->end && follow != rg->brk) ||
