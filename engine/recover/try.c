@@ -2170,46 +2170,74 @@ static void restore_body_stack(rec *r, const kept_stack *k) {
 
 /* --- 3.13: a try that ends an except clause in a loop ----------------- */
 
+/* Whether block b only leaves except clauses on to block t: POP_EXCEPT,
+ * name cleanups, a jump to t. */
+static int pops_on_to(const rec *r, int32_t b, int32_t t) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i;
+    if (bb->jump != t || ins(r, bb->end - 1)->op != N_JUMP)
+        return 0;
+    for (i = bb->start; i + 1 < bb->end; i++) {
+        uint8_t op = ins(r, i)->op;
+        if (op != N_POP_EXCEPT && op != N_LOAD_CONST && op != N_STORE &&
+            op != N_DELETE)
+            return 0;
+    }
+    return 1;
+}
+
 /* UPY_S_BREAK or UPY_S_CONTINUE when block b is that statement leaving
  * the except clause of region rg (POP_EXCEPT, the name cleanup of a named
- * clause, a jump to the innermost loop's targets), else UPY_S_PASS. */
+ * clause, for a break of a for loop the POP_TOP of its iterator, a jump to
+ * the innermost loop's targets), else UPY_S_PASS. */
 static upy_stmt_kind clause_loop_jump(const rec *r, int32_t b,
                                       const region *rg) {
     const upy_block *bb = blk(r, b);
-    uint32_t i = bb->start, n = rg->except_name ? 5 : 2;
+    uint32_t i = bb->start + 1;
     int32_t t = bb->jump;
-    if (bb->end - bb->start != n || ins(r, i)->op != N_POP_EXCEPT ||
+    if (ins(r, bb->start)->op != N_POP_EXCEPT ||
         ins(r, bb->end - 1)->op != N_JUMP || t == UPY_NO_BLOCK ||
         rg->loop == UPY_NO_BLOCK)
         return UPY_S_PASS;
-    if (rg->except_name &&
-        (ins(r, i + 1)->op != N_LOAD_CONST || ins(r, i + 2)->op != N_STORE ||
-         ins(r, i + 3)->op != N_DELETE ||
-         strcmp(rec_str(ins(r, i + 2)->obj), rg->except_name) != 0 ||
-         strcmp(rec_str(ins(r, i + 3)->obj), rg->except_name) != 0))
-        return UPY_S_PASS;
-    if (t == rg->cont)
+    if (rg->except_name) {
+        if (i + 3 > bb->end || ins(r, i)->op != N_LOAD_CONST ||
+            ins(r, i + 1)->op != N_STORE || ins(r, i + 2)->op != N_DELETE ||
+            strcmp(rec_str(ins(r, i + 1)->obj), rg->except_name) != 0 ||
+            strcmp(rec_str(ins(r, i + 2)->obj), rg->except_name) != 0)
+            return UPY_S_PASS;
+        i += 3;
+    }
+    if (i + 1 == bb->end && t == rg->cont)
         return UPY_S_CONTINUE;
-    return t == rg->brk || t == rg->brk_threaded ? UPY_S_BREAK : UPY_S_PASS;
+    if (i + 2 == bb->end && ins(r, i)->op == N_POP_TOP)
+        i++;
+    return i + 1 == bb->end && (t == rg->brk || t == rg->brk_threaded)
+               ? UPY_S_BREAK
+               : UPY_S_PASS;
 }
 
-/* Whether the body of a try goes on at block b out of the except clause
- * of region rg, by the clause's own way out: POP_EXCEPT, the name cleanup,
- * a jump to the code after the try around, not to the loop (3.12 jumps
- * there over the handlers first). */
-static int leaves_clause(const rec *r, int32_t b, const region *rg) {
-    const upy_block *bb = blk(r, b);
+/* Where the body of a try that goes on at block b leaves the except
+ * clause of region rg by the clause's own way out (POP_EXCEPT, the name
+ * cleanup, a jump to the code after the try around, not to the loop): that
+ * block, b or the one 3.12 jumps to over the handlers; else UPY_NO_BLOCK. */
+static int32_t way_out_of_clause(const rec *r, int32_t b, const region *rg) {
+    const upy_block *bb;
+    if (b == UPY_NO_BLOCK || b < rg->start || b >= rg->end)
+        return UPY_NO_BLOCK;
+    bb = blk(r, b);
     if (bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
         bb->jump > b && bb->jump < rg->end)
-        bb = blk(r, bb->jump);
+        bb = blk(r, b = bb->jump);
     return ins(r, bb->start)->op == N_POP_EXCEPT &&
-           ins(r, bb->end - 1)->op == N_JUMP && bb->jump != rg->cont &&
-           bb->jump != rg->brk && bb->jump != rg->brk_threaded &&
-           bb->end - bb->start == (rg->except_name ? 5u : 2u);
+                   ins(r, bb->end - 1)->op == N_JUMP && bb->jump != rg->cont &&
+                   bb->jump != rg->brk && bb->jump != rg->brk_threaded &&
+                   bb->end - bb->start == (rg->except_name ? 5u : 2u)
+               ? b
+               : UPY_NO_BLOCK;
 }
 
 /* A try that ends an enclosing except clause, region rg, whose body goes
- * on by the clause's way out (exit, leaves_clause) while its handlers go
+ * on by the clause's way out (exit, way_out_of_clause) while its handlers go
  * on at *follow to a break or continue of the clause (clause_loop_jump):
  * 3.12+ lay that statement out after the clause's code, as if it were the
  * code after the try.  It ends each handler that runs off, and the try
@@ -2219,9 +2247,8 @@ static int handlers_end_in_loop_jump(rec *r, const region *rg, upy_stmt *s,
     upy_stmt_kind kind;
     upy_stmt *j;
     uint32_t k;
-    if (exit == UPY_NO_BLOCK || *follow == UPY_NO_BLOCK || exit == *follow ||
-        exit < rg->start || exit >= rg->end || *follow < rg->start ||
-        *follow >= rg->end || !leaves_clause(r, exit, rg))
+    if (*follow == UPY_NO_BLOCK || exit == *follow || *follow < rg->start ||
+        *follow >= rg->end || way_out_of_clause(r, exit, rg) == UPY_NO_BLOCK)
         return 0;
     kind = clause_loop_jump(r, *follow, rg);
     if (kind == UPY_S_PASS)
@@ -2427,9 +2454,17 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 return -1;
         }
         if (!handled && !star) {
+            int32_t w = way_out_of_clause(r, exit, rg);
             handled = handlers_end_in_loop_jump(r, rg, s, exit, &follow);
             if (handled < 0)
                 return -1;
+            /* (Else a body that leaves the clause there while the handlers
+             * go on inside it to other code: that code, after the try in
+             * the source, would run after the body too.  Not recovered.) */
+            if (!handled && w != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
+                follow != w && follow != exit && follow >= rg->start &&
+                follow < rg->end && !pops_on_to(r, follow, blk(r, w)->jump))
+                return rec_fail_region(r, b, rg, out);
         }
         /* The else part: from where the body left to where the handlers
          * go on. */
@@ -2468,13 +2503,6 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
-            /* (An else part that ran off the region while the handlers go
-             * on inside it: the code after the try, which the source would
-             * run after the else part too, is not recovered.) */
-            if (r->exit_block != UPY_NO_BLOCK && r->exit_block != follow &&
-                (r->exit_block < rg->start || r->exit_block >= rg->end) &&
-                follow < rg->end)
-                return rec_fail_region(r, b, rg, out);
         } else if ((!in_place && exit != UPY_NO_BLOCK &&
                     follow != UPY_NO_BLOCK && exit >= rg->start &&
                     exit < rg->end && follow >= rg->end && follow != rg->brk) ||
