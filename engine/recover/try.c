@@ -2239,8 +2239,8 @@ static int32_t way_out_of_clause(const rec *r, int32_t b, const region *rg) {
 /* A try that ends an enclosing except clause, region rg, whose body goes
  * on by the clause's way out (exit, way_out_of_clause) while its handlers go
  * on at *follow to a break or continue of the clause (clause_loop_jump):
- * 3.12+ lay that statement out after the clause's code, as if it were the
- * code after the try.  It ends each handler that runs off, and the try
+ * the compiler lays that statement out after the clause's code, as if it
+ * were the code after the try.  It ends each handler that runs off, and the try
  * goes on where the body does: 1 when so, 0 when not that shape. */
 static int handlers_end_in_loop_jump(rec *r, const region *rg, upy_stmt *s,
                                      int32_t exit, int32_t *follow) {
@@ -2273,7 +2273,8 @@ static int handlers_end_in_loop_jump(rec *r, const region *rg, upy_stmt *s,
     }
     r->done[*follow] = 1;
     *follow = exit;
-    /* (3.12's jump over the handlers to the way out holds no code.) */
+    /* (3.11 and 3.12 jump to the way out over the handlers: that jump
+     * holds no code.) */
     if (blk(r, exit)->end - blk(r, exit)->start == 1 &&
         ins(r, blk(r, exit)->start)->op == N_JUMP) {
         r->done[exit] = 1;
