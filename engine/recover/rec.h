@@ -700,6 +700,8 @@ int rec_fold_spills(rec *r, upy_stmt_list *body);
 
 /* tidy.c */
 void rec_drop_final_return(const rec *r, upy_stmt_list *body);
+/* Whether the statement list cannot fall off its end. */
+int rec_ends_terminal(const upy_stmt_list *body);
 
 /* passes.c: a `pass` for each NOP the code kept, before the statement
  * whose code follows it (upy_nin.lead_nops); then, after the final return

@@ -1418,7 +1418,7 @@ void rec_tidy_class_body(upy_stmt_list *body) {
 }
 
 /* Whether the statement list cannot fall off its end. */
-static int ends_terminal(const upy_stmt_list *body) {
+int rec_ends_terminal(const upy_stmt_list *body) {
     const upy_stmt *s;
     if (!body->len)
         return 0;
@@ -1430,8 +1430,8 @@ static int ends_terminal(const upy_stmt_list *body) {
     case UPY_S_CONTINUE:
         return 1;
     case UPY_S_IF:
-        return s->u.if_.orelse.len && ends_terminal(&s->u.if_.body) &&
-               ends_terminal(&s->u.if_.orelse);
+        return s->u.if_.orelse.len && rec_ends_terminal(&s->u.if_.body) &&
+               rec_ends_terminal(&s->u.if_.orelse);
     default:
         return 0;
     }
@@ -1442,7 +1442,7 @@ static int ends_terminal(const upy_stmt_list *body) {
  * after a return only (see upy_layout.keeps_jump_after_exit). */
 static int drops_jump_over_else(const upy_stmt_list *body, int only_return) {
     const upy_stmt *last;
-    if (!ends_terminal(body))
+    if (!rec_ends_terminal(body))
         return 0;
     if (!only_return)
         return 1;

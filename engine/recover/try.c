@@ -2178,6 +2178,116 @@ static void restore_body_stack(rec *r, const kept_stack *k) {
     r->sp = k->sp;
 }
 
+/* --- 3.13: a try that ends an except clause in a loop ----------------- */
+
+/* Whether block b only leaves except clauses on to block t: POP_EXCEPT,
+ * name cleanups, a jump to t. */
+static int pops_on_to(const rec *r, int32_t b, int32_t t) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i;
+    if (bb->jump != t || ins(r, bb->end - 1)->op != N_JUMP)
+        return 0;
+    for (i = bb->start; i + 1 < bb->end; i++) {
+        uint8_t op = ins(r, i)->op;
+        if (op != N_POP_EXCEPT && op != N_LOAD_CONST && op != N_STORE &&
+            op != N_DELETE)
+            return 0;
+    }
+    return 1;
+}
+
+/* UPY_S_BREAK or UPY_S_CONTINUE when block b is that statement leaving
+ * the except clause of region rg (POP_EXCEPT, the name cleanup of a named
+ * clause, for a break of a for loop the POP_TOP of its iterator, a jump to
+ * the innermost loop's targets), else UPY_S_PASS. */
+static upy_stmt_kind clause_loop_jump(const rec *r, int32_t b,
+                                      const region *rg) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = bb->start + 1;
+    int32_t t = bb->jump;
+    if (ins(r, bb->start)->op != N_POP_EXCEPT ||
+        ins(r, bb->end - 1)->op != N_JUMP || t == UPY_NO_BLOCK ||
+        rg->loop == UPY_NO_BLOCK)
+        return UPY_S_PASS;
+    if (rg->except_name) {
+        if (i + 3 > bb->end || ins(r, i)->op != N_LOAD_CONST ||
+            ins(r, i + 1)->op != N_STORE || ins(r, i + 2)->op != N_DELETE ||
+            strcmp(rec_str(ins(r, i + 1)->obj), rg->except_name) != 0 ||
+            strcmp(rec_str(ins(r, i + 2)->obj), rg->except_name) != 0)
+            return UPY_S_PASS;
+        i += 3;
+    }
+    if (i + 1 == bb->end && t == rg->cont)
+        return UPY_S_CONTINUE;
+    if (i + 2 == bb->end && ins(r, i)->op == N_POP_TOP)
+        i++;
+    return i + 1 == bb->end && (t == rg->brk || t == rg->brk_threaded)
+               ? UPY_S_BREAK
+               : UPY_S_PASS;
+}
+
+/* Where the body of a try that goes on at block b leaves the except
+ * clause of region rg by the clause's own way out (POP_EXCEPT, the name
+ * cleanup, a jump to the code after the try around, not to the loop): that
+ * block, b or the one 3.12 jumps to over the handlers; else UPY_NO_BLOCK. */
+static int32_t way_out_of_clause(const rec *r, int32_t b, const region *rg) {
+    const upy_block *bb;
+    if (b == UPY_NO_BLOCK || b < rg->start || b >= rg->end)
+        return UPY_NO_BLOCK;
+    bb = blk(r, b);
+    if (bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
+        bb->jump > b && bb->jump < rg->end)
+        bb = blk(r, b = bb->jump);
+    return ins(r, bb->start)->op == N_POP_EXCEPT &&
+                   ins(r, bb->end - 1)->op == N_JUMP && bb->jump != rg->cont &&
+                   bb->jump != rg->brk && bb->jump != rg->brk_threaded &&
+                   bb->end - bb->start == (rg->except_name ? 5u : 2u)
+               ? b
+               : UPY_NO_BLOCK;
+}
+
+/* A try that ends an enclosing except clause, region rg, whose body goes
+ * on by the clause's way out (exit, way_out_of_clause; 3.13 lays it out
+ * right after the body) while its handlers go on at *follow to a break or
+ * continue of the clause (clause_loop_jump), laid out after the clause's
+ * code as if it were the code after the try.  That statement ends each
+ * handler that runs off, and the try goes on where the body does: 1 when
+ * so, 0 when not that shape.  (3.11 and 3.12 jump to the way out over the
+ * handlers: not read this way yet; rec_try marks them.) */
+static int handlers_end_in_loop_jump(rec *r, const region *rg, upy_stmt *s,
+                                     int32_t exit, int32_t *follow) {
+    upy_stmt_kind kind;
+    upy_stmt *j;
+    uint32_t k;
+    if (*follow == UPY_NO_BLOCK || exit == *follow || *follow < rg->start ||
+        *follow >= rg->end || way_out_of_clause(r, exit, rg) != exit)
+        return 0;
+    kind = clause_loop_jump(r, *follow, rg);
+    if (kind == UPY_S_PASS)
+        return 0;
+    j = rec_stmt(r, kind);
+    if (!j)
+        return rec_oom(r);
+    rec_set_start(r, j, blk(r, *follow)->start);
+    for (k = 0; k < s->u.try_.n_handlers; k++) {
+        upy_stmt_list *L = &s->u.try_.handlers[k].body;
+        upy_stmt **items;
+        if (rec_ends_terminal(L))
+            continue;
+        items = upy_arena_array(r->arena, L->len + 1, sizeof *items);
+        if (!items)
+            return rec_oom(r);
+        if (L->len)
+            memcpy(items, L->items, L->len * sizeof *items);
+        items[L->len] = j;
+        L->items = items;
+        L->len++;
+    }
+    r->done[*follow] = 1;
+    *follow = exit;
+    return 1;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -2348,6 +2458,19 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                                        &follow, &orelse, &after);
             if (handled < 0)
                 return -1;
+        }
+        if (!handled && !star) {
+            int32_t w = way_out_of_clause(r, exit, rg);
+            handled = handlers_end_in_loop_jump(r, rg, s, exit, &follow);
+            if (handled < 0)
+                return -1;
+            /* (Else a body that leaves the clause there while the handlers
+             * go on inside it to other code: that code, after the try in
+             * the source, would run after the body too.  Not recovered.) */
+            if (!handled && w != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
+                follow != w && follow != exit && follow >= rg->start &&
+                follow < rg->end && !pops_on_to(r, follow, blk(r, w)->jump))
+                return rec_fail_region(r, b, rg, out);
         }
         /* The else part: from where the body left to where the handlers
          * go on. */
