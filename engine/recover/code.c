@@ -1425,17 +1425,24 @@ static void count_fast_uses(const rec *r, const char *name, uint32_t *binds,
  * comprehensions inlined in the code (each saves it, stores its target
  * and puts it back on both ways out: three stores), read after them as
  * maybe unbound (LOAD_FAST_CHECK; test_listcomps'
- * test_unbound_local_after_comprehension). */
-static int reads_unbound_local(const rec *r, const char *name) {
-    uint32_t i, binds, saves, reads, checked = 0;
+ * test_unbound_local_after_comprehension).  The LOAD_FAST_CHECK is read
+ * from the decoded form, decoded again (once) where the counts leave
+ * that question open. */
+static int reads_unbound_local(rec *r, const char *name) {
+    uint32_t i, binds, saves, reads;
     count_fast_uses(r, name, &binds, &saves, &reads);
+    if (!reads || !binds)
+        return reads != 0;
+    if (!saves || binds > 3 * saves)
+        return 0;
+    decode_again(r);
     for (i = 0; i < r->decoded.count; i++) {
         const upy_instr *in = &r->decoded.instrs[i];
         if (in->op == UPY_OP_LOAD_FAST_CHECK && rec_str(in->argobj) &&
             strcmp(rec_str(in->argobj), name) == 0)
-            checked = 1;
+            return 1;
     }
-    return reads && (!binds || (saves && checked && binds <= 3 * saves));
+    return 0;
 }
 
 /* `name: 'object'` at body[at]. */

@@ -928,6 +928,22 @@ static int leaves_subject(const rec *r, uint32_t from, uint32_t to) {
     return 1;
 }
 
+/* The zeroed entry after the cases read so far, not yet counted; NULL out
+ * of memory. */
+static mcase *next_case(mparse *mp) {
+    mcase *mc;
+    if (mp->ncases == mp->cases_cap) {
+        mcase *grown = upy_arena_grow(mp->r->arena, mp->cases, mp->ncases,
+                                      &mp->cases_cap, sizeof *grown, 8);
+        if (!grown)
+            return rec_oom(mp->r), NULL;
+        mp->cases = grown;
+    }
+    mc = &mp->cases[mp->ncases];
+    memset(mc, 0, sizeof *mc);
+    return mc;
+}
+
 /* Reads `case _ if guard:` at instruction pos, before other cases, and the
  * cases after it.  The case's COPY 1 of the subject and the wildcard's
  * POP_TOP of that copy are gone (flowgraph.c optimize_basic_block, 3.12+,
@@ -948,15 +964,9 @@ static int read_wildcard_guard(mparse *mp, uint32_t pos) {
         !guard_extent(r, pos, &body, &fail) || fail <= (int64_t)pos ||
         !leaves_subject(r, pos, (uint32_t)body))
         return 0;
-    if (mp->ncases == mp->cases_cap) {
-        mcase *grown = upy_arena_grow(r->arena, mp->cases, mp->ncases,
-                                      &mp->cases_cap, sizeof *grown, 8);
-        if (!grown)
-            return rec_oom(r), 0;
-        mp->cases = grown;
-    }
-    mc = &mp->cases[mp->ncases];
-    memset(mc, 0, sizeof *mc);
+    mc = next_case(mp);
+    if (!mc)
+        return 0;
     mc->root = new_node(mp);
     if (!mc->root)
         return 0;
@@ -986,15 +996,9 @@ static int read_cases(mparse *mp, uint32_t pos, int copied) {
 
     if (pos >= r->ncode.count)
         return 0;
-    if (mp->ncases == mp->cases_cap) {
-        mcase *grown = upy_arena_grow(r->arena, mp->cases, mp->ncases,
-                                      &mp->cases_cap, sizeof *grown, 8);
-        if (!grown)
-            return rec_oom(r), 0;
-        mp->cases = grown;
-    }
-    mc = &mp->cases[mp->ncases];
-    memset(mc, 0, sizeof *mc);
+    mc = next_case(mp);
+    if (!mc)
+        return 0;
     memset(&st, 0, sizeof st);
     memset(&cx, 0, sizeof cx);
     mc->root = new_node(mp);

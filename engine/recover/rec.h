@@ -241,7 +241,8 @@ typedef struct rec {
     /* The decoded instructions live only while the code is normalized
      * (recover_in: 48 B per instruction, held by every code object open at
      * once); decoded again here, once, for the first unrecovered region's
-     * disassembly (instrs NULL until then).  What recovery needs of them
+     * disassembly or a LOAD_FAST_CHECK (reads_unbound_local; instrs NULL
+     * until then).  What recovery needs of them
      * is kept in const_loads (rec_index_const_loads). */
     upy_decoded decoded;
     uint32_t *const_loads;
