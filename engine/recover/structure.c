@@ -1478,6 +1478,29 @@ static int runs_off_into_return(rec *r, int32_t b, const region *rg,
     return emit_const_return(r, blk(r, b)->start, out);
 }
 
+/* Whether on_false, where a test of region rg jumps when false, is a
+ * return of its own outside the region while running off the region ends
+ * in another return: a branch of a conditional expression in the test
+ * went to a copy of the if's small exit (flowgraph.c
+ * inline_small_exit_blocks, 3.10 and 3.12+), so the test's ways no longer
+ * meet where an if can join them, and sending on_false to the region's
+ * end would run the other return (issue 16). */
+static int false_way_lost(const rec *r, const region *rg, int32_t on_false) {
+    const upy_block *ob, *fb;
+    if (on_false == UPY_NO_BLOCK || inside(rg, on_false) ||
+        on_false == rg->end || on_false == rg->follow ||
+        rg->follow == UPY_NO_BLOCK || on_false >= (int32_t)r->cfg.count ||
+        rg->follow >= (int32_t)r->cfg.count)
+        return 0;
+    ob = blk(r, on_false);
+    fb = blk(r, rg->follow);
+    if (ins(r, ob->end - 1)->op != N_RETURN ||
+        ins(r, fb->end - 1)->op != N_RETURN)
+        return 0;
+    return ob->end - ob->start != fb->end - fb->start ||
+           !rec_same_code(r, ob->start, fb->start, ob->end - ob->start);
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -1606,6 +1629,10 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
+    /* A false way out of the region elsewhere than where running off it
+     * goes would lose its code: the if is marked unrecovered instead. */
+    if (false_way_lost(r, rg, on_false))
+        return rec_fail_region(r, c->first, rg, out);
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;
     then_end = on_false < rg->end ? on_false : rg->end;
