@@ -2407,18 +2407,6 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     if (rec_region(r, header, &body_rg, &body))
         return -1;
     r->sp = rg->base;
-    /* The body's walk leaves the loop but not by a break or continue: a
-     * way out of the body read as running off its end (an except clause
-     * that breaks, read as going on after its try), so the loop's own way
-     * out is lost.  Not recovered, marked. */
-    if (r->exit_block != UPY_NO_BLOCK && r->exit_block != header &&
-        r->exit_block != exit && r->exit_block != brk &&
-        r->exit_block != far) {
-        r->moved_exit = outer_moved;
-        r->moved_exit_at = outer_moved_at;
-        *next = UPY_NO_BLOCK;
-        return rec_fail_region(r, header, &body_rg, out);
-    }
     if (r->moved_exit != UPY_NO_BLOCK) {
         brk = r->moved_exit;
         r->done[brk] = 0;
