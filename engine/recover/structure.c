@@ -2393,6 +2393,21 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     region body_rg;
     upy_stmt *s;
 
+    /* The loop goes on past the end of the region it is in, and its body
+     * runs off into that end: the code after the loop sits in place of
+     * its break, out of the protected range of a try around the loop,
+     * which ends there (flowgraph.c inline_small_exit_blocks copies that
+     * exit into the break's place; 3.12+ push_cold_blocks_to_end moves
+     * the clauses and the jump back after it).  The walk would read
+     * running off as going back to the header and lose the break: not
+     * recovered, marked.  (Running off with a value, as a `return value`
+     * in a with does into the with's exit, is that return's way out,
+     * which the walk reads.) */
+    if (exit > rg->end && rg->end < (int32_t)r->cfg.count &&
+        blk(r, rg->end)->depth_in <= (int32_t)r->sp &&
+        blk(r, rg->end - 1)->next == rg->end &&
+        upy_nin_falls_through(ins(r, blk(r, rg->end - 1)->end - 1)))
+        return rec_fail_region(r, header, rg, out);
     if (exit > rg->end)
         exit = rg->end;
     exit =

@@ -321,8 +321,9 @@ def chain_in_and_in_or_in_loop_then_return(ns, a, b, c, v, d):
 
 def try_else_break_in_while_true_in_try(pool_request, timeout, Unavailable):
     # 3.12+ moves the code after the loop in place of the `else: break`,
-    # out of the outer try's protected range: the break is lost and the
-    # loop runs on (httpcore ConnectionPool.handle_request; known failure).
+    # out of the outer try's protected range: the break was lost and the
+    # loop ran on (httpcore ConnectionPool.handle_request); now the region
+    # is marked, not recovered (known failure).
     try:
         while True:
             connection = pool_request.wait(timeout=timeout)
