@@ -1991,6 +1991,28 @@ static int32_t clause_end_breaks(const rec *r, int32_t header, int32_t start,
     return to;
 }
 
+/* The breaks of a loop whose exit is where a plain break goes (brk ==
+ * exit, no far target) inside its region, read as copies of the end of
+ * the except clause around (clause_end_breaks): where that clause goes
+ * on, which becomes the far target, the breaks skipping the code from
+ * the loop's exit on (its else part) up to the region's end unless that
+ * code is such an end itself; UPY_NO_BLOCK when they are not. */
+static int32_t breaks_past_clause_end(const rec *r, int32_t header,
+                                      int32_t start, int32_t exit,
+                                      const region *rg, int for_loop,
+                                      int32_t *brk, int32_t *far) {
+    int32_t end;
+    if (*brk != exit || *far != UPY_NO_BLOCK || exit >= rg->end)
+        return UPY_NO_BLOCK;
+    end = clause_end_breaks(r, header, start, exit, for_loop);
+    if (end == UPY_NO_BLOCK)
+        return end;
+    *far = end;
+    if (blk(r, exit)->jump != end)
+        *brk = rg->end;
+    return end;
+}
+
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
@@ -2144,17 +2166,8 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         (exit > rg->end && !unprotected_exits(r, rg->end, exit, rg)))
         exit = rg->end;
     brk = break_target(r, body_start, exit, rg, &far);
-    clause_end = brk == exit && far == UPY_NO_BLOCK && exit < rg->end
-                     ? clause_end_breaks(r, header, body_start, exit, 1)
-                     : UPY_NO_BLOCK;
-    if (clause_end != UPY_NO_BLOCK) {
-        /* The breaks skip the code from the loop's exit on, its else part,
-         * up to the end of the clause's region, unless that code is such
-         * an end itself. */
-        far = clause_end;
-        if (blk(r, exit)->jump != clause_end)
-            brk = rg->end;
-    }
+    clause_end =
+        breaks_past_clause_end(r, header, body_start, exit, rg, 1, &brk, &far);
 
     target = rec_new_target(r);
     if (!target || rec_push(r, SV_BIND, NULL))
@@ -2914,16 +2927,10 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
-    clause_end =
-        brk == exit && anchor == exit && far == UPY_NO_BLOCK && exit < rg->end
-            ? clause_end_breaks(r, header, body_start, exit, 0)
-            : UPY_NO_BLOCK;
-    if (clause_end != UPY_NO_BLOCK) {
-        /* (As in a for loop: structure_for.) */
-        far = clause_end;
-        if (blk(r, exit)->jump != clause_end)
-            brk = rg->end;
-    }
+    clause_end = anchor == exit
+                     ? breaks_past_clause_end(r, header, body_start, exit, rg,
+                                              0, &brk, &far)
+                     : UPY_NO_BLOCK;
     /* (Only a chained comparison's links leave to such a copy that the
      * loop does not break to.) */
     if (copy != UPY_NO_BLOCK && copy != brk && c->chain_cleanup != UPY_NO_BLOCK)
