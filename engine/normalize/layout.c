@@ -233,9 +233,16 @@ unpyc_status upy_normalize_layout(upy_ncode *code, upy_arena *arena,
             if (m->dropped != UINT32_MAX)
                 new_index[m->dropped] = at;
             if (m->lead != UINT32_MAX) {
-                /* (The loop's exit is past it, where the run starts.) */
+                /* (The loop's exit is past it, where the run starts.  A
+                 * jump raises nothing: it takes the handler of the code
+                 * falling into it, whose protected range, as an async
+                 * with's around the loop, goes on over it.) */
+                const upy_nin *from = &code->ins[m->after];
                 new_index[m->lead] = at + 1;
-                out[at++] = code->ins[m->lead];
+                out[at] = code->ins[m->lead];
+                out[at].handler = from->handler;
+                out[at].handler_depth = from->handler_depth;
+                out[at++].handler_lasti = from->handler_lasti;
             }
             for (k = m->from; k < m->to; k++) {
                 if (k == m->lead)

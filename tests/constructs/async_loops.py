@@ -121,3 +121,12 @@ async def loop_in_async_with_in_if(self, aclosing):
                 chunks.append(chunk)
         self._body = b''.join(chunks)
     return self._body
+
+
+async def break_in_async_with_in_with(manager, nursery, queue):
+    with manager as (key, queue):
+        async with nursery:
+            async for batch in queue:
+                if batch:
+                    break
+            print('end loop')
