@@ -15,6 +15,9 @@
  * it ends in an instruction that does not fall through; the back jump it
  * follows does not fall through either.  Jump targets and handlers are
  * renumbered.
+ *
+ * The else part of an async for (3.12+) is out of line the same way: see
+ * async_else_move.
  */
 #include "normalize/normalize.h"
 
@@ -58,10 +61,95 @@ static int is_detached_run(const upy_ncode *code, const uint32_t *n, uint32_t t,
 }
 
 /* One move: the run [from, to) goes after instruction `after`; `dropped`
- * (a jump to the run, or UINT32_MAX) goes where the run starts. */
+ * (a jump to the run, or UINT32_MAX) goes where the run starts; `lead`
+ * (an instruction of the run, or UINT32_MAX) goes first. */
 typedef struct move {
-    uint32_t after, from, to, dropped;
+    uint32_t after, from, to, dropped, lead;
 } move;
+
+/* Whether the straight code that ends at instruction t - 1 (a break's
+ * POP_TOP, the loop's jump back) lies in the loop headed by instruction
+ * f: no jump nor handler outside [f, t) enters it.  Code after the loop
+ * that only falls into T (an else branch of an if around the loop) does
+ * not. */
+static int ends_loop_code(const upy_ncode *code, const uint32_t *n, uint32_t f,
+                          uint32_t t) {
+    uint32_t s = t - 1, i;
+    while (s > f + 1 && !n[s] && code->ins[s - 1].target < 0 &&
+           upy_nin_falls_through(&code->ins[s - 1]))
+        s--;
+    for (i = 0; i < code->count; i++)
+        if ((i < f || i >= t) &&
+            (code->ins[i].target == (int32_t)s ||
+             code->ins[i].handler == (int32_t)s))
+            return 0;
+    return 1;
+}
+
+/* Whether no jump outside the instructions [j, e] but the one from
+ * instruction f enters them.  (Handlers may: the handler of a with
+ * statement around the loop, laid out cold with the loop's exit.) */
+static int entered_only_at_start(const upy_ncode *code, uint32_t f,
+                                 uint32_t j, uint32_t e) {
+    uint32_t i;
+    for (i = 0; i < code->count; i++) {
+        int32_t t = code->ins[i].target;
+        if ((i < j || i > e) && i != f && t >= (int32_t)j && t <= (int32_t)e)
+            return 0;
+    }
+    return 1;
+}
+
+/* The else part of the async for headed by instruction f, laid out cold
+ * (3.12+ flowgraph.c push_cold_blocks_to_end: only its END_ASYNC_FOR
+ * handler leads there) after all other code, with a jump added back to
+ * the code after the loop, which now follows the loop's body:
+ *
+ *     async for i in a:          FOR_ITER(async) -> E
+ *         if i: break            ...; POP_JUMP_IF -> header; POP_TOP
+ *     else:                  T:  after()
+ *         other()                ...
+ *     after()                E:  other(); JUMP T
+ *
+ * The else part goes back before T, as a for loop lays it out; when the
+ * code before T (a break's POP_TOP) falls into T, the jump goes first and
+ * jumps over it (with no else part, it is all there is to move, and the
+ * loop's exit is T).  The run is the else part up to its first jump back
+ * to T with no jump in the run past it; no jump but the loop's enters it
+ * and nothing falls into it.  (No source jumps from an else part into its
+ * loop, so T is code after the loop.)  What falls into T must be code of
+ * the loop: in `if c: <async for> else: x()`, x() falls into T, and the
+ * loop's exit moved to T would take x() into the if's then part. */
+static int async_else_move(const upy_ncode *code, const uint32_t *n,
+                           uint32_t f, move *m) {
+    uint32_t j = (uint32_t)code->ins[f].target, e, furthest = j;
+    int32_t t = -1;
+    if (j >= code->count || upy_nin_falls_through(&code->ins[j - 1]))
+        return 0;
+    for (e = j; e < code->count; e++) {
+        const upy_nin *in = &code->ins[e];
+        t = in->target;
+        if (in->op == N_JUMP && t > (int32_t)f + 1 && t < (int32_t)j &&
+            furthest <= e)
+            break;
+        if (t > (int32_t)furthest)
+            furthest = (uint32_t)t;
+    }
+    if (e >= code->count || !entered_only_at_start(code, f, j, e) ||
+        !ends_loop_code(code, n, f, (uint32_t)t))
+        return 0;
+    m->after = (uint32_t)t - 1;
+    m->from = j;
+    m->to = e + 1;
+    m->dropped = UINT32_MAX;
+    m->lead = upy_nin_falls_through(&code->ins[t - 1]) ? e : UINT32_MAX;
+    /* (An empty else part that nothing falls past is laid out in line; a
+     * jump that goes first is entered from the loop only, if at all: what
+     * enters it enters the run.) */
+    if (m->lead != UINT32_MAX && n[e] != (e == j))
+        return 0;
+    return e > j || m->lead != UINT32_MAX;
+}
 
 /* The move the async for headed by instruction f asks for, if any. */
 static int async_exit_move(const upy_ncode *code, const uint32_t *n, uint32_t f,
@@ -74,6 +162,7 @@ static int async_exit_move(const upy_ncode *code, const uint32_t *n, uint32_t f,
         return 0;
     m->after = last;
     m->dropped = UINT32_MAX;
+    m->lead = UINT32_MAX;
     if (code->ins[j].op == N_JUMP && code->ins[j].target > (int32_t)j + 1 &&
         is_detached_run(code, n, (uint32_t)code->ins[j].target, &m->to)) {
         m->from = (uint32_t)code->ins[j].target;
@@ -108,7 +197,8 @@ unpyc_status upy_normalize_layout(upy_ncode *code, upy_arena *arena,
         uint32_t x;
         if (fi->op != N_FOR_ITER || !(fi->flags & N_ASYNC) || fi->target < 0 ||
             (uint32_t)fi->target >= code->count ||
-            !async_exit_move(code, n, i, &m))
+            (!async_else_move(code, n, i, &m) &&
+             !async_exit_move(code, n, i, &m)))
             continue;
         /* Moves may not overlap nor move what another one moves after. */
         for (x = m.from; x < m.to; x++)
@@ -142,7 +232,21 @@ unpyc_status upy_normalize_layout(upy_ncode *code, upy_arena *arena,
             const move *m = &list[move_after[i]];
             if (m->dropped != UINT32_MAX)
                 new_index[m->dropped] = at;
+            if (m->lead != UINT32_MAX) {
+                /* (The loop's exit is past it, where the run starts.  A
+                 * jump raises nothing: it takes the handler of the code
+                 * falling into it, whose protected range, as an async
+                 * with's around the loop, goes on over it.) */
+                const upy_nin *from = &code->ins[m->after];
+                new_index[m->lead] = at + 1;
+                out[at] = code->ins[m->lead];
+                out[at].handler = from->handler;
+                out[at].handler_depth = from->handler_depth;
+                out[at++].handler_lasti = from->handler_lasti;
+            }
             for (k = m->from; k < m->to; k++) {
+                if (k == m->lead)
+                    continue;
                 new_index[k] = at;
                 out[at++] = code->ins[k];
             }

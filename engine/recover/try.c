@@ -1152,6 +1152,34 @@ static int handlers_in_place(rec *r, int32_t b, int32_t exit) {
     return r->normal_reach[b] != 1;
 }
 
+/* Whether block exit, where the body of a try with handlers at block h
+ * goes on, starts its else part laid out cold (3.12+ flowgraph.c
+ * push_cold_blocks_to_end): only a handler's code reaches it (the way on
+ * of a with statement ending the body that suppressed an exception, the
+ * body's last statement raising), past region rg's end.  The cold code
+ * keeps the order the compiler made it in, the else part before the
+ * handlers, code after the try after them:
+ *
+ *     for x in xs:                   ...; RAISE
+ *         try:                       (cold) with's way on: JUMP E
+ *             with cm(): raise x     E: g(); JUMP header
+ *         except E: f()              h: PUSH_EXC_INFO ... f() ...
+ *         else: g()
+ *
+ * (A lone jump past the handlers, or the end of the with statement's way
+ * on jumping there, goes to code after the try.) */
+static int cold_else_part(rec *r, int32_t exit, int32_t h, const region *rg) {
+    const upy_block *eb = blk(r, exit);
+    if (!r->ncode.layout->cold_handlers || exit < rg->end)
+        return 0;
+    if (!r->normal_reach && find_normal_reach(r))
+        return 0;
+    return r->normal_reach[exit] != 1 && !eb->is_handler &&
+           !(ins(r, eb->end - 1)->op == N_JUMP && eb->jump > h &&
+             (eb->end - eb->start == 1 ||
+              ins(r, eb->start)->op == N_POP_EXCEPT));
+}
+
 /* Where the body of a try in an except clause jumps from block exit, a
  * lone jump, when that is a copy of block follow, where the handlers go
  * on: the way out of the clause around, which returns (its POP_EXCEPT,
@@ -2530,6 +2558,19 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse))
                 return -1;
+        } else if (exit != UPY_NO_BLOCK && exit < h &&
+                   cold_else_part(r, exit, h, rg)) {
+            /* The else part is the cold code up to the handlers; the try
+             * goes on where they do, or where the else part does. */
+            region erg = *rg;
+            erg.start = exit;
+            erg.end = h;
+            erg.follow = follow;
+            r->sp = depth_after;
+            if (rec_region(r, exit, &erg, &orelse))
+                return -1;
+            if (follow == UPY_NO_BLOCK)
+                follow = r->exit_block;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK && in_place &&
                    exit < h && exit >= rg->start) {
             /* No handler goes on after the try, but the body does, and
