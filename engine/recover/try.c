@@ -2288,6 +2288,27 @@ static int handlers_end_in_loop_jump(rec *r, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Whether running off the body of a try, ending at block end in region
+ * rg, goes back to rg's loop header: rg runs off to it and the try ends
+ * rg, or the body's way on is a lone jump there.  Else a `continue` in
+ * the body is no way of running off it: in
+ *     for i in xs:
+ *         try:
+ *             if i: continue
+ *             g()
+ *         except E:
+ *             pass
+ *         h()
+ * `if not i: g()` would run h() where the continue skips it. */
+static int body_falls_to_loop(const rec *r, const region *rg, int32_t end) {
+    const upy_block *eb;
+    if (!rg->falls_to_loop || end >= rg->end)
+        return rg->falls_to_loop;
+    eb = blk(r, end);
+    return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
+           eb->jump == rg->loop && !eb->is_handler;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -2342,6 +2363,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     body_rg.handler = h;
     body_rg.alt_handler = REC_NO_ALT;
     body_rg.unwind_from = unwind_from;
+    body_rg.falls_to_loop = body_falls_to_loop(r, rg, end);
     /* (With values kept, the body may take them and leave others: it ends
      * at its end all the same, not where those would be used.  Its
      * statements end at the depth it leaves, that of the block after.) */
