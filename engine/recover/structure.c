@@ -1165,6 +1165,16 @@ static int ends_body_by_loop_jump(const rec *r, const region *rg,
            lone_loop_jump(r, rg, rg->end) != UPY_NO_BLOCK;
 }
 
+/* Whether only the blocks of condition c jump to block b: its false way
+ * (each operand of `elif a and b:` jumps there on its own). */
+static int only_test_reaches(const rec_cond *c, const upy_block *b) {
+    uint32_t k;
+    for (k = 0; k < b->npreds; k++)
+        if (b->preds[k] < c->first || b->preds[k] > c->last)
+            return 0;
+    return b->npreds > 0;
+}
+
 /* Whether the if on c, whose then part [on_true, then_end) ended in
  * `continue` (body), is an if / else whose else part is a written
  * `continue` ending the loop body (region rg runs off to the loop's
@@ -1188,8 +1198,7 @@ static int else_is_written_continue(const rec *r, const rec_cond *c,
         return 0;
     eb = blk(r, f);
     return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-           eb->jump == rg->loop && eb->npreds == 1 &&
-           eb->preds[0] == c->last &&
+           eb->jump == rg->loop && only_test_reaches(c, eb) &&
            goes_on_to_loop(r, c->on_true, then_end, rg->loop);
 }
 
