@@ -1270,7 +1270,7 @@ static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              const region *rg, int32_t on_true,
                              int32_t on_false, int32_t then_end) {
     return r->ncode.layout->threads_loop_jumps && on_false == c->on_false &&
-           on_false < rg->end &&
+           on_false < rg->end && falls_to_loop(r, rg) &&
            (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
             test_threaded_to_loop(r, on_true, then_end, rg->loop)) &&
            leaves_only_to_loop(r, on_false, rg->end, rg->loop) &&

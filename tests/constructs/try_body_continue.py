@@ -1,4 +1,4 @@
-"""A `continue` in a try body in a loop with code after the try (3.12,
+"""A `continue` in a try body or except clause in a loop with code after the try (3.12,
 3.13): the body's if was read as running off to the loop's header, so
 `if c: continue` became `if not c: rest` and the code after the try ran
 where the continue skips it, or the body's break / return was lost (a lie,
@@ -58,3 +58,29 @@ def continue_in_while_try(xs, g, h):
         except ValueError:
             pass
         h(x)
+
+
+# The same in an except clause: `if c: continue` + raise came out as
+# `if c: pass` / `else: raise`, and the code after the try ran (marshmallow
+# Schema._invoke_field_validators, pydantic
+# GenerateJsonSchema.build_schema_type_to_method).
+def continue_in_named_clause(names, fields, declared, g):
+    for name in names:
+        try:
+            obj = fields[name]
+        except KeyError as error:
+            if name in declared:
+                continue
+            raise ValueError(name) from error
+        g(obj)
+
+
+def continue_in_clause(names, fields, declared, g):
+    for name in names:
+        try:
+            obj = fields[name]
+        except KeyError:
+            if name in declared:
+                continue
+            raise
+        g(obj)
