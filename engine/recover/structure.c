@@ -2011,7 +2011,12 @@ static int32_t breaks_past_clause_end(const rec *r, int32_t header,
                                       const region *rg, int for_loop,
                                       int32_t *brk, int32_t *far) {
     int32_t end;
-    if (*brk != exit || *far != UPY_NO_BLOCK || exit >= rg->end)
+    /* (A loop ending its region has its exit for the far target already,
+     * the region's way on: the clause's end copied into its breaks goes
+     * elsewhere all the same.) */
+    int ends_region = exit == rg->end && *far == exit;
+    if (*brk != exit ||
+        !(ends_region || (*far == UPY_NO_BLOCK && exit < rg->end)))
         return UPY_NO_BLOCK;
     end = clause_end_breaks(r, header, start, exit, for_loop);
     if (end == UPY_NO_BLOCK)

@@ -35,3 +35,25 @@ def nested_break(path, seen, a, b, g, h):
         except ValueError:
             break
     return path
+
+
+# 3.13: the break of a for loop ending an except clause, in an if there,
+# is a copy of the clause's end (its POP_EXCEPT and jump, after the
+# iterator's POP_TOP); the loop ends its region, which already went on at
+# the loop's exit, and the break was dropped: the loop ran on to the last
+# match (stdlib enum `_simple_enum.convert_class`).
+def for_break_in_clause(items, vm, unh, enum_class, g):
+    for name, value in items:
+        try:
+            contained = vm.get(value)
+        except TypeError:
+            contained = None
+            if value in unh:
+                for m in enum_class:
+                    if m == value:
+                        contained = m
+                        break
+        if contained is not None:
+            contained.add(name)
+        else:
+            g(name)
