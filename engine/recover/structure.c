@@ -1165,6 +1165,16 @@ static int ends_body_by_loop_jump(const rec *r, const region *rg,
            lone_loop_jump(r, rg, rg->end) != UPY_NO_BLOCK;
 }
 
+/* Whether only the blocks of condition c jump to block b: its false way
+ * (each operand of `elif a and b:` jumps there on its own). */
+static int only_test_reaches(const rec_cond *c, const upy_block *b) {
+    uint32_t k;
+    for (k = 0; k < b->npreds; k++)
+        if (b->preds[k] < c->first || b->preds[k] > c->last)
+            return 0;
+    return b->npreds > 0;
+}
+
 /* Whether the if on c, whose then part [on_true, then_end) ended in
  * `continue` (body), is an if / else whose else part is a written
  * `continue` ending the loop body (region rg runs off to the loop's
@@ -1188,8 +1198,7 @@ static int else_is_written_continue(const rec *r, const rec_cond *c,
         return 0;
     eb = blk(r, f);
     return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-           eb->jump == rg->loop && eb->npreds == 1 &&
-           eb->preds[0] == c->last &&
+           eb->jump == rg->loop && only_test_reaches(c, eb) &&
            goes_on_to_loop(r, c->on_true, then_end, rg->loop);
 }
 
@@ -1261,7 +1270,7 @@ static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              const region *rg, int32_t on_true,
                              int32_t on_false, int32_t then_end) {
     return r->ncode.layout->threads_loop_jumps && on_false == c->on_false &&
-           on_false < rg->end &&
+           on_false < rg->end && falls_to_loop(r, rg) &&
            (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
             test_threaded_to_loop(r, on_true, then_end, rg->loop)) &&
            leaves_only_to_loop(r, on_false, rg->end, rg->loop) &&
@@ -2002,7 +2011,12 @@ static int32_t breaks_past_clause_end(const rec *r, int32_t header,
                                       const region *rg, int for_loop,
                                       int32_t *brk, int32_t *far) {
     int32_t end;
-    if (*brk != exit || *far != UPY_NO_BLOCK || exit >= rg->end)
+    /* (A loop ending its region has its exit for the far target already,
+     * the region's way on: the clause's end copied into its breaks goes
+     * elsewhere all the same.) */
+    int ends_region = exit == rg->end && *far == exit;
+    if (*brk != exit ||
+        !(ends_region || (*far == UPY_NO_BLOCK && exit < rg->end)))
         return UPY_NO_BLOCK;
     end = clause_end_breaks(r, header, start, exit, for_loop);
     if (end == UPY_NO_BLOCK)

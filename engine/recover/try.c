@@ -2316,6 +2316,29 @@ static int handlers_end_in_loop_jump(rec *r, const region *rg, upy_stmt *s,
     return 1;
 }
 
+/* Whether code of a try in region rg that runs on into block b goes back
+ * to rg's loop header: rg runs off to it and b is past rg's end, or b is a
+ * lone jump there.  Else a `continue` in the try is no way of running off
+ * its body or a clause: in
+ *     for i in xs:
+ *         try:
+ *             if i: continue
+ *             g()
+ *         except E as e:
+ *             if e.args: continue
+ *             raise
+ *         h()
+ * `if not i: g()` (and `if e.args: pass` / `else: raise`) would run h()
+ * where the continue skips it. */
+static int runs_into_loop(const rec *r, const region *rg, int32_t b) {
+    const upy_block *eb;
+    if (!rg->falls_to_loop || b >= rg->end)
+        return rg->falls_to_loop;
+    eb = blk(r, b);
+    return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
+           eb->jump == rg->loop && !eb->is_handler;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -2370,6 +2393,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     body_rg.handler = h;
     body_rg.alt_handler = REC_NO_ALT;
     body_rg.unwind_from = unwind_from;
+    body_rg.falls_to_loop = runs_into_loop(r, rg, end);
     /* (With values kept, the body may take them and leave others: it ends
      * at its end all the same, not where those would be used.  Its
      * statements end at the depth it leaves, that of the block after.) */
@@ -2448,9 +2472,13 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         uint32_t copy = 0;
         clause_copy cc;
         int handled = 0, in_place = handlers_in_place(r, b, exit);
+        /* (The clauses run off to where the body goes on.) */
+        region clauses_rg = *rg;
+        if (exit != UPY_NO_BLOCK)
+            clauses_rg.falls_to_loop = runs_into_loop(r, rg, exit);
         star = star_first_clause(r, h);
         if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
-                 : try_except(r, b, h, rg, s, &follow, out))
+                 : try_except(r, b, h, &clauses_rg, s, &follow, out))
             return -1;
         if (exit_copies_follow(r, exit, follow)) {
             rec_skip_range(r, blk(r, exit)->start,
@@ -2481,7 +2509,13 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         if (!star)
             strip_branch_copies(r, s);
         if (!star && find_clause_copy(r, s, &cc)) {
-            strip_body_copies(r, h, exit, &body, &cc);
+            /* (A copy of the loop's exit, a break in the clauses
+             * (break_copy), is a break in the body too, not the body
+             * running on into the code after the try: `try: if c:
+             * break; A / except E: break` in a while loop lost its
+             * first break.) */
+            if (!copy_of_block(r, rg->brk, &cc))
+                strip_body_copies(r, h, exit, &body, &cc);
             handled = clause_copy_exit(r, h, rg, s, &cc, exit, depth_after,
                                        &follow, &orelse, &after);
             if (handled < 0)

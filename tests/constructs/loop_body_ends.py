@@ -19,6 +19,18 @@ def elif_else_continue(xs, a):
             continue
 
 
+
+# The elif's test is an `and`: both operands jump to the else part's jump
+# (networkx chain_decomposition `_dfs_cycle_forest`, `else: pass`).
+def elif_and_else_pass(xs, a):
+    for x, d in xs:
+        if d == 1:
+            a.append(0)
+        elif d == 2 and x not in a:
+            a.append(x)
+        else:
+            pass
+
 def nested_else_continue(xs, a):
     for x in xs:
         if x < 1:
