@@ -1257,13 +1257,50 @@ static int test_threaded_to_loop(const rec *r, int32_t from, int32_t to,
     return 0;
 }
 
+static int in_cold_handler(const rec *r, int32_t b, int32_t start,
+                           int32_t exit);
+
+/* Whether blocks [from, to) end in a `while True:` loop (the last block
+ * jumps back into them) and only leave by its breaks, jumps to the header
+ * of the loop around, from its code or from the code of the handler of a
+ * try in it, laid out after all other code (3.12+
+ * push_cold_blocks_to_end): the compiler threaded those jumps through the
+ * end of an if / else ending the body of the loop around to its header.
+ * Example: `for i in xs:` / `if c:` / `while True:` / `try: f()` /
+ * `except E: break` / `else: g()`: the clause's POP_EXCEPT then
+ * JUMP_BACKWARD to the FOR_ITER. */
+static int while_true_breaks_to_loop(const rec *r, int32_t from, int32_t to,
+                                     int32_t loop) {
+    const upy_block *lb = blk(r, to - 1);
+    int32_t b, i;
+    if (!leaves_only_to_loop(r, from, to, loop) ||
+        ins(r, lb->end - 1)->op != N_JUMP || lb->jump < from || lb->jump >= to)
+        return 0;
+    for (b = lb->jump; b < to; b++) {
+        int32_t h = blk(r, b)->handler;
+        if (blk(r, b)->jump == loop)
+            return 1;
+        if (h == UPY_NO_BLOCK || h < to || !blk(r, h)->is_handler)
+            continue;
+        for (i = h; i < (int32_t)r->cfg.count; i++) {
+            const upy_block *hb = blk(r, i);
+            if (i > h && (hb->is_handler || !in_cold_handler(r, i, from, to)))
+                break;
+            if (ins(r, hb->end - 1)->op == N_JUMP && hb->jump == loop)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              const region *rg, int32_t on_true,
                              int32_t on_false, int32_t then_end) {
-    return r->ncode.layout->threads_loop_jumps && on_false == c->on_false &&
-           on_false < rg->end &&
-           (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
-            test_threaded_to_loop(r, on_true, then_end, rg->loop)) &&
+    return on_false == c->on_false && on_false < rg->end &&
+           ((r->ncode.layout->threads_loop_jumps &&
+             (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
+              test_threaded_to_loop(r, on_true, then_end, rg->loop))) ||
+            while_true_breaks_to_loop(r, on_true, then_end, rg->loop)) &&
            leaves_only_to_loop(r, on_false, rg->end, rg->loop) &&
            blk(r, on_false)->end - blk(r, on_false)->start > 1;
 }
