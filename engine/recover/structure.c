@@ -2837,18 +2837,20 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
 /* The body of a while loop (region body_rg) that starts with an inner
  * `while True:` ending at block inner_end (shared_header_end): that loop,
  * then the rest of the body from where its breaks go. */
-static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
-                            const region *body_rg, upy_ptr_vec *body) {
+int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
+                         const region *body_rg, upy_ptr_vec *body) {
     region inner_rg = rec_sub_region(body_rg, header, inner_end, inner_end);
     int32_t after = UPY_NO_BLOCK, h = blk(r, header)->handler;
-    /* A try that starts at the header, around the inner loop, is not
-     * recovered: the inner loop's jump back runs under the try's handler
-     * (a loop around a try jumps back from outside the protected range,
-     * where a `continue` leaves it first).  Read as a try in the inner
-     * loop, its except clauses would go on in that loop, not out of it. */
+    /* A try that starts at the header, around the inner loop: the inner
+     * loop's jump back runs under the try's handler (a loop around a try
+     * jumps back from outside the protected range, where a `continue`
+     * leaves it first).  Read as a try in the inner loop, its except
+     * clauses would go on in that loop, not out of it: the walk reads the
+     * try, and the try the inner loop in its body (inner_loop_end in
+     * try.c). */
     if (h != UPY_NO_BLOCK && h != body_rg->handler &&
         blk(r, inner_end - 1)->handler == h)
-        return rec_fail_region(r, header, body_rg, body);
+        return rec_region(r, header, body_rg, body);
     inner_rg.loop = inner_rg.cont = inner_rg.brk = UPY_NO_BLOCK;
     inner_rg.brk_threaded = UPY_NO_BLOCK;
     inner_rg.falls_to_loop = 0;
@@ -2985,7 +2987,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.brk_moved = 0;
     r->done[body_start] = 0;
     if (inner_end != UPY_NO_BLOCK) {
-        if (inner_while_true(r, header, inner_end, &body_rg, &body))
+        if (rec_inner_while_true(r, header, inner_end, &body_rg, &body))
             return -1;
     } else if (rec_region(r, body_start, &body_rg, &body)) {
         return -1;
