@@ -3422,9 +3422,12 @@ static uint32_t jumped_to(const rec *r, uint32_t i) {
  * one block ending in a jump or return and reads as one statement that
  * leaves, marked when not; the with goes on where the swallowing path
  * goes.  Returns -1 on error. */
+static int moved_exit_after(rec *r, int32_t b, uint32_t start,
+                            int32_t brk_line, const region *rg);
+
 static int way_out_in_body(rec *r, int32_t handler, const region *rg,
-                           int32_t *cont, uint32_t *cont_offset,
-                           upy_ptr_vec *body) {
+                           uint32_t exit_from, int32_t *cont,
+                           uint32_t *cont_offset, upy_ptr_vec *body) {
     int32_t sb, wb;
     uint32_t soff, at, s_at, n, len = body->len;
     uint8_t last;
@@ -3442,6 +3445,19 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
     if (n == blk(r, r->cfg.block_of[s_at])->end - s_at &&
         rec_same_code(r, at, s_at, n))
         return 0;
+    /* A break of the `while True:` around, on the line of a NOP before
+     * the exit's copy, whose code after the loop the compiler moved in
+     * place of that break: the loop goes on there, after the break. */
+    if (exit_from < at &&
+        moved_exit_after(r, wb, at, ins(r, exit_from)->lead_line, rg)) {
+        if (emit_simple(r, body, UPY_S_BREAK))
+            return -1;
+        r->moved_exit = wb;
+        r->moved_exit_at = at;
+        *cont = sb;
+        *cont_offset = soff;
+        return 0;
+    }
     last = ins(r, blk(r, wb)->end - 1)->op;
     if (last == N_RETURN || last == N_JUMP) {
         r->resume_block = wb;
@@ -3549,7 +3565,8 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     int is_async = (bw->flags & N_ASYNC) != 0;
     sval ctx = rec_pop(r);
     pending *target = rec_new_target(r);
-    uint32_t k = i + 1, depth, exit_len, start = r->stmt_start;
+    uint32_t k = i + 1, depth, exit_len, exit_from = 0,
+             start = r->stmt_start;
     int32_t handler, body_start, end, cont;
     upy_ptr_vec body = {0};
     region body_rg;
@@ -3594,6 +3611,9 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
                                                           : blk(r, cont)->start,
                                   is_async)
                    : 0;
+    if (exit_len)
+        exit_from = r->resume_block == cont ? r->resume_at
+                                            : blk(r, cont)->start;
     if (exit_len && r->resume_block == cont)
         exit_len += r->resume_at - blk(r, cont)->start;
     r->resume_block = UPY_NO_BLOCK;
@@ -3612,7 +3632,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     r->sp = depth - 1;
     r->base = rg->base;
     if (exit_len && handler != UPY_NO_BLOCK &&
-        way_out_in_body(r, handler, rg, &cont, &exit_len, &body))
+        way_out_in_body(r, handler, rg, exit_from, &cont, &exit_len, &body))
         return -1;
     s = rec_stmt(r, UPY_S_WITH);
     item = upy_arena_alloc(r->arena, sizeof *item);
@@ -4318,9 +4338,7 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                            const region *rg) {
     uint32_t start = *at;
     const upy_nin *first = ins(r, start);
-    int32_t *stack, x, brk_line = first->lead_line;
-    uint8_t *mine;
-    uint32_t sp = 0, i, loop_end;
+    int32_t brk_line = first->lead_line;
     /* (A break in an except clause leaves it by its POP_EXCEPT and name
      * cleanup, on the break's line, before the code moved in its
      * place.) */
@@ -4331,8 +4349,22 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
             return 0;
         brk_line = first->line;
         start += skip;
-        first = ins(r, start);
     }
+    if (!moved_exit_after(r, b, start, brk_line, rg))
+        return 0;
+    *at = start;
+    return 1;
+}
+
+/* Whether the code from instruction start of block b is the code after a
+ * `while True:` moved in place of a break on line brk_line (see
+ * moved_exit_from). */
+static int moved_exit_after(rec *r, int32_t b, uint32_t start,
+                            int32_t brk_line, const region *rg) {
+    const upy_nin *first = ins(r, start);
+    int32_t *stack, x;
+    uint8_t *mine;
+    uint32_t sp = 0, i, loop_end;
     if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || r->sp != rg->base ||
         first->line < 0 || brk_line < 0 || brk_line >= first->line)
         return 0;
@@ -4376,7 +4408,6 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                                              : ins(r, i)->line >= first->line))
             return 0;
     }
-    *at = start;
     return 1;
 }
 
