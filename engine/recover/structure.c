@@ -3555,6 +3555,29 @@ static void merge_with(rec *r, upy_stmt *s) {
     s->u.with.body = inner->u.with.body;
 }
 
+static int unwinds_to_return(const rec *r, int32_t b, int value_loaded);
+
+/* Where the body of a with, protected from block start up to block end,
+ * ends: end, or the block after it where end is the way out of a
+ * `return value` in the body (the copy of the with's exit, skipped, then
+ * RETURN_VALUE: out of the protected range) that a branch of the body
+ * jumps over to the with's normal exit.  Example: `with a:` / `if c:
+ * return f()` + code: the test jumps over the return's exit to the NOP of
+ * its line, then the exit.  (The return ending the body is the region's
+ * way out, return_in_body.) */
+static int32_t body_end_past_return(const rec *r, int32_t start,
+                                    int32_t end) {
+    int32_t b;
+    if (end + 1 >= (int32_t)r->cfg.count || blk(r, end)->is_handler ||
+        !unwinds_to_return(r, end, 1) ||
+        ins(r, blk(r, end)->end - 1)->op != N_RETURN)
+        return end;
+    for (b = start; b < end; b++)
+        if (blk(r, b)->jump == end + 1)
+            return end + 1;
+    return end;
+}
+
 /* BEFORE_WITH at instruction i of block b: binds the target, structures
  * the body (the blocks protected by the with's handler) and skips the
  * normal exit.  *resume_at is the instruction after the with. */
@@ -3593,6 +3616,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     /* The body ends where the normal exit (the __exit__ call) starts. */
     end = rec_protected_end(r, body_start, handler, rg);
     skip_with_exits(r, body_start, end, handler, is_async);
+    end = body_end_past_return(r, body_start, end);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
     body_rg.alt_handler = REC_NO_ALT;
