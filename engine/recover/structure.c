@@ -845,6 +845,27 @@ static int ends_finally(const rec *r, int32_t then_start, int32_t else_start,
            is_finally_exit(r, rg, blk(r, else_start - 1)->end - 1);
 }
 
+static int falls_to_loop(const rec *r, const region *rg);
+
+/* Whether code of the finally body that region rg is in follows the
+ * region (its follow starts before the body's final RERAISE): a branch of
+ * rg that ends the body early skips that code too, which no else part
+ * of an if in rg can hold.  Example (3.12): `finally:` / `if a:` / `if b:
+ * g()` / `else: h()` / `a.x = 3`: the then part of `if b` ends in a copy
+ * of `a.x = 3` and the RERAISE (inline_small_exit_blocks), in place of its
+ * jump to that code; read as the end of the body, `a.x = 3` ran twice. */
+static int finally_goes_on_after(const rec *r, const region *rg) {
+    /* (Going on back to a loop's header, the early end is the loop's
+     * break: the code after the loop is what it skips, break_ends_finally
+     * in try.c.) */
+    return rg->finally_end && rg->follow != UPY_NO_BLOCK &&
+           !falls_to_loop(r, rg) &&
+           rg->follow < (int32_t)r->cfg.count &&
+           blk(r, rg->follow)->start < rg->finally_end &&
+           ins(r, blk(r, rg->follow)->start)->handler ==
+               ins(r, rg->finally_end)->handler;
+}
+
 /* The if statement whose test's code starts at instruction `start`. */
 static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
                    upy_ptr_vec *orelse, upy_ptr_vec *out) {
@@ -1708,6 +1729,9 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = way_out;
     } else if (els_end == UPY_NO_BLOCK && on_false < rg->end &&
                ends_finally(r, on_true, then_end, rg)) {
+        /* (Not recovered where the early end skips code after rg.) */
+        if (finally_goes_on_after(r, rg))
+            return rec_fail_region(r, c->first, rg, out);
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
