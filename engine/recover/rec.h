@@ -525,6 +525,11 @@ int rec_is_test_block(const rec *r, int32_t b);
 region rec_sub_region(const region *rg, int32_t start, int32_t end,
                       int32_t follow);
 int rec_region(rec *r, int32_t entry, const region *rg, upy_ptr_vec *out);
+/* The body of a loop, region body_rg, that starts with an inner `while
+ * True:` sharing its header and ending at block inner_end: that loop,
+ * then the rest of the body from where its breaks go. */
+int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
+                         const region *body_rg, upy_ptr_vec *body);
 /* 3.12+: block b, run up to the FOR_ITER that ends it, loops a
  * comprehension inlined into an expression with control flow around it
  * (`[x for x in y] if c else d`, an operand of `and`): the loop becomes

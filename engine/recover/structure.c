@@ -845,6 +845,26 @@ static int ends_finally(const rec *r, int32_t then_start, int32_t else_start,
            is_finally_exit(r, rg, blk(r, else_start - 1)->end - 1);
 }
 
+static int falls_to_loop(const rec *r, const region *rg);
+
+/* Whether code of the finally body that region rg is in follows the
+ * region (its follow starts before the body's final RERAISE): a branch of
+ * rg that ends the body early skips that code too, which no else part
+ * of an if in rg can hold.  Example (3.12): `finally:` / `if a:` / `if b:
+ * g()` / `else: h()` / `a.x = 3`: the then part of `if b` ends in a copy
+ * of `a.x = 3` and the RERAISE (inline_small_exit_blocks), in place of its
+ * jump to that code; read as the end of the body, `a.x = 3` ran twice. */
+static int finally_goes_on_after(const rec *r, const region *rg) {
+    /* (Going on back to a loop's header, the early end is the loop's
+     * break: the code after the loop is what it skips, break_ends_finally
+     * in try.c.) */
+    return rg->finally_end && rg->follow != UPY_NO_BLOCK &&
+           !falls_to_loop(r, rg) && rg->follow < (int32_t)r->cfg.count &&
+           blk(r, rg->follow)->start < rg->finally_end &&
+           ins(r, blk(r, rg->follow)->start)->handler ==
+               ins(r, rg->finally_end)->handler;
+}
+
 /* The if statement whose test's code starts at instruction `start`. */
 static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
                    upy_ptr_vec *orelse, upy_ptr_vec *out) {
@@ -1266,13 +1286,51 @@ static int test_threaded_to_loop(const rec *r, int32_t from, int32_t to,
     return 0;
 }
 
+static int in_cold_handler(const rec *r, int32_t b, int32_t start,
+                           int32_t exit);
+
+/* Whether blocks [from, to) end in a `while True:` loop (the last block
+ * jumps back into them) and only leave by its breaks, jumps to the header
+ * of the loop around, from its code or from the code of the handler of a
+ * try in it, laid out after all other code (3.12+
+ * push_cold_blocks_to_end): the compiler threaded those jumps through the
+ * end of an if / else ending the body of the loop around to its header.
+ * Example: `for i in xs:` / `if c:` / `while True:` / `try: f()` /
+ * `except E: break` / `else: g()`: the clause's POP_EXCEPT then
+ * JUMP_BACKWARD to the FOR_ITER. */
+static int while_true_breaks_to_loop(const rec *r, int32_t from, int32_t to,
+                                     int32_t loop) {
+    const upy_block *lb = blk(r, to - 1);
+    int32_t b, i;
+    if (!leaves_only_to_loop(r, from, to, loop) ||
+        ins(r, lb->end - 1)->op != N_JUMP || lb->jump < from || lb->jump >= to)
+        return 0;
+    for (b = lb->jump; b < to; b++) {
+        int32_t h = blk(r, b)->handler;
+        if (blk(r, b)->jump == loop)
+            return 1;
+        if (h == UPY_NO_BLOCK || h < to || !blk(r, h)->is_handler)
+            continue;
+        for (i = h; i < (int32_t)r->cfg.count; i++) {
+            const upy_block *hb = blk(r, i);
+            if (i > h && (hb->is_handler || !in_cold_handler(r, i, from, to)))
+                break;
+            if (ins(r, hb->end - 1)->op == N_JUMP && hb->jump == loop)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              const region *rg, int32_t on_true,
                              int32_t on_false, int32_t then_end) {
-    return r->ncode.layout->threads_loop_jumps && on_false == c->on_false &&
-           on_false < rg->end && falls_to_loop(r, rg) &&
-           (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
-            test_threaded_to_loop(r, on_true, then_end, rg->loop)) &&
+    return on_false == c->on_false && on_false < rg->end &&
+           falls_to_loop(r, rg) &&
+           ((r->ncode.layout->threads_loop_jumps &&
+             (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
+              test_threaded_to_loop(r, on_true, then_end, rg->loop))) ||
+            while_true_breaks_to_loop(r, on_true, then_end, rg->loop)) &&
            leaves_only_to_loop(r, on_false, rg->end, rg->loop) &&
            blk(r, on_false)->end - blk(r, on_false)->start > 1;
 }
@@ -1680,6 +1738,9 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = way_out;
     } else if (els_end == UPY_NO_BLOCK && on_false < rg->end &&
                ends_finally(r, on_true, then_end, rg)) {
+        /* (Not recovered where the early end skips code after rg.) */
+        if (finally_goes_on_after(r, rg))
+            return rec_fail_region(r, c->first, rg, out);
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
@@ -2814,18 +2875,20 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
 /* The body of a while loop (region body_rg) that starts with an inner
  * `while True:` ending at block inner_end (shared_header_end): that loop,
  * then the rest of the body from where its breaks go. */
-static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
-                            const region *body_rg, upy_ptr_vec *body) {
+int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
+                         const region *body_rg, upy_ptr_vec *body) {
     region inner_rg = rec_sub_region(body_rg, header, inner_end, inner_end);
     int32_t after = UPY_NO_BLOCK, h = blk(r, header)->handler;
-    /* A try that starts at the header, around the inner loop, is not
-     * recovered: the inner loop's jump back runs under the try's handler
-     * (a loop around a try jumps back from outside the protected range,
-     * where a `continue` leaves it first).  Read as a try in the inner
-     * loop, its except clauses would go on in that loop, not out of it. */
+    /* A try that starts at the header, around the inner loop: the inner
+     * loop's jump back runs under the try's handler (a loop around a try
+     * jumps back from outside the protected range, where a `continue`
+     * leaves it first).  Read as a try in the inner loop, its except
+     * clauses would go on in that loop, not out of it: the walk reads the
+     * try, and the try the inner loop in its body (inner_loop_end in
+     * try.c). */
     if (h != UPY_NO_BLOCK && h != body_rg->handler &&
         blk(r, inner_end - 1)->handler == h)
-        return rec_fail_region(r, header, body_rg, body);
+        return rec_region(r, header, body_rg, body);
     inner_rg.loop = inner_rg.cont = inner_rg.brk = UPY_NO_BLOCK;
     inner_rg.brk_threaded = UPY_NO_BLOCK;
     inner_rg.falls_to_loop = 0;
@@ -2962,7 +3025,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.brk_moved = 0;
     r->done[body_start] = 0;
     if (inner_end != UPY_NO_BLOCK) {
-        if (inner_while_true(r, header, inner_end, &body_rg, &body))
+        if (rec_inner_while_true(r, header, inner_end, &body_rg, &body))
             return -1;
     } else if (rec_region(r, body_start, &body_rg, &body)) {
         return -1;
@@ -3397,9 +3460,12 @@ static uint32_t jumped_to(const rec *r, uint32_t i) {
  * one block ending in a jump or return and reads as one statement that
  * leaves, marked when not; the with goes on where the swallowing path
  * goes.  Returns -1 on error. */
+static int moved_exit_after(rec *r, int32_t b, uint32_t start, int32_t brk_line,
+                            const region *rg);
+
 static int way_out_in_body(rec *r, int32_t handler, const region *rg,
-                           int32_t *cont, uint32_t *cont_offset,
-                           upy_ptr_vec *body) {
+                           uint32_t exit_from, int32_t *cont,
+                           uint32_t *cont_offset, upy_ptr_vec *body) {
     int32_t sb, wb;
     uint32_t soff, at, s_at, n, len = body->len;
     uint8_t last;
@@ -3417,6 +3483,19 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
     if (n == blk(r, r->cfg.block_of[s_at])->end - s_at &&
         rec_same_code(r, at, s_at, n))
         return 0;
+    /* A break of the `while True:` around, on the line of a NOP before
+     * the exit's copy, whose code after the loop the compiler moved in
+     * place of that break: the loop goes on there, after the break. */
+    if (exit_from < at &&
+        moved_exit_after(r, wb, at, ins(r, exit_from)->lead_line, rg)) {
+        if (emit_simple(r, body, UPY_S_BREAK))
+            return -1;
+        r->moved_exit = wb;
+        r->moved_exit_at = at;
+        *cont = sb;
+        *cont_offset = soff;
+        return 0;
+    }
     last = ins(r, blk(r, wb)->end - 1)->op;
     if (last == N_RETURN || last == N_JUMP) {
         r->resume_block = wb;
@@ -3514,6 +3593,28 @@ static void merge_with(rec *r, upy_stmt *s) {
     s->u.with.body = inner->u.with.body;
 }
 
+static int unwinds_to_return(const rec *r, int32_t b, int value_loaded);
+
+/* Where the body of a with, protected from block start up to block end,
+ * ends: end, or the block after it where end is the way out of a
+ * `return value` in the body (the copy of the with's exit, skipped, then
+ * RETURN_VALUE: out of the protected range) that a branch of the body
+ * jumps over to the with's normal exit.  Example: `with a:` / `if c:
+ * return f()` + code: the test jumps over the return's exit to the NOP of
+ * its line, then the exit.  (The return ending the body is the region's
+ * way out, return_in_body.) */
+static int32_t body_end_past_return(const rec *r, int32_t start, int32_t end) {
+    int32_t b;
+    if (end + 1 >= (int32_t)r->cfg.count || blk(r, end)->is_handler ||
+        !unwinds_to_return(r, end, 1) ||
+        ins(r, blk(r, end)->end - 1)->op != N_RETURN)
+        return end;
+    for (b = start; b < end; b++)
+        if (blk(r, b)->jump == end + 1)
+            return end + 1;
+    return end;
+}
+
 /* BEFORE_WITH at instruction i of block b: binds the target, structures
  * the body (the blocks protected by the with's handler) and skips the
  * normal exit.  *resume_at is the instruction after the with. */
@@ -3524,7 +3625,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     int is_async = (bw->flags & N_ASYNC) != 0;
     sval ctx = rec_pop(r);
     pending *target = rec_new_target(r);
-    uint32_t k = i + 1, depth, exit_len, start = r->stmt_start;
+    uint32_t k = i + 1, depth, exit_len, exit_from = 0, start = r->stmt_start;
     int32_t handler, body_start, end, cont;
     upy_ptr_vec body = {0};
     region body_rg;
@@ -3551,6 +3652,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     /* The body ends where the normal exit (the __exit__ call) starts. */
     end = rec_protected_end(r, body_start, handler, rg);
     skip_with_exits(r, body_start, end, handler, is_async);
+    end = body_end_past_return(r, body_start, end);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
     body_rg.alt_handler = REC_NO_ALT;
@@ -3569,6 +3671,9 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
                                                           : blk(r, cont)->start,
                                   is_async)
                    : 0;
+    if (exit_len)
+        exit_from =
+            r->resume_block == cont ? r->resume_at : blk(r, cont)->start;
     if (exit_len && r->resume_block == cont)
         exit_len += r->resume_at - blk(r, cont)->start;
     r->resume_block = UPY_NO_BLOCK;
@@ -3587,7 +3692,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     r->sp = depth - 1;
     r->base = rg->base;
     if (exit_len && handler != UPY_NO_BLOCK &&
-        way_out_in_body(r, handler, rg, &cont, &exit_len, &body))
+        way_out_in_body(r, handler, rg, exit_from, &cont, &exit_len, &body))
         return -1;
     s = rec_stmt(r, UPY_S_WITH);
     item = upy_arena_alloc(r->arena, sizeof *item);
@@ -4293,9 +4398,7 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                            const region *rg) {
     uint32_t start = *at;
     const upy_nin *first = ins(r, start);
-    int32_t *stack, x, brk_line = first->lead_line;
-    uint8_t *mine;
-    uint32_t sp = 0, i, loop_end;
+    int32_t brk_line = first->lead_line;
     /* (A break in an except clause leaves it by its POP_EXCEPT and name
      * cleanup, on the break's line, before the code moved in its
      * place.) */
@@ -4306,8 +4409,22 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
             return 0;
         brk_line = first->line;
         start += skip;
-        first = ins(r, start);
     }
+    if (!moved_exit_after(r, b, start, brk_line, rg))
+        return 0;
+    *at = start;
+    return 1;
+}
+
+/* Whether the code from instruction start of block b is the code after a
+ * `while True:` moved in place of a break on line brk_line (see
+ * moved_exit_from). */
+static int moved_exit_after(rec *r, int32_t b, uint32_t start, int32_t brk_line,
+                            const region *rg) {
+    const upy_nin *first = ins(r, start);
+    int32_t *stack, x;
+    uint8_t *mine;
+    uint32_t sp = 0, i, loop_end;
     if (!rg->brk_moved || rg->loop == UPY_NO_BLOCK || r->sp != rg->base ||
         first->line < 0 || brk_line < 0 || brk_line >= first->line)
         return 0;
@@ -4351,7 +4468,6 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                                              : ins(r, i)->line >= first->line))
             return 0;
     }
-    *at = start;
     return 1;
 }
 

@@ -2339,13 +2339,35 @@ static int runs_into_loop(const rec *r, const region *rg, int32_t b) {
            eb->jump == rg->loop && !eb->is_handler;
 }
 
+/* Where the inner `while True:` that the body of the try at block b
+ * (protected by handler h up to block end) starts with ends, when b is
+ * the header of the loop around (region rg's) too: after the last block
+ * of the body that jumps back there under h; UPY_NO_BLOCK when none does.
+ * The inner loop shares that header (its NOP removed), as in `while c:` /
+ * `try:` / `while True: f()` / `except E: g()`.  A `continue` of the loop
+ * around jumps back from outside the protected range (it leaves the try
+ * first), so a jump back under h is the inner loop's. */
+static int32_t inner_loop_end(const rec *r, int32_t b, int32_t h, int32_t end,
+                              const region *rg) {
+    int32_t k, inner_end = UPY_NO_BLOCK;
+    if (b != rg->loop)
+        return UPY_NO_BLOCK;
+    for (k = b; k < end && k < (int32_t)r->cfg.count; k++) {
+        const upy_block *kb = blk(r, k);
+        if (kb->handler == h && kb->jump == b && !r->skip[kb->end - 1] &&
+            ins(r, kb->end - 1)->op == N_JUMP)
+            inner_end = k + 1;
+    }
+    return inner_end;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
     uint32_t try_depth = r->sp, first = 0, reraise = 0, depth_after, star = 0;
     int is_finally, copy_ok = 0, uncopied = 0;
     int32_t end = rec_protected_end(r, b, h, rg), exit, follow = UPY_NO_BLOCK;
-    int32_t unwind_from = 0;
+    int32_t unwind_from = 0, inner_end;
     upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0}, after = {0};
     region body_rg;
     uint32_t k;
@@ -2402,7 +2424,10 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                            ? (uint32_t)blk(r, end)->depth_in
                            : try_depth;
     r->exit_block = UPY_NO_BLOCK;
-    if (rec_region(r, b, &body_rg, &body))
+    inner_end = inner_loop_end(r, b, h, end, rg);
+    if (inner_end != UPY_NO_BLOCK
+            ? rec_inner_while_true(r, b, inner_end, &body_rg, &body)
+            : rec_region(r, b, &body_rg, &body))
         return -1;
     exit = r->exit_block;
     depth_after = try_depth;

@@ -35,3 +35,54 @@ def then_ends_in_return(xs):
                 return x
         else:
             h(x)
+
+
+def while_true_break_to_outer_header(xs, sparse, edges, g):
+    # The break of a `while True:` ending the then part of an if / else
+    # ending a for body jumps to the for header (threaded through the
+    # if / else's end): was read as `pass`, the loop running on (a lie).
+    for i in xs:
+        if sparse:
+            while True:
+                if g(next(edges)):
+                    break
+        else:
+            g(i)
+    return g
+
+
+def while_true_handler_break_to_outer_header(n, sparse, edges, g):
+    # The same break in an except clause, laid out after the code (3.12+).
+    while n:
+        n -= 1
+        if sparse:
+            while True:
+                try:
+                    g(next(edges))
+                except StopIteration:
+                    break
+                except KeyError:
+                    continue
+                g(1)
+        elif g:
+            g(n)
+        else:
+            g(2)
+    return g
+
+
+def while_true_handler_break_in_nested_if(xs, sparse, edges, g):
+    for i in xs:
+        if sparse:
+            if g:
+                while True:
+                    try:
+                        g(next(edges))
+                    except StopIteration as e:
+                        g(e)
+                        break
+            else:
+                g(3)
+        else:
+            g(i)
+    return g

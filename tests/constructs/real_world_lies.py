@@ -342,7 +342,8 @@ def except_break_in_while_true_in_if_in_for(xs, sparse, edges, g):
     # 3.12 threads the handler's break through the end of the if/else to
     # the for loop's header; read as the end of the try, the break became
     # `pass` and the while True ran on (networkx stochastic_block_model).
-    # An open lie on 3.12 and 3.13 (known failure).
+    # A lie on 3.12 and 3.13 until regions16 (structure.c
+    # while_true_breaks_to_loop).
     for i in xs:
         if sparse:
             while True:
