@@ -380,6 +380,9 @@ static int emit_annotation(rec *r, const char *name, upy_expr *annotation,
         prev->u.assign.targets.items[0]->kind == UPY_E_NAME &&
         strcmp(prev->u.assign.targets.items[0]->u.name, name) == 0) {
         s->u.annassign.value = prev->u.assign.value;
+        /* (The statement's code starts with the value's: what dead code
+         * placed by its start (rec_dead_place) numbered came before.) */
+        rec_set_start(r, s, prev->start);
         out->len--;
     }
     return rec_emit(r, out, s);

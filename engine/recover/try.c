@@ -502,12 +502,13 @@ static void strip_body_copies(const rec *r, int32_t h, int32_t exit,
  * the order of co_names and co_consts: body, else, handlers, then the
  * code after the try. */
 
-/* Which part instruction i belongs to: the handler h (OWN_HANDLER), the
- * statement j of `rest` (j >= 0; its code is [rest[j]->start,
- * rest[j+1]->start), the last one's up to `end`, and the code of the
- * handlers of tries in it, laid out after all other code), or some other
- * code (OWN_ELSEWHERE). */
-enum { OWN_HANDLER = -2, OWN_ELSEWHERE = -1 };
+/* Which part instruction i belongs to: the handler h (OWN_HANDLER), code
+ * after the loop around the try that only the handler leads to (OWN_AFTER:
+ * a `break` in it), the statement j of `rest` (j >= 0; its code is
+ * [rest[j]->start, rest[j+1]->start), the last one's up to `end`, and the
+ * code of the handlers of tries in it, laid out after all other code), or
+ * some other code (OWN_ELSEWHERE). */
+enum { OWN_AFTER = -3, OWN_HANDLER = -2, OWN_ELSEWHERE = -1 };
 
 /* (The statements of rest start in ascending order, else_by_order checks
  * first: the last one starting at or before i is found by halves, as
@@ -534,10 +535,13 @@ static int32_t rest_stmt_of(const upy_ptr_vec *rest, uint32_t i, uint32_t end) {
 typedef struct owner_walks {
     int32_t *warm, *cold;
     int32_t *path; /* the blocks of the walk being found, ~x when cold */
+    int32_t brk;   /* the block after the loop around the try, or none */
 } owner_walks;
 
-static int init_owner_walks(const rec *r, upy_arena *arena, owner_walks *w) {
+static int init_owner_walks(const rec *r, upy_arena *arena, int32_t brk,
+                            owner_walks *w) {
     uint32_t k, n = r->cfg.count;
+    w->brk = brk;
     w->warm = upy_arena_array_uncleared(arena, n + 1, sizeof *w->warm);
     w->cold = upy_arena_array_uncleared(arena, n + 1, sizeof *w->cold);
     w->path = upy_arena_array_uncleared(arena, n + 1, sizeof *w->path);
@@ -580,18 +584,22 @@ static int32_t owner_of(const rec *r, int32_t h, const upy_ptr_vec *rest,
                         uint32_t end, owner_walks *w, uint32_t i) {
     int32_t x = r->cfg.block_of[i], own = rest_stmt_of(rest, i, end);
     if (upy_cfg_dominates(&r->cfg, h, x))
-        return OWN_HANDLER;
+        return w->brk != UPY_NO_BLOCK && upy_cfg_dominates(&r->cfg, w->brk, x)
+                   ? OWN_AFTER
+                   : OWN_HANDLER;
     if (own != OWN_ELSEWHERE)
         return own;
     return walk_owner(r, rest, end, w, x);
 }
 
 /* Where the entries of one table (0: co_names, 1: co_consts) are used:
- * the first statement of the rest, the handler, other code. */
+ * the first statement of the rest, the handler, code after the try only
+ * the handler leads to, other code. */
 typedef struct entry_uses {
     size_t n;
     int32_t *first;    /* -1: no statement of the rest */
     uint32_t *handler; /* the first instruction in the handler, or 0 */
+    uint8_t *after;
     uint8_t *elsewhere;
 } entry_uses;
 
@@ -630,13 +638,15 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
     u->n = upy_seq_len(table ? r->code->consts : r->code->names);
     u->first = upy_arena_array(arena, u->n + 1, sizeof *u->first);
     u->handler = upy_arena_array(arena, u->n + 1, sizeof *u->handler);
+    u->after = upy_arena_array(arena, u->n + 1, 1);
     u->elsewhere = upy_arena_array(arena, u->n + 1, 1);
-    if (!u->first || !u->handler || !u->elsewhere ||
+    if (!u->first || !u->handler || !u->after || !u->elsewhere ||
         (!r->order_users[table] && index_order_users(r)))
         return rec_oom(r);
     for (e = 0; e < u->n; e++) {
         u->first[e] = -1;
         u->handler[e] = 0;
+        u->after[e] = 0;
         u->elsewhere[e] = 0;
     }
     for (k = 0; k < r->n_order_users[table]; k++) {
@@ -646,7 +656,9 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
         if (own == OWN_HANDLER) {
             if (!u->handler[en])
                 u->handler[en] = i;
-        } else if (own == OWN_ELSEWHERE)
+        } else if (own == OWN_AFTER)
+            u->after[en] = 1;
+        else if (own == OWN_ELSEWHERE)
             u->elsewhere[en] = 1;
         else if (u->first[en] < 0 || own < u->first[en])
             u->first[en] = own;
@@ -661,15 +673,16 @@ typedef struct order_evidence {
 } order_evidence;
 
 /* Whether, with k statements of the rest in the else part, the order the
- * compiler meets the entries in -- body, rest[0..k), handler, rest[k..)
- * -- agrees with their order in the table.  Only entries used nowhere but
- * in the handler and the rest tell anything; in the handler, its code is
- * in the order of its clauses. */
+ * compiler meets the entries in -- body, rest[0..k), handler, rest[k..),
+ * the code after the try only the handler leads to -- agrees with their
+ * order in the table.  Only entries used nowhere but there tell anything;
+ * in the handler, its code is in the order of its clauses. */
 static int agrees(const entry_uses *u, uint32_t k) {
     uint32_t last = 0, last_in = 0, at, in;
     size_t e;
     for (e = 0; e < u->n; e++) {
-        if (u->elsewhere[e] || (u->first[e] < 0 && !u->handler[e]))
+        if (u->elsewhere[e] ||
+            (u->first[e] < 0 && !u->handler[e] && !u->after[e]))
             continue;
         in = 0;
         if (u->first[e] >= 0 && (uint32_t)u->first[e] < k) {
@@ -677,8 +690,10 @@ static int agrees(const entry_uses *u, uint32_t k) {
         } else if (u->handler[e]) {
             at = k;
             in = u->handler[e];
-        } else {
+        } else if (u->first[e] >= 0) {
             at = (uint32_t)u->first[e] + 1; /* after the handler */
+        } else {
+            at = UINT32_MAX; /* after the try */
         }
         if (at < last || (at == last && in < last_in))
             return 0;
@@ -703,10 +718,13 @@ static int handler_falls_off_end(rec *r, int32_t h,
     uint32_t k;
     while (none < consts->n && upy_seq_item(tuple, none)->kind != UPY_NONE)
         none++;
-    /* (find_uses indexed the returns of None.) */
-    for (k = 0; k < r->n_order_users[2]; k++)
-        if (owner_of(r, h, rest, end, w, r->order_users[2][k]) == OWN_HANDLER)
+    /* (find_uses indexed the returns of None.  One after the loop the
+     * handler breaks out of is the implicit one too.) */
+    for (k = 0; k < r->n_order_users[2]; k++) {
+        int32_t own = owner_of(r, h, rest, end, w, r->order_users[2][k]);
+        if (own == OWN_HANDLER || own == OWN_AFTER)
             break;
+    }
     if (k == r->n_order_users[2])
         return 0;
     /* A module or class body has no return statement: the handler's is a
@@ -754,8 +772,9 @@ static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
 /* How many statements of `rest` are the else part (see above): as few as
  * the evidence of both tables, of the layout of handlers and of the jumps
  * of the body to exit, where the rest starts, allows; when the tables
- * contradict, what the layout says. */
-static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit,
+ * contradict, what the layout says.  brk: the block after the loop
+ * around the try, or none. */
+static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit, int32_t brk,
                                  const upy_ptr_vec *rest, uint32_t end,
                                  upy_arena *arena) {
     /* (In the arena, not in this frame, which may be inlined into the
@@ -770,7 +789,11 @@ static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit,
         if (((upy_stmt *)rest->items[j])->start <
             ((upy_stmt *)rest->items[j - 1])->start)
             return 0;
-    if (!ev || init_owner_walks(r, arena, &ev->walks)) {
+    /* (A loop no code leaves but the handler's break to a copy of the
+     * return after it ends where the handler starts: no code after it.) */
+    if (brk != UPY_NO_BLOCK && blk(r, brk)->is_handler)
+        brk = UPY_NO_BLOCK;
+    if (!ev || init_owner_walks(r, arena, brk, &ev->walks)) {
         rec_oom(r);
         return 0;
     }
@@ -804,7 +827,7 @@ static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit,
 /* else_by_order_in with the tables of uses in an arena of their own,
  * released when it returns: each try of a body asks (a body of k tries
  * kept k copies of the tables). */
-static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
+static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
                               const upy_ptr_vec *rest, uint32_t end) {
     upy_arena *uses = upy_arena_alloc(r->scratch, sizeof *uses);
     uint32_t n_else;
@@ -813,7 +836,7 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit,
         return 0;
     }
     upy_arena_init_scratch(uses, r->scratch);
-    n_else = else_by_order_in(r, h, exit, rest, end, uses);
+    n_else = else_by_order_in(r, h, exit, brk, rest, end, uses);
     upy_arena_release(uses);
     return n_else;
 }
@@ -1027,7 +1050,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
         for (b2 = exit; b2 < rg->end && !blk(r, b2)->is_handler; b2++)
             ;
         end = b2 < (int32_t)r->cfg.count ? blk(r, b2)->start : r->ncode.count;
-        n_else = else_by_order(r, h, exit, after, end);
+        n_else = else_by_order(r, h, exit, rg->brk, after, end);
     }
     if (move_to_else(r, after, n_else, orelse))
         return -1;

@@ -1,0 +1,52 @@
+"""A try in a loop whose except clause breaks out of it: 3.12+ lay out the code after the loop that only that break reaches right after the handler, so it is dominated by the handler.  Its names and constants are numbered after the whole loop, not in the handler: reading them as the handler's made the code after the try an else part (issue 16: stdlib test_winreg BaseWinregTests._read_test_data, tomllib loads)."""
+
+
+def after_with(self, key):
+    with open_key(key) as sub_key:
+        index = 0
+        while 1:
+            try:
+                data = enum_value(sub_key, index)
+            except OSError:
+                break
+            self.check(data in test_data, True)
+            index = index + 1
+        self.done(index)
+    try:
+        enum_key(key, 1)
+    except OSError:
+        pass
+
+
+def after_loop(src, pos):
+    while True:
+        try:
+            char = src[pos]
+        except IndexError:
+            break
+        if char in KEY_CHARS:
+            pos = key_rule(src, pos)
+        elif char != "#":
+            raise error(src, pos)
+        pos = skip_comment(src, pos)
+        try:
+            char = src[pos]
+        except IndexError:
+            break
+        pos += 1
+    return out.data
+
+
+def else_then_return(self, lines):
+    lineno = 0
+    while 1:
+        try:
+            for i in range(lineno, lineno + self.MAXLINES):
+                print(lines[i])
+        except IndexError:
+            break
+        else:
+            lineno += self.MAXLINES
+            key = input("more? ")
+        if key == "q":
+            break
