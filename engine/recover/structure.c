@@ -859,16 +859,39 @@ static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
     return rec_emit(r, out, s);
 }
 
-/* Whether the code after test c is a lone forward jump over the block
- * `over` (the body of `if c: pass` when there is an else). */
-static int is_pass_body(const rec *r, const rec_cond *c, int32_t over) {
-    int32_t ft = blk(r, c->last)->next;
-    const upy_block *fb;
-    if (ft == UPY_NO_BLOCK || ft >= over)
+/* Whether block b is a lone forward jump. */
+static int is_lone_forward_jump(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
+           bb->jump > b;
+}
+
+/* Whether the lone jump b jumps over the cleanup of a chained comparison
+ * the test read (done: a POP_TOP, then on to where the test fails). */
+static int jumps_over_chain_cleanup(const rec *r, int32_t b) {
+    int32_t x, to = blk(r, b)->jump;
+    if (to == b + 1 || ins(r, blk(r, b + 1)->start)->op != N_POP_TOP)
         return 0;
-    fb = blk(r, ft);
-    return fb->end - fb->start == 1 && ins(r, fb->start)->op == N_JUMP &&
-           fb->jump > over;
+    for (x = b + 1; x < to; x++)
+        if (!r->done[x])
+            return 0;
+    return 1;
+}
+
+/* The lone forward jump over the block `over` that the code after test c
+ * is (the body of `if c: pass` when there is an else), or UPY_NO_BLOCK.
+ * After a chained comparison the last link's fall-through first jumps
+ * over the chain's cleanup to it: `if a < b < c: pass` / `else: B` is
+ * ... POP_JUMP_IF_FALSE B; JUMP_FORWARD j; cleanup: POP_TOP; JUMP_FORWARD
+ * B; j: JUMP_FORWARD join; B: ... */
+static int32_t pass_body_jump(const rec *r, const rec_cond *c, int32_t over) {
+    int32_t ft = blk(r, c->last)->next;
+    if (ft == UPY_NO_BLOCK || ft >= over || !is_lone_forward_jump(r, ft))
+        return UPY_NO_BLOCK;
+    if (blk(r, ft)->jump < over && jumps_over_chain_cleanup(r, ft) &&
+        is_lone_forward_jump(r, blk(r, ft)->jump))
+        ft = blk(r, ft)->jump;
+    return blk(r, ft)->jump > over ? ft : UPY_NO_BLOCK;
 }
 
 /* Whether running off region rg's end goes back to its loop's header: it
@@ -1505,7 +1528,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
     int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
-    int32_t way_out = UPY_NO_BLOCK;
+    int32_t way_out = UPY_NO_BLOCK, pass_jump;
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
     sval *saved = NULL;
@@ -1607,10 +1630,11 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         return emit_if(r, c->start, c->negated, &body, NULL, out);
     }
     if (on_false < on_true && inside(rg, on_false) && on_true <= rg->end &&
-        is_pass_body(r, c, on_false)) {
+        (pass_jump = pass_body_jump(r, c, on_false)) != UPY_NO_BLOCK) {
         /* `if c: pass` / `else: B`: the body is a lone jump over B to
          * the join, which the test's targets were threaded through. */
         region else_rg = rec_sub_region(rg, on_false, on_true, on_true);
+        r->done[pass_jump] = 1;
         r->done[blk(r, c->last)->next] = 1;
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
