@@ -488,6 +488,19 @@ static int32_t body_walk_next(const rec *r, body_walk *w) {
     return -1;
 }
 
+/* Marks the copy of a with's exit that ends right before instruction
+ * `stop` skipped; 1 when there is one. */
+static int skip_with_exit_before(rec *r, uint32_t stop, int is_async) {
+    uint32_t n;
+    for (n = 7; n >= 5; n--) {
+        if (stop >= n && with_exit_at(r, stop - n, is_async) == n) {
+            rec_skip_range(r, stop - n, n);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Marks the copies of a with statement's exit before every exit of its
  * body [start, end), protected by handler h. */
 static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
@@ -495,24 +508,25 @@ static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
     body_walk w;
     int32_t b;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
+    uint32_t pops;
     /* The block after the body too: `return x` in a with loads x in the
      * body, and the exit and RETURN_VALUE come after the protected
      * range. */
     if (body_walk_start(r, &w, start, end, h))
         return;
     while ((b = body_walk_next(r, &w)) >= 0) {
-        uint32_t e = way_out_end(r, b), stop, n;
+        uint32_t e = way_out_end(r, b), stop;
         /* (Two blocks may lead to one exit: look for its copy once.) */
         if (!is_exit(r, e, start, end) || e == last)
             continue;
         last = e;
         stop = copy_end_before(r, e);
-        for (n = 7; n >= 5; n--) {
-            if (stop >= n && with_exit_at(r, stop - n, is_async) == n) {
-                rec_skip_range(r, stop - n, n);
+        /* (A break to a return, copied into its place, pops the iterators
+         * of the loops it leaves between the exit and the return.) */
+        for (pops = 0; pops < 8 && !skip_with_exit_before(r, stop, is_async);
+             pops++, stop--)
+            if (stop == 0 || ins(r, stop - 1)->op != N_POP_TOP)
                 break;
-            }
-        }
     }
 }
 
@@ -3015,7 +3029,7 @@ enum { EXIT_LEAVES = 1, EXIT_JUMPS = 2, EXIT_SPLIT = 4 };
  * blocks after b; 0 when b is no such block. */
 static int is_exit_copy(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    uint32_t i = bb->start, n, exits = 0;
+    uint32_t i = bb->start, n, exits = 0, pops;
     int hops = 0, split = 0;
     while (i < bb->end && ((n = with_exit_at(r, i, 0)) != 0 ||
                            (n = with_exit_at(r, i, 1)) != 0)) {
@@ -3050,10 +3064,14 @@ static int is_exit_copy(const rec *r, int32_t b) {
         return EXIT_JUMPS | split;
     /* A return in a with body keeps its value under the exits (SWAP 2)
      * or loads a constant after them; a value loaded after them is the
-     * return after the with. */
+     * return after the with.  (A break to a return, copied into its
+     * place, pops the iterators of the loops it leaves first.) */
+    pops = i;
+    while (exits && pops + 2 < bb->end && ins(r, pops)->op == N_POP_TOP)
+        pops++;
     if (exits && !(ins(r, bb->end - 1)->op == N_RETURN &&
                    (i + 1 == bb->end ||
-                    (i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST))))
+                    (pops + 2 == bb->end && ins(r, pops)->op == N_LOAD_CONST))))
         return 0;
     if (bb->end - i > 4 || i >= bb->end ||
         (ins(r, bb->end - 1)->op != N_RETURN &&
@@ -3222,6 +3240,32 @@ int32_t rec_past_claimed_handlers(const rec *r, int32_t b) {
     return b;
 }
 
+/* Whether block e, after the exits and jump of a break or continue that
+ * leave a with nested in a try body (under the try's handler, the jump
+ * under none), is more of that with's body: under the handler of the
+ * code before those exits, left_handler.  Example: `for x in y:` / `try:`
+ * / `with a:` / `if c: continue` / `d()`: d() follows the continue's
+ * jump, under the with's handler again. */
+static int goes_on_in_with(const rec *r, int32_t e, int32_t left_handler) {
+    const upy_block *eb = blk(r, e);
+    return left_handler != UPY_NO_BLOCK && eb->handler == left_handler &&
+           !eb->is_handler &&
+           blk(r, left_handler)->start + 1 < r->ncode.count &&
+           ins(r, blk(r, left_handler)->start + 1)->op == N_WITH_EXCEPT_START;
+}
+
+/* The handler of the code a break or continue left, when block e (after
+ * block b) is its lone jump after the exits of withs it leaves: the code
+ * before those exits.  Else UPY_NO_BLOCK. */
+static int32_t with_left_by(const rec *r, int32_t b, int32_t e) {
+    int32_t k = e - 1;
+    if (k <= b || !(is_exit_copy(r, k) & EXIT_JUMPS))
+        return UPY_NO_BLOCK;
+    while (k > b && is_exit_copy(r, k))
+        k--;
+    return blk(r, k)->handler;
+}
+
 /* (h is not always b's own handler: a try whose body starts with a loop
  * whose body starts with a try has its first block protected by the inner
  * handler only.) */
@@ -3230,6 +3274,9 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
     int32_t e = b, end = b + 1;
     int after_jump = 0, after_split = 0, after_leave = 0, direct = 0;
     int after_outer_exit = 0;
+    /* The handler of the code before the last exit copy met (a break or
+     * continue leaving a with nested in the body). */
+    int32_t left_handler = UPY_NO_BLOCK;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
         direct |= blk(r, e)->handler == h;
@@ -3251,7 +3298,9 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
         if (e != b && clause_goes_back_to(r, e, h))
             break;
         if (e == b || blk(r, e)->handler == h ||
-            (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
+            (under(r, e, h) &&
+             (!after_jump || goes_on_in_with(r, e, left_handler))) ||
+            rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
             (!after_jump && is_copied_return_mid_body(r, e, h)) ||
             (!after_jump && is_branch_way_out(r, e, h)) ||
@@ -3310,6 +3359,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * loop body): the compiler leaves it unprotected (the way out
              * of the body it took the place of is). */
             after_jump = 1;
+            left_handler = with_left_by(r, b, e);
         } else {
             break;
         }
@@ -4766,6 +4816,16 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h)) {
+                /* The copies of the with exits a break, continue or
+                 * return leaves a with through, under the handler of a
+                 * try around the with (`try:` / `with a:` / `if c:
+                 * continue`), skipped: on to the jump or return. */
+                if (inside(rg, b) && !r->done[b] && all_skipped(r, b) &&
+                    is_exit_copy(r, b) && bb->next != UPY_NO_BLOCK) {
+                    r->done[b] = 1;
+                    b = bb->next;
+                    continue;
+                }
                 /* The jump of a break or continue, split from the code
                  * before it where the protected range ends (after the
                  * copies of the with exits it leaves through). */

@@ -25,3 +25,94 @@ def chain_pass_else_twice(self, a, b):
     if a is None: pass
     else:
         self.fail('second')
+
+
+def while_true_in_while_true(a, b, c):
+    while True:
+        while True:
+            if a:
+                a -= 1
+            else:
+                break
+        if not b:
+            break
+        c()
+    return a
+
+
+def while_true_thrice(a, b, c):
+    while True:
+        while True:
+            while True:
+                if a():
+                    break
+            if b():
+                break
+        if c():
+            break
+    return a
+
+
+def while_true_in_while_true_continue(a, b, c):
+    while True:
+        while True:
+            if a():
+                continue
+            if b():
+                break
+        if c():
+            continue
+        a()
+
+
+def continue_in_with_in_try_in_for(y, a, c, d):
+    for x in y:
+        try:
+            with a:
+                if c:
+                    continue
+                d()
+        except OSError:
+            pass
+
+
+def continue_in_with_in_try_finally(y, a, c, d):
+    for x in y:
+        try:
+            with a:
+                if c:
+                    continue
+                d()
+        finally:
+            pass
+
+
+def continue_in_with_in_try_then_code(y, a, c, d):
+    for x in y:
+        try:
+            with a:
+                if c:
+                    continue
+                d()
+        except OSError:
+            pass
+        d()
+
+
+def break_in_with_in_try_in_for(y, a, c, d):
+    for x in y:
+        try:
+            with a:
+                if c:
+                    break
+                d()
+        except OSError:
+            pass
+
+
+def break_in_with_in_for(y, a, c, d):
+    for x in y:
+        with a:
+            if c:
+                break
+            d()
