@@ -2306,6 +2306,19 @@ int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
     return st < 0 ? -1 : 0;
 }
 
+/* Whether the blocks [from, to) are reached only from blocks [header,
+ * to). */
+static int only_reached_from(const rec *r, int32_t header, int32_t from,
+                             int32_t to) {
+    int32_t b;
+    uint32_t k;
+    for (b = from; b < to; b++)
+        for (k = 0; k < blk(r, b)->npreds; k++)
+            if (blk(r, b)->preds[k] < header || blk(r, b)->preds[k] >= to)
+                return 0;
+    return 1;
+}
+
 /* Where the `while True:` loop at header whose last back edge comes
  * before block `exit` ends.  When `exit` leaves the function (a return)
  * and the loop's code also jumps past it, to one block t, the code from
@@ -2316,7 +2329,6 @@ static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
                                 const region *rg) {
     int32_t b, t = UPY_NO_BLOCK;
     const upy_nin *last;
-    uint32_t k;
     if (exit >= rg->end)
         return exit;
     last = ins(r, blk(r, exit)->end - 1);
@@ -2332,13 +2344,31 @@ static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
         t = j;
     }
     if (t == UPY_NO_BLOCK ||
-        upy_nin_falls_through(ins(r, blk(r, t - 1)->end - 1)))
+        upy_nin_falls_through(ins(r, blk(r, t - 1)->end - 1)) ||
+        !only_reached_from(r, header, exit, t))
         return exit;
-    for (b = exit; b < t; b++)
-        for (k = 0; k < blk(r, b)->npreds; k++)
-            if (blk(r, b)->preds[k] < header || blk(r, b)->preds[k] >= t)
-                return exit;
     return t;
+}
+
+/* Where the `while True:` loop at header whose last back edge comes
+ * before block `exit` ends when its breaks go past the code from `exit` to
+ * brk, to where the region goes on (far, as threaded by break_target):
+ * at brk when that code is reached from the loop only.  A `while True:`
+ * has no else part (never reached, the compiler drops it), so that code
+ * is the end of the body, after its last `continue`.  Example: `for r in
+ * rs:` / `while True:` / `if a: break` / `if b: t = t.c; continue` /
+ * `r.x()` / `break`: r.x() comes after the jump back of the continue.
+ * Sets *runs_into where that code runs into brk (3.11's lone jump to
+ * far): running off the body is that break, not the way back. */
+static int32_t body_past_continue(const rec *r, int32_t header, int32_t exit,
+                                  int32_t brk, int32_t far, int *runs_into) {
+    *runs_into = 0;
+    if (far == UPY_NO_BLOCK || brk <= exit || brk >= (int32_t)r->cfg.count ||
+        upy_nin_falls_through(ins(r, blk(r, exit)->start - 1)) ||
+        !only_reached_from(r, header, exit, brk))
+        return exit;
+    *runs_into = upy_nin_falls_through(ins(r, blk(r, brk)->start - 1));
+    return brk;
 }
 
 static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
@@ -2439,6 +2469,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
     int32_t last = loop_last(r, header), exit = last + 1, brk, far, b;
     int32_t outer_moved = r->moved_exit;
+    int runs_into;
     uint32_t outer_moved_at = r->moved_exit_at;
     upy_ptr_vec body = {0};
     region body_rg;
@@ -2465,13 +2496,14 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
         exit_past_return(r, header, clause_tail_end(r, header, exit, rg), rg);
     brk = break_after_handlers(r, header, exit, rg,
                                break_target(r, header, exit, rg, &far));
+    exit = body_past_continue(r, header, exit, brk, far, &runs_into);
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
     body_rg.cont = header;
     body_rg.base = r->sp;
     body_rg.loop = header;
-    body_rg.falls_to_loop = 1;
+    body_rg.falls_to_loop = !runs_into;
     /* No way into the code after the loop from it: a break's code is the
      * code after the loop, moved in its place. */
     body_rg.brk_moved = r->ncode.layout->copies_exits &&
@@ -2483,7 +2515,8 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
              upy_nin_falls_through(ins(r, blk(r, b)->end - 1))))
             body_rg.brk_moved = 0;
     r->moved_exit = UPY_NO_BLOCK;
-    if (rec_region(r, header, &body_rg, &body))
+    if (rec_region(r, header, &body_rg, &body) ||
+        (runs_into && emit_simple(r, &body, UPY_S_BREAK)))
         return -1;
     r->sp = rg->base;
     if (r->moved_exit != UPY_NO_BLOCK) {
@@ -4692,6 +4725,21 @@ static int runs_into_exit(const rec *r, int32_t b, uint32_t start,
            copied_lines(r, start, eb->start, n);
 }
 
+/* Whether block b is copies of with exits (is_exit_copy) before the jump
+ * of a break or continue, or before the iterator pops of a break that
+ * goes on to a return. */
+static int leaves_loop_by_copy(const rec *r, int32_t b) {
+    int copy = is_exit_copy(r, b);
+    const upy_block *nb;
+    if (copy & EXIT_JUMPS)
+        return 1;
+    if (!(copy & EXIT_LEAVES) || blk(r, b)->next >= (int32_t)r->cfg.count)
+        return 0;
+    nb = blk(r, blk(r, b)->next);
+    return ins(r, nb->start)->op == N_POP_TOP &&
+           upy_nin_falls_through(ins(r, blk(r, b)->end - 1));
+}
+
 /* Whether block b ends in the FOR_ITER of a loop with no back edge (its
  * body always leaves). */
 static int is_open_for(const rec *r, int32_t b) {
@@ -4816,12 +4864,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h)) {
-                /* The copies of the with exits a break, continue or
-                 * return leaves a with through, under the handler of a
-                 * try around the with (`try:` / `with a:` / `if c:
-                 * continue`), skipped: on to the jump or return. */
+                /* The copies of the with exits a break or continue
+                 * leaves a with through, under the handler of a try
+                 * around the with (`try:` / `with a:` / `if c:
+                 * continue`), skipped: on to the jump, or to the return
+                 * copied in place of a break, after the pops of the
+                 * iterators of the loops it leaves. */
                 if (inside(rg, b) && !r->done[b] && all_skipped(r, b) &&
-                    is_exit_copy(r, b) && bb->next != UPY_NO_BLOCK) {
+                    bb->next != UPY_NO_BLOCK && leaves_loop_by_copy(r, b)) {
                     r->done[b] = 1;
                     b = bb->next;
                     continue;

@@ -116,3 +116,29 @@ def break_in_with_in_for(y, a, c, d):
             if c:
                 break
             d()
+
+
+def while_true_ending_in_break_in_for(refs, target):
+    for ref in refs:
+        while True:
+            if target.a:
+                break
+            if not target.b:
+                target = target.c
+                continue
+            ref.x()
+            break
+
+
+def while_true_ending_in_break_in_for_then_code(refs, target):
+    for ref in refs:
+        target.y()
+        while True:
+            if target.a:
+                ref.z()
+                break
+            if target.b:
+                continue
+            ref.x()
+            break
+    return target
