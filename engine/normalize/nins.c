@@ -57,6 +57,7 @@ static long long effect(const upy_nin *in, int taken) {
         return 1;
     case N_EMPTY_BODY:
     case N_PASS:
+    case N_LOOP_HEAD:
     case N_SWAP:
     case N_DELETE:
     case N_LOAD_ATTR:

@@ -43,6 +43,10 @@ typedef enum upy_nop {
     /* A `pass` alone in a block that a jump reaches, right before the
      * join of the branches (is_pass_block in normalize.c).  ( -> ) */
     N_PASS,
+    /* The header of a `while True:` loop whose body starts with another
+     * (is_nested_loop_head in normalize.c): no code, a block of its own that
+     * the outer loop jumps back to.  ( -> ) */
+    N_LOOP_HEAD,
 
     /* Names.  arg = upy_scope, obj = the name (str). */
     N_LOAD,       /* ( -> value) */

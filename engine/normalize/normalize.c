@@ -383,6 +383,70 @@ static int is_pass_block(norm *nm, uint32_t i) {
            entry_at(nm, at(nm, j - 1)->offset) == handler;
 }
 
+/* The run of NOPs around decoded instruction i: [*first, *end). */
+static void nop_run(const norm *nm, uint32_t i, uint32_t *first,
+                    uint32_t *end) {
+    *first = *end = i;
+    while (*first > 0 && op_is(nm, *first - 1, UPY_OP_NOP))
+        (*first)--;
+    while (*end < nm->dec->count && op_is(nm, *end, UPY_OP_NOP))
+        (*end)++;
+}
+
+/* Whether a jump back from after the NOP at decoded instruction p, of
+ * its line, goes to the instruction after it: the jump back from the end
+ * of the body of the `while True:` loop the NOP is the header of
+ * (flowgraph.c aims a jump to a NOP of its own line past it). */
+static int skipped_by_jump_back(norm *nm, uint32_t p) {
+    uint32_t k;
+    if (p + 1 >= nm->dec->count || nm->scan_budget < nm->dec->count)
+        return 0;
+    nm->scan_budget -= nm->dec->count;
+    for (k = p + 1; k < nm->dec->count; k++)
+        if (at(nm, k)->target == (int64_t)at(nm, p + 1)->offset &&
+            at(nm, k)->line == at(nm, p)->line)
+            return 1;
+    return 0;
+}
+
+/* Whether the NOPs around decoded instruction i head nested `while True:`
+ * loops: two of them in a row are headers (skipped_by_jump_back), each
+ * loop's NOP right before the next one's.  The jump back from the end of
+ * the outer loop's body then goes to the inner loop's NOP, where a
+ * `continue` of the inner loop goes too.  Example: `while True:` /
+ * `while True:` / `if a: ...` / `else: break` / `g()`. */
+static int heads_nested_loops(norm *nm, uint32_t i) {
+    uint32_t first, end, k;
+    nop_run(nm, i, &first, &end);
+    for (k = first; k + 1 < end; k++)
+        if (skipped_by_jump_back(nm, k) && skipped_by_jump_back(nm, k + 1))
+            return 1;
+    return 0;
+}
+
+/* The byte offset where the jump at decoded instruction i goes: the jump
+ * back from the end of a loop's body past its NOP goes to that NOP where
+ * loops nest (heads_nested_loops), so that each loop has one header, its
+ * NOP, that its `continue` jumps to too. */
+static int64_t loop_jump_target(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    int32_t t = index_of_offset(nm, in->target);
+    if (in->target < 0 || in->target > (int64_t)in->offset || t <= 0 ||
+        !op_is(nm, (uint32_t)t - 1, UPY_OP_NOP) ||
+        at(nm, (uint32_t)t - 1)->line != in->line ||
+        !heads_nested_loops(nm, (uint32_t)t - 1))
+        return in->target;
+    return at(nm, (uint32_t)t - 1)->offset;
+}
+
+/* Whether the NOP at decoded instruction i is the header of one of nested
+ * `while True:` loops (heads_nested_loops).  Dropped like the other NOPs,
+ * it would leave two loops one header, their jumps back alike:
+ * N_LOOP_HEAD keeps it. */
+static int is_nested_loop_head(norm *nm, uint32_t i) {
+    return heads_nested_loops(nm, i) && skipped_by_jump_back(nm, i);
+}
+
 /* Appends a neutral instruction made from decoded instruction i. */
 /* Doubles the capacity of the arrays emit() fills (the old copies are
  * left to the code object's scratch arena).  -1 when out of memory. */
@@ -776,7 +840,7 @@ static unpyc_status emit_jump(norm *nm, upy_nop op, int32_t arg, uint32_t i,
     if (!in)
         return fail_memory(nm);
     in->flags = flags;
-    nm->target_off[nm->n - 1] = at(nm, i)->target;
+    nm->target_off[nm->n - 1] = loop_jump_target(nm, i);
     return UNPYC_OK;
 }
 
@@ -815,6 +879,8 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
 
     switch (in->op) {
     case UPY_OP_NOP:
+        if (is_nested_loop_head(nm, i))
+            return put(nm, N_LOOP_HEAD, 0, NULL, i);
         return is_pass_block(nm, i) ? put(nm, N_PASS, 0, NULL, i) : UNPYC_OK;
     /* Nothing for the source. */
     case UPY_OP_RESUME:

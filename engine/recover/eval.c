@@ -1012,6 +1012,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_PUSH_NULL:
         return rec_push(r, SV_NULL, NULL);
     case N_EMPTY_BODY:
+    case N_LOOP_HEAD:
         return 0;
     case N_PASS:
         s = rec_stmt(r, UPY_S_PASS);

@@ -905,6 +905,7 @@ static int leaves_subject(const rec *r, uint32_t from, uint32_t to) {
         case N_JUMP:
         case N_PASS:
         case N_EMPTY_BODY:
+        case N_LOOP_HEAD:
             takes = 0;
             break;
         case N_COPY:

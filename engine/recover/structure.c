@@ -488,6 +488,19 @@ static int32_t body_walk_next(const rec *r, body_walk *w) {
     return -1;
 }
 
+/* Marks the copy of a with's exit that ends right before instruction
+ * `stop` skipped; 1 when there is one. */
+static int skip_with_exit_before(rec *r, uint32_t stop, int is_async) {
+    uint32_t n;
+    for (n = 7; n >= 5; n--) {
+        if (stop >= n && with_exit_at(r, stop - n, is_async) == n) {
+            rec_skip_range(r, stop - n, n);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Marks the copies of a with statement's exit before every exit of its
  * body [start, end), protected by handler h. */
 static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
@@ -495,24 +508,25 @@ static void skip_with_exits(rec *r, int32_t start, int32_t end, int32_t h,
     body_walk w;
     int32_t b;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
+    uint32_t pops;
     /* The block after the body too: `return x` in a with loads x in the
      * body, and the exit and RETURN_VALUE come after the protected
      * range. */
     if (body_walk_start(r, &w, start, end, h))
         return;
     while ((b = body_walk_next(r, &w)) >= 0) {
-        uint32_t e = way_out_end(r, b), stop, n;
+        uint32_t e = way_out_end(r, b), stop;
         /* (Two blocks may lead to one exit: look for its copy once.) */
         if (!is_exit(r, e, start, end) || e == last)
             continue;
         last = e;
         stop = copy_end_before(r, e);
-        for (n = 7; n >= 5; n--) {
-            if (stop >= n && with_exit_at(r, stop - n, is_async) == n) {
-                rec_skip_range(r, stop - n, n);
+        /* (A break to a return, copied into its place, pops the iterators
+         * of the loops it leaves between the exit and the return.) */
+        for (pops = 0; pops < 8 && !skip_with_exit_before(r, stop, is_async);
+             pops++, stop--)
+            if (stop == 0 || ins(r, stop - 1)->op != N_POP_TOP)
                 break;
-            }
-        }
     }
 }
 
@@ -879,16 +893,39 @@ static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
     return rec_emit(r, out, s);
 }
 
-/* Whether the code after test c is a lone forward jump over the block
- * `over` (the body of `if c: pass` when there is an else). */
-static int is_pass_body(const rec *r, const rec_cond *c, int32_t over) {
-    int32_t ft = blk(r, c->last)->next;
-    const upy_block *fb;
-    if (ft == UPY_NO_BLOCK || ft >= over)
+/* Whether block b is a lone forward jump. */
+static int is_lone_forward_jump(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    return bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
+           bb->jump > b;
+}
+
+/* Whether the lone jump b jumps over the cleanup of a chained comparison
+ * the test read (done: a POP_TOP, then on to where the test fails). */
+static int jumps_over_chain_cleanup(const rec *r, int32_t b) {
+    int32_t x, to = blk(r, b)->jump;
+    if (to == b + 1 || ins(r, blk(r, b + 1)->start)->op != N_POP_TOP)
         return 0;
-    fb = blk(r, ft);
-    return fb->end - fb->start == 1 && ins(r, fb->start)->op == N_JUMP &&
-           fb->jump > over;
+    for (x = b + 1; x < to; x++)
+        if (!r->done[x])
+            return 0;
+    return 1;
+}
+
+/* The lone forward jump over the block `over` that the code after test c
+ * is (the body of `if c: pass` when there is an else), or UPY_NO_BLOCK.
+ * After a chained comparison the last link's fall-through first jumps
+ * over the chain's cleanup to it: `if a < b < c: pass` / `else: B` is
+ * ... POP_JUMP_IF_FALSE B; JUMP_FORWARD j; cleanup: POP_TOP; JUMP_FORWARD
+ * B; j: JUMP_FORWARD join; B: ... */
+static int32_t pass_body_jump(const rec *r, const rec_cond *c, int32_t over) {
+    int32_t ft = blk(r, c->last)->next;
+    if (ft == UPY_NO_BLOCK || ft >= over || !is_lone_forward_jump(r, ft))
+        return UPY_NO_BLOCK;
+    if (blk(r, ft)->jump < over && jumps_over_chain_cleanup(r, ft) &&
+        is_lone_forward_jump(r, blk(r, ft)->jump))
+        ft = blk(r, ft)->jump;
+    return blk(r, ft)->jump > over ? ft : UPY_NO_BLOCK;
 }
 
 /* Whether running off region rg's end goes back to its loop's header: it
@@ -1572,7 +1609,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
     int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
-    int32_t way_out = UPY_NO_BLOCK;
+    int32_t way_out = UPY_NO_BLOCK, pass_jump;
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
     sval *saved = NULL;
@@ -1674,10 +1711,11 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         return emit_if(r, c->start, c->negated, &body, NULL, out);
     }
     if (on_false < on_true && inside(rg, on_false) && on_true <= rg->end &&
-        is_pass_body(r, c, on_false)) {
+        (pass_jump = pass_body_jump(r, c, on_false)) != UPY_NO_BLOCK) {
         /* `if c: pass` / `else: B`: the body is a lone jump over B to
          * the join, which the test's targets were threaded through. */
         region else_rg = rec_sub_region(rg, on_false, on_true, on_true);
+        r->done[pass_jump] = 1;
         r->done[blk(r, c->last)->next] = 1;
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
@@ -2343,6 +2381,19 @@ int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
     return st < 0 ? -1 : 0;
 }
 
+/* Whether the blocks [from, to) are reached only from blocks [header,
+ * to). */
+static int only_reached_from(const rec *r, int32_t header, int32_t from,
+                             int32_t to) {
+    int32_t b;
+    uint32_t k;
+    for (b = from; b < to; b++)
+        for (k = 0; k < blk(r, b)->npreds; k++)
+            if (blk(r, b)->preds[k] < header || blk(r, b)->preds[k] >= to)
+                return 0;
+    return 1;
+}
+
 /* Where the `while True:` loop at header whose last back edge comes
  * before block `exit` ends.  When `exit` leaves the function (a return)
  * and the loop's code also jumps past it, to one block t, the code from
@@ -2353,7 +2404,6 @@ static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
                                 const region *rg) {
     int32_t b, t = UPY_NO_BLOCK;
     const upy_nin *last;
-    uint32_t k;
     if (exit >= rg->end)
         return exit;
     last = ins(r, blk(r, exit)->end - 1);
@@ -2369,13 +2419,31 @@ static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
         t = j;
     }
     if (t == UPY_NO_BLOCK ||
-        upy_nin_falls_through(ins(r, blk(r, t - 1)->end - 1)))
+        upy_nin_falls_through(ins(r, blk(r, t - 1)->end - 1)) ||
+        !only_reached_from(r, header, exit, t))
         return exit;
-    for (b = exit; b < t; b++)
-        for (k = 0; k < blk(r, b)->npreds; k++)
-            if (blk(r, b)->preds[k] < header || blk(r, b)->preds[k] >= t)
-                return exit;
     return t;
+}
+
+/* Where the `while True:` loop at header whose last back edge comes
+ * before block `exit` ends when its breaks go past the code from `exit` to
+ * brk, to where the region goes on (far, as threaded by break_target):
+ * at brk when that code is reached from the loop only.  A `while True:`
+ * has no else part (never reached, the compiler drops it), so that code
+ * is the end of the body, after its last `continue`.  Example: `for r in
+ * rs:` / `while True:` / `if a: break` / `if b: t = t.c; continue` /
+ * `r.x()` / `break`: r.x() comes after the jump back of the continue.
+ * Sets *runs_into where that code runs into brk (3.11's lone jump to
+ * far): running off the body is that break, not the way back. */
+static int32_t body_past_continue(const rec *r, int32_t header, int32_t exit,
+                                  int32_t brk, int32_t far, int *runs_into) {
+    *runs_into = 0;
+    if (far == UPY_NO_BLOCK || brk <= exit || brk >= (int32_t)r->cfg.count ||
+        upy_nin_falls_through(ins(r, blk(r, exit)->start - 1)) ||
+        !only_reached_from(r, header, exit, brk))
+        return exit;
+    *runs_into = upy_nin_falls_through(ins(r, blk(r, brk)->start - 1));
+    return brk;
 }
 
 static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
@@ -2476,6 +2544,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
     int32_t last = loop_last(r, header), exit = last + 1, brk, far, b;
     int32_t outer_moved = r->moved_exit;
+    int runs_into;
     uint32_t outer_moved_at = r->moved_exit_at;
     upy_ptr_vec body = {0};
     region body_rg;
@@ -2502,13 +2571,14 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
         exit_past_return(r, header, clause_tail_end(r, header, exit, rg), rg);
     brk = break_after_handlers(r, header, exit, rg,
                                break_target(r, header, exit, rg, &far));
+    exit = body_past_continue(r, header, exit, brk, far, &runs_into);
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
     body_rg.cont = header;
     body_rg.base = r->sp;
     body_rg.loop = header;
-    body_rg.falls_to_loop = 1;
+    body_rg.falls_to_loop = !runs_into;
     /* No way into the code after the loop from it: a break's code is the
      * code after the loop, moved in its place. */
     body_rg.brk_moved = r->ncode.layout->copies_exits &&
@@ -2520,7 +2590,8 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
              upy_nin_falls_through(ins(r, blk(r, b)->end - 1))))
             body_rg.brk_moved = 0;
     r->moved_exit = UPY_NO_BLOCK;
-    if (rec_region(r, header, &body_rg, &body))
+    if (rec_region(r, header, &body_rg, &body) ||
+        (runs_into && emit_simple(r, &body, UPY_S_BREAK)))
         return -1;
     r->sp = rg->base;
     if (r->moved_exit != UPY_NO_BLOCK) {
@@ -3068,7 +3139,7 @@ enum { EXIT_LEAVES = 1, EXIT_JUMPS = 2, EXIT_SPLIT = 4 };
  * blocks after b; 0 when b is no such block. */
 static int is_exit_copy(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    uint32_t i = bb->start, n, exits = 0;
+    uint32_t i = bb->start, n, exits = 0, pops;
     int hops = 0, split = 0;
     while (i < bb->end && ((n = with_exit_at(r, i, 0)) != 0 ||
                            (n = with_exit_at(r, i, 1)) != 0)) {
@@ -3103,10 +3174,14 @@ static int is_exit_copy(const rec *r, int32_t b) {
         return EXIT_JUMPS | split;
     /* A return in a with body keeps its value under the exits (SWAP 2)
      * or loads a constant after them; a value loaded after them is the
-     * return after the with. */
+     * return after the with.  (A break to a return, copied into its
+     * place, pops the iterators of the loops it leaves first.) */
+    pops = i;
+    while (exits && pops + 2 < bb->end && ins(r, pops)->op == N_POP_TOP)
+        pops++;
     if (exits && !(ins(r, bb->end - 1)->op == N_RETURN &&
                    (i + 1 == bb->end ||
-                    (i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST))))
+                    (pops + 2 == bb->end && ins(r, pops)->op == N_LOAD_CONST))))
         return 0;
     if (bb->end - i > 4 || i >= bb->end ||
         (ins(r, bb->end - 1)->op != N_RETURN &&
@@ -3275,6 +3350,32 @@ int32_t rec_past_claimed_handlers(const rec *r, int32_t b) {
     return b;
 }
 
+/* Whether block e, after the exits and jump of a break or continue that
+ * leave a with nested in a try body (under the try's handler, the jump
+ * under none), is more of that with's body: under the handler of the
+ * code before those exits, left_handler.  Example: `for x in y:` / `try:`
+ * / `with a:` / `if c: continue` / `d()`: d() follows the continue's
+ * jump, under the with's handler again. */
+static int goes_on_in_with(const rec *r, int32_t e, int32_t left_handler) {
+    const upy_block *eb = blk(r, e);
+    return left_handler != UPY_NO_BLOCK && eb->handler == left_handler &&
+           !eb->is_handler &&
+           blk(r, left_handler)->start + 1 < r->ncode.count &&
+           ins(r, blk(r, left_handler)->start + 1)->op == N_WITH_EXCEPT_START;
+}
+
+/* The handler of the code a break or continue left, when block e (after
+ * block b) is its lone jump after the exits of withs it leaves: the code
+ * before those exits.  Else UPY_NO_BLOCK. */
+static int32_t with_left_by(const rec *r, int32_t b, int32_t e) {
+    int32_t k = e - 1;
+    if (k <= b || !(is_exit_copy(r, k) & EXIT_JUMPS))
+        return UPY_NO_BLOCK;
+    while (k > b && is_exit_copy(r, k))
+        k--;
+    return blk(r, k)->handler;
+}
+
 /* (h is not always b's own handler: a try whose body starts with a loop
  * whose body starts with a try has its first block protected by the inner
  * handler only.) */
@@ -3283,6 +3384,9 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
     int32_t e = b, end = b + 1;
     int after_jump = 0, after_split = 0, after_leave = 0, direct = 0;
     int after_outer_exit = 0;
+    /* The handler of the code before the last exit copy met (a break or
+     * continue leaving a with nested in the body). */
+    int32_t left_handler = UPY_NO_BLOCK;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
         direct |= blk(r, e)->handler == h;
@@ -3304,7 +3408,9 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
         if (e != b && clause_goes_back_to(r, e, h))
             break;
         if (e == b || blk(r, e)->handler == h ||
-            (under(r, e, h) && !after_jump) || rec_is_copied_return(r, e) ||
+            (under(r, e, h) &&
+             (!after_jump || goes_on_in_with(r, e, left_handler))) ||
+            rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
             (!after_jump && is_copied_return_mid_body(r, e, h)) ||
             (!after_jump && is_branch_way_out(r, e, h)) ||
@@ -3363,6 +3469,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * loop body): the compiler leaves it unprotected (the way out
              * of the body it took the place of is). */
             after_jump = 1;
+            left_handler = with_left_by(r, b, e);
         } else {
             break;
         }
@@ -4748,6 +4855,21 @@ static int runs_into_exit(const rec *r, int32_t b, uint32_t start,
            copied_lines(r, start, eb->start, n);
 }
 
+/* Whether block b is copies of with exits (is_exit_copy) before the jump
+ * of a break or continue, or before the iterator pops of a break that
+ * goes on to a return. */
+static int leaves_loop_by_copy(const rec *r, int32_t b) {
+    int copy = is_exit_copy(r, b);
+    const upy_block *nb;
+    if (copy & EXIT_JUMPS)
+        return 1;
+    if (!(copy & EXIT_LEAVES) || blk(r, b)->next >= (int32_t)r->cfg.count)
+        return 0;
+    nb = blk(r, blk(r, b)->next);
+    return ins(r, nb->start)->op == N_POP_TOP &&
+           upy_nin_falls_through(ins(r, blk(r, b)->end - 1));
+}
+
 /* Whether block b ends in the FOR_ITER of a loop with no back edge (its
  * body always leaves). */
 static int is_open_for(const rec *r, int32_t b) {
@@ -4872,6 +4994,18 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h)) {
+                /* The copies of the with exits a break or continue
+                 * leaves a with through, under the handler of a try
+                 * around the with (`try:` / `with a:` / `if c:
+                 * continue`), skipped: on to the jump, or to the return
+                 * copied in place of a break, after the pops of the
+                 * iterators of the loops it leaves. */
+                if (inside(rg, b) && !r->done[b] && all_skipped(r, b) &&
+                    bb->next != UPY_NO_BLOCK && leaves_loop_by_copy(r, b)) {
+                    r->done[b] = 1;
+                    b = bb->next;
+                    continue;
+                }
                 /* The jump of a break or continue, split from the code
                  * before it where the protected range ends (after the
                  * copies of the with exits it leaves through). */
