@@ -1363,8 +1363,7 @@ static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              const region *rg, int32_t on_true,
                              int32_t on_false, int32_t then_end) {
     return on_false == c->on_false && on_false < rg->end &&
-           falls_to_loop(r, rg) &&
-           ((r->ncode.layout->threads_loop_jumps &&
+           ((r->ncode.layout->threads_loop_jumps && falls_to_loop(r, rg) &&
              (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
               test_threaded_to_loop(r, on_true, then_end, rg->loop))) ||
             while_true_breaks_to_loop(r, on_true, then_end, rg->loop)) &&
