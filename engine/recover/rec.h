@@ -559,6 +559,10 @@ int rec_is_copied_return(const rec *r, int32_t b);
  * the RETURN they unwind for: the way out of a `return value` in a try
  * body, which the protected range leaves out. */
 int rec_is_unwinding(const rec *r, int32_t b);
+/* Whether block b ends in the jump back to the header of a loop in the
+ * blocks [from, b]: the end of the body of a loop in a copy of a finally
+ * body, whose exit (the header's) goes on after it. */
+int rec_loops_back_within(const rec *r, int32_t b, int32_t from);
 /* Where the blocks from b on that are handlers claimed already after a
  * lone RETURN (done: the handlers of a try in the copy of a finally body
  * before that return, see rec_skip_copy) end, b when block b is no such

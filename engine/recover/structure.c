@@ -3757,6 +3757,11 @@ static void drop_left_with(rec *r, uint32_t i, uint32_t *base) {
  * its end). */
 static int32_t skipped_way_on(const rec *r, const upy_block *bb, uint32_t i) {
     const upy_nin *x = ins(r, i);
+    int32_t b = r->cfg.block_of[i];
+    /* (The skipped jump back to the header of a loop in that copy: the
+     * loop's exit, the header's, goes on after it.) */
+    if (r->skip[i] && x->op == N_JUMP && rec_loops_back_within(r, b, 0))
+        return b + 1 < (int32_t)r->cfg.count ? b + 1 : UPY_NO_BLOCK;
     if (r->skip[i] && x->op == N_JUMP)
         return bb->jump;
     if (upy_nin_falls_through(x) && (r->skip[i] || !upy_nin_ends_block(x)))
@@ -4357,6 +4362,12 @@ int rec_is_unwinding(const rec *r, int32_t b) {
         if (!r->skip[i])
             return 0;
     return 1;
+}
+
+int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
+    const upy_block *bb = blk(r, b);
+    return ins(r, bb->end - 1)->op == N_JUMP && bb->jump >= from &&
+           bb->jump <= b;
 }
 
 /* Whether the copies before the constant's load ending block b all came

@@ -1324,11 +1324,14 @@ static int is_lone_return(const rec *r, int32_t b) {
 
 /* Whether block b falls through to the next block, or jumps forward past
  * it (the jump over the else part of an if / else in a copy of a finally
- * body, which goes on in the blocks after). */
-static int goes_on_to_next(const rec *r, int32_t b) {
+ * body, which goes on in the blocks after), or back to a block from
+ * `from` on (the end of a loop's body in that copy, whose exit goes on
+ * after it). */
+static int goes_on_to_next(const rec *r, int32_t b, int32_t from) {
     const upy_block *bb = blk(r, b);
     return bb->next == b + 1 ||
-           (ins(r, bb->end - 1)->op == N_JUMP && bb->jump > b + 1);
+           (ins(r, bb->end - 1)->op == N_JUMP && bb->jump > b + 1) ||
+           rec_loops_back_within(r, b, from);
 }
 
 /* The block of the RETURN that the blocks from `end` on fall through to,
@@ -1341,7 +1344,7 @@ static int goes_on_to_next(const rec *r, int32_t b) {
 static int32_t return_after(const rec *r, int32_t end, const region *rg) {
     int32_t ret = end, count = (int32_t)r->cfg.count;
     while (ret < count && (ret < rg->end || rec_is_unwinding(r, ret)) &&
-           !blk(r, ret)->is_handler && goes_on_to_next(r, ret) &&
+           !blk(r, ret)->is_handler && goes_on_to_next(r, ret, end) &&
            ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         ret++;
     if (ret >= count || (ret >= rg->end && !rec_is_unwinding(r, ret)) ||
