@@ -830,10 +830,38 @@ static int32_t clause_way_out(const rec *r, int32_t then_start,
 
 /* Whether instruction i is a copy of the RERAISE ending the finally body
  * region rg is in: the end of a branch that ends that body early. */
+int32_t rec_finally_cleanup(const rec *r, uint32_t end) {
+    return ins(r, end)->op == N_RERAISE ? ins(r, end)->handler : (int32_t)end;
+}
+
 static int is_finally_exit(const rec *r, const region *rg, uint32_t i) {
     return rg->finally_end && i != rg->finally_end &&
            ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == ins(r, rg->finally_end)->handler;
+           ins(r, i)->handler == rec_finally_cleanup(r, rg->finally_end);
+}
+
+/* Whether the loop [start, exit) in region rg, whose exit is not the end
+ * of the finally body rg is in, breaks out of that body: a block of it
+ * ends in a copy of the body's RERAISE.  Its else part then runs to the
+ * end of rg, where the breaks go (3.11-3.13, finally body in the handler):
+ *
+ *     for x in y:               FOR_ITER  (to L)
+ *         if a(): break         ...; POP_TOP; RERAISE 0   <- the break
+ *     else:                  L: b(); RERAISE 0
+ *         b()
+ *
+ * (the else part may also raise: then it has no RERAISE, 3.12+). */
+static int breaks_end_finally(const rec *r, int32_t start, int32_t exit,
+                              const region *rg) {
+    int32_t b;
+    if (!rg->finally_end || exit >= rg->end ||
+        blk(r, exit)->start == rg->finally_end ||
+        is_finally_exit(r, rg, blk(r, exit)->start))
+        return 0;
+    for (b = start; b < exit; b++)
+        if (is_finally_exit(r, rg, blk(r, b)->end - 1))
+            return 1;
+    return 0;
 }
 
 /* Whether the then part [then_start, else_start) of an if ends the
@@ -2144,7 +2172,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     upy_stmt *s;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
-    int inlined;
+    int inlined, ends_finally;
 
     r->done[header] = 1;
     if (r->resume_block == header) {
@@ -2168,6 +2196,10 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     brk = break_target(r, body_start, exit, rg, &far);
     clause_end =
         breaks_past_clause_end(r, header, body_start, exit, rg, 1, &brk, &far);
+    ends_finally = brk == exit && far == UPY_NO_BLOCK &&
+                   breaks_end_finally(r, body_start, exit, rg);
+    if (ends_finally)
+        brk = rg->end;
 
     target = rec_new_target(r);
     if (!target || rec_push(r, SV_BIND, NULL))
@@ -2183,6 +2215,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
     body_rg.brk_moved = 0;
+    body_rg.brk_ends_finally = ends_finally;
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = first;
@@ -2436,6 +2469,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     body_rg.falls_to_loop = 1;
     /* No way into the code after the loop from it: a break's code is the
      * code after the loop, moved in its place. */
+    body_rg.brk_ends_finally = 0;
     body_rg.brk_moved = r->ncode.layout->copies_exits &&
                         !r->ncode.layout->written_exits_keep_jumps &&
                         far == UPY_NO_BLOCK;
@@ -2813,6 +2847,7 @@ static int inner_while_true(rec *r, int32_t header, int32_t inner_end,
         blk(r, inner_end - 1)->handler == h)
         return rec_fail_region(r, header, body_rg, body);
     inner_rg.loop = inner_rg.cont = inner_rg.brk = UPY_NO_BLOCK;
+    inner_rg.brk_ends_finally = 0;
     inner_rg.brk_threaded = UPY_NO_BLOCK;
     inner_rg.falls_to_loop = 0;
     if (structure_while_true(r, header, &inner_rg, &after, body) < 0)
@@ -2847,7 +2882,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
             inner_end, anchor = c->on_false, copy = UPY_NO_BLOCK;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
-    int top_only = 0;
+    int top_only = 0, ends_finally;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
     upy_expr *test = c->test;
@@ -2931,6 +2966,10 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
                      ? breaks_past_clause_end(r, header, body_start, exit, rg,
                                               0, &brk, &far)
                      : UPY_NO_BLOCK;
+    ends_finally = anchor == exit && brk == exit && far == UPY_NO_BLOCK &&
+                   breaks_end_finally(r, body_start, exit, rg);
+    if (ends_finally)
+        brk = rg->end;
     /* (Only a chained comparison's links leave to such a copy that the
      * loop does not break to.) */
     if (copy != UPY_NO_BLOCK && copy != brk && c->chain_cleanup != UPY_NO_BLOCK)
@@ -2946,6 +2985,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
     body_rg.brk_moved = 0;
+    body_rg.brk_ends_finally = ends_finally;
     r->done[body_start] = 0;
     if (inner_end != UPY_NO_BLOCK) {
         if (inner_while_true(r, header, inner_end, &body_rg, &body))
@@ -3994,7 +4034,8 @@ static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
                                  ins(r, r->stmt_start)->op == N_POP_TOP)))
         return 0;
     exit = blk(r, rg->brk)->start;
-    return exit == rg->finally_end || is_finally_exit(r, rg, exit);
+    return rg->brk_ends_finally || exit == rg->finally_end ||
+           is_finally_exit(r, rg, exit);
 }
 
 /* The most instructions looked at from a loop's exit for the return its
@@ -4352,9 +4393,12 @@ int rec_is_unwinding(const rec *r, int32_t b) {
     if (bb->end == bb->start)
         return 0;
     /* (The copy of a while loop's test at the end of its body, skipped,
-     * jumps back into the loop: no way out.) */
+     * jumps back into the loop: no way out.  Unless that loop is skipped
+     * too, part of a copy: a loop in a copy of a finally body, whose test
+     * 3.12+ turns into a jump back around a continue.) */
     if (ins(r, last)->op == N_POP_JUMP_IF &&
-        ins(r, last)->target <= (int32_t)bb->start)
+        ins(r, last)->target <= (int32_t)bb->start &&
+        !r->skip[ins(r, last)->target])
         return 0;
     if (ins(r, last)->op == N_RETURN && last > bb->start)
         last = iterator_pops_before(r, last, bb->start) - 1;
@@ -4675,20 +4719,28 @@ static int all_skipped(const rec *r, int32_t b) {
     return 1;
 }
 
-/* Whether block b ends in a FOR_ITER whose loop, up to where it exits,
- * is all skipped: the loop of a comprehension inlined into a copy of a
- * while loop's test at the bottom of its body (`while [x for x in y]:`).
- * The walk goes on where the loop exits, the rest of the copy. */
-static int is_skipped_loop(const rec *r, int32_t b) {
+/* Where the walk goes on past the loop whose header is block b when all
+ * of the loop is skipped code, else UPY_NO_BLOCK: a FOR_ITER's loop up to
+ * where it exits (the loop of a comprehension inlined into a copy of a
+ * while loop's test at the bottom of its body, `while [x for x in y]:`),
+ * or a loop up to its last block (a while loop in a copy of a finally
+ * body that a return's value waits under).  The walk goes on where the
+ * loop exits, the rest of the copy. */
+static int32_t skipped_loop_exit(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    int32_t k;
-    if (ins(r, bb->end - 1)->op != N_FOR_ITER || bb->jump <= b ||
-        bb->jump >= (int32_t)r->cfg.count)
-        return 0;
-    for (k = b; k < bb->jump; k++)
+    int32_t k, exit;
+    if (ins(r, bb->end - 1)->op == N_FOR_ITER)
+        exit = bb->jump;
+    else if (bb->is_loop_header)
+        exit = loop_last(r, b) + 1;
+    else
+        return UPY_NO_BLOCK;
+    if (exit <= b || exit >= (int32_t)r->cfg.count)
+        return UPY_NO_BLOCK;
+    for (k = b; k < exit; k++)
         if (!all_skipped(r, k))
-            return 0;
-    return 1;
+            return UPY_NO_BLOCK;
+    return exit;
 }
 
 /* Whether block b, under the handler of the clause around the region's
@@ -4821,11 +4873,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
          * FOR_ITER still makes it one, and its block then holds the code
          * before it too, as the target of an enclosing loop that the walk
          * resumes after.) */
-        if (is_skipped_loop(r, b)) {
-            int32_t k;
-            for (k = b; k < bb->jump; k++)
+        if (skipped_loop_exit(r, b) != UPY_NO_BLOCK) {
+            int32_t k, exit = skipped_loop_exit(r, b);
+            for (k = b; k < exit; k++)
                 r->done[k] = 1;
-            b = bb->jump;
+            b = exit;
             continue;
         }
         if ((bb->is_loop_header || is_open_for(r, b)) && b != rg->loop &&
@@ -4953,6 +5005,12 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         case N_RERAISE:
             if (is_finally_break(r, rg, (uint32_t)stop))
                 return emit_simple(r, out, UPY_S_BREAK);
+            /* (A copy of the end of the finally body in a loop of that
+             * body not read as its break: ending the region there would
+             * drop the break.) */
+            if (is_finally_exit(r, rg, (uint32_t)stop) &&
+                rg->loop != UPY_NO_BLOCK && rg->loop >= rg->finally_start)
+                return rec_fail_region(r, b, rg, out);
             return 0;
         case N_RAISE:
             if (rec_eval(r, (uint32_t)stop, out))

@@ -1253,6 +1253,29 @@ static int only_tests_reach(const rec *r, int32_t b) {
     return blk(r, b)->npreds > 0;
 }
 
+/* Whether a block after the one of instruction `last` and before
+ * instruction `end` is reached: code of the finally body after the
+ * RERAISE at `last`, which then ends a branch only.  (3.12+ lays the else
+ * part of a for loop whose break ends the body out after the copy of the
+ * RERAISE the break got:
+ *
+ *     finally:                  FOR_ITER  (to L)
+ *         for x in y:           ...
+ *             if a(): break     POP_TOP; RERAISE 0   <- the break
+ *         else:              L: END_FOR
+ *             raise E           ...; RAISE_VARARGS
+ *
+ * the body never runs off its end, so it has no RERAISE of its own.) */
+static int reached_past(const rec *r, const uint8_t *reached, uint32_t last,
+                        uint32_t end) {
+    int32_t b;
+    for (b = r->cfg.block_of[last] + 1;
+         b < (int32_t)r->cfg.count && blk(r, b)->start < end; b++)
+        if (reached[b])
+            return 1;
+    return 0;
+}
+
 /* The finally body in the handler: [first, reraise) of instructions.  Its
  * RERAISE is under the handler's cleanup, as PUSH_EXC_INFO is; those of
  * the handlers of a try in the body (3.11 lays them out inside it) are
@@ -1287,6 +1310,8 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
     }
+    if (last && reached_past(r, reached, last, i))
+        last = 0;
     /* (The body's last statement may leave by more than one lone RERAISE
      * in a row: an if without else, by the then part's and then by the
      * one only the test jumps to; an if ending in a loop, by the one the
@@ -1587,12 +1612,22 @@ static int copied_handler(const upy_nin *x, const upy_nin *y, uint32_t first,
     return x->handler == *outer;
 }
 
+/* Whether instruction i of a finally body ending at `end` (its RERAISE)
+ * ends a branch that ends the body early: a RERAISE of its own, a copy of
+ * that at the end (the compiler copies that small exit block). */
+static int ends_early(const rec *r, uint32_t i, uint32_t end) {
+    return i != end && end < r->ncode.count && ins(r, i)->op == N_RERAISE &&
+           ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == rec_finally_cleanup(r, end);
+}
+
 /* Whether the code at `at` is the normal copy of the finally body
  * [first, first + *n) that leaves in a branch: the same code but for the
  * pops before each constant's return (handler_return_pops), and for each
- * jump to the body's end (a break out of a loop in it), where the copy has
- * the code after the copy, a small exit block the compiler copied in place
- * of the jump (inline_small_exit_blocks); its jumps land on the same code.
+ * jump to the body's end (a break out of a loop in it), or copy of its
+ * RERAISE (see ends_early), where the copy has the code after the copy, a
+ * small exit block the compiler copied in place of the jump
+ * (inline_small_exit_blocks); its jumps land on the same code.
  * Sets *n to the copy's length. */
 static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
                                      uint32_t *n) {
@@ -1608,7 +1643,8 @@ static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
         if (handler_return_pops(r, first + k, end)) {
             pos[++k] = j;
             loose = 1;
-        } else if (y->op == N_JUMP && (uint32_t)y->target == end &&
+        } else if (((y->op == N_JUMP && (uint32_t)y->target == end) ||
+                    ends_early(r, first + k, end)) &&
                    j < r->ncode.count && ins(r, j)->op != N_JUMP &&
                    (t = inlined_return_length(r, j)) != 0) {
             j += t;
@@ -1628,7 +1664,9 @@ static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
             continue;
         }
         x = ins(r, pos[k]);
-        if (y->op == N_JUMP && (uint32_t)y->target == end && x->op != N_JUMP) {
+        if (((y->op == N_JUMP && (uint32_t)y->target == end) ||
+             ends_early(r, first + k, end)) &&
+            x->op != N_JUMP) {
             t = inlined_return_length(r, pos[k]);
             if (!rec_same_code(r, pos[k], at + m, t) &&
                 !(copy_runs_off_nowhere(r, at + m) &&
@@ -1678,15 +1716,6 @@ static void claim_exit_copies(rec *r, int32_t b, int32_t end, int32_t exit) {
         rec_skip_range(r, xb->start, n);
         r->done[x] = 1;
     }
-}
-
-/* Whether instruction i of a finally body ending at `end` (its RERAISE)
- * ends a branch that ends the body early: a RERAISE of its own, a copy of
- * that at the end (the compiler copies that small exit block). */
-static int ends_early(const rec *r, uint32_t i, uint32_t end) {
-    return i != end && end < r->ncode.count && ins(r, end)->op == N_RERAISE &&
-           ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == ins(r, end)->handler;
 }
 
 /* The copy of the finally body [first, first + *n) on the normal way out
@@ -1788,8 +1817,13 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
         if (map[i - first] == UINT32_MAX)
             continue;
         if (inl[i - first]) {
-            if (inl[i - first] != tail ||
-                !rec_same_code(r, map[i - first], c, tail))
+            /* (Where the copy never runs off its end, its branches that
+             * end the body early got the implicit `return None` after the
+             * try, which nothing else reaches.) */
+            if ((inl[i - first] != tail ||
+                 !rec_same_code(r, map[i - first], c, tail)) &&
+                !(copy_runs_off_nowhere(r, c) &&
+                  returns_none(r, map[i - first], inl[i - first])))
                 return 0;
             continue;
         }
@@ -2369,12 +2403,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         region frg = *rg;
         int32_t fb = r->cfg.block_of[first];
         frg.start = h;
-        frg.end = r->cfg.block_of[reraise] + 1;
+        frg.end = r->cfg.block_of[reraise] +
+                  (ins(r, reraise)->op == N_RERAISE ? 1 : 0);
         frg.follow = UPY_NO_BLOCK;
         frg.handler = hb->handler;
         frg.alt_handler = REC_NO_ALT;
         frg.base = r->sp;
-        frg.finally_end = ins(r, reraise)->op == N_RERAISE ? reraise : 0;
+        frg.finally_end = reraise;
+        frg.brk_ends_finally = 0;
         frg.finally_start = h;
         r->resume_block = fb;
         r->resume_at = first;

@@ -85,3 +85,14 @@ def return_in_if_loop_in_finally(files, x):
         for f in files:
             f.close()
     return 3
+
+
+# An if in that loop (test.support force_not_colorized): 3.12+ make its test
+# a jump back around a continue, which the copy skips too.
+def return_value_loop_if_in_finally(func, variables, environ):
+    try:
+        return func()
+    finally:
+        for key, value in variables.items():
+            if value is not None:
+                environ[key] = value
