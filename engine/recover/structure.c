@@ -828,12 +828,12 @@ static int32_t clause_way_out(const rec *r, int32_t then_start,
     return UPY_NO_BLOCK;
 }
 
-/* Whether instruction i is a copy of the RERAISE ending the finally body
- * region rg is in: the end of a branch that ends that body early. */
 int32_t rec_finally_cleanup(const rec *r, uint32_t end) {
     return ins(r, end)->op == N_RERAISE ? ins(r, end)->handler : (int32_t)end;
 }
 
+/* Whether instruction i is a copy of the RERAISE ending the finally body
+ * region rg is in: the end of a branch that ends that body early. */
 static int is_finally_exit(const rec *r, const region *rg, uint32_t i) {
     return rg->finally_end && i != rg->finally_end &&
            ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
@@ -2467,9 +2467,9 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     body_rg.base = r->sp;
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
+    body_rg.brk_ends_finally = 0;
     /* No way into the code after the loop from it: a break's code is the
      * code after the loop, moved in its place. */
-    body_rg.brk_ends_finally = 0;
     body_rg.brk_moved = r->ncode.layout->copies_exits &&
                         !r->ncode.layout->written_exits_keep_jumps &&
                         far == UPY_NO_BLOCK;

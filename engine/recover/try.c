@@ -1612,7 +1612,8 @@ static int copied_handler(const upy_nin *x, const upy_nin *y, uint32_t first,
     return x->handler == *outer;
 }
 
-/* Whether instruction i of a finally body ending at `end` (its RERAISE)
+/* Whether instruction i of a finally body ending at `end` (its RERAISE,
+ * or its cleanup where it never runs off its end: rec_finally_cleanup)
  * ends a branch that ends the body early: a RERAISE of its own, a copy of
  * that at the end (the compiler copies that small exit block). */
 static int ends_early(const rec *r, uint32_t i, uint32_t end) {
