@@ -1347,16 +1347,29 @@ static int is_lone_return(const rec *r, int32_t b) {
            ins(r, blk(r, b)->start)->op == N_RETURN;
 }
 
+/* Whether block b ends the body of a loop in the copy of the finally body
+ * [fstart, fstart + flen) that starts at block `from`: it jumps back into
+ * the blocks from `from` on, and their code up to its end is the start of
+ * that body (not code after the try that holds a loop: a copy of the
+ * same finally body may follow that, before another try's RETURN). */
+static int loops_in_copy(const rec *r, int32_t b, int32_t from,
+                         uint32_t fstart, uint32_t flen) {
+    uint32_t n = blk(r, b)->end - blk(r, from)->start;
+    return rec_loops_back_within(r, b, from) && n <= flen &&
+           rec_same_code(r, blk(r, from)->start, fstart, n);
+}
+
 /* Whether block b falls through to the next block, or jumps forward past
  * it (the jump over the else part of an if / else in a copy of a finally
- * body, which goes on in the blocks after), or back to a block from
- * `from` on (the end of a loop's body in that copy, whose exit goes on
- * after it). */
-static int goes_on_to_next(const rec *r, int32_t b, int32_t from) {
+ * body, which goes on in the blocks after), or back in the copy of the
+ * finally body [fstart, fstart + flen) from block `from` on (the end of a
+ * loop's body in that copy, whose exit goes on after it). */
+static int goes_on_to_next(const rec *r, int32_t b, int32_t from,
+                           uint32_t fstart, uint32_t flen) {
     const upy_block *bb = blk(r, b);
     return bb->next == b + 1 ||
            (ins(r, bb->end - 1)->op == N_JUMP && bb->jump > b + 1) ||
-           rec_loops_back_within(r, b, from);
+           loops_in_copy(r, b, from, fstart, flen);
 }
 
 /* The block of the RETURN that the blocks from `end` on fall through to,
@@ -1365,11 +1378,14 @@ static int goes_on_to_next(const rec *r, int32_t b, int32_t from) {
  * one), or end when there is none.  Past the end of region rg only the
  * copies of the exits of statements around it (marked skipped already)
  * may come: a with body ends where its exit starts, and 3.12+ may lay a
- * handler out right after the return. */
-static int32_t return_after(const rec *r, int32_t end, const region *rg) {
+ * handler out right after the return.  The finally body is [fstart,
+ * fstart + flen). */
+static int32_t return_after(const rec *r, int32_t end, const region *rg,
+                            uint32_t fstart, uint32_t flen) {
     int32_t ret = end, count = (int32_t)r->cfg.count;
     while (ret < count && (ret < rg->end || rec_is_unwinding(r, ret)) &&
-           !blk(r, ret)->is_handler && goes_on_to_next(r, ret, end) &&
+           !blk(r, ret)->is_handler &&
+           goes_on_to_next(r, ret, end, fstart, flen) &&
            ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         ret++;
     if (ret >= count || (ret >= rg->end && !rec_is_unwinding(r, ret)) ||
@@ -1461,7 +1477,7 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
      * are skipped (and those of the exit a branch ending the finally body
      * early jumps to) the body goes on after them. */
     for (;;) {
-        ret = return_after(r, end, rg);
+        ret = return_after(r, end, rg, fstart, flen);
         if (branch_return_end(r, b, end, ret) != UPY_NO_BLOCK)
             branch_return = branch_return_end(r, b, end, ret);
         else if (!body_goes_on(r, ret, h) &&
@@ -1475,7 +1491,7 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
         from = end + 1;
         end = x;
     }
-    ret = return_after(r, end, rg);
+    ret = return_after(r, end, rg, fstart, flen);
     if (ret > end &&
         rec_skip_finally(r, b, ret, end + 1, UPY_NO_BLOCK, fstart, flen))
         return -1;

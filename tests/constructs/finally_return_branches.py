@@ -96,3 +96,22 @@ def return_value_loop_if_in_finally(func, variables, environ):
         for key, value in variables.items():
             if value is not None:
                 environ[key] = value
+
+
+# Not a return: the code after a try whose body ends normally holds a loop,
+# then a try with the same finally body, then a with's exit and the
+# implicit return (test_functools test_recursive_pickle).  The walk to a
+# RETURN through a copy's loop stays inside a copy of the finally body:
+# else the second try's copy was taken for the first's, and marked.
+def same_finally_after_loop(f, a, b, c):
+    with a:
+        try:
+            with b:
+                pass
+        finally:
+            f.x()
+        try:
+            for i in c:
+                pass
+        finally:
+            f.x()
