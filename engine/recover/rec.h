@@ -172,10 +172,15 @@ typedef struct region {
      * whatever handler protects them.  0 when there are none (the entry
      * block never is one). */
     int32_t unwind_from;
-    /* In a finally body in its handler: the RERAISE 0 that ends it.  A
-     * branch that ends the body early ends in a copy of it (the compiler
-     * copies that small exit block).  0 when there is none. */
+    /* In a finally body in its handler: the RERAISE 0 that ends it, or,
+     * where the body never runs off its end, its cleanup (COPY 3) after
+     * it.  A branch that ends the body early ends in a copy of the RERAISE
+     * (the compiler copies that small exit block).  0 when there is none
+     * (not a finally body). */
     uint32_t finally_end;
+    /* The breaks of the innermost loop end that finally body: each is a
+     * copy of its RERAISE, and the loop's else part runs to brk. */
+    int brk_ends_finally;
     /* And the block that body starts at, its handler's entry: a loop
      * from there on is in the finally body. */
     int32_t finally_start;
@@ -564,6 +569,15 @@ int rec_is_copied_return(const rec *r, int32_t b);
  * the RETURN they unwind for: the way out of a `return value` in a try
  * body, which the protected range leaves out. */
 int rec_is_unwinding(const rec *r, int32_t b);
+/* The cleanup of the finally body in its handler that ends at `end`
+ * (region.finally_end): the handler of its RERAISE, or `end` itself where
+ * the body never runs off its end.  The copies of the RERAISE that
+ * branches ending the body early end in run under it. */
+int32_t rec_finally_cleanup(const rec *r, uint32_t end);
+/* Whether block b ends in the jump back to the header of a loop in the
+ * blocks [from, b]: the end of the body of a loop in a copy of a finally
+ * body, whose exit (the header's) goes on after it. */
+int rec_loops_back_within(const rec *r, int32_t b, int32_t from);
 /* Where the blocks from b on that are handlers claimed already after a
  * lone RETURN (done: the handlers of a try in the copy of a finally body
  * before that return, see rec_skip_copy) end, b when block b is no such

@@ -842,12 +842,40 @@ static int32_t clause_way_out(const rec *r, int32_t then_start,
     return UPY_NO_BLOCK;
 }
 
+int32_t rec_finally_cleanup(const rec *r, uint32_t end) {
+    return ins(r, end)->op == N_RERAISE ? ins(r, end)->handler : (int32_t)end;
+}
+
 /* Whether instruction i is a copy of the RERAISE ending the finally body
  * region rg is in: the end of a branch that ends that body early. */
 static int is_finally_exit(const rec *r, const region *rg, uint32_t i) {
     return rg->finally_end && i != rg->finally_end &&
            ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == ins(r, rg->finally_end)->handler;
+           ins(r, i)->handler == rec_finally_cleanup(r, rg->finally_end);
+}
+
+/* Whether the loop [start, exit) in region rg, whose exit is not the end
+ * of the finally body rg is in, breaks out of that body: a block of it
+ * ends in a copy of the body's RERAISE.  Its else part then runs to the
+ * end of rg, where the breaks go (3.11-3.13, finally body in the handler):
+ *
+ *     for x in y:               FOR_ITER  (to L)
+ *         if a(): break         ...; POP_TOP; RERAISE 0   <- the break
+ *     else:                  L: b(); RERAISE 0
+ *         b()
+ *
+ * (the else part may also raise: then it has no RERAISE, 3.12+). */
+static int breaks_end_finally(const rec *r, int32_t start, int32_t exit,
+                              const region *rg) {
+    int32_t b;
+    if (!rg->finally_end || exit >= rg->end ||
+        blk(r, exit)->start == rg->finally_end ||
+        is_finally_exit(r, rg, blk(r, exit)->start))
+        return 0;
+    for (b = start; b < exit; b++)
+        if (is_finally_exit(r, rg, blk(r, b)->end - 1))
+            return 1;
+    return 0;
 }
 
 /* Whether the then part [then_start, else_start) of an if ends the
@@ -2256,7 +2284,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     upy_stmt *s;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
-    int inlined;
+    int inlined, ends_finally;
 
     r->done[header] = 1;
     if (r->resume_block == header) {
@@ -2280,6 +2308,10 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     brk = break_target(r, body_start, exit, rg, &far);
     clause_end =
         breaks_past_clause_end(r, header, body_start, exit, rg, 1, &brk, &far);
+    ends_finally = brk == exit && far == UPY_NO_BLOCK &&
+                   breaks_end_finally(r, body_start, exit, rg);
+    if (ends_finally)
+        brk = rg->end;
 
     target = rec_new_target(r);
     if (!target || rec_push(r, SV_BIND, NULL))
@@ -2295,6 +2327,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
     body_rg.brk_moved = 0;
+    body_rg.brk_ends_finally = ends_finally;
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = first;
@@ -2578,6 +2611,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     body_rg.base = r->sp;
     body_rg.loop = header;
     body_rg.falls_to_loop = !runs_into;
+    body_rg.brk_ends_finally = 0;
     /* No way into the code after the loop from it: a break's code is the
      * code after the loop, moved in its place. */
     body_rg.brk_moved = r->ncode.layout->copies_exits &&
@@ -2960,6 +2994,7 @@ int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
         blk(r, inner_end - 1)->handler == h)
         return rec_region(r, header, body_rg, body);
     inner_rg.loop = inner_rg.cont = inner_rg.brk = UPY_NO_BLOCK;
+    inner_rg.brk_ends_finally = 0;
     inner_rg.brk_threaded = UPY_NO_BLOCK;
     inner_rg.falls_to_loop = 0;
     if (structure_while_true(r, header, &inner_rg, &after, body) < 0)
@@ -2994,7 +3029,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
             inner_end, anchor = c->on_false, copy = UPY_NO_BLOCK;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
-    int top_only = 0;
+    int top_only = 0, ends_finally;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
     upy_expr *test = c->test;
@@ -3078,6 +3113,10 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
                      ? breaks_past_clause_end(r, header, body_start, exit, rg,
                                               0, &brk, &far)
                      : UPY_NO_BLOCK;
+    ends_finally = anchor == exit && brk == exit && far == UPY_NO_BLOCK &&
+                   breaks_end_finally(r, body_start, exit, rg);
+    if (ends_finally)
+        brk = rg->end;
     /* (Only a chained comparison's links leave to such a copy that the
      * loop does not break to.) */
     if (copy != UPY_NO_BLOCK && copy != brk && c->chain_cleanup != UPY_NO_BLOCK)
@@ -3093,6 +3132,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.loop = header;
     body_rg.falls_to_loop = 1;
     body_rg.brk_moved = 0;
+    body_rg.brk_ends_finally = ends_finally;
     r->done[body_start] = 0;
     if (inner_end != UPY_NO_BLOCK) {
         if (rec_inner_while_true(r, header, inner_end, &body_rg, &body))
@@ -3982,6 +4022,11 @@ static void drop_left_with(rec *r, uint32_t i, uint32_t *base) {
  * its end). */
 static int32_t skipped_way_on(const rec *r, const upy_block *bb, uint32_t i) {
     const upy_nin *x = ins(r, i);
+    int32_t b = r->cfg.block_of[i];
+    /* (The skipped jump back to the header of a loop in that copy: the
+     * loop's exit, the header's, goes on after it.) */
+    if (r->skip[i] && x->op == N_JUMP && rec_loops_back_within(r, b, 0))
+        return b + 1 < (int32_t)r->cfg.count ? b + 1 : UPY_NO_BLOCK;
     if (r->skip[i] && x->op == N_JUMP)
         return bb->jump;
     if (upy_nin_falls_through(x) && (r->skip[i] || !upy_nin_ends_block(x)))
@@ -4214,7 +4259,8 @@ static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
                                  ins(r, r->stmt_start)->op == N_POP_TOP)))
         return 0;
     exit = blk(r, rg->brk)->start;
-    return exit == rg->finally_end || is_finally_exit(r, rg, exit);
+    return rg->brk_ends_finally || exit == rg->finally_end ||
+           is_finally_exit(r, rg, exit);
 }
 
 /* The most instructions looked at from a loop's exit for the return its
@@ -4583,9 +4629,12 @@ int rec_is_unwinding(const rec *r, int32_t b) {
     if (bb->end == bb->start)
         return 0;
     /* (The copy of a while loop's test at the end of its body, skipped,
-     * jumps back into the loop: no way out.) */
+     * jumps back into the loop: no way out.  Unless that loop is skipped
+     * too, part of a copy: a loop in a copy of a finally body, whose test
+     * 3.12+ turns into a jump back around a continue.) */
     if (ins(r, last)->op == N_POP_JUMP_IF &&
-        ins(r, last)->target <= (int32_t)bb->start)
+        ins(r, last)->target <= (int32_t)bb->start &&
+        !r->skip[ins(r, last)->target])
         return 0;
     if (ins(r, last)->op == N_RETURN && last > bb->start)
         last = iterator_pops_before(r, last, bb->start) - 1;
@@ -4593,6 +4642,12 @@ int rec_is_unwinding(const rec *r, int32_t b) {
         if (!r->skip[i])
             return 0;
     return 1;
+}
+
+int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
+    const upy_block *bb = blk(r, b);
+    return ins(r, bb->end - 1)->op == N_JUMP && bb->jump >= from &&
+           bb->jump <= b;
 }
 
 /* Whether the copies before the constant's load ending block b all came
@@ -4915,20 +4970,28 @@ static int all_skipped(const rec *r, int32_t b) {
     return 1;
 }
 
-/* Whether block b ends in a FOR_ITER whose loop, up to where it exits,
- * is all skipped: the loop of a comprehension inlined into a copy of a
- * while loop's test at the bottom of its body (`while [x for x in y]:`).
- * The walk goes on where the loop exits, the rest of the copy. */
-static int is_skipped_loop(const rec *r, int32_t b) {
+/* Where the walk goes on past the loop whose header is block b when all
+ * of the loop is skipped code, else UPY_NO_BLOCK: a FOR_ITER's loop up to
+ * where it exits (the loop of a comprehension inlined into a copy of a
+ * while loop's test at the bottom of its body, `while [x for x in y]:`),
+ * or a loop up to its last block (a while loop in a copy of a finally
+ * body that a return's value waits under).  The walk goes on where the
+ * loop exits, the rest of the copy. */
+static int32_t skipped_loop_exit(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    int32_t k;
-    if (ins(r, bb->end - 1)->op != N_FOR_ITER || bb->jump <= b ||
-        bb->jump >= (int32_t)r->cfg.count)
-        return 0;
-    for (k = b; k < bb->jump; k++)
+    int32_t k, exit;
+    if (ins(r, bb->end - 1)->op == N_FOR_ITER)
+        exit = bb->jump;
+    else if (bb->is_loop_header)
+        exit = loop_last(r, b) + 1;
+    else
+        return UPY_NO_BLOCK;
+    if (exit <= b || exit >= (int32_t)r->cfg.count)
+        return UPY_NO_BLOCK;
+    for (k = b; k < exit; k++)
         if (!all_skipped(r, k))
-            return 0;
-    return 1;
+            return UPY_NO_BLOCK;
+    return exit;
 }
 
 /* Whether block b, under the handler of the clause around the region's
@@ -5073,11 +5136,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
          * FOR_ITER still makes it one, and its block then holds the code
          * before it too, as the target of an enclosing loop that the walk
          * resumes after.) */
-        if (is_skipped_loop(r, b)) {
-            int32_t k;
-            for (k = b; k < bb->jump; k++)
+        if (skipped_loop_exit(r, b) != UPY_NO_BLOCK) {
+            int32_t k, exit = skipped_loop_exit(r, b);
+            for (k = b; k < exit; k++)
                 r->done[k] = 1;
-            b = bb->jump;
+            b = exit;
             continue;
         }
         if ((bb->is_loop_header || is_open_for(r, b)) && b != rg->loop &&
@@ -5205,6 +5268,12 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         case N_RERAISE:
             if (is_finally_break(r, rg, (uint32_t)stop))
                 return emit_simple(r, out, UPY_S_BREAK);
+            /* (A copy of the end of the finally body in a loop of that
+             * body not read as its break: ending the region there would
+             * drop the break.) */
+            if (is_finally_exit(r, rg, (uint32_t)stop) &&
+                rg->loop != UPY_NO_BLOCK && rg->loop >= rg->finally_start)
+                return rec_fail_region(r, b, rg, out);
             return 0;
         case N_RAISE:
             if (rec_eval(r, (uint32_t)stop, out))

@@ -1304,6 +1304,29 @@ static int only_tests_reach(const rec *r, int32_t b) {
     return blk(r, b)->npreds > 0;
 }
 
+/* Whether a block after the one of instruction `last` and before
+ * instruction `end` is reached: code of the finally body after the
+ * RERAISE at `last`, which then ends a branch only.  (3.12+ lays the else
+ * part of a for loop whose break ends the body out after the copy of the
+ * RERAISE the break got:
+ *
+ *     finally:                  FOR_ITER  (to L)
+ *         for x in y:           ...
+ *             if a(): break     POP_TOP; RERAISE 0   <- the break
+ *         else:              L: END_FOR
+ *             raise E           ...; RAISE_VARARGS
+ *
+ * the body never runs off its end, so it has no RERAISE of its own.) */
+static int reached_past(const rec *r, const uint8_t *reached, uint32_t last,
+                        uint32_t end) {
+    int32_t b;
+    for (b = r->cfg.block_of[last] + 1;
+         b < (int32_t)r->cfg.count && blk(r, b)->start < end; b++)
+        if (reached[b])
+            return 1;
+    return 0;
+}
+
 /* The finally body in the handler: [first, reraise) of instructions.  Its
  * RERAISE is under the handler's cleanup, as PUSH_EXC_INFO is; those of
  * the handlers of a try in the body (3.11 lays them out inside it) are
@@ -1338,6 +1361,8 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
     }
+    if (last && reached_past(r, reached, last, i))
+        last = 0;
     /* (The body's last statement may leave by more than one lone RERAISE
      * in a row: an if without else, by the then part's and then by the
      * one only the test jumps to; an if ending in a loop, by the one the
@@ -1373,13 +1398,29 @@ static int is_lone_return(const rec *r, int32_t b) {
            ins(r, blk(r, b)->start)->op == N_RETURN;
 }
 
+/* Whether block b ends the body of a loop in the copy of the finally body
+ * [fstart, fstart + flen) that starts at block `from`: it jumps back into
+ * the blocks from `from` on, and their code up to its end is the start of
+ * that body (not code after the try that holds a loop: a copy of the
+ * same finally body may follow that, before another try's RETURN). */
+static int loops_in_copy(const rec *r, int32_t b, int32_t from, uint32_t fstart,
+                         uint32_t flen) {
+    uint32_t n = blk(r, b)->end - blk(r, from)->start;
+    return rec_loops_back_within(r, b, from) && n <= flen &&
+           rec_same_code(r, blk(r, from)->start, fstart, n);
+}
+
 /* Whether block b falls through to the next block, or jumps forward past
  * it (the jump over the else part of an if / else in a copy of a finally
- * body, which goes on in the blocks after). */
-static int goes_on_to_next(const rec *r, int32_t b) {
+ * body, which goes on in the blocks after), or back in the copy of the
+ * finally body [fstart, fstart + flen) from block `from` on (the end of a
+ * loop's body in that copy, whose exit goes on after it). */
+static int goes_on_to_next(const rec *r, int32_t b, int32_t from,
+                           uint32_t fstart, uint32_t flen) {
     const upy_block *bb = blk(r, b);
     return bb->next == b + 1 ||
-           (ins(r, bb->end - 1)->op == N_JUMP && bb->jump > b + 1);
+           (ins(r, bb->end - 1)->op == N_JUMP && bb->jump > b + 1) ||
+           loops_in_copy(r, b, from, fstart, flen);
 }
 
 /* The block of the RETURN that the blocks from `end` on fall through to,
@@ -1388,11 +1429,14 @@ static int goes_on_to_next(const rec *r, int32_t b) {
  * one), or end when there is none.  Past the end of region rg only the
  * copies of the exits of statements around it (marked skipped already)
  * may come: a with body ends where its exit starts, and 3.12+ may lay a
- * handler out right after the return. */
-static int32_t return_after(const rec *r, int32_t end, const region *rg) {
+ * handler out right after the return.  The finally body is [fstart,
+ * fstart + flen). */
+static int32_t return_after(const rec *r, int32_t end, const region *rg,
+                            uint32_t fstart, uint32_t flen) {
     int32_t ret = end, count = (int32_t)r->cfg.count;
     while (ret < count && (ret < rg->end || rec_is_unwinding(r, ret)) &&
-           !blk(r, ret)->is_handler && goes_on_to_next(r, ret) &&
+           !blk(r, ret)->is_handler &&
+           goes_on_to_next(r, ret, end, fstart, flen) &&
            ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         ret++;
     if (ret >= count || (ret >= rg->end && !rec_is_unwinding(r, ret)) ||
@@ -1484,7 +1528,7 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
      * are skipped (and those of the exit a branch ending the finally body
      * early jumps to) the body goes on after them. */
     for (;;) {
-        ret = return_after(r, end, rg);
+        ret = return_after(r, end, rg, fstart, flen);
         if (branch_return_end(r, b, end, ret) != UPY_NO_BLOCK)
             branch_return = branch_return_end(r, b, end, ret);
         else if (!body_goes_on(r, ret, h) &&
@@ -1498,7 +1542,7 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
         from = end + 1;
         end = x;
     }
-    ret = return_after(r, end, rg);
+    ret = return_after(r, end, rg, fstart, flen);
     if (ret > end &&
         rec_skip_finally(r, b, ret, end + 1, UPY_NO_BLOCK, fstart, flen))
         return -1;
@@ -1635,12 +1679,23 @@ static int copied_handler(const upy_nin *x, const upy_nin *y, uint32_t first,
     return x->handler == *outer;
 }
 
+/* Whether instruction i of a finally body ending at `end` (its RERAISE,
+ * or its cleanup where it never runs off its end: rec_finally_cleanup)
+ * ends a branch that ends the body early: a RERAISE of its own, a copy of
+ * that at the end (the compiler copies that small exit block). */
+static int ends_early(const rec *r, uint32_t i, uint32_t end) {
+    return i != end && end < r->ncode.count && ins(r, i)->op == N_RERAISE &&
+           ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == rec_finally_cleanup(r, end);
+}
+
 /* Whether the code at `at` is the normal copy of the finally body
  * [first, first + *n) that leaves in a branch: the same code but for the
  * pops before each constant's return (handler_return_pops), and for each
- * jump to the body's end (a break out of a loop in it), where the copy has
- * the code after the copy, a small exit block the compiler copied in place
- * of the jump (inline_small_exit_blocks); its jumps land on the same code.
+ * jump to the body's end (a break out of a loop in it), or copy of its
+ * RERAISE (see ends_early), where the copy has the code after the copy, a
+ * small exit block the compiler copied in place of the jump
+ * (inline_small_exit_blocks); its jumps land on the same code.
  * Sets *n to the copy's length. */
 static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
                                      uint32_t *n) {
@@ -1656,7 +1711,8 @@ static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
         if (handler_return_pops(r, first + k, end)) {
             pos[++k] = j;
             loose = 1;
-        } else if (y->op == N_JUMP && (uint32_t)y->target == end &&
+        } else if (((y->op == N_JUMP && (uint32_t)y->target == end) ||
+                    ends_early(r, first + k, end)) &&
                    j < r->ncode.count && ins(r, j)->op != N_JUMP &&
                    (t = inlined_return_length(r, j)) != 0) {
             j += t;
@@ -1676,7 +1732,9 @@ static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
             continue;
         }
         x = ins(r, pos[k]);
-        if (y->op == N_JUMP && (uint32_t)y->target == end && x->op != N_JUMP) {
+        if (((y->op == N_JUMP && (uint32_t)y->target == end) ||
+             ends_early(r, first + k, end)) &&
+            x->op != N_JUMP) {
             t = inlined_return_length(r, pos[k]);
             if (!rec_same_code(r, pos[k], at + m, t) &&
                 !(copy_runs_off_nowhere(r, at + m) &&
@@ -1726,15 +1784,6 @@ static void claim_exit_copies(rec *r, int32_t b, int32_t end, int32_t exit) {
         rec_skip_range(r, xb->start, n);
         r->done[x] = 1;
     }
-}
-
-/* Whether instruction i of a finally body ending at `end` (its RERAISE)
- * ends a branch that ends the body early: a RERAISE of its own, a copy of
- * that at the end (the compiler copies that small exit block). */
-static int ends_early(const rec *r, uint32_t i, uint32_t end) {
-    return i != end && end < r->ncode.count && ins(r, end)->op == N_RERAISE &&
-           ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == ins(r, end)->handler;
 }
 
 /* The copy of the finally body [first, first + *n) on the normal way out
@@ -1836,8 +1885,13 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
         if (map[i - first] == UINT32_MAX)
             continue;
         if (inl[i - first]) {
-            if (inl[i - first] != tail ||
-                !rec_same_code(r, map[i - first], c, tail))
+            /* (Where the copy never runs off its end, its branches that
+             * end the body early got the implicit `return None` after the
+             * try, which nothing else reaches.) */
+            if ((inl[i - first] != tail ||
+                 !rec_same_code(r, map[i - first], c, tail)) &&
+                !(copy_runs_off_nowhere(r, c) &&
+                  returns_none(r, map[i - first], inl[i - first])))
                 return 0;
             continue;
         }
@@ -2466,12 +2520,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         region frg = *rg;
         int32_t fb = r->cfg.block_of[first];
         frg.start = h;
-        frg.end = r->cfg.block_of[reraise] + 1;
+        frg.end = r->cfg.block_of[reraise] +
+                  (ins(r, reraise)->op == N_RERAISE ? 1 : 0);
         frg.follow = UPY_NO_BLOCK;
         frg.handler = hb->handler;
         frg.alt_handler = REC_NO_ALT;
         frg.base = r->sp;
-        frg.finally_end = ins(r, reraise)->op == N_RERAISE ? reraise : 0;
+        frg.finally_end = reraise;
+        frg.brk_ends_finally = 0;
         frg.finally_start = h;
         r->resume_block = fb;
         r->resume_at = first;
