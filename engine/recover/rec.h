@@ -574,6 +574,10 @@ int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n);
 int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
                      int32_t h, uint32_t fstart, uint32_t flen);
 
+/* structure.c: where the code at instruction i goes on, past the jumps it
+ * starts with. */
+uint32_t rec_jumped_to(const rec *r, uint32_t i);
+
 /* try.c: the try statement whose handler is h, starting at block b. */
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out);

@@ -197,3 +197,25 @@ def mapping_or_capture(v):
     match v:
         case {"x": x} | x:
             return x
+
+
+def last_guard_in_loop(xs, out):
+    # anyio _build_lazy_map: the last case's guard (no `case _` after it)
+    # fails past the failure chain's POP_TOP to the jump back; read as an
+    # if around the body, it came back failing to the body's jump back.
+    for x in xs:
+        match x:
+            case Point():
+                out.append(0)
+            case int() if x > 1:
+                out.append(x)
+
+
+def last_case_if_in_loop(xs, out):
+    for x in xs:
+        match x:
+            case Point():
+                out.append(0)
+            case int():
+                if x > 1:
+                    out.append(x)
