@@ -1381,6 +1381,23 @@ static int fails_to(const rec *r, int32_t b, int64_t fail) {
             rec_jumped_to(r, r->cfg.blocks[b].start) == fail);
 }
 
+/* Whether the last case, not copied, starts with a guard.  A guard fails
+ * where the pattern fails, past the failure chain's POP_TOPs; an if around
+ * the body fails to the body's end, a jump on.  Where no `case _` follows,
+ * 3.12+ thread that jump to where the pattern fails too (flowgraph.c
+ * jump threading), so only the lines tell them apart: the guard is on the
+ * case's line, the if on one of its own.  (In 3.11 the guard of `for x in
+ * xs: match x: case A() if g: ...` fails to the jump back after the
+ * chain, the if of `case A(): if g: ...` to the body's own jump back.) */
+static int last_case_has_guard(const rec *r, const mcase *mc,
+                               int has_default) {
+    uint32_t i = mc->after;
+    if (!last_case_guard(r, i, mc->fail_at, mc->chain))
+        return 0;
+    return has_default || (i > 0 && ins(r, i)->line >= 0 &&
+                           ins(r, i)->line <= ins(r, i - 1)->line);
+}
+
 int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
               upy_ptr_vec *out) {
     mparse parsed, *mp = &parsed;
@@ -1429,14 +1446,8 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
             continue;
         }
         guard_at = mc->guard_end;
-        /* The last case's guard fails to where its pattern fails, past
-         * the POP_TOPs of the failure chain; an if around the body fails
-         * to the body's end instead.  (In a loop the two differ in 3.11:
-         * `for x in xs: match x: case A() if g: ...` fails to the jump
-         * back after the chain's POP_TOP, `case A(): if g: ...` to the
-         * body's own jump back.) */
         if (guard_at < 0 && !mc->copied &&
-            last_case_guard(r, mc->after, mc->fail_at, mc->chain))
+            last_case_has_guard(r, mc, default_start != UPY_NO_BLOCK))
             guard_at = mc->after;
         if (guard_at >= 0) {
             /* The guard: a condition that fails to the next case. */

@@ -50,14 +50,20 @@ static int is_return_none(const upy_stmt *s) {
            (!s->u.value || rec_is_const_none(s->u.value));
 }
 
-/* Whether block b is entered by an unconditional forward jump.  (Cold
- * exception handlers jump back to exits without copying them.) */
+/* Whether block b is entered by an unconditional forward jump from
+ * another line.  (Cold exception handlers jump back to exits without
+ * copying them.  A block without a line of its own takes the line of the
+ * jump into it: 3.11 lays the code after a with out past the with's
+ * handler, and the with's exit jumps there, to a copy of the implicit
+ * return when the with ends a branch of a final if.) */
 static int jumped_to(const rec *r, const upy_block *b) {
     uint32_t k;
     for (k = 0; k < b->npreds; k++) {
         const upy_block *p = &r->cfg.blocks[b->preds[k]];
-        if (r->ncode.ins[p->end - 1].op == N_JUMP && p->start < b->start &&
-            &r->cfg.blocks[p->jump] == b)
+        const upy_nin *jump = &r->ncode.ins[p->end - 1];
+        if (jump->op == N_JUMP && p->start < b->start &&
+            &r->cfg.blocks[p->jump] == b &&
+            jump->line != r->ncode.ins[b->start].line)
             return 1;
     }
     return 0;
@@ -390,11 +396,15 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     b = r->cfg.block_of[at - 4];
     bb = &r->cfg.blocks[b];
     /* (The exit lies outside the body's protected range: a block of its
-     * own, which the code before it runs into.) */
+     * own, which the code before it runs into; or which the branches of
+     * an if before the return join in at the return's line: `if c: A` /
+     * `return` + B, where `if c: A` / `else: B` enters the with's own
+     * exit, which has no line but the with's, by a jump from A.) */
     return bb->start < at - 4 ||
            (b > 0 && bb->npreds == 1 && bb->preds[0] == b - 1 &&
             r->cfg.blocks[b - 1].next == b &&
-            in[r->cfg.blocks[b - 1].end - 1].op != N_JUMP);
+            in[r->cfg.blocks[b - 1].end - 1].op != N_JUMP) ||
+           in[at - 4].lead_line >= 0;
 }
 
 /* Whether a final return of statements l that ends_with_return_none

@@ -219,3 +219,29 @@ def last_case_if_in_loop(xs, out):
             case int():
                 if x > 1:
                     out.append(x)
+
+
+def last_case_if_in_with(x, lock):
+    # traceback StackSummary._should_show_carets (3.13): the if's jump,
+    # threaded past the body's jump to the code after the match, lands
+    # where a guard's would; the if is on a line of its own.
+    with lock:
+        y = None
+        match x:
+            case Point():
+                y = 1
+            case int():
+                if x > 1:
+                    y = 2
+        lock.append(y)
+
+
+def last_guard_in_with(x, lock):
+    with lock:
+        y = None
+        match x:
+            case Point():
+                y = 1
+            case int() if x > 1:
+                y = 2
+        lock.append(y)
