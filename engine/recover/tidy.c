@@ -1354,6 +1354,68 @@ void rec_fold_tail_returns(rec *r, upy_stmt_list *body) {
     }
 }
 
+/* Whether return statement t, right after try statement s with a finally
+ * body, is the last statement of the try body.  The compiler unwinds the
+ * finally body (and the loops and withs around it) before it loads a
+ * constant it returns (compile.c compiler_return), leaving the return's
+ * line as a NOP before the copy of the finally body on the normal way out:
+ * the load and the return after that copy have no line of their own.  A
+ * return written after the try has its line after all of the try's, on
+ * its load or on the NOP before what it unwinds.  (`try: a(); return 0` /
+ * `finally: b()` against `try: a()` / `finally: b()` + `return 0`.)  The
+ * implicit `return None` has no line of its own either, so None is left
+ * where it is. */
+static int unwound_return(const rec *r, const upy_stmt *s,
+                          const upy_stmt *t) {
+    const upy_nin *in = r->ncode.ins;
+    uint32_t i;
+    int32_t last = -1;
+    if (s->kind != UPY_S_TRY || !s->u.try_.finalbody.len ||
+        t->kind != UPY_S_RETURN || !t->u.value ||
+        t->u.value->kind != UPY_E_CONST || rec_is_const_none(t->u.value) ||
+        t->start <= s->start)
+        return 0;
+    for (i = s->start; i < t->start; i++)
+        if (in[i].line > last)
+            last = in[i].line;
+    for (i = t->start; i < r->ncode.count; i++) {
+        if (in[i].line > last || in[i].lead_line > last)
+            return 0;
+        if (in[i].op == N_RETURN)
+            return i > 0 && in[i - 1].op == N_LOAD_CONST;
+    }
+    return 0;
+}
+
+static void unwound_returns_in(upy_stmt_list *list, upy_list_role role,
+                               const upy_stmt *holder, void *arg) {
+    (void)role;
+    (void)holder;
+    rec_unwound_returns(arg, list);
+}
+
+/* Puts each return that unwound_return tells back at the end of its try
+ * body. */
+void rec_unwound_returns(rec *r, upy_stmt_list *body) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++) {
+        upy_stmt *s = body->items[k];
+        upy_stmt_each_list(s, unwound_returns_in, r);
+        if (k + 1 < body->len && unwound_return(r, s, body->items[k + 1])) {
+            upy_stmt_list *tb = &s->u.try_.body;
+            upy_stmt **items =
+                upy_arena_array(r->arena, tb->len + 1, sizeof(upy_stmt *));
+            if (!items)
+                return;
+            memcpy(items, tb->items, tb->len * sizeof *items);
+            items[tb->len] = body->items[k + 1];
+            tb->items = items;
+            tb->len++;
+            drop(body, k + 1);
+        }
+    }
+}
+
 /* A module or class docstring is stored to __doc__ as the first
  * statement; print it as the docstring it was. */
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at) {
