@@ -2059,8 +2059,13 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
         }
     *far = UPY_NO_BLOCK;
     eb = brk < (int32_t)r->cfg.count ? blk(r, brk) : NULL;
+    /* (Unless a jump out of the body goes to the region's end, not where
+     * the lone jump goes: then that jump is the loop's else part, and the
+     * jump past it a break.  3.11, `if a: while c: ... break` / `else:
+     * break` + code: the else part breaks an outer loop.) */
     if (brk < rg->end && eb->end - eb->start == 1 &&
-        ins(r, eb->start)->op == N_JUMP && leaves_to_follow(r, eb->jump, rg)) {
+        ins(r, eb->start)->op == N_JUMP && leaves_to_follow(r, eb->jump, rg) &&
+        !(away == rg->end && away != eb->jump)) {
         *far = eb->jump;
         return brk;
     }
