@@ -1405,7 +1405,8 @@ static int then_with_leaves_region(const rec *r, const region *rg,
         return 0;
     to = blk(r, rg->follow)->start;
     if (ins(r, j)->op == N_JUMP)
-        return rec_jumped_to(r, j) == rec_jumped_to(r, to) && rec_jumped_to(r, f) != to;
+        return rec_jumped_to(r, j) == rec_jumped_to(r, to) &&
+               rec_jumped_to(r, f) != to;
     n = exit_copy_len(r, j, to);
     if (!n || rec_same_code(r, j, f, n))
         return 0;
