@@ -1375,8 +1375,11 @@ static int unwound_return(const rec *r, const upy_stmt *s,
         t->u.value->kind != UPY_E_CONST || rec_is_const_none(t->u.value) ||
         t->start <= s->start)
         return 0;
+    /* (Copies of the return after the try, as 3.13 puts in place of a
+     * break in the finally body, tell nothing.) */
     for (i = s->start; i < t->start; i++)
-        if (in[i].line > last)
+        if (in[i].line > last && in[i].op != N_RETURN &&
+            !(in[i].op == N_LOAD_CONST && in[i + 1].op == N_RETURN))
             last = in[i].line;
     for (i = t->start; i < r->ncode.count; i++) {
         if (in[i].line > last || in[i].lead_line > last)

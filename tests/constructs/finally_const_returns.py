@@ -70,3 +70,15 @@ def after_try_in_with(x, out):
         finally:
             out.b()
         return 2
+
+
+async def after_try_break_in_finally(self, fut):
+    # asyncio Semaphore.acquire (3.13): the break in the finally body's
+    # loop is a copy of the return after the try, on its line.
+    try:
+        await fut
+    finally:
+        while self.value > 0:
+            if not self.wake():
+                break
+    return True
