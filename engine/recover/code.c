@@ -1950,6 +1950,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         rec_drop_final_return(&r, body);
     } else if (kind != CODE_LAMBDA && kind != CODE_GENERIC &&
                kind != CODE_LAZY) {
+        rec_unwound_returns(&r, body);
         rec_fold_tail_returns(&r, body);
         rec_drop_final_return(&r, body);
     }

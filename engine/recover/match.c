@@ -1350,9 +1350,13 @@ static int32_t first_after(int32_t after, int32_t b, int32_t current) {
 }
 
 /* Whether the code of the last case, from instruction i on, starts with a
- * guard: a test that fails to `fail` (where a trailing `case _` starts)
- * before any statement ends. */
-static int last_case_guard(const rec *r, uint32_t i, int64_t fail) {
+ * guard: a test that fails to `fail` (where a trailing `case _` starts,
+ * or the code after the match) before any statement ends.  The guard's
+ * jump lands past the case's failure chain (which starts at `chain`),
+ * maybe on a jump that goes to `fail`: an if around the body would go to
+ * the body's end. */
+static int last_case_guard(const rec *r, uint32_t i, int64_t fail,
+                           int64_t chain) {
     int64_t depth = 0;
     for (; i < r->ncode.count; i++) {
         const upy_nin *in = ins(r, i);
@@ -1360,11 +1364,38 @@ static int last_case_guard(const rec *r, uint32_t i, int64_t fail) {
         if (depth < 0)
             return 0;
         if (in->op == N_POP_JUMP_IF && depth == 0)
-            return in->target == fail;
+            return in->target == fail ||
+                   (chain >= 0 && in->target > chain &&
+                    rec_jumped_to(r, (uint32_t)in->target) == fail);
         if (depth == 0 || upy_nin_ends_block(in))
             return 0;
     }
     return 0;
+}
+
+/* Whether a guard whose test fails to block b goes where its case's
+ * pattern fails to, `fail`: there or, last case in a loop, through the jump
+ * to the loop's header after the failure chain (last_case_guard). */
+static int fails_to(const rec *r, int32_t b, int64_t fail) {
+    return b == block_at(r, fail) ||
+           (b < (int32_t)r->cfg.count &&
+            rec_jumped_to(r, r->cfg.blocks[b].start) == fail);
+}
+
+/* Whether the last case, not copied, starts with a guard.  A guard fails
+ * where the pattern fails, past the failure chain's POP_TOPs; an if around
+ * the body fails to the body's end, a jump on.  Where no `case _` follows,
+ * 3.12+ thread that jump to where the pattern fails too (flowgraph.c
+ * jump threading), so only the lines tell them apart: the guard is on the
+ * case's line, the if on one of its own.  (In 3.11 the guard of `for x in
+ * xs: match x: case A() if g: ...` fails to the jump back after the
+ * chain, the if of `case A(): if g: ...` to the body's own jump back.) */
+static int last_case_has_guard(const rec *r, const mcase *mc, int has_default) {
+    uint32_t i = mc->after;
+    if (!last_case_guard(r, i, mc->fail_at, mc->chain))
+        return 0;
+    return has_default || (i > 0 && ins(r, i)->line >= 0 &&
+                           ins(r, i)->line <= ins(r, i - 1)->line);
 }
 
 int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
@@ -1415,11 +1446,8 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
             continue;
         }
         guard_at = mc->guard_end;
-        /* The last case keeps its guard apart only before a trailing
-         * `case _` (otherwise the guard is an if around the body, the same
-         * code). */
-        if (guard_at < 0 && !mc->copied && default_start != UPY_NO_BLOCK &&
-            last_case_guard(r, mc->after, mc->fail_at))
+        if (guard_at < 0 && !mc->copied &&
+            last_case_has_guard(r, mc, default_start != UPY_NO_BLOCK))
             guard_at = mc->after;
         if (guard_at >= 0) {
             /* The guard: a condition that fails to the next case. */
@@ -1440,7 +1468,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
             cond.start = mc->after;
             if (rec_condition(r, gb, rg, &cond, &tmp))
                 return -1;
-            if (tmp.len || cond.on_false != block_at(r, mc->fail_at) ||
+            if (tmp.len || !fails_to(r, cond.on_false, mc->fail_at) ||
                 cond.on_true >= (int32_t)r->cfg.count ||
                 (mc->guard_end >= 0 &&
                  (cond.on_true != block_at(r, mc->guard_end) ||

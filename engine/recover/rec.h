@@ -593,6 +593,10 @@ int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n);
 int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
                      int32_t h, uint32_t fstart, uint32_t flen);
 
+/* structure.c: where the code at instruction i goes on, past the jumps it
+ * starts with. */
+uint32_t rec_jumped_to(const rec *r, uint32_t i);
+
 /* try.c: the try statement whose handler is h, starting at block b. */
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out);
@@ -730,6 +734,9 @@ int rec_ends_terminal(const upy_stmt_list *body);
 int rec_place_passes(rec *r, upy_stmt_list *body);
 int rec_place_final_passes(rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(rec *r, upy_stmt_list *body);
+/* A return of a constant read after a try/finally that the try body's
+ * end had: moved back there. */
+void rec_unwound_returns(rec *r, upy_stmt_list *body);
 void rec_class_cell_returns(upy_stmt_list *body);
 void rec_tidy_class_body(upy_stmt_list *body);
 void rec_docstring_from_doc(upy_stmt_list *body, uint32_t at);

@@ -1488,8 +1488,6 @@ static int then_with_runs_off(const rec *r, const rec_cond *c,
            leaves_only_to_loop(r, then_end, rg->end, rg->loop);
 }
 
-static uint32_t jumped_to(const rec *r, uint32_t i);
-
 /* How many instructions from `at` on are a copy of the small exit block
  * at `to` (up to its return; the compiler copies such blocks in place of
  * jumps to them), 0 when they are not. */
@@ -1538,7 +1536,8 @@ static int then_with_leaves_region(const rec *r, const region *rg,
         return 0;
     to = blk(r, rg->follow)->start;
     if (ins(r, j)->op == N_JUMP)
-        return jumped_to(r, j) == jumped_to(r, to) && jumped_to(r, f) != to;
+        return rec_jumped_to(r, j) == rec_jumped_to(r, to) &&
+               rec_jumped_to(r, f) != to;
     n = exit_copy_len(r, j, to);
     if (!n || rec_same_code(r, j, f, n))
         return 0;
@@ -2201,8 +2200,13 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
         }
     *far = UPY_NO_BLOCK;
     eb = brk < (int32_t)r->cfg.count ? blk(r, brk) : NULL;
+    /* (Unless a jump out of the body goes to the region's end, not where
+     * the lone jump goes: then that jump is the loop's else part, and the
+     * jump past it a break.  3.11, `if a: while c: ... break` / `else:
+     * break` + code: the else part breaks an outer loop.) */
     if (brk < rg->end && eb->end - eb->start == 1 &&
-        ins(r, eb->start)->op == N_JUMP && leaves_to_follow(r, eb->jump, rg)) {
+        ins(r, eb->start)->op == N_JUMP && leaves_to_follow(r, eb->jump, rg) &&
+        !(away == rg->end && away != eb->jump)) {
         *far = eb->jump;
         return brk;
     }
@@ -3586,9 +3590,7 @@ static int is_way_out(const upy_stmt *s) {
            s->kind == UPY_S_RETURN || s->kind == UPY_S_RAISE;
 }
 
-/* Where the code at instruction i goes on: past the jumps it starts
- * with. */
-static uint32_t jumped_to(const rec *r, uint32_t i) {
+uint32_t rec_jumped_to(const rec *r, uint32_t i) {
     int hops = 0;
     while (i < r->ncode.count && ins(r, i)->op == N_JUMP &&
            ins(r, i)->target >= 0 && hops++ < 8)
@@ -3622,7 +3624,7 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
     at = blk(r, *cont)->start + *cont_offset;
     s_at = blk(r, sb)->start + soff;
     if (at >= r->ncode.count || s_at >= r->ncode.count ||
-        jumped_to(r, at) == jumped_to(r, s_at))
+        rec_jumped_to(r, at) == rec_jumped_to(r, s_at))
         return 0;
     wb = r->cfg.block_of[at];
     n = blk(r, wb)->end - at;

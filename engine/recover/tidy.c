@@ -50,14 +50,20 @@ static int is_return_none(const upy_stmt *s) {
            (!s->u.value || rec_is_const_none(s->u.value));
 }
 
-/* Whether block b is entered by an unconditional forward jump.  (Cold
- * exception handlers jump back to exits without copying them.) */
+/* Whether block b is entered by an unconditional forward jump from
+ * another line.  (Cold exception handlers jump back to exits without
+ * copying them.  A block without a line of its own takes the line of the
+ * jump into it: 3.11 lays the code after a with out past the with's
+ * handler, and the with's exit jumps there, to a copy of the implicit
+ * return when the with ends a branch of a final if.) */
 static int jumped_to(const rec *r, const upy_block *b) {
     uint32_t k;
     for (k = 0; k < b->npreds; k++) {
         const upy_block *p = &r->cfg.blocks[b->preds[k]];
-        if (r->ncode.ins[p->end - 1].op == N_JUMP && p->start < b->start &&
-            &r->cfg.blocks[p->jump] == b)
+        const upy_nin *jump = &r->ncode.ins[p->end - 1];
+        if (jump->op == N_JUMP && p->start < b->start &&
+            &r->cfg.blocks[p->jump] == b &&
+            jump->line != r->ncode.ins[b->start].line)
             return 1;
     }
     return 0;
@@ -390,11 +396,15 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     b = r->cfg.block_of[at - 4];
     bb = &r->cfg.blocks[b];
     /* (The exit lies outside the body's protected range: a block of its
-     * own, which the code before it runs into.) */
+     * own, which the code before it runs into; or which the branches of
+     * an if before the return join in at the return's line: `if c: A` /
+     * `return` + B, where `if c: A` / `else: B` enters the with's own
+     * exit, which has no line but the with's, by a jump from A.) */
     return bb->start < at - 4 ||
            (b > 0 && bb->npreds == 1 && bb->preds[0] == b - 1 &&
             r->cfg.blocks[b - 1].next == b &&
-            in[r->cfg.blocks[b - 1].end - 1].op != N_JUMP);
+            in[r->cfg.blocks[b - 1].end - 1].op != N_JUMP) ||
+           in[at - 4].lead_line >= 0;
 }
 
 /* Whether a final return of statements l that ends_with_return_none
@@ -1341,6 +1351,70 @@ void rec_fold_tail_returns(rec *r, upy_stmt_list *body) {
         break;
     default:
         break;
+    }
+}
+
+/* Whether return statement t, right after try statement s with a finally
+ * body, is the last statement of the try body.  The compiler unwinds the
+ * finally body (and the loops and withs around it) before it loads a
+ * constant it returns (compile.c compiler_return), leaving the return's
+ * line as a NOP before the copy of the finally body on the normal way out:
+ * the load and the return after that copy have no line of their own.  A
+ * return written after the try has its line after all of the try's, on
+ * its load or on the NOP before what it unwinds.  (`try: a(); return 0` /
+ * `finally: b()` against `try: a()` / `finally: b()` + `return 0`.)  The
+ * implicit `return None` has no line of its own either, so None is left
+ * where it is. */
+static int unwound_return(const rec *r, const upy_stmt *s, const upy_stmt *t) {
+    const upy_nin *in = r->ncode.ins;
+    uint32_t i;
+    int32_t last = -1;
+    if (s->kind != UPY_S_TRY || !s->u.try_.finalbody.len ||
+        t->kind != UPY_S_RETURN || !t->u.value ||
+        t->u.value->kind != UPY_E_CONST || rec_is_const_none(t->u.value) ||
+        t->start <= s->start)
+        return 0;
+    /* (Copies of the return after the try, as 3.13 puts in place of a
+     * break in the finally body, tell nothing.) */
+    for (i = s->start; i < t->start; i++)
+        if (in[i].line > last && in[i].op != N_RETURN &&
+            !(in[i].op == N_LOAD_CONST && in[i + 1].op == N_RETURN))
+            last = in[i].line;
+    for (i = t->start; i < r->ncode.count; i++) {
+        if (in[i].line > last || in[i].lead_line > last)
+            return 0;
+        if (in[i].op == N_RETURN)
+            return i > 0 && in[i - 1].op == N_LOAD_CONST;
+    }
+    return 0;
+}
+
+static void unwound_returns_in(upy_stmt_list *list, upy_list_role role,
+                               const upy_stmt *holder, void *arg) {
+    (void)role;
+    (void)holder;
+    rec_unwound_returns(arg, list);
+}
+
+/* Puts each return that unwound_return tells back at the end of its try
+ * body. */
+void rec_unwound_returns(rec *r, upy_stmt_list *body) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++) {
+        upy_stmt *s = body->items[k];
+        upy_stmt_each_list(s, unwound_returns_in, r);
+        if (k + 1 < body->len && unwound_return(r, s, body->items[k + 1])) {
+            upy_stmt_list *tb = &s->u.try_.body;
+            upy_stmt **items =
+                upy_arena_array(r->arena, tb->len + 1, sizeof(upy_stmt *));
+            if (!items)
+                return;
+            memcpy(items, tb->items, tb->len * sizeof *items);
+            items[tb->len] = body->items[k + 1];
+            tb->items = items;
+            tb->len++;
+            drop(body, k + 1);
+        }
     }
 }
 

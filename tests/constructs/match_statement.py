@@ -197,3 +197,51 @@ def mapping_or_capture(v):
     match v:
         case {"x": x} | x:
             return x
+
+
+def last_guard_in_loop(xs, out):
+    # anyio _build_lazy_map: the last case's guard (no `case _` after it)
+    # fails past the failure chain's POP_TOP to the jump back; read as an
+    # if around the body, it came back failing to the body's jump back.
+    for x in xs:
+        match x:
+            case Point():
+                out.append(0)
+            case int() if x > 1:
+                out.append(x)
+
+
+def last_case_if_in_loop(xs, out):
+    for x in xs:
+        match x:
+            case Point():
+                out.append(0)
+            case int():
+                if x > 1:
+                    out.append(x)
+
+
+def last_case_if_in_with(x, lock):
+    # traceback StackSummary._should_show_carets (3.13): the if's jump,
+    # threaded past the body's jump to the code after the match, lands
+    # where a guard's would; the if is on a line of its own.
+    with lock:
+        y = None
+        match x:
+            case Point():
+                y = 1
+            case int():
+                if x > 1:
+                    y = 2
+        lock.append(y)
+
+
+def last_guard_in_with(x, lock):
+    with lock:
+        y = None
+        match x:
+            case Point():
+                y = 1
+            case int() if x > 1:
+                y = 2
+        lock.append(y)

@@ -354,3 +354,27 @@ def except_break_in_while_true_in_if_in_for(xs, sparse, edges, g):
         else:
             g(i)
     return g
+
+
+# werkzeug http.parse_options_header (3.11): an inner while whose else part
+# breaks the outer loop ends the then part of an if: its break, a jump to
+# the code after the if, was read as the end of the if in the inner body
+# (the break lost), and the else part as a break after the inner loop.
+def inner_while_else_break_in_if(rest, length, pos, parts):
+    while pos < length:
+        if rest.startswith('"', pos):
+            q = pos + 1
+            while q < length:
+                if rest.startswith('"', q):
+                    q += 1
+                    parts.append(q)
+                    break
+                else:
+                    q += 1
+            else:
+                break
+        if rest.find(';', pos) >= 0:
+            pos += 1
+        else:
+            break
+    return parts

@@ -48,3 +48,54 @@ async def send_all(self, data):
             total = 0
             while total < len(view):
                 total += await self.send(view[total:])
+
+
+# rich Live.stop: the then part ends in an if, whose branches join at the
+# return's line before its copy of the with's exit (a block with two ways
+# in); `if c: A` / `else: B` would jump from A to the with's own exit.
+def joined_return(self):
+    with self.lock:
+        if self.nested:
+            if not self.transient:
+                self.a()
+            return
+        self.b()
+
+
+def joined_else(self):
+    with self.lock:
+        if self.nested:
+            if not self.transient:
+                self.a()
+        else:
+            self.b()
+
+
+
+# tqdm cli main: the implicit return after a with that ends a branch of a
+# final if.  3.11 lays the code after the with out past its handler, so
+# the with's exit jumps to that copy of the return, which takes the jump's
+# line: no written return (one would have a line of its own).
+def with_loop_in_branch(d, update, stdin):
+    if d:
+        d.a()
+    elif update:
+        if update > 1:
+            with d.lock as t:
+                for i in stdin:
+                    t.write(i)
+        else:
+            for i in stdin:
+                d.write(i)
+    else:
+        d.b()
+
+
+def written_return_after_with(d, stdin):
+    if d:
+        with d.lock:
+            for i in stdin:
+                d.write(i)
+        return
+    else:
+        d.b()
