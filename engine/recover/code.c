@@ -61,6 +61,13 @@ static int numbered_at_loop(const rec *r, size_t at, uint32_t from,
     return 0;
 }
 
+/* A constant a `while` loop may test that the compiler drops: True or
+ * 1. */
+static int loop_test(const upy_object *c) {
+    return c->kind == UPY_TRUE || (c->kind == UPY_INT && !c->u.integer.is_big &&
+                                   c->u.integer.value == 1);
+}
+
 /* The test of a `while True` loop whose body starts at instruction
  * `from`.  The compiler leaves a loop's constant test in co_consts when
  * the loop can end (3.10-3.12), loaded by nothing: such a constant 1 says
@@ -70,6 +77,20 @@ upy_expr *rec_true(rec *r, uint32_t from) {
     const upy_object *consts = r->code->consts, *one = NULL, *any_one = NULL;
     size_t k;
     int has_true = 0;
+    /* Where the numbering leaves a slot for the loop's test (`while 1:`
+     * then `while True:`, both kept by 3.10-3.11), that constant. */
+    const upy_object *dropped = rec_dropped_const_at(r, from, loop_test, 0);
+    if (dropped)
+        return rec_const(r, dropped);
+    /* A True numbered elsewhere was not the test (which numbers it at the
+     * loop): a 1 numbered before was (3.13 `while 1:` after `x = 1`). */
+    for (k = 0; k < upy_seq_len(consts); k++)
+        if (upy_seq_item(consts, k)->kind == UPY_TRUE) {
+            dropped = rec_dropped_const_at(r, from, loop_test, 1);
+            if (dropped)
+                return rec_const(r, dropped);
+            break;
+        }
     for (k = 0; k < upy_seq_len(consts); k++) {
         const upy_object *o = upy_seq_item(consts, k);
         uint32_t use;

@@ -850,11 +850,13 @@ static int is_assertion_error(const rec *r, sval v) {
  * constant false one is dropped) the source was `assert False, msg`
  * (or another false constant, which stays numbered);
  * rec_assert puts the test in when there is one. */
-static int eval_assert(rec *r, uint32_t i, sval exc, upy_ptr_vec *out) {
+static int eval_assert(rec *r, sval exc, upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_ASSERT);
     if (!s)
         return -1;
-    s->u.assert_.test = rec_failing_assert_test(r, i);
+    /* (The dropped test was loaded where the statement starts, before
+     * the constants of its message: `assert 0, [s for s in x]`.) */
+    s->u.assert_.test = rec_failing_assert_test(r, s->start);
     if (!s->u.assert_.test)
         return -1;
     if (exc.kind == SV_VALUE && exc.expr->u.call.args.len == 1)
@@ -1336,7 +1338,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         return rec_push_sval(r, a);
     case N_RAISE:
         if (in->arg == 1 && r->sp && is_assertion_error(r, r->stack[r->sp - 1]))
-            return eval_assert(r, i, rec_pop(r), out);
+            return eval_assert(r, rec_pop(r), out);
         s = rec_stmt(r, UPY_S_RAISE);
         if (!s)
             return -1;
