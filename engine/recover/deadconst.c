@@ -480,14 +480,21 @@ static uint32_t first_none_test(const rec *r, uint32_t before) {
 static int misordered_literal(const rec *r, const uint32_t *first,
                               uint32_t n, uint32_t k, int doc_slot) {
     const upy_object *c = upy_seq_item(r->code->consts, k);
-    uint32_t lo, hi, use = first[k];
+    uint32_t j, use = first[k];
     if (first[k] == UINT32_MAX || (k == 0 && doc_slot) || !literal(c) ||
         folded_item(r, k))
         return 0;
     if (c->kind == UPY_NONE)
         use = first_none_test(r, use);
-    rec_dead_bounds(first, n, k, k + 1, &lo, &hi);
-    return hi != UINT32_MAX && use > hi;
+    /* (A tuple the optimizer folded is numbered after all the code's
+     * constants, and loaded where its items were: a def's defaults.) */
+    for (j = k + 1; j < n; j++) {
+        const upy_object *o = upy_seq_item(r->code->consts, j);
+        if (first[j] < use && o->kind != UPY_TUPLE &&
+            o->kind != UPY_FROZENSET)
+            return 1;
+    }
+    return 0;
 }
 
 /* Looks for the place of a try's dropped else: right after its body,
@@ -544,6 +551,10 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
      * its code, wherever the code loads it. */
     if (n && doc_slot)
         first[0] = UINT32_MAX;
+    /* A dropped test the output writes numbers its constant there. */
+    for (k = 0; k < n && r->const_tested_at; k++)
+        if (r->const_tested_at[k] < first[k])
+            first[k] = r->const_tested_at[k];
     /* Those loaded out of order first: where they go (first[k] then)
      * bounds the places of the others. */
     for (k = n; k-- > 0;)
@@ -578,7 +589,7 @@ typedef enum dropped_use {
 static int dropped_at(const rec *r, const uint32_t *first, uint32_t n,
                       uint32_t lead, uint32_t k, uint32_t at,
                       dropped_use use) {
-    uint32_t lo, hi;
+    uint32_t j;
     switch (use) {
     case DROPPED_UNUSED:
         if (first[k] != UINT32_MAX || (r->const_shown && r->const_shown[k]))
@@ -591,8 +602,17 @@ static int dropped_at(const rec *r, const uint32_t *first, uint32_t n,
     case DROPPED_LOADED_BEFORE:
         return first[k] < at;
     }
-    rec_dead_bounds(first + lead, n - lead, k - lead, k - lead + 1, &lo, &hi);
-    return (lo == UINT32_MAX || lo < at) && (hi == UINT32_MAX || hi >= at);
+    for (j = lead; j < n; j++) {
+        uint32_t use = first[j];
+        /* (None is numbered where a jump tests for it too.) */
+        if (upy_seq_item(r->code->consts, j)->kind == UPY_NONE)
+            use = first_none_test(r, use);
+        if (j < k && use != UINT32_MAX && use >= at)
+            return 0;
+        if (j > k && use < at)
+            return 0;
+    }
+    return 1;
 }
 
 const upy_object *rec_dropped_const_at(const rec *r, uint32_t at,
@@ -606,13 +626,21 @@ const upy_object *rec_dropped_const_at(const rec *r, uint32_t at,
     int use;
     if (!first || n <= lead)
         return NULL;
-    for (use = DROPPED_UNUSED; use <= (numbered_before ? DROPPED_LOADED_BEFORE
-                                                     : DROPPED_LOADED_LATER);
-         use++)
+    for (use = DROPPED_UNUSED; use <= DROPPED_LOADED_LATER; use++)
         for (k = lead; k < n; k++)
             if (fits(upy_seq_item(r->code->consts, k)) &&
                 dropped_at(r, first, n, lead, k, at, (dropped_use)use))
                 return upy_seq_item(r->code->consts, k);
+    /* (An unused one the bounds do not take, 3.11's `assert False` laid
+     * out before an elif's code, is still the likelier test.) */
+    for (k = lead; k < n; k++)
+        if (fits(upy_seq_item(r->code->consts, k)) &&
+            (first[k] == UINT32_MAX || !numbered_before))
+            return NULL;
+    for (k = lead; k < n; k++)
+        if (fits(upy_seq_item(r->code->consts, k)) &&
+            dropped_at(r, first, n, lead, k, at, DROPPED_LOADED_BEFORE))
+            return upy_seq_item(r->code->consts, k);
     return NULL;
 }
 
@@ -622,7 +650,14 @@ static int failing_test(const upy_object *c) {
     return c->kind != UPY_NONE && rec_false_literal(c);
 }
 
+upy_expr *rec_dropped_test(rec *r, const upy_object *c, uint32_t at) {
+    int32_t k = r->const_tested_at ? rec_entry_index(r, 1, c) : -1;
+    if (k >= 0 && at < r->const_tested_at[k])
+        r->const_tested_at[k] = at;
+    return rec_const(r, c);
+}
+
 upy_expr *rec_failing_assert_test(rec *r, uint32_t at) {
     const upy_object *c = rec_dropped_const_at(r, at, failing_test, 1);
-    return c ? rec_const(r, c) : rec_const_false(r);
+    return c ? rec_dropped_test(r, c, at) : rec_const_false(r);
 }

@@ -359,6 +359,11 @@ typedef struct rec {
      * made it (a test recovered from an unused constant too: deadconst.c
      * numbers only the others); NULL before the tables are indexed. */
     uint8_t *const_shown;
+    /* deadconst.c rec_dropped_test: for each co_consts slot, the
+     * instruction of the first statement whose dropped test the output
+     * writes as that constant (`while True:`, `assert 0`), which numbers
+     * it there; UINT32_MAX for none; NULL before the tables are indexed. */
+    uint32_t *const_tested_at;
     /* structure.c: for each block h, the blocks whose handler chain
      * reaches h (under()), ascending: under_blocks[under_start[h]] up to
      * under_blocks[under_start[h + 1]]; NULL until first needed. */
@@ -627,6 +632,9 @@ int rec_false_literal(const upy_object *o);
  * constant no instruction loads in the slot the code's order leaves for
  * it, else False.  NULL when out of memory. */
 upy_expr *rec_failing_assert_test(rec *r, uint32_t at);
+/* The constant c written as the dropped test of a statement starting at
+ * instruction `at` (see const_tested_at); NULL when out of memory. */
+upy_expr *rec_dropped_test(rec *r, const upy_object *c, uint32_t at);
 /* The constant that `fits` and whose slot the code's order leaves to a
  * statement starting at instruction `at` (the constants numbered before
  * it first loaded before `at`, those after it from `at` on): the test the

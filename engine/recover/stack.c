@@ -123,6 +123,8 @@ void rec_unshow_const(rec *r, const upy_expr *e) {
     k = rec_entry_index(r, 1, e->u.constant);
     if (k >= 0)
         r->const_shown[k] = 0;
+    if (k >= 0 && r->const_tested_at)
+        r->const_tested_at[k] = UINT32_MAX;
 }
 
 upy_expr *rec_const_false(rec *r) {
