@@ -449,6 +449,18 @@ static int renumber_code(rec *r, upy_stmt_list *body, const uint32_t *first,
     return s ? rec_insert_stmt(r, p.list, p.at, s) : 0;
 }
 
+/* Whether slot j holds a tuple the optimizer folded, numbered after all
+ * the code's constants (only such tuples follow it) and loaded where its
+ * items were: a def's defaults, `lambda x=False: x`. */
+static int late_folded(const rec *r, uint32_t j) {
+    const upy_object *consts = r->code->consts;
+    for (; j < upy_seq_len(consts); j++)
+        if (upy_seq_item(consts, j)->kind != UPY_TUPLE &&
+            upy_seq_item(consts, j)->kind != UPY_FROZENSET)
+            return 0;
+    return 1;
+}
+
 /* The first instruction before `before` that tests for None (3.11+ turn
  * `x is None` into a jump that does, its None numbered all the same), or
  * `before`. */
@@ -486,14 +498,9 @@ static int misordered_literal(const rec *r, const uint32_t *first,
         return 0;
     if (c->kind == UPY_NONE)
         use = first_none_test(r, use);
-    /* (A tuple the optimizer folded is numbered after all the code's
-     * constants, and loaded where its items were: a def's defaults.) */
-    for (j = k + 1; j < n; j++) {
-        const upy_object *o = upy_seq_item(r->code->consts, j);
-        if (first[j] < use && o->kind != UPY_TUPLE &&
-            o->kind != UPY_FROZENSET)
+    for (j = k + 1; j < n; j++)
+        if (first[j] < use && !late_folded(r, j))
             return 1;
-    }
     return 0;
 }
 
@@ -518,9 +525,10 @@ static void after_try_body(upy_stmt_list *list, upy_list_role role,
  * blocks load constants out of their order too).  True may be the test
  * of code for `__debug__` (the AST optimizer makes it a constant), which
  * numbers it and runs the one branch: `o = '-m' if __debug__ else '-Om'`
- * numbers True before '-m' (and 3.12+ drop the '-Om'); `if not
- * __debug__: return` numbers False and None.  An `if c: pass` where the
- * numbering puts it does the same. */
+ * numbers True before '-m' (and 3.12+ drop the '-Om'); an `if True:
+ * pass` where the numbering puts it does the same.  (`if not __debug__:
+ * return` numbers False and None so too, but those are loaded out of
+ * order for other reasons: a handler's `return False` laid out last.) */
 static int renumber_misordered(rec *r, upy_stmt_list *body, uint32_t lead,
                                uint32_t *first, uint32_t n, uint32_t k) {
     dead_place p = {&r->ncode, 0, 0, NULL, 0, 0, 0};
@@ -528,10 +536,14 @@ static int renumber_misordered(rec *r, upy_stmt_list *body, uint32_t lead,
     upy_stmt *s;
     rec_dead_bounds(first, n, k, k + 1, &p.lo, &p.hi);
     after_try_body(body, UPY_LIST_BRANCH, NULL, &p);
-    if (!p.found && (c->kind == UPY_TRUE || c->kind == UPY_FALSE ||
-                     c->kind == UPY_NONE))
+    if (!p.found && c->kind == UPY_TRUE)
+        /* (Only among the statements of the body itself, where such
+         * code stands: 3.12+ lay handlers out last and copy exits, so a
+         * constant a handler loads first seems out of order, its place
+         * found inside a branch.) */
         p.found = rec_dead_place(r, body, lead, p.lo, p.hi, &p.list, &p.at,
-                                 &p.start);
+                                 &p.start) &&
+                  p.list == body;
     if (!p.found)
         return 0;
     s = numbering_if(r, c, p.start);

@@ -46,13 +46,6 @@ def try_else_after_raise(fail):
         fail("should have raised KeyError")
 
 
-def debug_ifexp(self):
-    # `__debug__` is a constant True to the compiler: it numbers True,
-    # then the one branch (stdlib test_compileall test_optimize).
-    optimize, opt = (1, 1) if __debug__ else (0, "")
-    self.run(quiet=True, optimize=optimize, opt=opt)
-
-
 def debug_ifexp_str(args, kwargs):
     # (stdlib test_py_compile PyCompileCLITestCase.pycompilecmd)
     opts = "-m" if __debug__ else "-Om"
@@ -60,13 +53,3 @@ def debug_ifexp_str(args, kwargs):
         return run([opts, "py_compile", "-"], capture_output=True)
     return opts
 
-
-def not_debug_return(self, deprecated, prompt):
-    """`not __debug__` is a constant False: the dropped `return` numbers
-    None before the rest (real-world click Option._validate)."""
-    if not __debug__:
-        return
-    if deprecated and prompt:
-        raise ValueError("deprecated options cannot use prompt")
-    if self.nargs == -1:
-        raise TypeError("nargs=-1 is not supported for options")
