@@ -61,6 +61,13 @@ static int numbered_at_loop(const rec *r, size_t at, uint32_t from,
     return 0;
 }
 
+/* A constant a `while` loop may test that the compiler drops: True or
+ * 1. */
+static int loop_test(const upy_object *c) {
+    return c->kind == UPY_TRUE || (c->kind == UPY_INT && !c->u.integer.is_big &&
+                                   c->u.integer.value == 1);
+}
+
 /* The test of a `while True` loop whose body starts at instruction
  * `from`.  The compiler leaves a loop's constant test in co_consts when
  * the loop can end (3.10-3.12), loaded by nothing: such a constant 1 says
@@ -70,12 +77,28 @@ upy_expr *rec_true(rec *r, uint32_t from) {
     const upy_object *consts = r->code->consts, *one = NULL, *any_one = NULL;
     size_t k;
     int has_true = 0;
+    /* Where the numbering leaves a slot for the loop's test (`while 1:`
+     * then `while True:`, both kept by 3.10-3.11), that constant. */
+    const upy_object *dropped = rec_dropped_const_at(r, from, loop_test, 0);
+    if (dropped)
+        return rec_dropped_test(r, dropped, from);
+    /* A True the code loads, numbered elsewhere, was not the test (which
+     * numbers it at the loop): a 1 numbered before was (3.13 `while 1:`
+     * after `x = 1`). */
+    for (k = 0; k < upy_seq_len(consts); k++)
+        if (upy_seq_item(consts, k)->kind == UPY_TRUE &&
+            const_loaded(r, upy_seq_item(consts, k))) {
+            dropped = rec_dropped_const_at(r, from, loop_test, 1);
+            if (dropped)
+                return rec_dropped_test(r, dropped, from);
+            break;
+        }
     for (k = 0; k < upy_seq_len(consts); k++) {
         const upy_object *o = upy_seq_item(consts, k);
         uint32_t use;
         has_true |= o->kind == UPY_TRUE;
         if (o->kind == UPY_TRUE && !const_loaded(r, o))
-            return rec_const(r, o);
+            return rec_dropped_test(r, o, from);
         if (o->kind == UPY_INT && !o->u.integer.is_big &&
             o->u.integer.value == 1 && !any_one)
             any_one = o;
@@ -92,7 +115,7 @@ upy_expr *rec_true(rec *r, uint32_t from) {
      * loads as well. */
     if (!one && !has_true && r->ncode.layout->keeps_while_true_const)
         one = any_one;
-    return rec_const(r, one ? one : &true_object);
+    return rec_dropped_test(r, one ? one : &true_object, from);
 }
 
 int rec_is_async(const upy_code *co) {
@@ -599,6 +622,7 @@ static int index_names(rec *r) {
  * instruction's entries (table_entries). */
 static int index_tables(rec *r) {
     int table;
+    size_t i;
     for (table = 0; table < 2; table++) {
         const upy_object *t = table ? r->code->consts : r->code->names;
         uint32_t k, n = (uint32_t)upy_seq_len(t);
@@ -623,8 +647,12 @@ static int index_tables(rec *r) {
     }
     r->const_shown = upy_arena_array(
         r->arena, upy_seq_len(r->code->consts) + 1, sizeof(uint8_t));
-    if (!r->const_shown)
+    r->const_tested_at = upy_arena_array_uncleared(
+        r->arena, upy_seq_len(r->code->consts) + 1, sizeof(uint32_t));
+    if (!r->const_shown || !r->const_tested_at)
         return rec_oom(r);
+    for (i = 0; i < upy_seq_len(r->code->consts); i++)
+        r->const_tested_at[i] = UINT32_MAX;
     return 0;
 }
 

@@ -449,6 +449,110 @@ static int renumber_code(rec *r, upy_stmt_list *body, const uint32_t *first,
     return s ? rec_insert_stmt(r, p.list, p.at, s) : 0;
 }
 
+/* Whether slot j holds a tuple the optimizer folded, numbered after all
+ * the code's constants (only such tuples follow it) and loaded where its
+ * items were: a def's defaults, `lambda x=False: x`. */
+static int late_folded(const rec *r, uint32_t j) {
+    const upy_object *consts = r->code->consts;
+    for (; j < upy_seq_len(consts); j++)
+        if (upy_seq_item(consts, j)->kind != UPY_TUPLE &&
+            upy_seq_item(consts, j)->kind != UPY_FROZENSET)
+            return 0;
+    return 1;
+}
+
+/* The first instruction before `before` that tests for None (3.11+ turn
+ * `x is None` into a jump that does, its None numbered all the same), or
+ * `before`. */
+static uint32_t first_none_test(const rec *r, uint32_t before) {
+    uint32_t i;
+    for (i = 0; i < before && i < r->ncode.count; i++)
+        if (r->ncode.ins[i].op == N_POP_JUMP_IF &&
+            (r->ncode.ins[i].arg == UPY_JUMP_NONE ||
+             r->ncode.ins[i].arg == UPY_JUMP_NOT_NONE))
+            return i;
+    return before;
+}
+
+/* Whether slot k is a constant the code loads only after a constant
+ * numbered later, which dead code after a statement that always leaves
+ * numbered first: the else of a try whose body raises, compiled before
+ * the handlers and dropped,
+ *
+ *     try:                       co_consts: None, 'b', 'a'
+ *         raise KeyError()
+ *     except E:
+ *         f('a')
+ *     except:
+ *         f('b')
+ *     else:
+ *         f('b')
+ *
+ * An `if c: pass` right after that statement numbers it there again. */
+static int misordered_literal(const rec *r, const uint32_t *first, uint32_t n,
+                              uint32_t k, int doc_slot) {
+    const upy_object *c = upy_seq_item(r->code->consts, k);
+    uint32_t j, use = first[k];
+    if (first[k] == UINT32_MAX || (k == 0 && doc_slot) || !literal(c) ||
+        folded_item(r, k))
+        return 0;
+    if (c->kind == UPY_NONE)
+        use = first_none_test(r, use);
+    for (j = k + 1; j < n; j++)
+        if (first[j] < use && !late_folded(r, j))
+            return 1;
+    return 0;
+}
+
+/* Looks for the place of a try's dropped else: right after its body,
+ * which ends in a statement that always leaves, the body holding lo and
+ * ending before hi (place_after_leaving). */
+static void after_try_body(upy_stmt_list *list, upy_list_role role,
+                           const upy_stmt *holder, void *arg) {
+    dead_place *p = arg;
+    uint32_t k;
+    if (p->found)
+        return;
+    if (role == UPY_LIST_TRY_BODY && holder->u.try_.n_handlers && list->len)
+        place_after_leaving(list, p);
+    for (k = 0; k < list->len && !p->found; k++)
+        upy_stmt_each_list(list->items[k], after_try_body, p);
+}
+
+/* Numbers misordered constant k again in the else of a try whose body
+ * always leaves, where the numbering allows (none found: left as it is;
+ * other code the compiler drops, a match's patterns or 3.12's cold
+ * blocks load constants out of their order too).  True may be the test
+ * of code for `__debug__` (the AST optimizer makes it a constant), which
+ * numbers it and runs the one branch: `o = '-m' if __debug__ else '-Om'`
+ * numbers True before '-m' (and 3.12+ drop the '-Om'); an `if True:
+ * pass` where the numbering puts it does the same.  (`if not __debug__:
+ * return` numbers False and None so too, but those are loaded out of
+ * order for other reasons: a handler's `return False` laid out last.) */
+static int renumber_misordered(rec *r, upy_stmt_list *body, uint32_t lead,
+                               uint32_t *first, uint32_t n, uint32_t k) {
+    dead_place p = {&r->ncode, 0, 0, NULL, 0, 0, 0};
+    const upy_object *c = upy_seq_item(r->code->consts, k);
+    upy_stmt *s;
+    rec_dead_bounds(first, n, k, k + 1, &p.lo, &p.hi);
+    after_try_body(body, UPY_LIST_BRANCH, NULL, &p);
+    if (!p.found && c->kind == UPY_TRUE)
+        /* (Only among the statements of the body itself, where such
+         * code stands: 3.12+ lay handlers out last and copy exits, so a
+         * constant a handler loads first seems out of order, its place
+         * found inside a branch.) */
+        p.found = rec_dead_place(r, body, lead, p.lo, p.hi, &p.list, &p.at,
+                                 &p.start) &&
+                  p.list == body;
+    if (!p.found)
+        return 0;
+    s = numbering_if(r, c, p.start);
+    if (!s)
+        return -1;
+    first[k] = p.start;
+    return rec_insert_stmt(r, p.list, p.at, s);
+}
+
 int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
                         int doc_slot) {
     uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
@@ -459,6 +563,16 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
      * its code, wherever the code loads it. */
     if (n && doc_slot)
         first[0] = UINT32_MAX;
+    /* A dropped test the output writes numbers its constant there. */
+    for (k = 0; k < n && r->const_tested_at; k++)
+        if (r->const_tested_at[k] < first[k])
+            first[k] = r->const_tested_at[k];
+    /* Those loaded out of order first: where they go (first[k] then)
+     * bounds the places of the others. */
+    for (k = n; k-- > 0;)
+        if (misordered_literal(r, first, n, k, doc_slot) &&
+            renumber_misordered(r, body, lead, first, n, k))
+            return -1;
     /* From the last, each going before those after it at one place. */
     for (k = n; k-- > 0;) {
         if (dead_literal(r, first, k, doc_slot) &&
@@ -471,20 +585,90 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
     return 0;
 }
 
-upy_expr *rec_failing_assert_test(rec *r, uint32_t at) {
-    uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k, lo, hi;
-    uint32_t *first = n ? rec_first_const_loads(r) : NULL;
-    if (n && !first)
-        return NULL;
-    for (k = 0; k < n; k++) {
-        const upy_object *c = upy_seq_item(r->code->consts, k);
-        /* (None is the return's too, and prints as the False it reads.) */
-        if (first[k] != UINT32_MAX || c->kind == UPY_NONE ||
-            !rec_false_literal(c) || (r->const_shown && r->const_shown[k]))
-            continue;
-        rec_dead_bounds(first, n, k, k + 1, &lo, &hi);
-        if ((lo == UINT32_MAX || lo < at) && (hi == UINT32_MAX || hi > at))
-            return rec_const(r, c);
+/* How a constant may have been numbered by the dropped test of a
+ * statement starting at `at`, in the order they are tried. */
+typedef enum dropped_use {
+    DROPPED_UNUSED,       /* no instruction loads it */
+    DROPPED_LOADED_LATER, /* first loaded from `at` on */
+    DROPPED_LOADED_BEFORE /* loaded before `at`: numbered already */
+} dropped_use;
+
+/* Whether constant k, used as `use` says, goes in the slot left at `at`
+ * (see rec_dropped_const_at) among the n constants of first from `lead`
+ * on.  One first loaded later is numbered at `at` or at that load, in
+ * the same slot unless a constant numbered later is loaded in between:
+ * then only at `at`; one loaded before numbers nothing anew. */
+static int dropped_at(const rec *r, const uint32_t *first, uint32_t n,
+                      uint32_t lead, uint32_t k, uint32_t at, dropped_use use) {
+    uint32_t j;
+    switch (use) {
+    case DROPPED_UNUSED:
+        if (first[k] != UINT32_MAX || (r->const_shown && r->const_shown[k]))
+            return 0;
+        break;
+    case DROPPED_LOADED_LATER:
+        if (first[k] == UINT32_MAX || first[k] < at)
+            return 0;
+        break;
+    case DROPPED_LOADED_BEFORE:
+        return first[k] < at;
     }
-    return rec_const_false(r);
+    for (j = lead; j < n; j++) {
+        uint32_t use = first[j];
+        /* (None is numbered where a jump tests for it too.) */
+        if (upy_seq_item(r->code->consts, j)->kind == UPY_NONE)
+            use = first_none_test(r, use);
+        if (j < k && use != UINT32_MAX && use >= at)
+            return 0;
+        if (j > k && use < at)
+            return 0;
+    }
+    return 1;
+}
+
+const upy_object *rec_dropped_const_at(const rec *r, uint32_t at,
+                                       int (*fits)(const upy_object *),
+                                       int numbered_before) {
+    uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
+    /* A function's slot 0 (its docstring, else None) is numbered before
+     * its code, wherever the code loads it. */
+    uint32_t lead = (r->code->flags & CO_OPTIMIZED) && !r->is_comprehension;
+    const uint32_t *first = r->const_loads;
+    int use;
+    if (!first || n <= lead)
+        return NULL;
+    for (use = DROPPED_UNUSED; use <= DROPPED_LOADED_LATER; use++)
+        for (k = lead; k < n; k++)
+            if (fits(upy_seq_item(r->code->consts, k)) &&
+                dropped_at(r, first, n, lead, k, at, (dropped_use)use))
+                return upy_seq_item(r->code->consts, k);
+    /* (An unused one the bounds do not take, 3.11's `assert False` laid
+     * out before an elif's code, is still the likelier test.) */
+    for (k = lead; k < n; k++)
+        if (fits(upy_seq_item(r->code->consts, k)) &&
+            (first[k] == UINT32_MAX || !numbered_before))
+            return NULL;
+    for (k = lead; k < n; k++)
+        if (fits(upy_seq_item(r->code->consts, k)) &&
+            dropped_at(r, first, n, lead, k, at, DROPPED_LOADED_BEFORE))
+            return upy_seq_item(r->code->consts, k);
+    return NULL;
+}
+
+/* A false constant an `assert` may test (None is the return's too, and
+ * prints as the False it reads). */
+static int failing_test(const upy_object *c) {
+    return c->kind != UPY_NONE && rec_false_literal(c);
+}
+
+upy_expr *rec_dropped_test(rec *r, const upy_object *c, uint32_t at) {
+    int32_t k = r->const_tested_at ? rec_entry_index(r, 1, c) : -1;
+    if (k >= 0 && at < r->const_tested_at[k])
+        r->const_tested_at[k] = at;
+    return rec_const(r, c);
+}
+
+upy_expr *rec_failing_assert_test(rec *r, uint32_t at) {
+    const upy_object *c = rec_dropped_const_at(r, at, failing_test, 1);
+    return c ? rec_dropped_test(r, c, at) : rec_const_false(r);
 }

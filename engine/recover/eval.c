@@ -340,25 +340,36 @@ static int eval_call(rec *r, const upy_nin *in) {
 /* f(1, 2, **k) and f(*(1, 2), **k) both load a constant tuple; they
  * differ in where it sits in co_consts.  The compiler's late pass folds
  * the argument tuple of the first after all code is generated, appending
- * it past every constant, while the literal of the second was folded
- * from the source and numbered where it stands.  So a constant of the
- * keyword part numbered after the tuple shows a literal.  The scan runs
- * back over the keyword part only, to the tuple's load. */
+ * it past every constant (or finding it numbered already: `f(**k, x=())`
+ * and `f()` with many keywords), while the literal of the second was
+ * folded from the source and numbered where it stands, before every
+ * constant the keyword part numbers anew.  So those all numbered after
+ * the tuple show a literal.  The tuple's load is the first in the
+ * statement; constants loaded before it say nothing, nor do tuples, which
+ * the late pass may have folded too (a lambda's defaults). */
 static int const_tuple_spread(rec *r, const upy_expr *e, const upy_nin *call) {
-    uint32_t i = (uint32_t)(call - r->ncode.ins);
-    int32_t later = -1;
+    uint32_t end = (uint32_t)(call - r->ncode.ins), i, at = end;
+    int32_t idx = -1;
+    int any = 0;
     if (!e->u.constant || e->u.constant->kind != UPY_TUPLE)
         return 0;
-    while (i-- > 0) {
+    for (i = r->stmt_start; i < end && at == end; i++)
+        if (r->ncode.ins[i].op == N_LOAD_CONST &&
+            r->ncode.ins[i].obj == e->u.constant) {
+            at = i;
+            idx = r->ncode.ins[i].arg;
+        }
+    for (i = at + 1; i < end; i++) {
         const upy_nin *in = &r->ncode.ins[i];
-        if (in->op != N_LOAD_CONST)
+        if (in->op != N_LOAD_CONST || !in->obj || in->obj->kind == UPY_TUPLE ||
+            in->obj->kind == UPY_FROZENSET ||
+            (r->const_loads && r->const_loads[in->arg] < at))
             continue;
-        if (in->obj == e->u.constant)
-            return later > in->arg;
-        if (in->arg > later)
-            later = in->arg;
+        if (in->arg <= idx)
+            return 0;
+        any = 1;
     }
-    return 0;
+    return any;
 }
 
 /* The positional arguments of CALL_FUNCTION_EX. The compiler passes
@@ -850,11 +861,13 @@ static int is_assertion_error(const rec *r, sval v) {
  * constant false one is dropped) the source was `assert False, msg`
  * (or another false constant, which stays numbered);
  * rec_assert puts the test in when there is one. */
-static int eval_assert(rec *r, uint32_t i, sval exc, upy_ptr_vec *out) {
+static int eval_assert(rec *r, sval exc, upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_ASSERT);
     if (!s)
         return -1;
-    s->u.assert_.test = rec_failing_assert_test(r, i);
+    /* (The dropped test was loaded where the statement starts, before
+     * the constants of its message: `assert 0, [s for s in x]`.) */
+    s->u.assert_.test = rec_failing_assert_test(r, s->start);
     if (!s->u.assert_.test)
         return -1;
     if (exc.kind == SV_VALUE && exc.expr->u.call.args.len == 1)
@@ -1337,7 +1350,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         return rec_push_sval(r, a);
     case N_RAISE:
         if (in->arg == 1 && r->sp && is_assertion_error(r, r->stack[r->sp - 1]))
-            return eval_assert(r, i, rec_pop(r), out);
+            return eval_assert(r, rec_pop(r), out);
         s = rec_stmt(r, UPY_S_RAISE);
         if (!s)
             return -1;

@@ -364,6 +364,11 @@ typedef struct rec {
      * made it (a test recovered from an unused constant too: deadconst.c
      * numbers only the others); NULL before the tables are indexed. */
     uint8_t *const_shown;
+    /* deadconst.c rec_dropped_test: for each co_consts slot, the
+     * instruction of the first statement whose dropped test the output
+     * writes as that constant (`while True:`, `assert 0`), which numbers
+     * it there; UINT32_MAX for none; NULL before the tables are indexed. */
+    uint32_t *const_tested_at;
     /* structure.c: for each block h, the blocks whose handler chain
      * reaches h (under()), ascending: under_blocks[under_start[h]] up to
      * under_blocks[under_start[h + 1]]; NULL until first needed. */
@@ -414,6 +419,9 @@ upy_expr *rec_value(rec *r, sval v); /* the expression of a slot, never NULL */
 upy_expr *rec_placeholder(rec *r);
 upy_expr *rec_name(rec *r, const char *name);
 upy_expr *rec_const(rec *r, const upy_object *obj);
+/* Takes back what rec_const(r, e's constant) said: the output no longer
+ * shows e (it was replaced). */
+void rec_unshow_const(rec *r, const upy_expr *e);
 upy_expr *rec_const_false(rec *r);
 /* Whether the recursion must stop here (see REC_STACK_BUDGET).  (The
  * address of a local says where the stack stands; the stack may grow
@@ -647,6 +655,19 @@ int rec_false_literal(const upy_object *o);
  * constant no instruction loads in the slot the code's order leaves for
  * it, else False.  NULL when out of memory. */
 upy_expr *rec_failing_assert_test(rec *r, uint32_t at);
+/* The constant c written as the dropped test of a statement starting at
+ * instruction `at` (see const_tested_at); NULL when out of memory. */
+upy_expr *rec_dropped_test(rec *r, const upy_object *c, uint32_t at);
+/* The constant that `fits` and whose slot the code's order leaves to a
+ * statement starting at instruction `at` (the constants numbered before
+ * it first loaded before `at`, those after it from `at` on): the test the
+ * compiler dropped of `assert 0` or `while 1`.  One no instruction loads
+ * (not yet shown) first, else one first loaded from `at` on (`assert 0`
+ * and `offset < 0` after it), else (numbered_before) one loaded before,
+ * which numbers nothing anew.  NULL when there is none. */
+const upy_object *rec_dropped_const_at(const rec *r, uint32_t at,
+                                       int (*fits)(const upy_object *),
+                                       int numbered_before);
 
 /* code.c: nested code objects (def, lambda, class body, comprehension)
  * and the pieces of a def that live outside its code object. */

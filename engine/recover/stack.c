@@ -116,6 +116,17 @@ upy_expr *rec_const(rec *r, const upy_object *obj) {
     return e;
 }
 
+void rec_unshow_const(rec *r, const upy_expr *e) {
+    int32_t k;
+    if (!r->const_shown || !e || e->kind != UPY_E_CONST)
+        return;
+    k = rec_entry_index(r, 1, e->u.constant);
+    if (k >= 0)
+        r->const_shown[k] = 0;
+    if (k >= 0 && r->const_tested_at)
+        r->const_tested_at[k] = UINT32_MAX;
+}
+
 upy_expr *rec_const_false(rec *r) {
     static const upy_object false_object = {UPY_FALSE, 0, {{0, 0, 0, 0, 0}}};
     return rec_const(r, &false_object);

@@ -183,6 +183,10 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
     }
 }
 
+static int ends_with_raise(const upy_stmt_list *body) {
+    return body->len && body->items[body->len - 1]->kind == UPY_S_RAISE;
+}
+
 /* Whether the statement list ends with a bare `return` (or one of None),
  * looking into a final if's branches and a final try's ways on (the else
  * part, else the body, and each clause; no finally body). */
@@ -199,8 +203,11 @@ static int ends_with_return_none(const upy_stmt_list *body) {
             !ends_with_return_none(s->u.try_.orelse.len ? &s->u.try_.orelse
                                                         : &s->u.try_.body))
             return 0;
+        /* (A clause that ends in a raise never goes on: `except E:
+         * raise F('a')`, the body's way on the implicit return.) */
         for (k = 0; k < s->u.try_.n_handlers; k++)
-            if (!ends_with_return_none(&s->u.try_.handlers[k].body))
+            if (!ends_with_return_none(&s->u.try_.handlers[k].body) &&
+                !ends_with_raise(&s->u.try_.handlers[k].body))
                 return 0;
         return 1;
     }
@@ -416,7 +423,8 @@ static int written_final_return(const rec *r, const upy_stmt_list *l) {
     if (s->kind != UPY_S_TRY)
         return written_return(r, s) || returns_through_with(r, s);
     for (k = 0; k < s->u.try_.n_handlers; k++)
-        if (written_final_return(r, &s->u.try_.handlers[k].body))
+        if (!ends_with_raise(&s->u.try_.handlers[k].body) &&
+            written_final_return(r, &s->u.try_.handlers[k].body))
             return 1;
     return written_final_return(r, s->u.try_.orelse.len ? &s->u.try_.orelse
                                                         : &s->u.try_.body);
@@ -435,7 +443,8 @@ static int explicit_return(const rec *r, const upy_stmt *s,
                            const upy_stmt_list *rest) {
     const upy_object *consts = r->code->consts;
     size_t none = 0, n = upy_seq_len(consts), k, first_new = n;
-    uint32_t i, from = rest->items[0]->start;
+    uint32_t i, from = rest->items[0]->start, none_at = UINT32_MAX,
+                new_at = UINT32_MAX;
 
     if (r->is_module)
         return 0;
@@ -448,8 +457,12 @@ static int explicit_return(const rec *r, const upy_stmt *s,
         none++;
     for (i = from; i < r->ncode.count; i++) {
         const upy_object *o = const_used(&r->ncode.ins[i]);
+        if (o && o->kind == UPY_NONE && i < none_at)
+            none_at = i;
         if (!o || o->kind == UPY_NONE)
             continue;
+        if (new_at == UINT32_MAX && !loaded_before(r, o, from))
+            new_at = i;
         for (k = 0; k < first_new; k++)
             if (upy_seq_item(consts, k) == o) {
                 if (!loaded_before(r, o, from))
@@ -457,8 +470,11 @@ static int explicit_return(const rec *r, const upy_stmt *s,
                 break;
             }
     }
+    /* (B loading None before any constant new to it, `if x: return`
+     * written first, enters None there too: then the table says
+     * nothing.) */
     if (none < n && first_new < n && (none > 0 || r->is_class_body) &&
-        !later_const_before(r, none, from))
+        !later_const_before(r, none, from) && none_at > new_at)
         return none < first_new;
     return s->u.if_.body.len == 1 && s->u.if_.body.items[0]->kind != UPY_S_TRY;
 }

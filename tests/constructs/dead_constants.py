@@ -28,3 +28,28 @@ class Settings:
         level = 2
     name = 'settings'
 
+
+
+def try_else_after_raise(fail):
+    # The else of a try whose body raises is compiled before the handlers
+    # and dropped, its constant numbered first (stdlib test_exceptions
+    # ExceptionTests.test_badisinstance).
+    try:
+        raise KeyError()
+    except TypeError:
+        fail("not a TypeError")
+    except KeyError:
+        pass
+    except:
+        fail("should have raised KeyError")
+    else:
+        fail("should have raised KeyError")
+
+
+def debug_ifexp_str(args, kwargs):
+    # (stdlib test_py_compile PyCompileCLITestCase.pycompilecmd)
+    opts = "-m" if __debug__ else "-Om"
+    if args and args[0] == "-" and "input" in kwargs:
+        return run([opts, "py_compile", "-"], capture_output=True)
+    return opts
+

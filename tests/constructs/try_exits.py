@@ -125,3 +125,32 @@ def finally_copy_ends_loop(files, decode):
             if name != '-':
                 name.close()
 
+
+
+def then_try_with_raising_handler(self, s):
+    """The then part runs off into the implicit return, copied into the
+    try's body; the else part raises (stdlib smtplib SMTP.send)."""
+    if self.sock:
+        try:
+            self.sock.sendall(s)
+        except OSError:
+            self.close()
+            raise Disconnected("Server not connected")
+    else:
+        raise Disconnected("please run connect() first")
+
+
+def then_chain_else_written_return(self, ttype):
+    """An else part whose written `return` numbers None first says nothing
+    of the then part's ends, which run off into the implicit return
+    (stdlib turtle RawTurtle._drawturtle)."""
+    if self.visible:
+        if ttype == "polygon":
+            self.draw(1)
+        elif ttype == "image":
+            self.draw(2)
+    else:
+        if self.hidden:
+            return
+        if ttype == "image":
+            self.draw(5)

@@ -52,6 +52,18 @@ def spread_constant_tuple(f):
     return f(5, 6, **{'b': 4})
 
 
+def many_keywords(f):
+    # Past 15 keyword arguments the compiler passes them to
+    # CALL_FUNCTION_EX by itself, the () of no positional ones folded late
+    # (found numbered already where a keyword passes () too; a lambda's
+    # default tuple is folded late as well) (real-world pydantic
+    # _internal/_config.py, toolz _signatures.py).
+    f(a=1, b=2, c=3, d=4, e=5, g=6, h=7, i=8, j=9, k=10, l=11, m=12, n=13,
+      o=14, p=15, q=16, r=(), s=False)
+    return f(a=[lambda x=False: None], b=1, c=2, d=3, e=4, g=5, h=6, i=7,
+             j=8, k=9, l=10, m=11, n=12, o=13, p=14, q='q')
+
+
 def empty_targets(a, items):
     # `()` and `[]` unpack into no name but still check that the value is
     # empty (UNPACK_SEQUENCE 0): the target is no decoration to drop.

@@ -30,3 +30,32 @@ def true_then_keyword_splat_call(self, kwargs, retries_left):
         if stream:
             return stream.decode("ascii")
         retries_left -= 1
+
+
+def one_then_true(readline):
+    # 3.11 keeps both tests numbered, each in its loop's slot: the first
+    # loop's is 1, though an unused True is there too (stdlib
+    # encodings.uu_codec.uu_decode).
+    while 1:
+        s = readline()
+        if not s:
+            raise ValueError("missing")
+        if s[:5] == b"begin":
+            break
+    while True:
+        s = readline()
+        if not s:
+            break
+    return s
+
+
+def one_numbered_before(console, flags=1):
+    # 3.12+: True is numbered where the code loads it, after the loop's
+    # slot: the test was the 1 numbered before (stdlib
+    # _pyrepl.simple_interact.run_multiline_interactive_console).
+    console.start(1)
+    while 1:
+        line = console.read("ps1")
+        if not line:
+            break
+        console.push(line, more=True)
