@@ -603,7 +603,12 @@ static int dropped_at(const rec *r, const uint32_t *first, uint32_t n,
     uint32_t j;
     switch (use) {
     case DROPPED_UNUSED:
-        if (first[k] != UINT32_MAX || (r->const_shown && r->const_shown[k]))
+        /* (Shown already as the test of a statement at `at` too: two
+         * loops sharing their header, `while True:` / `try:` / `while
+         * True:`, test one True.) */
+        if (first[k] != UINT32_MAX ||
+            (r->const_shown && r->const_shown[k] &&
+             !(r->const_tested_at && r->const_tested_at[k] == at)))
             return 0;
         break;
     case DROPPED_LOADED_LATER:
