@@ -1251,6 +1251,71 @@ static int percent_field(const upy_expr *f, upy_strbuf *fmt) {
     return 1;
 }
 
+/* One conversion unit of a %-format after its '%', as 3.11+'s AST
+ * optimizer (ast_opt.c simple_format_arg_parse / parse_format) accepts it
+ * for folding into an f-string field: flags "-+ #0", at most two width
+ * digits, '.' and at most two precision digits, then s, r or a.  The
+ * index past the unit, or 0 when the unit is not of that form. */
+static size_t foldable_percent_unit(const uint8_t *s, size_t len, size_t k) {
+    size_t digits;
+    while (k < len && s[k] && strchr("-+ #0", s[k]))
+        k++;
+    for (digits = 0; k < len && s[k] >= '0' && s[k] <= '9'; k++)
+        if (++digits > 2)
+            return 0;
+    if (k < len && s[k] == '.') {
+        for (digits = 0, k++; k < len && s[k] >= '0' && s[k] <= '9'; k++)
+            if (++digits > 2)
+                return 0;
+    }
+    if (k >= len || (s[k] != 's' && s[k] != 'r' && s[k] != 'a'))
+        return 0;
+    return k + 1;
+}
+
+/* Whether 3.11+'s AST optimizer folds `'...' % (a, b)` (a str literal and
+ * a tuple display without starred items) into an f-string: each unit
+ * foldable and one unit per item.  Such a left operand was written as an
+ * f-string without fields, which the optimizer leaves alone:
+ * `f'%s.%s' % (a, b)` keeps LOAD_CONST '%s.%s' ... BINARY_OP %, while
+ * `'%s.%s' % (a, b)` compiles as f'{a!s}.{b!s}'. */
+static int percent_format_folds(const upy_expr *e) {
+    const upy_expr *left = e->u.binop.left, *right = e->u.binop.right;
+    const uint8_t *s;
+    size_t len, k, units = 0;
+    uint32_t i;
+    int variable = 0;
+
+    if (e->u.binop.op != UPY_BIN_MOD || !is_str_const(left) || !right ||
+        right->kind != UPY_E_TUPLE)
+        return 0;
+    /* A tuple of constants is folded into one constant first, and is no
+     * tuple display by then. */
+    for (i = 0; i < right->u.elts.len; i++) {
+        const upy_expr *item = right->u.elts.items[i];
+        if (!item || item->kind == UPY_E_STARRED)
+            return 0;
+        variable |= item->kind != UPY_E_CONST;
+    }
+    if (!variable)
+        return 0;
+    s = left->u.constant->u.bytes.data;
+    len = left->u.constant->u.bytes.len;
+    for (k = 0; k < len;) {
+        if (s[k++] != '%')
+            continue;
+        if (k < len && s[k] == '%') {
+            k++;
+            continue;
+        }
+        k = foldable_percent_unit(s, len, k);
+        if (!k)
+            return 0;
+        units++;
+    }
+    return units == right->u.elts.len;
+}
+
 /* An f-string no quoting can print before 3.12 (a backslash or quote in a
  * field) as the `'...' % (...)` it may have been: 3.11 folds such an
  * expression into this very f-string.  0 when it is not of that form. */
@@ -1428,6 +1493,10 @@ static void print_expr_inner(printer *p, const upy_expr *e) {
             print_expr(p, e->u.binop.left, P_AWAIT);
             puts_(p, " ** ");
             print_expr(p, e->u.binop.right, P_FACTOR);
+        } else if (at_least(p, 11) && percent_format_folds(e)) {
+            print_joined(p, (const upy_expr *const *)&e->u.binop.left, 1);
+            puts_(p, " % ");
+            print_expr(p, e->u.binop.right, strength + 1);
         } else {
             print_expr(p, e->u.binop.left, strength);
             putc_(p, ' ');
