@@ -3426,6 +3426,25 @@ static int32_t with_left_by(const rec *r, int32_t b, int32_t e) {
 /* (h is not always b's own handler: a try whose body starts with a loop
  * whose body starts with a try has its first block protected by the inner
  * handler only.) */
+/* Where the body of the try with handler h goes on when block e starts
+ * the handlers of a try before it, claimed already: 3.12+
+ * push_cold_blocks_to_end lays those out after the code that follows that
+ * try, here inside this body.  Example: `try: a` / `except E: b()` /
+ * `try:` / `while True:` / `try: c()` / `except F: break` / `finally:
+ * d()`: E's clause (and its cleanup, a handler of no statement) sits
+ * between the loop's jump back and F's clause.  e when the block after
+ * them is not this body's. */
+static int32_t past_earlier_handlers(const rec *r, int32_t e, int32_t h) {
+    int32_t x = e, count = (int32_t)r->cfg.count;
+    if (!r->ncode.layout->cold_handlers || !blk(r, e)->is_handler ||
+        !r->done[e] || under(r, e, h))
+        return e;
+    while (x < count && blk(r, x)->handler != h && !under(r, x, h) &&
+           (r->done[x] || blk(r, x)->is_handler))
+        x++;
+    return x < count && (blk(r, x)->handler == h || under(r, x, h)) ? x : e;
+}
+
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                           const region *rg) {
     int32_t e = b, end = b + 1;
@@ -3454,6 +3473,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             break;
         if (e != b && clause_goes_back_to(r, e, h))
             break;
+        e = past_earlier_handlers(r, e, h);
         if (e == b || blk(r, e)->handler == h ||
             (under(r, e, h) &&
              (!after_jump || goes_on_in_with(r, e, left_handler))) ||
