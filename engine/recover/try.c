@@ -1557,9 +1557,23 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
     if (ret == end)
         return end;
     /* (The RETURN is a block of its own where the copies before it run
-     * under handlers of their own: a try in the finally body.) */
+     * under handlers of their own: a try in the finally body.  Or a
+     * constant's return ends the copy's last block: a finally body ending
+     * in `if c: f()` splits its copy, and 3.12+ copies the return into
+     * both branches (flowgraph.c inline_small_exit_blocks):
+     *
+     *     try:                         NOP (return's line)
+     *         try: a()                 LOAD c; POP_JUMP_IF_FALSE L
+     *         except E: pass           f(); RETURN_CONST True  <- ret
+     *         return True           L: RETURN_CONST True
+     *     finally:
+     *         if c: f()
+     *
+     * ended the body before the return, which was then lost.) */
     for (x = end; x <= ret; x++)
-        if (!rec_is_unwinding(r, x) && !(x == ret && x > end && is_lone_return(r, x)))
+        if (!rec_is_unwinding(r, x) &&
+            !(x == ret && x > end &&
+              (is_lone_return(r, x) || rec_is_copied_return(r, x))))
             return end;
     *unwind_from = end;
     /* (3.11 lays the handlers of a try in the copies out right after the

@@ -378,3 +378,22 @@ def inner_while_else_break_in_if(rest, length, pos, parts):
         else:
             break
     return parts
+
+
+# test.support.socket_helper._is_ipv6_enabled (3.12, 3.13): `return True`
+# after an inner try / except in a try / finally whose finally body is an
+# if: 3.12+ copies the return into both branches of the finally body's
+# copy, and the try body ended before it (the return lost).
+def return_const_after_try_except_in_try_finally_if(make, has_ipv6):
+    if has_ipv6:
+        sock = None
+        try:
+            sock = make()
+            sock.bind(('::1', 0))
+            return True
+        except OSError:
+            pass
+        finally:
+            if sock:
+                sock.close()
+    return False
