@@ -2256,6 +2256,56 @@ static int emit_break_at(rec *r, uint32_t at, upy_ptr_vec *out) {
     return rec_emit(r, out, brk);
 }
 
+/* Whether an instruction in [from, to) jumps to block b. */
+static int jumps_into(const rec *r, uint32_t from, uint32_t to, int32_t b) {
+    uint32_t i;
+    for (i = from; i < to; i++)
+        if (ins(r, i)->target == (int32_t)blk(r, b)->start)
+            return 1;
+    return 0;
+}
+
+/* 3.12+: `while True:` / `while True:` / `try: A / except: B / else:
+ * break` + C, the outer loop's body going on after the inner loop.  The
+ * handler goes on at the inner loop's jump back, which
+ * push_cold_blocks_to_end lays out after it, and the else part's break
+ * runs into C, laid out in its place: the walk of the else part read C
+ * and its jump back to the outer loop (a break) as `else: C / break`,
+ * the same code.  The order of co_names and co_consts tells them apart
+ * (see else_by_order): C's entries come after the handler's.  (A break
+ * to code after the inner loop, not to the outer loop's header, is one
+ * of the else part.)  The statements of C then end the inner loop (moved_exit),
+ * whose walk goes on there; a jump in them to the inner loop's header keeps
+ * them in it. Example: consume_nonblock in test_queue.py. */
+static int split_else_at_loop_exit(rec *r, int32_t h, int32_t exit,
+                                   const region *rg, upy_ptr_vec *orelse) {
+    uint32_t n_else, at, end = blk(r, h)->start;
+    upy_ptr_vec rest = *orelse;
+    upy_stmt *last = orelse->len ? orelse->items[orelse->len - 1] : NULL;
+    int32_t b;
+    if (!last || last->kind != UPY_S_BREAK || orelse->len < 2 ||
+        rg->loop == UPY_NO_BLOCK || r->moved_exit != UPY_NO_BLOCK ||
+        ins(r, blk(r, rg->loop)->end - 1)->op == N_FOR_ITER ||
+        rg->brk_threaded == UPY_NO_BLOCK || ins(r, last->start)->op != N_JUMP ||
+        ins(r, last->start)->target != (int32_t)blk(r, rg->brk_threaded)->start)
+        return 0;
+    rest.len--;
+    n_else = else_by_order(r, h, exit, UPY_NO_BLOCK, &rest, end);
+    if (n_else >= rest.len)
+        return 0;
+    at = ((upy_stmt *)rest.items[n_else])->start;
+    if (jumps_into(r, at, end, rg->loop))
+        return 0;
+    orelse->len = n_else;
+    if (emit_break_at(r, at, orelse))
+        return -1;
+    r->moved_exit = r->cfg.block_of[at];
+    r->moved_exit_at = at;
+    for (b = r->moved_exit; b < h; b++)
+        r->done[b] = 0;
+    return 0;
+}
+
 /* Values the code keeps on the stack across a try whose handler keeps
  * less (Dynamo's code: a call whose function and arguments were pushed
  * before the protected range, results waiting after it; CPython's
@@ -2708,7 +2758,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             erg.start = exit;
             erg.follow = follow;
             r->sp = depth_after;
-            if (rec_region(r, exit, &erg, &orelse))
+            if (rec_region(r, exit, &erg, &orelse) ||
+                split_else_at_loop_exit(r, h, exit, rg, &orelse))
                 return -1;
         } else if (exit != UPY_NO_BLOCK && exit < h &&
                    cold_else_part(r, exit, h, rg)) {
