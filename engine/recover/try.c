@@ -280,6 +280,15 @@ static int runs_on_to(const rec *r, uint32_t p, uint32_t e) {
             r->cfg.block_of[p + 1] == b + 1 && r->cfg.block_of[e] == b + 1);
 }
 
+/* Whether instruction e is the RERAISE 0 that ends a finally body in its
+ * handler: the code after a try at the end of that body runs on to it, so
+ * it is a small exit block the compiler copies into the clauses' ways out
+ * too (`finally: try: u() / except E: pass / x = 0` has `x = 0` and the
+ * RERAISE after the POP_EXCEPT). */
+static int ends_finally_body(const rec *r, uint32_t e) {
+    return ins(r, e)->op == N_RERAISE && ins(r, e)->arg == 0;
+}
+
 /* The index of the first statement of clause body `body` that is such a
  * copy (*at and *n get where it is), body->len when there is none. */
 static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
@@ -293,7 +302,8 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
          e < r->ncode.count && upy_nin_falls_through(ins(r, e)); e++)
         ;
     if (e >= r->ncode.count ||
-        (ins(r, e)->op != N_RETURN && ins(r, e)->op != N_RAISE))
+        (ins(r, e)->op != N_RETURN && ins(r, e)->op != N_RAISE &&
+         !ends_finally_body(r, e)))
         return body->len;
     for (p = e; p > 0 && e - p < 8 && ins(r, p - 1)->op != N_POP_EXCEPT; p--)
         ;
@@ -1064,6 +1074,30 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
     return 0;
 }
 
+/* Whether block `exit`, where the body of a try at the end of region rg
+ * goes on, is a copy of the code after rg that ends the finally body rg
+ * is in (its RERAISE 0): the compiler copies that small exit block into
+ * the body's jump over the handlers (inline_small_exit_blocks), as into
+ * the clauses' ways out.  Example (3.12, in the finally's handler):
+ * `if c:` / `try: u()` / `except E: pass` + `d = False`: the body goes on
+ * to `d = False; RERAISE 0`, a copy of the code where `if c` jumps when
+ * false. */
+static int exit_copies_finally_rest(const rec *r, const region *rg,
+                                    int32_t exit) {
+    const upy_block *eb, *fb;
+    uint32_t n;
+    if (!rg->finally_end || exit == UPY_NO_BLOCK || exit == rg->follow ||
+        rg->follow == UPY_NO_BLOCK || rg->follow >= (int32_t)r->cfg.count)
+        return 0;
+    eb = blk(r, exit);
+    fb = blk(r, rg->follow);
+    n = eb->end - eb->start;
+    return ins(r, eb->end - 1)->op == N_RERAISE && !ins(r, eb->end - 1)->arg &&
+           fb->end - fb->start == n && eb->handler == fb->handler &&
+           rec_same_code(r, eb->start, fb->start, n) &&
+           rec_same_lines(r, eb->start, fb->start, n);
+}
+
 /* Where the code after the try is when the clauses of try s end in a copy
  * of it (cc), the body going on at exit: 1 when placed (the copies taken
  * out of the clauses; *follow, *orelse and *after set), 0 when the copy
@@ -1086,6 +1120,15 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
             if (upy_vec_push(r->arena, after, cc->tail.items[k]))
                 return rec_oom(r);
         strip_clause_copies(r, s, cc, NULL);
+        return 1;
+    }
+    if (exit_copies_finally_rest(r, rg, exit) && copy_of_block(r, exit, cc)) {
+        /* The body goes on to the code after the region, in a copy. */
+        rec_skip_range(r, blk(r, exit)->start,
+                       blk(r, exit)->end - blk(r, exit)->start);
+        r->done[exit] = 1;
+        strip_clause_copies(r, s, cc, NULL);
+        *follow = rg->follow;
         return 1;
     }
     if (exit < rg->start || exit >= rg->end || exit == rg->cont ||
@@ -1829,6 +1872,34 @@ static uint32_t mapped_target(const rec *r, const uint32_t *map,
     return map[(uint32_t)on - first];
 }
 
+/* The length of the code at i of the finally body [first, end) that is a
+ * copy of its tail, the code after the cold blocks (cold[], from block fb
+ * on) that follow it up to the RERAISE at end, else 0: 3.12+ copies that
+ * small exit block into the jump of a try's body over its handlers
+ * (inline_small_exit_blocks), which the copy on the normal way out lacks
+ * with the handlers.  `finally: if c:` / `try: u()` / `except E: pass` +
+ * `d = False` has, after u(), `d = False; RERAISE 0` in the handler. */
+static uint32_t tail_over_handlers(const rec *r, uint32_t i, uint32_t end,
+                                   const uint8_t *cold, int32_t fb) {
+    uint32_t n = exit_copy_length(r, i), j;
+    if (!n || !ends_early(r, i + n - 1, end))
+        return 0;
+    for (j = i + n; j < end && cold[r->cfg.block_of[j] - fb]; j++)
+        ;
+    if (j == i + n || end - j + 1 != n || !rec_same_code(r, i, j, n))
+        return 0;
+    return n;
+}
+
+/* Whether the n instructions at i (see tail_over_handlers, 3.12) are a
+ * copy of the end of the copy, up to c, with the small exit block of
+ * `tail` instructions at c after it. */
+static int copies_copy_end(const rec *r, uint32_t i, uint32_t n, uint32_t c,
+                           uint32_t tail) {
+    return n > tail && c + tail >= i + 2 * n &&
+           rec_same_code(r, i, c + tail - n, n);
+}
+
 static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
                                  uint32_t *n) {
     uint32_t end = first + *n, i, c = at, hot, tail, run,
@@ -1864,6 +1935,25 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
         map[i - first] = UINT32_MAX;
         inl[i - first] = 0;
         if (cold[r->cfg.block_of[i] - fb]) {
+            differs = 1;
+            continue;
+        }
+        if ((run = tail_over_handlers(r, i, end, cold, fb)) != 0) {
+            /* (3.12 copies the tail into the copy's jump too, there
+             * followed by the implicit `return None`: a copy of it.) */
+            uint32_t m = exit_copy_length(r, c);
+            if (m >= run && ins(r, c + m - 1)->op == N_RETURN &&
+                rec_same_code(r, c, i, run - 1) &&
+                rec_same_code(r, c, c + m, m)) {
+                map[i - first] = c;
+                inl[i - first] = m;
+                c += m;
+            }
+            for (; run > 1; run--) {
+                i++;
+                map[i - first] = UINT32_MAX;
+                inl[i - first] = 0;
+            }
             differs = 1;
             continue;
         }
@@ -1905,7 +1995,8 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
             if ((inl[i - first] != tail ||
                  !rec_same_code(r, map[i - first], c, tail)) &&
                 !(copy_runs_off_nowhere(r, c) &&
-                  returns_none(r, map[i - first], inl[i - first])))
+                  returns_none(r, map[i - first], inl[i - first])) &&
+                !copies_copy_end(r, map[i - first], inl[i - first], c, tail))
                 return 0;
             continue;
         }

@@ -267,3 +267,20 @@ def returns_then_else_in_finally_body(self, exc_val, remaining):
             return False
     finally:
         self.h = None
+
+
+# fileinput.FileInput.nextfile (3.12+): the code after a try that ends an
+# if in the finally body is a small exit block in the handler (it ends in
+# the RERAISE): the compiler copies it into the try body's jump over its
+# handlers and into the clause's way out, while the copy on the normal
+# way out lacks those handlers and goes on into that code.
+def try_in_if_ending_finally_body(a, c, u, d):
+    try:
+        a()
+    finally:
+        if c:
+            try:
+                u()
+            except OSError:
+                pass
+        d = False
