@@ -79,9 +79,8 @@ static int ends_loop_code(const upy_ncode *code, const uint32_t *n, uint32_t f,
            upy_nin_falls_through(&code->ins[s - 1]))
         s--;
     for (i = 0; i < code->count; i++)
-        if ((i < f || i >= t) &&
-            (code->ins[i].target == (int32_t)s ||
-             code->ins[i].handler == (int32_t)s))
+        if ((i < f || i >= t) && (code->ins[i].target == (int32_t)s ||
+                                  code->ins[i].handler == (int32_t)s))
             return 0;
     return 1;
 }
@@ -89,8 +88,8 @@ static int ends_loop_code(const upy_ncode *code, const uint32_t *n, uint32_t f,
 /* Whether no jump outside the instructions [j, e] but the one from
  * instruction f enters them.  (Handlers may: the handler of a with
  * statement around the loop, laid out cold with the loop's exit.) */
-static int entered_only_at_start(const upy_ncode *code, uint32_t f,
-                                 uint32_t j, uint32_t e) {
+static int entered_only_at_start(const upy_ncode *code, uint32_t f, uint32_t j,
+                                 uint32_t e) {
     uint32_t i;
     for (i = 0; i < code->count; i++) {
         int32_t t = code->ins[i].target;
@@ -120,8 +119,8 @@ static int entered_only_at_start(const upy_ncode *code, uint32_t f,
  * loop, so T is code after the loop.)  What falls into T must be code of
  * the loop: in `if c: <async for> else: x()`, x() falls into T, and the
  * loop's exit moved to T would take x() into the if's then part. */
-static int async_else_move(const upy_ncode *code, const uint32_t *n,
-                           uint32_t f, move *m) {
+static int async_else_move(const upy_ncode *code, const uint32_t *n, uint32_t f,
+                           move *m) {
     uint32_t j = (uint32_t)code->ins[f].target, e, furthest = j;
     int32_t t = -1;
     if (j >= code->count || upy_nin_falls_through(&code->ins[j - 1]))
