@@ -1024,6 +1024,29 @@ static int move_to_else(rec *r, upy_ptr_vec *after, uint32_t n_else,
     return 0;
 }
 
+/* Whether the rest of region rg after a try goes on at block follow, past
+ * the region's end, to the code that the clauses end in a copy of (cc):
+ * then the clauses go there straight, the rest runs only after the body,
+ * and it is the else part.  So in a try nested in another's body, where
+ * the code after the outer try is a small exit block
+ * (flowgraph.c inline_small_exit_blocks copies it into the inner
+ * clause's jump):
+ *
+ *     try:                       link(); remove(); LOAD uniq; RETURN
+ *         try: link()            h: ... rename(); POP_EXCEPT;
+ *         except E: rename()        LOAD uniq; RETURN   (the copy)
+ *         else: remove()
+ *     except OSError: ...
+ *     return uniq
+ *
+ * (A loop's exit or header is a break or continue: break_copy.) */
+static int rest_goes_on_to_copy(const rec *r, const region *rg, int32_t follow,
+                                const clause_copy *cc) {
+    return follow >= rg->end && follow != rg->brk && follow != rg->cont &&
+           follow != rg->loop && !rg->falls_to_loop &&
+           copy_of_block(r, follow, cc);
+}
+
 /* The rest of region rg from exit, where the try body goes on, when no
  * handler goes on after the try: a first part of it may be the else part.
  * When the clauses end in a copy of the code after the try (cc), that
@@ -1036,6 +1059,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
                           upy_ptr_vec *orelse, upy_ptr_vec *after) {
     uint32_t end, k, n_else;
     int32_t b2;
+    int copy_after = 1;
     if (walk_rest(r, rg, exit, follow, after))
         return -1;
     if (cc) {
@@ -1050,6 +1074,9 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
             n_else = after->len - cc->tail.len;
         } else if (*follow == UPY_NO_BLOCK) {
             n_else = after->len;
+        } else if (rest_goes_on_to_copy(r, rg, *follow, cc)) {
+            n_else = after->len;
+            copy_after = 0;
         } else {
             if (break_copy(r, rg, s, cc) < 0)
                 return -1;
@@ -1065,7 +1092,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
     if (move_to_else(r, after, n_else, orelse))
         return -1;
     if (cc) {
-        if (!after->len)
+        if (!after->len && copy_after)
             for (k = 0; k < cc->tail.len; k++)
                 if (upy_vec_push(r->arena, after, cc->tail.items[k]))
                     return rec_oom(r);

@@ -154,3 +154,22 @@ def then_chain_else_written_return(self, ttype):
             return
         if ttype == "image":
             self.draw(5)
+
+
+# A try with an else part in the body of a try whose code after it is a
+# small exit block: the inner clause ends in the compiler's copy of that
+# return, its jump to it inlined; the inner body goes on to the else part
+# and then to the return itself.  The copy was read as the clause's own
+# return and the else part as code after the inner try (mailbox
+# Maildir.add, 3.12+).
+def else_in_try_body_copied_return(link, rename, remove, uniq):
+    try:
+        try:
+            link()
+        except AttributeError:
+            rename()
+        else:
+            remove()
+    except OSError:
+        remove()
+    return uniq
