@@ -2595,7 +2595,8 @@ static int32_t while_true_last(const rec *r, int32_t header, const region *rg) {
      * clause that is, as `if not x: continue` / `try: return f(x)` /
      * `except E: continue`, is the loop's own.) */
     for (b = hot + 1; b < last && !blk(r, b)->is_handler; b++)
-        if (blk(r, b)->handler != rg->handler)
+        if (blk(r, b)->handler != rg->handler && blk(r, b)->handler > hot &&
+            blk(r, b)->handler < last)
             return last;
     return hot > header ? hot : last;
 }
