@@ -2578,11 +2578,34 @@ static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
     return b;
 }
 
+static int32_t hot_loop_last(const rec *r, int32_t header);
+
+/* The last block of the `while True:` loop at header: the last jump back
+ * in the loop's code as laid out (hot_loop_last), not a `continue` of an
+ * except clause that 3.12+ lays out after the function's code, past the
+ * code after the loop.  Example: `while True:` / `d = r()` / `while True:`
+ * / `try: s = send(d)` / `except E: continue` / `if s: d = d[s:]` /
+ * `else: break`: the inner loop's break jumps to the outer loop's jump
+ * back, between the inner loop's own jump back and its clause's, and was
+ * read as code of the inner body, losing the break.  A loop whose code
+ * jumps back only from such a clause ends there. */
+static int32_t while_true_last(const rec *r, int32_t header, const region *rg) {
+    int32_t hot = hot_loop_last(r, header), last = loop_last(r, header), b;
+    /* (Code after it under another handler, the body of the try whose
+     * clause that is, as `if not x: continue` / `try: return f(x)` /
+     * `except E: continue`, is the loop's own.) */
+    for (b = hot + 1; b < last && !blk(r, b)->is_handler; b++)
+        if (blk(r, b)->handler != rg->handler && blk(r, b)->handler > hot &&
+            blk(r, b)->handler < last)
+            return last;
+    return hot > header ? hot : last;
+}
+
 /* `while True:` (or a while whose test the compiler did not invert): the
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
-    int32_t last = loop_last(r, header), exit = last + 1, brk, far, b;
+    int32_t last = while_true_last(r, header, rg), exit = last + 1, brk, far, b;
     int32_t outer_moved = r->moved_exit;
     int runs_into;
     uint32_t outer_moved_at = r->moved_exit_at;

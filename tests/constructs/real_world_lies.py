@@ -397,3 +397,41 @@ def return_const_after_try_except_in_try_finally_if(make, has_ipv6):
             if sock:
                 sock.close()
     return False
+
+
+# socket.socket._sendfile_use_send (3.12, 3.13): an inner `while True:`
+# whose except clause ends in `continue`, laid out after the function's
+# code, jumps back from there; its `else: break` jumps to the outer loop's
+# jump back, which lies between the inner loop's own jump back and that
+# clause's, and was read as the inner body's: the break was lost and the
+# inner loop ran on (structure.c while_true_last).
+def continue_in_except_in_inner_while_true(read, send, Blocked):
+    while True:
+        data = read()
+        if not data:
+            break
+        while True:
+            try:
+                sent = send(data)
+            except Blocked:
+                continue
+            if sent:
+                data = data[sent:]
+            else:
+                break
+    return data
+
+
+def continue_in_except_in_while_true_then_code(read, send, Blocked):
+    data = read()
+    while True:
+        try:
+            sent = send(data)
+        except Blocked:
+            continue
+        if sent:
+            data = data[sent:]
+        else:
+            break
+    read(data)
+
