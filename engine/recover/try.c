@@ -1119,8 +1119,8 @@ static int exit_copies_finally_rest(const rec *r, const region *rg,
     eb = blk(r, exit);
     fb = blk(r, rg->follow);
     n = eb->end - eb->start;
-    return ins(r, eb->end - 1)->op == N_RERAISE && !ins(r, eb->end - 1)->arg &&
-           fb->end - fb->start == n && eb->handler == fb->handler &&
+    return ends_finally_body(r, eb->end - 1) && fb->end - fb->start == n &&
+           eb->handler == fb->handler &&
            rec_same_code(r, eb->start, fb->start, n) &&
            rec_same_lines(r, eb->start, fb->start, n);
 }
