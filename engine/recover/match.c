@@ -1349,14 +1349,14 @@ static int32_t first_after(int32_t after, int32_t b, int32_t current) {
     return b > after && b < current ? b : current;
 }
 
-/* Whether the code of the last case, from instruction i on, starts with a
- * guard: a test that fails to `fail` (where a trailing `case _` starts,
+/* Whether the code of the last case, from instruction i on, opens with a
+ * test that fails to `fail` (where a trailing `case _` starts,
  * or the code after the match) before any statement ends.  The guard's
  * jump lands past the case's failure chain (which starts at `chain`),
  * maybe on a jump that goes to `fail`: an if around the body would go to
  * the body's end. */
-static int last_case_guard(const rec *r, uint32_t i, int64_t fail,
-                           int64_t chain) {
+static int opens_with_failing_test(const rec *r, uint32_t i, int64_t fail,
+                                   int64_t chain) {
     int64_t depth = 0;
     for (; i < r->ncode.count; i++) {
         const upy_nin *in = ins(r, i);
@@ -1375,7 +1375,7 @@ static int last_case_guard(const rec *r, uint32_t i, int64_t fail,
 
 /* Whether a guard whose test fails to block b goes where its case's
  * pattern fails to, `fail`: there or, last case in a loop, through the jump
- * to the loop's header after the failure chain (last_case_guard). */
+ * to the loop's header after the failure chain (opens_with_failing_test). */
 static int fails_to(const rec *r, int32_t b, int64_t fail) {
     return b == block_at(r, fail) ||
            (b < (int32_t)r->cfg.count &&
@@ -1392,7 +1392,7 @@ static int fails_to(const rec *r, int32_t b, int64_t fail) {
  * chain, the if of `case A(): if g: ...` to the body's own jump back.) */
 static int last_case_has_guard(const rec *r, const mcase *mc, int has_default) {
     uint32_t i = mc->after;
-    if (!last_case_guard(r, i, mc->fail_at, mc->chain))
+    if (!opens_with_failing_test(r, i, mc->fail_at, mc->chain))
         return 0;
     return has_default || (i > 0 && ins(r, i)->line >= 0 &&
                            ins(r, i)->line <= ins(r, i - 1)->line);
