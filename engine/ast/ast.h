@@ -472,6 +472,9 @@ struct upy_stmt {
         } break_;
         struct {
             const char *text;
+            /* 1 where code is lost here (counted as unrecovered), 0 for
+             * a note on code that is all there. */
+            uint8_t lost;
         } unrecovered;
         /* UPY_S_PRINTED: the text print_block puts after a def's or a
          * class's ':' line, printed one level in from a def at level 0;

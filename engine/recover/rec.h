@@ -324,6 +324,8 @@ typedef struct rec {
     /* Code objects are decompiled recursively; depth bounds it. */
     int depth;
     unsigned unrecovered;
+    /* The statements made to mark lost code (u.unrecovered.lost). */
+    unsigned lost_marks;
     /* Values the stack did not hold, printed as `...`; those before
      * `placeholders_marked` have their comment. */
     unsigned placeholders, placeholders_marked;

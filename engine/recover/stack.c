@@ -219,6 +219,8 @@ int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s) {
         note->u.unrecovered.text =
             "unpyc: a value missing from the stack here prints as ... "
             "in the next statement";
+        note->u.unrecovered.lost = 1;
+        r->lost_marks++;
         r->placeholders_marked = r->placeholders;
         if (upy_vec_push(r->arena, out, note))
             return rec_oom(r);
