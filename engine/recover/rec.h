@@ -757,6 +757,7 @@ int rec_ends_terminal(const upy_stmt_list *body);
 int rec_place_passes(rec *r, upy_stmt_list *body);
 int rec_place_final_passes(rec *r, upy_stmt_list *body);
 void rec_fold_tail_returns(rec *r, upy_stmt_list *body);
+void rec_strip_tail_copies(rec *r, upy_stmt_list *body);
 /* A return of a constant read after a try/finally that the try body's
  * end had: moved back there. */
 void rec_unwound_returns(rec *r, upy_stmt_list *body);

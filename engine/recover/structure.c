@@ -2039,6 +2039,21 @@ static int in_cold_handler(const rec *r, int32_t b, int32_t start,
             ins(r, blk(r, bb->handler)->start)->op != N_PUSH_EXC_INFO);
 }
 
+/* Whether block b ends an except clause with a break of the for loop
+ * around its try: POP_EXCEPT, the POP_TOP of the loop's iterator, the
+ * jump.  The code after the loop that only such breaks reach is cold
+ * (3.12+ push_cold_blocks_to_end lays it out after the handler):
+ *
+ *     for x in xs:              FOR_ITER; ... JUMP_BACKWARD; END_FOR;
+ *         try: g(1)             raise X   (the else part)
+ *         except E: break       h: ... POP_EXCEPT; POP_TOP; JUMP a
+ *     else: raise X             a: g(2)   (after the handler)
+ *     g(2)                                                              */
+static int clause_pops_iterator(const rec *r, const upy_block *b) {
+    return b->end - b->start >= 3 && ins(r, b->end - 2)->op == N_POP_TOP &&
+           ins(r, b->end - 3)->op == N_POP_EXCEPT;
+}
+
 /* The furthest block after `exit` (and before the handlers) that the code
  * of handler h, laid out after all other code (3.12+), jumps to, or brk
  * when it jumps to none further: the break of an except clause in the body
@@ -2053,8 +2068,10 @@ static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
         if (i > h && (b->is_handler || !in_cold_handler(r, i, start, exit)))
             break;
         /* (A jump on to code laid out after the handler, as a copy of a
-         * while loop's test, goes on in the loop.) */
-        if (ins(r, b->end - 1)->op != N_JUMP || b->jump > h)
+         * while loop's test, goes on in the loop; unless it is a break of
+         * a for loop, see clause_pops_iterator.) */
+        if (ins(r, b->end - 1)->op != N_JUMP ||
+            (b->jump > h && !clause_pops_iterator(r, b)))
             continue;
         if (b->jump > brk && b->jump > exit && b->jump < rg->end)
             brk = b->jump;

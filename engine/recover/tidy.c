@@ -1213,6 +1213,254 @@ static int implicit_returns_only(const rec *r, const upy_stmt_list *l) {
     return 1;
 }
 
+/* Whether the statements `tail` hold code the compiler copies with its
+ * line (not only the implicit return, whose copies take the line of their
+ * jump): then a copy of them ending a branch (ends_with_copy) cannot be
+ * written code, which has a line of its own. */
+static int tail_keeps_lines(const upy_stmt_list *tail) {
+    uint32_t k;
+    if (!tail->len || tail->items[tail->len - 1]->kind != UPY_S_RETURN)
+        return 0;
+    for (k = 0; k < tail->len; k++)
+        if (!is_return_none(tail->items[k]))
+            return 1;
+    return 0;
+}
+
+/* Strips from statements l, which run off into the statements `tail`
+ * (see tail_keeps_lines), the copies of tail ending them or the branches
+ * of their final if, at any depth: a branch that runs off goes on to
+ * tail.  So 3.12+ (flowgraph.c inline_small_exit_blocks) made of
+ *
+ *     if t == 1:                  each branch that runs off jumps to
+ *         if c: d = g(d)          `self.x = d; return`: a small exit
+ *     elif t == 2: d = []         block, copied into the jumps, with
+ *     else: raise E               its line
+ *     self.x = d
+ *
+ * `if c: d = g(d); self.x = d; return` in the first branch, which would
+ * meet x's name before E's. */
+static void strip_branch_tail_copies(const rec *r, upy_stmt_list *l,
+                                     const upy_stmt_list *tail) {
+    uint32_t j;
+    upy_stmt *last;
+    if (!l->len)
+        return;
+    if (l->len > tail->len && ends_with_copy(r, l, tail)) {
+        l->len -= tail->len;
+        return;
+    }
+    for (j = 0; j + 1 < l->len; j++) {
+        upy_stmt *x = l->items[j];
+        if (x->kind == UPY_S_IF && !x->u.if_.orelse.len &&
+            x->u.if_.body.len > tail->len &&
+            rec_ends_terminal(&x->u.if_.body) &&
+            ends_with_copy(r, &x->u.if_.body, tail)) {
+            /* `if c: A; T` + B, which rec_elif_chains makes an elif
+             * chain later: the copy goes, B goes in the else. */
+            x->u.if_.orelse.items = l->items + j + 1;
+            x->u.if_.orelse.len = l->len - j - 1;
+            l->len = j + 1;
+        }
+    }
+    last = l->items[l->len - 1];
+    if (last->kind != UPY_S_IF)
+        return;
+    strip_branch_tail_copies(r, &last->u.if_.body, tail);
+    strip_branch_tail_copies(r, &last->u.if_.orelse, tail);
+}
+
+/* Whether every way statements l run off ends in a copy of tail, the
+ * ways strip_branch_tail_copies strips (a way that never runs off, as a
+ * return or raise, does too): then l without the copies; tail runs as l.
+ * *copies counts the copies found. */
+static int runs_off_in_copies(const rec *r, const upy_stmt_list *l,
+                              const upy_stmt_list *tail, uint32_t *copies) {
+    uint32_t j;
+    const upy_stmt *last;
+    if (!l->len)
+        return 0;
+    if (l->len > tail->len && ends_with_copy(r, l, tail))
+        return ++*copies;
+    for (j = 0; j + 1 < l->len; j++) {
+        const upy_stmt *x = l->items[j];
+        if (x->kind == UPY_S_IF && !x->u.if_.orelse.len &&
+            x->u.if_.body.len > tail->len &&
+            rec_ends_terminal(&x->u.if_.body) &&
+            ends_with_copy(r, &x->u.if_.body, tail)) {
+            upy_stmt_list rest = {l->items + j + 1, l->len - j - 1};
+            ++*copies;
+            return runs_off_in_copies(r, &rest, tail, copies);
+        }
+    }
+    last = l->items[l->len - 1];
+    if (last->kind == UPY_S_IF && last->u.if_.orelse.len)
+        return runs_off_in_copies(r, &last->u.if_.body, tail, copies) &&
+               runs_off_in_copies(r, &last->u.if_.orelse, tail, copies);
+    return rec_ends_terminal(l);
+}
+
+/* Whether statements tail hold one the compiler copies with its line
+ * (see tail_keeps_lines). */
+static int tail_has_line(const upy_stmt_list *tail) {
+    uint32_t k;
+    for (k = 0; k < tail->len; k++)
+        if (!is_return_none(tail->items[k]))
+            return 1;
+    return 0;
+}
+
+/* Moves the last statements T of the else part of final if s (the last
+ * statement of body) after it where each way its body runs off ends in a
+ * copy of T (runs_off_in_copies, some of them with the line of T): `if c:
+ * A; T` / `else: B; T` is `if c: A` / `else: B` + T, the original laid out
+ * last.  So 3.12+ made of
+ *
+ *     if c:
+ *         if token == '@': self.d = True     the first branch jumps to
+ *         elif token == 'def': ...           `self.p = True; return`,
+ *         self.p = True                      copied into its jump
+ *
+ * `if token == '@': self.d = True; self.p = True` / `else: ...;
+ * self.p = True`.  -1 out of memory. */
+static int hoist_else_tail(rec *r, upy_stmt_list *body, upy_stmt *s) {
+    upy_stmt_list *orelse = &s->u.if_.orelse, tail = {NULL, 0};
+    upy_stmt **items;
+    uint32_t m, copies = 0;
+    for (m = 1; m <= orelse->len; m++) {
+        tail.items = orelse->items + orelse->len - m;
+        tail.len = m;
+        copies = 0;
+        if (tail_has_line(&tail) &&
+            runs_off_in_copies(r, &s->u.if_.body, &tail, &copies) && copies)
+            break;
+    }
+    if (m > orelse->len)
+        return 0;
+    items = upy_arena_array(r->arena, body->len + m, sizeof *items);
+    if (!items)
+        return rec_oom(r);
+    strip_branch_tail_copies(r, &s->u.if_.body, &tail);
+    memcpy(items, body->items, body->len * sizeof *items);
+    memcpy(items + body->len, tail.items, m * sizeof *items);
+    orelse->len -= m;
+    body->items = items;
+    body->len += m;
+    return 0;
+}
+
+/* Whether match statement s ends each way it goes on in a copy of tail
+ * (a case's body, none of them irrefutable), a body that does not
+ * never running off. */
+static int cases_end_in_copies(const rec *r, const upy_stmt *s,
+                               const upy_stmt_list *tail) {
+    uint32_t k, copies = 0;
+    const upy_match_case *last;
+    if (!s->u.match.n_cases)
+        return 0;
+    last = &s->u.match.cases[s->u.match.n_cases - 1];
+    if (!last->guard && last->pattern->kind == UPY_P_AS &&
+        !last->pattern->u.as.pattern)
+        return 0;
+    for (k = 0; k < s->u.match.n_cases; k++) {
+        const upy_stmt_list *b = &s->u.match.cases[k].body;
+        if (b->len > tail->len && ends_with_copy(r, b, tail))
+            copies++;
+        else if (!rec_ends_terminal(b))
+            return 0;
+    }
+    return copies > 0;
+}
+
+/* Where the match statement at body[k] is followed by R + T, T ending in
+ * a return, and its cases end in copies of T (cases_end_in_copies): the
+ * cases went on to T, which the source had after the match, and R, where
+ * no case matched, was the body of a trailing `case _` (its NOP is R's
+ * first `pass`).  3.12 made of
+ *
+ *     match v:                  each case body jumps to `r.s = s;
+ *         case A(): s = v       return`: copied into the jumps, with
+ *         case _: s = None      their line
+ *     r.s = s
+ *
+ * `case A(): s = v; r.s = s; return` + `pass; s = None; r.s = s`.
+ * -1 out of memory. */
+static int fold_match_default(rec *r, upy_stmt_list *body, uint32_t k) {
+    upy_stmt *s = body->items[k];
+    upy_stmt_list tail = {NULL, 0};
+    upy_match_case *cases;
+    uint32_t m, n = s->u.match.n_cases, j;
+    for (m = 1; k + 1 + m <= body->len; m++) {
+        tail.items = body->items + body->len - m;
+        tail.len = m;
+        if (tail_keeps_lines(&tail) && cases_end_in_copies(r, s, &tail))
+            break;
+    }
+    if (k + 1 + m > body->len)
+        return 0;
+    cases = upy_arena_array(r->arena, n + 1, sizeof *cases);
+    if (!cases)
+        return rec_oom(r);
+    memcpy(cases, s->u.match.cases, n * sizeof *cases);
+    for (j = 0; j < n; j++)
+        if (cases[j].body.len > m && ends_with_copy(r, &cases[j].body, &tail))
+            cases[j].body.len -= m;
+    if (k + 1 + m < body->len) {
+        /* (R's statements move into the case: T takes their place.) */
+        uint32_t n_r = body->len - m - k - 1;
+        upy_stmt **rest = upy_arena_array(r->arena, n_r, sizeof *rest);
+        cases[n].pattern = upy_pattern_new(r->arena, UPY_P_AS);
+        if (!rest || !cases[n].pattern)
+            return rec_oom(r);
+        memcpy(rest, body->items + k + 1, n_r * sizeof *rest);
+        cases[n].body.items = rest;
+        cases[n].body.len = n_r;
+        n++;
+    }
+    s->u.match.cases = cases;
+    s->u.match.n_cases = n;
+    memmove(body->items + k + 1, tail.items, m * sizeof *tail.items);
+    body->len = k + 1 + m;
+    return 0;
+}
+
+/* The copies of the statements after the last if of body that end its
+ * branches (strip_branch_tail_copies), once rec_fold_tail_returns has
+ * made the elif chains (`if c: A; T` + `raise E` is `if c: A; T` /
+ * `else: raise E` only then); in the branches of a final if too, after
+ * hoist_else_tail. */
+void rec_strip_tail_copies(rec *r, upy_stmt_list *body) {
+    uint32_t k;
+    upy_stmt *s;
+    upy_stmt_list tail;
+    if (!body->len)
+        return;
+    s = body->items[body->len - 1];
+    if (s->kind == UPY_S_IF && s->u.if_.orelse.len &&
+        hoist_else_tail(r, body, s))
+        return;
+    for (k = body->len; k > 0 && body->items[k - 1]->kind != UPY_S_MATCH; k--)
+        ;
+    if (k && fold_match_default(r, body, k - 1))
+        return;
+    for (k = body->len; k > 0 && body->items[k - 1]->kind != UPY_S_IF; k--)
+        ;
+    if (!k)
+        return;
+    s = body->items[k - 1];
+    if (k == body->len) {
+        rec_strip_tail_copies(r, &s->u.if_.body);
+        rec_strip_tail_copies(r, &s->u.if_.orelse);
+        return;
+    }
+    tail.items = body->items + k;
+    tail.len = body->len - k;
+    if (!tail_keeps_lines(&tail))
+        return;
+    strip_branch_tail_copies(r, &s->u.if_.body, &tail);
+    strip_branch_tail_copies(r, &s->u.if_.orelse, &tail);
+}
+
 /* `if c: A; return` followed by B at the end of a body is what the
  * compiler makes of `if c: A` / `else: B` (the jump to the final return
  * is replaced by a copy of it): put B back in the else, unless the

@@ -640,6 +640,35 @@ static int index_order_users(rec *r) {
     return 0;
 }
 
+static int find_normal_reach(rec *r);
+
+/* Whether instruction i, of code neither in the try with handler h nor in
+ * the rest after its body (which ends at end), was compiled after both:
+ * code after the rest that no handler alone reaches (3.12+ keeps such
+ * code in the order the compiler made it), or code only a handler reaches
+ * laid out after h (push_cold_blocks_to_end keeps the order of that code
+ * too: an enclosing finally body's copy for the exception, an enclosing
+ * try's handler).  So in
+ *
+ *     try:
+ *         if c:
+ *             try: p = a                  (KeyError's first use is in
+ *             except KeyError: raise E     the handler, before those of
+ *             else: q = p.path             the finally body's copies:
+ *     finally:                             the else part's `path` comes
+ *         try: del b                       before it in co_names)
+ *         except KeyError: pass
+ *
+ * An entry used there too still tells the order; one used in code before
+ * (or in a copy the compiler placed out of its order there) does not. */
+static int compiled_after_try(rec *r, int32_t h, uint32_t end, uint32_t i) {
+    if (!r->normal_reach && find_normal_reach(r))
+        return 0;
+    if (r->normal_reach[r->cfg.block_of[i]] == 1)
+        return i >= end;
+    return i > blk(r, h)->start;
+}
+
 static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
                      int table, upy_arena *arena, owner_walks *w,
                      entry_uses *u) {
@@ -666,7 +695,8 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
         if (own == OWN_HANDLER) {
             if (!u->handler[en])
                 u->handler[en] = i;
-        } else if (own == OWN_AFTER)
+        } else if (own == OWN_AFTER ||
+                   (own == OWN_ELSEWHERE && compiled_after_try(r, h, end, i)))
             u->after[en] = 1;
         else if (own == OWN_ELSEWHERE)
             u->elsewhere[en] = 1;

@@ -79,3 +79,35 @@ def inner_else_before_copy(value, setting, option_parser, config_parser):
     else:
         encoding = value
     return validate_encoding(encoding)
+
+
+def elif_chain_runs_on_to_store(self, kind, data):
+    # Each branch that runs on jumps to `self.data = data; return`, a
+    # small exit block copied into the jumps with its line: the copies end
+    # the nested if and the elif branch, which run on to it in the source.
+    self.kind = kind
+    if kind == 'polygon':
+        if isinstance(data, list):
+            data = tuple(data)
+    elif kind == 'compound':
+        data = []
+    else:
+        raise ValueError('no shape type %s' % kind)
+    self.data = data
+
+
+def final_if_branch_copies_else_tail(self, token, started):
+    # The final if's first branch jumps to `self.passline = True` + the
+    # implicit return (a small exit block), copied into the jump of the
+    # nested if's first branch with its line: the else part's last
+    # statement is that code, after the nested if in the source.
+    if not started:
+        if token == '@':
+            self.indecorator = True
+        elif token in ('def', 'class'):
+            if token == 'class':
+                self.isclass = True
+            self.started = True
+        self.passline = True
+    elif token == 'NEWLINE':
+        self.passline = False

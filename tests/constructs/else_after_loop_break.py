@@ -50,3 +50,20 @@ def else_then_return(self, lines):
             key = input("more? ")
         if key == "q":
             break
+
+
+def break_in_clause_to_code_after_loop(manager, g, xs):
+    # 3.12+: the code after the loop, reached only by the clause's break
+    # (POP_EXCEPT, the POP_TOP of the iterator, the jump), is cold: laid
+    # out after the handler, it is no code of the loop body (where it
+    # would run on into the next turn of the loop).
+    with manager:
+        for _ in xs:
+            try:
+                g(1)
+            except ValueError:
+                break
+        else:
+            raise LookupError
+        g(2)
+    g(3)

@@ -245,3 +245,18 @@ def last_guard_in_with(x, lock):
             case int() if x > 1:
                 y = 2
         lock.append(y)
+
+
+def default_case_before_copied_store(result, value, fallback):
+    # 3.12 copies `result.stats = stats` + the return (a small exit block)
+    # into each case's jump to it: the code where no case matched is the
+    # trailing `case _`, not code after the match.
+    match value:
+        case int():
+            stats = value
+        case None:
+            stats = None
+        case _:
+            import math
+            stats = math.floor(value) if value else fallback
+    result.stats = stats

@@ -975,3 +975,28 @@ def clause_left_only_by_return(it, read):
             if not chunk:
                 return
             yield chunk
+
+
+def else_before_finally_copies(name, modules):
+    # 3.12+: the handler raises, so the else part could as well follow the
+    # try; KeyError, first met in the handler, is used again by the copies
+    # of the finally body, compiled later: it still tells that the else
+    # part's __path__ came before it in co_names.
+    if modules.get(name) is None:
+        raise ImportError(name=name)
+    try:
+        if name:
+            try:
+                parent = modules[name]
+            except KeyError:
+                raise ImportError(name=name) from None
+            else:
+                path = parent.__path__
+        else:
+            path = None
+        return path
+    finally:
+        try:
+            del modules[name]
+        except KeyError:
+            pass
