@@ -3420,30 +3420,21 @@ int32_t rec_past_claimed_handlers(const rec *r, int32_t b) {
     return b;
 }
 
-/* Whether block e, after the exits and jump of a break or continue that
- * leave a with nested in a try body (under the try's handler, the jump
- * under none), is more of that with's body: under the handler of the
- * code before those exits, left_handler.  Example: `for x in y:` / `try:`
- * / `with a:` / `if c: continue` / `d()`: d() follows the continue's
- * jump, under the with's handler again. */
-static int goes_on_in_with(const rec *r, int32_t e, int32_t left_handler) {
+/* Whether block e, after the jump of a break or continue (and the exits
+ * of the withs it leaves) in the body with handler h, is more of that
+ * body: code of a try or with nested in it, which their own handler
+ * protects (its first instruction PUSH_EXC_INFO), under h.  Examples:
+ * `for x in y:` / `try:` / `with a:` / `if c: continue` / `d()`: d()
+ * follows the continue's jump, under the with's handler again;
+ * `for x in y:` / `with a:` / `if c: continue` / `try: d()` / `finally:
+ * e()`: d() is under the finally's handler, nested in the with's.  (A
+ * handler laid out after the jump, 3.12+, is none: the clause of a try
+ * in the body comes after its handler block.) */
+static int goes_on_nested(const rec *r, int32_t e, int32_t h) {
     const upy_block *eb = blk(r, e);
-    return left_handler != UPY_NO_BLOCK && eb->handler == left_handler &&
-           !eb->is_handler &&
-           blk(r, left_handler)->start + 1 < r->ncode.count &&
-           ins(r, blk(r, left_handler)->start + 1)->op == N_WITH_EXCEPT_START;
-}
-
-/* The handler of the code a break or continue left, when block e (after
- * block b) is its lone jump after the exits of withs it leaves: the code
- * before those exits.  Else UPY_NO_BLOCK. */
-static int32_t with_left_by(const rec *r, int32_t b, int32_t e) {
-    int32_t k = e - 1;
-    if (k <= b || !(is_exit_copy(r, k) & EXIT_JUMPS))
-        return UPY_NO_BLOCK;
-    while (k > b && is_exit_copy(r, k))
-        k--;
-    return blk(r, k)->handler;
+    return !eb->is_handler && eb->handler != UPY_NO_BLOCK &&
+           ins(r, blk(r, eb->handler)->start)->op == N_PUSH_EXC_INFO &&
+           under(r, e, h);
 }
 
 /* (h is not always b's own handler: a try whose body starts with a loop
@@ -3473,9 +3464,6 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
     int32_t e = b, end = b + 1;
     int after_jump = 0, after_split = 0, after_leave = 0, direct = 0;
     int after_outer_exit = 0;
-    /* The handler of the code before the last exit copy met (a break or
-     * continue leaving a with nested in the body). */
-    int32_t left_handler = UPY_NO_BLOCK;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
         direct |= blk(r, e)->handler == h;
@@ -3498,8 +3486,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             break;
         e = past_earlier_handlers(r, e, h);
         if (e == b || blk(r, e)->handler == h ||
-            (under(r, e, h) &&
-             (!after_jump || goes_on_in_with(r, e, left_handler))) ||
+            (under(r, e, h) && (!after_jump || goes_on_nested(r, e, h))) ||
             rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
             (!after_jump && is_copied_return_mid_body(r, e, h)) ||
@@ -3559,7 +3546,6 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * loop body): the compiler leaves it unprotected (the way out
              * of the body it took the place of is). */
             after_jump = 1;
-            left_handler = with_left_by(r, b, e);
         } else {
             break;
         }
