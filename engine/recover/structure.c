@@ -711,6 +711,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
     int32_t b;
     int found;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
+    uint32_t pops;
     if (flen == 0)
         return 0;
     if (body_walk_start(r, &w, from, end, h))
@@ -730,6 +731,14 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         if (found)
             continue;
         stop = copy_end_before(r, e);
+        /* (A constant's return, or a break copied as the return after its
+         * loop, pops the iterators of the loops it leaves between the
+         * copy and the constant's load.) */
+        for (pops = 0; pops < 8 && stop > flen &&
+                       !copy_to_exit(r, stop - flen, fstart, flen, e) &&
+                       ins(r, stop - 1)->op == N_POP_TOP && !r->skip[stop - 1];
+             pops++)
+            stop--;
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
             runs_under_body_handler(r, stop - flen, fstart, flen, e))
             continue;
@@ -3538,13 +3547,14 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * after the copy (3.11), claimed with it. */
             e = rec_past_claimed_handlers(r, e) - 1;
             end = e + 1;
-        } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
-                   ins(r, blk(r, e)->start)->op == N_JUMP &&
-                   !blk(r, e)->is_handler) {
+        } else if (is_loop_exit_jump(r, e) && !blk(r, e)->is_handler) {
             /* The jump ending a branch of an if in the body, threaded to
              * where the body goes on (the loop header, for a try ending a
              * loop body): the compiler leaves it unprotected (the way out
-             * of the body it took the place of is). */
+             * of the body it took the place of is).  So is the jump of a
+             * break or continue after the copy of the finally body it
+             * leaves through, skipped (`for x in y:` / `try:` / `if c:
+             * continue` / `g()` / `finally: h()`). */
             after_jump = 1;
         } else {
             break;
