@@ -2890,6 +2890,10 @@ static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
     uint32_t pop = kb->end - 1;
     if (pop == kb->start && k > 0)
         pop = blk(r, k - 1)->end;
+    /* (`except E as name:` deletes the name after POP_EXCEPT.) */
+    if (pop >= 3 && ins(r, pop - 2)->op == N_STORE &&
+        is_name_cleanup(r, pop - 3, rec_str(ins(r, pop - 2)->obj)))
+        pop -= 3;
     if (!r->ncode.layout->cold_handlers || pop == 0 ||
         ins(r, pop - 1)->op != N_POP_EXCEPT)
         return 0;
