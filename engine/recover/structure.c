@@ -4595,6 +4595,28 @@ static int break_alone_in_clause(const rec *r, uint32_t i, const region *rg) {
            ins(r, i - 2)->op == N_PUSH_EXC_INFO;
 }
 
+/* Whether the code from instruction `at` to the end of block b is a copy
+ * of the code after the loop that an earlier break of it was read as
+ * (r->moved_exit): the compiler copies that small exit block, with its
+ * lines, into each break's place (flowgraph.c inline_small_exit_blocks).
+ * Example: `while True:` / `try: x = f()` / `except A: break` / `except
+ * B: break` / `g(x)` / then `g()` after the loop: each clause ends in its
+ * own copy of `g(); return None`; the first is the code after the loop,
+ * the second only a break.  (Both a block of their own, ending in the
+ * return.) */
+static int copies_moved_exit(const rec *r, int32_t b, uint32_t at) {
+    const upy_block *mb, *bb = blk(r, b);
+    uint32_t n = bb->end - at;
+    if (r->moved_exit == UPY_NO_BLOCK || r->moved_exit == b)
+        return 0;
+    mb = blk(r, r->moved_exit);
+    return mb->end - r->moved_exit_at == n &&
+           ins(r, bb->end - 1)->op == N_RETURN &&
+           ins(r, mb->end - 1)->op == N_RETURN &&
+           rec_same_code(r, at, r->moved_exit_at, n) &&
+           copied_lines(r, at, r->moved_exit_at, n);
+}
+
 static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                            const region *rg) {
     uint32_t start = *at;
@@ -5216,9 +5238,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         }
         if (moved_exit_from(r, b, &start, rg)) {
             r->resume_block = UPY_NO_BLOCK;
-            r->moved_exit = b;
-            r->moved_exit_at = start;
             r->exit_block = UPY_NO_BLOCK;
+            if (copies_moved_exit(r, b, start)) {
+                rec_skip_range(r, start, bb->end - start);
+                r->done[b] = 1;
+            } else {
+                r->moved_exit = b;
+                r->moved_exit_at = start;
+            }
             return emit_simple(r, out, UPY_S_BREAK);
         }
         r->done[b] = 1;
