@@ -711,6 +711,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
     int32_t b;
     int found;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
+    uint32_t pops;
     if (flen == 0)
         return 0;
     if (body_walk_start(r, &w, from, end, h))
@@ -730,6 +731,14 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         if (found)
             continue;
         stop = copy_end_before(r, e);
+        /* (A constant's return, or a break copied as the return after its
+         * loop, pops the iterators of the loops it leaves between the
+         * copy and the constant's load.) */
+        for (pops = 0; pops < 8 && stop > flen &&
+                       !copy_to_exit(r, stop - flen, fstart, flen, e) &&
+                       ins(r, stop - 1)->op == N_POP_TOP && !r->skip[stop - 1];
+             pops++)
+            stop--;
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
             runs_under_body_handler(r, stop - flen, fstart, flen, e))
             continue;
@@ -2898,6 +2907,10 @@ static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
     uint32_t pop = kb->end - 1;
     if (pop == kb->start && k > 0)
         pop = blk(r, k - 1)->end;
+    /* (`except E as name:` deletes the name after POP_EXCEPT.) */
+    if (pop >= 3 && ins(r, pop - 2)->op == N_STORE &&
+        is_name_cleanup(r, pop - 3, rec_str(ins(r, pop - 2)->obj)))
+        pop -= 3;
     if (!r->ncode.layout->cold_handlers || pop == 0 ||
         ins(r, pop - 1)->op != N_POP_EXCEPT)
         return 0;
@@ -3437,30 +3450,21 @@ int32_t rec_past_claimed_handlers(const rec *r, int32_t b) {
     return b;
 }
 
-/* Whether block e, after the exits and jump of a break or continue that
- * leave a with nested in a try body (under the try's handler, the jump
- * under none), is more of that with's body: under the handler of the
- * code before those exits, left_handler.  Example: `for x in y:` / `try:`
- * / `with a:` / `if c: continue` / `d()`: d() follows the continue's
- * jump, under the with's handler again. */
-static int goes_on_in_with(const rec *r, int32_t e, int32_t left_handler) {
+/* Whether block e, after the jump of a break or continue (and the exits
+ * of the withs it leaves) in the body with handler h, is more of that
+ * body: code of a try or with nested in it, which their own handler
+ * protects (its first instruction PUSH_EXC_INFO), under h.  Examples:
+ * `for x in y:` / `try:` / `with a:` / `if c: continue` / `d()`: d()
+ * follows the continue's jump, under the with's handler again;
+ * `for x in y:` / `with a:` / `if c: continue` / `try: d()` / `finally:
+ * e()`: d() is under the finally's handler, nested in the with's.  (A
+ * handler laid out after the jump, 3.12+, is none: the clause of a try
+ * in the body comes after its handler block.) */
+static int goes_on_nested(const rec *r, int32_t e, int32_t h) {
     const upy_block *eb = blk(r, e);
-    return left_handler != UPY_NO_BLOCK && eb->handler == left_handler &&
-           !eb->is_handler &&
-           blk(r, left_handler)->start + 1 < r->ncode.count &&
-           ins(r, blk(r, left_handler)->start + 1)->op == N_WITH_EXCEPT_START;
-}
-
-/* The handler of the code a break or continue left, when block e (after
- * block b) is its lone jump after the exits of withs it leaves: the code
- * before those exits.  Else UPY_NO_BLOCK. */
-static int32_t with_left_by(const rec *r, int32_t b, int32_t e) {
-    int32_t k = e - 1;
-    if (k <= b || !(is_exit_copy(r, k) & EXIT_JUMPS))
-        return UPY_NO_BLOCK;
-    while (k > b && is_exit_copy(r, k))
-        k--;
-    return blk(r, k)->handler;
+    return !eb->is_handler && eb->handler != UPY_NO_BLOCK &&
+           ins(r, blk(r, eb->handler)->start)->op == N_PUSH_EXC_INFO &&
+           under(r, e, h);
 }
 
 /* (h is not always b's own handler: a try whose body starts with a loop
@@ -3490,9 +3494,6 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
     int32_t e = b, end = b + 1;
     int after_jump = 0, after_split = 0, after_leave = 0, direct = 0;
     int after_outer_exit = 0;
-    /* The handler of the code before the last exit copy met (a break or
-     * continue leaving a with nested in the body). */
-    int32_t left_handler = UPY_NO_BLOCK;
     while (e < (int32_t)r->cfg.count && e < rg->end) {
         int copy;
         direct |= blk(r, e)->handler == h;
@@ -3515,8 +3516,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             break;
         e = past_earlier_handlers(r, e, h);
         if (e == b || blk(r, e)->handler == h ||
-            (under(r, e, h) &&
-             (!after_jump || goes_on_in_with(r, e, left_handler))) ||
+            (under(r, e, h) && (!after_jump || goes_on_nested(r, e, h))) ||
             rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
             (!after_jump && is_copied_return_mid_body(r, e, h)) ||
@@ -3568,15 +3568,15 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * after the copy (3.11), claimed with it. */
             e = rec_past_claimed_handlers(r, e) - 1;
             end = e + 1;
-        } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
-                   ins(r, blk(r, e)->start)->op == N_JUMP &&
-                   !blk(r, e)->is_handler) {
+        } else if (is_loop_exit_jump(r, e) && !blk(r, e)->is_handler) {
             /* The jump ending a branch of an if in the body, threaded to
              * where the body goes on (the loop header, for a try ending a
              * loop body): the compiler leaves it unprotected (the way out
-             * of the body it took the place of is). */
+             * of the body it took the place of is).  So is the jump of a
+             * break or continue after the copy of the finally body it
+             * leaves through, skipped (`for x in y:` / `try:` / `if c:
+             * continue` / `g()` / `finally: h()`). */
             after_jump = 1;
-            left_handler = with_left_by(r, b, e);
         } else {
             break;
         }
@@ -4612,6 +4612,28 @@ static int break_alone_in_clause(const rec *r, uint32_t i, const region *rg) {
            ins(r, i - 2)->op == N_PUSH_EXC_INFO;
 }
 
+/* Whether the code from instruction `at` to the end of block b is a copy
+ * of the code after the loop that an earlier break of it was read as
+ * (r->moved_exit): the compiler copies that small exit block, with its
+ * lines, into each break's place (flowgraph.c inline_small_exit_blocks).
+ * Example: `while True:` / `try: x = f()` / `except A: break` / `except
+ * B: break` / `g(x)` / then `g()` after the loop: each clause ends in its
+ * own copy of `g(); return None`; the first is the code after the loop,
+ * the second only a break.  (Both a block of their own, ending in the
+ * return.) */
+static int copies_moved_exit(const rec *r, int32_t b, uint32_t at) {
+    const upy_block *mb, *bb = blk(r, b);
+    uint32_t n = bb->end - at;
+    if (r->moved_exit == UPY_NO_BLOCK || r->moved_exit == b)
+        return 0;
+    mb = blk(r, r->moved_exit);
+    return mb->end - r->moved_exit_at == n &&
+           ins(r, bb->end - 1)->op == N_RETURN &&
+           ins(r, mb->end - 1)->op == N_RETURN &&
+           rec_same_code(r, at, r->moved_exit_at, n) &&
+           copied_lines(r, at, r->moved_exit_at, n);
+}
+
 static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                            const region *rg) {
     uint32_t start = *at;
@@ -5233,9 +5255,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         }
         if (moved_exit_from(r, b, &start, rg)) {
             r->resume_block = UPY_NO_BLOCK;
-            r->moved_exit = b;
-            r->moved_exit_at = start;
             r->exit_block = UPY_NO_BLOCK;
+            if (copies_moved_exit(r, b, start)) {
+                rec_skip_range(r, start, bb->end - start);
+                r->done[b] = 1;
+            } else {
+                r->moved_exit = b;
+                r->moved_exit_at = start;
+            }
             return emit_simple(r, out, UPY_S_BREAK);
         }
         r->done[b] = 1;
