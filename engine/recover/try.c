@@ -590,11 +590,32 @@ static int32_t walk_owner(const rec *r, const upy_ptr_vec *rest, uint32_t end,
     return own;
 }
 
+/* Whether instruction i of handler h's block x comes after the clause's
+ * POP_EXCEPT, where the clause's cleanup no longer covers it, and numbers
+ * a name: the code after the loop that the clause's break falls into
+ * when nothing else leaves the loop (the compiler lays it out right
+ * there).  Example (3.12): `while True:` / `try: pass` / `except E:
+ * break` / `f(KEY)` + `g()`: g's code follows the handler's POP_EXCEPT in
+ * its block, and is numbered after f's statement.  (A constant there may
+ * be the None of the cleanup of the clause's name.) */
+static int past_clause_end(const rec *r, int32_t h, int32_t x, uint32_t i) {
+    int32_t cleanup = ins(r, blk(r, h)->start)->handler;
+    uint32_t j = i;
+    if (ins(r, i)->op == N_LOAD_CONST || ins(r, i)->handler == cleanup)
+        return 0;
+    while (j-- > blk(r, x)->start)
+        if (ins(r, j)->op == N_POP_EXCEPT)
+            return ins(r, j)->handler != cleanup;
+    return 0;
+}
+
 static int32_t owner_of(const rec *r, int32_t h, const upy_ptr_vec *rest,
                         uint32_t end, owner_walks *w, uint32_t i) {
     int32_t x = r->cfg.block_of[i], own = rest_stmt_of(rest, i, end);
     if (upy_cfg_dominates(&r->cfg, h, x))
-        return w->brk != UPY_NO_BLOCK && upy_cfg_dominates(&r->cfg, w->brk, x)
+        return (w->brk != UPY_NO_BLOCK &&
+                upy_cfg_dominates(&r->cfg, w->brk, x)) ||
+                       past_clause_end(r, h, x, i)
                    ? OWN_AFTER
                    : OWN_HANDLER;
     if (own != OWN_ELSEWHERE)

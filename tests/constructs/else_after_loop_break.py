@@ -50,3 +50,19 @@ def else_then_return(self, lines):
             key = input("more? ")
         if key == "q":
             break
+
+
+# No other way leaves the loop: the code after it follows the clause's
+# POP_EXCEPT in the handler's own block (flowgraph.c joins them), past
+# the clause's cleanup (tomllib loads, 3.12+).
+def after_loop_in_handler_block():
+    while True:
+        try:
+            pass
+        except IndexError:
+            break
+        if KEY_CHARS:
+            pass
+        else:
+            IndexError
+    done()
