@@ -983,22 +983,35 @@ static int push_dead_comprehension(rec *r, upy_expr *name, upy_ptr_vec *dead) {
 }
 
 /* For each co_names entry, the first neutral instruction numbering it, or
- * UINT32_MAX. */
+ * UINT32_MAX.  A copy of code recovered once (marked skipped) counts only
+ * where no statement's own code numbers the entry: the statements hold
+ * the original, and where the dead code goes among them is asked of
+ * their code.  The normal copy of a finally body comes first, yet its
+ * statements hold the copy in the handler:
+ *     try: (try: pass / finally: raise E) / except E: g() / else: f()
+ * numbers E, f, g; E's first load is in the normal copy (which raises,
+ * so the compiler drops the else part), before the `raise E` statement,
+ * and the dead f goes after that statement, not before it. */
 uint32_t *rec_first_name_uses(rec *r) {
     uint32_t n = (uint32_t)upy_seq_len(r->code->names), i;
     uint32_t *first = upy_arena_array(r->arena, n + 1, sizeof *first);
-    if (!first) {
+    uint32_t *copied = upy_arena_array(r->scratch, n + 1, sizeof *copied);
+    if (!first || !copied) {
         rec_oom(r);
         return NULL;
     }
     for (i = 0; i < n; i++)
-        first[i] = UINT32_MAX;
+        first[i] = copied[i] = UINT32_MAX;
     for (i = 0; i < r->ncode.count; i++) {
         int32_t e = r->table_entries[0] ? r->table_entries[0][i]
                                         : rec_table_entry(r, i, 0);
-        if (e >= 0 && (uint32_t)e < n && i < first[e])
-            first[e] = i;
+        uint32_t *at = r->skip && r->skip[i] ? copied : first;
+        if (e >= 0 && (uint32_t)e < n && i < at[e])
+            at[e] = i;
     }
+    for (i = 0; i < n; i++)
+        if (first[i] == UINT32_MAX)
+            first[i] = copied[i];
     return first;
 }
 
@@ -1071,12 +1084,20 @@ static int edges_in_order(const uint32_t *first, uint32_t n, uint32_t from,
     return k == n || first[k] == hi;
 }
 
-/* Places the run [from, to) of co_names, names no instruction uses, where
- * the numbering of the names around it puts it (rec_dead_place), after
- * instruction `after`.  1 when placed. */
+/* Whether place `at` of the list is its end, after a return or raise:
+ * code there never runs, and the compiler drops it. */
+static int after_leaving(const upy_stmt_list *list, uint32_t at) {
+    const upy_stmt *last = at && at == list->len ? list->items[at - 1] : NULL;
+    return last && (last->kind == UPY_S_RAISE || last->kind == UPY_S_RETURN);
+}
+
+/* Places the run [from, to) of co_names, names no instruction uses (or,
+ * `used`, ones numbered before names an instruction uses earlier: see
+ * place_early_names), where the numbering of the names around it puts it
+ * (rec_dead_place), after instruction `after`.  1 when placed. */
 static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
                           uint32_t from, uint32_t to, const upy_object *test,
-                          uint32_t after) {
+                          uint32_t after, int used) {
     uint32_t n = trailing_names(r), lo, hi, at, start, k;
     upy_stmt_list *list;
     upy_ptr_vec names = {0};
@@ -1089,13 +1110,40 @@ static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
         return 0;
     if (after != UINT32_MAX && (lo == UINT32_MAX || after > lo))
         lo = after;
-    if (!rec_dead_place(r, body, lead_len(body), lo, hi, &list, &at, &start))
+    if (!rec_dead_place(r, body, lead_len(body), lo, hi, &list, &at, &start) ||
+        (used && !after_leaving(list, at)))
         return 0;
     for (k = from; k < to; k++)
         if (push_name(r, &names, str_at(r->code->names, k)))
             return -1;
     s = dead_loads_if(r, test, &names, start);
     return !s || rec_insert_stmt(r, list, at, s) ? -1 : 1;
+}
+
+/* Names that dead code numbered before the code that uses them, which
+ * comes later: an entry of co_names that an instruction uses, but only
+ * after one of a name numbered after it.  When the numbering of the names
+ * around it puts it right after a return or raise, it goes there, in an
+ * `if` the compiler drops.  Worked example (3.12+):
+ *     try: raise E / except T: pass / except E: self.fail() /
+ *     else: self.fail()
+ * numbers E, fail, T: the else part (compiled before the handlers) is
+ * dead after the raise, and `fail` is first loaded in the last handler.
+ * From the last entry (each goes before those after it at one place). */
+static int place_early_names(rec *r, upy_stmt_list *body, const uint32_t *first,
+                             const upy_object *test, uint32_t after) {
+    uint32_t n = trailing_names(r), k = n, j;
+    while (k-- > 0) {
+        int late = 0;
+        if (!uses_name(r, str_at(r->code->names, k)))
+            continue;
+        for (j = k + 1; j < n; j++)
+            late |= first[j] < first[k];
+        if (late &&
+            place_dead_run(r, body, first, k, k + 1, test, after, 1) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Names that dead code in the middle numbered (`else: self.fail()` after
@@ -1119,14 +1167,14 @@ static int place_dead_names(rec *r, upy_stmt_list *body, uint8_t *placed) {
         from = to;
         while (from > 0 && !uses_name(r, str_at(r->code->names, from - 1)))
             from--;
-        went = place_dead_run(r, body, first, from, to, test, after);
+        went = place_dead_run(r, body, first, from, to, test, after, 0);
         if (went < 0)
             return -1;
         for (k = from; went && k < to; k++)
             placed[k] = 1;
         to = from;
     }
-    return 0;
+    return test ? place_early_names(r, body, first, test, after) : 0;
 }
 
 /* The statement of the body from `lead` on whose code holds instruction

@@ -184,12 +184,58 @@ static int after_lo(const dead_place *p, const upy_stmt *s) {
     return p->lo == UINT32_MAX || s->start > p->lo;
 }
 
-/* The last instruction of s when it is a raise or a return, whose code
- * ends at the first N_RAISE or N_RETURN from its start (an expression
- * holds neither; a finally body a return inlines may, which ends it
- * early and only makes the place below rarer); else UINT32_MAX. */
-static uint32_t leaving_end(const upy_ncode *code, const upy_stmt *s) {
+static void find_break(upy_stmt_list *list, upy_list_role role,
+                       const upy_stmt *holder, void *arg);
+
+/* Whether a statement of the list breaks out of the loop around it (a
+ * loop in it takes the breaks of its own body). */
+static int breaks_out(upy_stmt_list *list) {
+    int found = 0;
+    uint32_t k;
+    for (k = 0; k < list->len && !found; k++) {
+        found = list->items[k]->kind == UPY_S_BREAK;
+        upy_stmt_each_list(list->items[k], find_break, &found);
+    }
+    return found;
+}
+
+static void find_break(upy_stmt_list *list, upy_list_role role,
+                       const upy_stmt *holder, void *arg) {
+    (void)holder;
+    if (role != UPY_LIST_LOOP_BODY && !*(int *)arg)
+        *(int *)arg = breaks_out(list);
+}
+
+/* The last instruction of a `while True:` that no break leaves (it never
+ * goes on, and the compiler drops the code after it): the jump back to
+ * its start, the last jump from its code to [start, its body's start];
+ * else UINT32_MAX. */
+static uint32_t endless_loop_end(const upy_ncode *code, upy_stmt *s) {
+    const upy_expr *test = s->u.while_.test;
+    uint32_t i, end = UINT32_MAX, head;
+    if (s->kind != UPY_S_WHILE || !s->u.while_.body.len ||
+        s->u.while_.orelse.len || test->kind != UPY_E_CONST ||
+        !test->u.constant || rec_false_literal(test->u.constant) ||
+        breaks_out(&s->u.while_.body))
+        return UINT32_MAX;
+    head = s->u.while_.body.items[0]->start;
+    for (i = s->start; i < code->count; i++)
+        if (code->ins[i].op == N_JUMP && code->ins[i].target >= 0 &&
+            (uint32_t)code->ins[i].target >= s->start &&
+            (uint32_t)code->ins[i].target <= head)
+            end = i;
+    return end;
+}
+
+/* The last instruction of s when it always leaves: a raise or a return,
+ * whose code ends at the first N_RAISE or N_RETURN from its start (an
+ * expression holds neither; a finally body a return inlines may, which
+ * ends it early and only makes the place below rarer), or an endless
+ * loop; else UINT32_MAX. */
+static uint32_t leaving_end(const upy_ncode *code, upy_stmt *s) {
     uint32_t i;
+    if (s->kind == UPY_S_WHILE)
+        return endless_loop_end(code, s);
     if (s->kind != UPY_S_RAISE && s->kind != UPY_S_RETURN)
         return UINT32_MAX;
     for (i = s->start; i < code->count; i++)

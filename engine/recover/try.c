@@ -590,11 +590,32 @@ static int32_t walk_owner(const rec *r, const upy_ptr_vec *rest, uint32_t end,
     return own;
 }
 
+/* Whether instruction i of handler h's block x comes after the clause's
+ * POP_EXCEPT, where the clause's cleanup no longer covers it, and numbers
+ * a name: the code after the loop that the clause's break falls into
+ * when nothing else leaves the loop (the compiler lays it out right
+ * there).  Example (3.12): `while True:` / `try: pass` / `except E:
+ * break` / `f(KEY)` + `g()`: g's code follows the handler's POP_EXCEPT in
+ * its block, and is numbered after f's statement.  (A constant there may
+ * be the None of the cleanup of the clause's name.) */
+static int past_clause_end(const rec *r, int32_t h, int32_t x, uint32_t i) {
+    int32_t cleanup = ins(r, blk(r, h)->start)->handler;
+    uint32_t j = i;
+    if (ins(r, i)->op == N_LOAD_CONST || ins(r, i)->handler == cleanup)
+        return 0;
+    while (j-- > blk(r, x)->start)
+        if (ins(r, j)->op == N_POP_EXCEPT)
+            return ins(r, j)->handler != cleanup;
+    return 0;
+}
+
 static int32_t owner_of(const rec *r, int32_t h, const upy_ptr_vec *rest,
                         uint32_t end, owner_walks *w, uint32_t i) {
     int32_t x = r->cfg.block_of[i], own = rest_stmt_of(rest, i, end);
     if (upy_cfg_dominates(&r->cfg, h, x))
-        return w->brk != UPY_NO_BLOCK && upy_cfg_dominates(&r->cfg, w->brk, x)
+        return (w->brk != UPY_NO_BLOCK &&
+                upy_cfg_dominates(&r->cfg, w->brk, x)) ||
+                       past_clause_end(r, h, x, i)
                    ? OWN_AFTER
                    : OWN_HANDLER;
     if (own != OWN_ELSEWHERE)
@@ -669,6 +690,21 @@ static int compiled_after_try(rec *r, int32_t h, uint32_t end, uint32_t i) {
     return i > blk(r, h)->start;
 }
 
+/* Whether instruction i, of no part of the try, compiles after all of
+ * it: the code that the handlers dominating it (3.12+ lay out only code
+ * handlers reach out of order, after all other code) protect, or i
+ * itself where none does, comes after the rest's code.  A name such code
+ * uses too is numbered by the try first, so it still tells.  Example:
+ * `for x in xs:` / `try: pass` / `except E: pass` / `else: self.fail()`
+ * + `try: g()` / `except E: self.fail()`: numbers E, fail. */
+static int compiled_later(const rec *r, uint32_t i, uint32_t end) {
+    int32_t x, warm = r->cfg.block_of[i];
+    for (x = warm; x != UPY_NO_BLOCK; x = blk(r, x)->idom)
+        if (blk(r, x)->is_handler)
+            warm = blk(r, x)->idom;
+    return warm != UPY_NO_BLOCK && blk(r, warm)->start >= end;
+}
+
 static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
                      int table, upy_arena *arena, owner_walks *w,
                      entry_uses *u) {
@@ -699,7 +735,7 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
                    (own == OWN_ELSEWHERE && compiled_after_try(r, h, end, i)))
             u->after[en] = 1;
         else if (own == OWN_ELSEWHERE)
-            u->elsewhere[en] = 1;
+            u->elsewhere[en] |= !compiled_later(r, i, end);
         else if (u->first[en] < 0 || own < u->first[en])
             u->first[en] = own;
     }

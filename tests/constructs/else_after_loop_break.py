@@ -67,3 +67,19 @@ def break_in_clause_to_code_after_loop(manager, g, xs):
             raise LookupError
         g(2)
     g(3)
+
+
+# No other way leaves the loop: the code after it follows the clause's
+# POP_EXCEPT in the handler's own block (flowgraph.c joins them), past
+# the clause's cleanup (tomllib loads, 3.12+).
+def after_loop_in_handler_block():
+    while True:
+        try:
+            pass
+        except IndexError:
+            break
+        if KEY_CHARS:
+            pass
+        else:
+            IndexError
+    done()
