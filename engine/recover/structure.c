@@ -3857,6 +3857,7 @@ static void merge_with(rec *r, upy_stmt *s) {
 
 static int unwinds_to_return(const rec *r, int32_t b, int value_loaded);
 static int32_t skipped_loop_exit(const rec *r, int32_t b);
+static uint32_t iterators_popped_before(const rec *r, uint32_t p);
 
 /* Where the body of a with, protected from block start up to block end,
  * ends: end, or the block after it where end is the way out of a
@@ -4163,10 +4164,11 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
                             upy_ptr_vec *out) {
     const upy_block *bb = blk(r, *b);
     uint32_t i = r->resume_block == *b ? r->resume_at : bb->start;
-    uint32_t base = rg->base;
+    uint32_t base = rg->base, popped = iterators_popped_before(r, i);
     int blocks = 0;
     int32_t on;
     r->resume_block = UPY_NO_BLOCK;
+    base -= popped < base ? popped : base;
     for (; i < bb->end && r->sp > base; i++) {
         int st;
         /* (Skipped code, as the copies of exits the statement leaves
@@ -5127,11 +5129,26 @@ static int32_t skipped_loop_exit(const rec *r, int32_t b) {
  * of the region. */
 static int returns_through_clauses(const rec *r, int32_t b, const region *rg) {
     const upy_block *bb = blk(r, b);
-    return r->sp > rg->base && rg->except_name == NULL &&
-           bb->handler == rg->alt_handler && bb->handler != rg->handler &&
-           bb->start > 0 && ins(r, bb->start)->op == N_POP_EXCEPT &&
+    return r->sp + iterators_popped_before(r, bb->start) > rg->base &&
+           rg->except_name == NULL && bb->handler == rg->alt_handler &&
+           bb->handler != rg->handler && bb->start > 0 &&
+           ins(r, bb->start)->op == N_POP_EXCEPT &&
            ins(r, bb->start - 1)->op == N_SWAP &&
            ins(r, bb->start - 1)->arg == 2 && r->resume_block != b;
+}
+
+/* How many iterators of for loops in an except clause a return leaving
+ * them popped before the POP_EXCEPT at instruction p, each a SWAP 2;
+ * POP_TOP under the value, before the SWAP 2 that puts the value under the
+ * exception: the walk's base still counts them.  (`except E:` / `for x in
+ * y: return x` in a try body: LOAD x; SWAP 2; POP_TOP; SWAP 2;
+ * POP_EXCEPT; the copy of the finally body; RETURN_VALUE.  The return was
+ * lost, unmarked.) */
+static uint32_t iterators_popped_before(const rec *r, uint32_t p) {
+    if (p < 1 || p >= r->ncode.count || ins(r, p)->op != N_POP_EXCEPT ||
+        ins(r, p - 1)->op != N_SWAP || ins(r, p - 1)->arg != 2)
+        return 0;
+    return (p - 1 - iterator_pops_before(r, p - 1, 0)) / 2;
 }
 
 /* The walk of rec_region(). */

@@ -256,3 +256,61 @@ def finally_try_except(f, g, h, E, F):
             g()
         except F:
             h()
+
+
+# A return in a for loop in the clause pops the iterator under the value
+# (SWAP 2; POP_TOP) before the SWAP 2 that keeps it under the exception:
+# the return was lost (`if x: pass`), unmarked, with any finally body.
+def clause_for_return_value(f, g, E, y):
+    try:
+        f()
+    except E:
+        for x in y:
+            return x
+    finally:
+        g()
+
+
+def clause_for_if_return_value_split(f, g, E, c, y):
+    try:
+        f()
+    except E:
+        for x in y:
+            if x:
+                return x
+    finally:
+        if c:
+            g()
+
+
+def clause_nested_for_return_value(f, g, E, y):
+    try:
+        f()
+    except E:
+        for a in y:
+            for b in a:
+                return b
+    finally:
+        g()
+
+
+def clause_for_return_value_in_loop(f, g, E, y, z):
+    for q in z:
+        try:
+            f()
+        except E:
+            for a in y:
+                return a
+        finally:
+            g()
+
+
+def clause_if_return_value_split(f, g, E, c, x):
+    try:
+        f()
+    except E:
+        if x:
+            return x
+    finally:
+        if c:
+            g()
