@@ -48,25 +48,83 @@ static int enter_handler(rec *r, int32_t h, uint32_t try_depth) {
     return 0;
 }
 
+/* Whether an instruction ends a statement: what a finally body's first
+ * statement reaches before any CHECK_EXC_MATCH could follow. */
+static int ends_statement(const upy_nin *in) {
+    switch (in->op) {
+    case N_POP_TOP:
+    case N_STORE:
+    case N_DELETE:
+    case N_STORE_ATTR:
+    case N_DELETE_ATTR:
+    case N_STORE_SUBSCR:
+    case N_DELETE_SUBSCR:
+    case N_STORE_SLICE:
+    case N_RETURN:
+    case N_RAISE:
+    case N_RERAISE:
+    case N_PUSH_EXC_INFO:
+    case N_POP_EXCEPT:
+    case N_FOR_ITER:
+        return 1;
+    case N_JUMP:
+        return (in->flags & N_JUMP_BACK) != 0;
+    default:
+        return 0;
+    }
+}
+
 /* Whether the code from i, to end, starts an except clause: the type is
- * evaluated and matched.  A type with an and / or in it (`except A or
- * B:`, test_peepholer test_bpo_42057) jumps on while its value stays
- * (N_JUMP_IF_OR_POP): the header goes on past end (try_except then gives
- * such a type up, marked; read as a finally body it ran the clause for
- * every exception). */
+ * evaluated and matched.  A type with control flow of its own (`except A
+ * or B:`, test_peepholer test_bpo_42057; `except (A if c else B):`) jumps
+ * within its value: the header goes on past end, in the order the
+ * compiler laid its branches out, up to the match.  A finally body's
+ * first statement ends (a store, a POP_TOP, a return) before any match
+ * of a try in it. */
 static int is_clause_header(const rec *r, uint32_t i, uint32_t end) {
     for (; i < end && i < r->ncode.count; i++) {
         const upy_nin *in = ins(r, i);
         if (in->op == N_EXC_MATCH || in->op == N_EG_MATCH)
             return 1;
-        if (in->op == N_JUMP_IF_OR_POP) {
-            end = r->ncode.count;
-            continue;
-        }
-        if (in->op == N_POP_JUMP_IF || in->op == N_POP_TOP || in->op == N_STORE)
+        if (ends_statement(in))
             return 0;
+        if (in->op == N_JUMP_IF_OR_POP || in->op == N_POP_JUMP_IF ||
+            in->op == N_JUMP)
+            end = r->ncode.count;
     }
     return 0;
+}
+
+/* Runs the type of the except clause that starts at instruction i,
+ * through the control flow of its value (see is_clause_header), up to the
+ * POP_JUMP_IF on the match; *b gets that jump's block.  The index of the
+ * jump, or -1 on error, or -2 when the header has another shape. */
+static int clause_type(rec *r, uint32_t i, int32_t *b, const region *rg,
+                       upy_ptr_vec *out) {
+    int guard = 0;
+    while (guard++ < 64) {
+        const upy_block *bb = blk(r, *b);
+        int stop = rec_run(r, i, bb->end, rg, out);
+        int32_t resume;
+        if (stop < 0)
+            return -1;
+        if ((uint32_t)stop != bb->end - 1)
+            return -2;
+        if (ins(r, (uint32_t)stop)->op == N_POP_JUMP_IF && stop > 0 &&
+            (ins(r, (uint32_t)stop - 1)->op == N_EXC_MATCH ||
+             ins(r, (uint32_t)stop - 1)->op == N_EG_MATCH))
+            return stop;
+        if (ins(r, (uint32_t)stop)->op != N_POP_JUMP_IF &&
+            ins(r, (uint32_t)stop)->op != N_JUMP_IF_OR_POP)
+            return -2;
+        if (rec_cond_expr(r, *b, rg, &resume, out))
+            return -1;
+        if (resume == UPY_NO_BLOCK)
+            return -2;
+        *b = resume;
+        i = r->cond_resume;
+    }
+    return -2;
 }
 
 /* Walks one clause body that starts at instruction `start`; *exit gets
@@ -152,13 +210,13 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
         r->done[cb] = 1;
         base = r->sp - 1; /* the previous exception stays below */
         if (is_clause_header(r, clause, cbb->end)) {
-            int stop = rec_run(r, clause, cbb->end, rg, out);
+            int stop = clause_type(r, clause, &cb, rg, out);
             sval match;
-            if (stop < 0)
+            if (stop == -1)
                 return -1;
-            if ((uint32_t)stop != cbb->end - 1 ||
-                ins(r, (uint32_t)stop)->op != N_POP_JUMP_IF)
+            if (stop < 0)
                 return rec_fail_region(r, cb, rg, out);
+            cbb = blk(r, cb);
             match = rec_pop(r);
             hd->type = match.expr;
             next_clause = cbb->jump;
