@@ -911,16 +911,28 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
 
 /* When the copy is of the code after the loop around the try (rg), the
  * clauses that end in it end in a break: 1 when so, 0 when not, -1 on
- * error. */
+ * error.  Where a `while True:` has no code after it, the copy is the
+ * only instance of that code (is_moved_break): it goes after the loop. */
+static int is_moved_break(const rec *r, const region *rg, uint32_t at,
+                          uint32_t n);
+
 static int break_copy(rec *r, const region *rg, upy_stmt *s,
                       const clause_copy *cc) {
     upy_stmt *brk;
-    if (rg->brk == UPY_NO_BLOCK || !copy_of_block(r, rg->brk, cc))
+    int moved;
+    if (rg->brk == UPY_NO_BLOCK)
+        return 0;
+    moved = !copy_of_block(r, rg->brk, cc);
+    if (moved && !is_moved_break(r, rg, cc->at, cc->n))
         return 0;
     brk = rec_stmt(r, UPY_S_BREAK);
     if (!brk)
         return -1;
     rec_set_start(r, brk, cc->at);
+    if (moved) {
+        r->moved_exit = r->cfg.block_of[cc->at];
+        r->moved_exit_at = cc->at;
+    }
     strip_clause_copies(r, s, cc, brk);
     return 1;
 }
@@ -1193,9 +1205,15 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
                             upy_ptr_vec *orelse, upy_ptr_vec *after) {
     uint32_t k;
     if (*follow != UPY_NO_BLOCK) {
-        /* Another clause goes on to the code after the try. */
+        /* Another clause goes on to the code after the try; the copy in
+         * this one is of that code, or of the code after the loop around
+         * the try (a break: `except StopIteration: res.append('STOP')` /
+         * `break` beside `except Exception as ex: ...`, test_asyncgen
+         * sync_iterate). */
         if (copy_of_block(r, *follow, cc))
             strip_clause_copies(r, s, cc, NULL);
+        else if (break_copy(r, rg, s, cc) < 0)
+            return -1;
         return 0;
     }
     if (exit == UPY_NO_BLOCK) {
