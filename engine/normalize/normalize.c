@@ -828,6 +828,13 @@ static int32_t inverted_back_jump(const norm *nm, uint32_t i) {
     if (!op_is(nm, j, UPY_OP_JUMP_BACKWARD) || nm->is_target[j] ||
         (at(nm, j)->line >= 0 && at(nm, j)->line != in->line))
         return -1;
+    /* The pair flowgraph.c's normalize_jumps makes comes after the
+     * exception table's ranges were set: in a try it has no handler (a
+     * hole in the try's range), a written `if not c: continue` on one
+     * line has the try's (imaplib's `if not uid: continue` in a loop in a
+     * module-level try). */
+    if (entry_at(nm, at(nm, j)->offset))
+        return -1;
     if (j + 1 < nm->dec->count ? in->target != at(nm, j + 1)->offset
                                : in->target <= at(nm, j)->offset)
         return -1;

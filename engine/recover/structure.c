@@ -4719,6 +4719,14 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
             return 0;
         brk_line = first->line;
         start += skip;
+    } else if (rg->loop != UPY_NO_BLOCK && start == blk(r, b)->start &&
+               blk(r, b)->depth_in != blk(r, rg->loop)->depth_in) {
+        /* Code after a `while True:` runs at the depth of its header: one
+         * deeper is still in an except clause in the loop, which holds
+         * the previous exception (`except E as e:` / `if __debug__:` /
+         * `if c: ...` / `raise`: the NOP of the `if __debug__:` line is
+         * no break's, imaplib IMAP4._get_tagged_response). */
+        return 0;
     }
     if (!moved_exit_after(r, b, start, brk_line, rg))
         return 0;

@@ -48,25 +48,83 @@ static int enter_handler(rec *r, int32_t h, uint32_t try_depth) {
     return 0;
 }
 
+/* Whether an instruction ends a statement: what a finally body's first
+ * statement reaches before any CHECK_EXC_MATCH could follow. */
+static int ends_statement(const upy_nin *in) {
+    switch (in->op) {
+    case N_POP_TOP:
+    case N_STORE:
+    case N_DELETE:
+    case N_STORE_ATTR:
+    case N_DELETE_ATTR:
+    case N_STORE_SUBSCR:
+    case N_DELETE_SUBSCR:
+    case N_STORE_SLICE:
+    case N_RETURN:
+    case N_RAISE:
+    case N_RERAISE:
+    case N_PUSH_EXC_INFO:
+    case N_POP_EXCEPT:
+    case N_FOR_ITER:
+        return 1;
+    case N_JUMP:
+        return (in->flags & N_JUMP_BACK) != 0;
+    default:
+        return 0;
+    }
+}
+
 /* Whether the code from i, to end, starts an except clause: the type is
- * evaluated and matched.  A type with an and / or in it (`except A or
- * B:`, test_peepholer test_bpo_42057) jumps on while its value stays
- * (N_JUMP_IF_OR_POP): the header goes on past end (try_except then gives
- * such a type up, marked; read as a finally body it ran the clause for
- * every exception). */
+ * evaluated and matched.  A type with control flow of its own (`except A
+ * or B:`, test_peepholer test_bpo_42057; `except (A if c else B):`) jumps
+ * within its value: the header goes on past end, in the order the
+ * compiler laid its branches out, up to the match.  A finally body's
+ * first statement ends (a store, a POP_TOP, a return) before any match
+ * of a try in it. */
 static int is_clause_header(const rec *r, uint32_t i, uint32_t end) {
     for (; i < end && i < r->ncode.count; i++) {
         const upy_nin *in = ins(r, i);
         if (in->op == N_EXC_MATCH || in->op == N_EG_MATCH)
             return 1;
-        if (in->op == N_JUMP_IF_OR_POP) {
-            end = r->ncode.count;
-            continue;
-        }
-        if (in->op == N_POP_JUMP_IF || in->op == N_POP_TOP || in->op == N_STORE)
+        if (ends_statement(in))
             return 0;
+        if (in->op == N_JUMP_IF_OR_POP || in->op == N_POP_JUMP_IF ||
+            in->op == N_JUMP)
+            end = r->ncode.count;
     }
     return 0;
+}
+
+/* Runs the type of the except clause that starts at instruction i,
+ * through the control flow of its value (see is_clause_header), up to the
+ * POP_JUMP_IF on the match; *b gets that jump's block.  The index of the
+ * jump, or -1 on error, or -2 when the header has another shape. */
+static int clause_type(rec *r, uint32_t i, int32_t *b, const region *rg,
+                       upy_ptr_vec *out) {
+    int guard = 0;
+    while (guard++ < 64) {
+        const upy_block *bb = blk(r, *b);
+        int stop = rec_run(r, i, bb->end, rg, out);
+        int32_t resume;
+        if (stop < 0)
+            return -1;
+        if ((uint32_t)stop != bb->end - 1)
+            return -2;
+        if (ins(r, (uint32_t)stop)->op == N_POP_JUMP_IF && stop > 0 &&
+            (ins(r, (uint32_t)stop - 1)->op == N_EXC_MATCH ||
+             ins(r, (uint32_t)stop - 1)->op == N_EG_MATCH))
+            return stop;
+        if (ins(r, (uint32_t)stop)->op != N_POP_JUMP_IF &&
+            ins(r, (uint32_t)stop)->op != N_JUMP_IF_OR_POP)
+            return -2;
+        if (rec_cond_expr(r, *b, rg, &resume, out))
+            return -1;
+        if (resume == UPY_NO_BLOCK)
+            return -2;
+        *b = resume;
+        i = r->cond_resume;
+    }
+    return -2;
 }
 
 /* Walks one clause body that starts at instruction `start`; *exit gets
@@ -152,13 +210,13 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
         r->done[cb] = 1;
         base = r->sp - 1; /* the previous exception stays below */
         if (is_clause_header(r, clause, cbb->end)) {
-            int stop = rec_run(r, clause, cbb->end, rg, out);
+            int stop = clause_type(r, clause, &cb, rg, out);
             sval match;
-            if (stop < 0)
+            if (stop == -1)
                 return -1;
-            if ((uint32_t)stop != cbb->end - 1 ||
-                ins(r, (uint32_t)stop)->op != N_POP_JUMP_IF)
+            if (stop < 0)
                 return rec_fail_region(r, cb, rg, out);
+            cbb = blk(r, cb);
             match = rec_pop(r);
             hd->type = match.expr;
             next_clause = cbb->jump;
@@ -919,16 +977,28 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
 
 /* When the copy is of the code after the loop around the try (rg), the
  * clauses that end in it end in a break: 1 when so, 0 when not, -1 on
- * error. */
+ * error.  Where a `while True:` has no code after it, the copy is the
+ * only instance of that code (is_moved_break): it goes after the loop. */
+static int is_moved_break(const rec *r, const region *rg, uint32_t at,
+                          uint32_t n);
+
 static int break_copy(rec *r, const region *rg, upy_stmt *s,
                       const clause_copy *cc) {
     upy_stmt *brk;
-    if (rg->brk == UPY_NO_BLOCK || !copy_of_block(r, rg->brk, cc))
+    int moved;
+    if (rg->brk == UPY_NO_BLOCK)
+        return 0;
+    moved = !copy_of_block(r, rg->brk, cc);
+    if (moved && !is_moved_break(r, rg, cc->at, cc->n))
         return 0;
     brk = rec_stmt(r, UPY_S_BREAK);
     if (!brk)
         return -1;
     rec_set_start(r, brk, cc->at);
+    if (moved) {
+        r->moved_exit = r->cfg.block_of[cc->at];
+        r->moved_exit_at = cc->at;
+    }
     strip_clause_copies(r, s, cc, brk);
     return 1;
 }
@@ -1201,9 +1271,15 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
                             upy_ptr_vec *orelse, upy_ptr_vec *after) {
     uint32_t k;
     if (*follow != UPY_NO_BLOCK) {
-        /* Another clause goes on to the code after the try. */
+        /* Another clause goes on to the code after the try; the copy in
+         * this one is of that code, or of the code after the loop around
+         * the try (a break: `except StopIteration: res.append('STOP')` /
+         * `break` beside `except Exception as ex: ...`, test_asyncgen
+         * sync_iterate). */
         if (copy_of_block(r, *follow, cc))
             strip_clause_copies(r, s, cc, NULL);
+        else if (break_copy(r, rg, s, cc) < 0)
+            return -1;
         return 0;
     }
     if (exit == UPY_NO_BLOCK) {

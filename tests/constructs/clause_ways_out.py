@@ -243,3 +243,20 @@ def return_in_named_clause_in_named_clause_body(self, c):
             self.x = e
     except OSError as g:
         return g
+
+
+# A break ending one clause of a `while True:` with no code after it but
+# the return the compiler moved into the break, while another clause runs
+# on back into the loop (test_asyncgen compare_generators.sync_iterate:
+# the return was read into the clause).
+def break_beside_clause_that_goes_on(g):
+    res = []
+    while True:
+        try:
+            res.append(g.__next__())
+        except StopIteration:
+            res.append('STOP')
+            break
+        except Exception as ex:
+            res.append(str(type(ex)))
+    return res
