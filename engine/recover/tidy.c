@@ -84,6 +84,18 @@ static uint32_t clause_exit_before(const rec *r, uint32_t at) {
     return k > 0 && in[k - 1].op == N_POP_EXCEPT ? k - 1 : at;
 }
 
+/* Whether block b is reached more than one way: from several blocks, or
+ * by both ways on from a conditional jump to right after it (the test
+ * of `if x or True: pass` jumps over the NOP the folded `True` left to
+ * where it runs on to anyway). */
+static int reached_two_ways(const rec *r, const upy_block *b) {
+    const upy_block *p;
+    if (b->npreds != 1)
+        return b->npreds > 1;
+    p = &r->cfg.blocks[b->preds[0]];
+    return p->jump != UPY_NO_BLOCK && p->jump == p->next;
+}
+
 /* Whether return statement s is one the source wrote: since 3.10 the
  * compiler gives each jump to an exit block without a line number (the
  * implicit return) a copy of its own, so such a block has at most one
@@ -112,7 +124,7 @@ static int written_return(const rec *r, const upy_stmt *s) {
     /* (Only where the compiler copies the implicit return into the ways
      * that reach it does one reached several ways read as written:
      * 3.8-3.9 end every body in the one return.) */
-    return (r->ncode.layout->copies_exits && b->npreds > 1) ||
+    return (r->ncode.layout->copies_exits && reached_two_ways(r, b)) ||
            (r->ncode.layout->written_exits_keep_jumps && jumped_to(r, b));
 }
 
