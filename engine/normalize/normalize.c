@@ -347,6 +347,20 @@ static int joined_from_before(norm *nm, uint32_t from, uint32_t j) {
     return 0;
 }
 
+/* Whether the handler of exception-table entry `outer` (NULL: none) is
+ * inner's, or the one inner's handler runs under, or that one's, and so
+ * on out: the handler the code after a with or try nested in inner's
+ * protected code is under (the with's exit after `with c():` in a try
+ * body is under the try's handler, its body under the with's). */
+static int encloses(const norm *nm, const upy_exc_entry *outer,
+                    const upy_exc_entry *inner) {
+    uint32_t steps = 0;
+    while (inner && (!outer || inner->target != outer->target) &&
+           steps++ < nm->dec->exceptions.count)
+        inner = entry_at(nm, inner->target);
+    return outer ? inner != NULL : inner == NULL;
+}
+
 /* Whether the NOP at decoded instruction i is a statement of a block of
  * NOPs alone that only a jump reaches (the code before it never goes on
  * into it), right before another jump target: the `pass` of an else part
@@ -377,8 +391,7 @@ static int is_pass_block(norm *nm, uint32_t i) {
            before > 0 && ends_without_fall(nm, before - 1) &&
            !jumped_back_into(nm, first, j) &&
            joined_from_before(nm, first, j) &&
-           (!entry_at(nm, at(nm, j)->offset) ||
-            entry_at(nm, at(nm, j)->offset) == handler) &&
+           encloses(nm, entry_at(nm, at(nm, j)->offset), handler) &&
            entry_at(nm, at(nm, first)->offset) == handler &&
            entry_at(nm, at(nm, j - 1)->offset) == handler;
 }

@@ -4242,6 +4242,24 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
 static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
                          const region *rg);
 
+static uint32_t exit_copy_start(const rec *r, const upy_block *bb,
+                                uint32_t ret);
+
+/* Takes off the end of out the statements of the copy of a for loop's
+ * exit that ends at the return at ret (is_break_copy): the exit may be
+ * more than its return, all of it copied in place of the break
+ * (flowgraph.c inline_small_exit_blocks), and the statements before the
+ * return ran as the loop's own.  So `for x in xs: f(x); break` then
+ * `lh = 3; return lh`: POP_TOP (the iterator), `lh = 3`, `return lh`
+ * read as `lh = 3; break` in the loop. */
+static void drop_copied_statements(const rec *r, const upy_block *bb,
+                                   uint32_t ret, upy_ptr_vec *out) {
+    uint32_t p = exit_copy_start(r, bb, ret);
+    while (p <= ret && out->len &&
+           ((const upy_stmt *)out->items[out->len - 1])->start >= p - 1)
+        out->len--;
+}
+
 /* The region ends where control goes to block b, outside it: finishes a
  * statement still under way there first. */
 static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
@@ -4268,6 +4286,7 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         /* (Or the loop's exit, copied in place of a break.) */
         if (is_break_copy(r, bb, bb->end - 1, rg)) {
             rec_pop(r);
+            drop_copied_statements(r, bb, bb->end - 1, out);
             return emit_simple(r, out, UPY_S_BREAK);
         }
         return emit_return(r, rg, bb->end - 1, out);
@@ -5434,6 +5453,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         case N_RETURN:
             if (is_break_copy(r, bb, (uint32_t)stop, rg)) {
                 rec_pop(r);
+                drop_copied_statements(r, bb, (uint32_t)stop, out);
                 return emit_simple(r, out, UPY_S_BREAK);
             }
             if (is_moved_exit(r, bb, (uint32_t)stop, rg)) {

@@ -84,6 +84,18 @@ static uint32_t clause_exit_before(const rec *r, uint32_t at) {
     return k > 0 && in[k - 1].op == N_POP_EXCEPT ? k - 1 : at;
 }
 
+/* Whether block b is reached more than one way: from several blocks, or
+ * by both ways on from a conditional jump to right after it (the test
+ * of `if x or True: pass` jumps over the NOP the folded `True` left to
+ * where it runs on to anyway). */
+static int reached_two_ways(const rec *r, const upy_block *b) {
+    const upy_block *p;
+    if (b->npreds != 1)
+        return b->npreds > 1;
+    p = &r->cfg.blocks[b->preds[0]];
+    return p->jump != UPY_NO_BLOCK && p->jump == p->next;
+}
+
 /* Whether return statement s is one the source wrote: since 3.10 the
  * compiler gives each jump to an exit block without a line number (the
  * implicit return) a copy of its own, so such a block has at most one
@@ -112,7 +124,7 @@ static int written_return(const rec *r, const upy_stmt *s) {
     /* (Only where the compiler copies the implicit return into the ways
      * that reach it does one reached several ways read as written:
      * 3.8-3.9 end every body in the one return.) */
-    return (r->ncode.layout->copies_exits && b->npreds > 1) ||
+    return (r->ncode.layout->copies_exits && reached_two_ways(r, b)) ||
            (r->ncode.layout->written_exits_keep_jumps && jumped_to(r, b));
 }
 
@@ -430,6 +442,11 @@ static int written_final_return(const rec *r, const upy_stmt_list *l) {
                                                         : &s->u.try_.body);
 }
 
+static int holds_copy_into(const rec *r, const upy_stmt *s, uint32_t t0,
+                           uint32_t t1);
+static void exit_range(const rec *r, const upy_stmt_list *l, uint32_t a,
+                       uint32_t *from, uint32_t *to);
+
 /* Whether `if c: A; return` + B (B the statements after the if, to the
  * end of the code) came from that source and not from `if c: A` / `else:
  * B`.  Both compile alike but for where None enters co_consts: at the
@@ -453,6 +470,12 @@ static int explicit_return(const rec *r, const upy_stmt *s,
     if (!r->ncode.layout->copies_exits ||
         written_final_return(r, &s->u.if_.body))
         return 1;
+    if (rest->len > 1 && is_return_none(rest->items[rest->len - 1])) {
+        uint32_t t0, t1;
+        exit_range(r, rest, rest->len - 1, &t0, &t1);
+        if (holds_copy_into(r, rest->items[rest->len - 2], t0, t1))
+            return 1;
+    }
     while (none < n && upy_seq_item(consts, none)->kind != UPY_NONE)
         none++;
     for (i = from; i < r->ncode.count; i++) {
@@ -938,6 +961,35 @@ static int ends_in_code(const rec *r, const upy_stmt_list *body, uint32_t m,
 /* The most neutral instructions of a small exit block the compiler
  * copies (four of its own, some of which the neutral form splits). */
 enum { MAX_TAIL_COPY = 8 };
+
+/* Whether simple statement s, right before the code [t0, t1) ending in a
+ * return, ran on into that return in one block: an exit block that began
+ * in s was copied (flowgraph.c inline_small_exit_blocks, 3.12+), so s is
+ * no else part's end (an if's join starts a block of its own).  In
+ *     if a: g(1); return
+ *     g(b if a else None)
+ * each branch of the conditional expression ends in CALL, POP_TOP,
+ * RETURN_CONST; as `else: g(b if a else None)` the join is the call
+ * alone, jumped to.  (Only a copy of a block the return ends holds code
+ * of a simple statement twice.) */
+static int holds_copy_into(const rec *r, const upy_stmt *s, uint32_t t0,
+                           uint32_t t1) {
+    uint32_t i, n;
+    if (s->kind == UPY_S_IF || s->kind == UPY_S_WHILE || s->kind == UPY_S_FOR ||
+        s->kind == UPY_S_WITH || s->kind == UPY_S_TRY ||
+        s->kind == UPY_S_MATCH || t1 <= t0)
+        return 0;
+    for (i = s->start; i < r->ncode.count; i++) {
+        if (r->ncode.ins[i].op != N_RETURN || i + 1 == t1)
+            continue;
+        for (n = t1 - t0 + 1;
+             n <= MAX_TAIL_COPY && n <= i + 1 - s->start && n <= t1 - s->start;
+             n++)
+            if (rec_same_code(r, i + 1 - n, t1 - n, n))
+                return 1;
+    }
+    return 0;
+}
 
 /* tail_after_chain's places: T, the copies of T ending the ifs of B,
  * and B. */

@@ -86,3 +86,27 @@ def while_true_handler_break_in_nested_if(xs, sparse, edges, g):
         else:
             g(i)
     return g
+
+
+# A break in a for loop whose exit is a small block of two statements
+# (`lh = 3; return lh`): 3.12+ copies all of it in place of the break,
+# after the POP_TOP of the iterator; the statement before the return was
+# kept in the loop (`lh = 3; break`).
+def break_copies_two_statement_exit(pack, fmt):
+    for exp in (128, 127):
+        pack(fmt, exp)
+        break
+    lh = 3
+    return lh
+
+
+# The same in a try body, its handler passing: the copy's store ran in
+# the loop and again after it (`o.a = exp` twice, a setter called twice).
+def break_in_try_copies_attribute_store(g, o):
+    for exp in (128, 127):
+        try:
+            g(exp)
+            break
+        except KeyError:
+            pass
+    o.a = exp
