@@ -711,6 +711,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
     int32_t b;
     int found;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
+    uint32_t pops;
     if (flen == 0)
         return 0;
     if (body_walk_start(r, &w, from, end, h))
@@ -730,6 +731,15 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         if (found)
             continue;
         stop = copy_end_before(r, e);
+        /* (A break to a return, copied into its place, pops the iterators
+         * of the loops it leaves between the copy and the return, as a
+         * constant's return does: the copy may end in a POP_TOP too.) */
+        for (pops = 0;
+             pops < 8 && stop >= flen &&
+             !copy_to_exit(r, stop - flen, fstart, flen, e) &&
+             ins(r, e)->op == N_RETURN && ins(r, stop - 1)->op == N_POP_TOP;
+             pops++)
+            stop--;
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
             runs_under_body_handler(r, stop - flen, fstart, flen, e))
             continue;
@@ -2578,6 +2588,54 @@ static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
     return b;
 }
 
+/* Where the code of the `while True:` loop at header goes on past block
+ * exit, after its last jump back: blocks protected by the handler of a try
+ * that starts in the loop are that try's body, so the loop's.  Example:
+ * `while True:` / `try:` / `if a: continue` / `x()` / `finally: c()` /
+ * `break`: the continue (with its copy of the finally body) jumps back
+ * before x(), and the break is a copy of the return after the loop. */
+static int32_t try_tail_end(const rec *r, int32_t header, int32_t exit,
+                            const region *rg) {
+    int32_t b, t, from = exit;
+    const upy_nin *last;
+    for (; exit < rg->end && exit < (int32_t)r->cfg.count; exit++) {
+        const upy_block *eb = blk(r, exit);
+        if (eb->is_handler || eb->handler == UPY_NO_BLOCK ||
+            eb->handler == rg->handler ||
+            !only_reached_from(r, header, exit, exit + 1))
+            break;
+        for (b = header; b < exit && blk(r, b)->handler != eb->handler; b++)
+            ;
+        if (b == exit)
+            break;
+    }
+    /* The try's way on, its finally's copy and what follows, up to the
+     * jump of the loop's last break, or the return that break copies:
+     * the loop's too.  (3.11 lays the try's handlers out before that
+     * code, and the copy jumps over them.) */
+    if (exit == from || exit >= rg->end || exit >= (int32_t)r->cfg.count)
+        return exit;
+    t = exit;
+    if (ins(r, blk(r, exit)->end - 1)->op == N_JUMP &&
+        blk(r, exit)->jump > exit) {
+        for (b = exit + 1;
+             b < blk(r, exit)->jump &&
+             (blk(r, b)->is_handler || blk(r, b)->handler != rg->handler);
+             b++)
+            ;
+        if (b == blk(r, exit)->jump)
+            t = b;
+    }
+    last = ins(r, blk(r, t)->end - 1);
+    if (t < rg->end &&
+        (last->op == N_RETURN || last->op == N_RAISE ||
+         (last->op == N_JUMP && blk(r, t)->jump > t)) &&
+        only_reached_from(r, header, exit, exit + 1) &&
+        only_reached_from(r, header, t, t + 1))
+        exit = t + 1;
+    return exit;
+}
+
 static int32_t hot_loop_last(const rec *r, int32_t header);
 
 /* The last block of the `while True:` loop at header: the last jump back
@@ -2630,8 +2688,9 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
         return rec_fail_region(r, header, rg, out);
     if (exit > rg->end)
         exit = rg->end;
-    exit =
-        exit_past_return(r, header, clause_tail_end(r, header, exit, rg), rg);
+    exit = exit_past_return(
+        r, header,
+        try_tail_end(r, header, clause_tail_end(r, header, exit, rg), rg), rg);
     brk = break_after_handlers(r, header, exit, rg,
                                break_target(r, header, exit, rg, &far));
     exit = body_past_continue(r, header, exit, brk, far, &runs_into);
@@ -3468,6 +3527,20 @@ static int32_t past_earlier_handlers(const rec *r, int32_t e, int32_t h) {
     return x < count && (blk(r, x)->handler == h || under(r, x, h)) ? x : e;
 }
 
+/* Whether block b is a lone jump, or the jump of a continue (or of a
+ * while loop's break) after the copies of finally bodies it runs first,
+ * marked skipped.  (A for loop's break pops the iterator between them:
+ * not read so yet.) */
+static int is_jump_after_copies(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = bb->start, last = bb->end - 1;
+    if (bb->is_handler || bb->end == bb->start || ins(r, last)->op != N_JUMP)
+        return 0;
+    while (i < last && r->skip[i])
+        i++;
+    return i == last;
+}
+
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                           const region *rg) {
     int32_t e = b, end = b + 1;
@@ -3551,13 +3624,13 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * after the copy (3.11), claimed with it. */
             e = rec_past_claimed_handlers(r, e) - 1;
             end = e + 1;
-        } else if (blk(r, e)->end - blk(r, e)->start == 1 &&
-                   ins(r, blk(r, e)->start)->op == N_JUMP &&
-                   !blk(r, e)->is_handler) {
+        } else if (is_jump_after_copies(r, e)) {
             /* The jump ending a branch of an if in the body, threaded to
              * where the body goes on (the loop header, for a try ending a
              * loop body): the compiler leaves it unprotected (the way out
-             * of the body it took the place of is). */
+             * of the body it took the place of is).  So is the jump of a
+             * break or continue in the body, after its copy of the finally
+             * body (skipped). */
             after_jump = 1;
             left_handler = with_left_by(r, b, e);
         } else {
