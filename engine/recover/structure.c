@@ -2671,6 +2671,54 @@ static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
     return b;
 }
 
+/* Where the code of the `while True:` loop at header goes on past block
+ * exit, after its last jump back: blocks protected by the handler of a try
+ * that starts in the loop are that try's body, so the loop's.  Example:
+ * `while True:` / `try:` / `if a: continue` / `x()` / `finally: c()` /
+ * `break`: the continue (with its copy of the finally body) jumps back
+ * before x(), and the break is a copy of the return after the loop. */
+static int32_t try_tail_end(const rec *r, int32_t header, int32_t exit,
+                            const region *rg) {
+    int32_t b, t, from = exit;
+    const upy_nin *last;
+    for (; exit < rg->end && exit < (int32_t)r->cfg.count; exit++) {
+        const upy_block *eb = blk(r, exit);
+        if (eb->is_handler || eb->handler == UPY_NO_BLOCK ||
+            eb->handler == rg->handler ||
+            !only_reached_from(r, header, exit, exit + 1))
+            break;
+        for (b = header; b < exit && blk(r, b)->handler != eb->handler; b++)
+            ;
+        if (b == exit)
+            break;
+    }
+    /* The try's way on, its finally's copy and what follows, up to the
+     * jump of the loop's last break, or the return that break copies:
+     * the loop's too.  (3.11 lays the try's handlers out before that
+     * code, and the copy jumps over them.) */
+    if (exit == from || exit >= rg->end || exit >= (int32_t)r->cfg.count)
+        return exit;
+    t = exit;
+    if (ins(r, blk(r, exit)->end - 1)->op == N_JUMP &&
+        blk(r, exit)->jump > exit) {
+        for (b = exit + 1;
+             b < blk(r, exit)->jump &&
+             (blk(r, b)->is_handler || blk(r, b)->handler != rg->handler);
+             b++)
+            ;
+        if (b == blk(r, exit)->jump)
+            t = b;
+    }
+    last = ins(r, blk(r, t)->end - 1);
+    if (t < rg->end &&
+        (last->op == N_RETURN || last->op == N_RAISE ||
+         (last->op == N_JUMP && blk(r, t)->jump > t)) &&
+        only_reached_from(r, header, exit, exit + 1) &&
+        only_reached_from(r, header, t, t + 1))
+        exit = t + 1;
+    return exit;
+}
+
 static int32_t hot_loop_last(const rec *r, int32_t header);
 
 /* The last block of the `while True:` loop at header: the last jump back
@@ -2723,8 +2771,9 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
         return rec_fail_region(r, header, rg, out);
     if (exit > rg->end)
         exit = rg->end;
-    exit =
-        exit_past_return(r, header, clause_tail_end(r, header, exit, rg), rg);
+    exit = exit_past_return(
+        r, header,
+        try_tail_end(r, header, clause_tail_end(r, header, exit, rg), rg), rg);
     brk = break_after_handlers(r, header, exit, rg,
                                break_target(r, header, exit, rg, &far));
     exit = body_past_continue(r, header, exit, brk, far, &runs_into);
