@@ -714,6 +714,12 @@ int rec_is_accumulator(const upy_expr *e);
 upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
                                     const upy_stmt *loop);
 
+/* Whether instruction i is in code only a handler reaches that the
+ * compiler laid out after all other code (3.12+ flowgraph.c
+ * push_cold_blocks_to_end), out of the order it compiled it in.  -1 when
+ * out of memory. */
+int rec_is_cold(rec *r, uint32_t i);
+
 /* typeparams.c: 3.12+ type parameters (PEP 695). */
 /* Whether the MAKE_FUNCTION at instruction i makes a lazily evaluated
  * value: a type parameter's bound, constraints or default, a type

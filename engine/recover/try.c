@@ -1205,6 +1205,14 @@ static int find_normal_reach(rec *r) {
     return 0;
 }
 
+int rec_is_cold(rec *r, uint32_t i) {
+    if (!r->ncode.layout->cold_handlers)
+        return 0;
+    if (!r->normal_reach && find_normal_reach(r))
+        return rec_oom(r);
+    return r->normal_reach[r->cfg.block_of[i]] != 1;
+}
+
 /* Where the else part [exit, h) of a try whose handlers never go on
  * after it (laid out in place, at h) goes on: running off its end would
  * enter the handlers, which no code falls into, so an if statement ending
