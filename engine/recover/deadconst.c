@@ -518,8 +518,9 @@ static int misordered_literal(const rec *r, const uint32_t *first, uint32_t n,
 }
 
 /* Whether constant k is first loaded after a code object numbered after
- * it, both loads in code laid out where the compiler compiled it (not a
- * handler laid out last, rec_is_cold): the code object is numbered where
+ * it, all its loads and the code object's in code laid out where the
+ * compiler compiled it (not a handler laid out last, rec_is_cold): the
+ * code object is numbered where
  * it is loaded, so dead code numbered k before it.  inspect_fodder2's
  * `if False: class C: ...` / `else: class C: ...` numbers the dead
  * class's code and 'C', then the live class's code (3.12+ drop the
@@ -527,9 +528,16 @@ static int misordered_literal(const rec *r, const uint32_t *first, uint32_t n,
  * there again.  0 also when out of memory (r->failed says so). */
 static int after_hot_code_object(rec *r, const uint32_t *first, uint32_t n,
                                  uint32_t k) {
+    const upy_object *c = upy_seq_item(r->code->consts, k);
     uint32_t j;
-    if (first[k] == UINT32_MAX || rec_is_cold(r, first[k]) != 0)
+    if (first[k] == UINT32_MAX)
         return 0;
+    /* (A load in cold code may be its first in the order the compiler
+     * compiled: an `except ImportError: x = None` before the defs.) */
+    for (j = 0; j < r->ncode.count; j++)
+        if (r->ncode.ins[j].op == N_LOAD_CONST && r->ncode.ins[j].obj == c &&
+            rec_is_cold(r, j) != 0)
+            return 0;
     for (j = k + 1; j < n; j++)
         if (first[j] < first[k] &&
             upy_seq_item(r->code->consts, j)->kind == UPY_CODE &&
@@ -569,12 +577,16 @@ static int renumber_misordered(rec *r, upy_stmt_list *body, uint32_t lead,
     const upy_object *c = upy_seq_item(r->code->consts, k);
     upy_stmt *s;
     uint32_t numbered = n;
-    /* (Tuples the optimizer folded after all others, which
-     * misordered_literal passes over, bound nothing either.) */
-    while (numbered > k + 1 && late_folded(r, first, numbered - 1))
-        numbered--;
-    rec_dead_bounds(first, numbered, k, k + 1, &p.lo, &p.hi);
+    rec_dead_bounds(first, n, k, k + 1, &p.lo, &p.hi);
     after_try_body(body, UPY_LIST_BRANCH, NULL, &p);
+    if (!p.found && c->kind != UPY_TRUE &&
+        after_hot_code_object(r, first, n, k)) {
+        /* (Tuples the optimizer folded after all others, which
+         * misordered_literal passes over, bound nothing either.) */
+        while (numbered > k + 1 && late_folded(r, first, numbered - 1))
+            numbered--;
+        rec_dead_bounds(first, numbered, k, k + 1, &p.lo, &p.hi);
+    }
     if (!p.found &&
         (c->kind == UPY_TRUE || after_hot_code_object(r, first, n, k)))
         /* (Only among the statements of the body itself, where such
