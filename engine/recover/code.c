@@ -40,22 +40,54 @@ static uint32_t first_load(const rec *r, const upy_object *o) {
     return UINT32_MAX;
 }
 
+/* The end (past the last instruction) of the code the try whose handler
+ * holds instruction i protects, the handler starting at the
+ * PUSH_EXC_INFO before i; 0 when none. */
+static uint32_t protected_end(const rec *r, uint32_t i) {
+    uint32_t h = i, k, end = 0;
+    while (h > 0 && r->ncode.ins[h].op != N_PUSH_EXC_INFO)
+        h--;
+    if (r->ncode.ins[h].op != N_PUSH_EXC_INFO)
+        return 0;
+    for (k = 0; k < r->ncode.count; k++)
+        if (r->ncode.ins[k].handler == (int32_t)h)
+            end = k + 1;
+    return end;
+}
+
 /* Whether the constant 1 at consts[at], first loaded at instruction
  * `use` after the loop's start `from`, was numbered at the loop: the
  * compiler numbers constants as it first compiles them, so a constant
  * first loaded in between yet numbered after the 1 says the loop's test
  * came first.  An empty tuple says nothing: the optimizer numbers it
  * after all others where it folds the BUILD_TUPLE 0 of a call with no
- * positional arguments, `f(**kw)` (fold_tuple_on_constants). */
-static int numbered_at_loop(const rec *r, size_t at, uint32_t from,
-                            uint32_t use) {
+ * positional arguments, `f(**kw)` (fold_tuple_on_constants).  Where
+ * `use` is in a handler laid out last (rec_is_cold), only code before
+ * the end of its try's body, or cold too, was compiled before it:
+ * test_events's
+ *
+ *     while True:                 co_consts: ..., 0, ('host', 'port'),
+ *         try: f(host=None, ...)             1, 5, '127.0.0.1'
+ *         except OSError:
+ *             n += 1; g(5, n); continue
+ *         break
+ *     connect(('127.0.0.1', port))
+ *
+ * loads '127.0.0.1' before the handler's 1.  0 also when out of memory
+ * (r->failed says so). */
+static int numbered_at_loop(rec *r, size_t at, uint32_t from, uint32_t use) {
     const upy_object *consts = r->code->consts;
     size_t k;
+    int use_cold = rec_is_cold(r, use);
+    uint32_t hot_before = use_cold ? protected_end(r, use) : use;
+    if (use_cold < 0)
+        return 0;
     for (k = at + 1; k < upy_seq_len(consts); k++) {
         const upy_object *o = upy_seq_item(consts, k);
         uint32_t f = first_load(r, o);
         if (f >= from && f < use &&
-            !(o->kind == UPY_TUPLE && upy_seq_len(o) == 0))
+            !(o->kind == UPY_TUPLE && upy_seq_len(o) == 0) &&
+            (f < hot_before || rec_is_cold(r, f) == 1))
             return 1;
     }
     return 0;

@@ -495,14 +495,27 @@ static int renumber_code(rec *r, upy_stmt_list *body, const uint32_t *first,
     return s ? rec_insert_stmt(r, p.list, p.at, s) : 0;
 }
 
+/* Whether the constant first loaded at instruction `load` (of the
+ * first[] of rec_first_const_loads) is unpacked right away: the value of
+ * `a, b = 1, 2`, a tuple the AST optimizer folded, which the compiler
+ * numbers where it compiles it, not the optimizer after all the others. */
+static int unpacked_at(const rec *r, uint32_t load) {
+    return load != UINT32_MAX && load + 1 < r->ncode.count &&
+           r->ncode.ins[load + 1].op == N_UNPACK_SEQUENCE;
+}
+
 /* Whether slot j holds a tuple the optimizer folded, numbered after all
  * the code's constants (only such tuples follow it) and loaded where its
- * items were: a def's defaults, `lambda x=False: x`. */
-static int late_folded(const rec *r, uint32_t j) {
+ * items were: a def's defaults, `lambda x=False: x`.  (Not so when one of
+ * those is unpacked: `optimize, opt = (1, 1) if __debug__ else (0, '')`
+ * numbers True, then (1, 1), and 3.12+ drop the (0, ''); the True, loaded
+ * later by other code, is numbered before the tuple again.) */
+static int late_folded(const rec *r, const uint32_t *first, uint32_t j) {
     const upy_object *consts = r->code->consts;
     for (; j < upy_seq_len(consts); j++)
-        if (upy_seq_item(consts, j)->kind != UPY_TUPLE &&
-            upy_seq_item(consts, j)->kind != UPY_FROZENSET)
+        if ((upy_seq_item(consts, j)->kind != UPY_TUPLE &&
+             upy_seq_item(consts, j)->kind != UPY_FROZENSET) ||
+            unpacked_at(r, first[j]))
             return 0;
     return 1;
 }
@@ -545,7 +558,36 @@ static int misordered_literal(const rec *r, const uint32_t *first, uint32_t n,
     if (c->kind == UPY_NONE)
         use = first_none_test(r, use);
     for (j = k + 1; j < n; j++)
-        if (first[j] < use && !late_folded(r, j))
+        if (first[j] < use && !late_folded(r, first, j))
+            return 1;
+    return 0;
+}
+
+/* Whether constant k is first loaded after a code object numbered after
+ * it, all its loads and the code object's in code laid out where the
+ * compiler compiled it (not a handler laid out last, rec_is_cold): the
+ * code object is numbered where
+ * it is loaded, so dead code numbered k before it.  inspect_fodder2's
+ * `if False: class C: ...` / `else: class C: ...` numbers the dead
+ * class's code and 'C', then the live class's code (3.12+ drop the
+ * dead code object): `if 'C': pass` before the live class numbers 'C'
+ * there again.  0 also when out of memory (r->failed says so). */
+static int after_hot_code_object(rec *r, const uint32_t *first, uint32_t n,
+                                 uint32_t k) {
+    const upy_object *c = upy_seq_item(r->code->consts, k);
+    uint32_t j;
+    if (first[k] == UINT32_MAX)
+        return 0;
+    /* (A load in cold code may be its first in the order the compiler
+     * compiled: an `except ImportError: x = None` before the defs.) */
+    for (j = 0; j < r->ncode.count; j++)
+        if (r->ncode.ins[j].op == N_LOAD_CONST && r->ncode.ins[j].obj == c &&
+            rec_is_cold(r, j) != 0)
+            return 0;
+    for (j = k + 1; j < n; j++)
+        if (first[j] < first[k] &&
+            upy_seq_item(r->code->consts, j)->kind == UPY_CODE &&
+            rec_is_cold(r, first[j]) == 0)
             return 1;
     return 0;
 }
@@ -580,9 +622,19 @@ static int renumber_misordered(rec *r, upy_stmt_list *body, uint32_t lead,
     dead_place p = {&r->ncode, 0, 0, NULL, 0, 0, 0};
     const upy_object *c = upy_seq_item(r->code->consts, k);
     upy_stmt *s;
+    uint32_t numbered = n;
     rec_dead_bounds(first, n, k, k + 1, &p.lo, &p.hi);
     after_try_body(body, UPY_LIST_BRANCH, NULL, &p);
-    if (!p.found && c->kind == UPY_TRUE)
+    if (!p.found && c->kind != UPY_TRUE &&
+        after_hot_code_object(r, first, n, k)) {
+        /* (Tuples the optimizer folded after all others, which
+         * misordered_literal passes over, bound nothing either.) */
+        while (numbered > k + 1 && late_folded(r, first, numbered - 1))
+            numbered--;
+        rec_dead_bounds(first, numbered, k, k + 1, &p.lo, &p.hi);
+    }
+    if (!p.found &&
+        (c->kind == UPY_TRUE || after_hot_code_object(r, first, n, k)))
         /* (Only among the statements of the body itself, where such
          * code stands: 3.12+ lay handlers out last and copy exits, so a
          * constant a handler loads first seems out of order, its place

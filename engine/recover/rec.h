@@ -716,6 +716,12 @@ int rec_is_accumulator(const upy_expr *e);
 upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
                                     const upy_stmt *loop);
 
+/* Whether instruction i is in code only a handler reaches that the
+ * compiler laid out after all other code (3.12+ flowgraph.c
+ * push_cold_blocks_to_end), out of the order it compiled it in.  -1 when
+ * out of memory. */
+int rec_is_cold(rec *r, uint32_t i);
+
 /* typeparams.c: 3.12+ type parameters (PEP 695). */
 /* Whether the MAKE_FUNCTION at instruction i makes a lazily evaluated
  * value: a type parameter's bound, constraints or default, a type
@@ -725,6 +731,11 @@ int rec_is_lazy_value(const rec *r, uint32_t i);
  * default of a TypeVarTuple (`*Ts = *tuple[int]`): the lazy value returns
  * the one item. */
 int rec_is_starred_default(const rec *r, uint32_t i);
+/* Whether the UNPACK_SEQUENCE at instruction i makes the starred
+ * annotation of a *args (`def f(*args: *Ts)`, PEP 646): the compiler's
+ * UNPACK_SEQUENCE 1 of the value, an item of the annotations tuple of the
+ * MAKE_FUNCTION after it, which no target stores. */
+int rec_is_starred_annotation(const rec *r, uint32_t i);
 /* Whether co is the scope of a generic def, class or type alias's type
  * parameters. */
 int rec_is_generic_scope(const upy_code *co);

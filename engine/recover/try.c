@@ -1347,6 +1347,14 @@ static int find_normal_reach(rec *r) {
     return 0;
 }
 
+int rec_is_cold(rec *r, uint32_t i) {
+    if (!r->ncode.layout->cold_handlers)
+        return 0;
+    if (!r->normal_reach && find_normal_reach(r))
+        return rec_oom(r);
+    return r->normal_reach[r->cfg.block_of[i]] != 1;
+}
+
 /* Where the else part [exit, h) of a try whose handlers never go on
  * after it (laid out in place, at h) goes on: running off its end would
  * enter the handlers, which no code falls into, so an if statement ending
@@ -2230,6 +2238,191 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
+/* --- 3.13: a copy that joins the tail its handler copy inlines -------- */
+
+/* The length of the copy at instruction k of the tail of the finally body
+ * ending at `end` (its last instructions and RERAISE, [end - n + 1, end]):
+ * a branch's own way out that ends the body early (see ends_early), else
+ * 0. */
+static uint32_t tail_copy_length(const rec *r, uint32_t k, uint32_t end) {
+    uint32_t n = exit_copy_length(r, k);
+    if (!n || k + n > end || !ends_early(r, k + n - 1, end) ||
+        !rec_same_code(r, k, end + 1 - n, n))
+        return 0;
+    return n;
+}
+
+/* Whether the code [from, to) holds only handlers laid out in place and
+ * what those alone reach: no way in but an exception, or a jump from
+ * inside. */
+static int only_handlers_in(const rec *r, uint32_t from, uint32_t to) {
+    int32_t b = r->cfg.block_of[from], x;
+    uint32_t k;
+    if (to >= r->ncode.count || blk(r, b)->start != from ||
+        blk(r, r->cfg.block_of[to])->start != to || !blk(r, b)->is_handler)
+        return 0;
+    for (x = b; blk(r, x)->start < to; x++)
+        for (k = 0; k < blk(r, x)->npreds && !blk(r, x)->is_handler; k++)
+            if (blk(r, x)->preds[k] < b ||
+                blk(r, blk(r, x)->preds[k])->start >= to)
+                return 0;
+    return 1;
+}
+
+/* Whether instruction x of the copy runs under the handler that y of the
+ * finally body does: the same map of handlers all through (hmap, indexed
+ * by y's handler, -1 an index past the code). */
+static int same_handler_map(const rec *r, int32_t *hmap, const upy_nin *x,
+                            const upy_nin *y) {
+    uint32_t hy = y->handler < 0 ? r->ncode.count : (uint32_t)y->handler;
+    if (hmap[hy] == NO_HANDLER_YET)
+        hmap[hy] = x->handler;
+    return hmap[hy] == x->handler;
+}
+
+/* Where the copy of the finally body has the jump target t of the body,
+ * [first, end] mapped by pos (UINT32_MAX: not copied one for one), else
+ * UINT32_MAX. */
+static uint32_t copied_target(const uint32_t *pos, uint32_t first, uint32_t end,
+                              int32_t t) {
+    if (t < (int32_t)first || t > (int32_t)end)
+        return UINT32_MAX;
+    return pos[(uint32_t)t - first];
+}
+
+/* Whether the copy mapped by pos (see copy_joining_tail) has the code of
+ * the finally body [first, end): each instruction one for one, with its
+ * jumps mapped, or a jump to the copy of the tail in place of a copy of
+ * the tail (tail_copy_length). */
+static int copy_matches_map(rec *r, const uint32_t *pos, uint32_t first,
+                            uint32_t end) {
+    int32_t *hmap =
+        upy_arena_array(r->scratch, r->ncode.count + 1, sizeof *hmap);
+    uint32_t k, run;
+    if (!hmap)
+        return rec_oom(r);
+    for (k = 0; k <= r->ncode.count; k++)
+        hmap[k] = NO_HANDLER_YET;
+    for (k = first; k < end; k++) {
+        const upy_nin *y = ins(r, k), *x;
+        if (pos[k - first] == UINT32_MAX)
+            continue;
+        x = ins(r, pos[k - first]);
+        run = tail_copy_length(r, k, end);
+        if (run && x->op == N_JUMP && y->op != N_JUMP) {
+            if ((uint32_t)x->target != pos[end + 1 - run - first])
+                return 0;
+            continue;
+        }
+        if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
+            x->flags != y->flags || (x->target < 0) != (y->target < 0) ||
+            !same_handler_map(r, hmap, x, y))
+            return 0;
+        if (y->target >= 0 &&
+            (uint32_t)x->target != copied_target(pos, first, end, y->target))
+            return 0;
+    }
+    return 1;
+}
+
+/* Claims the copy mapped by pos: the runs copied one for one (with the
+ * handlers of trys in them, rec_skip_copy), the jumps standing for
+ * copies of the tail, and the handlers jumped over (over[], the jump
+ * before the instruction, UINT32_MAX when none).  -1 when out of memory. */
+static int claim_mapped_copy(rec *r, const uint32_t *pos, const uint32_t *over,
+                             uint32_t first, uint32_t end) {
+    uint32_t k, run;
+    for (k = first; k < end; k += run) {
+        uint32_t p = pos[k - first], o = over[k - first];
+        run = 1;
+        if (o != UINT32_MAX) {
+            int32_t b;
+            rec_skip_range(r, o, p - o);
+            for (b = r->cfg.block_of[o + 1]; blk(r, b)->start < p; b++)
+                r->done[b] = 1;
+        }
+        if (p == UINT32_MAX)
+            continue;
+        if (tail_copy_length(r, k, end) && ins(r, p)->op == N_JUMP &&
+            ins(r, k)->op != N_JUMP) {
+            rec_skip_range(r, p, 1);
+            continue;
+        }
+        while (k + run < end && pos[k + run - first] == p + run &&
+               over[k + run - first] == UINT32_MAX &&
+               !tail_copy_length(r, k + run, end))
+            run++;
+        if (rec_skip_copy(r, p, k, run))
+            return -1;
+    }
+    return 0;
+}
+
+/* The copy of a finally body whose last statement follows a try, on the
+ * normal way out of an outer finally's handler (3.13, fileinput.py
+ * FileInput.nextfile):
+ *
+ *     try: a()                          handler copy:   normal copy:
+ *     finally:                          e()             e()
+ *         try: b()                      s.x = 1         JUMP t
+ *         finally:                      RERAISE 0       handlers, each
+ *             try: e()                  handlers, each    JUMP t
+ *             except: pass                s.x = 1     t: s.x = 1
+ *             s.x = 1                     RERAISE 0     RERAISE 0 (outer)
+ *
+ * flowgraph.c inline_small_or_no_lineno_blocks copies the small exit block
+ * `s.x = 1; RERAISE 0` into each jump to it in the handler copy; in the
+ * normal copy the tail first took in the jump to the outer RERAISE after
+ * it, which left a NOP that makes it too long to copy.  Matched through a
+ * map of the body's instructions to the copy: a copy of the tail there is
+ * a jump to the tail's copy, and the handlers the handler copy lays out
+ * after its end (past `end`) are jumped over in place.  Claims the copy
+ * and sets *n to its length; -1 when out of memory. */
+static int copy_joining_tail(rec *r, uint32_t at, uint32_t first, uint32_t *n) {
+    uint32_t end = first + *n, k = first, j = at, run, m;
+    uint32_t *pos = upy_arena_array(r->scratch, *n + 1, sizeof *pos);
+    uint32_t *over = upy_arena_array(r->scratch, *n + 1, sizeof *over);
+    int differs = 0, st;
+    if (!pos || !over)
+        return rec_oom(r);
+    for (m = 0; m <= *n; m++)
+        over[m] = UINT32_MAX;
+    while (k < end) {
+        const upy_nin *x;
+        if (j >= r->ncode.count)
+            return 0;
+        x = ins(r, j);
+        run = tail_copy_length(r, k, end);
+        if (x->op == N_JUMP && ins(r, k)->op != N_JUMP && !run &&
+            over[k - first] == UINT32_MAX && x->target > (int32_t)j + 1 &&
+            only_handlers_in(r, j + 1, (uint32_t)x->target)) {
+            over[k - first] = j;
+            j = (uint32_t)x->target;
+            differs = 1;
+            continue;
+        }
+        pos[k - first] = j++;
+        if (run && x->op == N_JUMP && ins(r, k)->op != N_JUMP) {
+            for (m = 1; m < run; m++)
+                pos[k + m - first] = UINT32_MAX;
+            differs = 1;
+            k += run;
+            continue;
+        }
+        k++;
+    }
+    pos[*n] = j;
+    if (!differs)
+        return 0;
+    st = copy_matches_map(r, pos, first, end);
+    if (st <= 0)
+        return st;
+    if (claim_mapped_copy(r, pos, over, first, end))
+        return -1;
+    *n = j - at;
+    return 1;
+}
+
 /* 3.11 lays the handler of a try that ends the finally body out inside
  * the body, after the jump of that try's normal way out to the RERAISE.
  * On the normal way out of the outer try, the compiler copies the small
@@ -2868,6 +3061,12 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                       ends_in_inline_handler(r, at, first, &n);
             if (!copy_ok) {
                 copy_ok = is_returning_finally_copy(r, at, first, &n);
+                if (copy_ok < 0)
+                    return -1;
+            }
+            if (!copy_ok) {
+                /* (It claims the copy itself, as copy_without_handlers.) */
+                moved = copy_ok = copy_joining_tail(r, at, first, &n);
                 if (copy_ok < 0)
                     return -1;
             }

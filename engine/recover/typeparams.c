@@ -63,6 +63,37 @@ int rec_is_starred_default(const rec *r, uint32_t i) {
            next && next->op == N_RETURN;
 }
 
+/* Whether the instructions from i on make a function with the annotations
+ * tuple built at i (then maybe a closure's tuple), then the code object. */
+static int makes_annotated_function(const rec *r, uint32_t i) {
+    const upy_nin *in;
+    for (in = nin_at(r, ++i); in && in->op != N_MAKE_FUNCTION;
+         in = nin_at(r, ++i))
+        if (in->op != N_LOAD_CLOSURE && in->op != N_BUILD_TUPLE &&
+            !(in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_CODE))
+            return 0;
+    return in && (in->arg & 4);
+}
+
+int rec_is_starred_annotation(const rec *r, uint32_t i) {
+    const upy_nin *in = nin_at(r, i);
+    int32_t above = 0;
+    if (!in || in->op != N_UNPACK_SEQUENCE || in->arg != 1)
+        return 0;
+    /* (The names and values of the annotations after it each stay above
+     * it until the tuple takes them all.) */
+    for (in = nin_at(r, ++i);
+         in && upy_nin_falls_through(in) && !upy_nin_ends_block(in);
+         in = nin_at(r, ++i)) {
+        if (in->op == N_BUILD_TUPLE && above < in->arg)
+            return makes_annotated_function(r, i);
+        above += upy_nin_stack_effect(in, 0);
+        if (above <= 0)
+            return 0;
+    }
+    return 0;
+}
+
 static int push_expr(rec *r, upy_expr *e) {
     return e ? rec_push(r, SV_VALUE, e) : -1;
 }

@@ -53,3 +53,11 @@ def debug_ifexp_str(args, kwargs):
         return run([opts, "py_compile", "-"], capture_output=True)
     return opts
 
+
+
+# test_compileall test_optimize: `__debug__` is True to the AST optimizer;
+# the test numbers True before the tuple it picks (3.12+ drop the other),
+# a value unpacked, so numbered in place, not folded after all others.
+def debug_ifexp_unpacked_tuple(g):
+    optimize, opt = (1, 1) if __debug__ else (0, '')
+    g(optimize, opt, quiet=True)

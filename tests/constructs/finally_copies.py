@@ -284,3 +284,42 @@ def try_in_if_ending_finally_body(a, c, u, d):
             except OSError:
                 pass
         d = False
+
+
+# fileinput.FileInput.nextfile (3.13): in the outer finally's handler, the
+# inner finally body's tail after a try (`s.x = 1`, then RERAISE 0) is
+# copied into the try body's jump in the inner handler copy, but joined by
+# jumps in the normal copy (whose tail took in the outer RERAISE first).
+def finally_tail_after_try_in_finally_handler(s, a, b, e):
+    try:
+        a()
+    finally:
+        try:
+            b()
+        finally:
+            try:
+                e()
+            except OSError:
+                pass
+            s.x = 1
+    return s
+
+
+# The same with the try in an if: the handler copy's tail copies are in
+# the body's jump and at the end of the except clause; the normal copy's
+# handlers jump to its tail.
+def finally_tail_after_if_try_in_finally_handler(s, a, b, c, e):
+    try:
+        if a:
+            a()
+    finally:
+        try:
+            if b and not s.i:
+                b()
+        finally:
+            if c and not s.k:
+                try:
+                    e(c)
+                except OSError:
+                    pass
+            s.i = False

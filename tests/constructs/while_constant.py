@@ -59,3 +59,32 @@ def one_numbered_before(console, flags=1):
         if not line:
             break
         console.push(line, more=True)
+
+
+# test_events create_server_dual_stack: the 1 of `n += 1` in a handler
+# that 3.12+ lay out last, after the code after the loop, whose constants
+# are numbered after it: not the test of a `while 1:`.
+def while_true_one_in_cold_handler(a, b):
+    n = 0
+    while True:
+        try:
+            a(host=None, port=b)
+        except OSError:
+            n += 1
+            b(5, n)
+            continue
+        break
+    a(('127.0.0.1', n))
+    return n
+
+
+# The same with `while 1:`: its 1 is numbered before the try body's.
+def while_one_with_one_in_cold_handler(a, b):
+    while 1:
+        try:
+            a('s')
+        except OSError:
+            b(1)
+            continue
+        break
+    return 's2'
