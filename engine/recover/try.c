@@ -748,21 +748,6 @@ static int compiled_after_try(rec *r, int32_t h, uint32_t end, uint32_t i) {
     return i > blk(r, h)->start;
 }
 
-/* Whether instruction i, of no part of the try, compiles after all of
- * it: the code that the handlers dominating it (3.12+ lay out only code
- * handlers reach out of order, after all other code) protect, or i
- * itself where none does, comes after the rest's code.  A name such code
- * uses too is numbered by the try first, so it still tells.  Example:
- * `for x in xs:` / `try: pass` / `except E: pass` / `else: self.fail()`
- * + `try: g()` / `except E: self.fail()`: numbers E, fail. */
-static int compiled_later(const rec *r, uint32_t i, uint32_t end) {
-    int32_t x, warm = r->cfg.block_of[i];
-    for (x = warm; x != UPY_NO_BLOCK; x = blk(r, x)->idom)
-        if (blk(r, x)->is_handler)
-            warm = blk(r, x)->idom;
-    return warm != UPY_NO_BLOCK && blk(r, warm)->start >= end;
-}
-
 static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
                      int table, upy_arena *arena, owner_walks *w,
                      entry_uses *u) {
@@ -793,7 +778,7 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
                    (own == OWN_ELSEWHERE && compiled_after_try(r, h, end, i)))
             u->after[en] = 1;
         else if (own == OWN_ELSEWHERE)
-            u->elsewhere[en] |= !compiled_later(r, i, end);
+            u->elsewhere[en] = 1;
         else if (u->first[en] < 0 || own < u->first[en])
             u->first[en] = own;
     }
