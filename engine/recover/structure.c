@@ -4818,14 +4818,15 @@ static int pops_to_return(const rec *r, int32_t b, int value_loaded) {
  * RT_FUSED when one is of a constant it did, RT_LINES when two returns are
  * on different lines, and RT_TAIL when two values end in the same
  * instruction (which may be the copied code after the conditional
- * expression: `(f if c else g)(x)`); 0 when a branch does something
- * else. */
+ * expression: `(f if c else g)(x)`), with RT_TWO_LINES when both lines
+ * are known; 0 when a branch does something else. */
 enum {
     RT_TREE = 1,
     RT_SPLIT = 2,
     RT_FUSED = 4,
     RT_LINES = 8,
     RT_TAIL = 16,
+    RT_TWO_LINES = 32,
     RT_MAX_BLOCKS = 64
 };
 
@@ -4864,6 +4865,8 @@ static int returned_leaf(const rec *r, uint32_t from, uint32_t ret,
     }
     if (in->line < 0 || in->line != first->line)
         flags |= RT_LINES;
+    if (in->line >= 0 && first->line >= 0 && in->line != first->line)
+        flags |= RT_TWO_LINES;
     if ((in->flags & N_SPLIT_CONST) || builds_const_tuple(r, from, ret))
         return flags | RT_SPLIT;
     if (ret > from && ins(r, ret - 1)->op == N_LOAD_CONST)
@@ -4937,7 +4940,11 @@ static int is_returned_ifexp(const rec *r, int32_t b, const region *rg) {
         return 0;
     a = returned_tree(r, bb->next, b, rg, base, &budget, &first);
     c = a ? returned_tree(r, bb->jump, b, rg, base, &budget, &first) : 0;
-    if (!a || !c || ((a | c) & RT_FUSED))
+    /* (Returns on two known lines are two statements, whatever a constant
+     * not fused says: copies of one keep its line.  `if a: return m.nan`
+     * then `if b: return m.nan if a == 1 else 0.0`, the 0.0 split, is no
+     * conditional expression at `if a`.) */
+    if (!a || !c || ((a | c) & (RT_FUSED | RT_TWO_LINES)))
         return 0;
     return (a | c) & RT_SPLIT || !((a | c) & (RT_LINES | RT_TAIL));
 }
