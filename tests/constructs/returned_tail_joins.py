@@ -122,3 +122,20 @@ def attr_chain_of_returned_ifexp_after_if(a, b, m, e):
     if a:
         return m.nan.x
     return (m.nan if b else e).x
+
+
+def returned_ifexp_in_for(xs, b, m):
+    for a in xs:
+        if a:
+            return m.nan
+        if b:
+            return m.nan if a == 1 else 0.0
+    return m
+
+
+def attr_of_nested_returned_ifexp_in_for(xs, b, m, e):
+    for a in xs:
+        if e:
+            return (m.nan if a else m.nan if b else 0.0) if e else 1.5
+        e = a
+    return e
