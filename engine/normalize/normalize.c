@@ -967,6 +967,14 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         while (before > 0 && op_is(nm, before - 1, UPY_OP_NOP) &&
                !nm->is_target[before])
             before--;
+        /* (In a for loop the iterator is popped from under the value
+         * first, compile.c compiler_unwind_fblock: `SWAP 2; POP_TOP`.  A
+         * written `return 0.0` pops it before loading the constant.) */
+        if (before > 1 && op_is(nm, before - 1, UPY_OP_POP_TOP) &&
+            op_is(nm, before - 2, UPY_OP_SWAP) &&
+            nm->dec->instrs[before - 2].arg == 2 && !nm->is_target[before] &&
+            !nm->is_target[before - 1])
+            before -= 2;
         if (nm->rules->fuses_const_return && before > 0 &&
             op_is(nm, before - 1, UPY_OP_LOAD_CONST) && !nm->is_target[before])
             ret->flags |= N_SPLIT_CONST;

@@ -1307,6 +1307,12 @@ static int branch_effect(const rec *r, uint32_t from, uint32_t to) {
 
 enum { MAX_COPY_SIZE = 4 };
 
+/* Whether two instructions do the same (a constant split from its return
+ * or not: the flags may differ between copies). */
+static int same_op(const upy_nin *x, const upy_nin *y) {
+    return x->op == y->op && x->arg == y->arg && x->obj == y->obj;
+}
+
 /* Two branches that end in copies of the same exit block: the length of
  * their common tail that leaves exactly one value for it on each side.
  * `depth` is the stack depth at the start of both branches. */
@@ -1315,7 +1321,7 @@ static uint32_t common_tail(const rec *r, uint32_t start_a, uint32_t end_a,
     uint32_t k = 0, best = 0, offsets = 0;
     while (k <= end_a - start_a && k <= end_b - start_b) {
         const upy_nin *x = ins(r, end_a - k), *y = ins(r, end_b - k);
-        if (x->op != y->op || x->arg != y->arg || x->obj != y->obj)
+        if (!same_op(x, y))
             break;
         /* The compiler copies at most MAX_COPY_SIZE instructions of its
          * own (flowgraph.c inline_small_exit_blocks; a neutral one keeps
@@ -1373,8 +1379,19 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
         const upy_block *bb = blk(r, b);
         uint32_t to = bb->end, copy;
         int stop;
-        if (stop_at >= bb->start && stop_at < bb->end)
+        if (stop_at >= bb->start && stop_at < bb->end) {
+            if (from > stop_at) {
+                /* A nested value whose branches met past the tail the
+                 * branches of this one share: they join at two points,
+                 * no one expression.  3.12+ copies `LOAD_ATTR nan;
+                 * RETURN` of `if a: return m.nan` and of `return m.nan
+                 * if a == 1 else 0.0` after it, and `.nan` ends both, but
+                 * the second value is complete only at its RETURN. */
+                rec_unrecovered(r, out, bb->start, bb->end, "expression");
+                return 0;
+            }
             to = stop_at;
+        }
         if (r->done[b] && from == bb->start) {
             /* Back to a block already evaluated: not an expression. */
             rec_unrecovered(r, out, bb->start, bb->end, "expression");
@@ -1455,6 +1472,41 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
     return 0;
 }
 
+/* How many of the k instructions ending at `end` also end every return
+ * or raise the branch from block b runs to, each way of a conditional
+ * expression nested in it followed (the ways branch_terminal follows;
+ * others tell nothing here).  The tail the branches share is what all of
+ * them end with: in `(m.nan if a else m.nan if b else 0.0) if e else 1.5`
+ * returned, 3.12+ copies the return into each branch, and `.nan; RETURN`
+ * ends the first way of `m.nan if b else 0.0`, but not the second. */
+static uint32_t tail_of_all(const rec *r, int32_t b, uint32_t end, uint32_t k,
+                            int *budget) {
+    while (b != UPY_NO_BLOCK && k && --*budget >= 0) {
+        const upy_block *bb = blk(r, b);
+        const upy_nin *last = ins(r, bb->end - 1);
+        uint32_t n = 0;
+        if (last->op == N_RETURN || last->op == N_RAISE ||
+            last->op == N_RERAISE) {
+            while (n < k && n < bb->end && n <= end &&
+                   same_op(ins(r, bb->end - 1 - n), ins(r, end - n)))
+                n++;
+            return n;
+        }
+        if (last->op == N_POP_JUMP_IF && bb->jump > b)
+            k = tail_of_all(r, bb->jump, end, k, budget);
+        else if (last->op == N_JUMP && bb->jump > b)
+            b = bb->jump;
+        else if (last->op == N_FOR_ITER && is_inlined_header(r, b))
+            b = bb->jump;
+        else if (last->op == N_JUMP_IF_OR_POP || last->op == N_FOR_ITER ||
+                 last->op == N_JUMP)
+            return k;
+        if (last->op != N_JUMP && last->op != N_FOR_ITER)
+            b = bb->next;
+    }
+    return k;
+}
+
 /* Where an expression's branches meet.  Returns the join block, or
  * UPY_NO_BLOCK when they end in duplicated exits (then *tail_a / *tail_b
  * are where the common tails start). */
@@ -1463,6 +1515,7 @@ static int32_t join_of(rec *r, int32_t first, int32_t a, int32_t b,
     int32_t j = blk(r, first)->ipdom;
     int64_t ea, eb;
     uint32_t k;
+    int budget = 256;
     *tail_a = *tail_b = UINT32_MAX;
     if (j != UPY_NO_BLOCK)
         return j;
@@ -1472,6 +1525,8 @@ static int32_t join_of(rec *r, int32_t first, int32_t a, int32_t b,
         return UPY_NO_BLOCK;
     k = common_tail(r, blk(r, a)->start, (uint32_t)ea, blk(r, b)->start,
                     (uint32_t)eb);
+    k = tail_of_all(r, a, (uint32_t)ea, k, &budget);
+    k = tail_of_all(r, b, (uint32_t)ea, k, &budget);
     if (k == 0)
         return UPY_NO_BLOCK;
     *tail_a = (uint32_t)ea - k + 1;

@@ -4970,14 +4970,15 @@ static int pops_to_return(const rec *r, int32_t b, int value_loaded) {
  * RT_FUSED when one is of a constant it did, RT_LINES when two returns are
  * on different lines, and RT_TAIL when two values end in the same
  * instruction (which may be the copied code after the conditional
- * expression: `(f if c else g)(x)`); 0 when a branch does something
- * else. */
+ * expression: `(f if c else g)(x)`), with RT_TWO_LINES when both lines
+ * are known; 0 when a branch does something else. */
 enum {
     RT_TREE = 1,
     RT_SPLIT = 2,
     RT_FUSED = 4,
     RT_LINES = 8,
     RT_TAIL = 16,
+    RT_TWO_LINES = 32,
     RT_MAX_BLOCKS = 64
 };
 
@@ -5003,22 +5004,25 @@ static int builds_const_tuple(const rec *r, uint32_t from, uint32_t ret) {
 }
 
 /* The RT_ flags of the return at instruction ret whose value the code
- * [from, ret) computes. */
-static int returned_leaf(const rec *r, uint32_t from, uint32_t ret,
-                         rt_first *first) {
+ * [from, end) computes (end < ret where the return pops what a loop
+ * keeps under its value first). */
+static int returned_leaf(const rec *r, uint32_t from, uint32_t end,
+                         uint32_t ret, rt_first *first) {
     const upy_nin *in = ins(r, ret);
     int flags = RT_TREE;
     if (first->before == UINT32_MAX) {
         first->line = in->line;
-        first->before = ret - 1;
-    } else if (ret > from && rec_same_code(r, ret - 1, first->before, 1)) {
+        first->before = end - 1;
+    } else if (end > from && rec_same_code(r, end - 1, first->before, 1)) {
         flags |= RT_TAIL;
     }
     if (in->line < 0 || in->line != first->line)
         flags |= RT_LINES;
-    if ((in->flags & N_SPLIT_CONST) || builds_const_tuple(r, from, ret))
+    if (in->line >= 0 && first->line >= 0 && in->line != first->line)
+        flags |= RT_TWO_LINES;
+    if ((in->flags & N_SPLIT_CONST) || builds_const_tuple(r, from, end))
         return flags | RT_SPLIT;
-    if (ret > from && ins(r, ret - 1)->op == N_LOAD_CONST)
+    if (end > from && ins(r, end - 1)->op == N_LOAD_CONST)
         return flags | RT_FUSED;
     return flags;
 }
@@ -5035,7 +5039,7 @@ static int returned_tree(const rec *r, int32_t b, int32_t from,
     const upy_block *bb;
     const upy_nin *last;
     int32_t d;
-    uint32_t i;
+    uint32_t i, end;
     int a, c;
     if (b == UPY_NO_BLOCK || b <= from || !inside(rg, b) || r->done[b] ||
         --*budget < 0)
@@ -5043,9 +5047,16 @@ static int returned_tree(const rec *r, int32_t b, int32_t from,
     bb = blk(r, b);
     if (bb->handler != blk(r, from)->handler || bb->depth_in != base)
         return 0;
-    /* No statement in the block: the stack stays above the base. */
+    /* No statement in the block: the stack stays above the base.  (A
+     * return in a for loop pops the iterator from under its value first,
+     * compile.c compiler_unwind_fblock: `SWAP 2; POP_TOP`.) */
     d = bb->depth_in;
-    for (i = bb->start; i + 1 < bb->end; i++) {
+    end = bb->end;
+    if (end - bb->start > 3 && ins(r, end - 1)->op == N_RETURN &&
+        ins(r, end - 2)->op == N_POP_TOP && ins(r, end - 3)->op == N_SWAP &&
+        ins(r, end - 3)->arg == 2 && base > 0)
+        end -= 2;
+    for (i = bb->start; i + 1 < end; i++) {
         d += upy_nin_stack_effect(ins(r, i), 0);
         if (d <= base)
             return 0;
@@ -5058,11 +5069,11 @@ static int returned_tree(const rec *r, int32_t b, int32_t from,
         upy_nin_falls_through(last) && bb->next == b + 1 &&
         is_lone_return(r, bb->next) &&
         d + upy_nin_stack_effect(last, 0) == base + 1)
-        return returned_leaf(r, bb->start, bb->end, first);
+        return returned_leaf(r, bb->start, bb->end, bb->end, first);
     if (d != base + 1)
         return 0;
     if (last->op == N_RETURN)
-        return returned_leaf(r, bb->start, bb->end - 1, first);
+        return returned_leaf(r, bb->start, end - 1, bb->end - 1, first);
     if (last->op != N_POP_JUMP_IF)
         return 0;
     a = returned_tree(r, bb->next, b, rg, base, budget, first);
@@ -5089,7 +5100,11 @@ static int is_returned_ifexp(const rec *r, int32_t b, const region *rg) {
         return 0;
     a = returned_tree(r, bb->next, b, rg, base, &budget, &first);
     c = a ? returned_tree(r, bb->jump, b, rg, base, &budget, &first) : 0;
-    if (!a || !c || ((a | c) & RT_FUSED))
+    /* (Returns on two known lines are two statements, whatever a constant
+     * not fused says: copies of one keep its line.  `if a: return m.nan`
+     * then `if b: return m.nan if a == 1 else 0.0`, the 0.0 split, is no
+     * conditional expression at `if a`.) */
+    if (!a || !c || ((a | c) & (RT_FUSED | RT_TWO_LINES)))
         return 0;
     return (a | c) & RT_SPLIT || !((a | c) & (RT_LINES | RT_TAIL));
 }
