@@ -800,10 +800,16 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         stop = copy_end_before(r, e);
         /* (A constant's return, or a break copied as the return after its
          * loop, pops the iterators of the loops it leaves between the
-         * copy and the constant's load.) */
-        for (pops = 0; pops < 8 && stop > flen &&
-                       !copy_to_exit(r, stop - flen, fstart, flen, e) &&
-                       ins(r, stop - 1)->op == N_POP_TOP && !r->skip[stop - 1];
+         * copy and the constant's load.  Pops past the end of a try around
+         * the copy are not read so yet: the return after them left that
+         * try, and was lost (3.11, `for k in ks: try: / try: ...; return
+         * / finally: h() / except OSError: pass`); its copy stays
+         * marked.) */
+        for (pops = 0;
+             pops < 8 && stop > flen + 1 &&
+             !copy_to_exit(r, stop - flen, fstart, flen, e) &&
+             ins(r, stop - 1)->op == N_POP_TOP && !r->skip[stop - 1] &&
+             ins(r, stop - 2)->handler == ins(r, stop - 1)->handler;
              pops++)
             stop--;
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
