@@ -3751,8 +3751,10 @@ static uint32_t past_skipped(const rec *r, uint32_t i) {
  * already (structured first), come between the exit and the constant's
  * load: compile.c compiler_return unwinds every block before it loads a
  * constant (`try:` / `with a:` / `return True` / `finally: g()`: with
- * exit; g(); LOAD_CONST True; RETURN_VALUE).  Returns -1 when out of
- * memory. */
+ * exit; g(); LOAD_CONST True; RETURN_VALUE).  Not for None there: that
+ * is also the implicit return at the end of the code, where a with ending
+ * the try body runs on into (test_kqueue's test_fork, 3.13).  Returns -1
+ * when out of memory. */
 static int return_in_body(rec *r, int32_t handler, uint32_t from,
                           uint32_t exit_len, int32_t *cont,
                           uint32_t *cont_offset, upy_ptr_vec *body) {
@@ -3760,6 +3762,7 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
     uint32_t soff, k, at = past_skipped(r, from + exit_len);
     if (at + 2 > r->ncode.count || ins(r, at)->op != N_LOAD_CONST ||
         ins(r, at + 1)->op != N_RETURN ||
+        (at != from + exit_len && is_none_const(ins(r, at))) ||
         with_suppress_follow(r, handler, &sb, &soff) ||
         blk(r, sb)->start + soff == from + exit_len ||
         rec_same_code(r, at, past_skipped(r, blk(r, sb)->start + soff), 2))
