@@ -596,6 +596,8 @@ int32_t rec_past_claimed_handlers(const rec *r, int32_t b);
 /* The end (exclusive, in code order) of the blocks from b on protected by
  * handler h, directly or through handlers nested in it. */
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h, const region *rg);
+/* Whether block b's handler chain reaches handler h. */
+int rec_under(const rec *r, int32_t b, int32_t h);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 /* Marks the copy [at, at + n) of the code at orig skipped, and the
  * handlers of a try in it done: -1 when out of memory. */

@@ -398,10 +398,8 @@ static uint32_t way_out_end(const rec *r, int32_t b) {
     return last;
 }
 
-static int under(const rec *r, int32_t b, int32_t h);
-
 /* Fills r->under_start and r->under_blocks (see rec.h), walking each
- * block's handler chain as under() does; 0, or -1 when memory ran out. */
+ * block's handler chain as rec_under() does; 0, or -1 when memory ran out. */
 static int find_under_lists(rec *r) {
     uint32_t n = r->cfg.count, k;
     uint32_t *start = upy_arena_array(r->scratch, n + 2, sizeof(uint32_t));
@@ -435,7 +433,7 @@ static int find_under_lists(rec *r) {
  * handlers of a try in the body out after the statement, and a return,
  * break or continue in one of its except clauses leaves from there
  * through the copies of the statement's exits.  Those are the blocks h
- * protects (under()) and the block each falls into.  They are found in
+ * protects (rec_under()) and the block each falls into.  They are found in
  * h's list (find_under_lists), not by walking every block to the end of
  * the code: a function of many statements would cost their number times
  * its size. */
@@ -3475,11 +3473,14 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
 
 /* Whether block b is a constant's `return` in the middle of the body of
  * the try with handler h, after copies of the exits it leaves (skipped
- * already), where the body goes on under h after it and a branch of the
- * body before it jumps there: the return ends the then part of an if
- * whose else part is the rest of the body.  (The NOP of the return's
- * line that rec_is_copied_return reads may carry no line mark: after a
- * copy the line before it is the copied code's.) */
+ * already), where the body goes on under h after it, or leaves through
+ * the copies of the exits of a with h is the handler of (the body's next
+ * statement a constant's return too, whose line's NOP the compiler
+ * dropped: `try:` / `with a:` / `if c: return 1` / `return 2` / `finally:
+ * g()`), and a branch of the body before it jumps there: the return ends
+ * the then part of an if whose else part is the rest of the body.  (The NOP of
+ * the return's line that rec_is_copied_return reads may carry no line mark:
+ * after a copy the line before it is the copied code's.) */
 static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
     const upy_block *bb = blk(r, b), *nb;
     uint32_t i, k;
@@ -3491,7 +3492,8 @@ static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
             return 0;
     nb = blk(r, b + 1);
     if (ins(r, i)->op != N_LOAD_CONST || ins(r, i + 1)->op != N_RETURN ||
-        nb->is_handler || nb->handler != h)
+        nb->is_handler ||
+        (nb->handler != h && !(is_exit_copy(r, b + 1) & EXIT_LEAVES)))
         return 0;
     for (k = 0; k < nb->npreds; k++)
         if (nb->preds[k] < b && blk(r, nb->preds[k])->jump == b + 1)
@@ -3508,7 +3510,7 @@ static int returns_loaded_value(const rec *r, int32_t b) {
 }
 
 /* Whether block b's handler chain reaches handler h. */
-static int under(const rec *r, int32_t b, int32_t h) {
+int rec_under(const rec *r, int32_t b, int32_t h) {
     int32_t x = blk(r, b)->handler;
     int steps = 0;
     while (x != UPY_NO_BLOCK && steps++ < 64) {
@@ -3537,7 +3539,7 @@ static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
     pb = blk(r, e - 1);
     return pb->handler == h && pb->next == e && pb->jump != UPY_NO_BLOCK &&
            pb->jump != e && ins(r, pb->end - 1)->op == N_POP_JUMP_IF &&
-           blk(r, pb->jump)->handler != h && !under(r, pb->jump, h) &&
+           blk(r, pb->jump)->handler != h && !rec_under(r, pb->jump, h) &&
            !blk(r, pb->jump)->is_handler;
 }
 
@@ -3549,14 +3551,14 @@ static int clause_goes_back_to(const rec *r, int32_t e, int32_t h) {
     const upy_block *eb = blk(r, e);
     uint32_t k;
     if (!r->ncode.layout->cold_handlers || h == UPY_NO_BLOCK || e >= h ||
-        eb->handler == h || under(r, e, h))
+        eb->handler == h || rec_under(r, e, h))
         return 0;
     for (k = 0; k < eb->npreds; k++) {
         int32_t p = eb->preds[k];
         const upy_block *pb = blk(r, p);
         if (p > h && pb->jump == e && ins(r, pb->start)->op == N_POP_EXCEPT &&
             ins(r, pb->end - 1)->op == N_JUMP && pb->handler != h &&
-            !under(r, p, h))
+            !rec_under(r, p, h))
             return 1;
     }
     return 0;
@@ -3586,7 +3588,7 @@ static int goes_on_nested(const rec *r, int32_t e, int32_t h) {
     const upy_block *eb = blk(r, e);
     return !eb->is_handler && eb->handler != UPY_NO_BLOCK &&
            ins(r, blk(r, eb->handler)->start)->op == N_PUSH_EXC_INFO &&
-           under(r, e, h);
+           rec_under(r, e, h);
 }
 
 /* (h is not always b's own handler: a try whose body starts with a loop
@@ -3603,12 +3605,12 @@ static int goes_on_nested(const rec *r, int32_t e, int32_t h) {
 static int32_t past_earlier_handlers(const rec *r, int32_t e, int32_t h) {
     int32_t x = e, count = (int32_t)r->cfg.count;
     if (!r->ncode.layout->cold_handlers || !blk(r, e)->is_handler ||
-        !r->done[e] || under(r, e, h))
+        !r->done[e] || rec_under(r, e, h))
         return e;
-    while (x < count && blk(r, x)->handler != h && !under(r, x, h) &&
+    while (x < count && blk(r, x)->handler != h && !rec_under(r, x, h) &&
            (r->done[x] || blk(r, x)->is_handler))
         x++;
-    return x < count && (blk(r, x)->handler == h || under(r, x, h)) ? x : e;
+    return x < count && (blk(r, x)->handler == h || rec_under(r, x, h)) ? x : e;
 }
 
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
@@ -3638,7 +3640,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             break;
         e = past_earlier_handlers(r, e, h);
         if (e == b || blk(r, e)->handler == h ||
-            (under(r, e, h) && (!after_jump || goes_on_nested(r, e, h))) ||
+            (rec_under(r, e, h) && (!after_jump || goes_on_nested(r, e, h))) ||
             rec_is_copied_return(r, e) ||
             (!after_jump && is_return_in_body(r, e, h)) ||
             (!after_jump && is_copied_return_mid_body(r, e, h)) ||
@@ -3737,6 +3739,13 @@ static int with_suppress_follow(rec *r, int32_t handler, int32_t *block,
     return -1;
 }
 
+/* The first instruction at or after i not skipped. */
+static uint32_t past_skipped(const rec *r, uint32_t i) {
+    while (i < r->ncode.count && r->skip[i])
+        i++;
+    return i;
+}
+
 /* A constant's `return` ending a with body leaves through a copy of the
  * with's exit, then loads the constant and returns: the same code as the
  * return written after the with, but for where __exit__ swallowing an
@@ -3744,16 +3753,25 @@ static int with_suppress_follow(rec *r, int32_t handler, int32_t *block,
  * return the same constant, the return was in the body (and the with goes
  * on where that path goes).  The normal exit ends `exit_len` instructions
  * after instruction `from`, *cont and *exit_len say where the with goes
- * on.  Returns -1 when out of memory. */
+ * on.  The copies of the finally bodies of trys around the with, skipped
+ * already (structured first), come between the exit and the constant's
+ * load: compile.c compiler_return unwinds every block before it loads a
+ * constant (`try:` / `with a:` / `return True` / `finally: g()`: with
+ * exit; g(); LOAD_CONST True; RETURN_VALUE).  Not for None there: that
+ * is also the implicit return at the end of the code, where a with ending
+ * the try body runs on into (test_kqueue's test_fork, 3.13).  Returns -1
+ * when out of memory. */
 static int return_in_body(rec *r, int32_t handler, uint32_t from,
                           uint32_t exit_len, int32_t *cont,
                           uint32_t *cont_offset, upy_ptr_vec *body) {
     int32_t sb;
-    uint32_t soff, k, at = from + exit_len;
+    uint32_t soff, k, at = past_skipped(r, from + exit_len);
     if (at + 2 > r->ncode.count || ins(r, at)->op != N_LOAD_CONST ||
-        ins(r, at + 1)->op != N_RETURN || r->skip[at] ||
+        ins(r, at + 1)->op != N_RETURN ||
+        (at != from + exit_len && is_none_const(ins(r, at))) ||
         with_suppress_follow(r, handler, &sb, &soff) ||
-        rec_same_code(r, at, blk(r, sb)->start + soff, 2))
+        blk(r, sb)->start + soff == from + exit_len ||
+        rec_same_code(r, at, past_skipped(r, blk(r, sb)->start + soff), 2))
         return 0;
     if (emit_const_return(r, at, body))
         return -1;
@@ -4893,7 +4911,10 @@ int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
 /* Whether the copies before the constant's load ending block b all came
  * (skipped) from blocks falling into b, the first of them after the NOP
  * of the return's line: a copy with a branch of its own (a finally body
- * that ends early in an if) is split into blocks. */
+ * that ends early in an if) is split into blocks.  So are the copies of
+ * the exits of a with in the try body before the finally body's, under
+ * the try's handler (not skipped yet: the with is structured after the
+ * try): `try:` / `with a:` / `return 1` / `finally: g()`. */
 static int copied_return_split(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i;
@@ -4901,7 +4922,9 @@ static int copied_return_split(const rec *r, int32_t b) {
     for (i = bb->start; i + 2 < bb->end; i++)
         if (!r->skip[i])
             return 0;
-    while (p > 0 && blk(r, p - 1)->next == p && rec_is_unwinding(r, p - 1) &&
+    while (p > 0 && blk(r, p - 1)->next == p &&
+           (rec_is_unwinding(r, p - 1) ||
+            (is_exit_copy(r, p - 1) & EXIT_LEAVES)) &&
            ins(r, blk(r, p)->start)->lead_line < 0)
         p--;
     return p < b && ins(r, blk(r, p)->start)->lead_line >= 0;

@@ -1682,7 +1682,15 @@ static int body_goes_on(const rec *r, int32_t ret, int32_t h) {
     int32_t on = past_return_copies(r,
                                     rec_past_claimed_handlers(r, ret + 1) - 1),
             count = (int32_t)r->cfg.count;
-    return on < count && !blk(r, on)->is_handler && blk(r, on)->handler == h;
+    if (on >= count)
+        return 0;
+    if (!blk(r, on)->is_handler)
+        return blk(r, on)->handler == h;
+    /* (3.11 lays the handlers of a try nested in the body out inline: the
+     * body goes on in them after a return in its else part, `try:` /
+     * `with a:` / `try: f()` / `except E: pass` / `else: return 1` /
+     * `finally: if c: g()`.) */
+    return !r->ncode.layout->cold_handlers && rec_under(r, on, h);
 }
 
 /* The last block of the way out of a return that ends a branch of the
