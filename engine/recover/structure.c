@@ -3108,6 +3108,70 @@ static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
     return stop;
 }
 
+/* Whether the code after the body's last jump back, up to where the test
+ * leaves, ends in a break that has no jump: only the loop reaches it and
+ * it runs on into the code after the loop, which is where the break went
+ * (3.11 removes the jump to the next instruction, leaving the break's
+ * NOP).  Worked example (3.11, cyclopts bind.py):
+ *
+ *     while p < n:                 test; POP_JUMP_IF_FALSE after
+ *         if g(p):                 g(p); POP_JUMP_IF_FALSE tail
+ *             p += 1               p += 1
+ *             continue             JUMP_BACKWARD test
+ *         h()                tail: h(); POP_TOP
+ *         break                    NOP
+ *     return z              after: return z
+ *
+ * Read as code after the loop, `h()` also ran when the test failed.  (A
+ * lone break there is read right.  Normalize drops the NOP, leaving its
+ * line on the next instruction, lead_line: a line after the tail's.)  The
+ * tail goes into the body, before its break (tail_into_body). */
+static int tail_breaks_unjumped(const rec *r, const rec_cond *c, int32_t exit,
+                                const region *rg) {
+    int32_t b, stop = c->on_false;
+    uint32_t k;
+    if (stop == UPY_NO_BLOCK || stop <= exit || stop > rg->end ||
+        stop > (int32_t)r->cfg.count ||
+        !upy_nin_falls_through(ins(r, blk(r, stop - 1)->end - 1)) ||
+        ins(r, blk(r, stop)->start)->lead_line <=
+            ins(r, blk(r, stop - 1)->end - 1)->line)
+        return 0;
+    for (b = exit; b < stop; b++)
+        for (k = 0; k < blk(r, b)->npreds; k++)
+            if (blk(r, b)->preds[k] < c->first || blk(r, b)->preds[k] >= stop)
+                return 0;
+    return 1;
+}
+
+/* Recovers the tail [from, to) of tail_breaks_unjumped into the loop's
+ * body, before the break that ends it (read from the NOP's line): 1 when
+ * done, 0 when the body ends in no break (the tail is then marked after
+ * the loop), -1 when out of memory. */
+static int tail_into_body(rec *r, int32_t from, int32_t to,
+                          const region *body_rg, upy_ptr_vec *body) {
+    upy_ptr_vec tail = {0};
+    region tail_rg = rec_sub_region(body_rg, from, to, to);
+    upy_stmt *brk;
+    uint32_t k;
+    if (!body->len ||
+        ((upy_stmt *)body->items[body->len - 1])->kind != UPY_S_BREAK) {
+        for (k = (uint32_t)from; k < (uint32_t)to; k++)
+            r->done[k] = 1;
+        rec_unrecovered(r, body, blk(r, from)->start, blk(r, to)->start,
+                        "end of the loop's body, which breaks out of it");
+        return 0;
+    }
+    brk = body->items[--body->len];
+    r->done[from] = 0;
+    if (rec_region(r, from, &tail_rg, &tail))
+        return -1;
+    r->sp = body_rg->base;
+    for (k = 0; k < tail.len; k++)
+        if (upy_vec_push(r->arena, body, tail.items[k]))
+            return rec_oom(r);
+    return upy_vec_push(r->arena, body, brk) ? rec_oom(r) : 1;
+}
+
 /* How many instructions lie between a test that is a chained comparison
  * and the header of its loop, when they are the chain's cleanup and the
  * jump over it (a cleanup that has the way out of the loop copied in);
@@ -3210,7 +3274,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
             inner_end, anchor = c->on_false, copy = UPY_NO_BLOCK;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
-    int top_only = 0, ends_finally;
+    int top_only = 0, ends_finally, tail_breaks = 0;
     upy_ptr_vec body = {0}, orelse = {0};
     region body_rg;
     upy_expr *test = c->test;
@@ -3232,6 +3296,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     last = top_only ? hot_loop_last(r, header) : loop_last(r, header);
     exit = end = last + 1;
     if (top_only) {
+        tail_breaks = tail_breaks_unjumped(r, c, exit, rg);
         exit = end = top_only_end(r, c, exit, rg);
         /* A test of several blocks whose body's end is not found (a block
          * of it leaves past the loop's code) is left to `while True:` and
@@ -3321,6 +3386,9 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     } else if (rec_region(r, body_start, &body_rg, &body)) {
         return -1;
     }
+    if (tail_breaks &&
+        tail_into_body(r, exit, c->on_false, &body_rg, &body) < 0)
+        return -1;
     r->sp = rg->base;
     if (brk > anchor) {
         region else_rg = rec_sub_region(rg, anchor, brk, brk);
@@ -3341,6 +3409,8 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     *next = clause_end != UPY_NO_BLOCK && brk == rg->end && brk > anchor
                 ? clause_end
                 : brk;
+    if (tail_breaks)
+        *next = c->on_false;
     if (rec_emit(r, out, s))
         return -1;
     return 1;
