@@ -176,10 +176,8 @@ static int is_chain_middle(const sval *v, const upy_expr *cmp) {
  * when both are on one line (or the target has none), so that one is
  * still there.  Two exceptions, where the jump is a `break` the loop and
  * try structuring take in as exits: after a test that jumps back (the
- * last `if t: break` of a loop before 3.11), and where the jump right
- * after the test leaves its exception range (3.12+ places a break out of a
- * try body so).  After a then part's jump it is an `else: break` (its
- * block laid out after the then part, 3.12+), not a threaded jump. */
+ * last `if t: break` of a loop before 3.11), and where the jump leaves the
+ * test's exception range (3.12+ places a break out of a try body so). */
 static int is_forwarding_jump(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     const upy_nin *j = ins(r, bb->start), *test;
@@ -188,9 +186,8 @@ static int is_forwarding_jump(const rec *r, int32_t b) {
     if (j->line < 0 || bb->start == 0)
         return 1;
     test = ins(r, bb->start - 1);
-    return (test->op == N_POP_JUMP_IF && (test->target <= (int32_t)bb->start ||
-                                          test->handler != j->handler)) ||
-           test->line == j->line;
+    return (test->op == N_POP_JUMP_IF && test->target <= (int32_t)bb->start) ||
+           test->line == j->line || test->handler != j->handler;
 }
 
 /* A block that only jumps on: its target; else the block itself. */
