@@ -3080,6 +3080,19 @@ static int rest_of_top_test(const rec *r, const rec_cond *c) {
     return 1;
 }
 
+/* Whether only the loop of test c, from its test up to block stop,
+ * reaches the blocks [from, stop). */
+static int only_loop_reaches(const rec *r, const rec_cond *c, int32_t from,
+                             int32_t stop) {
+    int32_t b;
+    uint32_t k;
+    for (b = from; b < stop; b++)
+        for (k = 0; k < blk(r, b)->npreds; k++)
+            if (blk(r, b)->preds[k] < c->first || blk(r, b)->preds[k] >= stop)
+                return 0;
+    return 1;
+}
+
 /* Where the body of a while loop with no bottom test (top_only_test) ends,
  * its last jump back ending before block exit.  The compiler lays the
  * code after the body's last `continue` there, up to where the test
@@ -3089,7 +3102,6 @@ static int rest_of_top_test(const rec *r, const rec_cond *c) {
 static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
                             const region *rg) {
     int32_t b, stop = UPY_NO_BLOCK;
-    uint32_t k;
     for (b = c->first; b <= c->last; b++) {
         int32_t j = blk(r, b)->jump;
         if (j > exit && (stop == UPY_NO_BLOCK || j < stop))
@@ -3101,18 +3113,15 @@ static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
         return exit;
     /* (Handlers there, inside the region, are those of tries in that code
      * or in the loop, which 3.11 lays out in place.) */
-    for (b = exit; b < stop; b++)
-        for (k = 0; k < blk(r, b)->npreds; k++)
-            if (blk(r, b)->preds[k] < c->first || blk(r, b)->preds[k] >= stop)
-                return exit;
-    return stop;
+    return only_loop_reaches(r, c, exit, stop) ? stop : exit;
 }
 
 /* Whether the code after the body's last jump back, up to where the test
  * leaves, ends in a break that has no jump: only the loop reaches it and
  * it runs on into the code after the loop, which is where the break went
- * (3.11 removes the jump to the next instruction, leaving the break's
- * NOP).  Worked example (3.11, cyclopts bind.py):
+ * (3.11's compile.c remove_redundant_jumps drops a jump to the next
+ * instruction, leaving the break's NOP).  Worked example (3.11, cyclopts
+ * bind.py):
  *
  *     while p < n:                 test; POP_JUMP_IF_FALSE after
  *         if g(p):                 g(p); POP_JUMP_IF_FALSE tail
@@ -3128,25 +3137,20 @@ static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
  * tail goes into the body, before its break (tail_into_body). */
 static int tail_breaks_unjumped(const rec *r, const rec_cond *c, int32_t exit,
                                 const region *rg) {
-    int32_t b, stop = c->on_false;
-    uint32_t k;
+    int32_t stop = c->on_false;
     if (stop == UPY_NO_BLOCK || stop <= exit || stop > rg->end ||
         stop > (int32_t)r->cfg.count ||
         !upy_nin_falls_through(ins(r, blk(r, stop - 1)->end - 1)) ||
         ins(r, blk(r, stop)->start)->lead_line <=
             ins(r, blk(r, stop - 1)->end - 1)->line)
         return 0;
-    for (b = exit; b < stop; b++)
-        for (k = 0; k < blk(r, b)->npreds; k++)
-            if (blk(r, b)->preds[k] < c->first || blk(r, b)->preds[k] >= stop)
-                return 0;
-    return 1;
+    return only_loop_reaches(r, c, exit, stop);
 }
 
 /* Recovers the tail [from, to) of tail_breaks_unjumped into the loop's
  * body, before the break that ends it (read from the NOP's line): 1 when
- * done, 0 when the body ends in no break (the tail is then marked after
- * the loop), -1 when out of memory. */
+ * done, 0 when the body ends in no break (the tail is then marked at the
+ * body's end), -1 when out of memory. */
 static int tail_into_body(rec *r, int32_t from, int32_t to,
                           const region *body_rg, upy_ptr_vec *body) {
     upy_ptr_vec tail = {0};
@@ -3154,13 +3158,8 @@ static int tail_into_body(rec *r, int32_t from, int32_t to,
     upy_stmt *brk;
     uint32_t k;
     if (!body->len ||
-        ((upy_stmt *)body->items[body->len - 1])->kind != UPY_S_BREAK) {
-        for (k = (uint32_t)from; k < (uint32_t)to; k++)
-            r->done[k] = 1;
-        rec_unrecovered(r, body, blk(r, from)->start, blk(r, to)->start,
-                        "end of the loop's body, which breaks out of it");
-        return 0;
-    }
+        ((upy_stmt *)body->items[body->len - 1])->kind != UPY_S_BREAK)
+        return rec_fail_region(r, from, &tail_rg, body) < 0 ? -1 : 0;
     brk = body->items[--body->len];
     r->done[from] = 0;
     if (rec_region(r, from, &tail_rg, &tail))
