@@ -222,6 +222,38 @@ def f(keys):
     z()
 """,
     "lost_mark.py": LOST_MARK,
+    # 3.11-3.13: a return in a try whose finally body holds a loop and
+    # then an if came out as `pass` (s3transfer Task.__call__); the lost
+    # return is caught by code.c return_printed.
+    "return_in_split_finally.py": """\
+def f(c, cbs, final):
+    try:
+        if c:
+            return run()
+    except Exception:
+        log()
+    finally:
+        for cb in cbs:
+            cb()
+        if final:
+            announce()
+""",
+    # 3.8 / 3.9: three nested `while True:` share one header once jumps
+    # are threaded; the exit to the return was lost and the output looped
+    # forever.
+    "nested_while_true_exit.py": """\
+def f(a, b, c):
+    while True:
+        while True:
+            while True:
+                if a():
+                    break
+            if b():
+                break
+        if c():
+            break
+    return a
+""",
 }
 
 

@@ -1814,9 +1814,51 @@ static int is_class_end_copy(const rec *r, const upy_block *bb) {
     return 1;
 }
 
+/* Whether the return of value ending block bb, which recovery never ran,
+ * is in the output all the same.  The compiler copies a small exit into
+ * each branch that reaches it (flowgraph.c inline_small_exit_blocks and
+ * duplicate_exits_without_lineno; 3.8-3.9's peephole jump threading), and
+ * recovery runs one copy: the return counts as printed when a return it
+ * ran ends another block with the same instructions.  Two kinds are taken
+ * on trust: a block that is only the return, whose value the blocks before
+ * it computed (the join of `return a if c else b`), and `return None`,
+ * which the printer leaves out wherever it ends a body, so no copy of it
+ * is run.  Worked example (s3transfer Task.__call__, 3.11-3.13):
+ *     try:
+ *         if not done(): return run(kw)
+ *     except Exception: log()
+ *     finally:
+ *         if final: announce()
+ * came out with `pass` for the return: the finally body's copy split by
+ * its `if` hid the return after it, the call ran as a lone value, and only
+ * the return was left out. */
+static int return_printed(const rec *r, const upy_block *bb) {
+    uint32_t b, k, n = bb->end - bb->start;
+    const upy_nin *value = &r->ncode.ins[bb->end - 2];
+    if (n == 1 ||
+        (r->ncode.ins[bb->end - 1].obj &&
+         r->ncode.ins[bb->end - 1].obj->kind == UPY_NONE) ||
+        (value->op == N_LOAD_CONST && value->obj->kind == UPY_NONE))
+        return 1;
+    for (b = 0; b < r->cfg.count; b++) {
+        const upy_block *o = &r->cfg.blocks[b];
+        if (o == bb || o->end - o->start < n || !r->evaluated[o->end - 1])
+            continue;
+        for (k = 1; k <= n; k++) {
+            const upy_nin *x = &r->ncode.ins[bb->end - k];
+            const upy_nin *y = &r->ncode.ins[o->end - k];
+            if (x->op != y->op || x->arg != y->arg || x->obj != y->obj)
+                break;
+        }
+        if (k > n)
+            return 1;
+    }
+    return 0;
+}
+
 /* The last check against a silently wrong output: a reachable block with
- * an effect that recovery never ran (a branch the structure lost) is
- * appended as an unrecovered region. */
+ * an effect that recovery never ran (a branch the structure lost), or a
+ * return it left out, is appended as an unrecovered region. */
 static void check_placed(rec *r, upy_ptr_vec *out) {
     uint32_t b, i;
     for (b = 0; b < r->cfg.count; b++) {
@@ -1825,7 +1867,9 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
             is_class_end_copy(r, bb))
             continue;
         for (i = bb->start; i < bb->end; i++)
-            if (has_effect(&r->ncode.ins[i]) && !r->evaluated[i] && !r->skip[i])
+            if (!r->evaluated[i] && !r->skip[i] &&
+                (has_effect(&r->ncode.ins[i]) ||
+                 (r->ncode.ins[i].op == N_RETURN && !return_printed(r, bb))))
                 break;
         if (i < bb->end)
             rec_unrecovered(r, out, bb->start, bb->end,
