@@ -2586,10 +2586,25 @@ static int32_t body_past_continue(const rec *r, int32_t header, int32_t exit,
 static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
                                int32_t to);
 
+/* Whether handler block x protects a block of [from, to). */
+static int protects_in(const rec *r, int32_t x, int32_t from, int32_t to) {
+    int32_t b;
+    for (b = from; b < to; b++)
+        if (blk(r, b)->handler == x)
+            return 1;
+    return 0;
+}
+
 /* The end of the code laid out at block b after the handlers: the next
- * handler entry. */
+ * handler entry but those of the tries in that code.  (`if c:` / `try:
+ * return f()` / `except E: pass` / `try: return g()` / `except E: pass`:
+ * 3.12+ lays the second try, which only the first one's handler reaches,
+ * out after that handler, and its own handlers after it.) */
 static int32_t cold_end(const rec *r, int32_t b) {
-    for (b++; b < (int32_t)r->cfg.count && !blk(r, b)->is_handler; b++)
+    int32_t from = b;
+    for (b++; b < (int32_t)r->cfg.count &&
+              (!blk(r, b)->is_handler || protects_in(r, b, from, b));
+         b++)
         ;
     return b;
 }
@@ -4179,19 +4194,22 @@ static int loop_around_try(const rec *r, int32_t b, int32_t h) {
 
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
 
-/* Whether handler block x protects a block of [from, to). */
-static int protects_in(const rec *r, int32_t x, int32_t from, int32_t to) {
-    int32_t b;
-    for (b = from; b < to; b++)
-        if (blk(r, b)->handler == x)
-            return 1;
-    return 0;
+/* Whether block x goes on to block b as the way out of an except clause:
+ * by a jump, or running on from the clause's POP_EXCEPT (3.13 copies a
+ * small exit block in place of that jump: flowgraph.c
+ * inline_small_or_no_lineno_blocks; `except E: pass` / `try: return m`
+ * puts `return m` right after the POP_EXCEPT). */
+static int clause_goes_on_to(const rec *r, int32_t x, int32_t b) {
+    const upy_block *xb = blk(r, x);
+    upy_nop last = (upy_nop)ins(r, xb->end - 1)->op;
+    return (xb->jump == b && last == N_JUMP) ||
+           (xb->next == b && last == N_POP_EXCEPT);
 }
 
 /* Whether block b is code that only the handlers of tries in blocks
  * [from, to) reach, laid out after them (3.12+ moves code that only
- * handlers reach there): each way into it is a jump from code under such
- * a handler, past `to` (the way out of an except clause). */
+ * handlers reach there): each way into it is the way out of an except
+ * clause under such a handler, past `to`. */
 static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
                                int32_t to) {
     const upy_block *bb = blk(r, b);
@@ -4204,8 +4222,7 @@ static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
     for (k = 0; k < bb->npreds; k++) {
         int32_t x = bb->preds[k];
         int steps = 0;
-        if (x < to || blk(r, x)->jump != b ||
-            ins(r, blk(r, x)->end - 1)->op != N_JUMP)
+        if (x < to || !clause_goes_on_to(r, x, b))
             return 0;
         while (x != UPY_NO_BLOCK && steps++ < 64 &&
                !(blk(r, x)->is_handler && protects_in(r, x, from, to)))
@@ -4223,8 +4240,11 @@ static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
  * gets where it goes on), 0 when not, -1 on error. */
 static int cold_rest(rec *r, int32_t *b, const region *rg, upy_ptr_vec *out) {
     region crg;
+    int32_t h;
+    /* (The code may start with a try of its own, under a handler nested
+     * in the region's: see cold_end.) */
     if (*b < rg->end || *b >= (int32_t)r->cfg.count || *b == rg->brk ||
-        r->done[*b] || blk(r, *b)->handler != rg->handler ||
+        r->done[*b] || !nested_in(r, blk(r, *b)->handler, rg->handler, &h) ||
         !only_handlers_reach(r, *b, rg->start, rg->end))
         return 0;
     crg = *rg;
