@@ -254,6 +254,57 @@ def f(a, b, c):
             break
     return a
 """,
+    # 3.11-3.13: a finally body that returns in a branch, copied on a
+    # break's way out of an except clause (structure.c skip_returning_copy
+    # leaves it to rec.must_place): `while True` came out as a loop that
+    # never ended.  Its copy on a `return x` of a clause, and the try
+    # body's two returns, are not read yet either.
+    "finally_returns_clause_break.py": """\
+def f(g, E, c):
+    while True:
+        try:
+            g()
+        except E:
+            break
+        finally:
+            if c:
+                return 2
+    return 3
+""",
+    "finally_returns_clause_break_for.py": """\
+def f(g, E, c, xs):
+    for x in xs:
+        try:
+            g(x)
+        except E:
+            break
+        finally:
+            if c:
+                return 2
+    return 3
+""",
+    "finally_returns_clause_value.py": """\
+def f(g, E, c, x):
+    try:
+        g()
+    except E:
+        return x
+    finally:
+        if c:
+            return 2
+""",
+    "finally_returns_body_two_returns.py": """\
+def f(E, a, c):
+    try:
+        if a:
+            return 4
+        return 5
+    except E:
+        return 1
+    finally:
+        if c:
+            return 2
+""",
 }
 
 

@@ -1868,7 +1868,7 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
             continue;
         for (i = bb->start; i < bb->end; i++)
             if (!r->evaluated[i] && !r->skip[i] &&
-                (has_effect(&r->ncode.ins[i]) ||
+                (has_effect(&r->ncode.ins[i]) || r->must_place[i] ||
                  (r->ncode.ins[i].op == N_RETURN && !return_printed(r, bb))))
                 break;
         if (i < bb->end)
@@ -2124,9 +2124,11 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     r.done = upy_arena_array(scratch, r.cfg.count + 1, 1);
     r.skip = upy_arena_array(scratch, r.ncode.count + 1, 1);
     r.evaluated = upy_arena_array(scratch, r.ncode.count + 1, 1);
+    r.must_place = upy_arena_array(scratch, r.ncode.count + 1, 1);
     r.assertion_name = rec_name(&r, "AssertionError");
     r.match_steps = 64 * (uint64_t)r.ncode.count + 4096;
-    if (!r.done || !r.skip || !r.evaluated || !r.assertion_name)
+    if (!r.done || !r.skip || !r.evaluated || !r.must_place ||
+        !r.assertion_name)
         return rec_oom(&r);
     memset(&rg, 0, sizeof rg);
     rg.start = 0;

@@ -303,6 +303,11 @@ typedef struct rec {
     /* Instructions rec_eval ran, to check that no effect of the code is
      * left out of the output. */
     uint8_t *evaluated;
+    /* Instructions with no effect of their own that the output may not
+     * leave out all the same (checked as effects are): the returns of a
+     * copy of a finally body on a way out this cannot read yet (see
+     * structure.c skip_returning_copy). */
+    uint8_t *must_place;
     /* Where the walk goes on in the middle of a block (after a with
      * target's stores, at the join of an expression). */
     int32_t resume_block;
@@ -604,6 +609,16 @@ void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n);
 int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
                      int32_t h, uint32_t fstart, uint32_t flen);
+/* try.c: whether the finally body [first, first + n) in its handler
+ * returns a constant in a branch (it pops the exception first, which its
+ * copies on the ways out of the try do not: see
+ * rec_returning_finally_copy). */
+int rec_finally_returns(const rec *r, uint32_t first, uint32_t n);
+/* try.c: whether the code at `at` is a copy, run with no exception, of
+ * the finally body [first, first + *n) that returns in a branch; sets *n
+ * to the copy's length.  -1 when out of memory. */
+int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
+                               uint32_t *n);
 
 /* structure.c: where the code at instruction i goes on, past the jumps it
  * starts with. */

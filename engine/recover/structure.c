@@ -763,6 +763,89 @@ static int skip_split_copy(rec *r, int32_t b, int32_t start, int32_t end,
     return 0;
 }
 
+/* Whether the code after the copy [at, at + m) has no line of its own:
+ * it has the line of the copy's code that runs into it or jumps to it.
+ * The return after a copy on a clause's way out has none (the compiler
+ * drops it after unwinding a finally, and it takes the line of the code
+ * before it); code after a loop that a break in the clause goes on to
+ * (`while True:` / `try: f()` / `except E: break` / `finally: if c:
+ * return 2` + `return 3`) has its own, and is no return of the clause. */
+static int inherits_line(const rec *r, uint32_t at, uint32_t m) {
+    uint32_t k;
+    int32_t line = ins(r, at + m)->line;
+    if (upy_nin_falls_through(ins(r, at + m - 1)) &&
+        ins(r, at + m - 1)->line == line)
+        return 1;
+    for (k = at; k < at + m; k++)
+        if (ins(r, k)->target == (int32_t)(at + m) && ins(r, k)->line == line)
+            return 1;
+    return 0;
+}
+
+/* Whether block b starts right after the POP_EXCEPT ending an except
+ * clause (and the cleanup of its name): the clause's way out. */
+static int after_clause(const rec *r, int32_t b) {
+    uint32_t i = blk(r, b)->start;
+    if (i >= 4 && ins(r, i - 1)->op == N_DELETE &&
+        is_name_cleanup(r, i - 3, rec_str(ins(r, i - 1)->obj)))
+        i -= 3;
+    return i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT;
+}
+
+/* Marks the copy of the finally body [fstart, fstart + flen), one that
+ * returns a constant in a branch, that starts in block b before an exit of
+ * the try body [start, end): the way out of an except clause.  In the
+ * handler that return pops the exception first (POP_TOP; POP_EXCEPT);
+ * after the clause's POP_EXCEPT nothing is left to pop, so the copy is
+ * shorter than the body and copy_to_exit never matches it.  Unmarked, the
+ * copy's return read as the clause's code and the clause's own return as
+ * code after the try (3.11-3.13 LIE):
+ *
+ *     try:                       POP_EXCEPT
+ *         f()                    LOAD c; POP_JUMP_IF_FALSE L  <- block b
+ *     except E:                  RETURN_CONST 2
+ *         return 1            L: RETURN_CONST 1
+ *     finally:
+ *         if c: return 2        (handler: LOAD c; POP_JUMP_IF_FALSE R;
+ *                                POP_TOP; POP_EXCEPT; RETURN_CONST 2)
+ *
+ * 1 when found, -1 when out of memory. */
+static int skip_returning_copy(rec *r, int32_t b, int32_t start, int32_t end,
+                               uint32_t fstart, uint32_t flen) {
+    uint32_t at, e, m, k;
+    int st;
+    for (at = blk(r, b)->start; at < blk(r, b)->end; at++) {
+        if (r->skip[at] || !rec_same_code(r, at, fstart, 1))
+            continue;
+        m = flen;
+        st = rec_returning_finally_copy(r, at, fstart, &m);
+        if (st <= 0) {
+            if (st < 0)
+                return -1;
+            continue;
+        }
+        for (e = at + m; e + 1 < r->ncode.count && e < at + m + 8 &&
+                         upy_nin_falls_through(ins(r, e));
+             e++)
+            ;
+        if (!is_exit(r, e, start, end) || copy_end_before(r, e) != at + m)
+            continue;
+        if (ins(r, e)->op == N_RETURN && inherits_line(r, at, m))
+            return rec_skip_copy(r, at, fstart, m) ? -1 : 1;
+        /* (A break or continue leaves through the copy too, or runs into
+         * the code after the loop: not read so yet.  The copy's returns,
+         * left unskipped, are to be placed, or the output marked: the
+         * structure made of it lost them, `while True:` / `try: f()` /
+         * `except E: break` / `finally: if c: return 2` read as a loop
+         * that never ends.) */
+        for (k = at; k < at + m; k++)
+            if (ins(r, k)->op == N_RETURN)
+                r->must_place[k] = 1;
+        return 0;
+    }
+    return 0;
+}
+
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
  * exit of the try body [start, end) in its blocks [from, end] and, with a
  * handler h, in the blocks after it that are the body's too (see
@@ -771,11 +854,12 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
                      int32_t h, uint32_t fstart, uint32_t flen) {
     body_walk w;
     int32_t b;
-    int found;
+    int found, returns;
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     uint32_t pops;
     if (flen == 0)
         return 0;
+    returns = rec_finally_returns(r, fstart, flen);
     if (body_walk_start(r, &w, from, end, h))
         return -1;
     while ((b = body_walk_next(r, &w)) >= 0) {
@@ -784,9 +868,21 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
          * already, may follow the copy in blocks of their own.) */
         if (h != UPY_NO_BLOCK)
             e = way_out_end(r, b);
-        if (!is_exit(r, e, start, end) && h != UPY_NO_BLOCK &&
-            skip_split_copy(r, b, start, end, fstart, flen) < 0)
+        /* (A copy that returns in a branch is split too, and its first
+         * block may run on into that return, an exit of its own.  The
+         * try's normal way out, after the body, is try.c's; a clause's
+         * way out may come there too, 3.11 laying the handlers out
+         * inline.) */
+        found = 0;
+        if (h != UPY_NO_BLOCK && !is_exit(r, e, start, end))
+            found = skip_split_copy(r, b, start, end, fstart, flen);
+        if (!found && returns &&
+            (h != UPY_NO_BLOCK || b < end || after_clause(r, b)))
+            found = skip_returning_copy(r, b, start, end, fstart, flen);
+        if (found < 0)
             return -1;
+        if (found)
+            continue;
         if (!is_exit(r, e, start, end) || e == last)
             continue;
         last = e;
@@ -4031,6 +4127,7 @@ static void merge_with(rec *r, upy_stmt *s) {
 
 static int unwinds_to_return(const rec *r, int32_t b, int value_loaded);
 static int32_t skipped_loop_exit(const rec *r, int32_t b);
+static int32_t leaving_test_way_on(const rec *r, int32_t b);
 static uint32_t iterators_popped_before(const rec *r, uint32_t p);
 
 /* Where the body of a with, protected from block start up to block end,
@@ -5058,6 +5155,12 @@ static int unwinds_to_return(const rec *r, int32_t b, int value_loaded) {
             b = skipped_loop_exit(r, b);
             continue;
         }
+        /* (A test in a copy that returns in a branch: on to the rest of
+         * the copy, where the test jumps.) */
+        if (leaving_test_way_on(r, b) != UPY_NO_BLOCK) {
+            b = leaving_test_way_on(r, b);
+            continue;
+        }
         if (bb->next != b + 1 || !upy_nin_falls_through(ins(r, bb->end - 1)))
             return 0;
         b = bb->next;
@@ -5343,6 +5446,50 @@ static int all_skipped(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether the way on from block b, all skipped code, ends in a return or
+ * raise: a branch of a copy of a finally body that leaves (`finally: if
+ * c: return 2`), both ways of each skipped test in it. */
+static int skipped_code_leaves(const rec *r, int32_t b, int depth) {
+    const upy_nin *last;
+    if (b == UPY_NO_BLOCK || depth > 8 || !all_skipped(r, b))
+        return 0;
+    last = ins(r, blk(r, b)->end - 1);
+    if (last->op == N_RETURN || last->op == N_RAISE || last->op == N_RERAISE)
+        return 1;
+    if (last->op == N_POP_JUMP_IF &&
+        !skipped_code_leaves(r, blk(r, b)->jump, depth + 1))
+        return 0;
+    return upy_nin_falls_through(last) &&
+           skipped_code_leaves(r, blk(r, b)->next, depth + 1);
+}
+
+/* Where the code goes on from block b when it ends in a skipped test
+ * whose way on leaves (skipped_code_leaves): a test in the copy of a
+ * finally body that returns in a branch, whose code goes on where the
+ * test jumps, the rest of the copy.  Else UPY_NO_BLOCK. */
+static int32_t leaving_test_way_on(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    if (!r->skip[bb->end - 1] || ins(r, bb->end - 1)->op != N_POP_JUMP_IF ||
+        bb->jump <= b || !skipped_code_leaves(r, bb->next, 0))
+        return UPY_NO_BLOCK;
+    return bb->jump;
+}
+
+/* Where the walk goes on from block b, all skipped code that runs on:
+ * where its skipped jump forward goes where a kept value waits through it
+ * (over the else part of an if / else in a copy of a finally body that a
+ * return leaves through), or past a test whose way on leaves
+ * (leaving_test_way_on); else the next block. */
+static int32_t skipped_block_way_on(const rec *r, int32_t b, const region *rg) {
+    const upy_block *bb = blk(r, b);
+    if (r->skip[bb->end - 1] && ins(r, bb->end - 1)->op == N_JUMP &&
+        bb->jump > b && r->sp > rg->base)
+        return bb->jump;
+    if (leaving_test_way_on(r, b) != UPY_NO_BLOCK)
+        return leaving_test_way_on(r, b);
+    return bb->next;
+}
+
 /* Where the walk goes on past the loop whose header is block b when all
  * of the loop is skipped code, else UPY_NO_BLOCK: a FOR_ITER's loop up to
  * where it exits (the loop of a comprehension inlined into a copy of a
@@ -5619,13 +5766,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             }
             if ((uint32_t)stop < bb->end)
                 return rec_fail_region(r, b, rg, out);
-            /* (A skipped jump forward, over the else part of an if /
-             * else in a copy of a finally body that a return leaves
-             * through with its value waiting, goes where it jumps.) */
-            b = r->skip[bb->end - 1] && ins(r, bb->end - 1)->op == N_JUMP &&
-                        bb->jump > b && r->sp > rg->base
-                    ? bb->jump
-                    : bb->next;
+            b = skipped_block_way_on(r, b, rg);
             continue;
         }
         last = ins(r, (uint32_t)stop);

@@ -1628,6 +1628,23 @@ static int goes_on_to_next(const rec *r, int32_t b, int32_t from,
            loops_in_copy(r, b, from, fstart, flen);
 }
 
+/* Where the copy of the finally body [fstart, fstart + flen) that returns
+ * in a branch (rec_returning_finally_copy) starting block `end` ends: the
+ * block of the code after it, where a return of the try body goes on
+ * (`try: f(); return 5` / `finally: if c: return 2`: the copy's own
+ * return is not that return).  end when there is no such copy. */
+static int32_t past_returning_copy(rec *r, int32_t end, uint32_t fstart,
+                                   uint32_t flen) {
+    uint32_t at, n = flen;
+    if (end >= (int32_t)r->cfg.count || !rec_finally_returns(r, fstart, flen))
+        return end;
+    at = blk(r, end)->start;
+    if (rec_returning_finally_copy(r, at, fstart, &n) != 1 ||
+        at + n >= r->ncode.count)
+        return end;
+    return r->cfg.block_of[at + n];
+}
+
 /* The block of the RETURN that the blocks from `end` on fall through to,
  * unprotected (the way out of a `return value`: copies of finally bodies
  * and with exits in blocks of their own, a branch of a finally body ending
@@ -1636,9 +1653,10 @@ static int goes_on_to_next(const rec *r, int32_t b, int32_t from,
  * may come: a with body ends where its exit starts, and 3.12+ may lay a
  * handler out right after the return.  The finally body is [fstart,
  * fstart + flen). */
-static int32_t return_after(const rec *r, int32_t end, const region *rg,
+static int32_t return_after(rec *r, int32_t end, const region *rg,
                             uint32_t fstart, uint32_t flen) {
-    int32_t ret = end, count = (int32_t)r->cfg.count;
+    int32_t ret = past_returning_copy(r, end, fstart, flen),
+            count = (int32_t)r->cfg.count;
     while (ret < count && (ret < rg->end || rec_is_unwinding(r, ret)) &&
            !blk(r, ret)->is_handler &&
            goes_on_to_next(r, ret, end, fstart, flen) &&
@@ -1869,6 +1887,14 @@ static int handler_return_pops(const rec *r, uint32_t i, uint32_t end) {
            ins(r, i + 2)->op == N_LOAD_CONST && ins(r, i + 3)->op == N_RETURN;
 }
 
+int rec_finally_returns(const rec *r, uint32_t first, uint32_t n) {
+    uint32_t k;
+    for (k = 0; k < n; k++)
+        if (handler_return_pops(r, first + k, first + n))
+            return 1;
+    return 0;
+}
+
 /* The length of the small exit block (ending in a return) at instruction
  * i that the compiler copied in place of a jump to it, else 0. */
 static uint32_t inlined_return_length(const rec *r, uint32_t i) {
@@ -1916,16 +1942,17 @@ static int ends_early(const rec *r, uint32_t i, uint32_t end) {
            ins(r, i)->handler == rec_finally_cleanup(r, end);
 }
 
-/* Whether the code at `at` is the normal copy of the finally body
- * [first, first + *n) that leaves in a branch: the same code but for the
- * pops before each constant's return (handler_return_pops), and for each
- * jump to the body's end (a break out of a loop in it), or copy of its
- * RERAISE (see ends_early), where the copy has the code after the copy, a
- * small exit block the compiler copied in place of the jump
- * (inline_small_exit_blocks); its jumps land on the same code.
- * Sets *n to the copy's length. */
-static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
-                                     uint32_t *n) {
+/* Whether the code at `at` is a copy of the finally body [first, first +
+ * *n) that returns in a branch, run with no exception (on the normal way
+ * out of the try, or an except clause's after its POP_EXCEPT): the same
+ * code but for the pops before each constant's return
+ * (handler_return_pops), and for each jump to the body's end (a break out
+ * of a loop in it), or copy of its RERAISE (see ends_early), where the
+ * copy has the code after the copy, a small exit block the compiler
+ * copied in place of the jump (inline_small_exit_blocks); its jumps land
+ * on the same code.  Sets *n to the copy's length. */
+int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
+                               uint32_t *n) {
     uint32_t *pos = upy_arena_array(r->scratch, *n + 1, sizeof *pos);
     uint32_t k, j = at, m, t, end = first + *n;
     int32_t outer = NO_HANDLER_YET;
@@ -1980,6 +2007,16 @@ static int is_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
     }
     *n = m;
     return 1;
+}
+
+/* Whether the n instructions at `at` hold a return to be placed
+ * (rec.must_place). */
+static int places_returns(const rec *r, uint32_t at, uint32_t n) {
+    uint32_t k;
+    for (k = 0; k < n; k++)
+        if (r->must_place[at + k])
+            return 1;
+    return 0;
 }
 
 /* Claims the other copies of block `exit` -- the normal copy of the
@@ -3053,9 +3090,13 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             copy_ok = moved || is_normal_finally_copy(r, at, first, n) ||
                       ends_in_inline_handler(r, at, first, &n);
             if (!copy_ok) {
-                copy_ok = is_returning_finally_copy(r, at, first, &n);
+                copy_ok = rec_returning_finally_copy(r, at, first, &n);
                 if (copy_ok < 0)
                     return -1;
+                /* (Not the copy a clause's break leaves through, which
+                 * 3.12+ may lay out where the body runs off its end.) */
+                if (copy_ok && places_returns(r, at, n))
+                    copy_ok = 0;
             }
             if (!copy_ok) {
                 /* (It claims the copy itself, as copy_without_handlers.) */

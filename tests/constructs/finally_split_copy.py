@@ -314,3 +314,123 @@ def clause_if_return_value_split(f, g, E, c, x):
     finally:
         if c:
             g()
+
+
+# A finally body that itself returns in a branch (`if c: return 2`).  Its
+# handler pops the exception before that return, the copy on a clause's way
+# out (after the clause's POP_EXCEPT) does not, so the copy is shorter than
+# the body: it went unread, and `except E: return 1` came out as `except E:
+# pass` and `return 1` after the try, which returned 1 when f() raised
+# nothing (3.11-3.13 LIE).
+def clause_return_finally_returns(f, E, c):
+    try:
+        f()
+    except E:
+        return 1
+    finally:
+        if c:
+            return 2
+
+
+def clause_return_finally_returns_else(f, h, E, c):
+    try:
+        f()
+    except E:
+        return 1
+    finally:
+        if c:
+            return 2
+        else:
+            h()
+
+
+def clause_return_finally_returns_not(f, E, c):
+    try:
+        f()
+    except E:
+        return 1
+    finally:
+        if not c:
+            return 2
+
+
+def clause_return_finally_code_then_returns(f, h, k, E, c):
+    try:
+        f()
+    except E:
+        return 1
+    finally:
+        h()
+        if c:
+            return 2
+        k()
+
+
+def clause_return_finally_returns_twice(f, E, c, d):
+    try:
+        f()
+    except E:
+        return 1
+    finally:
+        if c:
+            return 2
+        if d:
+            return 3
+
+
+def two_clauses_return_finally_returns(f, E, F, c):
+    try:
+        f()
+    except E:
+        return 1
+    except F:
+        return 3
+    finally:
+        if c:
+            return 2
+
+
+def clause_return_else_part_finally_returns(f, h, E, c):
+    try:
+        f()
+    except E:
+        return 1
+    else:
+        h()
+    finally:
+        if c:
+            return 2
+
+
+def clause_pass_finally_returns(f, k, E, c):
+    try:
+        f()
+    except E:
+        pass
+    finally:
+        if c:
+            return 2
+    k()
+
+
+# The try body's own returns leave through the same copies.
+def body_return_clause_return_finally_returns(f, E, c):
+    try:
+        return f()
+    except E:
+        return 1
+    finally:
+        if c:
+            return 2
+
+
+def body_if_return_finally_returns(f, E, a, c):
+    try:
+        if a:
+            return 5
+        f()
+    except E:
+        return 1
+    finally:
+        if c:
+            return 2
