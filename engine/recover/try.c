@@ -579,8 +579,9 @@ static void strip_body_copies(const rec *r, int32_t h, int32_t exit,
 enum { OWN_AFTER = -3, OWN_HANDLER = -2, OWN_ELSEWHERE = -1 };
 
 /* (The statements of rest start in ascending order, else_by_order checks
- * first: the last one starting at or before i is found by halves, as
- * every instruction asks once per try of a body.) */
+ * first: the last one starting at or before i is found by halves.
+ * find_uses, which asks of every instruction in turn, keeps its place
+ * instead: next_rest_stmt.) */
 static int32_t rest_stmt_of(const upy_ptr_vec *rest, uint32_t i, uint32_t end) {
     uint32_t lo = 1, hi = (uint32_t)rest->len;
     if (i < ((upy_stmt *)rest->items[0])->start || i >= end)
@@ -598,7 +599,8 @@ static int32_t rest_stmt_of(const upy_ptr_vec *rest, uint32_t i, uint32_t end) {
 /* owner_of's walks up the dominator tree, remembered per block for one
  * try (every instruction of the code asks, and the chains are as long as
  * the tries before it): warm[x] for a walk that starts at x, cold[x] for
- * one that reaches x past a handler entry; OWN_UNKNOWN until found. */
+ * one that reaches x past a handler entry; OWN_UNKNOWN until found.  (The
+ * arrays are made once per code object, see order_tables.) */
 #define OWN_UNKNOWN INT32_MIN
 typedef struct owner_walks {
     int32_t *warm, *cold;
@@ -606,18 +608,11 @@ typedef struct owner_walks {
     int32_t brk;   /* the block after the loop around the try, or none */
 } owner_walks;
 
-static int init_owner_walks(const rec *r, upy_arena *arena, int32_t brk,
-                            owner_walks *w) {
+static void init_owner_walks(const rec *r, int32_t brk, owner_walks *w) {
     uint32_t k, n = r->cfg.count;
     w->brk = brk;
-    w->warm = upy_arena_array_uncleared(arena, n + 1, sizeof *w->warm);
-    w->cold = upy_arena_array_uncleared(arena, n + 1, sizeof *w->cold);
-    w->path = upy_arena_array_uncleared(arena, n + 1, sizeof *w->path);
-    if (!w->warm || !w->cold || !w->path)
-        return -1;
     for (k = 0; k < n; k++)
         w->warm[k] = w->cold[k] = OWN_UNKNOWN;
-    return 0;
 }
 
 /* A handler is dominated by the code it protects: up from a handler
@@ -667,9 +662,10 @@ static int past_clause_end(const rec *r, int32_t h, int32_t x, uint32_t i) {
     return 0;
 }
 
+/* (own: rest_stmt_of(rest, i, end), which the caller keeps.) */
 static int32_t owner_of(const rec *r, int32_t h, const upy_ptr_vec *rest,
-                        uint32_t end, owner_walks *w, uint32_t i) {
-    int32_t x = r->cfg.block_of[i], own = rest_stmt_of(rest, i, end);
+                        uint32_t end, owner_walks *w, uint32_t i, int32_t own) {
+    int32_t x = r->cfg.block_of[i];
     if (upy_cfg_dominates(&r->cfg, h, x))
         return (w->brk != UPY_NO_BLOCK &&
                 upy_cfg_dominates(&r->cfg, w->brk, x)) ||
@@ -748,29 +744,34 @@ static int compiled_after_try(rec *r, int32_t h, uint32_t end, uint32_t i) {
     return i > blk(r, h)->start;
 }
 
-static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
-                     int table, upy_arena *arena, owner_walks *w,
-                     entry_uses *u) {
+/* rest_stmt_of(rest, i, end) for i at or past the instruction it was
+ * last asked of (*stmt: the statement found then, 0 at first): the
+ * order users ascend, and a search by halves for each was a tenth of the
+ * time of a body of tries. */
+static int32_t next_rest_stmt(const upy_ptr_vec *rest, uint32_t i, uint32_t end,
+                              uint32_t *stmt) {
+    if (i < ((upy_stmt *)rest->items[0])->start || i >= end)
+        return OWN_ELSEWHERE;
+    while (*stmt + 1 < rest->len &&
+           ((upy_stmt *)rest->items[*stmt + 1])->start <= i)
+        ++*stmt;
+    return (int32_t)*stmt;
+}
+
+static void find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
+                      int table, owner_walks *w, entry_uses *u) {
     size_t e;
-    uint32_t k;
-    u->n = upy_seq_len(table ? r->code->consts : r->code->names);
-    u->first = upy_arena_array(arena, u->n + 1, sizeof *u->first);
-    u->handler = upy_arena_array(arena, u->n + 1, sizeof *u->handler);
-    u->after = upy_arena_array(arena, u->n + 1, 1);
-    u->elsewhere = upy_arena_array(arena, u->n + 1, 1);
-    if (!u->first || !u->handler || !u->after || !u->elsewhere ||
-        (!r->order_users[table] && index_order_users(r)))
-        return rec_oom(r);
-    for (e = 0; e < u->n; e++) {
+    uint32_t k, stmt = 0;
+    for (e = 0; e < u->n; e++)
         u->first[e] = -1;
-        u->handler[e] = 0;
-        u->after[e] = 0;
-        u->elsewhere[e] = 0;
-    }
+    memset(u->handler, 0, u->n * sizeof *u->handler);
+    memset(u->after, 0, u->n);
+    memset(u->elsewhere, 0, u->n);
     for (k = 0; k < r->n_order_users[table]; k++) {
         uint32_t i = r->order_users[table][k];
         int32_t en = r->table_entries[table][i],
-                own = owner_of(r, h, rest, end, w, i);
+                own = owner_of(r, h, rest, end, w, i,
+                               next_rest_stmt(rest, i, end, &stmt));
         if (own == OWN_HANDLER) {
             if (!u->handler[en])
                 u->handler[en] = i;
@@ -782,14 +783,48 @@ static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
         else if (u->first[en] < 0 || own < u->first[en])
             u->first[en] = own;
     }
-    return 0;
 }
 
-/* What else_by_order judges by. */
-typedef struct order_evidence {
+/* What else_by_order judges by: r->order_evidence, its arrays made once
+ * per code object and filled again for each try (a body of k tries asked
+ * for k sets of them: the allocation and clearing of a chunk per try was a
+ * tenth of the time). */
+struct order_evidence {
     entry_uses names, consts;
     owner_walks walks;
-} order_evidence;
+};
+
+static int entry_uses_of(rec *r, int table, entry_uses *u) {
+    u->n = upy_seq_len(table ? r->code->consts : r->code->names);
+    u->first =
+        upy_arena_array_uncleared(r->scratch, u->n + 1, sizeof *u->first);
+    u->handler =
+        upy_arena_array_uncleared(r->scratch, u->n + 1, sizeof *u->handler);
+    u->after = upy_arena_array_uncleared(r->scratch, u->n + 1, 1);
+    u->elsewhere = upy_arena_array_uncleared(r->scratch, u->n + 1, 1);
+    return u->first && u->handler && u->after && u->elsewhere ? 0 : -1;
+}
+
+static order_evidence *order_tables(rec *r) {
+    order_evidence *ev = r->order_evidence;
+    owner_walks *w;
+    uint32_t n = r->cfg.count;
+    if (ev)
+        return ev;
+    ev = upy_arena_alloc(r->scratch, sizeof *ev);
+    if (!ev || entry_uses_of(r, 0, &ev->names) ||
+        entry_uses_of(r, 1, &ev->consts) ||
+        (!r->order_users[0] && index_order_users(r)))
+        return NULL;
+    w = &ev->walks;
+    w->warm = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *w->warm);
+    w->cold = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *w->cold);
+    w->path = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *w->path);
+    if (!w->warm || !w->cold || !w->path)
+        return NULL;
+    r->order_evidence = ev;
+    return ev;
+}
 
 /* Whether, with k statements of the rest in the else part, the order the
  * compiler meets the entries in -- body, rest[0..k), handler, rest[k..),
@@ -829,21 +864,20 @@ static int agrees(const entry_uses *u, uint32_t k) {
  * the end of the code gets a copy of the implicit return, whose None
  * comes later, after all the rest's: the whole rest is then the else
  * part. */
-static int handler_falls_off_end(rec *r, int32_t h,
-                                 const upy_ptr_vec *rest, uint32_t end,
-                                 owner_walks *w, const entry_uses *consts) {
+static int handler_falls_off_end(rec *r, int32_t h, const entry_uses *consts) {
     const upy_object *tuple = r->code->consts;
     size_t none = 0, e;
     uint32_t k;
     while (none < consts->n && upy_seq_item(tuple, none)->kind != UPY_NONE)
         none++;
     /* (find_uses indexed the returns of None.  One after the loop the
-     * handler breaks out of is the implicit one too.) */
-    for (k = 0; k < r->n_order_users[2]; k++) {
-        int32_t own = owner_of(r, h, rest, end, w, r->order_users[2][k]);
-        if (own == OWN_HANDLER || own == OWN_AFTER)
+     * handler breaks out of is the implicit one too: owner_of's OWN_HANDLER
+     * or OWN_AFTER, the code h dominates, asked directly since each try of
+     * a body meets the returns of the handlers before it first.) */
+    for (k = 0; k < r->n_order_users[2]; k++)
+        if (upy_cfg_dominates(&r->cfg, h,
+                              r->cfg.block_of[r->order_users[2][k]]))
             break;
-    }
     if (k == r->n_order_users[2])
         return 0;
     /* A module or class body has no return statement: the handler's is a
@@ -893,12 +927,12 @@ static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
  * of the body to exit, where the rest starts, allows; when the tables
  * contradict, what the layout says.  brk: the block after the loop
  * around the try, or none. */
-static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit, int32_t brk,
-                                 const upy_ptr_vec *rest, uint32_t end,
-                                 upy_arena *arena) {
-    /* (In the arena, not in this frame, which may be inlined into the
-     * recursion of tries in tries: the C stack bounds how many fit.) */
-    order_evidence *ev = upy_arena_alloc(arena, sizeof *ev);
+static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
+                              const upy_ptr_vec *rest, uint32_t end) {
+    /* (In the code object's scratch arena, not in this frame, which may
+     * be inlined into the recursion of tries in tries: the C stack bounds
+     * how many fit.) */
+    order_evidence *ev;
     uint32_t i, j, k, k_min = 0;
     if (!rest->len)
         return 0;
@@ -912,18 +946,21 @@ static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit, int32_t brk,
      * return after it ends where the handler starts: no code after it.) */
     if (brk != UPY_NO_BLOCK && blk(r, brk)->is_handler)
         brk = UPY_NO_BLOCK;
-    if (!ev || init_owner_walks(r, arena, brk, &ev->walks)) {
+    ev = order_tables(r);
+    if (!ev) {
         rec_oom(r);
         return 0;
     }
-    if (find_uses(r, h, rest, end, 0, arena, &ev->walks, &ev->names) ||
-        find_uses(r, h, rest, end, 1, arena, &ev->walks, &ev->consts))
-        return 0;
+    init_owner_walks(r, brk, &ev->walks);
+    find_uses(r, h, rest, end, 0, &ev->walks, &ev->names);
+    find_uses(r, h, rest, end, 1, &ev->walks, &ev->consts);
     /* The handlers of a try in the else part are laid out before h (the
      * compiler makes the else part before the handlers); those of one
      * after the try, after h.  So is the CLEANUP_THROW of an await or
-     * yield from there (3.12+, see upy_nin.throw_offset). */
-    for (i = ((upy_stmt *)rest->items[0])->start; i < end; i++) {
+     * yield from there (3.12+, see upy_nin.throw_offset).  (The last such
+     * instruction is in the latest statement: found from the end, as each
+     * try of a body asks.) */
+    for (i = end; i-- > ((upy_stmt *)rest->items[0])->start;) {
         int32_t hi = ins(r, i)->handler, own;
         uint32_t thrown = ins(r, i)->throw_offset;
         int before_h = hi >= 0 && (uint32_t)hi < blk(r, h)->start;
@@ -933,31 +970,15 @@ static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit, int32_t brk,
         own = rest_stmt_of(rest, i, end);
         if (own >= 0 && (uint32_t)own >= k_min)
             k_min = (uint32_t)own + 1;
+        break;
     }
-    if (handler_falls_off_end(r, h, rest, end, &ev->walks, &ev->consts) &&
+    if (handler_falls_off_end(r, h, &ev->consts) &&
         agrees(&ev->names, rest->len) && agrees(&ev->consts, rest->len))
         return rest->len;
     for (k = k_min; k <= rest->len; k++)
         if (agrees(&ev->names, k) && agrees(&ev->consts, k))
             return k;
     return k_min;
-}
-
-/* else_by_order_in with the tables of uses in an arena of their own,
- * released when it returns: each try of a body asks (a body of k tries
- * kept k copies of the tables). */
-static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
-                              const upy_ptr_vec *rest, uint32_t end) {
-    upy_arena *uses = upy_arena_alloc(r->scratch, sizeof *uses);
-    uint32_t n_else;
-    if (!uses) {
-        rec_oom(r);
-        return 0;
-    }
-    upy_arena_init_scratch(uses, r->scratch);
-    n_else = else_by_order_in(r, h, exit, brk, rest, end, uses);
-    upy_arena_release(uses);
-    return n_else;
 }
 
 /* When the copy is of the code after the loop around the try (rg), the
