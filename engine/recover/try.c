@@ -599,20 +599,22 @@ static int32_t rest_stmt_of(const upy_ptr_vec *rest, uint32_t i, uint32_t end) {
 /* owner_of's walks up the dominator tree, remembered per block for one
  * try (every instruction of the code asks, and the chains are as long as
  * the tries before it): warm[x] for a walk that starts at x, cold[x] for
- * one that reaches x past a handler entry; OWN_UNKNOWN until found.  (The
- * arrays are made once per code object, see order_tables.) */
+ * one that reaches x past a handler entry, where warm_try[x] / cold_try[x]
+ * is the number of the try (try_no) they were found for.  (The arrays
+ * are made once per code object, see order_tables: numbering the tries
+ * spares clearing them for each.) */
 #define OWN_UNKNOWN INT32_MIN
 typedef struct owner_walks {
     int32_t *warm, *cold;
+    uint32_t *warm_try, *cold_try, try_no;
     int32_t *path; /* the blocks of the walk being found, ~x when cold */
     int32_t brk;   /* the block after the loop around the try, or none */
 } owner_walks;
 
-static void init_owner_walks(const rec *r, int32_t brk, owner_walks *w) {
-    uint32_t k, n = r->cfg.count;
-    w->brk = brk;
-    for (k = 0; k < n; k++)
-        w->warm[k] = w->cold[k] = OWN_UNKNOWN;
+static int32_t known_owner(const owner_walks *w, int32_t x, int cold) {
+    if (cold)
+        return w->cold_try[x] == w->try_no ? w->cold[x] : OWN_UNKNOWN;
+    return w->warm_try[x] == w->try_no ? w->warm[x] : OWN_UNKNOWN;
 }
 
 /* A handler is dominated by the code it protects: up from a handler
@@ -624,7 +626,7 @@ static int32_t walk_owner(const rec *r, const upy_ptr_vec *rest, uint32_t end,
     int cold = 0;
     int32_t own = OWN_ELSEWHERE;
     for (; x != UPY_NO_BLOCK; x = blk(r, x)->idom) {
-        int32_t known = cold ? w->cold[x] : w->warm[x];
+        int32_t known = known_owner(w, x, cold);
         if (known != OWN_UNKNOWN) {
             own = known;
             break;
@@ -638,7 +640,13 @@ static int32_t walk_owner(const rec *r, const upy_ptr_vec *rest, uint32_t end,
     }
     while (n) {
         int32_t y = w->path[--n];
-        *(y < 0 ? &w->cold[~y] : &w->warm[y]) = own;
+        if (y < 0) {
+            w->cold[~y] = own;
+            w->cold_try[~y] = w->try_no;
+        } else {
+            w->warm[y] = own;
+            w->warm_try[y] = w->try_no;
+        }
     }
     return own;
 }
@@ -686,6 +694,11 @@ typedef struct entry_uses {
     uint32_t *handler; /* the first instruction in the handler, or 0 */
     uint8_t *after;
     uint8_t *elsewhere;
+    /* Found once per code object (index_plain_users): for each entry,
+     * its first plain use (UINT32_MAX: none), and the order users that
+     * are not plain, ascending. */
+    uint32_t *plain_first;
+    uint32_t *unplain, n_unplain;
 } entry_uses;
 
 /* The instructions the order checks look at, ascending, found once per
@@ -758,31 +771,63 @@ static int32_t next_rest_stmt(const upy_ptr_vec *rest, uint32_t i, uint32_t end,
     return (int32_t)*stmt;
 }
 
+/* Notes the use of an entry of table by instruction i (ascending: *stmt
+ * is next_rest_stmt's place). */
+static void note_use(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
+                     int table, owner_walks *w, entry_uses *u, uint32_t i,
+                     uint32_t *stmt) {
+    int32_t en = r->table_entries[table][i],
+            own = owner_of(r, h, rest, end, w, i,
+                           next_rest_stmt(rest, i, end, stmt));
+    if (own == OWN_HANDLER) {
+        if (!u->handler[en])
+            u->handler[en] = i;
+    } else if (own == OWN_AFTER ||
+               (own == OWN_ELSEWHERE && compiled_after_try(r, h, end, i)))
+        u->after[en] = 1;
+    else if (own == OWN_ELSEWHERE)
+        u->elsewhere[en] = 1;
+    else if (u->first[en] < 0 || own < u->first[en])
+        u->first[en] = own;
+}
+
+/* The first of the order users of table at or after instruction i. */
+static uint32_t first_user_from(const rec *r, int table, uint32_t i) {
+    uint32_t lo = 0, hi = r->n_order_users[table];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->order_users[table][mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Where the handler is laid out after the rest (h past end, as 3.12+
+ * puts every handler after the code), a plain use before the rest (see
+ * index_plain_users) is other code, compiled before the try: the
+ * entry is used elsewhere, without reading each such use again for each
+ * try of a body (the tries before it). */
 static void find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
                       int table, owner_walks *w, entry_uses *u) {
     size_t e;
-    uint32_t k, stmt = 0;
-    for (e = 0; e < u->n; e++)
+    uint32_t k, stmt = 0, from = 0,
+                rest_at = ((upy_stmt *)rest->items[0])->start;
+    int plain_before = rest_at <= end && end <= blk(r, h)->start;
+    for (e = 0; e < u->n; e++) {
         u->first[e] = -1;
+        u->elsewhere[e] = plain_before && u->plain_first[e] < rest_at;
+    }
     memset(u->handler, 0, u->n * sizeof *u->handler);
     memset(u->after, 0, u->n);
-    memset(u->elsewhere, 0, u->n);
-    for (k = 0; k < r->n_order_users[table]; k++) {
-        uint32_t i = r->order_users[table][k];
-        int32_t en = r->table_entries[table][i],
-                own = owner_of(r, h, rest, end, w, i,
-                               next_rest_stmt(rest, i, end, &stmt));
-        if (own == OWN_HANDLER) {
-            if (!u->handler[en])
-                u->handler[en] = i;
-        } else if (own == OWN_AFTER ||
-                   (own == OWN_ELSEWHERE && compiled_after_try(r, h, end, i)))
-            u->after[en] = 1;
-        else if (own == OWN_ELSEWHERE)
-            u->elsewhere[en] = 1;
-        else if (u->first[en] < 0 || own < u->first[en])
-            u->first[en] = own;
+    if (plain_before) {
+        for (k = 0; k < u->n_unplain && u->unplain[k] < rest_at; k++)
+            note_use(r, h, rest, end, table, w, u, u->unplain[k], &stmt);
+        from = first_user_from(r, table, rest_at);
     }
+    for (k = from; k < r->n_order_users[table]; k++)
+        note_use(r, h, rest, end, table, w, u, r->order_users[table][k], &stmt);
 }
 
 /* What else_by_order judges by: r->order_evidence, its arrays made once
@@ -805,6 +850,80 @@ static int entry_uses_of(rec *r, int table, entry_uses *u) {
     return u->first && u->handler && u->after && u->elsewhere ? 0 : -1;
 }
 
+/* For each block x, the latest start of a handler entry that dominates x
+ * (or is x), in handler_at[x], and of a block above the lowest such
+ * entry in the dominator tree, in above_handler[x] (-1: none).  An
+ * instruction i of x is plain when neither is past x's start: then no
+ * try whose handler h and rest [R, end) are laid out after it (i < R <=
+ * end <= h's start) finds it in h (h would dominate x from after it) or
+ * in the handler of a try of the rest (owner_of's walk up from x meets
+ * code of the rest only above the lowest handler entry: from R on), so
+ * owner_of calls it other code, and compiled_after_try code before the
+ * try (i < end, i < h's start). */
+static int handler_ancestry(const rec *r, int32_t *handler_at,
+                            int32_t *above_handler) {
+    uint32_t n = r->cfg.count, x, len;
+    int32_t *latest =
+                upy_arena_array_uncleared(r->scratch, n + 1, sizeof *latest),
+            *chain =
+                upy_arena_array_uncleared(r->scratch, n + 1, sizeof *chain);
+    if (!latest || !chain)
+        return -1;
+    /* (latest[x]: the latest start of x and the blocks above it;
+     * INT32_MIN until found.) */
+    for (x = 0; x < n; x++)
+        latest[x] = INT32_MIN;
+    for (x = 0; x < n; x++) {
+        int32_t y = (int32_t)x;
+        len = 0;
+        while (y != UPY_NO_BLOCK && latest[y] == INT32_MIN) {
+            chain[len++] = y;
+            y = blk(r, y)->idom;
+        }
+        while (len) {
+            int32_t c = chain[--len], p = blk(r, c)->idom,
+                    start = (int32_t)blk(r, c)->start;
+            int handler = blk(r, c)->is_handler;
+            int32_t up = p == UPY_NO_BLOCK ? -1 : latest[p];
+            latest[c] = start > up ? start : up;
+            handler_at[c] = p == UPY_NO_BLOCK ? -1 : handler_at[p];
+            if (handler && start > handler_at[c])
+                handler_at[c] = start;
+            above_handler[c] =
+                handler ? up : (p == UPY_NO_BLOCK ? -1 : above_handler[p]);
+        }
+    }
+    return 0;
+}
+
+/* The plain uses (handler_ancestry) of the entries of table: the first of
+ * each entry, and the other users apart. */
+static int index_plain_users(rec *r, int table, entry_uses *u,
+                             const int32_t *handler_at,
+                             const int32_t *above_handler) {
+    uint32_t k, n = r->n_order_users[table];
+    size_t e;
+    u->plain_first =
+        upy_arena_array_uncleared(r->scratch, u->n + 1, sizeof *u->plain_first);
+    u->unplain =
+        upy_arena_array_uncleared(r->scratch, n + 1, sizeof *u->unplain);
+    if (!u->plain_first || !u->unplain)
+        return -1;
+    for (e = 0; e < u->n; e++)
+        u->plain_first[e] = UINT32_MAX;
+    u->n_unplain = 0;
+    for (k = 0; k < n; k++) {
+        uint32_t i = r->order_users[table][k];
+        int32_t x = r->cfg.block_of[i], en = r->table_entries[table][i];
+        if (handler_at[x] > (int32_t)blk(r, x)->start ||
+            above_handler[x] > (int32_t)blk(r, x)->start)
+            u->unplain[u->n_unplain++] = i;
+        else if (u->plain_first[en] == UINT32_MAX)
+            u->plain_first[en] = i;
+    }
+    return 0;
+}
+
 static order_evidence *order_tables(rec *r) {
     order_evidence *ev = r->order_evidence;
     owner_walks *w;
@@ -820,7 +939,15 @@ static order_evidence *order_tables(rec *r) {
     w->warm = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *w->warm);
     w->cold = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *w->cold);
     w->path = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *w->path);
-    if (!w->warm || !w->cold || !w->path)
+    w->warm_try = upy_arena_array(r->scratch, n + 1, sizeof *w->warm_try);
+    w->cold_try = upy_arena_array(r->scratch, n + 1, sizeof *w->cold_try);
+    w->try_no = 0;
+    /* (The walks' arrays hold handler_ancestry's answers until a try
+     * needs them.) */
+    if (!w->warm || !w->cold || !w->path || !w->warm_try || !w->cold_try ||
+        handler_ancestry(r, w->warm, w->cold) ||
+        index_plain_users(r, 0, &ev->names, w->warm, w->cold) ||
+        index_plain_users(r, 1, &ev->consts, w->warm, w->cold))
         return NULL;
     r->order_evidence = ev;
     return ev;
@@ -951,7 +1078,8 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
         rec_oom(r);
         return 0;
     }
-    init_owner_walks(r, brk, &ev->walks);
+    ev->walks.brk = brk;
+    ev->walks.try_no++;
     find_uses(r, h, rest, end, 0, &ev->walks, &ev->names);
     find_uses(r, h, rest, end, 1, &ev->walks, &ev->consts);
     /* The handlers of a try in the else part are laid out before h (the
