@@ -403,6 +403,11 @@ typedef struct rec {
     /* try.c: the tables else_by_order fills for each try (order_tables);
      * NULL until first needed. */
     order_evidence *order_evidence;
+    /* try.c: the unconditional jumps (N_JUMP) to each instruction t,
+     * ascending: jumps_to[jumps_to_start[t]] up to
+     * jumps_to[jumps_to_start[t + 1]] (index_jumps); NULL until first
+     * needed. */
+    uint32_t *jumps_to_start, *jumps_to;
     /* eval.c twin_lambda: for each co_consts slot of a code object (its
      * first), whether another code constant is alike it, and the
      * instruction of its second load (UINT32_MAX: none); NULL until

@@ -1029,22 +1029,51 @@ static int handler_falls_off_end(rec *r, int32_t h, const entry_uses *consts) {
     return 0;
 }
 
+/* Fills r->jumps_to: the unconditional jumps by target, found once per
+ * code object (body_jumps_on_under asked every instruction for each try
+ * of a body). */
+static int index_jumps(rec *r) {
+    uint32_t i, n = r->ncode.count, *start, *fill, *to;
+    start = upy_arena_array(r->scratch, n + 2, sizeof *start);
+    fill = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *fill);
+    if (!start || !fill)
+        return rec_oom(r);
+    for (i = 0; i < n; i++)
+        if (ins(r, i)->op == N_JUMP && ins(r, i)->target >= 0 &&
+            (uint32_t)ins(r, i)->target < n)
+            start[ins(r, i)->target + 1]++;
+    for (i = 0; i < n; i++)
+        start[i + 1] += start[i];
+    memcpy(fill, start, n * sizeof *fill);
+    to = upy_arena_array_uncleared(r->scratch, start[n] + 1, sizeof *to);
+    if (!to)
+        return rec_oom(r);
+    for (i = 0; i < n; i++)
+        if (ins(r, i)->op == N_JUMP && ins(r, i)->target >= 0 &&
+            (uint32_t)ins(r, i)->target < n)
+            to[fill[ins(r, i)->target]++] = i;
+    r->jumps_to_start = start;
+    r->jumps_to = to;
+    return 0;
+}
+
 /* Whether the body of the try with handler h jumps to block exit, where
  * it goes on, under h.  3.13 replaces a jump to a block without a line
  * that ends in a jump (as the try's way out after its body) by a copy of
  * that block, with the block's handler: a jump that leaves the body under
  * h went to code written inside the try statement, the else part (or a
  * break or continue ending the body, which compiles the same). */
-static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
-    uint32_t i, to;
+static int body_jumps_on_under(rec *r, int32_t h, int32_t exit) {
+    uint32_t k, to;
     if (!r->ncode.layout->copies_jump_blocks || exit == UPY_NO_BLOCK)
         return 0;
     to = blk(r, exit)->start;
     if (ins(r, to)->handler == (int32_t)blk(r, h)->start)
         return 0;
-    for (i = 0; i < r->ncode.count; i++)
-        if (ins(r, i)->op == N_JUMP && ins(r, i)->target == (int32_t)to &&
-            ins(r, i)->handler == (int32_t)blk(r, h)->start)
+    if (!r->jumps_to && index_jumps(r))
+        return 0;
+    for (k = r->jumps_to_start[to]; k < r->jumps_to_start[to + 1]; k++)
+        if (ins(r, r->jumps_to[k])->handler == (int32_t)blk(r, h)->start)
             return 1;
     return 0;
 }
