@@ -78,6 +78,7 @@ typedef enum sv_kind {
 } sv_kind;
 
 typedef struct pending pending;
+typedef struct order_evidence order_evidence;
 
 typedef struct sval {
     uint8_t kind;    /* sv_kind */
@@ -404,6 +405,14 @@ typedef struct rec {
      * (index_order_users); NULL until first needed. */
     uint32_t *order_users[3];
     uint32_t n_order_users[3];
+    /* try.c: the tables else_by_order fills for each try (order_tables);
+     * NULL until first needed. */
+    order_evidence *order_evidence;
+    /* try.c: the unconditional jumps (N_JUMP) to each instruction t,
+     * ascending: jumps_to[jumps_to_start[t]] up to
+     * jumps_to[jumps_to_start[t + 1]] (index_jumps); NULL until first
+     * needed. */
+    uint32_t *jumps_to_start, *jumps_to;
     /* eval.c twin_lambda: for each co_consts slot of a code object (its
      * first), whether another code constant is alike it, and the
      * instruction of its second load (UINT32_MAX: none); NULL until

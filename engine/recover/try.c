@@ -579,8 +579,9 @@ static void strip_body_copies(const rec *r, int32_t h, int32_t exit,
 enum { OWN_AFTER = -3, OWN_HANDLER = -2, OWN_ELSEWHERE = -1 };
 
 /* (The statements of rest start in ascending order, else_by_order checks
- * first: the last one starting at or before i is found by halves, as
- * every instruction asks once per try of a body.) */
+ * first: the last one starting at or before i is found by halves.
+ * find_uses, which asks of every instruction in turn, keeps its place
+ * instead: next_rest_stmt.) */
 static int32_t rest_stmt_of(const upy_ptr_vec *rest, uint32_t i, uint32_t end) {
     uint32_t lo = 1, hi = (uint32_t)rest->len;
     if (i < ((upy_stmt *)rest->items[0])->start || i >= end)
@@ -598,26 +599,22 @@ static int32_t rest_stmt_of(const upy_ptr_vec *rest, uint32_t i, uint32_t end) {
 /* owner_of's walks up the dominator tree, remembered per block for one
  * try (every instruction of the code asks, and the chains are as long as
  * the tries before it): warm[x] for a walk that starts at x, cold[x] for
- * one that reaches x past a handler entry; OWN_UNKNOWN until found. */
+ * one that reaches x past a handler entry, where warm_try[x] / cold_try[x]
+ * is the number of the try (try_no) they were found for.  (The arrays
+ * are made once per code object, see order_tables: numbering the tries
+ * spares clearing them for each.) */
 #define OWN_UNKNOWN INT32_MIN
 typedef struct owner_walks {
     int32_t *warm, *cold;
+    uint32_t *warm_try, *cold_try, try_no;
     int32_t *path; /* the blocks of the walk being found, ~x when cold */
     int32_t brk;   /* the block after the loop around the try, or none */
 } owner_walks;
 
-static int init_owner_walks(const rec *r, upy_arena *arena, int32_t brk,
-                            owner_walks *w) {
-    uint32_t k, n = r->cfg.count;
-    w->brk = brk;
-    w->warm = upy_arena_array_uncleared(arena, n + 1, sizeof *w->warm);
-    w->cold = upy_arena_array_uncleared(arena, n + 1, sizeof *w->cold);
-    w->path = upy_arena_array_uncleared(arena, n + 1, sizeof *w->path);
-    if (!w->warm || !w->cold || !w->path)
-        return -1;
-    for (k = 0; k < n; k++)
-        w->warm[k] = w->cold[k] = OWN_UNKNOWN;
-    return 0;
+static int32_t known_owner(const owner_walks *w, int32_t x, int cold) {
+    if (cold)
+        return w->cold_try[x] == w->try_no ? w->cold[x] : OWN_UNKNOWN;
+    return w->warm_try[x] == w->try_no ? w->warm[x] : OWN_UNKNOWN;
 }
 
 /* A handler is dominated by the code it protects: up from a handler
@@ -629,7 +626,7 @@ static int32_t walk_owner(const rec *r, const upy_ptr_vec *rest, uint32_t end,
     int cold = 0;
     int32_t own = OWN_ELSEWHERE;
     for (; x != UPY_NO_BLOCK; x = blk(r, x)->idom) {
-        int32_t known = cold ? w->cold[x] : w->warm[x];
+        int32_t known = known_owner(w, x, cold);
         if (known != OWN_UNKNOWN) {
             own = known;
             break;
@@ -643,7 +640,13 @@ static int32_t walk_owner(const rec *r, const upy_ptr_vec *rest, uint32_t end,
     }
     while (n) {
         int32_t y = w->path[--n];
-        *(y < 0 ? &w->cold[~y] : &w->warm[y]) = own;
+        if (y < 0) {
+            w->cold[~y] = own;
+            w->cold_try[~y] = w->try_no;
+        } else {
+            w->warm[y] = own;
+            w->warm_try[y] = w->try_no;
+        }
     }
     return own;
 }
@@ -667,9 +670,10 @@ static int past_clause_end(const rec *r, int32_t h, int32_t x, uint32_t i) {
     return 0;
 }
 
+/* (own: rest_stmt_of(rest, i, end), which the caller keeps.) */
 static int32_t owner_of(const rec *r, int32_t h, const upy_ptr_vec *rest,
-                        uint32_t end, owner_walks *w, uint32_t i) {
-    int32_t x = r->cfg.block_of[i], own = rest_stmt_of(rest, i, end);
+                        uint32_t end, owner_walks *w, uint32_t i, int32_t own) {
+    int32_t x = r->cfg.block_of[i];
     if (upy_cfg_dominates(&r->cfg, h, x))
         return (w->brk != UPY_NO_BLOCK &&
                 upy_cfg_dominates(&r->cfg, w->brk, x)) ||
@@ -690,6 +694,11 @@ typedef struct entry_uses {
     uint32_t *handler; /* the first instruction in the handler, or 0 */
     uint8_t *after;
     uint8_t *elsewhere;
+    /* Found once per code object (index_plain_users): for each entry,
+     * its first plain use (UINT32_MAX: none), and the order users that
+     * are not plain, ascending. */
+    uint32_t *plain_first;
+    uint32_t *unplain, n_unplain;
 } entry_uses;
 
 /* The instructions the order checks look at, ascending, found once per
@@ -748,48 +757,201 @@ static int compiled_after_try(rec *r, int32_t h, uint32_t end, uint32_t i) {
     return i > blk(r, h)->start;
 }
 
-static int find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
-                     int table, upy_arena *arena, owner_walks *w,
-                     entry_uses *u) {
+/* rest_stmt_of(rest, i, end) for i at or past the instruction it was
+ * last asked of (*stmt: the statement found then, 0 at first): the
+ * order users ascend, and a search by halves for each was a tenth of the
+ * time of a body of tries. */
+static int32_t next_rest_stmt(const upy_ptr_vec *rest, uint32_t i, uint32_t end,
+                              uint32_t *stmt) {
+    if (i < ((upy_stmt *)rest->items[0])->start || i >= end)
+        return OWN_ELSEWHERE;
+    while (*stmt + 1 < rest->len &&
+           ((upy_stmt *)rest->items[*stmt + 1])->start <= i)
+        ++*stmt;
+    return (int32_t)*stmt;
+}
+
+/* Notes the use of an entry of table by instruction i (ascending: *stmt
+ * is next_rest_stmt's place). */
+static void note_use(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
+                     int table, owner_walks *w, entry_uses *u, uint32_t i,
+                     uint32_t *stmt) {
+    int32_t en = r->table_entries[table][i],
+            own = owner_of(r, h, rest, end, w, i,
+                           next_rest_stmt(rest, i, end, stmt));
+    if (own == OWN_HANDLER) {
+        if (!u->handler[en])
+            u->handler[en] = i;
+    } else if (own == OWN_AFTER ||
+               (own == OWN_ELSEWHERE && compiled_after_try(r, h, end, i)))
+        u->after[en] = 1;
+    else if (own == OWN_ELSEWHERE)
+        u->elsewhere[en] = 1;
+    else if (u->first[en] < 0 || own < u->first[en])
+        u->first[en] = own;
+}
+
+/* The first of the order users of table at or after instruction i. */
+static uint32_t first_user_from(const rec *r, int table, uint32_t i) {
+    uint32_t lo = 0, hi = r->n_order_users[table];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->order_users[table][mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Where the handler is laid out after the rest (h past end, as 3.12+
+ * puts every handler after the code), a plain use before the rest (see
+ * index_plain_users) is other code, compiled before the try: the
+ * entry is used elsewhere, without reading each such use again for each
+ * try of a body (the tries before it). */
+static void find_uses(rec *r, int32_t h, const upy_ptr_vec *rest, uint32_t end,
+                      int table, owner_walks *w, entry_uses *u) {
     size_t e;
-    uint32_t k;
-    u->n = upy_seq_len(table ? r->code->consts : r->code->names);
-    u->first = upy_arena_array(arena, u->n + 1, sizeof *u->first);
-    u->handler = upy_arena_array(arena, u->n + 1, sizeof *u->handler);
-    u->after = upy_arena_array(arena, u->n + 1, 1);
-    u->elsewhere = upy_arena_array(arena, u->n + 1, 1);
-    if (!u->first || !u->handler || !u->after || !u->elsewhere ||
-        (!r->order_users[table] && index_order_users(r)))
-        return rec_oom(r);
+    uint32_t k, stmt = 0, from = 0,
+                rest_at = ((upy_stmt *)rest->items[0])->start;
+    int plain_before = rest_at <= end && end <= blk(r, h)->start;
     for (e = 0; e < u->n; e++) {
         u->first[e] = -1;
-        u->handler[e] = 0;
-        u->after[e] = 0;
-        u->elsewhere[e] = 0;
+        u->elsewhere[e] = plain_before && u->plain_first[e] < rest_at;
     }
-    for (k = 0; k < r->n_order_users[table]; k++) {
-        uint32_t i = r->order_users[table][k];
-        int32_t en = r->table_entries[table][i],
-                own = owner_of(r, h, rest, end, w, i);
-        if (own == OWN_HANDLER) {
-            if (!u->handler[en])
-                u->handler[en] = i;
-        } else if (own == OWN_AFTER ||
-                   (own == OWN_ELSEWHERE && compiled_after_try(r, h, end, i)))
-            u->after[en] = 1;
-        else if (own == OWN_ELSEWHERE)
-            u->elsewhere[en] = 1;
-        else if (u->first[en] < 0 || own < u->first[en])
-            u->first[en] = own;
+    memset(u->handler, 0, u->n * sizeof *u->handler);
+    memset(u->after, 0, u->n);
+    if (plain_before) {
+        for (k = 0; k < u->n_unplain && u->unplain[k] < rest_at; k++)
+            note_use(r, h, rest, end, table, w, u, u->unplain[k], &stmt);
+        from = first_user_from(r, table, rest_at);
+    }
+    for (k = from; k < r->n_order_users[table]; k++)
+        note_use(r, h, rest, end, table, w, u, r->order_users[table][k], &stmt);
+}
+
+/* What else_by_order judges by: r->order_evidence, its arrays made once
+ * per code object and filled again for each try (a body of k tries asked
+ * for k sets of them: the allocation and clearing of a chunk per try was a
+ * tenth of the time). */
+struct order_evidence {
+    entry_uses names, consts;
+    owner_walks walks;
+};
+
+static int entry_uses_of(rec *r, int table, entry_uses *u) {
+    u->n = upy_seq_len(table ? r->code->consts : r->code->names);
+    u->first =
+        upy_arena_array_uncleared(r->scratch, u->n + 1, sizeof *u->first);
+    u->handler =
+        upy_arena_array_uncleared(r->scratch, u->n + 1, sizeof *u->handler);
+    u->after = upy_arena_array_uncleared(r->scratch, u->n + 1, 1);
+    u->elsewhere = upy_arena_array_uncleared(r->scratch, u->n + 1, 1);
+    return u->first && u->handler && u->after && u->elsewhere ? 0 : -1;
+}
+
+/* For each block x, the latest start of a handler entry that dominates x
+ * (or is x), in handler_at[x], and of a block above the lowest such
+ * entry in the dominator tree, in above_handler[x] (-1: none).  An
+ * instruction i of x is plain when neither is past x's start: then no
+ * try whose handler h and rest [R, end) are laid out after it (i < R <=
+ * end <= h's start) finds it in h (h would dominate x from after it) or
+ * in the handler of a try of the rest (owner_of's walk up from x meets
+ * code of the rest only above the lowest handler entry: from R on), so
+ * owner_of calls it other code, and compiled_after_try code before the
+ * try (i < end, i < h's start). */
+static int handler_ancestry(const rec *r, int32_t *handler_at,
+                            int32_t *above_handler) {
+    uint32_t n = r->cfg.count, x, len;
+    int32_t *latest =
+                upy_arena_array_uncleared(r->scratch, n + 1, sizeof *latest),
+            *chain =
+                upy_arena_array_uncleared(r->scratch, n + 1, sizeof *chain);
+    if (!latest || !chain)
+        return -1;
+    /* (latest[x]: the latest start of x and the blocks above it;
+     * INT32_MIN until found.) */
+    for (x = 0; x < n; x++)
+        latest[x] = INT32_MIN;
+    for (x = 0; x < n; x++) {
+        int32_t y = (int32_t)x;
+        len = 0;
+        while (y != UPY_NO_BLOCK && latest[y] == INT32_MIN) {
+            chain[len++] = y;
+            y = blk(r, y)->idom;
+        }
+        while (len) {
+            int32_t c = chain[--len], p = blk(r, c)->idom,
+                    start = (int32_t)blk(r, c)->start;
+            int handler = blk(r, c)->is_handler;
+            int32_t up = p == UPY_NO_BLOCK ? -1 : latest[p];
+            latest[c] = start > up ? start : up;
+            handler_at[c] = p == UPY_NO_BLOCK ? -1 : handler_at[p];
+            if (handler && start > handler_at[c])
+                handler_at[c] = start;
+            above_handler[c] =
+                handler ? up : (p == UPY_NO_BLOCK ? -1 : above_handler[p]);
+        }
     }
     return 0;
 }
 
-/* What else_by_order judges by. */
-typedef struct order_evidence {
-    entry_uses names, consts;
-    owner_walks walks;
-} order_evidence;
+/* The plain uses (handler_ancestry) of the entries of table: the first of
+ * each entry, and the other users apart. */
+static int index_plain_users(rec *r, int table, entry_uses *u,
+                             const int32_t *handler_at,
+                             const int32_t *above_handler) {
+    uint32_t k, n = r->n_order_users[table];
+    size_t e;
+    u->plain_first =
+        upy_arena_array_uncleared(r->scratch, u->n + 1, sizeof *u->plain_first);
+    u->unplain =
+        upy_arena_array_uncleared(r->scratch, n + 1, sizeof *u->unplain);
+    if (!u->plain_first || !u->unplain)
+        return -1;
+    for (e = 0; e < u->n; e++)
+        u->plain_first[e] = UINT32_MAX;
+    u->n_unplain = 0;
+    for (k = 0; k < n; k++) {
+        uint32_t i = r->order_users[table][k];
+        int32_t x = r->cfg.block_of[i], en = r->table_entries[table][i];
+        if (handler_at[x] > (int32_t)blk(r, x)->start ||
+            above_handler[x] > (int32_t)blk(r, x)->start)
+            u->unplain[u->n_unplain++] = i;
+        else if (u->plain_first[en] == UINT32_MAX)
+            u->plain_first[en] = i;
+    }
+    return 0;
+}
+
+static order_evidence *order_tables(rec *r) {
+    order_evidence *ev = r->order_evidence;
+    owner_walks *w;
+    uint32_t n = r->cfg.count;
+    if (ev)
+        return ev;
+    ev = upy_arena_alloc(r->scratch, sizeof *ev);
+    if (!ev || entry_uses_of(r, 0, &ev->names) ||
+        entry_uses_of(r, 1, &ev->consts) ||
+        (!r->order_users[0] && index_order_users(r)))
+        return NULL;
+    w = &ev->walks;
+    w->warm = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *w->warm);
+    w->cold = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *w->cold);
+    w->path = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *w->path);
+    w->warm_try = upy_arena_array(r->scratch, n + 1, sizeof *w->warm_try);
+    w->cold_try = upy_arena_array(r->scratch, n + 1, sizeof *w->cold_try);
+    w->try_no = 0;
+    /* (The walks' arrays hold handler_ancestry's answers until a try
+     * needs them.) */
+    if (!w->warm || !w->cold || !w->path || !w->warm_try || !w->cold_try ||
+        handler_ancestry(r, w->warm, w->cold) ||
+        index_plain_users(r, 0, &ev->names, w->warm, w->cold) ||
+        index_plain_users(r, 1, &ev->consts, w->warm, w->cold))
+        return NULL;
+    r->order_evidence = ev;
+    return ev;
+}
 
 /* Whether, with k statements of the rest in the else part, the order the
  * compiler meets the entries in -- body, rest[0..k), handler, rest[k..),
@@ -829,21 +991,20 @@ static int agrees(const entry_uses *u, uint32_t k) {
  * the end of the code gets a copy of the implicit return, whose None
  * comes later, after all the rest's: the whole rest is then the else
  * part. */
-static int handler_falls_off_end(rec *r, int32_t h,
-                                 const upy_ptr_vec *rest, uint32_t end,
-                                 owner_walks *w, const entry_uses *consts) {
+static int handler_falls_off_end(rec *r, int32_t h, const entry_uses *consts) {
     const upy_object *tuple = r->code->consts;
     size_t none = 0, e;
     uint32_t k;
     while (none < consts->n && upy_seq_item(tuple, none)->kind != UPY_NONE)
         none++;
     /* (find_uses indexed the returns of None.  One after the loop the
-     * handler breaks out of is the implicit one too.) */
-    for (k = 0; k < r->n_order_users[2]; k++) {
-        int32_t own = owner_of(r, h, rest, end, w, r->order_users[2][k]);
-        if (own == OWN_HANDLER || own == OWN_AFTER)
+     * handler breaks out of is the implicit one too: owner_of's OWN_HANDLER
+     * or OWN_AFTER, the code h dominates, asked directly since each try of
+     * a body meets the returns of the handlers before it first.) */
+    for (k = 0; k < r->n_order_users[2]; k++)
+        if (upy_cfg_dominates(&r->cfg, h,
+                              r->cfg.block_of[r->order_users[2][k]]))
             break;
-    }
     if (k == r->n_order_users[2])
         return 0;
     /* A module or class body has no return statement: the handler's is a
@@ -868,22 +1029,51 @@ static int handler_falls_off_end(rec *r, int32_t h,
     return 0;
 }
 
+/* Fills r->jumps_to: the unconditional jumps by target, found once per
+ * code object (body_jumps_on_under asked every instruction for each try
+ * of a body). */
+static int index_jumps(rec *r) {
+    uint32_t i, n = r->ncode.count, *start, *fill, *to;
+    start = upy_arena_array(r->scratch, n + 2, sizeof *start);
+    fill = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *fill);
+    if (!start || !fill)
+        return rec_oom(r);
+    for (i = 0; i < n; i++)
+        if (ins(r, i)->op == N_JUMP && ins(r, i)->target >= 0 &&
+            (uint32_t)ins(r, i)->target < n)
+            start[ins(r, i)->target + 1]++;
+    for (i = 0; i < n; i++)
+        start[i + 1] += start[i];
+    memcpy(fill, start, n * sizeof *fill);
+    to = upy_arena_array_uncleared(r->scratch, start[n] + 1, sizeof *to);
+    if (!to)
+        return rec_oom(r);
+    for (i = 0; i < n; i++)
+        if (ins(r, i)->op == N_JUMP && ins(r, i)->target >= 0 &&
+            (uint32_t)ins(r, i)->target < n)
+            to[fill[ins(r, i)->target]++] = i;
+    r->jumps_to_start = start;
+    r->jumps_to = to;
+    return 0;
+}
+
 /* Whether the body of the try with handler h jumps to block exit, where
  * it goes on, under h.  3.13 replaces a jump to a block without a line
  * that ends in a jump (as the try's way out after its body) by a copy of
  * that block, with the block's handler: a jump that leaves the body under
  * h went to code written inside the try statement, the else part (or a
  * break or continue ending the body, which compiles the same). */
-static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
-    uint32_t i, to;
+static int body_jumps_on_under(rec *r, int32_t h, int32_t exit) {
+    uint32_t k, to;
     if (!r->ncode.layout->copies_jump_blocks || exit == UPY_NO_BLOCK)
         return 0;
     to = blk(r, exit)->start;
     if (ins(r, to)->handler == (int32_t)blk(r, h)->start)
         return 0;
-    for (i = 0; i < r->ncode.count; i++)
-        if (ins(r, i)->op == N_JUMP && ins(r, i)->target == (int32_t)to &&
-            ins(r, i)->handler == (int32_t)blk(r, h)->start)
+    if (!r->jumps_to && index_jumps(r))
+        return 0;
+    for (k = r->jumps_to_start[to]; k < r->jumps_to_start[to + 1]; k++)
+        if (ins(r, r->jumps_to[k])->handler == (int32_t)blk(r, h)->start)
             return 1;
     return 0;
 }
@@ -893,12 +1083,12 @@ static int body_jumps_on_under(const rec *r, int32_t h, int32_t exit) {
  * of the body to exit, where the rest starts, allows; when the tables
  * contradict, what the layout says.  brk: the block after the loop
  * around the try, or none. */
-static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit, int32_t brk,
-                                 const upy_ptr_vec *rest, uint32_t end,
-                                 upy_arena *arena) {
-    /* (In the arena, not in this frame, which may be inlined into the
-     * recursion of tries in tries: the C stack bounds how many fit.) */
-    order_evidence *ev = upy_arena_alloc(arena, sizeof *ev);
+static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
+                              const upy_ptr_vec *rest, uint32_t end) {
+    /* (In the code object's scratch arena, not in this frame, which may
+     * be inlined into the recursion of tries in tries: the C stack bounds
+     * how many fit.) */
+    order_evidence *ev;
     uint32_t i, j, k, k_min = 0;
     if (!rest->len)
         return 0;
@@ -912,18 +1102,22 @@ static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit, int32_t brk,
      * return after it ends where the handler starts: no code after it.) */
     if (brk != UPY_NO_BLOCK && blk(r, brk)->is_handler)
         brk = UPY_NO_BLOCK;
-    if (!ev || init_owner_walks(r, arena, brk, &ev->walks)) {
+    ev = order_tables(r);
+    if (!ev) {
         rec_oom(r);
         return 0;
     }
-    if (find_uses(r, h, rest, end, 0, arena, &ev->walks, &ev->names) ||
-        find_uses(r, h, rest, end, 1, arena, &ev->walks, &ev->consts))
-        return 0;
+    ev->walks.brk = brk;
+    ev->walks.try_no++;
+    find_uses(r, h, rest, end, 0, &ev->walks, &ev->names);
+    find_uses(r, h, rest, end, 1, &ev->walks, &ev->consts);
     /* The handlers of a try in the else part are laid out before h (the
      * compiler makes the else part before the handlers); those of one
      * after the try, after h.  So is the CLEANUP_THROW of an await or
-     * yield from there (3.12+, see upy_nin.throw_offset). */
-    for (i = ((upy_stmt *)rest->items[0])->start; i < end; i++) {
+     * yield from there (3.12+, see upy_nin.throw_offset).  (The last such
+     * instruction is in the latest statement: found from the end, as each
+     * try of a body asks.) */
+    for (i = end; i-- > ((upy_stmt *)rest->items[0])->start;) {
         int32_t hi = ins(r, i)->handler, own;
         uint32_t thrown = ins(r, i)->throw_offset;
         int before_h = hi >= 0 && (uint32_t)hi < blk(r, h)->start;
@@ -933,31 +1127,15 @@ static uint32_t else_by_order_in(rec *r, int32_t h, int32_t exit, int32_t brk,
         own = rest_stmt_of(rest, i, end);
         if (own >= 0 && (uint32_t)own >= k_min)
             k_min = (uint32_t)own + 1;
+        break;
     }
-    if (handler_falls_off_end(r, h, rest, end, &ev->walks, &ev->consts) &&
+    if (handler_falls_off_end(r, h, &ev->consts) &&
         agrees(&ev->names, rest->len) && agrees(&ev->consts, rest->len))
         return rest->len;
     for (k = k_min; k <= rest->len; k++)
         if (agrees(&ev->names, k) && agrees(&ev->consts, k))
             return k;
     return k_min;
-}
-
-/* else_by_order_in with the tables of uses in an arena of their own,
- * released when it returns: each try of a body asks (a body of k tries
- * kept k copies of the tables). */
-static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
-                              const upy_ptr_vec *rest, uint32_t end) {
-    upy_arena *uses = upy_arena_alloc(r->scratch, sizeof *uses);
-    uint32_t n_else;
-    if (!uses) {
-        rec_oom(r);
-        return 0;
-    }
-    upy_arena_init_scratch(uses, r->scratch);
-    n_else = else_by_order_in(r, h, exit, brk, rest, end, uses);
-    upy_arena_release(uses);
-    return n_else;
 }
 
 /* When the copy is of the code after the loop around the try (rg), the
