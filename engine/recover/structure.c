@@ -2857,6 +2857,19 @@ static int32_t while_true_last(const rec *r, int32_t header, const region *rg) {
     return hot > header ? hot : last;
 }
 
+/* Whether the code after a `while True:` that its breaks were read as
+ * (moved_exit, block b) lies outside region rg, a part of an enclosing
+ * loop's body that runs off back into that loop: no walk reaches b, so
+ * the loop's breaks would print as going on in the enclosing loop.  3.12+,
+ * `while True:` / `try: a = f()` / `except E: pass` / `else: break` +
+ * `while True:` / `try: g()` / `except S: break` + `return a`: the second
+ * loop read as the first's else part, its clause's copy of `return a` as
+ * its break, and the return was lost (found while auditing test_ssl). */
+static int moved_exit_unreached(const rec *r, int32_t b, const region *rg) {
+    return rg->loop != UPY_NO_BLOCK && !inside(rg, b) && b != rg->follow &&
+           b != rg->cont && !is_break(rg, b) && b < (int32_t)r->cfg.count;
+}
+
 /* `while True:` (or a while whose test the compiler did not invert): the
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
@@ -2920,6 +2933,12 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
         r->done[brk] = 0;
         r->resume_block = brk;
         r->resume_at = r->moved_exit_at;
+        if (moved_exit_unreached(r, brk, rg)) {
+            r->moved_exit = outer_moved;
+            r->moved_exit_at = outer_moved_at;
+            r->resume_block = UPY_NO_BLOCK;
+            return rec_fail_region(r, header, rg, out);
+        }
     }
     r->moved_exit = outer_moved;
     r->moved_exit_at = outer_moved_at;
@@ -4501,8 +4520,8 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
 static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
                          const region *rg);
 
-static uint32_t exit_copy_start(const rec *r, const upy_block *bb,
-                                uint32_t ret);
+static uint32_t break_copy_start(const rec *r, const upy_block *bb,
+                                 uint32_t ret, const region *rg);
 
 /* Takes off the end of out the statements of the copy of a for loop's
  * exit that ends at the return at ret (is_break_copy): the exit may be
@@ -4512,8 +4531,9 @@ static uint32_t exit_copy_start(const rec *r, const upy_block *bb,
  * `lh = 3; return lh`: POP_TOP (the iterator), `lh = 3`, `return lh`
  * read as `lh = 3; break` in the loop. */
 static void drop_copied_statements(const rec *r, const upy_block *bb,
-                                   uint32_t ret, upy_ptr_vec *out) {
-    uint32_t p = exit_copy_start(r, bb, ret);
+                                   uint32_t ret, const region *rg,
+                                   upy_ptr_vec *out) {
+    uint32_t p = break_copy_start(r, bb, ret, rg);
     while (p <= ret && out->len &&
            ((const upy_stmt *)out->items[out->len - 1])->start >= p - 1)
         out->len--;
@@ -4545,7 +4565,7 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         /* (Or the loop's exit, copied in place of a break.) */
         if (is_break_copy(r, bb, bb->end - 1, rg)) {
             rec_pop(r);
-            drop_copied_statements(r, bb, bb->end - 1, out);
+            drop_copied_statements(r, bb, bb->end - 1, rg, out);
             return emit_simple(r, out, UPY_S_BREAK);
         }
         return emit_return(r, rg, bb->end - 1, out);
@@ -4628,6 +4648,33 @@ static int in_for_loop(const rec *r, const region *rg) {
            ins(r, blk(r, rg->loop)->end - 1)->op == N_FOR_ITER;
 }
 
+/* Where the copy of the exit of the for loop of region rg that a break
+ * ending at the return at ret would be starts: after the POP_TOP of the
+ * iterator, where the code from there to ret is the exit's; else
+ * exit_copy_start's nearest POP_TOP.  The copy may hold POP_TOPs of its
+ * own: `for x in g(): break` / `after()` copies `after(); return None`
+ * (3.12 flowgraph.c inline_small_exit_blocks): POP_TOP (the iterator),
+ * CALL, POP_TOP (its value), RETURN_CONST; the nearest POP_TOP would read
+ * `after()` as the loop's and the break as `return`, run before the
+ * iterator goes. */
+static uint32_t break_copy_start(const rec *r, const upy_block *bb,
+                                 uint32_t ret, const region *rg) {
+    uint32_t p, exit;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
+        !in_for_loop(r, rg))
+        return exit_copy_start(r, bb, ret);
+    exit = blk(r, rg->brk)->start;
+    p = ret - bb->start < MAX_EXIT_COPY ? bb->start + 1
+                                        : ret + 1 - MAX_EXIT_COPY;
+    for (; p < ret; p++)
+        if (ins(r, p - 1)->op == N_POP_TOP &&
+            exit + (ret - p) < r->ncode.count &&
+            ins(r, exit + (ret - p))->op == N_RETURN &&
+            rec_same_code(r, p, exit, ret - p + 1))
+            return p;
+    return exit_copy_start(r, bb, ret);
+}
+
 /* Whether the return at instruction ret of block bb is a `break` whose
  * target, a small block that returns, the compiler copied in place of the
  * jump (where it copies written exits): POP_TOP of the loop's iterator,
@@ -4644,7 +4691,7 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
         r->ncode.layout->written_exits_keep_jumps)
         return 0;
     exit = blk(r, rg->brk)->start;
-    p = exit_copy_start(r, bb, ret);
+    p = break_copy_start(r, bb, ret, rg);
     if (p <= ret && in_for_loop(r, rg))
         return !is_const_return(r, p, ret) &&
                exit + (ret - p) < r->ncode.count &&
@@ -5546,6 +5593,35 @@ static uint32_t iterators_popped_before(const rec *r, uint32_t p) {
     return (p - 1 - iterator_pops_before(r, p - 1, 0)) / 2;
 }
 
+/* Whether the walk, going on at block b outside region rg after a loop
+ * statement ending it, goes where the breaks of rg's own loop go: that
+ * loop's breaks leave the loop around too, which is a break of each.
+ * 3.12+ lays the code after a `while True:` in place of the `else: break`
+ * of a try in it, so in `while True:` / `try: a = f()` / `except E: pass`
+ * / `else: break` + a second such loop + `while True:` / `try: g()` /
+ * `except S: break` + `return a` the second and third loops read as the
+ * first's else part; the third's breaks jump to that return: a break
+ * after the third loop and one after the second, or both would run off
+ * back into the loops around them. */
+static int loop_breaks_outer(const rec *r, int32_t b, const region *rg,
+                             const upy_ptr_vec *out) {
+    const upy_stmt *last =
+        out->len ? (const upy_stmt *)out->items[out->len - 1] : NULL;
+    int32_t i;
+    if (!last || (last->kind != UPY_S_WHILE && last->kind != UPY_S_FOR) ||
+        rg->loop == UPY_NO_BLOCK || !is_break(rg, b) || in_for_loop(r, rg))
+        return 0;
+    /* (A jump there that is no loop's test failing: a break.  The walk
+     * goes on at the exit of a loop that ends the region all the same; in
+     * a for loop that is where its iterator runs out, 3.12's END_FOR,
+     * which its breaks jump past.) */
+    for (i = 0; i < (int32_t)r->cfg.count; i++)
+        if (blk(r, i)->jump == b && i != rg->loop &&
+            ins(r, blk(r, i)->end - 1)->op == N_JUMP)
+            return 1;
+    return 0;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     /* Each step structures at least one new block, so more steps than
@@ -5569,7 +5645,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 return -1;
             if (st)
                 continue;
-            if (pops_into_break(r, b, rg))
+            if (pops_into_break(r, b, rg) || loop_breaks_outer(r, b, rg, out))
                 return emit_simple(r, out, UPY_S_BREAK);
             return leave(r, b, rg, out);
         }
@@ -5776,7 +5852,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         case N_RETURN:
             if (is_break_copy(r, bb, (uint32_t)stop, rg)) {
                 rec_pop(r);
-                drop_copied_statements(r, bb, (uint32_t)stop, out);
+                drop_copied_statements(r, bb, (uint32_t)stop, rg, out);
                 return emit_simple(r, out, UPY_S_BREAK);
             }
             if (is_moved_exit(r, bb, (uint32_t)stop, rg)) {

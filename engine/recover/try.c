@@ -493,7 +493,12 @@ static int copy_of_block(const rec *r, int32_t b, const clause_copy *cc) {
  * of the code after the try with handler h (cc), L->len when they are
  * not: the copies the compiler puts in place of the jumps of the body to
  * that code are not under h, which a statement written in the body is,
- * and are not that code itself, where the body goes on (exit). */
+ * and are not that code itself, where the body goes on (exit).  (The
+ * first statement after a with starts with the with's exit, under h: only
+ * there is code under h passed over.  Any other statement under h is
+ * written in the body, even where a copy comes right after its code:
+ * 3.13 `try: if a: (if b: n += 10) / else: n += 100` / `except E:
+ * pass` / `return n` lost `n += 10`, 3.12 the whole if.) */
 static uint32_t copy_in_body(const rec *r, int32_t h, int32_t exit,
                              const upy_stmt_list *L, const clause_copy *cc) {
     int32_t hs = (int32_t)blk(r, h)->start;
@@ -501,12 +506,11 @@ static uint32_t copy_in_body(const rec *r, int32_t h, int32_t exit,
     if (L->len < cc->tail.len)
         return L->len;
     k = L->len - cc->tail.len;
-    /* (The first statement after a with starts with the with's exit.) */
-    for (at = L->items[k]->start;
-         at < r->ncode.count && ins(r, at)->handler == hs &&
-         upy_nin_falls_through(ins(r, at));
-         at++)
-        ;
+    at = L->items[k]->start;
+    if (k > 0 && L->items[k - 1]->kind == UPY_S_WITH)
+        while (at < r->ncode.count && ins(r, at)->handler == hs &&
+               upy_nin_falls_through(ins(r, at)))
+            at++;
     if (at >= r->ncode.count || ins(r, at)->handler == hs ||
         (exit != UPY_NO_BLOCK && at == blk(r, exit)->start) ||
         at + cc->n > r->ncode.count || !rec_same_code(r, at, cc->at, cc->n))
@@ -527,7 +531,10 @@ static int body_ends_in_copy(const rec *r, int32_t h, int32_t exit,
            body_ends_in_copy(r, h, exit, &last->u.if_.orelse, cc);
 }
 
-/* Takes the copies out of body L that body_ends_in_copy() accepts; an if
+/* Takes the copies out of body L that body_ends_in_copy() accepts, and out
+ * of each branch of an if ending L that ends in one (the other branch runs
+ * off to the code after the try all the same: `if a: (if b: x)` / `else:
+ * y` + `return n`, 3.12 copies the return into the end of `x`); an if
  * of it whose body ends in one (it left the try body there) gets the
  * statements after it for its else part (as strip_copy). */
 static void strip_body_copy(const rec *r, int32_t h, int32_t exit,
@@ -535,7 +542,7 @@ static void strip_body_copy(const rec *r, int32_t h, int32_t exit,
     uint32_t k = copy_in_body(r, h, exit, L, cc), j;
     if (k < L->len) {
         L->len = k;
-    } else if (body_ends_in_copy(r, h, exit, L, cc)) {
+    } else if (L->len && L->items[L->len - 1]->kind == UPY_S_IF) {
         upy_stmt *last = L->items[L->len - 1];
         strip_body_copy(r, h, exit, &last->u.if_.body, cc);
         strip_body_copy(r, h, exit, &last->u.if_.orelse, cc);
@@ -1536,6 +1543,21 @@ static int32_t else_jumps_past(const rec *r, int32_t exit, int32_t h,
             return t;
     }
     return UPY_NO_BLOCK;
+}
+
+/* Whether block exit, the way on of a try body over its handlers (laid out
+ * in place), is a lone jump to the break target of rg's loop that a test
+ * of the body read its false way through (so it is done and the walk of
+ * the else part found no statement there): running off the body breaks
+ * all the same.  3.11, `while n < 30:` / `try: if a: n += 10` / `except
+ * E: continue` / `break`: POP_JUMP_FORWARD_IF_FALSE to the JUMP_FORWARD
+ * over the handler, which goes to the break's NOP; the test read as `if
+ * not a: break`, the try's own way on lost, so the loop ran on. */
+static int breaks_over_handlers(const rec *r, int32_t exit, const region *rg) {
+    const upy_block *eb = blk(r, exit);
+    return r->done[exit] && eb->end - eb->start == 1 &&
+           ins(r, eb->start)->op == N_JUMP && eb->jump != UPY_NO_BLOCK &&
+           (eb->jump == rg->brk || eb->jump == rg->brk_threaded);
 }
 
 /* Whether the layout tells the else part of the try whose body starts at
@@ -3463,6 +3485,10 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * handlers, 3.11's, which then holds no statement.) */
             if (follow == h || (follow == UPY_NO_BLOCK && !orelse.len))
                 follow = else_jumps_past(r, exit, h, rg);
+            if (follow == UPY_NO_BLOCK && !orelse.len &&
+                breaks_over_handlers(r, exit, rg) &&
+                emit_break_at(r, blk(r, exit)->start, &orelse))
+                return -1;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
                    !in_place && exit >= rg->start && exit < rg->end) {
             r->sp = depth_after;

@@ -452,3 +452,37 @@ def unjumped_break_after_continue(chars, g, h, z):
             h(r)
         break
     return z
+
+
+# 3.12 copies the small exit block after a for loop into its break, after
+# the POP_TOP of the iterator: the copy's own POP_TOP (of a call's value)
+# was taken for the iterator's, so `after(); return` was printed in the
+# loop, running before the iterator was let go (a generator's finally
+# ran after after(); test_asyncgen test_async_gen_asyncio_shutdown_exception_02).
+def for_break_then_call(gen, after):
+    for i in gen():
+        break
+    after()
+
+
+def for_break_in_if_then_call(gen, after, c):
+    for i in gen():
+        if i == c:
+            break
+    after()
+
+
+# 3.12 / 3.13: a statement of the try body under the handler, whose code
+# runs on into a copy of the return after the try, was taken for that copy
+# and dropped (3.12 the whole if, 3.13 `n += 10`).
+def try_nested_if_before_copied_return(a, b):
+    n = 0
+    try:
+        if a:
+            if b:
+                n += 10
+        else:
+            n += 100
+    except IndexError:
+        pass
+    return n
