@@ -1111,9 +1111,7 @@ static int read_match(mparse *mp, rec *r, uint32_t i) {
 
 int rec_match_starts(rec *r, uint32_t i) {
     mparse mp;
-    /* (Every case that can fail, guard or or-pattern fails by a
-     * conditional jump: fail_to, guard_extent.) */
-    return r->has_pop_jump_if && read_match(&mp, r, i);
+    return read_match(&mp, r, i);
 }
 
 /* --- building the patterns ------------------------------------------------ */
