@@ -122,6 +122,7 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
                                scaled_limit(len, RECOVER_ARENA_BASE,
                                             RECOVER_ARENA_PER_INPUT_BYTE,
                                             DECODE_ARENA_LIMIT));
+    upy_arena_seed(&arena);
     upy_sb_init(&sb, output_limit(len));
     st = upy_marshal_read(data, len, base_offset, version, &arena, &obj, NULL,
                           err);

@@ -124,7 +124,14 @@ source = ("def before(a):\n    return a + 1\n\n"
           "def over_limit(x):\n    return x\n\n"
           "def after(b):\n    return b * 2\n")
 op = dis.opmap
-copies = bytes([op["RESUME"], 0, op["LOAD_FAST"], 0]) \
+# A test of x that goes on either way (match.c reads pattern code only in
+# code with a conditional jump, and that reading of 1000 copies of x on the
+# stack is what passes the limit), then the copies.
+jump = op.get("POP_JUMP_FORWARD_IF_FALSE", op.get("POP_JUMP_IF_FALSE"))
+test = bytes([op["LOAD_FAST"], 0, jump, 0])
+if sys.version_info >= (3, 13):
+    test += bytes([op["CACHE"], 0])
+copies = bytes([op["RESUME"], 0]) + test + bytes([op["LOAD_FAST"], 0]) \
     + bytes([op["COPY"], 1]) * 1000 + bytes([op["RETURN_VALUE"], 0])
 
 def patched(c):

@@ -394,12 +394,22 @@ static unpyc_status setup(uncopy *u) {
     return UNPYC_OK;
 }
 
+/* Whether the code has two returns or raises: a copy is joined back to
+ * an exit after it (join_copy), so with fewer there is nothing to join
+ * (`def g(a, b): return a + b`), and no table need be built. */
+static int has_two_exits(const upy_ncode *code) {
+    uint32_t i, exits = 0;
+    for (i = 0; i < code->count && exits < 2; i++)
+        exits += code->ins[i].op == N_RETURN || code->ins[i].op == N_RAISE;
+    return exits == 2;
+}
+
 unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,
                                   unpyc_error *err) {
     uncopy u;
     uint32_t e;
     int joined = 0;
-    if (!code->count || !code->layout->copies_exits)
+    if (!code->count || !code->layout->copies_exits || !has_two_exits(code))
         return UNPYC_OK;
     memset(&u, 0, sizeof u);
     u.code = code;

@@ -230,7 +230,7 @@ static void repr_bigint(upy_strbuf *sb, const upy_int *v) {
     }
     if (v->negative)
         upy_sb_putc(sb, '-');
-    upy_sb_printf(sb, "%u", (unsigned)limbs[nlimbs - 1]);
+    upy_sb_put_int(sb, (long long)limbs[nlimbs - 1]);
     for (j = nlimbs - 1; j-- > 0 && !sb->failed;) {
         snprintf(buf, sizeof buf, "%09u", (unsigned)limbs[j]);
         upy_sb_append(sb, buf, 9);
@@ -242,7 +242,7 @@ static void repr_int(upy_strbuf *sb, const upy_int *v) {
     if (v->is_big)
         repr_bigint(sb, v);
     else
-        upy_sb_printf(sb, "%lld", (long long)v->value);
+        upy_sb_put_int(sb, (long long)v->value);
 }
 
 /* Tries the decimal digits[0..n) * 10**exp10 as a round-trip for d. */

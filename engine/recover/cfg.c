@@ -19,9 +19,7 @@
 typedef struct graph_walk {
     upy_arena *arena;
     uint32_t n;       /* nodes, the virtual exit included if any */
-    int32_t *order;   /* nodes in reverse post-order */
-    uint32_t count;   /* reachable nodes */
-    uint32_t *number; /* node -> position in order, UINT32_MAX */
+    uint32_t *number; /* node -> reverse post-order number, UINT32_MAX */
     int32_t *idom;
 } graph_walk;
 
@@ -60,7 +58,8 @@ static int32_t node_succ_count(const edge_source *es, int32_t node,
     return (int32_t)scratch->len;
 }
 
-/* Iterative depth-first search from `root`, recording post-order. */
+/* Iterative depth-first search from `root`, numbering the nodes in
+ * reverse post-order. */
 static int depth_first(const edge_source *es, graph_walk *w, int32_t root) {
     int32_t *stack = upy_arena_array(w->arena, w->n, sizeof(int32_t));
     uint32_t *next_edge = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
@@ -88,17 +87,13 @@ static int depth_first(const edge_source *es, graph_walk *w, int32_t root) {
             sp--;
         }
     }
-    w->order = upy_arena_array(w->arena, npost ? npost : 1, sizeof(int32_t));
     w->number = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
-    if (!w->order || !w->number)
+    if (!w->number)
         return -1;
     for (i = 0; i < w->n; i++)
         w->number[i] = UINT32_MAX;
-    for (i = 0; i < npost; i++) {
-        w->order[i] = post[npost - 1 - i];
-        w->number[w->order[i]] = i;
-    }
-    w->count = npost;
+    for (i = 0; i < npost; i++)
+        w->number[post[npost - 1 - i]] = i;
     return 0;
 }
 
@@ -254,8 +249,8 @@ static int dominators(const edge_source *es, graph_walk *w, int32_t root) {
     int32_t *stack = upy_arena_array(w->arena, w->n, sizeof(int32_t));
     uint32_t *next_edge = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
 
-    if (!stack || !next_edge || depth_first(es, w, root) ||
-        predecessors(es, w, &preds) || lt_alloc(w->arena, &lt, w->n))
+    if (!stack || !next_edge || predecessors(es, w, &preds) ||
+        lt_alloc(w->arena, &lt, w->n))
         return -1;
     lt_number(es, &lt, root, stack, next_edge);
     for (i = 1; i <= lt.count; i++)
@@ -422,7 +417,8 @@ static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
     memset(&w, 0, sizeof w);
     w.arena = arena;
     w.n = cfg->count;
-    if (dominators(&es, &w, 0))
+    /* (The reverse post-order is wanted of the forward graph only.) */
+    if (depth_first(&es, &w, 0) || dominators(&es, &w, 0))
         return -1;
     for (i = 0; i < cfg->count; i++) {
         cfg->blocks[i].rpo = w.number[i];
@@ -610,6 +606,17 @@ static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
     return UNPYC_OK;
 }
 
+/* Both dominator trees of code with one block (no jump, no handler: most
+ * small functions), what the general computation gives there: the entry
+ * dominates itself alone, and only the virtual exit post-dominates it. */
+static void single_block_trees(upy_cfg *cfg) {
+    upy_block *b = &cfg->blocks[0];
+    b->rpo = 0;
+    b->idom = b->ipdom = UPY_NO_BLOCK;
+    b->dom_enter = 0;
+    b->dom_leave = 1;
+}
+
 /* Both dominator trees into cfg->blocks.  What computing them allocates
  * (depth-first orders, predecessor lists, Lengauer and Tarjan's tables)
  * is read only into the blocks: it lives in an arena of its own, released
@@ -617,6 +624,10 @@ static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
 static int compute_dominator_trees(upy_cfg *cfg, upy_arena *arena) {
     upy_arena work;
     int failed;
+    if (cfg->count == 1) {
+        single_block_trees(cfg);
+        return 0;
+    }
     upy_arena_init_scratch(&work, arena);
     failed =
         compute_dominators(cfg, &work) || compute_post_dominators(cfg, &work);

@@ -2127,6 +2127,8 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     r.must_place = upy_arena_array(scratch, r.ncode.count + 1, 1);
     r.assertion_name = rec_name(&r, "AssertionError");
     r.match_steps = 64 * (uint64_t)r.ncode.count + 4096;
+    for (k = 0; k < r.ncode.count && !r.has_pop_jump_if; k++)
+        r.has_pop_jump_if = r.ncode.ins[k].op == N_POP_JUMP_IF;
     if (!r.done || !r.skip || !r.evaluated || !r.must_place ||
         !r.assertion_name)
         return rec_oom(&r);

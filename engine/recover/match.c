@@ -1111,7 +1111,9 @@ static int read_match(mparse *mp, rec *r, uint32_t i) {
 
 int rec_match_starts(rec *r, uint32_t i) {
     mparse mp;
-    return read_match(&mp, r, i);
+    /* (Every case that can fail, guard or or-pattern fails by a
+     * conditional jump: fail_to, guard_extent.) */
+    return r->has_pop_jump_if && read_match(&mp, r, i);
 }
 
 /* --- building the patterns ------------------------------------------------ */

@@ -346,6 +346,10 @@ typedef struct rec {
     /* Instructions match.c may still simulate reading patterns, in this
      * whole code object. */
     uint64_t match_steps;
+    /* Whether the code has a conditional jump (N_POP_JUMP_IF): a match
+     * statement's cases test with one, and without any rec_match_starts
+     * need read nothing. */
+    uint8_t has_pop_jump_if;
     /* Temporaries spill.c made so far, and whether its comment is out. */
     unsigned spills;
     uint8_t kept_noted;

@@ -29,6 +29,7 @@ struct upy_arena_chunk {
     upy_arena_chunk *next;
     size_t size; /* usable bytes after the header */
     size_t used;
+    int seeded; /* carved from its owner's seed block: never freed alone */
     /* The header is padded to ARENA_ALIGN so the payload stays aligned. */
     _Alignas(ARENA_ALIGN) unsigned char payload[];
 };
@@ -41,6 +42,7 @@ void upy_arena_init(upy_arena *arena, size_t limit) {
     size_t k;
     for (k = 0; k < UPY_ARENA_SPARE_SIZES; k++)
         arena->spare[k] = NULL;
+    arena->seed = NULL;
     arena->chunks = NULL;
     arena->allocated = 0;
     arena->limit = limit;
@@ -60,7 +62,9 @@ static upy_arena *owner_of(upy_arena *arena) {
 }
 
 /* Counts rounded more bytes against the arena whose limit applies; 0 when
- * that passes the limit. */
+ * that passes the limit.  Whole chunks are counted when they are taken
+ * (not each request), so that a request served from the chunk in front
+ * checks nothing but the room left in it (alloc_cleared). */
 static int charge(upy_arena *arena, size_t rounded) {
     upy_arena *owner = owner_of(arena);
     if (owner->limit && (rounded > owner->limit ||
@@ -102,15 +106,50 @@ static upy_arena_chunk *new_chunk(upy_arena *arena, size_t chunk_size,
     }
     chunk = clear ? calloc(1, sizeof(upy_arena_chunk) + chunk_size)
                   : malloc(sizeof(upy_arena_chunk) + chunk_size);
-    if (chunk)
+    if (chunk) {
         chunk->size = chunk_size;
+        chunk->seeded = 0;
+    }
     return chunk;
 }
 
-/* A fresh chunk of chunk_size usable bytes, linked into the arena; a big
- * request's own chunk goes behind the partly used chunk in front, so later
- * small requests keep filling that one, and comes from calloc when it must
- * be cleared (fresh pages from the system need no clearing). */
+/* Gives chunk back to the system, unless its owner's seed block holds it
+ * (that goes when the owner is released). */
+static void free_chunk(upy_arena_chunk *chunk) {
+    if (!chunk->seeded)
+        free(chunk);
+}
+
+/* The spare chunks upy_arena_seed carves, smallest first: what a small
+ * function's decompilation takes (`def g(a, b): return a + b` starts
+ * seven chunks: the module arena's first three, its code object's scratch
+ * arena's, and those of the line table's and normalize's working arenas). */
+static const size_t seed_sizes[] = {512, 512, 1024, 1024, 2048, 2048, 4096};
+
+void upy_arena_seed(upy_arena *arena) {
+    size_t k, total = 0, count = sizeof seed_sizes / sizeof seed_sizes[0];
+    unsigned char *at;
+    if (arena->budget || arena->seed)
+        return;
+    for (k = 0; k < count; k++)
+        total += sizeof(upy_arena_chunk) + seed_sizes[k];
+    arena->seed = at = malloc(total);
+    for (k = 0; at && k < count; k++) {
+        upy_arena_chunk *chunk = (upy_arena_chunk *)at;
+        upy_arena_chunk **spare = spare_list(arena, seed_sizes[k]);
+        chunk->size = seed_sizes[k];
+        chunk->seeded = 1;
+        chunk->next = *spare;
+        *spare = chunk;
+        at += sizeof(upy_arena_chunk) + seed_sizes[k];
+    }
+}
+
+/* A fresh chunk of chunk_size usable bytes, linked into the arena and
+ * counted against its limit; a big request's own chunk goes behind the
+ * partly used chunk in front, so later small requests keep filling that
+ * one, and comes from calloc when it must be cleared (fresh pages from the
+ * system need no clearing). */
 static upy_arena_chunk *add_chunk(upy_arena *arena, size_t chunk_size,
                                   int big, int clear) {
     upy_arena_chunk *chunk = arena->chunks, *fresh;
@@ -119,6 +158,10 @@ static upy_arena_chunk *add_chunk(upy_arena *arena, size_t chunk_size,
     fresh = new_chunk(arena, chunk_size, clear);
     if (!fresh)
         return NULL;
+    if (!charge(arena, fresh->size)) {
+        free_chunk(fresh);
+        return NULL;
+    }
     fresh->used = 0;
     if (chunk && big && chunk_size != ARENA_CHUNK_SIZE) {
         fresh->next = chunk->next;
@@ -150,8 +193,6 @@ static void *reserve(upy_arena *arena, size_t size, int clear) {
     if (size > SIZE_MAX - ARENA_ALIGN)
         return NULL;
     rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-    if (!charge(arena, rounded))
-        return NULL;
     chunk = arena->chunks;
     if (rounded > ARENA_CHUNK_SIZE / 4) {
         /* Big requests get a chunk of their own so small ones keep
@@ -174,23 +215,17 @@ static void *reserve(upy_arena *arena, size_t size, int clear) {
 }
 
 /* reserve's usual case, a small cleared request that fits the chunk in
- * front, without its calls (charge's check and count are done in place):
- * most allocations are nodes of a few dozen bytes, and reserve and memset
- * were a seventh of the engine's time. */
+ * front, without its calls: most allocations are nodes of a few dozen
+ * bytes, and reserve and memset were a seventh of the engine's time.
+ * (size - 1 wraps for 0, which reserve rounds up to 1.) */
 static void *alloc_cleared(upy_arena *arena, size_t size) {
     upy_arena_chunk *chunk = arena->chunks;
-    upy_arena *owner = owner_of(arena);
     size_t rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     unsigned char *p;
     size_t k;
-    if (size == 0 || size > ARENA_FAST_SIZE || !chunk ||
-        chunk->size - chunk->used < rounded ||
-        (owner->limit &&
-         (rounded > owner->limit || owner->allocated > owner->limit - rounded)))
+    if (size - 1 >= ARENA_FAST_SIZE || !chunk ||
+        chunk->size - chunk->used < rounded)
         return reserve(arena, size, 1);
-    owner->allocated += rounded;
-    if (owner != arena)
-        arena->allocated += rounded;
     p = chunk->payload + chunk->used;
     chunk->used += rounded;
     for (k = 0; k < rounded; k += ARENA_ALIGN)
@@ -234,7 +269,7 @@ void *upy_arena_grow(upy_arena *arena, const void *items, size_t len,
 static void free_chunks(upy_arena_chunk *first, const upy_arena_chunk *stop) {
     while (first != stop) {
         upy_arena_chunk *next = first->next;
-        free(first);
+        free_chunk(first);
         first = next;
     }
 }
@@ -250,13 +285,17 @@ void upy_arena_release(upy_arena *arena) {
             chunk->next = *spare;
             *spare = chunk;
         } else {
-            free(chunk);
+            free_chunk(chunk);
         }
         chunk = next;
     }
     for (k = 0; k < UPY_ARENA_SPARE_SIZES && !arena->budget; k++) {
         free_chunks(arena->spare[k], NULL);
         arena->spare[k] = NULL;
+    }
+    if (!arena->budget) {
+        free(arena->seed);
+        arena->seed = NULL;
     }
     if (arena->budget)
         arena->budget->allocated -= arena->allocated;

@@ -98,6 +98,21 @@ void upy_sb_printf(upy_strbuf *sb, const char *fmt, ...) {
     sb->len += (size_t)n;
 }
 
+void upy_sb_put_int(upy_strbuf *sb, long long value) {
+    char digits[24];
+    size_t at = sizeof digits;
+    /* (The magnitude as unsigned: -LLONG_MIN does not fit a long long.) */
+    unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value
+                                             : (unsigned long long)value;
+    do {
+        digits[--at] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (value < 0)
+        digits[--at] = '-';
+    upy_sb_append(sb, digits + at, sizeof digits - at);
+}
+
 void upy_sb_json_escape(upy_strbuf *sb, const char *text, size_t len) {
     static const char hex[] = "0123456789abcdef";
     size_t i, run = 0;
