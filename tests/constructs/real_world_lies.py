@@ -452,3 +452,39 @@ def unjumped_break_after_continue(chars, g, h, z):
             h(r)
         break
     return z
+
+
+# 3.13 covers the POP_EXCEPT ending an inner try's clause by the handler of
+# the outer try, but not the jump back to the code after the tries: the
+# clause's way out is two blocks, was not seen, and `else: raise` was read
+# as the code after the if, so the raise also ran when c was true
+# (pydantic v1 fields.ModelField._validate_discriminated_union).
+def nested_try_clause_if_else_raise(g, c):
+    try:
+        try:
+            x = g()
+        except KeyError:
+            if c:
+                x = 1
+            else:
+                raise
+    except KeyError:
+        return 'missing'
+    print(x)
+
+
+def nested_try_named_clause_elif_raise(g, c, d):
+    try:
+        try:
+            x = g()
+        except KeyError as e:
+            if c:
+                x = e
+            elif d:
+                x = 3
+            else:
+                raise
+    except KeyError:
+        return 'missing'
+    print(x)
+
