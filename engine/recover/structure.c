@@ -2854,7 +2854,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
  * normalizing may make two (a global's load and the NULL before a call);
  * 3.11 counts its PRECALL too, which normalizing drops, so there the
  * normalized instructions are the measure that keeps to the limit. */
-static uint32_t copy_size(const rec *r, uint32_t from, uint32_t to) {
+uint32_t rec_copy_size(const rec *r, uint32_t from, uint32_t to) {
     uint32_t k, n = 0;
     if (!r->ncode.layout->copy_limit_counts_code)
         return to - from;
@@ -2876,7 +2876,7 @@ static int same_exit(const rec *r, int32_t a, int32_t b) {
     bb = blk(r, r->cfg.block_of[b]);
     return ab->start == (uint32_t)a && bb->start == (uint32_t)b &&
            ab->end - ab->start == bb->end - bb->start &&
-           copy_size(r, ab->start, ab->end) <= 4 &&
+           rec_copy_size(r, ab->start, ab->end) <= 4 &&
            ins(r, ab->end - 1)->op == N_RETURN &&
            rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
 }
