@@ -408,6 +408,8 @@ static int32_t chain_cleanup_exit(const rec *r, const upy_block *cb,
     return after;
 }
 
+enum { MAX_COPY_SIZE = 4 };
+
 /* Whether blocks a and b are one small block that leaves the function (a
  * return or a raise, as an assert's): the compiler copies such a block
  * into the paths that go to it (3.12+ into the failing end of a chained
@@ -424,8 +426,11 @@ static int same_leaving_block(const rec *r, int32_t a, int32_t b) {
     bb = blk(r, b);
     n = ab->end - ab->start;
     op = (upy_nop)ins(r, ab->end - 1)->op;
-    return n == bb->end - bb->start && n <= 4 &&
+    /* (Normalizing makes at most two instructions of one: the cheap
+     * bound first, as blocks of large functions are long.) */
+    return n == bb->end - bb->start && n <= 2 * MAX_COPY_SIZE &&
            (op == N_RETURN || op == N_RAISE) &&
+           rec_copy_size(r, ab->start, ab->end) <= MAX_COPY_SIZE &&
            rec_same_code(r, ab->start, bb->start, n);
 }
 
@@ -1211,10 +1216,17 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
         c->last == first.last ? first.chain_cleanup : UPY_NO_BLOCK;
     c->chain_fail = first.chain_fail;
     /* The body of an if (or the first value of an if-else) is what follows
-     * the test in the code: make on_true that. */
+     * the test in the code: make on_true that.  A chained comparison's
+     * failing end may be a copy of where the test goes (left for the copy
+     * after its cleanup, see chain_test), which counts as that block:
+     * `if a or not (p <= q <= r): return 1` / `return p` (3.12+), where
+     * the fall-through copy of `return 1` is the body. */
     {
         int32_t ft = peek_through_jumps(r, blk(r, c->last)->next);
-        if (c->on_false == ft && c->on_true != ft) {
+        int copy_of_false = c->on_false != ft && c->on_true != ft &&
+                            same_leaving_block(r, ft, c->on_false) &&
+                            !same_leaving_block(r, ft, c->on_true);
+        if ((c->on_false == ft && c->on_true != ft) || copy_of_false) {
             int32_t t = c->on_true;
             c->on_true = c->on_false;
             c->on_false = t;
@@ -1301,8 +1313,6 @@ static int branch_effect(const rec *r, uint32_t from, uint32_t to) {
     }
     return d;
 }
-
-enum { MAX_COPY_SIZE = 4 };
 
 /* Whether two instructions do the same (a constant split from its return
  * or not: the flags may differ between copies). */

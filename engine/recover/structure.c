@@ -997,6 +997,26 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
     return best >= rg->end ? rg->end : best;
 }
 
+/* The block whose jump ends the way out of an except clause that starts
+ * (POP_EXCEPT) at block b: b itself, or the lone jump b runs into where
+ * the exception table splits the two.  3.13 covers the POP_EXCEPT of a
+ * clause of an inner try by the handler of the try around it, but not the
+ * jump after it (`try: try: A / except E: if c: x = 1 / else: raise` /
+ * `except E: B`, then code laid out before the handlers: POP_EXCEPT under
+ * B's handler, JUMP_BACKWARD_NO_INTERRUPT under none), so the way out is
+ * two blocks.  UPY_NO_BLOCK when b does not end in a jump. */
+static int32_t way_out_jump(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b), *nb;
+    if (ins(r, bb->end - 1)->op == N_JUMP)
+        return b;
+    if (!falls_into(r, b + 1))
+        return UPY_NO_BLOCK;
+    nb = blk(r, b + 1);
+    return nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP
+               ? b + 1
+               : UPY_NO_BLOCK;
+}
+
 /* The target of the way out of an except clause in [then_start,
  * else_start) when it leaves region rg backwards, else UPY_NO_BLOCK.  With
  * the handlers laid out after the code (3.12+), each branch of an if that
@@ -1006,14 +1026,15 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
  * the else part. */
 static int32_t clause_way_out(const rec *r, int32_t then_start,
                               int32_t else_start, const region *rg) {
-    int32_t b;
+    int32_t b, j;
     for (b = then_start; b < else_start && b < (int32_t)r->cfg.count; b++) {
-        const upy_block *bb = blk(r, b);
-        if (ins(r, bb->start)->op == N_POP_EXCEPT &&
-            ins(r, bb->end - 1)->op == N_JUMP && bb->jump != UPY_NO_BLOCK &&
-            bb->jump < rg->start && bb->jump != rg->cont &&
-            bb->jump != rg->loop && bb->jump != rg->brk)
-            return bb->jump;
+        if (ins(r, blk(r, b)->start)->op != N_POP_EXCEPT ||
+            (j = way_out_jump(r, b)) == UPY_NO_BLOCK)
+            continue;
+        j = blk(r, j)->jump;
+        if (j != UPY_NO_BLOCK && j < rg->start && j != rg->cont &&
+            j != rg->loop && j != rg->brk)
+            return j;
     }
     return UPY_NO_BLOCK;
 }
@@ -2963,7 +2984,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
  * normalizing may make two (a global's load and the NULL before a call);
  * 3.11 counts its PRECALL too, which normalizing drops, so there the
  * normalized instructions are the measure that keeps to the limit. */
-static uint32_t copy_size(const rec *r, uint32_t from, uint32_t to) {
+uint32_t rec_copy_size(const rec *r, uint32_t from, uint32_t to) {
     uint32_t k, n = 0;
     if (!r->ncode.layout->copy_limit_counts_code)
         return to - from;
@@ -2985,7 +3006,7 @@ static int same_exit(const rec *r, int32_t a, int32_t b) {
     bb = blk(r, r->cfg.block_of[b]);
     return ab->start == (uint32_t)a && bb->start == (uint32_t)b &&
            ab->end - ab->start == bb->end - bb->start &&
-           copy_size(r, ab->start, ab->end) <= 4 &&
+           rec_copy_size(r, ab->start, ab->end) <= 4 &&
            ins(r, ab->end - 1)->op == N_RETURN &&
            rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
 }

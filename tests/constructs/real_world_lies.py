@@ -486,3 +486,59 @@ def try_nested_if_before_copied_return(a, b):
     except IndexError:
         pass
     return n
+
+
+# 3.13 covers the POP_EXCEPT ending an inner try's clause by the handler of
+# the outer try, but not the jump back to the code after the tries: the
+# clause's way out is two blocks, was not seen, and `else: raise` was read
+# as the code after the if, so the raise also ran when c was true
+# (pydantic v1 fields.ModelField._validate_discriminated_union).
+def nested_try_clause_if_else_raise(g, c):
+    try:
+        try:
+            x = g()
+        except KeyError:
+            if c:
+                x = 1
+            else:
+                raise
+    except KeyError:
+        return 'missing'
+    print(x)
+
+
+def nested_try_named_clause_elif_raise(g, c, d):
+    try:
+        try:
+            x = g()
+        except KeyError as e:
+            if c:
+                x = e
+            elif d:
+                x = 3
+            else:
+                raise
+    except KeyError:
+        return 'missing'
+    print(x)
+
+
+# 3.12+ copy the exit of `if a or not (lo <= p <= hi): exit` into the
+# chain's failing end, after its last link, and keep the other copy after
+# the chain's cleanup, where `a` jumps too.  The copy after the test was
+# not taken for the body: `return 1` was lost, unmarked, the test negated
+# into `if not a and lo <= p <= hi: <the rest>` (3.12 / 3.13).
+def or_not_chain_return_const(p, a):
+    if a or not (-366 <= p <= 366):
+        return 1
+    print(p)
+
+
+# The same with a raise of a call, which 3.12 counts as four instructions
+# (normalized: five) and copies, so the test could not be read and the copy
+# was marked (dateutil rrule.__init__).
+def or_not_chain_raise_call(p):
+    if p == 0 or not (-366 <= p <= 366):
+        raise ValueError('bysetpos must be between 1 and 366')
+    return p
+
