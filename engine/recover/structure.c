@@ -2251,6 +2251,52 @@ static int clause_pops_iterator(const rec *r, const upy_block *b) {
            ins(r, b->end - 3)->op == N_POP_EXCEPT;
 }
 
+/* Whether block b pops a for loop's iterator and jumps: a break whose
+ * copy of the code after the loop normalize joined back to that code. */
+static int pops_and_jumps(const rec *r, const upy_block *b) {
+    return b->end - b->start == 2 && ins(r, b->start)->op == N_POP_TOP &&
+           ins(r, b->start + 1)->op == N_JUMP;
+}
+
+/* Whether only blocks laid out at or after block h reach block b. */
+static int reached_after(const upy_block *b, int32_t h) {
+    uint32_t k;
+    for (k = 0; k < b->npreds; k++)
+        if (b->preds[k] < h)
+            return 0;
+    return b->npreds > 0;
+}
+
+/* Where the jump forward ending block b of handler h's code goes as a
+ * break of the for loop around: b pops the iterator itself
+ * (clause_pops_iterator), or jumps to code that only the handler's code
+ * reaches and that does.  3.12+ lays the code after a try that only the
+ * except clause reaches with the cold code (push_cold_blocks_to_end), so
+ * a `break` there is POP_EXCEPT; JUMP a / a: [test]; POP_TOP; JUMP on,
+ * past the loop's else part:
+ *
+ *     for p in q:
+ *         try: g(p)
+ *         except E: pass
+ *         else: return 1
+ *         if p == 2: break
+ *     else: h()
+ *
+ * UPY_NO_BLOCK when it is neither. */
+static int32_t jump_after_pop(const rec *r, int32_t h, const upy_block *b) {
+    int32_t t;
+    if (clause_pops_iterator(r, b))
+        return b->jump;
+    for (t = b->jump; t < (int32_t)r->cfg.count; t++) {
+        const upy_block *tb = blk(r, t);
+        if (tb->is_handler || !reached_after(tb, h))
+            break;
+        if (pops_and_jumps(r, tb) && tb->jump < h)
+            return tb->jump;
+    }
+    return UPY_NO_BLOCK;
+}
+
 /* The furthest block after `exit` (and before the handlers) that the code
  * of handler h, laid out after all other code (3.12+), jumps to, or brk
  * when it jumps to none further: the break of an except clause in the body
@@ -2267,13 +2313,16 @@ static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
         /* (A jump on to code laid out after the handler, as a copy of a
          * while loop's test, goes on in the loop; unless it is a break of
          * a for loop, see clause_pops_iterator.) */
-        if (ins(r, b->end - 1)->op != N_JUMP ||
-            (b->jump > h && !clause_pops_iterator(r, b)))
+        int32_t to;
+        if (ins(r, b->end - 1)->op != N_JUMP)
             continue;
-        if (b->jump > brk && b->jump > exit && b->jump < rg->end)
-            brk = b->jump;
-        else if (leaves_to_follow(r, b->jump, rg))
-            *away = b->jump;
+        to = b->jump > h ? jump_after_pop(r, h, b) : b->jump;
+        if (to == UPY_NO_BLOCK)
+            continue;
+        if (to > brk && to > exit && to < rg->end)
+            brk = to;
+        else if (leaves_to_follow(r, to, rg))
+            *away = to;
     }
     return brk;
 }

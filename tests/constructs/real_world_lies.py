@@ -542,3 +542,37 @@ def or_not_chain_raise_call(p):
         raise ValueError('bysetpos must be between 1 and 366')
     return p
 
+
+
+# 3.12+ lay the code after a try that only its except clause reaches with
+# the cold code (push_cold_blocks_to_end): a break there pops the
+# iterator and jumps past the for loop's else part, reached from the
+# clause's way out.  No break was seen, so the else part was printed after
+# the loop and ran after the break too (trio _dtls DTLSChannel.do_handshake).
+def for_else_break_after_try_else_return(q, g, log):
+    for p in q:
+        try:
+            g(p)
+        except KeyError:
+            pass
+        else:
+            return 'ok'
+        break
+    else:
+        log.append('else')
+    log.append('after')
+
+
+def for_else_if_break_after_try_else_return(q, g, log):
+    for p in q:
+        try:
+            g(p)
+        except KeyError:
+            pass
+        else:
+            return 'ok'
+        if p == 2:
+            break
+    else:
+        log.append('else')
+    log.append('after')
