@@ -1394,6 +1394,15 @@ static int only_leaves(const rec *r, const region *rg, int32_t b) {
            rec_same_code(r, i, eb->end - n, n);
 }
 
+/* Whether blocks a and b hold the same code: copies of one exit (3.12+
+ * flowgraph.c inline_small_exit_blocks copies the finally body and return
+ * ending a function into each branch that runs off to it). */
+static int same_block_code(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab = blk(r, a), *bb = blk(r, b);
+    return ab->end - ab->start == bb->end - bb->start &&
+           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+}
+
 /* Where the else part of the if / else with then part [on_true,
  * on_false) ends when it is the last statement of a try body (region rg)
  * and runs on past the protected range into blocks that only it reaches,
@@ -1409,7 +1418,10 @@ static int only_leaves(const rec *r, const region *rg, int32_t b) {
  * then the body's JUMP_FORWARD over the handler, which the then part jumps
  * to; 3.12 the body, a copy of the code after the loop, then the code the
  * then part jumps to (3.13 may lay that out after the handlers).  A try
- * whose else part is the break has both parts of the if run into it. */
+ * whose else part is the break has both parts of the if run into it; and
+ * where the then part jumps to a copy of the same exit, the if / else
+ * ends there (the code after a try / finally, copied into each branch:
+ * asyncio Task.__step_run_and_handle_result, 3.12). */
 static int32_t else_runs_past_body(const rec *r, const region *rg,
                                    int32_t on_true, int32_t on_false,
                                    int32_t *way_on) {
@@ -1431,7 +1443,7 @@ static int32_t else_runs_past_body(const rec *r, const region *rg,
                 return UPY_NO_BLOCK;
         if (!upy_nin_falls_through(ins(r, kb->end - 1))) {
             *way_on = j;
-            return k + 1;
+            return same_block_code(r, k, j) ? UPY_NO_BLOCK : k + 1;
         }
     }
     return UPY_NO_BLOCK;
