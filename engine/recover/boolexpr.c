@@ -176,8 +176,16 @@ static int is_chain_middle(const sval *v, const upy_expr *cmp) {
  * when both are on one line (or the target has none), so that one is
  * still there.  Two exceptions, where the jump is a `break` the loop and
  * try structuring take in as exits: after a test that jumps back (the
- * last `if t: break` of a loop before 3.11), and where the jump leaves the
- * test's exception range (3.12+ places a break out of a try body so). */
+ * last `if t: break` of a loop before 3.11), and where the jump right
+ * after its test leaves the test's exception range (3.12+ places a break
+ * out of a try body so).  Not after other code: after a then part's jump
+ * it is an `else: break` (3.12+ lays its block out after the then part),
+ * and code that runs into it goes on there (3.11: `try:` / `if r: f(r)` /
+ * `break` ends the body by f(r), then the break's jump past the protected
+ * range, which the test jumps to: `if r: f(r)` + `break`, not `if not r:
+ * break` + `f(r)`).  structure.c else_runs_past_body then gives such a
+ * break to the else part it ends, where the then part goes on elsewhere,
+ * rather than to the try's else part. */
 static int is_forwarding_jump(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     const upy_nin *j = ins(r, bb->start), *test;
@@ -187,7 +195,8 @@ static int is_forwarding_jump(const rec *r, int32_t b) {
         return 1;
     test = ins(r, bb->start - 1);
     return (test->op == N_POP_JUMP_IF && test->target <= (int32_t)bb->start) ||
-           test->line == j->line || test->handler != j->handler;
+           test->line == j->line ||
+           (test->handler != j->handler && test->op == N_POP_JUMP_IF);
 }
 
 /* A block that only jumps on: its target; else the block itself. */

@@ -959,9 +959,12 @@ static int dead_jump_over_else(const rec *r, int32_t b) {
            ins(r, bb->start - 1)->op != N_RETURN;
 }
 
-static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
-                        const region *rg) {
-    int32_t b, best = UPY_NO_BLOCK, h = UPY_NO_BLOCK;
+/* The nearest place past else_start that the then part [then_start,
+ * else_start) jumps to, other than a break or continue: where the if
+ * statement ends, as far as the then part tells; else UPY_NO_BLOCK. */
+static int32_t then_jump_end(const rec *r, int32_t then_start,
+                             int32_t else_start, const region *rg) {
+    int32_t b, best = UPY_NO_BLOCK;
     for (b = then_start; b < else_start && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
         const upy_nin *last = ins(r, bb->end - 1);
@@ -974,6 +977,13 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
         if (best == UPY_NO_BLOCK || t < best)
             best = t;
     }
+    return best;
+}
+
+static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
+                        const region *rg) {
+    int32_t b, best = then_jump_end(r, then_start, else_start, rg);
+    int32_t h = UPY_NO_BLOCK;
     /* A then part that only leaves but for the except clauses of a try at
      * its end, laid out after the code (3.12+), goes on where those jump
      * back to.  (Each handler once: the blocks of a try body share it.
@@ -1407,21 +1417,32 @@ static uint32_t copied_tail(const rec *r, const upy_ptr_vec *body,
     return best;
 }
 
+/* Whether block b is the break of rg's for loop alone: the POP_TOP of the
+ * iterator, on the stack's top, and the jump to the loop's exit, after
+ * the copies of the finally bodies and with exits it leaves through
+ * (skipped). */
+static int pops_iterator_to_break(const rec *r, const region *rg, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = bb->start;
+    while (i + 2 < bb->end && r->skip[i])
+        i++;
+    return bb->end - i == 2 && ins(r, i)->op == N_POP_TOP && r->sp &&
+           r->stack[r->sp - 1].kind == SV_ITER && is_break(rg, bb->jump);
+}
+
 /* Where block b, outside region rg, goes when it is the lone jump of a
  * break or continue of rg's loop (a handler's protected range ends before
  * such a jump), else UPY_NO_BLOCK.  The break of a for loop pops its
  * iterator, on the stack's top, first: the try is left before that. */
 static int32_t lone_loop_jump(const rec *r, const region *rg, int32_t b) {
     const upy_block *bb;
-    uint32_t n;
     if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count || inside(rg, b))
         return UPY_NO_BLOCK;
     bb = blk(r, b);
-    n = bb->end - bb->start;
-    if (n == 2 && ins(r, bb->start)->op == N_POP_TOP && r->sp &&
-        r->stack[r->sp - 1].kind == SV_ITER && is_break(rg, bb->jump))
+    if (pops_iterator_to_break(r, rg, b))
         return bb->jump;
-    if (bb->is_handler || n != 1 || ins(r, bb->start)->op != N_JUMP ||
+    if (bb->is_handler || bb->end - bb->start != 1 ||
+        ins(r, bb->start)->op != N_JUMP ||
         !(is_break(rg, bb->jump) || bb->jump == rg->cont))
         return UPY_NO_BLOCK;
     return bb->jump;
@@ -1445,6 +1466,104 @@ static int ends_body_by_loop_jump(const rec *r, const region *rg,
            eb->preds[0] == rg->end - 1 &&
            blk(r, rg->end - 1)->next == rg->end &&
            lone_loop_jump(r, rg, rg->end) != UPY_NO_BLOCK;
+}
+
+/* Whether the innermost loop of region rg is a for loop (a POP_TOP before
+ * the code of its exit pops the iterator; in a while loop, a value). */
+static int in_for_loop(const rec *r, const region *rg) {
+    return rg->loop != UPY_NO_BLOCK &&
+           ins(r, blk(r, rg->loop)->end - 1)->op == N_FOR_ITER;
+}
+
+/* The most neutral instructions of an exit block the compiler copies (up
+ * to four of its own, some of which the neutral form splits). */
+enum { MAX_EXIT_COPY = 8 };
+
+/* Whether block b only leaves rg's loop or the function, as the code of
+ * a break, continue or return the compiler lays out past a try body's
+ * protected range: the lone jump of a break or continue, a return whose
+ * value is loaded before (or a constant's), or a copy of the code at the
+ * loop's exit, a small block that returns (3.12+); after the copies of
+ * the finally bodies and with exits it leaves through (skipped) and, for
+ * a for loop's break, the pop of the iterator.  Code that may raise, run
+ * in the protected range, would be caught by the handler. */
+static int only_leaves(const rec *r, const region *rg, int32_t b) {
+    const upy_block *bb = blk(r, b), *eb;
+    uint32_t i = bb->start, n;
+    while (i + 1 < bb->end && r->skip[i])
+        i++;
+    if (ins(r, bb->end - 1)->op == N_JUMP)
+        return (i + 1 == bb->end &&
+                (is_break(rg, bb->jump) || bb->jump == rg->cont)) ||
+               pops_iterator_to_break(r, rg, b);
+    if (ins(r, bb->end - 1)->op != N_RETURN)
+        return 0;
+    if (i + 1 < bb->end && ins(r, i)->op == N_POP_TOP && in_for_loop(r, rg))
+        i++;
+    n = bb->end - i;
+    if (n == 1 || (n == 2 && ins(r, i)->op == N_LOAD_CONST))
+        return 1;
+    if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count)
+        return 0;
+    eb = blk(r, rg->brk);
+    return n <= MAX_EXIT_COPY && eb->end - eb->start >= n &&
+           ins(r, eb->end - 1)->op == N_RETURN &&
+           rec_same_code(r, i, eb->end - n, n);
+}
+
+/* Whether blocks a and b hold the same code: copies of one exit (3.12+
+ * flowgraph.c inline_small_exit_blocks copies the finally body and return
+ * ending a function into each branch that runs off to it). */
+static int same_block_code(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab = blk(r, a), *bb = blk(r, b);
+    return ab->end - ab->start == bb->end - bb->start &&
+           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+}
+
+/* Where the else part of the if / else with then part [on_true,
+ * on_false) ends when it is the last statement of a try body (region rg)
+ * and runs on past the protected range into blocks that only it reaches,
+ * up to one that does not fall through, while the then part jumps
+ * elsewhere (*way_on gets where): those blocks end the else part, they
+ * are no else part of the try; else UPY_NO_BLOCK.  The compiler leaves
+ * the try before a break, continue or return (3.11 compile.c
+ * compiler_unwind_fblock pops the handler first), so their jumps lie
+ * after the protected range, and 3.12+ copies a small exit in a break's
+ * place (flowgraph.c inline_small_exit_blocks).  In `while p < n:` /
+ * `try:` / `if a: p += 1` / `else: r = g(); break` / `except E: h()`,
+ * 3.11 lays out the body, the break's JUMP_FORWARD to the loop's exit,
+ * then the body's JUMP_FORWARD over the handler, which the then part jumps
+ * to; 3.12 the body, a copy of the code after the loop, then the code the
+ * then part jumps to (3.13 may lay that out after the handlers).  A try
+ * whose else part is the break has both parts of the if run into it; and
+ * where the then part jumps to a copy of the same exit, the if / else
+ * ends there (the code after a try / finally, copied into each branch:
+ * asyncio Task.__step_run_and_handle_result, 3.12). */
+static int32_t else_runs_past_body(const rec *r, const region *rg,
+                                   int32_t on_true, int32_t on_false,
+                                   int32_t *way_on) {
+    int32_t k, j;
+    uint32_t p;
+    if (rg->handler == UPY_NO_BLOCK || !inside(rg, on_true) ||
+        !inside(rg, on_false) || on_false <= on_true)
+        return UPY_NO_BLOCK;
+    j = then_jump_end(r, on_true, on_false, rg);
+    if (j == UPY_NO_BLOCK || j == rg->end)
+        return UPY_NO_BLOCK;
+    for (k = rg->end; k < (int32_t)r->cfg.count && k != j; k++) {
+        const upy_block *kb = blk(r, k);
+        if (kb->is_handler || kb->handler == rg->handler ||
+            kb->rpo == UINT32_MAX || !kb->npreds || !only_leaves(r, rg, k))
+            return UPY_NO_BLOCK;
+        for (p = 0; p < kb->npreds; p++)
+            if (kb->preds[p] < on_false || kb->preds[p] > k)
+                return UPY_NO_BLOCK;
+        if (!upy_nin_falls_through(ins(r, kb->end - 1))) {
+            *way_on = j;
+            return same_block_code(r, k, j) ? UPY_NO_BLOCK : k + 1;
+        }
+    }
+    return UPY_NO_BLOCK;
 }
 
 /* Whether only the blocks of condition c jump to block b: its false way
@@ -1832,7 +1951,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
     int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
-    int32_t way_out = UPY_NO_BLOCK, pass_jump;
+    int32_t way_out = UPY_NO_BLOCK, pass_jump, tail_end, tb;
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
     sval *saved = NULL;
@@ -2006,6 +2125,18 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (rec_region(r, on_false, &else_rg, &orelse))
             return -1;
         *next = r->exit_block;
+    } else if (els_end == rg->end && on_false < els_end &&
+               (tail_end = else_runs_past_body(r, rg, on_true, on_false,
+                                               &way_out)) != UPY_NO_BLOCK) {
+        region else_rg = rec_sub_region(rg, on_false, tail_end, way_out);
+        if (rec_region(r, on_false, &else_rg, &orelse))
+            return -1;
+        /* (A block of the tail the walk did not read as its break,
+         * continue or return would be lost: not recovered.) */
+        for (tb = rg->end; tb < tail_end; tb++)
+            if (!r->done[tb])
+                return rec_fail_region(r, c->first, rg, out);
+        *next = way_out;
     } else if (els_end != UPY_NO_BLOCK && on_false < els_end) {
         region else_rg = rec_sub_region(rg, on_false, els_end, els_end);
         if (rec_region(r, on_false, &else_rg, &orelse))
@@ -4681,10 +4812,6 @@ static int copied_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     return ins(r, b)->line >= 0 && rec_same_lines(r, a, b, n);
 }
 
-/* The most neutral instructions of an exit block the compiler copies (up
- * to four of its own, some of which the neutral form splits). */
-enum { MAX_EXIT_COPY = 8 };
-
 /* Where the copy of a loop's exit that a return ending at ret would be
  * starts: after the POP_TOP of a for loop's iterator, up to
  * MAX_EXIT_COPY neutral instructions back; ret + 1 when there is none. */
@@ -4709,13 +4836,6 @@ static uint32_t exit_copy_start(const rec *r, const upy_block *bb,
  * loaded, after any other value). */
 static int is_const_return(const rec *r, uint32_t p, uint32_t ret) {
     return ret - p == 1 && ins(r, p)->op == N_LOAD_CONST;
-}
-
-/* Whether the innermost loop of region rg is a for loop (a POP_TOP before
- * the code of its exit pops the iterator; in a while loop, a value). */
-static int in_for_loop(const rec *r, const region *rg) {
-    return rg->loop != UPY_NO_BLOCK &&
-           ins(r, blk(r, rg->loop)->end - 1)->op == N_FOR_ITER;
 }
 
 /* Where the copy of the exit of the for loop of region rg that a break
@@ -5751,8 +5871,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 }
                 /* The jump of a break or continue, split from the code
                  * before it where the protected range ends (after the
-                 * copies of the with exits it leaves through). */
-                if (inside(rg, b) && is_loop_exit_jump(r, b) && !r->done[b]) {
+                 * copies of the with exits it leaves through; a for
+                 * loop's break pops the iterator first). */
+                if (inside(rg, b) && !r->done[b] &&
+                    (is_loop_exit_jump(r, b) ||
+                     pops_iterator_to_break(r, rg, b))) {
                     st = loop_jump(r, bb->jump, rg, out);
                     if (st) {
                         r->done[b] = 1;
