@@ -89,29 +89,91 @@ static int same_const(const upy_object *a, const upy_object *b) {
     }
 }
 
-/* Whether o is an item of tuple or frozenset t, at any depth. */
-static int item_of(const upy_object *o, const upy_object *t) {
-    size_t k;
-    if (t->kind != UPY_TUPLE && t->kind != UPY_FROZENSET)
-        return 0;
-    for (k = 0; k < upy_seq_len(t); k++)
-        if (same_const(o, upy_seq_item(t, k)) ||
-            item_of(o, upy_seq_item(t, k)))
-            return 1;
-    return 0;
+/* A hash of constant o's value, equal for constants same_const says are
+ * one. */
+static uint32_t const_hash(const upy_object *o) {
+    uint32_t h = 2166136261u ^ (uint32_t)o->kind, k;
+    const unsigned char *p = NULL;
+    size_t n = 0;
+    switch (o->kind) {
+    case UPY_INT:
+        p = (const unsigned char *)&o->u.integer.value;
+        n = sizeof o->u.integer.value;
+        break;
+    case UPY_FLOAT:
+        p = (const unsigned char *)&o->u.real;
+        n = sizeof o->u.real;
+        break;
+    case UPY_STR:
+    case UPY_BYTES:
+        p = (const unsigned char *)o->u.bytes.data;
+        n = o->u.bytes.len;
+        break;
+    case UPY_TUPLE:
+    case UPY_FROZENSET:
+        for (k = 0; k < upy_seq_len(o); k++)
+            h = (h ^ const_hash(upy_seq_item(o, k))) * 16777619u;
+        return h;
+    default:
+        return h;
+    }
+    for (k = 0; k < n; k++)
+        h = (h ^ p[k]) * 16777619u;
+    return h;
 }
 
-/* Whether slot k is an item of another constant: the optimizer folds
- * loads of constants into a tuple (defaults, `x in (1, 2)`, a display)
- * and leaves the items numbered, which the tuple in the output numbers
- * again in their place. */
-static int folded_item(const rec *r, uint32_t k) {
-    const upy_object *consts = r->code->consts;
-    size_t j;
-    for (j = 0; j < upy_seq_len(consts); j++)
-        if (j != k && item_of(upy_seq_item(consts, k), upy_seq_item(consts, j)))
-            return 1;
-    return 0;
+/* co_consts by value: the slots of each hash bucket, chained. */
+typedef struct const_table {
+    const upy_object *consts;
+    int32_t *head, *next;
+    uint32_t mask;
+} const_table;
+
+/* Marks in folded the slots other than j that hold an item of tuple or
+ * frozenset t, at any depth. */
+static void mark_items(const const_table *t, const upy_object *c, uint32_t j,
+                       uint8_t *folded) {
+    size_t k;
+    int32_t s;
+    if (c->kind != UPY_TUPLE && c->kind != UPY_FROZENSET)
+        return;
+    for (k = 0; k < upy_seq_len(c); k++) {
+        const upy_object *item = upy_seq_item(c, k);
+        for (s = t->head[const_hash(item) & t->mask]; s >= 0; s = t->next[s])
+            if ((uint32_t)s != j &&
+                same_const(item, upy_seq_item(t->consts, (size_t)s)))
+                folded[s] = 1;
+        mark_items(t, item, j, folded);
+    }
+}
+
+/* For each slot, whether it is an item of another constant: the optimizer
+ * folds loads of constants into a tuple (defaults, `x in (1, 2)`, a
+ * display) and leaves the items numbered, which the tuple in the output
+ * numbers again in their place.  Found once per code object through a
+ * table by value (a slot against every other was quadratic: 18,000
+ * constants of straight code took 0.3 s).  NULL when out of memory. */
+static uint8_t *folded_items(rec *r) {
+    const_table t;
+    uint32_t n = (uint32_t)upy_seq_len(r->code->consts), size = 2, k;
+    uint8_t *folded = upy_arena_array(r->scratch, n + 1, 1);
+    while (size < 2 * n)
+        size *= 2;
+    t.consts = r->code->consts;
+    t.mask = size - 1;
+    t.head = upy_arena_array(r->scratch, size, sizeof *t.head);
+    t.next = upy_arena_array(r->scratch, n + 1, sizeof *t.next);
+    if (!folded || !t.head || !t.next)
+        return NULL;
+    memset(t.head, 0xff, size * sizeof *t.head);
+    for (k = 0; k < n; k++) {
+        uint32_t h = const_hash(upy_seq_item(t.consts, k)) & t.mask;
+        t.next[k] = t.head[h];
+        t.head[h] = (int32_t)k;
+    }
+    for (k = 0; k < n; k++)
+        mark_items(&t, upy_seq_item(t.consts, k), k, folded);
+    return folded;
 }
 
 /* The neutral instruction holding the code at byte offset `offset`: the
@@ -367,8 +429,8 @@ static int dead_code_const(const rec *r, const uint32_t *first, uint32_t k,
  * pass` numbers again.  None is left alone: the optimizer turns `x is
  * None` into a jump that tests for None (3.11+), and the output's `is
  * None` numbers it in its place. */
-static int dead_literal(const rec *r, const uint32_t *first, uint32_t k,
-                        int doc_slot) {
+static int dead_literal(const rec *r, const uint32_t *first,
+                        const uint8_t *folded, uint32_t k, int doc_slot) {
     const upy_object *c = upy_seq_item(r->code->consts, k);
     if (first[k] != UINT32_MAX || (k == 0 && doc_slot) ||
         (k > 0 && !r->ncode.layout->keeps_unused_consts))
@@ -379,7 +441,7 @@ static int dead_literal(const rec *r, const uint32_t *first, uint32_t k,
      * code's statement numbers it again.) */
     if (k > 0 && c->kind == UPY_STR && dead_code_const(r, first, k - 1, doc_slot))
         return 0;
-    return literal(c) && !folded_item(r, k);
+    return literal(c) && !folded[k];
 }
 
 /* A place right after a statement that always leaves (a raise, a
@@ -504,6 +566,14 @@ static int unpacked_at(const rec *r, uint32_t load) {
            r->ncode.ins[load + 1].op == N_UNPACK_SEQUENCE;
 }
 
+/* Whether slot j holds a tuple or frozenset the optimizer folded that is
+ * not unpacked where it is first loaded (see late_folded). */
+static int folded_tuple(const rec *r, const uint32_t *first, uint32_t j) {
+    const upy_object *c = upy_seq_item(r->code->consts, j);
+    return (c->kind == UPY_TUPLE || c->kind == UPY_FROZENSET) &&
+           !unpacked_at(r, first[j]);
+}
+
 /* Whether slot j holds a tuple the optimizer folded, numbered after all
  * the code's constants (only such tuples follow it) and loaded where its
  * items were: a def's defaults, `lambda x=False: x`.  (Not so when one of
@@ -511,11 +581,8 @@ static int unpacked_at(const rec *r, uint32_t load) {
  * numbers True, then (1, 1), and 3.12+ drop the (0, ''); the True, loaded
  * later by other code, is numbered before the tuple again.) */
 static int late_folded(const rec *r, const uint32_t *first, uint32_t j) {
-    const upy_object *consts = r->code->consts;
-    for (; j < upy_seq_len(consts); j++)
-        if ((upy_seq_item(consts, j)->kind != UPY_TUPLE &&
-             upy_seq_item(consts, j)->kind != UPY_FROZENSET) ||
-            unpacked_at(r, first[j]))
+    for (; j < upy_seq_len(r->code->consts); j++)
+        if (!folded_tuple(r, first, j))
             return 0;
     return 1;
 }
@@ -547,20 +614,21 @@ static uint32_t first_none_test(const rec *r, uint32_t before) {
  *     else:
  *         f('b')
  *
- * An `if c: pass` right after that statement numbers it there again. */
-static int misordered_literal(const rec *r, const uint32_t *first, uint32_t n,
-                              uint32_t k, int doc_slot) {
+ * An `if c: pass` right after that statement numbers it there again.
+ * `later` is the first load of the constants numbered after k but the
+ * late folded tuples (late_folded), kept by the caller as it goes from
+ * the last slot to the first. */
+static int misordered_literal(const rec *r, const uint32_t *first,
+                              const uint8_t *folded, uint32_t later, uint32_t k,
+                              int doc_slot) {
     const upy_object *c = upy_seq_item(r->code->consts, k);
-    uint32_t j, use = first[k];
+    uint32_t use = first[k];
     if (first[k] == UINT32_MAX || (k == 0 && doc_slot) || !literal(c) ||
-        folded_item(r, k))
+        folded[k])
         return 0;
     if (c->kind == UPY_NONE)
         use = first_none_test(r, use);
-    for (j = k + 1; j < n; j++)
-        if (first[j] < use && !late_folded(r, first, j))
-            return 1;
-    return 0;
+    return later < use;
 }
 
 /* Whether constant k is first loaded after a code object numbered after
@@ -655,6 +723,9 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
                         int doc_slot) {
     uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
     uint32_t *first = n ? rec_first_const_loads(r) : NULL;
+    uint8_t *folded = n ? folded_items(r) : NULL;
+    uint32_t later = UINT32_MAX;
+    int tail_folded = 1;
     if (n && !first)
         return -1;
     /* A function's slot 0 (its docstring, else None) is numbered before
@@ -665,15 +736,21 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
     for (k = 0; k < n && r->const_tested_at; k++)
         if (r->const_tested_at[k] < first[k])
             first[k] = r->const_tested_at[k];
+    if (n && !folded)
+        return rec_oom(r);
     /* Those loaded out of order first: where they go (first[k] then)
      * bounds the places of the others. */
-    for (k = n; k-- > 0;)
-        if (misordered_literal(r, first, n, k, doc_slot) &&
+    for (k = n; k-- > 0;) {
+        if (misordered_literal(r, first, folded, later, k, doc_slot) &&
             renumber_misordered(r, body, lead, first, n, k))
             return -1;
+        tail_folded = tail_folded && folded_tuple(r, first, k);
+        if (!tail_folded && first[k] < later)
+            later = first[k];
+    }
     /* From the last, each going before those after it at one place. */
     for (k = n; k-- > 0;) {
-        if (dead_literal(r, first, k, doc_slot) &&
+        if (dead_literal(r, first, folded, k, doc_slot) &&
             renumber(r, body, lead, first, n, k))
             return -1;
         if (dead_code_const(r, first, k, doc_slot) &&
