@@ -699,6 +699,25 @@ static int runs_under_body_handler(const rec *r, uint32_t at, uint32_t fstart,
            ins(r, at)->handler != ins(r, e)->handler;
 }
 
+/* Whether the code at `at` runs under the handler of the finally whose
+ * body starts at fstart (the block holding fstart is that handler's entry,
+ * PUSH_EXC_INFO): then it is code of the try body, not a copy.  A copy in
+ * front of an exit runs after the compiler popped the finally's block
+ * (compile.c compiler_unwind_fblock_stack, FINALLY_TRY: POP_BLOCK first).
+ * (3.11:
+ *
+ *     try: a()                  b(); c()  <- under the finally's handler
+ *     except: pass              JUMP_FORWARD L
+ *     else: b(); c()            ...
+ *     finally: c()           L: c()       <- the copy, shared with the
+ *                                            except clause's way out
+ *
+ * read the else part's c() as a copy before its jump and dropped it.) */
+static int runs_under_own_handler(const rec *r, uint32_t at, uint32_t fstart) {
+    const upy_block *entry = blk(r, r->cfg.block_of[fstart]);
+    return entry->is_handler && ins(r, at)->handler == (int32_t)entry->start;
+}
+
 /* Whether a branch of the copy [at, at + n) of the finally body [fstart,
  * fstart + n) that ends that body early (it jumps past the body's RERAISE
  * to one of its own) jumps to the return [at + n, e] itself rather than
@@ -907,7 +926,8 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
              pops++)
             stop--;
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
-            runs_under_body_handler(r, stop - flen, fstart, flen, e))
+            runs_under_body_handler(r, stop - flen, fstart, flen, e) ||
+            runs_under_own_handler(r, stop - flen, fstart))
             continue;
         if (rec_skip_copy(r, stop - flen, fstart, flen))
             return -1;

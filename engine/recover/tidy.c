@@ -175,7 +175,13 @@ void rec_drop_final_return(const rec *r, upy_stmt_list *body) {
         rec_drop_final_return(r, &s->u.if_.orelse);
         break;
     case UPY_S_TRY:
-        if (s->u.try_.finalbody.len)
+        /* (A function's return in a try with a finally may be written: it
+         * is kept.  A module or class body writes none, so one there is
+         * the implicit return after the finally's copy on a clause's way
+         * out, which 3.12+ duplicates (`try: a / except: pass / else: b /
+         * finally: c` at module level read `return` after the inner try,
+         * then marked as a return outside a function).) */
+        if (s->u.try_.finalbody.len && !r->is_module && !r->is_class_body)
             break;
         rec_drop_final_return(r, s->u.try_.orelse.len ? &s->u.try_.orelse
                                                       : &s->u.try_.body);

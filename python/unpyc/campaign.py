@@ -59,6 +59,10 @@ MARK = "unpyc: could not recover this "
 # the code from there is left out, so the output is as incomplete as a
 # marked region.
 UNSUPPORTED = re.compile(r"# unpyc: (\w+) at offset \d+ is not supported by the decompiler yet")
+# The engine's comment where it recovered a return / break / continue
+# outside a function or loop: structure read wrong, counted as unrecovered
+# (the command exits 9 on it), so as marked as a region.
+OUTSIDE = re.compile(r"# unpyc: the code (?:leaves|jumps out|jumps back) [^(]*\((a `\w+`) outside")
 # Any comment of the engine's about the output ("# unpyc: a value missing
 # from the stack...").
 NOTE = "# unpyc: "
@@ -115,7 +119,10 @@ def _left_out(output: str) -> Optional[str]:
     if MARK in output:
         return _marked_category(output.split(MARK, 1)[1])
     unsupported = UNSUPPORTED.search(output)
-    return unsupported.group(1) + " not supported" if unsupported else None
+    if unsupported:
+        return unsupported.group(1) + " not supported"
+    outside = OUTSIDE.search(output)
+    return outside.group(1) + " outside its scope" if outside else None
 
 
 def _marked_category(region: str) -> str:

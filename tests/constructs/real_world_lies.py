@@ -576,3 +576,31 @@ def for_else_if_break_after_try_else_return(q, g, log):
     else:
         log.append('else')
     log.append('after')
+
+
+# 3.11: the else part of a try / except / else / finally jumps to the copy
+# of the finally body on the normal way out, which the except clause's way
+# out shares; an else part ending in the finally body's code looked like a
+# copy in front of an exit and was dropped, though it runs under the
+# finally's own handler (generated program, campaign seed 1, 3.11 #888).
+def try_except_else_finally_same_tail(a, b, log):
+    try:
+        a()
+    except KeyError:
+        pass
+    else:
+        log.append(b)
+        log.append('f')
+    finally:
+        log.append('f')
+
+
+def try_except_else_finally_else_is_finally(a, log):
+    try:
+        a()
+    except:
+        pass
+    else:
+        log.append('f')
+    finally:
+        log.append('f')
