@@ -1507,43 +1507,79 @@ static int binds_cell(const rec *r, const char *name) {
     return 0;
 }
 
-/* The instructions using fast local `name`: stores and dels, 3.12+'s
- * saves of it around an inlined comprehension (LOAD_FAST_AND_CLEAR), and
- * other loads. */
-static void count_fast_uses(const rec *r, const char *name, uint32_t *binds,
-                            uint32_t *saves, uint32_t *reads) {
-    uint32_t i;
-    *binds = *saves = *reads = 0;
-    for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
-        if (!is_fast_use(in) || !rec_str(in->obj) ||
-            strcmp(rec_str(in->obj), name) != 0)
-            continue;
-        if (in->op != N_LOAD)
-            ++*binds;
-        else if (in->arg == UPY_SCOPE_FAST_AND_CLEAR)
-            ++*saves;
-        else
-            ++*reads;
-    }
+/* The instructions using one fast local: stores and dels, 3.12+'s saves
+ * of it around an inlined comprehension (LOAD_FAST_AND_CLEAR), and other
+ * loads. */
+typedef struct fast_uses {
+    uint32_t binds, saves, reads;
+} fast_uses;
+
+static void tally_fast_use(const upy_nin *in, fast_uses *u) {
+    if (in->op != N_LOAD)
+        u->binds++;
+    else if (in->arg == UPY_SCOPE_FAST_AND_CLEAR)
+        u->saves++;
+    else
+        u->reads++;
 }
 
-/* Whether the code reads local `name` where no statement of the output
- * would bind it, so that the read would be a global's: no store or del
- * of it at all (`x: int` makes x local, with no code; so does the
- * compiler's dropped `if False: x = 0`), or, 3.12+, only those of the
- * comprehensions inlined in the code (each saves it, stores its target
- * and puts it back on both ways out: three stores), read after them as
- * maybe unbound (LOAD_FAST_CHECK; test_listcomps'
+/* The uses of fast local `name` in the code of r. */
+static fast_uses count_fast_uses(const rec *r, const char *name) {
+    fast_uses u = {0, 0, 0};
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        if (is_fast_use(in) && rec_str(in->obj) &&
+            strcmp(rec_str(in->obj), name) == 0)
+            tally_fast_use(in, &u);
+    }
+    return u;
+}
+
+/* The uses of each of co_varnames, by index, in one pass over the code
+ * (count_fast_uses per name read the code once per local: quadratic in
+ * straight code of many locals).  An instruction names the co_varnames
+ * entry itself, found by address, else one spelled alike.  NULL when out
+ * of memory. */
+static fast_uses *count_local_uses(rec *r) {
+    const upy_object *names = r->code->varnames;
+    uint32_t n = (uint32_t)upy_seq_len(names), i, k;
+    fast_uses *uses = upy_arena_array(r->scratch, n + 1, sizeof *uses);
+    upy_index_map at;
+    if (!uses || upy_index_map_init(&at, r->scratch, n))
+        return NULL;
+    for (k = 0; k < n; k++)
+        upy_index_map_put_first(&at, upy_seq_item(names, k), (int32_t)k);
+    for (i = 0; i < r->ncode.count; i++) {
+        const upy_nin *in = &r->ncode.ins[i];
+        int32_t slot;
+        if (!is_fast_use(in) || !rec_str(in->obj))
+            continue;
+        slot = upy_index_map_get(&at, in->obj);
+        for (k = 0; slot < 0 && k < n; k++)
+            if (strcmp(str_at(names, k), rec_str(in->obj)) == 0)
+                slot = (int32_t)k;
+        if (slot >= 0)
+            tally_fast_use(in, &uses[slot]);
+    }
+    return uses;
+}
+
+/* Whether the code reads local `name`, used as u says, where no statement
+ * of the output would bind it, so that the read would be a global's: no
+ * store or del of it at all (`x: int` makes x local, with no code; so
+ * does the compiler's dropped `if False: x = 0`), or, 3.12+, only those
+ * of the comprehensions inlined in the code (each saves it, stores its
+ * target and puts it back on both ways out: three stores), read after
+ * them as maybe unbound (LOAD_FAST_CHECK; test_listcomps'
  * test_unbound_local_after_comprehension).  The LOAD_FAST_CHECK is read
  * from the decoded form, decoded again (once) where the counts leave
  * that question open. */
-static int reads_unbound_local(rec *r, const char *name) {
-    uint32_t i, binds, saves, reads;
-    count_fast_uses(r, name, &binds, &saves, &reads);
-    if (!reads || !binds)
-        return reads != 0;
-    if (!saves || binds > 3 * saves)
+static int reads_unbound_local(rec *r, const char *name, fast_uses u) {
+    uint32_t i;
+    if (!u.reads || !u.binds)
+        return u.reads != 0;
+    if (!u.saves || u.binds > 3 * u.saves)
         return 0;
     decode_again(r);
     for (i = 0; i < r->decoded.count; i++) {
@@ -1594,9 +1630,12 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
         if (insert_bare_annotation(r, body, at++, name))
             return -1;
     }
+    fast_uses *uses = count_local_uses(r);
+    if (!uses)
+        return rec_oom(r);
     for (k = nparams; k < upy_seq_len(co->varnames); k++) {
         const char *name = str_at(co->varnames, k);
-        if (!reads_unbound_local(r, name))
+        if (!reads_unbound_local(r, name, uses[k]))
             continue;
         if (insert_bare_annotation(r, body, at++, name))
             return -1;
@@ -1620,7 +1659,7 @@ static int push_once(rec *r, upy_ptr_vec *to, const char *name) {
  * test). */
 static int enclosing_function_binds(const rec *r, const char *name) {
     const rec *p;
-    uint32_t binds, saves, reads;
+    fast_uses u;
     for (p = r->parent; p && !p->is_module; p = p->parent) {
         if (p->is_class_body)
             continue;
@@ -1628,8 +1667,9 @@ static int enclosing_function_binds(const rec *r, const char *name) {
             return 1;
         /* (Not the variable of a comprehension 3.12+ inline there, which
          * the code nested in it does not see: three stores of it each.) */
-        count_fast_uses(p, name, &binds, &saves, &reads);
-        if (in_names(p->code->varnames, name) && (!saves || binds > 3 * saves))
+        u = count_fast_uses(p, name);
+        if (in_names(p->code->varnames, name) &&
+            (!u.saves || u.binds > 3 * u.saves))
             return 1;
     }
     return 0;
