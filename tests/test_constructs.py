@@ -308,6 +308,18 @@ def f(E, a, c):
     # 3.12 / 3.13: the second loop read as the first's else part, the copy
     # of `return a` in its clause as its break: the return was lost and
     # the first loop ran on (found auditing test_ssl; now marked).
+    # 3.12 / 3.13: an empty try body with except* clauses took in the
+    # code after the try (`x; return`, copied by the clause's way out), so
+    # the NameError of x went to the clause (found auditing the campaign;
+    # now marked: try.c took_code_after_empty_body).
+    "empty_body_except_star.py": """\
+def f():
+    try:
+        pass
+    except* Missing:
+        pass
+    x
+""",
     "moved_return_in_else_loop.py": """\
 def f(it):
     while True:
@@ -339,7 +351,8 @@ def test_lie_guards_marked_or_equivalent(version: str, unpyc_path: str,
     assert out.exists(), proc.stdout[-2000:] + proc.stderr[-2000:]
     silent = [m["path"] + ": " + str(m.get("detail"))
               for m in json.loads(out.read_text())["modules"]
-              if m["status"] != "equivalent" and not m["marked"]]
+              if m["status"] not in ("equivalent", "skipped")
+              and not m.get("marked")]
     assert not silent, "\n".join(silent)
 
 

@@ -3185,6 +3185,29 @@ static int32_t inner_loop_end(const rec *r, int32_t b, int32_t h, int32_t end,
     return inner_end;
 }
 
+/* Whether the body of the try at block b made no code (N_EMPTY_BODY
+ * alone under its handler h, normalize.c find_empty_tries) yet holds
+ * statements before a return: the code after the try, up to its return,
+ * that the body's end took in (rec_protected_end, is_return_in_body).
+ * except* clauses have no reading that gives it back as the code after
+ * the try (an else part they do give back): 3.12 `try: pass` / `except*
+ * E: pass` / `x` read `x; return` as the body, so the NameError of x went
+ * to the clause.  Such a try is marked.  (A lone return taken in, as
+ * where a finally body's copy before it is skipped, runs the same.) */
+static int took_code_after_empty_body(const rec *r, int32_t b, int32_t h,
+                                      const upy_ptr_vec *body) {
+    const upy_nin *first = ins(r, blk(r, b)->start);
+    uint32_t k, n = body->len;
+    if (blk(r, b)->end - blk(r, b)->start != 1 || first->op != N_EMPTY_BODY ||
+        first->handler != (int32_t)blk(r, h)->start || !n ||
+        ((const upy_stmt *)body->items[n - 1])->kind != UPY_S_RETURN)
+        return 0;
+    for (k = 0; k + 1 < n; k++)
+        if (((const upy_stmt *)body->items[k])->kind != UPY_S_PASS)
+            return 1;
+    return 0;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -3338,6 +3361,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         if (exit != UPY_NO_BLOCK)
             clauses_rg.falls_to_loop = runs_into_loop(r, rg, exit);
         star = star_first_clause(r, h);
+        if (star && took_code_after_empty_body(r, b, h, &body))
+            return rec_fail_region(r, b, rg, out);
         if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
                  : try_except(r, b, h, &clauses_rg, s, &follow, out))
             return -1;
