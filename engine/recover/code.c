@@ -1873,7 +1873,7 @@ static int is_class_end_copy(const rec *r, const upy_block *bb) {
  * its `if` hid the return after it, the call ran as a lone value, and only
  * the return was left out. */
 static int return_printed(const rec *r, const upy_block *bb) {
-    uint32_t b, k, n = bb->end - bb->start;
+    uint32_t b, n = bb->end - bb->start;
     const upy_nin *value = &r->ncode.ins[bb->end - 2];
     if (n == 1 ||
         (r->ncode.ins[bb->end - 1].obj &&
@@ -1882,15 +1882,8 @@ static int return_printed(const rec *r, const upy_block *bb) {
         return 1;
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *o = &r->cfg.blocks[b];
-        if (o == bb || o->end - o->start < n || !r->evaluated[o->end - 1])
-            continue;
-        for (k = 1; k <= n; k++) {
-            const upy_nin *x = &r->ncode.ins[bb->end - k];
-            const upy_nin *y = &r->ncode.ins[o->end - k];
-            if (x->op != y->op || x->arg != y->arg || x->obj != y->obj)
-                break;
-        }
-        if (k > n)
+        if (o != bb && o->end - o->start >= n && r->evaluated[o->end - 1] &&
+            rec_same_code(r, bb->start, o->end - n, n))
             return 1;
     }
     return 0;
