@@ -74,6 +74,10 @@ static long long effect(const upy_nin *in, int taken) {
     case N_YIELD_FROM:
     case N_SETUP_ANNOTATIONS:
     case N_COPY_DICT_WITHOUT_KEYS:
+    case N_SETUP_FINALLY:
+    case N_SETUP_WITH:
+    case N_POP_BLOCK:
+    case N_ROT_FOUR:
         return 0;
     case N_LOAD_SUPER_ATTR:
         return arg & 1 ? -1 : -2;
@@ -83,6 +87,7 @@ static long long effect(const upy_nin *in, int taken) {
     case N_MAP_ADD:
     case N_MATCH_CLASS:
     case N_END_ASYNC_FOR:
+    case N_JUMP_IF_NOT_EXC_MATCH:
         return -2;
     case N_STORE_SUBSCR:
         return -3;

@@ -167,6 +167,18 @@ typedef enum upy_nop {
 
     N_PRINT_EXPR, /* interactive mode only */
     N_LOAD_LOCALS,
+
+    /* The block stack of 3.8-3.10, as lowering meets it.  blocks.c turns
+     * these into the handlers 3.11's exception table gives and drops or
+     * rewrites them: recovery never sees them.  Stack effects are the
+     * version's own. */
+    N_SETUP_FINALLY, /* target = handler ( -> ) */
+    N_SETUP_WITH,    /* target = handler, after N_BEFORE_WITH ( -> ) */
+    N_POP_BLOCK,     /* ( -> ) */
+    /* JUMP_IF_NOT_EXC_MATCH (3.8: COMPARE_OP exception match and
+     * POP_JUMP_IF_FALSE): target = the next clause (type, type -> ) */
+    N_JUMP_IF_NOT_EXC_MATCH,
+    N_ROT_FOUR, /* (a, b, c, d -> d, a, b, c) */
     N_COUNT
 } upy_nop;
 

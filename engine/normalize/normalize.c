@@ -831,6 +831,33 @@ static int32_t jump_or_pop_idiom(const norm *nm, uint32_t i) {
     return (int32_t)j;
 }
 
+/* The call of a with's __exit__ on the way out before 3.11: LOAD_CONST
+ * None; DUP_TOP; DUP_TOP; CALL_FUNCTION 3, with no jump into its middle.
+ * 3.11 loads None three times and calls with two callable slots (the
+ * __exit__ and the first None): lowering gives that form, so that a with's
+ * exits read the same for every version.  Returns the index of the call,
+ * or -1. */
+static int32_t with_exit_call(const norm *nm, uint32_t i) {
+    uint32_t k;
+    if (!at(nm, i)->argobj || at(nm, i)->argobj->kind != UPY_NONE)
+        return -1;
+    for (k = i + 1; k <= i + 3; k++)
+        if (nm->is_target[k] ||
+            !op_is(nm, k, k < i + 3 ? UPY_OP_DUP_TOP : UPY_OP_CALL_FUNCTION))
+            return -1;
+    return at(nm, i + 3)->arg == 3 ? (int32_t)i + 3 : -1;
+}
+
+/* 3.8's exception match: COMPARE_OP of cmp_op 10 and the
+ * POP_JUMP_IF_FALSE after it are one N_JUMP_IF_NOT_EXC_MATCH, as 3.9+
+ * spells it.  Returns the index of the jump, or -1. */
+static int32_t exception_match_jump(const norm *nm, uint32_t i) {
+    if (at(nm, i)->arg != 10 || !op_is(nm, i + 1, UPY_OP_POP_JUMP_IF_FALSE) ||
+        nm->is_target[i + 1])
+        return -1;
+    return (int32_t)i + 1;
+}
+
 static unpyc_status unsupported(norm *nm, uint32_t i) {
     return upy_fail(nm->err, UNPYC_E_UNSUPPORTED, (long long)at(nm, i)->offset,
                     "%s at offset %u is not supported by the decompiler yet",
@@ -983,6 +1010,15 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         return put(nm, N_PUSH_NULL, 0, NULL, i);
 
     case UPY_OP_LOAD_CONST:
+        if ((end = with_exit_call(nm, i)) >= 0) {
+            uint32_t k;
+            for (k = i; k < (uint32_t)end; k++) {
+                nm->skip[k + 1] = 1;
+                if (!emit(nm, N_LOAD_CONST, in->arg, in->argobj, k))
+                    return fail_memory(nm);
+            }
+            return put(nm, N_CALL, 2, NULL, (uint32_t)end);
+        }
         return put(nm, N_LOAD_CONST, in->arg, in->argobj, i);
     case UPY_OP_RETURN_CONST:
         if (!emit(nm, N_LOAD_CONST, in->arg, in->argobj, i) ||
@@ -1131,6 +1167,10 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         return put(nm, N_UNARY, UPY_UOP_INVERT, NULL, i);
     case UPY_OP_COMPARE_OP: {
         int32_t k = in->arg >> r->compare_shift;
+        if (r->compare_shift == 0 && (end = exception_match_jump(nm, i)) >= 0) {
+            nm->skip[end] = 1;
+            return emit_jump(nm, N_JUMP_IF_NOT_EXC_MATCH, 0, (uint32_t)end, 0);
+        }
         if (k < 0 || k >= (int32_t)(sizeof cmp_op_map / sizeof cmp_op_map[0]))
             return unsupported(nm, i);
         return put(nm, N_COMPARE, cmp_op_map[k], NULL, i);
@@ -1371,6 +1411,20 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         return UNPYC_OK;
     case UPY_OP_WITH_EXCEPT_START:
         return put(nm, N_WITH_EXCEPT_START, 0, NULL, i);
+    case UPY_OP_SETUP_FINALLY:
+        return emit_jump(nm, N_SETUP_FINALLY, 0, i, 0);
+    case UPY_OP_SETUP_WITH:
+        if (!emit(nm, N_BEFORE_WITH, 0, NULL, i))
+            return fail_memory(nm);
+        return emit_jump(nm, N_SETUP_WITH, 0, i, 0);
+    case UPY_OP_SETUP_ASYNC_WITH:
+        return emit_jump(nm, N_SETUP_WITH, 0, i, 0);
+    case UPY_OP_POP_BLOCK:
+        return put(nm, N_POP_BLOCK, 0, NULL, i);
+    case UPY_OP_JUMP_IF_NOT_EXC_MATCH:
+        return emit_jump(nm, N_JUMP_IF_NOT_EXC_MATCH, 0, i, 0);
+    case UPY_OP_ROT_FOUR:
+        return put(nm, N_ROT_FOUR, 0, NULL, i);
     case UPY_OP_LOAD_ASSERTION_ERROR:
         return put(nm, N_LOAD_ASSERTION_ERROR, 0, NULL, i);
     case UPY_OP_SETUP_ANNOTATIONS:
@@ -1524,6 +1578,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
         return upy_fail(err, UNPYC_E_CORRUPT, -1,
                         "KW_NAMES with no call after it");
     st = resolve(&nm, out);
+    if (st == UNPYC_OK)
+        st = upy_normalize_blocks(out, arena, err);
     if (st == UNPYC_OK)
         st = upy_normalize_uncopy(out, arena, err);
     if (st != UNPYC_OK)

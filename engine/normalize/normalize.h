@@ -21,6 +21,11 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
 unpyc_status upy_normalize_layout(upy_ncode *code, upy_arena *arena,
                                   unpyc_error *err);
 
+/* blocks.c: turns the SETUP_* / POP_BLOCK block stack of 3.8-3.10 into
+ * the handlers 3.11's exception table gives, with 3.11's handler code
+ * (upy_normalize runs it first). */
+unpyc_status upy_normalize_blocks(upy_ncode *code, upy_arena *arena,
+                                  unpyc_error *err);
 /* uncopy.c: turns copies of small exit blocks back into jumps to the
  * block where co_consts and co_names tell they were jumps (upy_normalize
  * runs it before upy_normalize_layout). */

@@ -1,0 +1,642 @@
+/*
+ * blocks.c - the block stack of 3.8-3.10 turned into 3.11's handlers.
+ *
+ * Before 3.11 the compiler brackets protected code with SETUP_FINALLY,
+ * SETUP_WITH or SETUP_ASYNC_WITH and POP_BLOCK, and the interpreter keeps
+ * a stack of those blocks.  An exception unwinds to the handler of the top
+ * block and pushes an EXCEPT_HANDLER block and six values: the previous
+ * exception's traceback, value and type, then the new one's.  POP_EXCEPT
+ * pops that block and restores the previous exception from its three
+ * values.
+ *
+ * 3.11's compiler emits the same blocks as pseudo-instructions and turns
+ * them into the exception table (compile.c label_exception_targets).  Its
+ * handlers get one value, the exception, which PUSH_EXC_INFO pairs with
+ * the previous one; the code of a handler is covered by a cleanup block
+ * (COPY 3; POP_EXCEPT; RERAISE 1) that restores the previous exception,
+ * which the EXCEPT_HANDLER block did before.
+ *
+ * This pass does for lowered 3.8-3.10 code what label_exception_targets
+ * does, so that recovery reads one form for every version:
+ *
+ *   - it follows the block stack and the stack depth along the code, as
+ *     the interpreter keeps them (compile.c guarantees one block stack
+ *     per instruction);
+ *   - each instruction takes the handler of its top block, with the depth
+ *     3.11 gives it, and SETUP / POP_BLOCK leave no instruction;
+ *   - the handler of a try or a with starts with PUSH_EXC_INFO and gets a
+ *     cleanup block where 3.11 puts it: after the last code of the
+ *     handler (for a with, after the RERAISE of an exception __exit__ did
+ *     not swallow);
+ *   - the three values of the exception become one.  Worked example,
+ *     `except E as e:` (3.10 left, what this pass gives right):
+ *
+ *         DUP_TOP                            PUSH_EXC_INFO
+ *         LOAD_GLOBAL E                      LOAD_GLOBAL E
+ *         JUMP_IF_NOT_EXC_MATCH next         CHECK_EXC_MATCH
+ *                                            POP_JUMP_IF_FALSE next
+ *         POP_TOP          (the type)
+ *         STORE_FAST e     (the value)       STORE_FAST e
+ *         POP_TOP          (the traceback)
+ *
+ *     ROT_FOUR, which moves a returned value under three of them, is
+ *     SWAP 2; the POP_TOP that drops the __exit__ of a with after its
+ *     handler drops the offset 3.11 pushed under the exception too.
+ *
+ * Where the code does not follow the shapes the compiler writes, the pass
+ * fails with UNPYC_E_UNSUPPORTED, and the function is marked unrecovered.
+ */
+#include <string.h>
+
+#include "normalize/normalize.h"
+#include "util/error.h"
+
+typedef enum block_kind {
+    B_TRY,     /* SETUP_FINALLY of a try (except or finally) */
+    B_CLEANUP, /* SETUP_FINALLY that deletes an `except ... as` name */
+    B_WITH,    /* SETUP_WITH, SETUP_ASYNC_WITH */
+    B_FRAME,   /* EXCEPT_HANDLER: a handler running */
+    B_LASTI,   /* a with's handler left the offset 3.11 pushes (above) */
+} block_kind;
+
+typedef struct block block;
+struct block {
+    uint8_t kind;
+    uint8_t setup;   /* B_FRAME: kind of the block whose handler it runs */
+    int32_t handler; /* the handler's first instruction; B_FRAME: same */
+    int32_t level;   /* the version's stack depth below the block */
+    /* The exception values of the frame below when the block was set
+     * up (state.tri, state.ntri), which its own frame's end gives
+     * back. */
+    int32_t tri, ntri;
+    int32_t nlevel; /* the same in 3.11's values */
+    /* B_FRAME of a try or with: its last instruction, the RERAISE of a
+     * with, and the instruction its cleanup block goes after (-1 until
+     * known), whether a jump must go before that block (the handler
+     * runs on into the code after it), and the block's first
+     * instruction in the output. */
+    int32_t last, reraise, place;
+    uint8_t jump;
+    uint32_t cleanup;
+    block *up;
+    block *next_placed; /* the next frame placed after the same one */
+};
+
+/* The state before an instruction; depth < 0 when no path reaches it. */
+typedef struct state {
+    int32_t depth;  /* the version's stack depth */
+    int32_t ndepth; /* 3.11's */
+    /* The values of the exception in the nearest frame still on the
+     * stack (traceback, value, type from the bottom): how many, from
+     * which depth. */
+    int32_t tri, ntri;
+    block *top;
+} state;
+
+/* What becomes of an instruction. */
+typedef enum action {
+    A_KEEP,
+    A_DROP,
+    A_EXC_MATCH, /* CHECK_EXC_MATCH; POP_JUMP_IF_FALSE */
+    A_POP_TWO,   /* POP_TOP; POP_TOP */
+    A_SWAP,      /* SWAP 2 */
+    A_EMPTY,     /* N_EMPTY_BODY */
+    A_ODD,       /* no shape the compiler writes */
+} action;
+
+typedef struct bs {
+    const upy_ncode *code;
+    upy_arena *arena;
+    unpyc_error *err;
+    uint32_t n;
+    state *st;
+    uint8_t *act;
+    int32_t *reraise_arg;
+    uint8_t *is_target;
+    block **entry;   /* the frame a handler's first instruction starts */
+    block **placed;  /* the frames whose cleanup goes after it, inner first */
+    uint32_t *first; /* its first instruction in the output */
+    uint32_t *work;
+    uint32_t nwork;
+} bs;
+
+static const upy_nin *ins(const bs *b, uint32_t i) {
+    return &b->code->ins[i];
+}
+
+static unpyc_status odd(bs *b, uint32_t i, const char *what) {
+    return upy_fail(b->err, UNPYC_E_UNSUPPORTED, (long long)ins(b, i)->offset,
+                    "%s at offset %u: a block stack the decompiler does not "
+                    "read yet",
+                    what, (unsigned)ins(b, i)->offset);
+}
+
+static unpyc_status no_memory(bs *b) {
+    return upy_fail(
+        b->err, b->arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
+        "no memory for the block stack of %u instructions", (unsigned)b->n);
+}
+
+/* The nearest handler frame at or below top, NULL when none. */
+static block *frame_of(block *top) {
+    while (top && top->kind != B_FRAME)
+        top = top->up;
+    return top;
+}
+
+/* Whether the handler at h deletes a name: LOAD_CONST None; STORE x;
+ * DELETE x; RERAISE, what compile.c compiler_try_except writes for the
+ * body of `except E as x:`. */
+static int is_name_cleanup(const bs *b, int32_t h) {
+    const upy_nin *c = ins(b, (uint32_t)h);
+    if ((uint32_t)h + 3 >= b->n || c[0].op != N_LOAD_CONST || !c[0].obj ||
+        c[0].obj->kind != UPY_NONE || c[1].op != N_STORE ||
+        c[2].op != N_DELETE || c[3].op != N_RERAISE)
+        return 0;
+    return c[1].arg == c[2].arg && c[1].obj == c[2].obj;
+}
+
+static block *new_block(bs *b, uint8_t kind, int32_t handler, int32_t level,
+                        int32_t nlevel, block *up) {
+    block *k = upy_arena_alloc(b->arena, sizeof *k);
+    if (!k)
+        return NULL;
+    k->kind = kind;
+    k->setup = kind;
+    k->handler = handler;
+    k->level = level;
+    k->nlevel = nlevel;
+    k->last = k->reraise = k->place = -1;
+    k->jump = 0;
+    k->cleanup = 0;
+    k->next_placed = NULL;
+    k->up = up;
+    return k;
+}
+
+/* Hands state s to instruction i: the first path to reach it sets its
+ * state; another must agree on the depth. */
+static unpyc_status reach(bs *b, uint32_t from, int32_t i, state s) {
+    if (i < 0 || (uint32_t)i >= b->n)
+        return odd(b, from, "a way out of the code");
+    if (b->st[i].depth >= 0) {
+        if (b->st[i].depth != s.depth || b->st[i].ndepth != s.ndepth)
+            return odd(b, (uint32_t)i, "two stack depths");
+        return UNPYC_OK;
+    }
+    b->st[i] = s;
+    b->work[b->nwork++] = (uint32_t)i;
+    return UNPYC_OK;
+}
+
+/* The state a handler starts with when the block k unwinds to it. */
+static unpyc_status enter_handler(bs *b, uint32_t from, const block *k) {
+    block *f = b->entry[k->handler];
+    state s;
+    if (!f) {
+        f = new_block(b, B_FRAME, k->handler, k->level, k->nlevel, k->up);
+        if (!f)
+            return no_memory(b);
+        f->setup = k->kind;
+        f->tri = k->tri;
+        f->ntri = k->ntri;
+        b->entry[k->handler] = f;
+    }
+    s.top = f;
+    s.depth = k->level + 6;
+    s.tri = k->level + 3;
+    s.ntri = 3;
+    /* 3.11 pushes the exception (and, for a with and a name's cleanup,
+     * the raising offset under it); a try's or a with's handler pairs it
+     * with the previous one. */
+    s.ndepth = k->nlevel + (k->kind == B_TRY ? 2 : k->kind == B_WITH ? 3 : 2);
+    return reach(b, from, k->handler, s);
+}
+
+/* Pushes the block of a SETUP at i. */
+static unpyc_status setup(bs *b, uint32_t i, state *s) {
+    const upy_nin *in = ins(b, i);
+    uint8_t kind = in->op == N_SETUP_WITH           ? B_WITH
+                   : is_name_cleanup(b, in->target) ? B_CLEANUP
+                                                    : B_TRY;
+    /* (A with's block is below the value __enter__ returned.) */
+    int32_t below = kind == B_WITH ? 1 : 0;
+    block *k = new_block(b, kind, in->target, s->depth - below,
+                         s->ndepth - below, s->top);
+    if (!k)
+        return no_memory(b);
+    k->tri = s->tri;
+    k->ntri = s->ntri;
+    s->top = k;
+    if (i + 1 < b->n && ins(b, i + 1)->op == N_POP_BLOCK && kind == B_TRY)
+        b->act[i] = A_EMPTY;
+    return enter_handler(b, i, k);
+}
+
+/* Pops the block of a POP_BLOCK at i. */
+static unpyc_status pop_block(bs *b, uint32_t i, state *s) {
+    if (!s->top || s->top->kind == B_FRAME || s->top->kind == B_LASTI)
+        return odd(b, i, "POP_BLOCK");
+    s->top = s->top->up;
+    b->act[i] = A_DROP;
+    return UNPYC_OK;
+}
+
+/* POP_EXCEPT at i: the handler frame on top ends, with the traceback,
+ * value and type popped already; the version pops the three values of the
+ * previous exception, 3.11 the one.  A with's handler leaves the offset
+ * 3.11 pushed, which the POP_TOP of the __exit__ drops (drop_exit). */
+static unpyc_status pop_except(bs *b, uint32_t i, state *s) {
+    block *f = s->top;
+    /* (A value returned from the handler may sit under the three.) */
+    if (!f || f->kind != B_FRAME || f->setup == B_CLEANUP ||
+        s->depth < f->level + 3 || s->depth > f->level + 4)
+        return odd(b, i, "POP_EXCEPT");
+    s->top = f->up;
+    if (f->setup == B_WITH) {
+        s->top = new_block(b, B_LASTI, -1, f->level, f->nlevel, f->up);
+        if (!s->top)
+            return no_memory(b);
+    }
+    s->tri = f->tri;
+    s->ntri = f->ntri;
+    return UNPYC_OK;
+}
+
+/* What becomes of a stack instruction in handler frame f, and the
+ * exception values it leaves (s->tri, s->ntri). */
+static action in_frame(const bs *b, uint32_t i, state *s, const block *f) {
+    const upy_nin *in = ins(b, i);
+    int32_t member = s->depth - 1 - s->tri; /* on top: 0 tb, 1 value, 2 type */
+    int on_top = s->ntri > 0 && member == s->ntri - 1;
+    switch (in->op) {
+    case N_POP_TOP:
+    case N_STORE:
+        if (!on_top)
+            return A_KEEP;
+        s->ntri--;
+        if (member == 1)
+            return A_KEEP;
+        return in->op == N_POP_TOP ? A_DROP : A_ODD;
+    case N_COPY:
+        /* The DUP_TOP of the type before an exception match. */
+        return in->arg == 1 && on_top && member == 2 ? A_DROP : A_KEEP;
+    case N_JUMP_IF_NOT_EXC_MATCH:
+        return A_EXC_MATCH;
+    case N_ROT_FOUR:
+        /* A value moved under the exception's three values or the
+         * previous one's (compile.c compiler_unwind_fblock). */
+        if (s->ntri == 3 && s->depth - 4 == s->tri) {
+            s->tri++;
+            return A_SWAP;
+        }
+        return s->ntri == 0 && s->depth - 4 == f->level ? A_SWAP : A_KEEP;
+    default:
+        return A_KEEP;
+    }
+}
+
+/* The effect on 3.11's depth of what instruction i becomes. */
+static int32_t new_effect(const bs *b, uint32_t i, int taken) {
+    switch (b->act[i]) {
+    case A_DROP:
+    case A_EMPTY:
+    case A_SWAP:
+        return 0;
+    case A_EXC_MATCH:
+        return -1;
+    case A_POP_TWO:
+        return -2;
+    default:
+        return upy_nin_stack_effect(ins(b, i), taken);
+    }
+}
+
+/* Decides what instruction i becomes in the state s before it, and gives
+ * the state after it to the instructions it goes on to. */
+static unpyc_status step(bs *b, uint32_t i) {
+    const upy_nin *in = ins(b, i);
+    state s = b->st[i], t;
+    block *f = frame_of(s.top);
+    unpyc_status st = UNPYC_OK;
+
+    if (f && f->setup != B_CLEANUP && (int32_t)i > f->last)
+        f->last = (int32_t)i;
+    if (in->op == N_SETUP_FINALLY || in->op == N_SETUP_WITH) {
+        b->act[i] = A_DROP;
+        st = setup(b, i, &s);
+    } else if (in->op == N_POP_BLOCK) {
+        st = pop_block(b, i, &s);
+    } else if (in->op == N_POP_EXCEPT) {
+        st = pop_except(b, i, &s);
+        s.depth -= 2; /* (the version pops three values, 3.11 one) */
+    } else if (s.top && s.top->kind == B_LASTI) {
+        /* The POP_TOP of the __exit__ after a with's handler. */
+        if (in->op != N_POP_TOP || s.depth != s.top->level)
+            return odd(b, i, "the end of a with's handler");
+        b->act[i] = A_POP_TWO;
+        s.top = s.top->up;
+    } else if (f) {
+        b->act[i] = (uint8_t)in_frame(b, i, &s, f);
+        if (b->act[i] == A_ODD || (in->op == N_ROT_FOUR && b->act[i] != A_SWAP))
+            return odd(b, i, "a use of an exception's values");
+        if (in->op == N_RERAISE) {
+            b->reraise_arg[i] = f->setup == B_TRY    ? 0
+                                : f->setup == B_WITH ? 2
+                                                     : 1;
+            if (f->setup == B_WITH && f->reraise < 0)
+                f->reraise = (int32_t)i;
+        }
+    } else if (in->op == N_RERAISE || in->op == N_JUMP_IF_NOT_EXC_MATCH ||
+               in->op == N_ROT_FOUR) {
+        return odd(b, i, "an exception's values outside a handler");
+    }
+    if (st != UNPYC_OK)
+        return st;
+    if (in->target >= 0 && in->op != N_SETUP_FINALLY &&
+        in->op != N_SETUP_WITH) {
+        t = s;
+        t.depth += upy_nin_stack_effect(in, 1);
+        t.ndepth += new_effect(b, i, 1);
+        if ((st = reach(b, i, in->target, t)) != UNPYC_OK)
+            return st;
+    }
+    if (!upy_nin_falls_through(in))
+        return UNPYC_OK;
+    t = s;
+    t.depth += upy_nin_stack_effect(in, 0);
+    t.ndepth += new_effect(b, i, 0);
+    return reach(b, i, (int32_t)i + 1, t);
+}
+
+/* Follows every path from the first instruction. */
+static unpyc_status walk(bs *b) {
+    state s0 = {0, 0, -1, 0, NULL};
+    unpyc_status st;
+    if ((st = reach(b, 0, 0, s0)) != UNPYC_OK)
+        return st;
+    while (b->nwork)
+        if ((st = step(b, b->work[--b->nwork])) != UNPYC_OK)
+            return st;
+    return UNPYC_OK;
+}
+
+/* Where the cleanup block of frame f goes: after the RERAISE of a with's
+ * handler (compile.c compiler_with_except_finish); after the last code of
+ * any other handler, on to the end of its block, where a jump to the code
+ * after the try is added if the handler runs on into it
+ * (compiler_try_except ends its handlers with that jump). */
+static unpyc_status place_cleanup(bs *b, block *f) {
+    int32_t k = f->last;
+    block **at;
+    if (f->setup == B_WITH)
+        k = f->reraise;
+    while (f->setup != B_WITH && k >= 0 &&
+           upy_nin_falls_through(ins(b, (uint32_t)k))) {
+        if ((uint32_t)k + 1 >= b->n)
+            return odd(b, (uint32_t)f->handler, "a handler's end");
+        if (b->is_target[k + 1]) {
+            f->jump = 1;
+            break;
+        }
+        k++;
+    }
+    if (k < 0)
+        return odd(b, (uint32_t)f->handler, "a handler's end");
+    f->place = k;
+    /* Inner frames first: those whose handler starts later. */
+    for (at = &b->placed[k]; *at && (*at)->handler > f->handler;
+         at = &(*at)->next_placed)
+        ;
+    f->next_placed = *at;
+    *at = f;
+    return UNPYC_OK;
+}
+
+static unpyc_status place_cleanups(bs *b) {
+    uint32_t i;
+    unpyc_status st;
+    for (i = 0; i < b->n; i++)
+        b->is_target[i] |= b->entry[i] != NULL;
+    for (i = 0; i < b->n; i++)
+        if (b->entry[i] && b->entry[i]->setup != B_CLEANUP &&
+            (st = place_cleanup(b, b->entry[i])) != UNPYC_OK)
+            return st;
+    return UNPYC_OK;
+}
+
+/* Whether 3.11 starts the handler at i with PUSH_EXC_INFO. */
+static int pushes_exc_info(const bs *b, uint32_t i) {
+    return b->entry[i] && b->entry[i]->setup != B_CLEANUP;
+}
+
+/* Output instructions of instruction i itself. */
+static uint32_t own_count(const bs *b, uint32_t i) {
+    static const uint8_t count[] = {
+        [A_KEEP] = 1,    [A_DROP] = 0, [A_EXC_MATCH] = 2,
+        [A_POP_TWO] = 2, [A_SWAP] = 1, [A_EMPTY] = 1,
+    };
+    return count[b->act[i]];
+}
+
+/* Numbers the output: each instruction's first, each cleanup block's. */
+static uint32_t number_output(bs *b) {
+    uint32_t i, n = 0;
+    block *f;
+    for (i = 0; i < b->n; i++) {
+        b->first[i] = n;
+        n += (uint32_t)pushes_exc_info(b, i) + own_count(b, i);
+        for (f = b->placed[i]; f; f = f->next_placed) {
+            n += f->jump;
+            f->cleanup = n;
+            n += 3;
+        }
+    }
+    return n;
+}
+
+/* Sets the handler of out from the block stack top, as 3.11's exception
+ * table gives it (compile.c label_exception_targets: the handler of the
+ * innermost block; a cleanup block for the code of a handler; the code
+ * that deletes an `except ... as` name is under the try's own). */
+static void cover(const bs *b, const block *k, upy_nin *out) {
+    out->handler = -1;
+    out->handler_depth = 0;
+    out->handler_lasti = 0;
+    for (; k; k = k->up) {
+        if (k->kind == B_LASTI || (k->kind == B_FRAME && k->setup == B_CLEANUP))
+            continue;
+        if (k->kind == B_FRAME) {
+            out->handler = (int32_t)k->cleanup;
+            out->handler_depth =
+                (uint16_t)(k->nlevel + (k->setup == B_WITH) + 1);
+        } else {
+            out->handler = (int32_t)b->first[k->handler];
+            out->handler_depth = (uint16_t)k->nlevel;
+        }
+        out->handler_lasti = k->kind != B_TRY;
+        return;
+    }
+}
+
+static upy_nin *put(upy_nin *out, uint32_t *n, const upy_nin *from, uint16_t op,
+                    int32_t arg) {
+    upy_nin *in = &out[(*n)++];
+    *in = *from;
+    in->op = op;
+    in->arg = arg;
+    in->obj = NULL;
+    in->target = -1;
+    in->flags = 0;
+    return in;
+}
+
+/* The cleanup block of frame f after instruction `last` (and the jump on
+ * to the code after the handler). */
+static void put_cleanup(const bs *b, const block *f, const upy_nin *last,
+                        upy_nin *out, uint32_t *n) {
+    upy_nin at = *last, *in;
+    at.offset++;
+    at.line = -1;
+    at.lead_line = -1;
+    at.lead_nops = 0;
+    at.lead_nops_joined = 0;
+    if (f->jump) {
+        in = put(out, n, &at, N_JUMP, 0);
+        in->target = (int32_t)b->first[f->place + 1];
+        in->handler = last->handler;
+        in->handler_depth = last->handler_depth;
+        in->handler_lasti = last->handler_lasti;
+    }
+    cover(b, f->up, &at);
+    put(out, n, &at, N_COPY, 3);
+    put(out, n, &at, N_POP_EXCEPT, 0);
+    put(out, n, &at, N_RERAISE, 1);
+}
+
+/* Instruction i as it comes out. */
+static void put_own(const bs *b, uint32_t i, upy_nin *out, uint32_t *n) {
+    const upy_nin *in = ins(b, i);
+    const state *s = &b->st[i];
+    upy_nin *o;
+    if (pushes_exc_info(b, i)) {
+        o = put(out, n, in, N_PUSH_EXC_INFO, 0);
+        o->offset--;
+        if (b->entry[i]->setup != B_WITH)
+            o->line = -1;
+        o->lead_nops = 0;
+        cover(b, s->top, o);
+    }
+    switch (b->act[i]) {
+    case A_DROP:
+        return;
+    case A_EMPTY:
+        o = put(out, n, in, N_EMPTY_BODY, 0);
+        cover(b, b->st[i + 1].top, o);
+        return;
+    case A_EXC_MATCH:
+        cover(b, s->top, put(out, n, in, N_EXC_MATCH, 0));
+        o = put(out, n, in, N_POP_JUMP_IF, UPY_JUMP_FALSE);
+        break;
+    case A_POP_TWO:
+        cover(b, s->top->up, put(out, n, in, N_POP_TOP, 0));
+        cover(b, s->top->up, put(out, n, in, N_POP_TOP, 0));
+        return;
+    case A_SWAP:
+        o = put(out, n, in, N_SWAP, 2);
+        break;
+    default:
+        o = &out[(*n)++];
+        *o = *in;
+        if (in->op == N_RERAISE)
+            o->arg = b->reraise_arg[i];
+        break;
+    }
+    if (in->target >= 0)
+        o->target = (int32_t)b->first[in->target];
+    /* (POP_EXCEPT is past the end of its handler's block.) */
+    cover(b, in->op == N_POP_EXCEPT && s->top ? s->top->up : s->top, o);
+}
+
+static unpyc_status rebuild(bs *b, upy_ncode *code) {
+    uint32_t n = number_output(b), i, k = 0;
+    upy_nin *out = upy_arena_array_uncleared(b->arena, n ? n : 1, sizeof *out);
+    block *f;
+    if (!out)
+        return no_memory(b);
+    for (i = 0; i < b->n; i++) {
+        put_own(b, i, out, &k);
+        for (f = b->placed[i]; f; f = f->next_placed)
+            put_cleanup(b, f, &out[k - 1], out, &k);
+    }
+    code->ins = out;
+    code->count = k;
+    return UNPYC_OK;
+}
+
+static int has_blocks(const upy_ncode *code) {
+    uint32_t i;
+    for (i = 0; i < code->count; i++)
+        if (code->ins[i].op == N_SETUP_FINALLY ||
+            code->ins[i].op == N_SETUP_WITH)
+            return 1;
+    return 0;
+}
+
+static int alloc_tables(bs *b) {
+    uint32_t n = b->n, i;
+    b->st = upy_arena_array_uncleared(b->arena, n, sizeof *b->st);
+    b->act = upy_arena_array(b->arena, n, sizeof *b->act);
+    b->reraise_arg = upy_arena_array(b->arena, n, sizeof *b->reraise_arg);
+    b->is_target = upy_arena_array(b->arena, n + 1, sizeof *b->is_target);
+    b->entry = upy_arena_array(b->arena, n, sizeof *b->entry);
+    b->placed = upy_arena_array(b->arena, n, sizeof *b->placed);
+    b->first = upy_arena_array(b->arena, n + 1, sizeof *b->first);
+    /* (Each instruction enters the work list once.) */
+    b->work = upy_arena_array_uncleared(b->arena, n, sizeof *b->work);
+    if (!b->st || !b->act || !b->reraise_arg || !b->is_target || !b->entry ||
+        !b->placed || !b->first || !b->work)
+        return -1;
+    for (i = 0; i < n; i++) {
+        b->st[i].depth = -1;
+        b->st[i].top = NULL;
+        if (ins(b, i)->target >= 0 && (uint32_t)ins(b, i)->target < n)
+            b->is_target[ins(b, i)->target] = 1;
+    }
+    return 0;
+}
+
+/* Dead code keeps no block instruction. */
+static unpyc_status drop_dead(bs *b) {
+    uint32_t i;
+    for (i = 0; i < b->n; i++) {
+        uint16_t op = ins(b, i)->op;
+        if (b->st[i].depth >= 0)
+            continue;
+        if (op == N_JUMP_IF_NOT_EXC_MATCH || op == N_ROT_FOUR)
+            return odd(b, i, "unreachable exception code");
+        if (op == N_SETUP_FINALLY || op == N_SETUP_WITH || op == N_POP_BLOCK)
+            b->act[i] = A_DROP;
+    }
+    return UNPYC_OK;
+}
+
+unpyc_status upy_normalize_blocks(upy_ncode *code, upy_arena *arena,
+                                  unpyc_error *err) {
+    bs b;
+    unpyc_status st;
+    if (!has_blocks(code))
+        return UNPYC_OK;
+    memset(&b, 0, sizeof b);
+    b.code = code;
+    b.arena = arena;
+    b.err = err;
+    b.n = code->count;
+    if (alloc_tables(&b))
+        return no_memory(&b);
+    if ((st = walk(&b)) != UNPYC_OK || (st = drop_dead(&b)) != UNPYC_OK)
+        return st;
+    if ((st = place_cleanups(&b)) != UNPYC_OK)
+        return st;
+    return rebuild(&b, code);
+}
