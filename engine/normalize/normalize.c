@@ -858,6 +858,32 @@ static int32_t exception_match_jump(const norm *nm, uint32_t i) {
     return (int32_t)i + 1;
 }
 
+/* The END_ASYNC_FOR of the async for whose header GET_ANEXT at i
+ * starts, or -1: its handler, from the exception table (3.11+), or from
+ * the SETUP_FINALLY right before it that 3.8-3.10 wrap the await of the
+ * next item in (compile.c compiler_async_for). */
+static int32_t async_for_exit(const norm *nm, uint32_t i) {
+    const upy_exc_entry *e = entry_at(nm, at(nm, i)->offset);
+    int32_t h = e ? index_of_offset(nm, e->target) : -1;
+    if (!e && i > 0 && op_is(nm, i - 1, UPY_OP_SETUP_FINALLY))
+        h = index_of_offset(nm, at(nm, i - 1)->target);
+    return h >= 0 && op_is(nm, (uint32_t)h, UPY_OP_END_ASYNC_FOR) ? h : -1;
+}
+
+/* A 3.8-3.10 async for's SETUP_FINALLY at i and the POP_BLOCK after its
+ * await: neither is a block of the source, so neither is lowered. */
+static int skip_async_for_block(norm *nm, uint32_t i) {
+    int32_t end;
+    if (!op_is(nm, i + 1, UPY_OP_GET_ANEXT) || async_for_exit(nm, i + 1) < 0)
+        return 0;
+    end = await_loop_end(nm, i + 1);
+    if (end < 0 || !op_is(nm, (uint32_t)end + 1, UPY_OP_POP_BLOCK) ||
+        nm->is_target[end + 1])
+        return 0;
+    nm->skip[end + 1] = 1;
+    return 1;
+}
+
 static unpyc_status unsupported(norm *nm, uint32_t i) {
     return upy_fail(nm->err, UNPYC_E_UNSUPPORTED, (long long)at(nm, i)->offset,
                     "%s at offset %u is not supported by the decompiler yet",
@@ -1366,9 +1392,8 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         if (in->op == UPY_OP_GET_ANEXT) {
             /* The header of an async for: its handler is END_ASYNC_FOR,
              * and the loop exit is the code after it. */
-            const upy_exc_entry *e = entry_at(nm, in->offset);
-            int32_t h = e ? index_of_offset(nm, e->target) : -1;
-            if (h < 0 || !op_is(nm, (uint32_t)h, UPY_OP_END_ASYNC_FOR))
+            int32_t h = async_for_exit(nm, i);
+            if (h < 0)
                 return unsupported(nm, i);
             nm->skip[h] = 1;
             out = emit(nm, N_FOR_ITER, 0, NULL, i);
@@ -1412,6 +1437,8 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     case UPY_OP_WITH_EXCEPT_START:
         return put(nm, N_WITH_EXCEPT_START, 0, NULL, i);
     case UPY_OP_SETUP_FINALLY:
+        if (skip_async_for_block(nm, i))
+            return UNPYC_OK;
         return emit_jump(nm, N_SETUP_FINALLY, 0, i, 0);
     case UPY_OP_SETUP_WITH:
         if (!emit(nm, N_BEFORE_WITH, 0, NULL, i))
