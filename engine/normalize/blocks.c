@@ -51,6 +51,11 @@
 #include "normalize/normalize.h"
 #include "util/error.h"
 
+/* The deepest block stack CPython 3.8-3.10 keep (code.h CO_MAXBLOCKS;
+ * the compiler refuses deeper nesting): crafted code past it is refused,
+ * so that walking a block stack costs a bounded time. */
+enum { MAX_BLOCKS = 20 };
+
 typedef enum block_kind {
     B_TRY,     /* SETUP_FINALLY of a try (except or finally) */
     B_CLEANUP, /* SETUP_FINALLY that deletes an `except ... as` name */
@@ -64,6 +69,7 @@ struct block {
     uint8_t kind;
     uint8_t setup;   /* B_FRAME: kind of the block whose handler it runs */
     int32_t handler; /* the handler's first instruction; B_FRAME: same */
+    uint32_t nest;   /* blocks below it, itself included */
     int32_t level;   /* the version's stack depth below the block */
     /* The exception values of the frame below when the block was set
      * up (state.tri, state.ntri), which its own frame's end gives
@@ -118,6 +124,9 @@ typedef struct bs {
     uint32_t *first; /* its first instruction in the output */
     uint32_t *work;
     uint32_t nwork;
+    /* Where the code from each instruction on first stops falling
+     * through, or falls into a jump target (see place_cleanup). */
+    int32_t *run_end;
 } bs;
 
 static const upy_nin *ins(const bs *b, uint32_t i) {
@@ -161,6 +170,7 @@ static block *new_block(bs *b, uint8_t kind, int32_t handler, int32_t level,
     block *k = upy_arena_alloc(b->arena, sizeof *k);
     if (!k)
         return NULL;
+    k->nest = up ? up->nest + 1 : 1;
     k->kind = kind;
     k->setup = kind;
     k->handler = handler;
@@ -197,6 +207,8 @@ static unpyc_status enter_handler(bs *b, uint32_t from, const block *k) {
         f = new_block(b, B_FRAME, k->handler, k->level, k->nlevel, k->up);
         if (!f)
             return no_memory(b);
+        if (f->nest > MAX_BLOCKS)
+            return odd(b, from, "blocks nested deeper than CPython allows");
         f->setup = k->kind;
         f->tri = k->tri;
         f->ntri = k->ntri;
@@ -225,6 +237,8 @@ static unpyc_status setup(bs *b, uint32_t i, state *s) {
                          s->ndepth - below, s->top);
     if (!k)
         return no_memory(b);
+    if (k->nest > MAX_BLOCKS)
+        return odd(b, i, "blocks nested deeper than CPython allows");
     k->tri = s->tri;
     k->ntri = s->ntri;
     s->top = k;
@@ -387,19 +401,11 @@ static unpyc_status walk(bs *b) {
  * after the try is added if the handler runs on into it
  * (compiler_try_except ends its handlers with that jump). */
 static unpyc_status place_cleanup(bs *b, block *f) {
-    int32_t k = f->last;
+    int32_t k = f->setup == B_WITH ? f->reraise : f->last;
     block **at;
-    if (f->setup == B_WITH)
-        k = f->reraise;
-    while (f->setup != B_WITH && k >= 0 &&
-           upy_nin_falls_through(ins(b, (uint32_t)k))) {
-        if ((uint32_t)k + 1 >= b->n)
-            return odd(b, (uint32_t)f->handler, "a handler's end");
-        if (b->is_target[k + 1]) {
-            f->jump = 1;
-            break;
-        }
-        k++;
+    if (k >= 0 && f->setup != B_WITH) {
+        k = b->run_end[k];
+        f->jump = k >= 0 && upy_nin_falls_through(ins(b, (uint32_t)k));
     }
     if (k < 0)
         return odd(b, (uint32_t)f->handler, "a handler's end");
@@ -413,11 +419,25 @@ static unpyc_status place_cleanup(bs *b, block *f) {
     return UNPYC_OK;
 }
 
+/* Fills run_end, from the last instruction back: one pass, where a scan
+ * from each handler's end would be quadratic in crafted code. */
+static void find_run_ends(bs *b) {
+    uint32_t i = b->n;
+    while (i-- > 0) {
+        int falls = upy_nin_falls_through(ins(b, i));
+        if (falls && i + 1 < b->n && !b->is_target[i + 1])
+            b->run_end[i] = b->run_end[i + 1];
+        else
+            b->run_end[i] = falls && i + 1 == b->n ? -1 : (int32_t)i;
+    }
+}
+
 static unpyc_status place_cleanups(bs *b) {
     uint32_t i;
     unpyc_status st;
     for (i = 0; i < b->n; i++)
         b->is_target[i] |= b->entry[i] != NULL;
+    find_run_ends(b);
     for (i = 0; i < b->n; i++)
         if (b->entry[i] && b->entry[i]->setup != B_CLEANUP &&
             (st = place_cleanup(b, b->entry[i])) != UNPYC_OK)
@@ -594,8 +614,9 @@ static int alloc_tables(bs *b) {
     b->first = upy_arena_array(b->arena, n + 1, sizeof *b->first);
     /* (Each instruction enters the work list once.) */
     b->work = upy_arena_array_uncleared(b->arena, n, sizeof *b->work);
+    b->run_end = upy_arena_array_uncleared(b->arena, n, sizeof *b->run_end);
     if (!b->st || !b->act || !b->reraise_arg || !b->is_target || !b->entry ||
-        !b->placed || !b->first || !b->work)
+        !b->placed || !b->first || !b->work || !b->run_end)
         return -1;
     for (i = 0; i < n; i++) {
         b->st[i].depth = -1;
