@@ -5242,8 +5242,13 @@ static int copies_moved_exit(const rec *r, int32_t b, uint32_t at) {
 static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
                            const region *rg) {
     uint32_t start = *at;
-    const upy_nin *first = ins(r, start);
-    int32_t brk_line = first->lead_line;
+    const upy_nin *first;
+    int32_t brk_line;
+    /* (Crafted code may leave nothing of the block to resume at.) */
+    if (start >= blk(r, b)->end)
+        return 0;
+    first = ins(r, start);
+    brk_line = first->lead_line;
     /* (A break in an except clause leaves it by its POP_EXCEPT and name
      * cleanup, on the break's line, before the code moved in its
      * place.) */
