@@ -460,7 +460,14 @@ typedef struct name_count {
     uint8_t *spill_uses; /* per temporary's number, FOLD_MANY at most */
     unsigned n_spills;
     uint32_t budget;
+    uint32_t depth; /* expressions being counted, one inside the other */
 } name_count;
+
+/* Expressions nested deeper are counted as FOLD_MANY uses: the printer
+ * prints none deeper (UPY_PRINT_MAX_DEPTH), and crafted code (a chain of
+ * DUP_TOPs and operators) nests them deep enough to overflow the stack of
+ * a walk by recursion. */
+#define FOLD_MAX_DEPTH 3000
 
 static void count_expr(name_count *c, const upy_expr *e);
 
@@ -589,14 +596,22 @@ static void count_parts(name_count *c, const upy_expr *e) {
     }
 }
 
+static void count_kind(name_count *c, const upy_expr *e);
+
 static void count_expr(name_count *c, const upy_expr *e) {
     if (!e || c->n >= FOLD_MANY)
         return;
-    if (!c->budget) {
+    if (!c->budget || c->depth >= FOLD_MAX_DEPTH) {
         c->n = FOLD_MANY;
         return;
     }
     c->budget--;
+    c->depth++;
+    count_kind(c, e);
+    c->depth--;
+}
+
+static void count_kind(name_count *c, const upy_expr *e) {
     switch (e->kind) {
     case UPY_E_CONST:
         break;
