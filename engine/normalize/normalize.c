@@ -48,6 +48,13 @@ typedef struct norm_rules {
      * block (RETURN_CONST), before it copies returns into the jumps to
      * them. */
     uint8_t fuses_const_return;
+    /* 3.9 has no duplicate_exits_without_lineno (3.10 compile.c): the
+     * return after a finally body's copy stays one block (exits.c; 3.8
+     * calls its finally body, CALL_FINALLY, and has no such copy). */
+    uint8_t no_exit_copies;
+    /* 3.9's peephole.c threads a try's jumps to its end through the jump
+     * there, which it leaves unreachable (unthread.c). */
+    uint8_t threads_try_exits;
     upy_layout layout;
 } norm_rules;
 
@@ -62,6 +69,8 @@ static const norm_rules rules_table[] = {
     {.minor = 9,
      .call_slots = 1,
      .function_qualname = 1,
+     .no_exit_copies = 1,
+     .threads_try_exits = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .merges_lambdas_on_a_line = 1}},
@@ -1607,6 +1616,10 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
     st = resolve(&nm, out);
     if (st == UNPYC_OK)
         st = upy_normalize_blocks(out, arena, err);
+    if (st == UNPYC_OK && nm.rules->threads_try_exits)
+        st = upy_normalize_unthread(out, arena, err);
+    if (st == UNPYC_OK && nm.rules->no_exit_copies)
+        st = upy_normalize_exit_copies(out, arena, err);
     if (st == UNPYC_OK)
         st = upy_normalize_uncopy(out, arena, err);
     if (st != UNPYC_OK)

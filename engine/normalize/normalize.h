@@ -31,5 +31,9 @@ unpyc_status upy_normalize_blocks(upy_ncode *code, upy_arena *arena,
  * runs it before upy_normalize_layout). */
 unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,
                                   unpyc_error *err);
+unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
+                                    unpyc_error *err);
+unpyc_status upy_normalize_exit_copies(upy_ncode *code, upy_arena *arena,
+                                       unpyc_error *err);
 
 #endif /* UPY_NORMALIZE_H */
