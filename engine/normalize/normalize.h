@@ -31,8 +31,13 @@ unpyc_status upy_normalize_blocks(upy_ncode *code, upy_arena *arena,
  * runs it before upy_normalize_layout). */
 unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,
                                   unpyc_error *err);
+/* unthread.c: undoes 3.9 peephole.c's threading of a try's jumps to its
+ * end through the jump there (the rules table says which versions). */
 unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
                                     unpyc_error *err);
+/* exits.c: gives each jump to the return after a finally body's copy its
+ * own copy, as 3.10+'s duplicate_exits_without_lineno does (the rules
+ * table says which versions lack that pass). */
 unpyc_status upy_normalize_exit_copies(upy_ncode *code, upy_arena *arena,
                                        unpyc_error *err);
 
