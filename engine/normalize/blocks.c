@@ -56,6 +56,11 @@
  * so that walking a block stack costs a bounded time. */
 enum { MAX_BLOCKS = 20 };
 
+/* Deeper than any stack CPython sizes (co_stacksize), yet far from
+ * overflowing an int32 by the largest effect of one instruction
+ * (UPY_MAX_STACK_EFFECT). */
+enum { MAX_DEPTH = 1 << 26 };
+
 typedef enum block_kind {
     B_TRY,     /* SETUP_FINALLY of a try (except or finally) */
     B_CLEANUP, /* SETUP_FINALLY that deletes an `except ... as` name */
@@ -189,6 +194,11 @@ static block *new_block(bs *b, uint8_t kind, int32_t handler, int32_t level,
 static unpyc_status reach(bs *b, uint32_t from, int32_t i, state s) {
     if (i < 0 || (uint32_t)i >= b->n)
         return odd(b, from, "a way out of the code");
+    /* (Depths below 0 or past any real code's would also say "not
+     * reached" or overflow on the next step.) */
+    if (s.depth < 0 || s.ndepth < 0 || s.depth > MAX_DEPTH ||
+        s.ndepth > MAX_DEPTH)
+        return odd(b, from, "a stack depth no code has");
     if (b->st[i].depth >= 0) {
         if (b->st[i].depth != s.depth || b->st[i].ndepth != s.ndepth)
             return odd(b, (uint32_t)i, "two stack depths");
