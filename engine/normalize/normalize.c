@@ -1009,13 +1009,22 @@ static int32_t emitted_target(const norm *nm, uint32_t k, uint32_t cur) {
 
 /* How many jumps go to neutral instruction t (decoded instruction cur's
  * code for nm->n): those to its decoded instruction, where t is the first
- * neutral instruction of it. */
+ * neutral instruction of it, and to the decoded ones right before that
+ * made none (a jump past 255 code units lands on its target's
+ * EXTENDED_ARG).  UINT32_MAX, which no count of jumps matches, after
+ * more than a few of those. */
 static uint32_t jumps_to_neutral(const norm *nm, uint32_t t, uint32_t cur) {
-    if (t == nm->n)
-        return (uint32_t)nm->jumps_to[cur];
-    return nm->first_of[nm->src[t]] == (int32_t)t
-               ? (uint32_t)nm->jumps_to[nm->src[t]]
-               : 0;
+    uint32_t d = t == nm->n ? cur : (uint32_t)nm->src[t], n, steps = 0;
+    if (t < nm->n && nm->first_of[d] != (int32_t)t)
+        return 0;
+    n = (uint32_t)nm->jumps_to[d];
+    while (d > 0 && (nm->first_of[d - 1] == UNSET ||
+                     (t < nm->n && nm->first_of[d - 1] == (int32_t)t))) {
+        if (++steps > 64)
+            return UINT32_MAX;
+        n += (uint32_t)nm->jumps_to[--d];
+    }
+    return n;
 }
 
 /* Sets the depth of the way into the instruction at offset `rel` of the
@@ -1030,19 +1039,26 @@ static int meet_depth(int32_t *depth, uint32_t rel, int32_t d) {
 
 /* Whether the neutral instructions [s, e), entered at s with nothing on
  * the stack, leave exactly one value at e: each is reached from s (no
- * jump from before s goes into the range), none takes more than the
- * range pushed, every jump goes on to (s, e], and the ways to each
- * instruction agree on the depth.  `cur` is the decoded instruction
+ * jump from before s goes into the range) or from nowhere, none takes
+ * more than the range pushed, every jump goes on to (s, e], and the ways
+ * to each instruction agree on the depth.  `cur` is the decoded instruction
  * being lowered, whose code starts at e. */
 static int pushes_one(norm *nm, uint32_t s, uint32_t e, uint32_t cur) {
     int32_t *depth = nm->operand_depth;
-    uint32_t k, jumps_in = 0, jumps_taken = 0;
+    uint32_t k;
+    uint64_t jumps_in = 0, jumps_taken = 0;
     for (k = s; k <= e; k++)
         depth[k - s] = UNSET;
     depth[0] = 0;
     for (k = s; k < e; k++) {
         const upy_nin *in = &nm->out[k];
         int32_t d = depth[k - s], t = emitted_target(nm, k, cur);
+        /* (Code no way reaches is left in place by 3.8-3.9: the else
+         * value of `x if (1, 2) else y`, after the jump over it.) */
+        if (d == UNSET && k > s && jumps_to_neutral(nm, k, cur) == 0 &&
+            (depth[k - 1 - s] == UNSET ||
+             !upy_nin_falls_through(&nm->out[k - 1])))
+            continue;
         if (d == UNSET)
             return 0;
         if ((in->op == N_COPY || in->op == N_SWAP) && d < in->arg)
@@ -1182,13 +1198,15 @@ static const unpack_rule *unpack_rule_of(uint16_t op) {
     return NULL;
 }
 
-/* Whether the operand [s, e) is a run of plain items: a tuple (a set)
- * built of its items, a dict of its keys and values, by its last
- * instruction. */
+/* Whether the operand [s, e) of decoded instruction cur is a run of
+ * plain items: a tuple (a set) built of its items, a dict of its keys and
+ * values, by its last instruction, the one way to its end.  (One branch
+ * of `*(a or (b, c))` ends in such a tuple too, and the jump of the `or`
+ * goes past it.) */
 static int is_plain_run(const norm *nm, const unpack_rule *rule, uint32_t s,
-                        uint32_t e) {
+                        uint32_t e, uint32_t cur) {
     const upy_nin *last = &nm->out[e - 1];
-    if (e - s < 2)
+    if (e - s < 2 || jumps_to_neutral(nm, e, cur) != 0)
         return 0;
     if (rule->dict)
         return (last->op == N_BUILD_MAP && last->arg > 0) ||
@@ -1254,17 +1272,28 @@ static unpyc_status add_each_item(norm *nm, const unpack_rule *rule, uint32_t s,
                                                      : unsupported(nm, cur);
 }
 
+/* Whether `kind` is that of None, True, False or Ellipsis, of which
+ * marshal writes no references: each read is an object of its own. */
+static int is_singleton_kind(int kind) {
+    return kind == UPY_NONE || kind == UPY_TRUE || kind == UPY_FALSE ||
+           kind == UPY_ELLIPSIS;
+}
+
 /* The index in co_consts of `item` (the very object: the peephole
- * optimizer builds a folded tuple of the objects it loaded), or -1. */
+ * optimizer builds a folded tuple of the objects it loaded, and marshal
+ * writes the second of each as a reference to the first), or -1. */
 static int32_t const_index(norm *nm, const upy_object *item) {
     const upy_object *consts = nm->dec->code->consts;
     size_t k, n = consts ? upy_seq_len(consts) : 0;
     if (nm->operand_budget < n)
         return -1;
     nm->operand_budget -= n;
-    for (k = 0; k < n; k++)
-        if (upy_seq_item(consts, k) == item)
+    for (k = 0; k < n; k++) {
+        const upy_object *c = upy_seq_item(consts, k);
+        if (c == item ||
+            (is_singleton_kind(item->kind) && c->kind == item->kind))
             return (int32_t)k;
+    }
     return -1;
 }
 
@@ -1316,7 +1345,7 @@ enum { OPERAND_STARRED, OPERAND_RUN, OPERAND_FOLDED };
 static int operand_kind(norm *nm, const unpack_rule *rule, uint32_t j,
                         int after_run, uint32_t s, uint32_t e, uint32_t cur) {
     if (rule->dict)
-        return is_plain_run(nm, rule, s, e) &&
+        return is_plain_run(nm, rule, s, e, cur) &&
                        (j > 0 || !rule->keywords || keyword_run(nm, s, e, cur))
                    ? OPERAND_RUN
                    : OPERAND_STARRED;
@@ -1324,7 +1353,7 @@ static int operand_kind(norm *nm, const unpack_rule *rule, uint32_t j,
         return OPERAND_STARRED;
     if (rule->run == N_BUILD_TUPLE && folded_run(nm, s, e))
         return OPERAND_FOLDED;
-    return is_plain_run(nm, rule, s, e) ? OPERAND_RUN : OPERAND_STARRED;
+    return is_plain_run(nm, rule, s, e, cur) ? OPERAND_RUN : OPERAND_STARRED;
 }
 
 /* Operand j of a BUILD_*_UNPACK, the neutral instructions [s, e), of
@@ -1363,8 +1392,9 @@ static unpyc_status wrap_kwargs(norm *nm, uint32_t i) {
     unpyc_status st;
     if (s < 0)
         return unsupported(nm, i);
-    if (nm->out[e - 1].op == N_DICT_MERGE ||
-        (is_plain_run(nm, rule, (uint32_t)s, e) &&
+    if ((nm->out[e - 1].op == N_DICT_MERGE &&
+         jumps_to_neutral(nm, e, i) == 0) ||
+        (is_plain_run(nm, rule, (uint32_t)s, e, i) &&
          keyword_run(nm, (uint32_t)s, e, i)))
         return UNPYC_OK;
     if ((st = insert_before(nm, e, N_DICT_MERGE, 1, i)))

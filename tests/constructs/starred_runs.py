@@ -96,6 +96,23 @@ def starred_subscripts(d, a, b):
     return d[(*a,)]
 
 
+def branch_operands(f, a, b, c, d):
+    f(*(a or (b, c)), d)
+    x = [*(a or (b, c)), d]
+    y = {**(a or {'k': b}), 'j': c}
+    return f(*a, **(b or {'k': c})), x, y
+
+
+def folded_singletons(f, a, b):
+    return [a, *b, None], (a, *b, True, None), f(*a, None, False, ...)
+
+
+def jump_to_extended_arg(a, b, c, d):
+    # The chain's way out lands on the EXTENDED_ARG of the `and`'s jump.
+    x = (a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a)
+    return x, [*a, *((b < c < a) and d)]
+
+
 class StarredBases(*(object,), *()):
     items = [*range(2), *range(3)]
 
