@@ -1137,6 +1137,7 @@ static unpyc_status insert_before(norm *nm, uint32_t p, upy_nop op, int32_t arg,
     in->obj = NULL;
     in->flags = 0;
     in->target = UNSET;
+    in->throw_offset = 0;
     nm->target_off[p] = -1;
     nm->empty_handler[p] = UNSET;
     nm->out[p + 1].lead_line = -1;
