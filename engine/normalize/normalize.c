@@ -210,7 +210,7 @@ typedef struct norm {
      * walks its range: crafted code of many long operands would cost
      * quadratic time). */
     int32_t *operand_depth;
-    uint32_t operand_cap;
+    size_t operand_cap;
     uint64_t operand_budget;
 } norm;
 
@@ -1088,11 +1088,16 @@ static int pushes_one(norm *nm, uint32_t s, uint32_t e, uint32_t cur) {
  * when none is found within the budget. */
 static int32_t operand_start(norm *nm, uint32_t e, uint32_t cur) {
     uint32_t s;
-    if (e + 1 > nm->operand_cap) {
-        nm->operand_depth = upy_arena_grow(nm->arena, NULL, 0, &nm->operand_cap,
-                                           sizeof *nm->operand_depth, e + 1);
-        if (!nm->operand_depth)
+    /* (Room for the longest range it may try, [0, e], and some for the
+     * operands of later instructions.) */
+    if ((size_t)e + 1 > nm->operand_cap) {
+        size_t cap = (size_t)e + 1 + e / 2;
+        int32_t *depth =
+            upy_arena_array_uncleared(nm->arena, cap, sizeof *depth);
+        if (!depth)
             return -1;
+        nm->operand_depth = depth;
+        nm->operand_cap = cap;
     }
     for (s = e; s-- > 0;) {
         if (nm->operand_budget < e - s)

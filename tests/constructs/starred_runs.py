@@ -113,6 +113,12 @@ def jump_to_extended_arg(a, b, c, d):
     return x, [*a, *((b < c < a) and d)]
 
 
+def long_operand_after_short(a, b, c):
+    # The second display's operands span far more code than the first's.
+    x = [*a, *b]
+    return x, [*a, *(b or (c.x0, c.x1, c.x2, c.x3, c.x4, c.x5, c.x6, c.x7, c.x8, c.x9, c.x10, c.x11, c.x12, c.x13, c.x14, c.x15, c.x16, c.x17, c.x18, c.x19, c.x20, c.x21, c.x22, c.x23, c.x24, c.x25, c.x26, c.x27, c.x28, c.x29, c.x30, c.x31, c.x32, c.x33, c.x34, c.x35, c.x36, c.x37, c.x38, c.x39, c.x40, c.x41, c.x42, c.x43, c.x44, c.x45, c.x46, c.x47, c.x48, c.x49, c.x50, c.x51, c.x52, c.x53, c.x54, c.x55, c.x56, c.x57, c.x58, c.x59))]
+
+
 class StarredBases(*(object,), *()):
     items = [*range(2), *range(3)]
 
