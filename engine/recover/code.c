@@ -959,7 +959,7 @@ static uint32_t trailing_names(const rec *r) {
  * module's), and a dotted import is no name. */
 static int global_name(const rec *r, const char *name) {
     const upy_code *co = r->code;
-    return !strchr(name, '.') && rec_is_identifier(name) &&
+    return !strchr(name, '.') && upy_is_identifier(name) &&
            (r->is_module || !in_names(co->varnames, name)) &&
            !in_names(co->cellvars, name) && !in_names(co->freevars, name);
 }
@@ -1419,7 +1419,7 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
         upy_expr *e;
         /* A bare name must load a global (a local's is numbered by an
          * import), and a dotted import is no name. */
-        if (strchr(name, '.') || !rec_is_identifier(name) ||
+        if (strchr(name, '.') || !upy_is_identifier(name) ||
             in_names(co->cellvars, name) || in_names(co->freevars, name))
             return 0;
         if (!r->is_module && in_names(co->varnames, name)) {

@@ -191,7 +191,7 @@ static int keys_are_names(const upy_expr *dict) {
         if (!key)
             continue;
         if (!name || strlen(name) != key->u.constant->u.bytes.len ||
-            !rec_is_identifier(name))
+            !upy_is_identifier(name))
             return 0;
         for (j = 0; j < k; j++)
             if (dict->u.dict.keys[j] &&

@@ -21,6 +21,7 @@
 #include "recover/cfg.h"
 #include "recover/recover.h"
 #include "util/lookup.h"
+#include "util/names.h"
 #include "util/strbuf.h"
 
 /* The structurer recurses (regions in regions, code objects in code
@@ -457,9 +458,6 @@ static inline int rec_too_deep(const rec *r) {
 const char *rec_str(const upy_object *o);
 /* The first index of o in co_names (table 0) or co_consts (1), or -1. */
 int32_t rec_entry_index(const rec *r, int table, const upy_object *o);
-/* Whether s can be a name in source: an identifier and no keyword
- * (non-ASCII letters are taken on trust). */
-int rec_is_identifier(const char *s);
 int rec_is_const_none(const upy_expr *e);
 /* Pushes a function made (SV_FUNCTION) that waits for its call or its name:
  * a pending of `kind` holding the statement under way (a def, class or

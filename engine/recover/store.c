@@ -360,7 +360,7 @@ static const char *annotation_key(const rec *r, const upy_expr *target) {
         strcmp(owner->u.name, "__annotations__") != 0 ||
         key->kind != UPY_E_CONST || !key->u.constant ||
         key->u.constant->kind != UPY_STR ||
-        !rec_is_identifier(rec_str(key->u.constant)))
+        !upy_is_identifier(rec_str(key->u.constant)))
         return NULL;
     return rec_str(key->u.constant);
 }

@@ -101,7 +101,7 @@ static int push_expr(rec *r, upy_expr *e) {
 static upy_expr *type_param(rec *r, upy_type_param_kind kind, sval name) {
     upy_expr *e;
     if (!name.expr || name.expr->kind != UPY_E_CONST ||
-        !rec_is_identifier(rec_str(name.expr->u.constant)))
+        !upy_is_identifier(rec_str(name.expr->u.constant)))
         return rec_placeholder(r);
     e = upy_expr_new(r->arena, UPY_E_TYPEPARAM);
     if (!e) {
@@ -132,7 +132,7 @@ static int type_alias(rec *r, sval v) {
     upy_stmt *s;
     if (!t || t->kind != UPY_E_TUPLE || t->u.elts.len != 3 ||
         t->u.elts.items[0]->kind != UPY_E_CONST ||
-        !rec_is_identifier(rec_str(t->u.elts.items[0]->u.constant)))
+        !upy_is_identifier(rec_str(t->u.elts.items[0]->u.constant)))
         return push_expr(r, rec_placeholder(r));
     s = rec_stmt(r, UPY_S_TYPEALIAS);
     if (!s)
