@@ -20,14 +20,6 @@
 
 #include "recover/rec.h"
 
-static const upy_nin *ins(const rec *r, uint32_t i) {
-    return &r->ncode.ins[i];
-}
-
-static const upy_block *blk(const rec *r, int32_t b) {
-    return &r->cfg.blocks[b];
-}
-
 static upy_expr *new_expr(rec *r, upy_expr_kind kind) {
     upy_expr *e = upy_expr_new(r->arena, kind);
     if (!e)

@@ -428,6 +428,16 @@ typedef struct rec {
     upy_expr no_memory;
 } rec;
 
+/* Instruction i and block b of the code being recovered: the accessors
+ * every file of the layer reads the graph with. */
+static inline const upy_nin *ins(const rec *r, uint32_t i) {
+    return &r->ncode.ins[i];
+}
+
+static inline const upy_block *blk(const rec *r, int32_t b) {
+    return &r->cfg.blocks[b];
+}
+
 /* stack.c */
 int rec_push(rec *r, sv_kind kind, upy_expr *expr);
 int rec_push_sval(rec *r, sval v);

@@ -30,14 +30,6 @@
 
 #include "recover/rec.h"
 
-static const upy_nin *ins(const rec *r, uint32_t i) {
-    return &r->ncode.ins[i];
-}
-
-static const upy_block *blk(const rec *r, int32_t b) {
-    return &r->cfg.blocks[b];
-}
-
 static int inside(const region *rg, int32_t b) {
     return b != UPY_NO_BLOCK && b >= rg->start && b < rg->end;
 }

@@ -23,14 +23,6 @@
 
 #include "recover/rec.h"
 
-static const upy_nin *ins(const rec *r, uint32_t i) {
-    return &r->ncode.ins[i];
-}
-
-static const upy_block *blk(const rec *r, int32_t b) {
-    return &r->cfg.blocks[b];
-}
-
 /* Puts the handler's entry state on the symbolic stack: what was there at
  * the try (its unwind depth), the offset for lasti handlers, then what
  * PUSH_EXC_INFO leaves: the previous exception and the exception. */
