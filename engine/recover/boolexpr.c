@@ -308,32 +308,20 @@ static uint32_t past_restores(const rec *r, uint32_t i, uint32_t end,
     return i + 1 + n;
 }
 
-/* Whether the blocks (b, end) are reached only from [b, end). */
-static int enclosed(const rec *r, int32_t b, int32_t end) {
-    int32_t k;
-    uint32_t p;
-    for (k = b + 1; k < end; k++)
-        for (p = 0; p < blk(r, k)->npreds; p++)
-            if (blk(r, k)->preds[p] < b || blk(r, k)->preds[p] >= end)
-                return 0;
-    return 1;
-}
-
 int32_t rec_flow_test_last(const rec *r, int32_t t) {
     int32_t b = t;
     int depth = 0, flows = 0, guard = 0;
-    uint32_t i = blk(r, t)->start, p;
+    uint32_t i = blk(r, t)->start;
     while (b != UPY_NO_BLOCK && guard++ < 64) {
         const upy_block *bb = blk(r, b);
         const upy_nin *last = ins(r, bb->end - 1);
-        /* (A loop's header is reached from its body too; the block where
-         * `x or y` is complete, from each operand.) */
-        if (b != t)
-            for (p = 0; p < bb->npreds; p++)
-                if (bb->preds[p] < t ||
-                    (bb->preds[p] >= b &&
-                     !(is_inlined_header(r, b) && bb->preds[p] < bb->jump)))
-                    return UPY_NO_BLOCK;
+        /* (A loop's header is reached from its body too, the blocks up to
+         * its exit; the block where `x or y` is complete, from each
+         * operand.) */
+        if (b != t &&
+            !upy_cfg_entered_only_from(&r->cfg, b, b + 1, t,
+                                       is_inlined_header(r, b) ? bb->jump : b))
+            return UPY_NO_BLOCK;
         for (; i + 1 < bb->end; i++)
             if ((depth = value_step(r, i, bb->start, depth)) < 0)
                 return UPY_NO_BLOCK;
@@ -341,7 +329,8 @@ int32_t rec_flow_test_last(const rec *r, int32_t t) {
             return flows && depth == 1 ? b : UPY_NO_BLOCK;
         /* (The blocks of the loop, or of the operands after the first,
          * up to where the value is complete, are its own.) */
-        if (is_inlined_header(r, b) && enclosed(r, b, bb->jump)) {
+        if (is_inlined_header(r, b) &&
+            upy_cfg_entered_only_from(&r->cfg, b + 1, bb->jump, b, bb->jump)) {
             depth += upy_nin_stack_effect(last, 1);
             b = bb->jump;
             i = past_restores(r, blk(r, b)->start, blk(r, b)->end, &depth);
@@ -350,7 +339,7 @@ int32_t rec_flow_test_last(const rec *r, int32_t t) {
         }
         /* `x or y` as a value (`(x or 0) >= 1`): x kept where it jumps. */
         if (last->op == N_JUMP_IF_OR_POP && bb->jump > b &&
-            enclosed(r, b, bb->jump)) {
+            upy_cfg_entered_only_from(&r->cfg, b + 1, bb->jump, b, bb->jump)) {
             depth += upy_nin_stack_effect(last, 1);
             b = bb->jump;
             i = blk(r, b)->start;

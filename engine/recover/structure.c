@@ -1555,7 +1555,6 @@ static int32_t else_runs_past_body(const rec *r, const region *rg,
                                    int32_t on_true, int32_t on_false,
                                    int32_t *way_on) {
     int32_t k, j;
-    uint32_t p;
     if (rg->handler == UPY_NO_BLOCK || !inside(rg, on_true) ||
         !inside(rg, on_false) || on_false <= on_true)
         return UPY_NO_BLOCK;
@@ -1567,25 +1566,14 @@ static int32_t else_runs_past_body(const rec *r, const region *rg,
         if (kb->is_handler || kb->handler == rg->handler ||
             kb->rpo == UINT32_MAX || !kb->npreds || !only_leaves(r, rg, k))
             return UPY_NO_BLOCK;
-        for (p = 0; p < kb->npreds; p++)
-            if (kb->preds[p] < on_false || kb->preds[p] > k)
-                return UPY_NO_BLOCK;
+        if (!upy_cfg_entered_only_from(&r->cfg, k, k + 1, on_false, k + 1))
+            return UPY_NO_BLOCK;
         if (!upy_nin_falls_through(ins(r, kb->end - 1))) {
             *way_on = j;
             return same_block_code(r, k, j) ? UPY_NO_BLOCK : k + 1;
         }
     }
     return UPY_NO_BLOCK;
-}
-
-/* Whether only the blocks of condition c jump to block b: its false way
- * (each operand of `elif a and b:` jumps there on its own). */
-static int only_test_reaches(const rec_cond *c, const upy_block *b) {
-    uint32_t k;
-    for (k = 0; k < b->npreds; k++)
-        if (b->preds[k] < c->first || b->preds[k] > c->last)
-            return 0;
-    return b->npreds > 0;
 }
 
 /* Whether the if on c, whose then part [on_true, then_end) ended in
@@ -1611,7 +1599,9 @@ static int else_is_written_continue(const rec *r, const rec_cond *c,
         return 0;
     eb = blk(r, f);
     return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-           eb->jump == rg->loop && only_test_reaches(c, eb) &&
+           eb->jump == rg->loop && eb->npreds &&
+           upy_cfg_entered_only_from(&r->cfg, f, f + 1, c->first,
+                                     c->last + 1) &&
            goes_on_to_loop(r, c->on_true, then_end, rg->loop);
 }
 
@@ -2401,15 +2391,6 @@ static int pops_and_jumps(const rec *r, const upy_block *b) {
            ins(r, b->start + 1)->op == N_JUMP;
 }
 
-/* Whether only blocks laid out at or after block h reach block b. */
-static int reached_after(const upy_block *b, int32_t h) {
-    uint32_t k;
-    for (k = 0; k < b->npreds; k++)
-        if (b->preds[k] < h)
-            return 0;
-    return b->npreds > 0;
-}
-
 /* Where the jump forward ending block b of handler h's code goes as a
  * break of the for loop around: b pops the iterator itself
  * (clause_pops_iterator), or jumps to code that only the handler's code
@@ -2432,7 +2413,9 @@ static int32_t jump_after_pop(const rec *r, int32_t h, const upy_block *b) {
         return b->jump;
     for (t = b->jump; t < (int32_t)r->cfg.count; t++) {
         const upy_block *tb = blk(r, t);
-        if (tb->is_handler || !reached_after(tb, h))
+        if (tb->is_handler || !tb->npreds ||
+            !upy_cfg_entered_only_from(&r->cfg, t, t + 1, h,
+                                       (int32_t)r->cfg.count))
             break;
         if (pops_and_jumps(r, tb) && tb->jump < h)
             return tb->jump;
@@ -2827,19 +2810,6 @@ int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
     return st < 0 ? -1 : 0;
 }
 
-/* Whether the blocks [from, to) are reached only from blocks [header,
- * to). */
-static int only_reached_from(const rec *r, int32_t header, int32_t from,
-                             int32_t to) {
-    int32_t b;
-    uint32_t k;
-    for (b = from; b < to; b++)
-        for (k = 0; k < blk(r, b)->npreds; k++)
-            if (blk(r, b)->preds[k] < header || blk(r, b)->preds[k] >= to)
-                return 0;
-    return 1;
-}
-
 /* Where the `while True:` loop at header whose last back edge comes
  * before block `exit` ends.  When `exit` leaves the function (a return)
  * and the loop's code also jumps past it, to one block t, the code from
@@ -2866,7 +2836,7 @@ static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
     }
     if (t == UPY_NO_BLOCK ||
         upy_nin_falls_through(ins(r, blk(r, t - 1)->end - 1)) ||
-        !only_reached_from(r, header, exit, t))
+        !upy_cfg_entered_only_from(&r->cfg, exit, t, header, t))
         return exit;
     return t;
 }
@@ -2886,7 +2856,7 @@ static int32_t body_past_continue(const rec *r, int32_t header, int32_t exit,
     *runs_into = 0;
     if (far == UPY_NO_BLOCK || brk <= exit || brk >= (int32_t)r->cfg.count ||
         upy_nin_falls_through(ins(r, blk(r, exit)->start - 1)) ||
-        !only_reached_from(r, header, exit, brk))
+        !upy_cfg_entered_only_from(&r->cfg, exit, brk, header, brk))
         return exit;
     *runs_into = upy_nin_falls_through(ins(r, blk(r, brk)->start - 1));
     return brk;
@@ -2956,15 +2926,11 @@ static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
 static int clause_way_back(const rec *r, int32_t header, int32_t exit,
                            int32_t b) {
     const upy_block *bb = blk(r, b);
-    uint32_t k;
     if (b <= exit || ins(r, bb->start)->op != N_POP_EXCEPT ||
         ins(r, bb->end - 1)->op != N_JUMP || bb->jump < header ||
         bb->jump >= exit || !bb->npreds)
         return 0;
-    for (k = 0; k < bb->npreds; k++)
-        if (bb->preds[k] < exit || bb->preds[k] >= b)
-            return 0;
-    return 1;
+    return upy_cfg_entered_only_from(&r->cfg, b, b + 1, exit, b);
 }
 
 /* Where the code of the `while True:` loop at header ends when the first
@@ -2979,7 +2945,6 @@ static int clause_way_back(const rec *r, int32_t header, int32_t exit,
 static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
                                const region *rg) {
     int32_t b = exit;
-    uint32_t k;
     for (; b < rg->end && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
         if (clause_way_back(r, header, exit, b))
@@ -2990,9 +2955,8 @@ static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
             ins(r, blk(r, bb->handler)->start)->op == N_PUSH_EXC_INFO ||
             !bb->npreds)
             break;
-        for (k = 0; k < bb->npreds; k++)
-            if (bb->preds[k] < header || bb->preds[k] >= b)
-                return exit;
+        if (!upy_cfg_entered_only_from(&r->cfg, b, b + 1, header, b))
+            return exit;
     }
     if (b == exit || upy_nin_falls_through(ins(r, blk(r, b - 1)->end - 1)))
         return exit;
@@ -3013,7 +2977,8 @@ static int32_t try_tail_end(const rec *r, int32_t header, int32_t exit,
         const upy_block *eb = blk(r, exit);
         if (eb->is_handler || eb->handler == UPY_NO_BLOCK ||
             eb->handler == rg->handler ||
-            !only_reached_from(r, header, exit, exit + 1))
+            !upy_cfg_entered_only_from(&r->cfg, exit, exit + 1, header,
+                                       exit + 1))
             break;
         for (b = header; b < exit && blk(r, b)->handler != eb->handler; b++)
             ;
@@ -3041,8 +3006,8 @@ static int32_t try_tail_end(const rec *r, int32_t header, int32_t exit,
     if (t < rg->end &&
         (last->op == N_RETURN || last->op == N_RAISE ||
          (last->op == N_JUMP && blk(r, t)->jump > t)) &&
-        only_reached_from(r, header, exit, exit + 1) &&
-        only_reached_from(r, header, t, t + 1))
+        upy_cfg_entered_only_from(&r->cfg, exit, exit + 1, header, exit + 1) &&
+        upy_cfg_entered_only_from(&r->cfg, t, t + 1, header, t + 1))
         exit = t + 1;
     return exit;
 }
@@ -3273,19 +3238,6 @@ static int bottom_test(const rec *r, int32_t header, uint32_t start,
            ins(r, *bottom + len - 1)->op == N_POP_JUMP_IF;
 }
 
-/* Whether code before loop header h enters it only from blocks [first, h):
- * a test from block first on is the loop's whole test.  (In `while (b if
- * a else c):` the test of c alone, and its copy at the bottom, look like
- * a loop's test, but the jump after b enters the loop too.) */
-static int enters_only_from(const rec *r, int32_t h, int32_t first) {
-    const upy_block *hb = blk(r, h);
-    uint32_t k;
-    for (k = 0; k < hb->npreds; k++)
-        if (hb->preds[k] < first)
-            return 0;
-    return 1;
-}
-
 /* Whether block k is a lone forward jump to a test block that is no loop
  * header: the end of the first value of a conditional expression in the
  * test (`while (b if a else c) and d:`), jumping over the other value to
@@ -3313,7 +3265,8 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
     for (k = b; k < (int32_t)r->cfg.count && steps++ < 16; k++) {
         const upy_block *kb = blk(r, k);
         if (k > b && kb->is_loop_header)
-            return enters_only_from(r, k, b) &&
+            return upy_cfg_entered_only_from(&r->cfg, k, k + 1, b,
+                                             (int32_t)r->cfg.count) &&
                            bottom_test(r, k, start, end - start,
                                        kb->start - end, &bottom)
                        ? k
@@ -3423,19 +3376,6 @@ static int rest_of_top_test(const rec *r, const rec_cond *c) {
     return 1;
 }
 
-/* Whether only the loop of test c, from its test up to block stop,
- * reaches the blocks [from, stop). */
-static int only_loop_reaches(const rec *r, const rec_cond *c, int32_t from,
-                             int32_t stop) {
-    int32_t b;
-    uint32_t k;
-    for (b = from; b < stop; b++)
-        for (k = 0; k < blk(r, b)->npreds; k++)
-            if (blk(r, b)->preds[k] < c->first || blk(r, b)->preds[k] >= stop)
-                return 0;
-    return 1;
-}
-
 /* Where the body of a while loop with no bottom test (top_only_test) ends,
  * its last jump back ending before block exit.  The compiler lays the
  * code after the body's last `continue` there, up to where the test
@@ -3456,7 +3396,9 @@ static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
         return exit;
     /* (Handlers there, inside the region, are those of tries in that code
      * or in the loop, which 3.11 lays out in place.) */
-    return only_loop_reaches(r, c, exit, stop) ? stop : exit;
+    return upy_cfg_entered_only_from(&r->cfg, exit, stop, c->first, stop)
+               ? stop
+               : exit;
 }
 
 /* Whether the code after the body's last jump back, up to where the test
@@ -3487,7 +3429,7 @@ static int tail_breaks_unjumped(const rec *r, const rec_cond *c, int32_t exit,
         ins(r, blk(r, stop)->start)->lead_line <=
             ins(r, blk(r, stop - 1)->end - 1)->line)
         return 0;
-    return only_loop_reaches(r, c, exit, stop);
+    return upy_cfg_entered_only_from(&r->cfg, exit, stop, c->first, stop);
 }
 
 /* Recovers the tail [from, to) of tail_breaks_unjumped into the loop's

@@ -2221,21 +2221,18 @@ static int places_returns(const rec *r, uint32_t at, uint32_t n) {
  * the same handler, that only the body jumps to, is the same way out. */
 static void claim_exit_copies(rec *r, int32_t b, int32_t end, int32_t exit) {
     const upy_block *eb = blk(r, exit);
-    uint32_t n = eb->end - eb->start, k;
+    uint32_t n = eb->end - eb->start;
     int32_t x;
     if (ins(r, eb->end - 1)->op != N_RETURN)
         return;
     for (x = end; x < (int32_t)r->cfg.count; x++) {
         const upy_block *xb = blk(r, x);
-        int only_body = xb->npreds > 0;
         if (x == exit || r->done[x] || xb->is_handler ||
             xb->handler != eb->handler || xb->end - xb->start != n ||
             !rec_same_code(r, xb->start, eb->start, n))
             continue;
-        for (k = 0; k < xb->npreds; k++)
-            if (xb->preds[k] < b || xb->preds[k] >= end)
-                only_body = 0;
-        if (!only_body)
+        if (!xb->npreds ||
+            !upy_cfg_entered_only_from(&r->cfg, x, x + 1, b, end))
             continue;
         rec_skip_range(r, xb->start, n);
         r->done[x] = 1;
@@ -2478,16 +2475,15 @@ static uint32_t tail_copy_length(const rec *r, uint32_t k, uint32_t end) {
  * what those alone reach: no way in but an exception, or a jump from
  * inside. */
 static int only_handlers_in(const rec *r, uint32_t from, uint32_t to) {
-    int32_t b = r->cfg.block_of[from], x;
-    uint32_t k;
+    int32_t b = r->cfg.block_of[from], e, x;
     if (to >= r->ncode.count || blk(r, b)->start != from ||
         blk(r, r->cfg.block_of[to])->start != to || !blk(r, b)->is_handler)
         return 0;
-    for (x = b; blk(r, x)->start < to; x++)
-        for (k = 0; k < blk(r, x)->npreds && !blk(r, x)->is_handler; k++)
-            if (blk(r, x)->preds[k] < b ||
-                blk(r, blk(r, x)->preds[k])->start >= to)
-                return 0;
+    e = r->cfg.block_of[to];
+    for (x = b; x < e; x++)
+        if (!blk(r, x)->is_handler &&
+            !upy_cfg_entered_only_from(&r->cfg, x, x + 1, b, e))
+            return 0;
     return 1;
 }
 
