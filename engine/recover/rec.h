@@ -438,6 +438,12 @@ static inline const upy_block *blk(const rec *r, int32_t b) {
     return &r->cfg.blocks[b];
 }
 
+/* region.c: shape questions the rules share. */
+/* Whether block b ends in POP_TOP; JUMP: how a break leaves a for loop,
+ * dropping its iterator first (on its own, after an except clause's
+ * POP_EXCEPT, after copies of the finally bodies it leaves). */
+int rec_pops_and_jumps(const rec *r, const upy_block *b);
+
 /* stack.c */
 int rec_push(rec *r, sv_kind kind, upy_expr *expr);
 int rec_push_sval(rec *r, sval v);

@@ -1438,7 +1438,7 @@ static int pops_iterator_to_break(const rec *r, const region *rg, int32_t b) {
     uint32_t i = bb->start;
     while (i + 2 < bb->end && r->skip[i])
         i++;
-    return bb->end - i == 2 && ins(r, i)->op == N_POP_TOP && r->sp &&
+    return bb->end - i == 2 && rec_pops_and_jumps(r, bb) && r->sp &&
            r->stack[r->sp - 1].kind == SV_ITER && is_break(rg, bb->jump);
 }
 
@@ -2369,47 +2369,36 @@ static int in_cold_handler(const rec *r, int32_t b, int32_t start,
             ins(r, blk(r, bb->handler)->start)->op != N_PUSH_EXC_INFO);
 }
 
-/* Whether block b ends an except clause with a break of the for loop
- * around its try: POP_EXCEPT, the POP_TOP of the loop's iterator, the
- * jump.  The code after the loop that only such breaks reach is cold
- * (3.12+ push_cold_blocks_to_end lays it out after the handler):
+/* Where the jump forward ending block b of handler h's code goes as a
+ * break of the for loop around, else UPY_NO_BLOCK.  Either b pops the
+ * iterator itself, ending its except clause: POP_EXCEPT, then the POP_TOP
+ * of the iterator and the jump (rec_pops_and_jumps).  The code after the
+ * loop that only such breaks reach is cold (3.12+ push_cold_blocks_to_end
+ * lays it out after the handler):
  *
  *     for x in xs:              FOR_ITER; ... JUMP_BACKWARD; END_FOR;
  *         try: g(1)             raise X   (the else part)
  *         except E: break       h: ... POP_EXCEPT; POP_TOP; JUMP a
  *     else: raise X             a: g(2)   (after the handler)
- *     g(2)                                                              */
-static int clause_pops_iterator(const rec *r, const upy_block *b) {
-    return b->end - b->start >= 3 && ins(r, b->end - 2)->op == N_POP_TOP &&
-           ins(r, b->end - 3)->op == N_POP_EXCEPT;
-}
-
-/* Whether block b pops a for loop's iterator and jumps: a break whose
- * copy of the code after the loop normalize joined back to that code. */
-static int pops_and_jumps(const rec *r, const upy_block *b) {
-    return b->end - b->start == 2 && ins(r, b->start)->op == N_POP_TOP &&
-           ins(r, b->start + 1)->op == N_JUMP;
-}
-
-/* Where the jump forward ending block b of handler h's code goes as a
- * break of the for loop around: b pops the iterator itself
- * (clause_pops_iterator), or jumps to code that only the handler's code
- * reaches and that does.  3.12+ lays the code after a try that only the
- * except clause reaches with the cold code (push_cold_blocks_to_end), so
- * a `break` there is POP_EXCEPT; JUMP a / a: [test]; POP_TOP; JUMP on,
- * past the loop's else part:
+ *     g(2)
+ *
+ * Or b jumps to code that only the handler's code reaches and that pops
+ * the iterator, a block of POP_TOP; JUMP alone (normalize joined the
+ * break's copy of the code after the loop back to that code).  3.12+
+ * lays the code after a try that only the except clause reaches with the
+ * cold code (push_cold_blocks_to_end), so a `break` there is POP_EXCEPT;
+ * JUMP a / a: [test]; POP_TOP; JUMP on, past the loop's else part:
  *
  *     for p in q:
  *         try: g(p)
  *         except E: pass
  *         else: return 1
  *         if p == 2: break
- *     else: h()
- *
- * UPY_NO_BLOCK when it is neither. */
+ *     else: h()                                                         */
 static int32_t jump_after_pop(const rec *r, int32_t h, const upy_block *b) {
     int32_t t;
-    if (clause_pops_iterator(r, b))
+    if (b->end - b->start >= 3 && rec_pops_and_jumps(r, b) &&
+        ins(r, b->end - 3)->op == N_POP_EXCEPT)
         return b->jump;
     for (t = b->jump; t < (int32_t)r->cfg.count; t++) {
         const upy_block *tb = blk(r, t);
@@ -2417,7 +2406,8 @@ static int32_t jump_after_pop(const rec *r, int32_t h, const upy_block *b) {
             !upy_cfg_entered_only_from(&r->cfg, t, t + 1, h,
                                        (int32_t)r->cfg.count))
             break;
-        if (pops_and_jumps(r, tb) && tb->jump < h)
+        if (tb->end - tb->start == 2 && rec_pops_and_jumps(r, tb) &&
+            tb->jump < h)
             return tb->jump;
     }
     return UPY_NO_BLOCK;
@@ -2438,7 +2428,7 @@ static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
             break;
         /* (A jump on to code laid out after the handler, as a copy of a
          * while loop's test, goes on in the loop; unless it is a break of
-         * a for loop, see clause_pops_iterator.) */
+         * a for loop, see jump_after_pop.) */
         int32_t to;
         if (ins(r, b->end - 1)->op != N_JUMP)
             continue;
@@ -2461,8 +2451,7 @@ static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
 static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
                               const region *rg) {
     return in_body && rg->loop != UPY_NO_BLOCK && b->jump == rg->loop &&
-           b->end - b->start >= 2 && ins(r, b->end - 1)->op == N_JUMP &&
-           ins(r, b->end - 2)->op == N_POP_TOP;
+           rec_pops_and_jumps(r, b);
 }
 
 static int jumps_back_to(const rec *r, int32_t b, int32_t header);
