@@ -390,8 +390,7 @@ static int32_t chain_cleanup_exit(const rec *r, const upy_block *cb,
     if (after == UPY_NO_BLOCK)
         return after;
     ab = blk(r, after);
-    if (ab->end - ab->start == 1 && ins(r, ab->start)->op == N_JUMP &&
-        !ab->is_loop_header && ab->npreds == 1) {
+    if (rec_is_lone(r, ab, N_JUMP) && !ab->is_loop_header && ab->npreds == 1) {
         *lone = after;
         return ab->jump;
     }
@@ -430,8 +429,7 @@ static int jumps_to(const rec *r, int32_t b, int32_t t) {
     if (b == UPY_NO_BLOCK || t == UPY_NO_BLOCK)
         return 0;
     bb = blk(r, b);
-    return bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
-           bb->jump == t;
+    return rec_is_lone(r, bb, N_JUMP) && bb->jump == t;
 }
 
 /* Whether the POP_JUMP_IF ending block b tests for None. */
@@ -779,8 +777,7 @@ static int reached_from_network(const rec *r, const net_node *nodes, int n,
     if (in_network(nodes, n, p))
         return 1;
     if (!pb->npreds ||
-        !(is_forwarding_jump(r, p) ||
-          (pb->end - pb->start == 1 && ins(r, pb->start)->op == N_POP_TOP)))
+        !(is_forwarding_jump(r, p) || rec_is_lone(r, pb, N_POP_TOP)))
         return 0;
     for (k = 0; k < pb->npreds; k++)
         if (!in_network(nodes, n, pb->preds[k]))

@@ -443,6 +443,11 @@ static inline const upy_block *blk(const rec *r, int32_t b) {
  * dropping its iterator first (on its own, after an except clause's
  * POP_EXCEPT, after copies of the finally bodies it leaves). */
 int rec_pops_and_jumps(const rec *r, const upy_block *b);
+/* Whether block b is the one instruction op: a lone jump (the jump of a
+ * break, a continue, or the way over an else part, where the code before
+ * it ended a block of its own), a lone return (what a return in a try
+ * body runs into once it left the handler's range). */
+int rec_is_lone(const rec *r, const upy_block *b, upy_nop op);
 
 /* stack.c */
 int rec_push(rec *r, sv_kind kind, upy_expr *expr);

@@ -11,3 +11,7 @@ int rec_pops_and_jumps(const rec *r, const upy_block *b) {
     return b->end - b->start >= 2 && ins(r, b->end - 2)->op == N_POP_TOP &&
            ins(r, b->end - 1)->op == N_JUMP;
 }
+
+int rec_is_lone(const rec *r, const upy_block *b, upy_nop op) {
+    return b->end - b->start == 1 && ins(r, b->start)->op == op;
+}

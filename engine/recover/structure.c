@@ -965,8 +965,8 @@ static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
  * does not fall through. */
 static int dead_jump_over_else(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    return r->ncode.layout->keeps_jump_after_exit && bb->end - bb->start == 1 &&
-           ins(r, bb->start)->op == N_JUMP && bb->start > 0 &&
+    return r->ncode.layout->keeps_jump_after_exit &&
+           rec_is_lone(r, bb, N_JUMP) && bb->start > 0 &&
            !upy_nin_falls_through(ins(r, bb->start - 1)) &&
            ins(r, bb->start - 1)->op != N_RETURN;
 }
@@ -1034,9 +1034,7 @@ static int32_t way_out_jump(const rec *r, int32_t b) {
     if (!falls_into(r, b + 1))
         return UPY_NO_BLOCK;
     nb = blk(r, b + 1);
-    return nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP
-               ? b + 1
-               : UPY_NO_BLOCK;
+    return rec_is_lone(r, nb, N_JUMP) ? b + 1 : UPY_NO_BLOCK;
 }
 
 /* The target of the way out of an except clause in [then_start,
@@ -1143,8 +1141,7 @@ static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
 /* Whether block b is a lone forward jump. */
 static int is_lone_forward_jump(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    return bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
-           bb->jump > b;
+    return rec_is_lone(r, bb, N_JUMP) && bb->jump > b;
 }
 
 /* Whether the lone jump b jumps over the cleanup of a chained comparison
@@ -1185,8 +1182,7 @@ static int falls_to_loop(const rec *r, const region *rg) {
     if (rg->follow == UPY_NO_BLOCK)
         return 0;
     fb = blk(r, rg->follow);
-    return fb->end - fb->start == 1 && ins(r, fb->start)->op == N_JUMP &&
-           fb->jump == rg->loop;
+    return rec_is_lone(r, fb, N_JUMP) && fb->jump == rg->loop;
 }
 
 /* Whether the code of blocks [from, to) goes on only to the header of
@@ -1598,8 +1594,7 @@ static int else_is_written_continue(const rec *r, const rec_cond *c,
             UPY_S_CONTINUE)
         return 0;
     eb = blk(r, f);
-    return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-           eb->jump == rg->loop && eb->npreds &&
+    return rec_is_lone(r, eb, N_JUMP) && eb->jump == rg->loop && eb->npreds &&
            upy_cfg_entered_only_from(&r->cfg, f, f + 1, c->first,
                                      c->last + 1) &&
            goes_on_to_loop(r, c->on_true, then_end, rg->loop);
@@ -2318,8 +2313,7 @@ static int unprotected_exits(const rec *r, int32_t from, int32_t to,
         const upy_block *bb = blk(r, b);
         if (bb->handler == rg->handler || bb->is_handler)
             return 0;
-        if (!(bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP) &&
-            !is_exit_copy(r, b))
+        if (!rec_is_lone(r, bb, N_JUMP) && !is_exit_copy(r, b))
             return 0;
     }
     return 1;
@@ -2354,8 +2348,7 @@ static int in_cold_handler(const rec *r, int32_t b, int32_t start,
                            int32_t exit) {
     const upy_block *bb = blk(r, b);
     int32_t i;
-    if (b > exit && bb->end - bb->start == 1 &&
-        ins(r, bb->start)->op == N_JUMP &&
+    if (b > exit && rec_is_lone(r, bb, N_JUMP) &&
         ins(r, blk(r, b - 1)->end - 1)->op == N_POP_EXCEPT)
         return 1;
     if (ins(r, bb->start)->op == N_PUSH_EXC_INFO) {
@@ -2586,8 +2579,8 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
      * the lone jump goes: then that jump is the loop's else part, and the
      * jump past it a break.  3.11, `if a: while c: ... break` / `else:
      * break` + code: the else part breaks an outer loop.) */
-    if (brk < rg->end && eb->end - eb->start == 1 &&
-        ins(r, eb->start)->op == N_JUMP && leaves_to_follow(r, eb->jump, rg) &&
+    if (brk < rg->end && rec_is_lone(r, eb, N_JUMP) &&
+        leaves_to_follow(r, eb->jump, rg) &&
         !(away == rg->end && away != eb->jump)) {
         *far = eb->jump;
         return brk;
@@ -2595,8 +2588,7 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
     /* (The breaks go where the loop's exit, a lone jump, goes: there is
      * no else part for them to skip.) */
     if (brk == exit && away != UPY_NO_BLOCK && eb &&
-        eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-        eb->jump == away) {
+        rec_is_lone(r, eb, N_JUMP) && eb->jump == away) {
         *far = away;
         return brk;
     }
@@ -3234,8 +3226,8 @@ static int bottom_test(const rec *r, int32_t header, uint32_t start,
 static int joins_test_ahead(const rec *r, int32_t k) {
     const upy_block *kb = blk(r, k);
     int32_t t = kb->jump;
-    return kb->end - kb->start == 1 && ins(r, kb->start)->op == N_JUMP &&
-           t > k + 1 && !blk(r, t)->is_loop_header &&
+    return rec_is_lone(r, kb, N_JUMP) && t > k + 1 &&
+           !blk(r, t)->is_loop_header &&
            ins(r, blk(r, t)->end - 1)->op == N_POP_JUMP_IF;
 }
 
@@ -3274,8 +3266,7 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
         else if (k > b && end == kb->start && joins_test_ahead(r, k))
             end = kb->end;
         else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
-                             (kb->end - kb->start == 1 &&
-                              ins(r, kb->start)->op == N_JUMP && kb->jump > k)))
+                             (rec_is_lone(r, kb, N_JUMP) && kb->jump > k)))
             return UPY_NO_BLOCK;
     }
     return UPY_NO_BLOCK;
@@ -3456,8 +3447,7 @@ static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
     for (b = c->last + 1; b < header; b++) {
         const upy_block *bb = blk(r, b);
         if (b != c->chain_cleanup &&
-            !(bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
-              bb->jump == header))
+            !(rec_is_lone(r, bb, N_JUMP) && bb->jump == header))
             return 0;
     }
     return blk(r, header)->start - blk(r, c->last)->end;
@@ -3535,8 +3525,7 @@ int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
  * finally's normal-path jump), while its bottom test falls into the
  * first of those jumps: both are the loop's exit. */
 static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
-    while (b < to && blk(r, b)->end - blk(r, b)->start == 1 &&
-           ins(r, blk(r, b)->start)->op == N_JUMP && blk(r, b)->jump > b)
+    while (b < to && rec_is_lone(r, blk(r, b), N_JUMP) && blk(r, b)->jump > b)
         b = blk(r, b)->jump;
     return b == to;
 }
@@ -3586,8 +3575,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
      * handlers of a try in the body, and the copy of the test they go on
      * to).  3.13 aims the copy's failing jump at a jump back there. */
     if (anchor == exit && exit < (int32_t)r->cfg.count &&
-        blk(r, exit)->end - blk(r, exit)->start == 1 &&
-        ins(r, blk(r, exit)->start)->op == N_JUMP && blk(r, exit)->jump < exit)
+        rec_is_lone(r, blk(r, exit), N_JUMP) && blk(r, exit)->jump < exit)
         anchor = blk(r, exit)->jump;
     if (anchor > header && anchor <= last &&
         !upy_cfg_dominates(&r->cfg, header, anchor))
@@ -3799,7 +3787,7 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
         ins(r, i + 1)->op != N_RETURN || !body_reaches(r, b, h) ||
         nb->is_handler || nb->handler == h)
         return 0;
-    if (nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP)
+    if (rec_is_lone(r, nb, N_JUMP))
         return 1;
     /* 3.12+ lays the code after the try out right after the body when
      * only the handlers (moved away) jump there: a branch of the body
@@ -3910,8 +3898,7 @@ static int clause_goes_back_to(const rec *r, int32_t e, int32_t h) {
 int32_t rec_past_claimed_handlers(const rec *r, int32_t b) {
     int32_t count = (int32_t)r->cfg.count;
     if (b > 0 && b < count && blk(r, b)->is_handler && r->done[b] &&
-        blk(r, b - 1)->end - blk(r, b - 1)->start == 1 &&
-        ins(r, blk(r, b - 1)->start)->op == N_RETURN)
+        rec_is_lone(r, blk(r, b - 1), N_RETURN))
         while (b < count && r->done[b])
             b++;
     return b;
@@ -3988,9 +3975,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             (!after_jump && is_return_in_body(r, e, h)) ||
             (!after_jump && is_copied_return_mid_body(r, e, h)) ||
             (!after_jump && is_branch_way_out(r, e, h)) ||
-            rec_is_unwinding(r, e) ||
-            (blk(r, e)->end - blk(r, e)->start == 1 &&
-             ins(r, blk(r, e)->start)->op == N_RETURN)) {
+            rec_is_unwinding(r, e) || rec_is_lone(r, blk(r, e), N_RETURN)) {
             /* (A return after copies of the exits it leaves is not
              * protected, yet in the body: see rec_is_copied_return.  So
              * is the lone RETURN_VALUE of `return f()`, which cannot
@@ -5428,12 +5413,6 @@ static int returned_leaf(const rec *r, uint32_t from, uint32_t end,
     return flags;
 }
 
-/* Whether block b holds a return alone. */
-static int is_lone_return(const rec *r, int32_t b) {
-    return b != UPY_NO_BLOCK && blk(r, b)->end - blk(r, b)->start == 1 &&
-           ins(r, blk(r, b)->start)->op == N_RETURN;
-}
-
 static int returned_tree(const rec *r, int32_t b, int32_t from,
                          const region *rg, int32_t base, int *budget,
                          rt_first *first) {
@@ -5468,7 +5447,7 @@ static int returned_tree(const rec *r, int32_t b, int32_t from,
      * block of the return alone. */
     if (last->op != N_RETURN && last->op != N_POP_JUMP_IF &&
         upy_nin_falls_through(last) && bb->next == b + 1 &&
-        is_lone_return(r, bb->next) &&
+        rec_is_lone(r, blk(r, bb->next), N_RETURN) &&
         d + upy_nin_stack_effect(last, 0) == base + 1)
         return returned_leaf(r, bb->start, bb->end, bb->end, first);
     if (d != base + 1)

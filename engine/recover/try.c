@@ -1547,8 +1547,8 @@ static int32_t else_jumps_past(const rec *r, int32_t exit, int32_t h,
  * not a: break`, the try's own way on lost, so the loop ran on. */
 static int breaks_over_handlers(const rec *r, int32_t exit, const region *rg) {
     const upy_block *eb = blk(r, exit);
-    return r->done[exit] && eb->end - eb->start == 1 &&
-           ins(r, eb->start)->op == N_JUMP && eb->jump != UPY_NO_BLOCK &&
+    return r->done[exit] && rec_is_lone(r, eb, N_JUMP) &&
+           eb->jump != UPY_NO_BLOCK &&
            (eb->jump == rg->brk || eb->jump == rg->brk_threaded);
 }
 
@@ -1789,12 +1789,6 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
     return 0;
 }
 
-/* Whether block b is a RETURN alone. */
-static int is_lone_return(const rec *r, int32_t b) {
-    return blk(r, b)->end - blk(r, b)->start == 1 &&
-           ins(r, blk(r, b)->start)->op == N_RETURN;
-}
-
 /* Whether block b ends the body of a loop in the copy of the finally body
  * [fstart, fstart + flen) that starts at block `from`: it jumps back into
  * the blocks from `from` on, and their code up to its end is the start of
@@ -1931,7 +1925,7 @@ static int32_t branch_return_end(const rec *r, int32_t b, int32_t end,
  * body; 3.11 lays their handlers out after the RETURN, and the try body
  * may go on after those). */
 static int copy_split_from_return(const rec *r, int32_t end, int32_t ret) {
-    return ret == end + 1 && is_lone_return(r, ret) &&
+    return ret == end + 1 && rec_is_lone(r, blk(r, ret), N_RETURN) &&
            blk(r, end)->handler == ret + 1;
 }
 
@@ -1994,9 +1988,9 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
      *
      * ended the body before the return, which was then lost.) */
     for (x = end; x <= ret; x++)
-        if (!rec_is_unwinding(r, x) &&
-            !(x == ret && x > end &&
-              (is_lone_return(r, x) || rec_is_copied_return(r, x))))
+        if (!rec_is_unwinding(r, x) && !(x == ret && x > end &&
+                                         (rec_is_lone(r, blk(r, x), N_RETURN) ||
+                                          rec_is_copied_return(r, x))))
             return end;
     *unwind_from = end;
     /* (3.11 lays the handlers of a try in the copies out right after the
@@ -3075,8 +3069,7 @@ static int32_t way_out_of_clause(const rec *r, int32_t b, const region *rg) {
     if (b == UPY_NO_BLOCK || b < rg->start || b >= rg->end)
         return UPY_NO_BLOCK;
     bb = blk(r, b);
-    if (bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
-        bb->jump > b && bb->jump < rg->end)
+    if (rec_is_lone(r, bb, N_JUMP) && bb->jump > b && bb->jump < rg->end)
         bb = blk(r, b = bb->jump);
     return ins(r, bb->start)->op == N_POP_EXCEPT &&
                    ins(r, bb->end - 1)->op == N_JUMP && bb->jump != rg->cont &&
@@ -3147,8 +3140,8 @@ static int runs_into_loop(const rec *r, const region *rg, int32_t b) {
     if (!rg->falls_to_loop || b >= rg->end)
         return rg->falls_to_loop;
     eb = blk(r, b);
-    return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-           eb->jump == rg->loop && !eb->is_handler;
+    return rec_is_lone(r, eb, N_JUMP) && eb->jump == rg->loop &&
+           !eb->is_handler;
 }
 
 /* Where the inner `while True:` that the body of the try at block b
