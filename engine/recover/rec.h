@@ -448,6 +448,15 @@ int rec_pops_and_jumps(const rec *r, const upy_block *b);
  * it ended a block of its own), a lone return (what a return in a try
  * body runs into once it left the handler's range). */
 int rec_is_lone(const rec *r, const upy_block *b, upy_nop op);
+/* The most instructions of a small exit block CPython copies into each
+ * jump to it (flowgraph.c MAX_COPY_SIZE; rec_copy_size measures). */
+enum { MAX_COPY_SIZE = 4 };
+/* Whether blocks a and b are copies of one small block that leaves the
+ * function, a return or a raise (an assert's): CPython copies such a
+ * block into each jump to it (inline_small_exit_blocks; 3.12+ into the
+ * failing end of a chained comparison too), so two ways to one exit end
+ * in equal blocks. */
+int rec_copies_of_exit(const rec *r, int32_t a, int32_t b);
 
 /* stack.c */
 int rec_push(rec *r, sv_kind kind, upy_expr *expr);

@@ -15,3 +15,15 @@ int rec_pops_and_jumps(const rec *r, const upy_block *b) {
 int rec_is_lone(const rec *r, const upy_block *b, upy_nop op) {
     return b->end - b->start == 1 && ins(r, b->start)->op == op;
 }
+
+int rec_copies_of_exit(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab = blk(r, a), *bb = blk(r, b);
+    uint32_t n = ab->end - ab->start;
+    upy_nop op = (upy_nop)ins(r, ab->end - 1)->op;
+    /* (Normalizing makes at most two instructions of one: the cheap
+     * bound first, as blocks of large functions are long.) */
+    return n == bb->end - bb->start && n <= 2 * MAX_COPY_SIZE &&
+           (op == N_RETURN || op == N_RAISE) &&
+           rec_copy_size(r, ab->start, ab->end) <= MAX_COPY_SIZE &&
+           rec_same_code(r, ab->start, bb->start, n);
+}

@@ -3133,20 +3133,15 @@ uint32_t rec_copy_size(const rec *r, uint32_t from, uint32_t to) {
 }
 
 /* Whether instruction targets a and b lead to the same place: the same
- * instruction, or copies of one small exit block (the compiler copies a
- * `return` block into each jump to it, so the top and bottom tests of a
- * while loop at the end of a function can each leave to a copy). */
+ * instruction, or the starts of copies of one small exit block
+ * (rec_copies_of_exit: the top and bottom tests of a while loop at the
+ * end of a function can each leave to a copy). */
 static int same_exit(const rec *r, int32_t a, int32_t b) {
-    const upy_block *ab, *bb;
+    int32_t ab = r->cfg.block_of[a], bb = r->cfg.block_of[b];
     if (a == b)
         return 1;
-    ab = blk(r, r->cfg.block_of[a]);
-    bb = blk(r, r->cfg.block_of[b]);
-    return ab->start == (uint32_t)a && bb->start == (uint32_t)b &&
-           ab->end - ab->start == bb->end - bb->start &&
-           rec_copy_size(r, ab->start, ab->end) <= 4 &&
-           ins(r, ab->end - 1)->op == N_RETURN &&
-           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+    return blk(r, ab)->start == (uint32_t)a &&
+           blk(r, bb)->start == (uint32_t)b && rec_copies_of_exit(r, ab, bb);
 }
 
 /* The copy `copy` of the exit block of the loop whose blocks (its test's
