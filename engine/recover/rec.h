@@ -782,7 +782,25 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
 /* Whether instruction i is in code only a handler reaches that the
  * compiler laid out after all other code (3.12+ flowgraph.c
  * push_cold_blocks_to_end), out of the order it compiled it in.  -1 when
- * out of memory. */
+ * out of memory.
+ *
+ * Cold code.  This is CPython's definition (flowgraph.c mark_cold): a
+ * block no path of normal edges from the entry reaches, found once per
+ * code object (try.c find_normal_reach).  Three questions in structure.c
+ * look like it and are kept, because each asks something this does not:
+ *   - in_cold_handler(b, start, exit): whether b is the code of a
+ *     handler of a try in one loop body [start, exit), told by its
+ *     instructions: the handler's entry (of a try in that body, not any
+ *     handler), its cleanup, what the cleanup protects, the POP_EXCEPT
+ *     and jump it leaves by.  It answers for a layout that keeps handlers
+ *     in place too (3.11), where rec_is_cold answers no.
+ *   - only_handlers_reach(b, from, to): whether b is cold code of the
+ *     tries in [from, to) in particular, reached only by the ways out of
+ *     their except clauses: which try's rest it is, not just cold.
+ *   - in_cold_clause(k, h): whether k is the `continue` of an except
+ *     clause (its POP_EXCEPT, then the jump back) dominated by a handler
+ *     after loop header h: one loop's, asked through the dominator tree
+ *     while the region is walked (const, with no memory to fail). */
 int rec_is_cold(rec *r, uint32_t i);
 
 /* typeparams.c: 3.12+ type parameters (PEP 695). */

@@ -930,12 +930,6 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
 
 /* --- if ----------------------------------------------------------------- */
 
-/* The end of the else part of an if whose then part is [then_start,
- * else_start): where the then part goes when it ends normally.  That is
- * the nearest target at or after else_start of the jumps leaving the then
- * part (its own final jump, or, when it ends with an if / else of its own,
- * the threaded jumps of that); with no such jump, or one to else_start,
- * there is no else part. */
 /* The nearest target at or after else_start, before the handler, of the
  * jumps back out of the code of handler h when 3.12+ lays it out after
  * the code (h at or after else_start), up to the next handler entry, else
@@ -992,6 +986,12 @@ static int32_t then_jump_end(const rec *r, int32_t then_start,
     return best;
 }
 
+/* The end of the else part of an if whose then part is [then_start,
+ * else_start): where the then part goes when it ends normally.  That is
+ * the nearest target at or after else_start of the jumps leaving the then
+ * part (its own final jump, or, when it ends with an if / else of its own,
+ * the threaded jumps of that); with no such jump, or one to else_start,
+ * there is no else part. */
 static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
                         const region *rg) {
     int32_t b, best = then_jump_end(r, then_start, else_start, rg);
@@ -1172,7 +1172,20 @@ static int32_t pass_body_jump(const rec *r, const rec_cond *c, int32_t over) {
     return blk(r, ft)->jump > over ? ft : UPY_NO_BLOCK;
 }
 
-/* Whether running off region rg's end goes back to its loop's header: it
+/* Going back to a loop's header.  Four questions, each about a different
+ * stretch of code, none computing what another does:
+ *   - falls_to_loop(rg): running off region rg's end goes back to the
+ *     header (rg is the rest of a loop body, or what follows it only
+ *     jumps there): where rg's follow leads, asked of no block in rg;
+ *   - leaves_only_to_loop(from, to, loop): every way out of the blocks
+ *     [from, to) is the header (or leaves the function): their
+ *     successors, whatever the last block ends in;
+ *   - goes_on_to_loop(from, to, loop): that, and the stretch goes back by
+ *     a jump the compiler threaded there (copied_loop_jump, after_assert),
+ *     not by a written `continue`, which keeps a jump of its own;
+ *   - ends_at_loop(rg, from): where 3.12 threads a test's jump (flowgraph.c
+ *     optimize_basic_block), the first or the third of rg from block from.
+ * Whether running off region rg's end goes back to its loop's header: it
  * is the rest of the loop body, or what follows it only jumps there. */
 static int falls_to_loop(const rec *r, const region *rg) {
     const upy_block *fb;
@@ -1224,13 +1237,6 @@ static int after_assert(const rec *r, int32_t from, int32_t to, int32_t loop) {
            ins(r, lb->end - 1)->op == N_RAISE;
 }
 
-/* Whether blocks [from, to) go on only to the header of loop, the last
- * by a jump after code of its own, on that code's line: the then part or
- * the rest of an if at the end of a loop body, where a `continue` and
- * reaching the end are the same.  (A jump with a line of its own, or one
- * alone or after an except clause's POP_EXCEPT only, is a written
- * `continue`: 3.12 keeps its jump apart rather than thread others through
- * it.) */
 static int copied_loop_jump(const rec *r, const upy_block *lb, int32_t loop) {
     uint32_t i;
     if (lb->end - lb->start < 2 || ins(r, lb->end - 1)->op != N_JUMP ||
@@ -1243,6 +1249,13 @@ static int copied_loop_jump(const rec *r, const upy_block *lb, int32_t loop) {
     return 0;
 }
 
+/* Whether blocks [from, to) go on only to the header of loop, the last
+ * by a jump after code of its own, on that code's line: the then part or
+ * the rest of an if at the end of a loop body, where a `continue` and
+ * reaching the end are the same.  (A jump with a line of its own, or one
+ * alone or after an except clause's POP_EXCEPT only, is a written
+ * `continue`: 3.12 keeps its jump apart rather than thread others through
+ * it.) */
 static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
                            int32_t loop) {
     const upy_block *lb;
@@ -1638,12 +1651,6 @@ static int else_back_to_loop(rec *r, int32_t on_false, const region *rg,
     return 0;
 }
 
-/* Whether the if on c, at the end of a loop body in region rg, is an if /
- * else whose then part [on_true, then_end) goes back to the loop by the
- * jump ending its code, threaded there by 3.12, and so does the else part
- * on_false to rg's end: running off the then part goes back to the loop
- * (an if ending it jumps there when its test fails, where 3.12 threads
- * the jump: `if a: if b: x` + `else: y` is no `if not b: continue`). */
 /* Whether blocks [from, to) go on only to the header of loop, the last
  * by a jump, and one of them by a test's jump there: 3.12 threads the way
  * a test fails, on to the end of the then part of an if / else, over the
@@ -1700,6 +1707,12 @@ static int while_true_breaks_to_loop(const rec *r, int32_t from, int32_t to,
     return 0;
 }
 
+/* Whether the if on c, at the end of a loop body in region rg, is an if /
+ * else whose then part [on_true, then_end) goes back to the loop by the
+ * jump ending its code, threaded there by 3.12, and so does the else part
+ * on_false to rg's end: running off the then part goes back to the loop
+ * (an if ending it jumps there when its test fails, where 3.12 threads
+ * the jump: `if a: if b: x` + `else: y` is no `if not b: continue`). */
 static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              const region *rg, int32_t on_true,
                              int32_t on_false, int32_t then_end) {
@@ -2331,19 +2344,12 @@ static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
     return t == rg->loop && rg->cont == rg->loop && falls_to_loop(r, rg);
 }
 
-/* Where the breaks of a loop with body [start, exit) in region rg go: the
- * furthest forward jump out of the body that stays in the region, else
- * `exit`.  *far is where a jump is a break too (region.brk_threaded): the
- * loop ends the region, and the compiler threaded the jumps of its breaks
- * to where the region goes on.  Then `exit` may be a lone jump there, or
- * the breaks jump past what lies between `exit` and the region's end: the
- * loop's else part (no statement in the body but a break leaves the loop
- * for there). */
 /* Whether block b, at or after the end `exit` of a loop body starting at
  * `start`, is code of the handler of a try in that body, laid out after
  * the loop (3.12+ moves handlers there): the entry of such a handler or of
  * its cleanup, code the cleanup protects, or the way out of the handler:
- * its POP_EXCEPT, and the jump after it where the protection changes. */
+ * its POP_EXCEPT, and the jump after it where the protection changes.
+ * (Not rec_is_cold: see there why.) */
 static int in_cold_handler(const rec *r, int32_t b, int32_t start,
                            int32_t exit) {
     const upy_block *bb = blk(r, b);
@@ -2527,6 +2533,14 @@ static int32_t breaks_past_clause_end(const rec *r, int32_t header,
     return end;
 }
 
+/* Where the breaks of a loop with body [start, exit) in region rg go: the
+ * furthest forward jump out of the body that stays in the region, else
+ * `exit`.  *far is where a jump is a break too (region.brk_threaded): the
+ * loop ends the region, and the compiler threaded the jumps of its breaks
+ * to where the region goes on.  Then `exit` may be a lone jump there, or
+ * the breaks jump past what lies between `exit` and the region's end: the
+ * loop's else part (no statement in the body but a break leaves the loop
+ * for there). */
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
@@ -3291,7 +3305,7 @@ static int only_continues(const rec *r, int32_t b) {
  * right after the clause's POP_EXCEPT, in code a handler dominates.  (The
  * rest of a loop body that only a handler reaches, after a try whose body
  * always leaves, is laid out there too, and jumps back with no
- * POP_EXCEPT.) */
+ * POP_EXCEPT.)  (Not rec_is_cold: see there why.) */
 static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
     const upy_block *kb = blk(r, k);
     int32_t steps;
@@ -3507,10 +3521,6 @@ int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
     return rec_region(r, after, body_rg, body);
 }
 
-/* `while test: body`: the compiler emits the test before the loop and a
- * copy at its bottom, jumping back into the body when true.  The test c
- * (instructions [c->start, end of block c->last]) leads to the loop header
- * when true.  Returns 1 when that is the shape found, 0 when not. */
 /* Whether block b is a lone forward jump that reaches block to, itself or
  * through more lone forward jumps: jump threading (flowgraph.c
  * optimize_basic_block) sends a jump on to the end of such a chain.
@@ -3525,6 +3535,10 @@ static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
     return b == to;
 }
 
+/* `while test: body`: the compiler emits the test before the loop and a
+ * copy at its bottom, jumping back into the body when true.  The test c
+ * (instructions [c->start, end of block c->last]) leads to the loop header
+ * when true.  Returns 1 when that is the shape found, 0 when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far, clause_end,
@@ -4449,7 +4463,8 @@ static int clause_goes_on_to(const rec *r, int32_t x, int32_t b) {
 /* Whether block b is code that only the handlers of tries in blocks
  * [from, to) reach, laid out after them (3.12+ moves code that only
  * handlers reach there): each way into it is the way out of an except
- * clause under such a handler, past `to`. */
+ * clause under such a handler, past `to`.  (Not rec_is_cold: see there
+ * why.) */
 static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
                                int32_t to) {
     const upy_block *bb = blk(r, b);
