@@ -457,6 +457,11 @@ enum { MAX_COPY_SIZE = 4 };
  * failing end of a chained comparison too), so two ways to one exit end
  * in equal blocks. */
 int rec_copies_of_exit(const rec *r, int32_t a, int32_t b);
+/* Whether block b's handler chain reaches handler h: b's handler, that
+ * handler's own (its cleanup), and so on out.  (At most 64 steps, a
+ * guard: CPython's limit on nested blocks, CO_MAXBLOCKS, keeps real
+ * chains shorter.) */
+int rec_under(const rec *r, int32_t b, int32_t h);
 
 /* stack.c */
 int rec_push(rec *r, sv_kind kind, upy_expr *expr);
@@ -647,8 +652,6 @@ int32_t rec_past_claimed_handlers(const rec *r, int32_t b);
 /* The end (exclusive, in code order) of the blocks from b on protected by
  * handler h, directly or through handlers nested in it. */
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h, const region *rg);
-/* Whether block b's handler chain reaches handler h. */
-int rec_under(const rec *r, int32_t b, int32_t h);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 /* Marks the copy [at, at + n) of the code at orig skipped, and the
  * handlers of a try in it done: -1 when out of memory. */

@@ -27,3 +27,14 @@ int rec_copies_of_exit(const rec *r, int32_t a, int32_t b) {
            rec_copy_size(r, ab->start, ab->end) <= MAX_COPY_SIZE &&
            rec_same_code(r, ab->start, bb->start, n);
 }
+
+int rec_under(const rec *r, int32_t b, int32_t h) {
+    int32_t x = blk(r, b)->handler;
+    int steps = 0;
+    while (x != UPY_NO_BLOCK && steps++ < 64) {
+        if (x == h)
+            return 1;
+        x = blk(r, x)->handler;
+    }
+    return 0;
+}

@@ -230,18 +230,6 @@ void rec_skip_range(rec *r, uint32_t start, uint32_t n) {
         r->skip[start + k] = 1;
 }
 
-/* Whether handler block x is on the handler chain of instruction i (its
- * handler, that handler's cleanup, and so on out). */
-static int on_handler_chain(const rec *r, uint32_t i, int32_t x) {
-    int32_t h = ins(r, i)->handler >= 0 ? r->cfg.block_of[ins(r, i)->handler]
-                                        : UPY_NO_BLOCK;
-    uint32_t steps = 0;
-    for (; h != UPY_NO_BLOCK && steps++ < r->cfg.count; h = blk(r, h)->handler)
-        if (h == x)
-            return 1;
-    return 0;
-}
-
 /* Whether every normal-edge predecessor of block b is in `mine`, but for
  * the jumps back to it from blocks after it (the loop it heads: a loop in
  * a handler of copied code is reached only through that handler). */
@@ -269,7 +257,7 @@ int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n) {
             ins(r, at + k)->handler == ins(r, orig + k)->handler)
             continue;
         h0 = r->cfg.block_of[ins(r, at + k)->handler];
-        if (r->done[h0] || on_handler_chain(r, orig + k, h0))
+        if (r->done[h0] || rec_under(r, r->cfg.block_of[orig + k], h0))
             continue;
         if (!stack) {
             stack = upy_arena_alloc(r->scratch, r->cfg.count * sizeof *stack);
@@ -289,7 +277,7 @@ int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n) {
                 if (x == UPY_NO_BLOCK || r->done[x] ||
                     blk(r, x)->start < blk(r, h0)->start ||
                     (j < 2 && !only_from(r, x, mine)) ||
-                    on_handler_chain(r, orig + k, x))
+                    rec_under(r, r->cfg.block_of[orig + k], x))
                     continue;
                 r->done[x] = mine[x] = 1;
                 stack[sp++] = x;
@@ -3847,18 +3835,6 @@ static int returns_loaded_value(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     return bb->end - bb->start == 2 && ins(r, bb->start)->op == N_LOAD &&
            !r->skip[bb->start] && ins(r, bb->start + 1)->op == N_RETURN;
-}
-
-/* Whether block b's handler chain reaches handler h. */
-int rec_under(const rec *r, int32_t b, int32_t h) {
-    int32_t x = blk(r, b)->handler;
-    int steps = 0;
-    while (x != UPY_NO_BLOCK && steps++ < 64) {
-        if (x == h)
-            return 1;
-        x = blk(r, x)->handler;
-    }
-    return 0;
 }
 
 /* Whether block e, which handler h does not protect, is the then part of
