@@ -1823,8 +1823,7 @@ static int is_cleanup_handler(const rec *r, const upy_block *bb) {
     for (i = bb->start; i + 1 < bb->end; i++) {
         const upy_nin *in = ins(r, i);
         if (in->op != N_STORE && in->op != N_DELETE && in->op != N_SWAP &&
-            in->op != N_POP_TOP &&
-            !(in->op == N_LOAD_CONST && in->obj->kind == UPY_NONE))
+            in->op != N_POP_TOP && !rec_loads_none(in))
             return 0;
     }
     return 1;
@@ -1878,7 +1877,7 @@ static int return_printed(const rec *r, const upy_block *bb) {
     if (n == 1 ||
         (ins(r, bb->end - 1)->obj &&
          ins(r, bb->end - 1)->obj->kind == UPY_NONE) ||
-        (value->op == N_LOAD_CONST && value->obj->kind == UPY_NONE))
+        rec_loads_none(value))
         return 1;
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *o = blk(r, b);

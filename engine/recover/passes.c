@@ -43,8 +43,8 @@ static int is_bare_return_none(const rec *r, const upy_stmt *s) {
     const upy_nin *in = ins(r, s->start);
     return r->is_module && s->kind == UPY_S_RETURN &&
            (!s->u.value || rec_is_const_none(s->u.value)) &&
-           s->start + 1 < r->ncode.count && in[0].op == N_LOAD_CONST &&
-           in[0].obj && in[0].obj->kind == UPY_NONE && in[1].op == N_RETURN;
+           s->start + 1 < r->ncode.count && rec_loads_none(&in[0]) &&
+           in[1].op == N_RETURN;
 }
 
 static int is_loop(const upy_stmt *s) {
@@ -110,8 +110,7 @@ static int64_t final_return(const rec *r) {
     uint32_t i;
     for (i = 0; i + 1 < r->ncode.count; i++) {
         const upy_nin *in = ins(r, i);
-        if (in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE &&
-            in[1].op == N_RETURN) {
+        if (rec_loads_none(in) && in[1].op == N_RETURN) {
             if (found >= 0)
                 return -1;
             found = i;

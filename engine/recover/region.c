@@ -5,6 +5,8 @@
  * range test on a block's predecessors, a question about the graph
  * alone, is cfg.c's upy_cfg_entered_only_from.)
  */
+#include <string.h>
+
 #include "recover/rec.h"
 
 int rec_pops_and_jumps(const rec *r, const upy_block *b) {
@@ -37,4 +39,15 @@ int rec_under(const rec *r, int32_t b, int32_t h) {
         x = blk(r, x)->handler;
     }
     return 0;
+}
+
+int rec_loads_none(const upy_nin *in) {
+    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
+}
+
+int rec_is_name_cleanup(const rec *r, uint32_t i, const char *name) {
+    return name && i + 2 < r->ncode.count && rec_loads_none(ins(r, i)) &&
+           ins(r, i + 1)->op == N_STORE && ins(r, i + 2)->op == N_DELETE &&
+           strcmp(rec_str(ins(r, i + 1)->obj), name) == 0 &&
+           strcmp(rec_str(ins(r, i + 2)->obj), name) == 0;
 }

@@ -48,19 +48,6 @@ static int emit_simple(rec *r, upy_ptr_vec *out, upy_stmt_kind kind) {
     return rec_emit(r, out, rec_stmt(r, kind));
 }
 
-static int is_none_const(const upy_nin *in) {
-    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
-}
-
-/* LOAD_CONST None; STORE name; DELETE name: the end of `except E as name`
- * on every way out of the clause. */
-static int is_name_cleanup(const rec *r, uint32_t i, const char *name) {
-    return name && i + 2 < r->ncode.count && is_none_const(ins(r, i)) &&
-           ins(r, i + 1)->op == N_STORE && ins(r, i + 2)->op == N_DELETE &&
-           strcmp(rec_str(ins(r, i + 1)->obj), name) == 0 &&
-           strcmp(rec_str(ins(r, i + 2)->obj), name) == 0;
-}
-
 int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
             upy_ptr_vec *out) {
     uint32_t i;
@@ -68,7 +55,7 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
         int st;
         if (r->skip[i])
             continue;
-        if (is_name_cleanup(r, i, rg->except_name)) {
+        if (rec_is_name_cleanup(r, i, rg->except_name)) {
             i += 2;
             continue;
         }
@@ -296,8 +283,8 @@ static uint32_t with_exit_at(const rec *r, uint32_t i, int is_async) {
         n = 1;
     if (i + n + 5 + (is_async ? 1 : 0) > r->ncode.count)
         return 0;
-    if (!is_none_const(ins(r, i + n)) || !is_none_const(ins(r, i + n + 1)) ||
-        !is_none_const(ins(r, i + n + 2)) || ins(r, i + n + 3)->op != N_CALL ||
+    if (!rec_loads_none(ins(r, i + n)) || !rec_loads_none(ins(r, i + n + 1)) ||
+        !rec_loads_none(ins(r, i + n + 2)) || ins(r, i + n + 3)->op != N_CALL ||
         ins(r, i + n + 3)->arg != 2)
         return 0;
     n += 4;
@@ -786,7 +773,7 @@ static int inherits_line(const rec *r, uint32_t at, uint32_t m) {
 static int after_clause(const rec *r, int32_t b) {
     uint32_t i = blk(r, b)->start;
     if (i >= 4 && ins(r, i - 1)->op == N_DELETE &&
-        is_name_cleanup(r, i - 3, rec_str(ins(r, i - 1)->obj)))
+        rec_is_name_cleanup(r, i - 3, rec_str(ins(r, i - 1)->obj)))
         i -= 3;
     return i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT;
 }
@@ -2464,7 +2451,7 @@ static int32_t clause_end_copy(const rec *r, int32_t b, int for_loop) {
     if (i == bb->start)
         return UPY_NO_BLOCK;
     if (i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
-        is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+        rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
         i += 3;
     if (i == bb->end && bb->next == b + 1 && b + 1 < (int32_t)r->cfg.count &&
         upy_nin_falls_through(ins(r, i - 1))) {
@@ -3302,7 +3289,7 @@ static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
         pop = blk(r, k - 1)->end;
     /* (`except E as name:` deletes the name after POP_EXCEPT.) */
     if (pop >= 3 && ins(r, pop - 2)->op == N_STORE &&
-        is_name_cleanup(r, pop - 3, rec_str(ins(r, pop - 2)->obj)))
+        rec_is_name_cleanup(r, pop - 3, rec_str(ins(r, pop - 2)->obj)))
         pop -= 3;
     if (!r->ncode.layout->cold_handlers || pop == 0 ||
         ins(r, pop - 1)->op != N_POP_EXCEPT)
@@ -4081,7 +4068,7 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
     uint32_t soff, k, at = past_skipped(r, from + exit_len);
     if (at + 2 > r->ncode.count || ins(r, at)->op != N_LOAD_CONST ||
         ins(r, at + 1)->op != N_RETURN ||
-        (at != from + exit_len && is_none_const(ins(r, at))) ||
+        (at != from + exit_len && rec_loads_none(ins(r, at))) ||
         with_suppress_follow(r, handler, &sb, &soff) ||
         blk(r, sb)->start + soff == from + exit_len ||
         rec_same_code(r, at, past_skipped(r, blk(r, sb)->start + soff), 2))
@@ -4605,10 +4592,10 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
          * try around the clause, the RETURN after it is a block of its
          * own.  A return through clauses in clauses runs the cleanup of
          * each named one after its POP_EXCEPT.) */
-        if (is_name_cleanup(r, i, rg->except_name) ||
+        if (rec_is_name_cleanup(r, i, rg->except_name) ||
             (i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT &&
              i + 1 < r->ncode.count && ins(r, i + 1)->op == N_STORE &&
-             is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))) {
+             rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))) {
             i += 2;
             goto next;
         }
@@ -5144,7 +5131,8 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
     if (first->op == N_POP_EXCEPT && break_alone_in_clause(r, start, rg)) {
         uint32_t skip = rg->except_name ? 4 : 1;
         if (start + skip >= blk(r, b)->end ||
-            (rg->except_name && !is_name_cleanup(r, start + 1, rg->except_name)))
+            (rg->except_name &&
+             !rec_is_name_cleanup(r, start + 1, rg->except_name)))
             return 0;
         brk_line = first->line;
         start += skip;

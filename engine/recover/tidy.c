@@ -76,9 +76,8 @@ static int jumped_to(const rec *r, const upy_block *b) {
 static uint32_t clause_exit_before(const rec *r, uint32_t at) {
     const upy_nin *in = r->ncode.ins;
     uint32_t k = at;
-    if (k >= 4 && in[k - 1].op == N_DELETE && in[k - 2].op == N_STORE &&
-        in[k - 3].op == N_LOAD_CONST && in[k - 3].obj &&
-        in[k - 3].obj->kind == UPY_NONE)
+    if (k >= 4 && in[k - 1].op == N_DELETE &&
+        rec_is_name_cleanup(r, k - 3, rec_str(in[k - 1].obj)))
         k -= 3;
     return k > 0 && in[k - 1].op == N_POP_EXCEPT ? k - 1 : at;
 }
@@ -366,10 +365,6 @@ static int later_const_before(const rec *r, size_t k, uint32_t before) {
     return 0;
 }
 
-static int is_none_load(const upy_nin *in) {
-    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
-}
-
 /* Whether an instruction in [from, to], or in the skipped code right
  * before (the exits of inner withs the return leaves first), keeps the
  * line of a NOP dropped before it (upy_nin.lead_line). */
@@ -396,7 +391,7 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     const upy_nin *in = r->ncode.ins;
     while (i < r->ncode.count && (in[i].op != N_RETURN || r->skip[i]))
         i++;
-    if (i < 7 || i >= r->ncode.count || !is_none_load(&in[i - 1]))
+    if (i < 7 || i >= r->ncode.count || !rec_loads_none(&in[i - 1]))
         return 0;
     at = i - 2;
     if (in[at].op != N_POP_TOP)
@@ -406,9 +401,8 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     /* (The exit is the return's, not that of a with statement just
      * before it, which ends where its exit does.) */
     if (at < 5 || at - 4 < s->start || in[at - 1].op != N_CALL ||
-        in[at - 1].arg != 2 ||
-        !is_none_load(&in[at - 2]) || !is_none_load(&in[at - 3]) ||
-        !is_none_load(&in[at - 4]))
+        in[at - 1].arg != 2 || !rec_loads_none(&in[at - 2]) ||
+        !rec_loads_none(&in[at - 3]) || !rec_loads_none(&in[at - 4]))
         return 0;
     /* (A written return leaves its line before the exits, as a NOP their
      * code does not cover (compiler_unwind_fblock gives each exit its
@@ -645,8 +639,7 @@ static int32_t none_slot_of(rec *r, int with_none) {
 static int32_t entry_of(const rec *r, uint32_t i, int table,
                         int32_t none_slot) {
     const upy_nin *in = ins(r, i);
-    if (none_slot > 0 && table == 1 && in->op == N_LOAD_CONST && in->obj &&
-        in->obj->kind == UPY_NONE)
+    if (none_slot > 0 && table == 1 && rec_loads_none(in))
         return none_slot;
     return r->table_entries[table][i];
 }

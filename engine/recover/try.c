@@ -363,9 +363,7 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
         return body->len;
     i = p--;
     /* The name cleanup of `except E as name` comes first. */
-    if (i + 3 < e && ins(r, i)->op == N_LOAD_CONST && ins(r, i)->obj &&
-        ins(r, i)->obj->kind == UPY_NONE && ins(r, i + 1)->op == N_STORE &&
-        ins(r, i + 2)->op == N_DELETE)
+    if (i + 3 < e && rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
         i += 3;
     /* (A lone RETURN after it returns a value the clause kept under the
      * exception; a lone bare raise after it is a copy: raises in the
@@ -718,8 +716,7 @@ static int index_order_users(rec *r) {
         for (kind = 0; kind < 2; kind++)
             if (r->table_entries[kind][i] >= 0)
                 r->order_users[kind][counts[kind]++] = i;
-        if (i + 1 < n && in->op == N_LOAD_CONST && in->obj->kind == UPY_NONE &&
-            ins(r, i + 1)->op == N_RETURN)
+        if (i + 1 < n && rec_loads_none(in) && ins(r, i + 1)->op == N_RETURN)
             r->order_users[2][counts[2]++] = i;
     }
     for (kind = 0; kind < 3; kind++)
@@ -2099,8 +2096,7 @@ static int copy_runs_off_nowhere(const rec *r, uint32_t i) {
 /* Whether the t instructions at i are `return None`. */
 static int returns_none(const rec *r, uint32_t i, uint32_t t) {
     const upy_nin *c = ins(r, i);
-    return t == 2 && c->op == N_LOAD_CONST && c->obj &&
-           c->obj->kind == UPY_NONE;
+    return t == 2 && rec_loads_none(c);
 }
 
 /* Whether instruction x of a copy of the finally body [first, end), whose
@@ -3044,10 +3040,7 @@ static upy_stmt_kind clause_loop_jump(const rec *r, int32_t b,
         rg->loop == UPY_NO_BLOCK)
         return UPY_S_PASS;
     if (rg->except_name) {
-        if (i + 3 > bb->end || ins(r, i)->op != N_LOAD_CONST ||
-            ins(r, i + 1)->op != N_STORE || ins(r, i + 2)->op != N_DELETE ||
-            strcmp(rec_str(ins(r, i + 1)->obj), rg->except_name) != 0 ||
-            strcmp(rec_str(ins(r, i + 2)->obj), rg->except_name) != 0)
+        if (i + 3 > bb->end || !rec_is_name_cleanup(r, i, rg->except_name))
             return UPY_S_PASS;
         i += 3;
     }
