@@ -1038,12 +1038,16 @@ int32_t rec_finally_cleanup(const rec *r, uint32_t end) {
     return ins(r, end)->op == N_RERAISE ? ins(r, end)->handler : (int32_t)end;
 }
 
+int rec_ends_finally_early(const rec *r, uint32_t i, uint32_t end) {
+    return i != end && end < r->ncode.count && ins(r, i)->op == N_RERAISE &&
+           ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == rec_finally_cleanup(r, end);
+}
+
 /* Whether instruction i is a copy of the RERAISE ending the finally body
  * region rg is in: the end of a branch that ends that body early. */
 static int is_finally_exit(const rec *r, const region *rg, uint32_t i) {
-    return rg->finally_end && i != rg->finally_end &&
-           ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == rec_finally_cleanup(r, rg->finally_end);
+    return rg->finally_end && rec_ends_finally_early(r, i, rg->finally_end);
 }
 
 /* Whether the loop [start, exit) in region rg, whose exit is not the end

@@ -2114,16 +2114,6 @@ static int copied_handler(const upy_nin *x, const upy_nin *y, uint32_t first,
     return x->handler == *outer;
 }
 
-/* Whether instruction i of a finally body ending at `end` (its RERAISE,
- * or its cleanup where it never runs off its end: rec_finally_cleanup)
- * ends a branch that ends the body early: a RERAISE of its own, a copy of
- * that at the end (the compiler copies that small exit block). */
-static int ends_early(const rec *r, uint32_t i, uint32_t end) {
-    return i != end && end < r->ncode.count && ins(r, i)->op == N_RERAISE &&
-           ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == rec_finally_cleanup(r, end);
-}
-
 /* Whether the code at `at` is a copy of the finally body [first, first +
  * *n) that returns in a branch, run with no exception (on the normal way
  * out of the try, or an except clause's after its POP_EXCEPT): the same
@@ -2148,7 +2138,7 @@ int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
             pos[++k] = j;
             loose = 1;
         } else if (((y->op == N_JUMP && (uint32_t)y->target == end) ||
-                    ends_early(r, first + k, end)) &&
+                    rec_ends_finally_early(r, first + k, end)) &&
                    j < r->ncode.count && ins(r, j)->op != N_JUMP &&
                    (t = inlined_return_length(r, j)) != 0) {
             j += t;
@@ -2169,7 +2159,7 @@ int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
         }
         x = ins(r, pos[k]);
         if (((y->op == N_JUMP && (uint32_t)y->target == end) ||
-             ends_early(r, first + k, end)) &&
+             rec_ends_finally_early(r, first + k, end)) &&
             x->op != N_JUMP) {
             t = inlined_return_length(r, pos[k]);
             if (!rec_same_code(r, pos[k], at + m, t) &&
@@ -2268,7 +2258,7 @@ static uint32_t mapped_target(const rec *r, const uint32_t *map,
 static uint32_t tail_over_handlers(const rec *r, uint32_t i, uint32_t end,
                                    const uint8_t *cold, int32_t fb) {
     uint32_t n = exit_copy_length(r, i), j;
-    if (!n || !ends_early(r, i + n - 1, end))
+    if (!n || !rec_ends_finally_early(r, i + n - 1, end))
         return 0;
     for (j = i + n; j < end && cold[r->cfg.block_of[j] - fb]; j++)
         ;
@@ -2353,10 +2343,10 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
             }
         }
         map[i - first] = c;
-        if (ends_early(r, i, end))
+        if (rec_ends_finally_early(r, i, end))
             differs = 1;
         if (((ins(r, i)->op == N_JUMP && t == (int32_t)end) ||
-             ends_early(r, i, end)) &&
+             rec_ends_finally_early(r, i, end)) &&
             ins(r, c)->op != N_JUMP &&
             (inl[i - first] = exit_copy_length(r, c)) != 0) {
             differs = 1;
@@ -2387,7 +2377,7 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
             continue;
         }
         cp = ins(r, map[i - first]);
-        if (ends_early(r, i, end)) {
+        if (rec_ends_finally_early(r, i, end)) {
             /* (Its copy jumps where the copy's end goes.) */
             if (cp->op != N_JUMP ||
                 (cp->target != (int32_t)c &&
@@ -2420,13 +2410,13 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
         run = 1;
         if (map[i - first] == UINT32_MAX)
             continue;
-        if (inl[i - first] || ends_early(r, i, end)) {
+        if (inl[i - first] || rec_ends_finally_early(r, i, end)) {
             rec_skip_range(r, map[i - first],
                            inl[i - first] ? inl[i - first] : 1);
             continue;
         }
         while (i + run < end && !inl[i + run - first] &&
-               !ends_early(r, i + run, end) &&
+               !rec_ends_finally_early(r, i + run, end) &&
                map[i + run - first] == map[i - first] + run)
             run++;
         if (rec_skip_copy(r, map[i - first], i, run))
@@ -2455,7 +2445,7 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
  * 0. */
 static uint32_t tail_copy_length(const rec *r, uint32_t k, uint32_t end) {
     uint32_t n = exit_copy_length(r, k);
-    if (!n || k + n > end || !ends_early(r, k + n - 1, end) ||
+    if (!n || k + n > end || !rec_ends_finally_early(r, k + n - 1, end) ||
         !rec_same_code(r, k, end + 1 - n, n))
         return 0;
     return n;
