@@ -20,14 +20,6 @@
 
 #include "recover/rec.h"
 
-static const upy_nin *ins(const rec *r, uint32_t i) {
-    return &r->ncode.ins[i];
-}
-
-static const upy_block *blk(const rec *r, int32_t b) {
-    return &r->cfg.blocks[b];
-}
-
 static upy_expr *new_expr(rec *r, upy_expr_kind kind) {
     upy_expr *e = upy_expr_new(r->arena, kind);
     if (!e)
@@ -316,32 +308,20 @@ static uint32_t past_restores(const rec *r, uint32_t i, uint32_t end,
     return i + 1 + n;
 }
 
-/* Whether the blocks (b, end) are reached only from [b, end). */
-static int enclosed(const rec *r, int32_t b, int32_t end) {
-    int32_t k;
-    uint32_t p;
-    for (k = b + 1; k < end; k++)
-        for (p = 0; p < blk(r, k)->npreds; p++)
-            if (blk(r, k)->preds[p] < b || blk(r, k)->preds[p] >= end)
-                return 0;
-    return 1;
-}
-
 int32_t rec_flow_test_last(const rec *r, int32_t t) {
     int32_t b = t;
     int depth = 0, flows = 0, guard = 0;
-    uint32_t i = blk(r, t)->start, p;
+    uint32_t i = blk(r, t)->start;
     while (b != UPY_NO_BLOCK && guard++ < 64) {
         const upy_block *bb = blk(r, b);
         const upy_nin *last = ins(r, bb->end - 1);
-        /* (A loop's header is reached from its body too; the block where
-         * `x or y` is complete, from each operand.) */
-        if (b != t)
-            for (p = 0; p < bb->npreds; p++)
-                if (bb->preds[p] < t ||
-                    (bb->preds[p] >= b &&
-                     !(is_inlined_header(r, b) && bb->preds[p] < bb->jump)))
-                    return UPY_NO_BLOCK;
+        /* (A loop's header is reached from its body too, the blocks up to
+         * its exit; the block where `x or y` is complete, from each
+         * operand.) */
+        if (b != t &&
+            !upy_cfg_entered_only_from(&r->cfg, b, b + 1, t,
+                                       is_inlined_header(r, b) ? bb->jump : b))
+            return UPY_NO_BLOCK;
         for (; i + 1 < bb->end; i++)
             if ((depth = value_step(r, i, bb->start, depth)) < 0)
                 return UPY_NO_BLOCK;
@@ -349,7 +329,8 @@ int32_t rec_flow_test_last(const rec *r, int32_t t) {
             return flows && depth == 1 ? b : UPY_NO_BLOCK;
         /* (The blocks of the loop, or of the operands after the first,
          * up to where the value is complete, are its own.) */
-        if (is_inlined_header(r, b) && enclosed(r, b, bb->jump)) {
+        if (is_inlined_header(r, b) &&
+            upy_cfg_entered_only_from(&r->cfg, b + 1, bb->jump, b, bb->jump)) {
             depth += upy_nin_stack_effect(last, 1);
             b = bb->jump;
             i = past_restores(r, blk(r, b)->start, blk(r, b)->end, &depth);
@@ -358,7 +339,7 @@ int32_t rec_flow_test_last(const rec *r, int32_t t) {
         }
         /* `x or y` as a value (`(x or 0) >= 1`): x kept where it jumps. */
         if (last->op == N_JUMP_IF_OR_POP && bb->jump > b &&
-            enclosed(r, b, bb->jump)) {
+            upy_cfg_entered_only_from(&r->cfg, b + 1, bb->jump, b, bb->jump)) {
             depth += upy_nin_stack_effect(last, 1);
             b = bb->jump;
             i = blk(r, b)->start;
@@ -409,38 +390,22 @@ static int32_t chain_cleanup_exit(const rec *r, const upy_block *cb,
     if (after == UPY_NO_BLOCK)
         return after;
     ab = blk(r, after);
-    if (ab->end - ab->start == 1 && ins(r, ab->start)->op == N_JUMP &&
-        !ab->is_loop_header && ab->npreds == 1) {
+    if (rec_is_lone(r, ab, N_JUMP) && !ab->is_loop_header && ab->npreds == 1) {
         *lone = after;
         return ab->jump;
     }
     return after;
 }
 
-enum { MAX_COPY_SIZE = 4 };
-
 /* Whether blocks a and b are one small block that leaves the function (a
  * return or a raise, as an assert's): the compiler copies such a block
  * into the paths that go to it (3.12+ into the failing end of a chained
  * comparison, next to its cleanup's way there). */
 static int same_leaving_block(const rec *r, int32_t a, int32_t b) {
-    const upy_block *ab, *bb;
-    uint32_t n;
-    upy_nop op;
     if (a == b)
         return 1;
-    if (a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
-        return 0;
-    ab = blk(r, a);
-    bb = blk(r, b);
-    n = ab->end - ab->start;
-    op = (upy_nop)ins(r, ab->end - 1)->op;
-    /* (Normalizing makes at most two instructions of one: the cheap
-     * bound first, as blocks of large functions are long.) */
-    return n == bb->end - bb->start && n <= 2 * MAX_COPY_SIZE &&
-           (op == N_RETURN || op == N_RAISE) &&
-           rec_copy_size(r, ab->start, ab->end) <= MAX_COPY_SIZE &&
-           rec_same_code(r, ab->start, bb->start, n);
+    return a != UPY_NO_BLOCK && b != UPY_NO_BLOCK &&
+           rec_copies_of_exit(r, a, b);
 }
 
 /* Whether block b is a lone jump to block t. */
@@ -449,8 +414,7 @@ static int jumps_to(const rec *r, int32_t b, int32_t t) {
     if (b == UPY_NO_BLOCK || t == UPY_NO_BLOCK)
         return 0;
     bb = blk(r, b);
-    return bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
-           bb->jump == t;
+    return rec_is_lone(r, bb, N_JUMP) && bb->jump == t;
 }
 
 /* Whether the POP_JUMP_IF ending block b tests for None. */
@@ -673,8 +637,7 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
         !rec_same_code(r, ab->start, bb->start, n))
         return 0;
     first = ins(r, ab->start);
-    none = n == 2 && first->op == N_LOAD_CONST && first->obj &&
-           first->obj->kind == UPY_NONE;
+    none = n == 2 && rec_loads_none(first);
     /* inline_small_exit_blocks copies a block with its lines: two returns
      * on one line are copies of one statement, one made for a jump, the
      * other maybe the block itself, fallen into (the then-body of `if a or
@@ -798,8 +761,7 @@ static int reached_from_network(const rec *r, const net_node *nodes, int n,
     if (in_network(nodes, n, p))
         return 1;
     if (!pb->npreds ||
-        !(is_forwarding_jump(r, p) ||
-          (pb->end - pb->start == 1 && ins(r, pb->start)->op == N_POP_TOP)))
+        !(is_forwarding_jump(r, p) || rec_is_lone(r, pb, N_POP_TOP)))
         return 0;
     for (k = 0; k < pb->npreds; k++)
         if (!in_network(nodes, n, pb->preds[k]))
@@ -1061,21 +1023,19 @@ static uint32_t if_flips(const rec *r, const net_node *m) {
     return m->on_false == ft ? m->negated.flips : m->test.flips;
 }
 
-/* same_dest(), and with copies, also two copies of one small exit block
- * that the branches of a conditional expression each run into: 3.12+
- * copies the body of `if not (a if c else x in y): return` into the end
- * of a's test.  (Apart, as two ifs, the `in` would turn around.) */
+/* same_dest(), and with copies, also two copies of one small return
+ * block that the branches of a conditional expression each run into:
+ * 3.12+ copies the body of `if not (a if c else x in y): return` into the
+ * end of a's test.  (Apart, as two ifs, the `in` would turn around.)  A
+ * raise's copies stay two ifs: merged here, they left a function of pip's
+ * package_finder.py (3.8-3.13) and of test_finalization.py (3.12)
+ * unrecovered. */
 static int same_exit(rec *r, int32_t a, int32_t b, int copies) {
-    const upy_block *ab, *bb;
     if (same_dest(r, a, b))
         return 1;
-    if (!copies || a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
-        return 0;
-    ab = blk(r, a);
-    bb = blk(r, b);
-    return ab->end - ab->start == bb->end - bb->start &&
-           ab->end - ab->start <= 4 && ins(r, ab->end - 1)->op == N_RETURN &&
-           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+    return copies && a != UPY_NO_BLOCK && b != UPY_NO_BLOCK &&
+           ins(r, blk(r, a)->end - 1)->op == N_RETURN &&
+           rec_copies_of_exit(r, a, b);
 }
 
 /* Merges into member x the two members it jumps to, tests of their own

@@ -528,6 +528,17 @@ int upy_cfg_dominates(const upy_cfg *cfg, int32_t a, int32_t b) {
            (ba->dom_enter < bb->dom_enter && bb->dom_leave < ba->dom_leave);
 }
 
+int upy_cfg_entered_only_from(const upy_cfg *cfg, int32_t from, int32_t to,
+                              int32_t lo, int32_t hi) {
+    int32_t b;
+    uint32_t k;
+    for (b = from; b < to; b++)
+        for (k = 0; k < cfg->blocks[b].npreds; k++)
+            if (cfg->blocks[b].preds[k] < lo || cfg->blocks[b].preds[k] >= hi)
+                return 0;
+    return 1;
+}
+
 static void mark_loops(upy_cfg *cfg) {
     uint32_t i;
     for (i = 0; i < cfg->count; i++) {

@@ -61,6 +61,14 @@ unpyc_status upy_cfg_build(const upy_ncode *code, upy_arena *arena,
 /* Whether block a dominates block b (every block dominates itself). */
 int upy_cfg_dominates(const upy_cfg *cfg, int32_t a, int32_t b);
 
+/* Whether every normal-edge predecessor of each block in [from, to) is
+ * one of the blocks [lo, hi): the stretch of code is entered only from
+ * there (a block with no predecessor passes; callers that need it reached
+ * ask npreds).  The one range test the rules of recover share, whatever
+ * the stretch: a loop's body, a branch, one block. */
+int upy_cfg_entered_only_from(const upy_cfg *cfg, int32_t from, int32_t to,
+                              int32_t lo, int32_t hi);
+
 /* The last instruction of block b. */
 static inline const upy_nin *upy_block_last(const upy_cfg *cfg, int32_t b) {
     return &cfg->code->ins[cfg->blocks[b].end - 1];

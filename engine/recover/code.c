@@ -26,7 +26,7 @@ static const upy_object false_object = {UPY_FALSE, 0, {{0, 0, 0, 0, 0}}};
 static int const_loaded(const rec *r, const upy_object *o) {
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++)
-        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].obj == o)
+        if (ins(r, i)->op == N_LOAD_CONST && ins(r, i)->obj == o)
             return 1;
     return 0;
 }
@@ -35,7 +35,7 @@ static int const_loaded(const rec *r, const upy_object *o) {
 static uint32_t first_load(const rec *r, const upy_object *o) {
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++)
-        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].obj == o)
+        if (ins(r, i)->op == N_LOAD_CONST && ins(r, i)->obj == o)
             return i;
     return UINT32_MAX;
 }
@@ -45,12 +45,12 @@ static uint32_t first_load(const rec *r, const upy_object *o) {
  * PUSH_EXC_INFO before i; 0 when none. */
 static uint32_t protected_end(const rec *r, uint32_t i) {
     uint32_t h = i, k, end = 0;
-    while (h > 0 && r->ncode.ins[h].op != N_PUSH_EXC_INFO)
+    while (h > 0 && ins(r, h)->op != N_PUSH_EXC_INFO)
         h--;
-    if (r->ncode.ins[h].op != N_PUSH_EXC_INFO)
+    if (ins(r, h)->op != N_PUSH_EXC_INFO)
         return 0;
     for (k = 0; k < r->ncode.count; k++)
-        if (r->ncode.ins[k].handler == (int32_t)h)
+        if (ins(r, k)->handler == (int32_t)h)
             end = k + 1;
     return end;
 }
@@ -189,9 +189,9 @@ static uint32_t first_at_offset(const rec *r, uint32_t offset) {
 void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
                      const char *why) {
     upy_strbuf sb;
-    uint32_t first = from < r->ncode.count ? r->ncode.ins[from].offset : 0;
+    uint32_t first = from < r->ncode.count ? ins(r, from)->offset : 0;
     uint32_t last =
-        to > 0 && to - 1 < r->ncode.count ? r->ncode.ins[to - 1].offset : first;
+        to > 0 && to - 1 < r->ncode.count ? ins(r, to - 1)->offset : first;
     uint32_t k;
     upy_stmt *s;
 
@@ -232,10 +232,10 @@ int rec_fail_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     int32_t k;
     if (end > (int32_t)r->cfg.count)
         end = (int32_t)r->cfg.count;
-    to = r->cfg.blocks[end - 1].end;
+    to = blk(r, end - 1)->end;
     for (k = b; k < end; k++)
         r->done[k] = 1;
-    rec_unrecovered(r, out, r->cfg.blocks[b].start, to, "region");
+    rec_unrecovered(r, out, blk(r, b)->start, to, "region");
     r->exit_block = UPY_NO_BLOCK;
     return 0;
 }
@@ -501,7 +501,7 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
     if (!(r->code->flags & (CO_GENERATOR | CO_ASYNC_GENERATOR)))
         return 0;
     for (i = 0; i < r->ncode.count; i++)
-        if (r->ncode.ins[i].op == N_YIELD || r->ncode.ins[i].op == N_YIELD_FROM)
+        if (ins(r, i)->op == N_YIELD || ins(r, i)->op == N_YIELD_FROM)
             return 0;
     yield_stmt = rec_stmt(r, UPY_S_EXPR);
     if (!yield_stmt)
@@ -554,7 +554,7 @@ static int add_dead_annotation(rec *r, upy_stmt_list *body) {
     upy_expr *test;
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++)
-        if (r->ncode.ins[i].op == N_SETUP_ANNOTATIONS)
+        if (ins(r, i)->op == N_SETUP_ANNOTATIONS)
             break;
     if (i == r->ncode.count || has_annotation(body))
         return 0;
@@ -588,7 +588,7 @@ static int add_dead_annotation(rec *r, upy_stmt_list *body) {
 static int is_inlined_variable(const rec *r, const char *name) {
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         if (in->op == N_LOAD && in->arg == UPY_SCOPE_FAST_AND_CLEAR &&
             rec_str(in->obj) && strcmp(rec_str(in->obj), name) == 0)
             return 1;
@@ -639,7 +639,7 @@ static int index_names(rec *r) {
         upy_name_set_init(&r->used_names, r->scratch, names))
         return rec_oom(r);
     for (i = 0; i < n; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         const char *name = rec_str(in->obj);
         if (!name)
             continue;
@@ -987,8 +987,8 @@ static int names_local(const rec *r, const char *name) {
     if (!r->is_module)
         return names_variable(r, name);
     for (i = 0; i < r->ncode.count; i++)
-        if (is_fast_use(&r->ncode.ins[i]) && rec_str(r->ncode.ins[i].obj) &&
-            strcmp(rec_str(r->ncode.ins[i].obj), name) == 0)
+        if (is_fast_use(ins(r, i)) && rec_str(ins(r, i)->obj) &&
+            strcmp(rec_str(ins(r, i)->obj), name) == 0)
             return 1;
     return 0;
 }
@@ -1221,7 +1221,7 @@ static uint32_t stmt_of(const upy_stmt_list *body, uint32_t lead, uint32_t i) {
 /* The entry of co_varnames (table 0) or co_names (1) that instruction i
  * numbers, or -1. */
 static int32_t numbered_entry(const rec *r, uint32_t i, int table) {
-    const upy_nin *in = &r->ncode.ins[i];
+    const upy_nin *in = ins(r, i);
     const upy_object *t = table ? r->code->names : r->code->varnames;
     uint32_t k;
     if (table)
@@ -1471,7 +1471,7 @@ static int add_first_const(rec *r, upy_stmt_list *body) {
         first->kind != UPY_STR || lead_len(body))
         return 0;
     for (i = 0; i < r->ncode.count; i++)
-        if (r->ncode.ins[i].op == N_LOAD_CONST && r->ncode.ins[i].arg == 0)
+        if (ins(r, i)->op == N_LOAD_CONST && ins(r, i)->arg == 0)
             return 0;
     s = rec_stmt(r, UPY_S_EXPR);
     if (!s)
@@ -1498,7 +1498,7 @@ static int add_first_const(rec *r, upy_stmt_list *body) {
 static int binds_cell(const rec *r, const char *name) {
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         const char *stored = rec_str(in->obj);
         if ((in->op == N_STORE || in->op == N_DELETE) &&
             in->arg == UPY_SCOPE_DEREF && stored && strcmp(stored, name) == 0)
@@ -1528,7 +1528,7 @@ static fast_uses count_fast_uses(const rec *r, const char *name) {
     fast_uses u = {0, 0, 0};
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         if (is_fast_use(in) && rec_str(in->obj) &&
             strcmp(rec_str(in->obj), name) == 0)
             tally_fast_use(in, &u);
@@ -1551,7 +1551,7 @@ static fast_uses *count_local_uses(rec *r) {
     for (k = 0; k < n; k++)
         upy_index_map_put_first(&at, upy_seq_item(names, k), (int32_t)k);
     for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         int32_t slot;
         if (!is_fast_use(in) || !rec_str(in->obj))
             continue;
@@ -1735,7 +1735,7 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
     upy_ptr_vec globals = {0}, nonlocals = {0};
     uint32_t i, k, at;
     for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         const char *name = rec_str(in->obj);
         upy_ptr_vec *to = NULL;
         /* A module's own loads are LOAD_NAME but for a name it declares
@@ -1818,13 +1818,12 @@ static int has_effect(const upy_nin *in) {
  * a 3.12+ inlined comprehension putting back the locals it saved.) */
 static int is_cleanup_handler(const rec *r, const upy_block *bb) {
     uint32_t i;
-    if (r->ncode.ins[bb->end - 1].op != N_RERAISE)
+    if (ins(r, bb->end - 1)->op != N_RERAISE)
         return 0;
     for (i = bb->start; i + 1 < bb->end; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         if (in->op != N_STORE && in->op != N_DELETE && in->op != N_SWAP &&
-            in->op != N_POP_TOP &&
-            !(in->op == N_LOAD_CONST && in->obj->kind == UPY_NONE))
+            in->op != N_POP_TOP && !rec_loads_none(in))
             return 0;
     }
     return 1;
@@ -1837,10 +1836,10 @@ static int is_cleanup_handler(const rec *r, const upy_block *bb) {
  * it, so one copy the structure took stands for the others. */
 static int is_class_end_copy(const rec *r, const upy_block *bb) {
     uint32_t i;
-    if (!r->is_class_body || r->ncode.ins[bb->end - 1].op != N_RETURN)
+    if (!r->is_class_body || ins(r, bb->end - 1)->op != N_RETURN)
         return 0;
     for (i = bb->start; i + 1 < bb->end; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         const char *name = in->obj && in->obj->kind == UPY_STR
                                ? rec_str(in->obj)
                                : NULL;
@@ -1874,14 +1873,14 @@ static int is_class_end_copy(const rec *r, const upy_block *bb) {
  * the return was left out. */
 static int return_printed(const rec *r, const upy_block *bb) {
     uint32_t b, n = bb->end - bb->start;
-    const upy_nin *value = &r->ncode.ins[bb->end - 2];
+    const upy_nin *value = ins(r, bb->end - 2);
     if (n == 1 ||
-        (r->ncode.ins[bb->end - 1].obj &&
-         r->ncode.ins[bb->end - 1].obj->kind == UPY_NONE) ||
-        (value->op == N_LOAD_CONST && value->obj->kind == UPY_NONE))
+        (ins(r, bb->end - 1)->obj &&
+         ins(r, bb->end - 1)->obj->kind == UPY_NONE) ||
+        rec_loads_none(value))
         return 1;
     for (b = 0; b < r->cfg.count; b++) {
-        const upy_block *o = &r->cfg.blocks[b];
+        const upy_block *o = blk(r, b);
         if (o != bb && o->end - o->start >= n && r->evaluated[o->end - 1] &&
             rec_same_code(r, bb->start, o->end - n, n))
             return 1;
@@ -1895,14 +1894,14 @@ static int return_printed(const rec *r, const upy_block *bb) {
 static void check_placed(rec *r, upy_ptr_vec *out) {
     uint32_t b, i;
     for (b = 0; b < r->cfg.count; b++) {
-        const upy_block *bb = &r->cfg.blocks[b];
+        const upy_block *bb = blk(r, b);
         if (bb->rpo == UINT32_MAX || r->done[b] || is_cleanup_handler(r, bb) ||
             is_class_end_copy(r, bb))
             continue;
         for (i = bb->start; i < bb->end; i++)
             if (!r->evaluated[i] && !r->skip[i] &&
-                (has_effect(&r->ncode.ins[i]) || r->must_place[i] ||
-                 (r->ncode.ins[i].op == N_RETURN && !return_printed(r, bb))))
+                (has_effect(ins(r, i)) || r->must_place[i] ||
+                 (ins(r, i)->op == N_RETURN && !return_printed(r, bb))))
                 break;
         if (i < bb->end)
             rec_unrecovered(r, out, bb->start, bb->end,

@@ -182,7 +182,7 @@ static uint32_t neutral_at(const rec *r, uint32_t offset) {
     uint32_t lo = 0, hi = r->ncode.count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (r->ncode.ins[mid].offset <= offset)
+        if (ins(r, mid)->offset <= offset)
             lo = mid + 1;
         else
             hi = mid;
@@ -563,7 +563,7 @@ static int renumber_code(rec *r, upy_stmt_list *body, const uint32_t *first,
  * numbers where it compiles it, not the optimizer after all the others. */
 static int unpacked_at(const rec *r, uint32_t load) {
     return load != UINT32_MAX && load + 1 < r->ncode.count &&
-           r->ncode.ins[load + 1].op == N_UNPACK_SEQUENCE;
+           ins(r, load + 1)->op == N_UNPACK_SEQUENCE;
 }
 
 /* Whether slot j holds a tuple or frozenset the optimizer folded that is
@@ -593,9 +593,9 @@ static int late_folded(const rec *r, const uint32_t *first, uint32_t j) {
 static uint32_t first_none_test(const rec *r, uint32_t before) {
     uint32_t i;
     for (i = 0; i < before && i < r->ncode.count; i++)
-        if (r->ncode.ins[i].op == N_POP_JUMP_IF &&
-            (r->ncode.ins[i].arg == UPY_JUMP_NONE ||
-             r->ncode.ins[i].arg == UPY_JUMP_NOT_NONE))
+        if (ins(r, i)->op == N_POP_JUMP_IF &&
+            (ins(r, i)->arg == UPY_JUMP_NONE ||
+             ins(r, i)->arg == UPY_JUMP_NOT_NONE))
             return i;
     return before;
 }
@@ -649,7 +649,7 @@ static int after_hot_code_object(rec *r, const uint32_t *first, uint32_t n,
     /* (A load in cold code may be its first in the order the compiler
      * compiled: an `except ImportError: x = None` before the defs.) */
     for (j = 0; j < r->ncode.count; j++)
-        if (r->ncode.ins[j].op == N_LOAD_CONST && r->ncode.ins[j].obj == c &&
+        if (ins(r, j)->op == N_LOAD_CONST && ins(r, j)->obj == c &&
             rec_is_cold(r, j) != 0)
             return 0;
     for (j = k + 1; j < n; j++)

@@ -354,13 +354,12 @@ static int const_tuple_spread(rec *r, const upy_expr *e, const upy_nin *call) {
     if (!e->u.constant || e->u.constant->kind != UPY_TUPLE)
         return 0;
     for (i = r->stmt_start; i < end && at == end; i++)
-        if (r->ncode.ins[i].op == N_LOAD_CONST &&
-            r->ncode.ins[i].obj == e->u.constant) {
+        if (ins(r, i)->op == N_LOAD_CONST && ins(r, i)->obj == e->u.constant) {
             at = i;
-            idx = r->ncode.ins[i].arg;
+            idx = ins(r, i)->arg;
         }
     for (i = at + 1; i < end; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         if (in->op != N_LOAD_CONST || !in->obj || in->obj->kind == UPY_TUPLE ||
             in->obj->kind == UPY_FROZENSET ||
             (r->const_loads && r->const_loads[in->arg] < at))
@@ -582,7 +581,7 @@ static int index_lambdas(rec *r) {
         mark_twins_in_run(r, slots + k, run, firsts);
     }
     for (k = 0; k < r->ncode.count; k++) {
-        const upy_nin *in = &r->ncode.ins[k];
+        const upy_nin *in = ins(r, k);
         int32_t slot = in->op == N_LOAD_CONST && in->obj &&
                                in->obj->kind == UPY_CODE
                            ? rec_entry_index(r, 1, in->obj)
@@ -924,7 +923,7 @@ static upy_expr *dropped_str(rec *r, upy_expr *e) {
 static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
     sval v = rec_pop(r);
     upy_stmt *s;
-    const upy_nin *next = i + 1 < r->ncode.count ? &r->ncode.ins[i + 1] : NULL;
+    const upy_nin *next = i + 1 < r->ncode.count ? ins(r, i + 1) : NULL;
     switch ((sv_kind)v.kind) {
     case SV_BIND:
         /* A target of an unpacking popped: 3.13 writes `a, a = v` (two
@@ -980,7 +979,7 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
  * written on a line of its own where one line would drop the first store
  * (upy_layout.drops_repeated_store). */
 static upy_expr *unpack_target(rec *r, uint32_t i, sval v) {
-    const upy_nin *in = &r->ncode.ins[i], *prev = i ? in - 1 : NULL;
+    const upy_nin *in = ins(r, i), *prev = i ? in - 1 : NULL;
     upy_expr *e = rec_name(r, rec_str(in->obj));
     if (e && prev && r->ncode.layout->drops_repeated_store &&
         v.kind == SV_BIND && v.pend && v.pend->kind == P_UNPACK &&
@@ -991,7 +990,7 @@ static upy_expr *unpack_target(rec *r, uint32_t i, sval v) {
 }
 
 int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
-    const upy_nin *in = &r->ncode.ins[i];
+    const upy_nin *in = ins(r, i);
     sval a, b, c, d;
     upy_expr *e;
     upy_stmt *s;

@@ -166,10 +166,6 @@ typedef struct mparse {
     uint32_t ncases, cases_cap;
 } mparse;
 
-static const upy_nin *ins(const rec *r, uint32_t i) {
-    return &r->ncode.ins[i];
-}
-
 static mnode *new_node(mparse *mp) {
     mnode *n = upy_arena_alloc(mp->r->arena, sizeof *n);
     if (!n) {
@@ -471,7 +467,7 @@ static int or_pattern(mparse *mp, mstate *st, mctx *cx) {
          * structured, the others are passed over. */
         if (end_pos[k] != end_pos[0]) {
             uint32_t len, b = mp->r->cfg.block_of[end_pos[0]];
-            len = mp->r->cfg.blocks[b].end - end_pos[0];
+            len = blk(mp->r, b)->end - end_pos[0];
             if (!rec_same_code(mp->r, end_pos[0], end_pos[k], len) ||
                 !add_copy(mp, end_pos[k], len))
                 goto not_or;
@@ -1283,8 +1279,8 @@ static int32_t block_at(const rec *r, int64_t i) {
 
 /* Structuring goes on at instruction `at` when it is inside block b. */
 static void resume_in(rec *r, int32_t b, int64_t at) {
-    if (b < (int32_t)r->cfg.count && at > (int64_t)r->cfg.blocks[b].start &&
-        at < (int64_t)r->cfg.blocks[b].end) {
+    if (b < (int32_t)r->cfg.count && at > (int64_t)blk(r, b)->start &&
+        at < (int64_t)blk(r, b)->end) {
         r->resume_block = b;
         r->resume_at = (uint32_t)at;
     }
@@ -1304,7 +1300,7 @@ static void mark_pattern(rec *r, const mparse *mp, uint8_t *in_pattern) {
             in_pattern[b] = 1;
     }
     for (b = 0; b < r->cfg.count; b++) {
-        const upy_block *bb = &r->cfg.blocks[b];
+        const upy_block *bb = blk(r, b);
         uint32_t i;
         for (i = bb->start; i < bb->end && in_pattern[i]; i++)
             ;
@@ -1325,7 +1321,7 @@ static int32_t match_end(const rec *r, const mparse *mp,
     const mcase *last = &mp->cases[mp->ncases - 1];
     uint32_t i,
         from = mp->cases[0].start,
-        to = last_fail < (int32_t)r->cfg.count ? r->cfg.blocks[last_fail].start
+        to = last_fail < (int32_t)r->cfg.count ? blk(r, last_fail)->start
                                                : r->ncode.count;
     int32_t end = UPY_NO_BLOCK, least = last_fail;
     if (last->fail_at < 0) {
@@ -1381,7 +1377,7 @@ static int opens_with_failing_test(const rec *r, uint32_t i, int64_t fail,
 static int fails_to(const rec *r, int32_t b, int64_t fail) {
     return b == block_at(r, fail) ||
            (b < (int32_t)r->cfg.count &&
-            rec_jumped_to(r, r->cfg.blocks[b].start) == fail);
+            rec_jumped_to(r, blk(r, b)->start) == fail);
 }
 
 /* Whether the last case, not copied, starts with a guard.  A guard fails
@@ -1458,10 +1454,10 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
             rec_cond cond;
             int stop;
             r->stmt_start = mc->after;
-            stop = rec_run(r, mc->after, r->cfg.blocks[gb].end, rg, &tmp);
+            stop = rec_run(r, mc->after, blk(r, gb)->end, rg, &tmp);
             if (stop < 0)
                 return -1;
-            if ((uint32_t)stop != r->cfg.blocks[gb].end - 1 ||
+            if ((uint32_t)stop != blk(r, gb)->end - 1 ||
                 ins(r, (uint32_t)stop)->op != N_POP_JUMP_IF || tmp.len) {
                 ok = 0;
                 break;
@@ -1474,13 +1470,12 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
                 cond.on_true >= (int32_t)r->cfg.count ||
                 (mc->guard_end >= 0 &&
                  (cond.on_true != block_at(r, mc->guard_end) ||
-                  r->cfg.blocks[cond.on_true].start !=
-                      (uint32_t)mc->guard_end))) {
+                  blk(r, cond.on_true)->start != (uint32_t)mc->guard_end))) {
                 ok = 0;
                 break;
             }
             c->guard = cond.test;
-            body_at = r->cfg.blocks[cond.on_true].start;
+            body_at = blk(r, cond.on_true)->start;
         }
         if (mc->copied) {
             /* POP_TOP of the subject. */
@@ -1518,7 +1513,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
         /* The code read as patterns, but its bodies or guards did not
          * structure as cases: shown unrecovered from the subject on. */
         rec_unrecovered(r, out, i,
-                        end < (int32_t)r->cfg.count ? r->cfg.blocks[end].start
+                        end < (int32_t)r->cfg.count ? blk(r, end)->start
                                                     : r->ncode.count,
                         "match statement");
         *next = end;

@@ -40,11 +40,11 @@ static void place_visit(upy_stmt_list *list, upy_list_role role,
  * be a try body's last statement, moved past the copy of an empty finally
  * body: the return after a try has its own block there.) */
 static int is_bare_return_none(const rec *r, const upy_stmt *s) {
-    const upy_nin *in = &r->ncode.ins[s->start];
+    const upy_nin *in = ins(r, s->start);
     return r->is_module && s->kind == UPY_S_RETURN &&
            (!s->u.value || rec_is_const_none(s->u.value)) &&
-           s->start + 1 < r->ncode.count && in[0].op == N_LOAD_CONST &&
-           in[0].obj && in[0].obj->kind == UPY_NONE && in[1].op == N_RETURN;
+           s->start + 1 < r->ncode.count && rec_loads_none(&in[0]) &&
+           in[1].op == N_RETURN;
 }
 
 static int is_loop(const upy_stmt *s) {
@@ -61,7 +61,7 @@ static uint32_t passes_before(placing *pl, const upy_stmt *prev,
     const upy_nin *in;
     if (s->kind == UPY_S_PASS || i >= pl->r->ncode.count || pl->placed[i])
         return 0;
-    in = &pl->r->ncode.ins[i];
+    in = ins(pl->r, i);
     if (!is_bare_return_none(pl->r, s) &&
         (!in->lead_nops_joined || is_loop(prev)))
         return 0;
@@ -109,15 +109,14 @@ static int64_t final_return(const rec *r) {
     int64_t found = -1;
     uint32_t i;
     for (i = 0; i + 1 < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
-        if (in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE &&
-            in[1].op == N_RETURN) {
+        const upy_nin *in = ins(r, i);
+        if (rec_loads_none(in) && in[1].op == N_RETURN) {
             if (found >= 0)
                 return -1;
             found = i;
         }
     }
-    return found >= 0 && r->ncode.ins[found].lead_nops ? found : -1;
+    return found >= 0 && ins(r, found)->lead_nops ? found : -1;
 }
 
 /* Whether a pass placed for the NOPs before instruction at is among the
@@ -154,7 +153,7 @@ static int has_pass_of(upy_stmt_list *list, uint32_t at) {
  * block that is copied into the jumps to it alike. */
 int rec_place_final_passes(rec *r, upy_stmt_list *body) {
     int64_t at = r->is_module ? final_return(r) : -1;
-    const upy_nin *in = at >= 0 ? &r->ncode.ins[at] : NULL;
+    const upy_nin *in = at >= 0 ? ins(r, at) : NULL;
     upy_ptr_vec with = {0};
     uint32_t k, n;
     if (!in || has_pass_of(body, (uint32_t)at))

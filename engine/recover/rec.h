@@ -429,6 +429,47 @@ typedef struct rec {
     upy_expr no_memory;
 } rec;
 
+/* Instruction i and block b of the code being recovered: the accessors
+ * every file of the layer reads the graph with. */
+static inline const upy_nin *ins(const rec *r, uint32_t i) {
+    return &r->ncode.ins[i];
+}
+
+static inline const upy_block *blk(const rec *r, int32_t b) {
+    return &r->cfg.blocks[b];
+}
+
+/* region.c: shape questions the rules share. */
+/* Whether block b ends in POP_TOP; JUMP: how a break leaves a for loop,
+ * dropping its iterator first (on its own, after an except clause's
+ * POP_EXCEPT, after copies of the finally bodies it leaves). */
+int rec_pops_and_jumps(const rec *r, const upy_block *b);
+/* Whether block b is the one instruction op: a lone jump (the jump of a
+ * break, a continue, or the way over an else part, where the code before
+ * it ended a block of its own), a lone return (what a return in a try
+ * body runs into once it left the handler's range). */
+int rec_is_lone(const rec *r, const upy_block *b, upy_nop op);
+/* The most instructions of a small exit block CPython copies into each
+ * jump to it (flowgraph.c MAX_COPY_SIZE; rec_copy_size measures). */
+enum { MAX_COPY_SIZE = 4 };
+/* Whether blocks a and b are copies of one small block that leaves the
+ * function, a return or a raise (an assert's): CPython copies such a
+ * block into each jump to it (inline_small_exit_blocks; 3.12+ into the
+ * failing end of a chained comparison too), so two ways to one exit end
+ * in equal blocks. */
+int rec_copies_of_exit(const rec *r, int32_t a, int32_t b);
+/* Whether block b's handler chain reaches handler h: b's handler, that
+ * handler's own (its cleanup), and so on out.  (At most 64 steps, a
+ * guard: CPython's limit on nested blocks, CO_MAXBLOCKS, keeps real
+ * chains shorter.) */
+int rec_under(const rec *r, int32_t b, int32_t h);
+/* Whether instruction in loads None. */
+int rec_loads_none(const upy_nin *in);
+/* Whether instructions i, i + 1, i + 2 are LOAD_CONST None; STORE name;
+ * DELETE name: the end of `except E as name` on every way out of the
+ * clause (compile.c compiler_try_except). */
+int rec_is_name_cleanup(const rec *r, uint32_t i, const char *name);
+
 /* stack.c */
 int rec_push(rec *r, sv_kind kind, upy_expr *expr);
 int rec_push_sval(rec *r, sval v);
@@ -603,6 +644,11 @@ int rec_is_unwinding(const rec *r, int32_t b);
  * the body never runs off its end.  The copies of the RERAISE that
  * branches ending the body early end in run under it. */
 int32_t rec_finally_cleanup(const rec *r, uint32_t end);
+/* Whether instruction i of a finally body ending at `end` (its RERAISE,
+ * or its cleanup where it never runs off its end: rec_finally_cleanup)
+ * ends a branch that ends the body early: a RERAISE of its own, a copy of
+ * that at the end (the compiler copies that small exit block). */
+int rec_ends_finally_early(const rec *r, uint32_t i, uint32_t end);
 /* Whether block b ends in the jump back to the header of a loop in the
  * blocks [from, b]: the end of the body of a loop in a copy of a finally
  * body, whose exit (the header's) goes on after it. */
@@ -615,8 +661,6 @@ int32_t rec_past_claimed_handlers(const rec *r, int32_t b);
 /* The end (exclusive, in code order) of the blocks from b on protected by
  * handler h, directly or through handlers nested in it. */
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h, const region *rg);
-/* Whether block b's handler chain reaches handler h. */
-int rec_under(const rec *r, int32_t b, int32_t h);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 /* Marks the copy [at, at + n) of the code at orig skipped, and the
  * handlers of a try in it done: -1 when out of memory. */
@@ -750,7 +794,25 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
 /* Whether instruction i is in code only a handler reaches that the
  * compiler laid out after all other code (3.12+ flowgraph.c
  * push_cold_blocks_to_end), out of the order it compiled it in.  -1 when
- * out of memory. */
+ * out of memory.
+ *
+ * Cold code.  This is CPython's definition (flowgraph.c mark_cold): a
+ * block no path of normal edges from the entry reaches, found once per
+ * code object (try.c find_normal_reach).  Three questions in structure.c
+ * look like it and are kept, because each asks something this does not:
+ *   - in_cold_handler(b, start, exit): whether b is the code of a
+ *     handler of a try in one loop body [start, exit), told by its
+ *     instructions: the handler's entry (of a try in that body, not any
+ *     handler), its cleanup, what the cleanup protects, the POP_EXCEPT
+ *     and jump it leaves by.  It answers for a layout that keeps handlers
+ *     in place too (3.11), where rec_is_cold answers no.
+ *   - only_handlers_reach(b, from, to): whether b is cold code of the
+ *     tries in [from, to) in particular, reached only by the ways out of
+ *     their except clauses: which try's rest it is, not just cold.
+ *   - in_cold_clause(k, h): whether k is the `continue` of an except
+ *     clause (its POP_EXCEPT, then the jump back) dominated by a handler
+ *     after loop header h: one loop's, asked through the dominator tree
+ *     while the region is walked (const, with no memory to fail). */
 int rec_is_cold(rec *r, uint32_t i);
 
 /* typeparams.c: 3.12+ type parameters (PEP 695). */

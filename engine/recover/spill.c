@@ -298,7 +298,7 @@ static int find_stable_args(rec *r, uint32_t nargs) {
                 r->stable_args[k] = 0;
     }
     for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         if (in->op != N_STORE && in->op != N_DELETE &&
             !(in->op == N_LOAD && in->arg == UPY_SCOPE_FAST_AND_CLEAR))
             continue;
@@ -483,8 +483,8 @@ static int may_touch(const upy_expr *e, const char *name, uint32_t *budget) {
 static int lands_at(const rec *r, uint32_t at) {
     uint32_t i;
     for (i = 0; i < r->ncode.count; i++)
-        if (r->ncode.ins[i].target == (int32_t)at ||
-            r->ncode.ins[i].handler == (int32_t)at)
+        if (ins(r, i)->target == (int32_t)at ||
+            ins(r, i)->handler == (int32_t)at)
             return 1;
     return 0;
 }
@@ -495,9 +495,9 @@ static int lands_at(const rec *r, uint32_t at) {
 static int bound_local_at(const rec *r, uint32_t at, const char *name) {
     const upy_code *co = r->code;
     uint32_t k, i = at;
-    int local = at < r->ncode.count && r->ncode.ins[at].op == N_DELETE &&
-                r->ncode.ins[at].arg == UPY_SCOPE_FAST &&
-                same_name(rec_str(r->ncode.ins[at].obj), name);
+    int local = at < r->ncode.count && ins(r, at)->op == N_DELETE &&
+                ins(r, at)->arg == UPY_SCOPE_FAST &&
+                same_name(rec_str(ins(r, at)->obj), name);
     int in_varnames = 0;
     for (k = 0; k < upy_seq_len(co->varnames); k++)
         in_varnames |= same_name(rec_str(upy_seq_item(co->varnames, k)), name);
@@ -507,7 +507,7 @@ static int bound_local_at(const rec *r, uint32_t at, const char *name) {
     for (k = 0; k < upy_seq_len(co->freevars); k++)
         local &= !same_name(rec_str(upy_seq_item(co->freevars, k)), name);
     while (local && i-- > 0 && i + 1 < r->ncode.count && !lands_at(r, i + 1)) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         if ((in->op == N_STORE || in->op == N_DELETE) &&
             in->arg == UPY_SCOPE_FAST && same_name(rec_str(in->obj), name))
             return in->op == N_STORE;

@@ -151,7 +151,7 @@ upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind) {
 
 void rec_set_start(const rec *r, upy_stmt *s, uint32_t start) {
     s->start = start;
-    s->line = start < r->ncode.count ? r->ncode.ins[start].line : -1;
+    s->line = start < r->ncode.count ? ins(r, start)->line : -1;
 }
 
 /* Statements that run where they are emitted, their operands just

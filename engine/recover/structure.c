@@ -30,14 +30,6 @@
 
 #include "recover/rec.h"
 
-static const upy_nin *ins(const rec *r, uint32_t i) {
-    return &r->ncode.ins[i];
-}
-
-static const upy_block *blk(const rec *r, int32_t b) {
-    return &r->cfg.blocks[b];
-}
-
 static int inside(const region *rg, int32_t b) {
     return b != UPY_NO_BLOCK && b >= rg->start && b < rg->end;
 }
@@ -56,19 +48,6 @@ static int emit_simple(rec *r, upy_ptr_vec *out, upy_stmt_kind kind) {
     return rec_emit(r, out, rec_stmt(r, kind));
 }
 
-static int is_none_const(const upy_nin *in) {
-    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
-}
-
-/* LOAD_CONST None; STORE name; DELETE name: the end of `except E as name`
- * on every way out of the clause. */
-static int is_name_cleanup(const rec *r, uint32_t i, const char *name) {
-    return name && i + 2 < r->ncode.count && is_none_const(ins(r, i)) &&
-           ins(r, i + 1)->op == N_STORE && ins(r, i + 2)->op == N_DELETE &&
-           strcmp(rec_str(ins(r, i + 1)->obj), name) == 0 &&
-           strcmp(rec_str(ins(r, i + 2)->obj), name) == 0;
-}
-
 int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
             upy_ptr_vec *out) {
     uint32_t i;
@@ -76,7 +55,7 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
         int st;
         if (r->skip[i])
             continue;
-        if (is_name_cleanup(r, i, rg->except_name)) {
+        if (rec_is_name_cleanup(r, i, rg->except_name)) {
             i += 2;
             continue;
         }
@@ -238,18 +217,6 @@ void rec_skip_range(rec *r, uint32_t start, uint32_t n) {
         r->skip[start + k] = 1;
 }
 
-/* Whether handler block x is on the handler chain of instruction i (its
- * handler, that handler's cleanup, and so on out). */
-static int on_handler_chain(const rec *r, uint32_t i, int32_t x) {
-    int32_t h = ins(r, i)->handler >= 0 ? r->cfg.block_of[ins(r, i)->handler]
-                                        : UPY_NO_BLOCK;
-    uint32_t steps = 0;
-    for (; h != UPY_NO_BLOCK && steps++ < r->cfg.count; h = blk(r, h)->handler)
-        if (h == x)
-            return 1;
-    return 0;
-}
-
 /* Whether every normal-edge predecessor of block b is in `mine`, but for
  * the jumps back to it from blocks after it (the loop it heads: a loop in
  * a handler of copied code is reached only through that handler). */
@@ -277,7 +244,7 @@ int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n) {
             ins(r, at + k)->handler == ins(r, orig + k)->handler)
             continue;
         h0 = r->cfg.block_of[ins(r, at + k)->handler];
-        if (r->done[h0] || on_handler_chain(r, orig + k, h0))
+        if (r->done[h0] || rec_under(r, r->cfg.block_of[orig + k], h0))
             continue;
         if (!stack) {
             stack = upy_arena_alloc(r->scratch, r->cfg.count * sizeof *stack);
@@ -297,7 +264,7 @@ int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n) {
                 if (x == UPY_NO_BLOCK || r->done[x] ||
                     blk(r, x)->start < blk(r, h0)->start ||
                     (j < 2 && !only_from(r, x, mine)) ||
-                    on_handler_chain(r, orig + k, x))
+                    rec_under(r, r->cfg.block_of[orig + k], x))
                     continue;
                 r->done[x] = mine[x] = 1;
                 stack[sp++] = x;
@@ -316,8 +283,8 @@ static uint32_t with_exit_at(const rec *r, uint32_t i, int is_async) {
         n = 1;
     if (i + n + 5 + (is_async ? 1 : 0) > r->ncode.count)
         return 0;
-    if (!is_none_const(ins(r, i + n)) || !is_none_const(ins(r, i + n + 1)) ||
-        !is_none_const(ins(r, i + n + 2)) || ins(r, i + n + 3)->op != N_CALL ||
+    if (!rec_loads_none(ins(r, i + n)) || !rec_loads_none(ins(r, i + n + 1)) ||
+        !rec_loads_none(ins(r, i + n + 2)) || ins(r, i + n + 3)->op != N_CALL ||
         ins(r, i + n + 3)->arg != 2)
         return 0;
     n += 4;
@@ -806,7 +773,7 @@ static int inherits_line(const rec *r, uint32_t at, uint32_t m) {
 static int after_clause(const rec *r, int32_t b) {
     uint32_t i = blk(r, b)->start;
     if (i >= 4 && ins(r, i - 1)->op == N_DELETE &&
-        is_name_cleanup(r, i - 3, rec_str(ins(r, i - 1)->obj)))
+        rec_is_name_cleanup(r, i - 3, rec_str(ins(r, i - 1)->obj)))
         i -= 3;
     return i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT;
 }
@@ -938,12 +905,6 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
 
 /* --- if ----------------------------------------------------------------- */
 
-/* The end of the else part of an if whose then part is [then_start,
- * else_start): where the then part goes when it ends normally.  That is
- * the nearest target at or after else_start of the jumps leaving the then
- * part (its own final jump, or, when it ends with an if / else of its own,
- * the threaded jumps of that); with no such jump, or one to else_start,
- * there is no else part. */
 /* The nearest target at or after else_start, before the handler, of the
  * jumps back out of the code of handler h when 3.12+ lays it out after
  * the code (h at or after else_start), up to the next handler entry, else
@@ -973,8 +934,8 @@ static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
  * does not fall through. */
 static int dead_jump_over_else(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    return r->ncode.layout->keeps_jump_after_exit && bb->end - bb->start == 1 &&
-           ins(r, bb->start)->op == N_JUMP && bb->start > 0 &&
+    return r->ncode.layout->keeps_jump_after_exit &&
+           rec_is_lone(r, bb, N_JUMP) && bb->start > 0 &&
            !upy_nin_falls_through(ins(r, bb->start - 1)) &&
            ins(r, bb->start - 1)->op != N_RETURN;
 }
@@ -1000,6 +961,12 @@ static int32_t then_jump_end(const rec *r, int32_t then_start,
     return best;
 }
 
+/* The end of the else part of an if whose then part is [then_start,
+ * else_start): where the then part goes when it ends normally.  That is
+ * the nearest target at or after else_start of the jumps leaving the then
+ * part (its own final jump, or, when it ends with an if / else of its own,
+ * the threaded jumps of that); with no such jump, or one to else_start,
+ * there is no else part. */
 static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
                         const region *rg) {
     int32_t b, best = then_jump_end(r, then_start, else_start, rg);
@@ -1042,9 +1009,7 @@ static int32_t way_out_jump(const rec *r, int32_t b) {
     if (!falls_into(r, b + 1))
         return UPY_NO_BLOCK;
     nb = blk(r, b + 1);
-    return nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP
-               ? b + 1
-               : UPY_NO_BLOCK;
+    return rec_is_lone(r, nb, N_JUMP) ? b + 1 : UPY_NO_BLOCK;
 }
 
 /* The target of the way out of an except clause in [then_start,
@@ -1073,12 +1038,16 @@ int32_t rec_finally_cleanup(const rec *r, uint32_t end) {
     return ins(r, end)->op == N_RERAISE ? ins(r, end)->handler : (int32_t)end;
 }
 
+int rec_ends_finally_early(const rec *r, uint32_t i, uint32_t end) {
+    return i != end && end < r->ncode.count && ins(r, i)->op == N_RERAISE &&
+           ins(r, i)->arg == 0 &&
+           ins(r, i)->handler == rec_finally_cleanup(r, end);
+}
+
 /* Whether instruction i is a copy of the RERAISE ending the finally body
  * region rg is in: the end of a branch that ends that body early. */
 static int is_finally_exit(const rec *r, const region *rg, uint32_t i) {
-    return rg->finally_end && i != rg->finally_end &&
-           ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == rec_finally_cleanup(r, rg->finally_end);
+    return rg->finally_end && rec_ends_finally_early(r, i, rg->finally_end);
 }
 
 /* Whether the loop [start, exit) in region rg, whose exit is not the end
@@ -1151,8 +1120,7 @@ static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
 /* Whether block b is a lone forward jump. */
 static int is_lone_forward_jump(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    return bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
-           bb->jump > b;
+    return rec_is_lone(r, bb, N_JUMP) && bb->jump > b;
 }
 
 /* Whether the lone jump b jumps over the cleanup of a chained comparison
@@ -1183,7 +1151,20 @@ static int32_t pass_body_jump(const rec *r, const rec_cond *c, int32_t over) {
     return blk(r, ft)->jump > over ? ft : UPY_NO_BLOCK;
 }
 
-/* Whether running off region rg's end goes back to its loop's header: it
+/* Going back to a loop's header.  Four questions, each about a different
+ * stretch of code, none computing what another does:
+ *   - falls_to_loop(rg): running off region rg's end goes back to the
+ *     header (rg is the rest of a loop body, or what follows it only
+ *     jumps there): where rg's follow leads, asked of no block in rg;
+ *   - leaves_only_to_loop(from, to, loop): every way out of the blocks
+ *     [from, to) is the header (or leaves the function): their
+ *     successors, whatever the last block ends in;
+ *   - goes_on_to_loop(from, to, loop): that, and the stretch goes back by
+ *     a jump the compiler threaded there (copied_loop_jump, after_assert),
+ *     not by a written `continue`, which keeps a jump of its own;
+ *   - ends_at_loop(rg, from): where 3.12 threads a test's jump (flowgraph.c
+ *     optimize_basic_block), the first or the third of rg from block from.
+ * Whether running off region rg's end goes back to its loop's header: it
  * is the rest of the loop body, or what follows it only jumps there. */
 static int falls_to_loop(const rec *r, const region *rg) {
     const upy_block *fb;
@@ -1193,8 +1174,7 @@ static int falls_to_loop(const rec *r, const region *rg) {
     if (rg->follow == UPY_NO_BLOCK)
         return 0;
     fb = blk(r, rg->follow);
-    return fb->end - fb->start == 1 && ins(r, fb->start)->op == N_JUMP &&
-           fb->jump == rg->loop;
+    return rec_is_lone(r, fb, N_JUMP) && fb->jump == rg->loop;
 }
 
 /* Whether the code of blocks [from, to) goes on only to the header of
@@ -1236,13 +1216,6 @@ static int after_assert(const rec *r, int32_t from, int32_t to, int32_t loop) {
            ins(r, lb->end - 1)->op == N_RAISE;
 }
 
-/* Whether blocks [from, to) go on only to the header of loop, the last
- * by a jump after code of its own, on that code's line: the then part or
- * the rest of an if at the end of a loop body, where a `continue` and
- * reaching the end are the same.  (A jump with a line of its own, or one
- * alone or after an except clause's POP_EXCEPT only, is a written
- * `continue`: 3.12 keeps its jump apart rather than thread others through
- * it.) */
 static int copied_loop_jump(const rec *r, const upy_block *lb, int32_t loop) {
     uint32_t i;
     if (lb->end - lb->start < 2 || ins(r, lb->end - 1)->op != N_JUMP ||
@@ -1255,6 +1228,13 @@ static int copied_loop_jump(const rec *r, const upy_block *lb, int32_t loop) {
     return 0;
 }
 
+/* Whether blocks [from, to) go on only to the header of loop, the last
+ * by a jump after code of its own, on that code's line: the then part or
+ * the rest of an if at the end of a loop body, where a `continue` and
+ * reaching the end are the same.  (A jump with a line of its own, or one
+ * alone or after an except clause's POP_EXCEPT only, is a written
+ * `continue`: 3.12 keeps its jump apart rather than thread others through
+ * it.) */
 static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
                            int32_t loop) {
     const upy_block *lb;
@@ -1446,7 +1426,7 @@ static int pops_iterator_to_break(const rec *r, const region *rg, int32_t b) {
     uint32_t i = bb->start;
     while (i + 2 < bb->end && r->skip[i])
         i++;
-    return bb->end - i == 2 && ins(r, i)->op == N_POP_TOP && r->sp &&
+    return bb->end - i == 2 && rec_pops_and_jumps(r, bb) && r->sp &&
            r->stack[r->sp - 1].kind == SV_ITER && is_break(rg, bb->jump);
 }
 
@@ -1563,7 +1543,6 @@ static int32_t else_runs_past_body(const rec *r, const region *rg,
                                    int32_t on_true, int32_t on_false,
                                    int32_t *way_on) {
     int32_t k, j;
-    uint32_t p;
     if (rg->handler == UPY_NO_BLOCK || !inside(rg, on_true) ||
         !inside(rg, on_false) || on_false <= on_true)
         return UPY_NO_BLOCK;
@@ -1575,25 +1554,14 @@ static int32_t else_runs_past_body(const rec *r, const region *rg,
         if (kb->is_handler || kb->handler == rg->handler ||
             kb->rpo == UINT32_MAX || !kb->npreds || !only_leaves(r, rg, k))
             return UPY_NO_BLOCK;
-        for (p = 0; p < kb->npreds; p++)
-            if (kb->preds[p] < on_false || kb->preds[p] > k)
-                return UPY_NO_BLOCK;
+        if (!upy_cfg_entered_only_from(&r->cfg, k, k + 1, on_false, k + 1))
+            return UPY_NO_BLOCK;
         if (!upy_nin_falls_through(ins(r, kb->end - 1))) {
             *way_on = j;
             return same_block_code(r, k, j) ? UPY_NO_BLOCK : k + 1;
         }
     }
     return UPY_NO_BLOCK;
-}
-
-/* Whether only the blocks of condition c jump to block b: its false way
- * (each operand of `elif a and b:` jumps there on its own). */
-static int only_test_reaches(const rec_cond *c, const upy_block *b) {
-    uint32_t k;
-    for (k = 0; k < b->npreds; k++)
-        if (b->preds[k] < c->first || b->preds[k] > c->last)
-            return 0;
-    return b->npreds > 0;
 }
 
 /* Whether the if on c, whose then part [on_true, then_end) ended in
@@ -1618,8 +1586,9 @@ static int else_is_written_continue(const rec *r, const rec_cond *c,
             UPY_S_CONTINUE)
         return 0;
     eb = blk(r, f);
-    return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-           eb->jump == rg->loop && only_test_reaches(c, eb) &&
+    return rec_is_lone(r, eb, N_JUMP) && eb->jump == rg->loop && eb->npreds &&
+           upy_cfg_entered_only_from(&r->cfg, f, f + 1, c->first,
+                                     c->last + 1) &&
            goes_on_to_loop(r, c->on_true, then_end, rg->loop);
 }
 
@@ -1661,12 +1630,6 @@ static int else_back_to_loop(rec *r, int32_t on_false, const region *rg,
     return 0;
 }
 
-/* Whether the if on c, at the end of a loop body in region rg, is an if /
- * else whose then part [on_true, then_end) goes back to the loop by the
- * jump ending its code, threaded there by 3.12, and so does the else part
- * on_false to rg's end: running off the then part goes back to the loop
- * (an if ending it jumps there when its test fails, where 3.12 threads
- * the jump: `if a: if b: x` + `else: y` is no `if not b: continue`). */
 /* Whether blocks [from, to) go on only to the header of loop, the last
  * by a jump, and one of them by a test's jump there: 3.12 threads the way
  * a test fails, on to the end of the then part of an if / else, over the
@@ -1723,6 +1686,12 @@ static int while_true_breaks_to_loop(const rec *r, int32_t from, int32_t to,
     return 0;
 }
 
+/* Whether the if on c, at the end of a loop body in region rg, is an if /
+ * else whose then part [on_true, then_end) goes back to the loop by the
+ * jump ending its code, threaded there by 3.12, and so does the else part
+ * on_false to rg's end: running off the then part goes back to the loop
+ * (an if ending it jumps there when its test fails, where 3.12 threads
+ * the jump: `if a: if b: x` + `else: y` is no `if not b: continue`). */
 static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              const region *rg, int32_t on_true,
                              int32_t on_false, int32_t then_end) {
@@ -2336,8 +2305,7 @@ static int unprotected_exits(const rec *r, int32_t from, int32_t to,
         const upy_block *bb = blk(r, b);
         if (bb->handler == rg->handler || bb->is_handler)
             return 0;
-        if (!(bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP) &&
-            !is_exit_copy(r, b))
+        if (!rec_is_lone(r, bb, N_JUMP) && !is_exit_copy(r, b))
             return 0;
     }
     return 1;
@@ -2355,25 +2323,17 @@ static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
     return t == rg->loop && rg->cont == rg->loop && falls_to_loop(r, rg);
 }
 
-/* Where the breaks of a loop with body [start, exit) in region rg go: the
- * furthest forward jump out of the body that stays in the region, else
- * `exit`.  *far is where a jump is a break too (region.brk_threaded): the
- * loop ends the region, and the compiler threaded the jumps of its breaks
- * to where the region goes on.  Then `exit` may be a lone jump there, or
- * the breaks jump past what lies between `exit` and the region's end: the
- * loop's else part (no statement in the body but a break leaves the loop
- * for there). */
 /* Whether block b, at or after the end `exit` of a loop body starting at
  * `start`, is code of the handler of a try in that body, laid out after
  * the loop (3.12+ moves handlers there): the entry of such a handler or of
  * its cleanup, code the cleanup protects, or the way out of the handler:
- * its POP_EXCEPT, and the jump after it where the protection changes. */
+ * its POP_EXCEPT, and the jump after it where the protection changes.
+ * (Not rec_is_cold: see there why.) */
 static int in_cold_handler(const rec *r, int32_t b, int32_t start,
                            int32_t exit) {
     const upy_block *bb = blk(r, b);
     int32_t i;
-    if (b > exit && bb->end - bb->start == 1 &&
-        ins(r, bb->start)->op == N_JUMP &&
+    if (b > exit && rec_is_lone(r, bb, N_JUMP) &&
         ins(r, blk(r, b - 1)->end - 1)->op == N_POP_EXCEPT)
         return 1;
     if (ins(r, bb->start)->op == N_PUSH_EXC_INFO) {
@@ -2387,62 +2347,45 @@ static int in_cold_handler(const rec *r, int32_t b, int32_t start,
             ins(r, blk(r, bb->handler)->start)->op != N_PUSH_EXC_INFO);
 }
 
-/* Whether block b ends an except clause with a break of the for loop
- * around its try: POP_EXCEPT, the POP_TOP of the loop's iterator, the
- * jump.  The code after the loop that only such breaks reach is cold
- * (3.12+ push_cold_blocks_to_end lays it out after the handler):
+/* Where the jump forward ending block b of handler h's code goes as a
+ * break of the for loop around, else UPY_NO_BLOCK.  Either b pops the
+ * iterator itself, ending its except clause: POP_EXCEPT, then the POP_TOP
+ * of the iterator and the jump (rec_pops_and_jumps).  The code after the
+ * loop that only such breaks reach is cold (3.12+ push_cold_blocks_to_end
+ * lays it out after the handler):
  *
  *     for x in xs:              FOR_ITER; ... JUMP_BACKWARD; END_FOR;
  *         try: g(1)             raise X   (the else part)
  *         except E: break       h: ... POP_EXCEPT; POP_TOP; JUMP a
  *     else: raise X             a: g(2)   (after the handler)
- *     g(2)                                                              */
-static int clause_pops_iterator(const rec *r, const upy_block *b) {
-    return b->end - b->start >= 3 && ins(r, b->end - 2)->op == N_POP_TOP &&
-           ins(r, b->end - 3)->op == N_POP_EXCEPT;
-}
-
-/* Whether block b pops a for loop's iterator and jumps: a break whose
- * copy of the code after the loop normalize joined back to that code. */
-static int pops_and_jumps(const rec *r, const upy_block *b) {
-    return b->end - b->start == 2 && ins(r, b->start)->op == N_POP_TOP &&
-           ins(r, b->start + 1)->op == N_JUMP;
-}
-
-/* Whether only blocks laid out at or after block h reach block b. */
-static int reached_after(const upy_block *b, int32_t h) {
-    uint32_t k;
-    for (k = 0; k < b->npreds; k++)
-        if (b->preds[k] < h)
-            return 0;
-    return b->npreds > 0;
-}
-
-/* Where the jump forward ending block b of handler h's code goes as a
- * break of the for loop around: b pops the iterator itself
- * (clause_pops_iterator), or jumps to code that only the handler's code
- * reaches and that does.  3.12+ lays the code after a try that only the
- * except clause reaches with the cold code (push_cold_blocks_to_end), so
- * a `break` there is POP_EXCEPT; JUMP a / a: [test]; POP_TOP; JUMP on,
- * past the loop's else part:
+ *     g(2)
+ *
+ * Or b jumps to code that only the handler's code reaches and that pops
+ * the iterator, a block of POP_TOP; JUMP alone (normalize joined the
+ * break's copy of the code after the loop back to that code).  3.12+
+ * lays the code after a try that only the except clause reaches with the
+ * cold code (push_cold_blocks_to_end), so a `break` there is POP_EXCEPT;
+ * JUMP a / a: [test]; POP_TOP; JUMP on, past the loop's else part:
  *
  *     for p in q:
  *         try: g(p)
  *         except E: pass
  *         else: return 1
  *         if p == 2: break
- *     else: h()
- *
- * UPY_NO_BLOCK when it is neither. */
+ *     else: h()                                                         */
 static int32_t jump_after_pop(const rec *r, int32_t h, const upy_block *b) {
     int32_t t;
-    if (clause_pops_iterator(r, b))
+    if (b->end - b->start >= 3 && rec_pops_and_jumps(r, b) &&
+        ins(r, b->end - 3)->op == N_POP_EXCEPT)
         return b->jump;
     for (t = b->jump; t < (int32_t)r->cfg.count; t++) {
         const upy_block *tb = blk(r, t);
-        if (tb->is_handler || !reached_after(tb, h))
+        if (tb->is_handler || !tb->npreds ||
+            !upy_cfg_entered_only_from(&r->cfg, t, t + 1, h,
+                                       (int32_t)r->cfg.count))
             break;
-        if (pops_and_jumps(r, tb) && tb->jump < h)
+        if (tb->end - tb->start == 2 && rec_pops_and_jumps(r, tb) &&
+            tb->jump < h)
             return tb->jump;
     }
     return UPY_NO_BLOCK;
@@ -2463,7 +2406,7 @@ static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
             break;
         /* (A jump on to code laid out after the handler, as a copy of a
          * while loop's test, goes on in the loop; unless it is a break of
-         * a for loop, see clause_pops_iterator.) */
+         * a for loop, see jump_after_pop.) */
         int32_t to;
         if (ins(r, b->end - 1)->op != N_JUMP)
             continue;
@@ -2486,8 +2429,7 @@ static int32_t cold_break(const rec *r, int32_t h, int32_t start, int32_t exit,
 static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
                               const region *rg) {
     return in_body && rg->loop != UPY_NO_BLOCK && b->jump == rg->loop &&
-           b->end - b->start >= 2 && ins(r, b->end - 1)->op == N_JUMP &&
-           ins(r, b->end - 2)->op == N_POP_TOP;
+           rec_pops_and_jumps(r, b);
 }
 
 static int jumps_back_to(const rec *r, int32_t b, int32_t header);
@@ -2513,7 +2455,7 @@ static int32_t clause_end_copy(const rec *r, int32_t b, int for_loop) {
     if (i == bb->start)
         return UPY_NO_BLOCK;
     if (i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
-        is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+        rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
         i += 3;
     if (i == bb->end && bb->next == b + 1 && b + 1 < (int32_t)r->cfg.count &&
         upy_nin_falls_through(ins(r, i - 1))) {
@@ -2570,6 +2512,14 @@ static int32_t breaks_past_clause_end(const rec *r, int32_t header,
     return end;
 }
 
+/* Where the breaks of a loop with body [start, exit) in region rg go: the
+ * furthest forward jump out of the body that stays in the region, else
+ * `exit`.  *far is where a jump is a break too (region.brk_threaded): the
+ * loop ends the region, and the compiler threaded the jumps of its breaks
+ * to where the region goes on.  Then `exit` may be a lone jump there, or
+ * the breaks jump past what lies between `exit` and the region's end: the
+ * loop's else part (no statement in the body but a break leaves the loop
+ * for there). */
 static int32_t break_target(const rec *r, int32_t start, int32_t exit,
                             const region *rg, int32_t *far) {
     int32_t i, brk = exit, away = UPY_NO_BLOCK;
@@ -2622,8 +2572,8 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
      * the lone jump goes: then that jump is the loop's else part, and the
      * jump past it a break.  3.11, `if a: while c: ... break` / `else:
      * break` + code: the else part breaks an outer loop.) */
-    if (brk < rg->end && eb->end - eb->start == 1 &&
-        ins(r, eb->start)->op == N_JUMP && leaves_to_follow(r, eb->jump, rg) &&
+    if (brk < rg->end && rec_is_lone(r, eb, N_JUMP) &&
+        leaves_to_follow(r, eb->jump, rg) &&
         !(away == rg->end && away != eb->jump)) {
         *far = eb->jump;
         return brk;
@@ -2631,8 +2581,7 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
     /* (The breaks go where the loop's exit, a lone jump, goes: there is
      * no else part for them to skip.) */
     if (brk == exit && away != UPY_NO_BLOCK && eb &&
-        eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-        eb->jump == away) {
+        rec_is_lone(r, eb, N_JUMP) && eb->jump == away) {
         *far = away;
         return brk;
     }
@@ -2835,19 +2784,6 @@ int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
     return st < 0 ? -1 : 0;
 }
 
-/* Whether the blocks [from, to) are reached only from blocks [header,
- * to). */
-static int only_reached_from(const rec *r, int32_t header, int32_t from,
-                             int32_t to) {
-    int32_t b;
-    uint32_t k;
-    for (b = from; b < to; b++)
-        for (k = 0; k < blk(r, b)->npreds; k++)
-            if (blk(r, b)->preds[k] < header || blk(r, b)->preds[k] >= to)
-                return 0;
-    return 1;
-}
-
 /* Where the `while True:` loop at header whose last back edge comes
  * before block `exit` ends.  When `exit` leaves the function (a return)
  * and the loop's code also jumps past it, to one block t, the code from
@@ -2874,7 +2810,7 @@ static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
     }
     if (t == UPY_NO_BLOCK ||
         upy_nin_falls_through(ins(r, blk(r, t - 1)->end - 1)) ||
-        !only_reached_from(r, header, exit, t))
+        !upy_cfg_entered_only_from(&r->cfg, exit, t, header, t))
         return exit;
     return t;
 }
@@ -2894,7 +2830,7 @@ static int32_t body_past_continue(const rec *r, int32_t header, int32_t exit,
     *runs_into = 0;
     if (far == UPY_NO_BLOCK || brk <= exit || brk >= (int32_t)r->cfg.count ||
         upy_nin_falls_through(ins(r, blk(r, exit)->start - 1)) ||
-        !only_reached_from(r, header, exit, brk))
+        !upy_cfg_entered_only_from(&r->cfg, exit, brk, header, brk))
         return exit;
     *runs_into = upy_nin_falls_through(ins(r, blk(r, brk)->start - 1));
     return brk;
@@ -2964,15 +2900,11 @@ static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
 static int clause_way_back(const rec *r, int32_t header, int32_t exit,
                            int32_t b) {
     const upy_block *bb = blk(r, b);
-    uint32_t k;
     if (b <= exit || ins(r, bb->start)->op != N_POP_EXCEPT ||
         ins(r, bb->end - 1)->op != N_JUMP || bb->jump < header ||
         bb->jump >= exit || !bb->npreds)
         return 0;
-    for (k = 0; k < bb->npreds; k++)
-        if (bb->preds[k] < exit || bb->preds[k] >= b)
-            return 0;
-    return 1;
+    return upy_cfg_entered_only_from(&r->cfg, b, b + 1, exit, b);
 }
 
 /* Where the code of the `while True:` loop at header ends when the first
@@ -2987,7 +2919,6 @@ static int clause_way_back(const rec *r, int32_t header, int32_t exit,
 static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
                                const region *rg) {
     int32_t b = exit;
-    uint32_t k;
     for (; b < rg->end && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
         if (clause_way_back(r, header, exit, b))
@@ -2998,9 +2929,8 @@ static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
             ins(r, blk(r, bb->handler)->start)->op == N_PUSH_EXC_INFO ||
             !bb->npreds)
             break;
-        for (k = 0; k < bb->npreds; k++)
-            if (bb->preds[k] < header || bb->preds[k] >= b)
-                return exit;
+        if (!upy_cfg_entered_only_from(&r->cfg, b, b + 1, header, b))
+            return exit;
     }
     if (b == exit || upy_nin_falls_through(ins(r, blk(r, b - 1)->end - 1)))
         return exit;
@@ -3021,7 +2951,8 @@ static int32_t try_tail_end(const rec *r, int32_t header, int32_t exit,
         const upy_block *eb = blk(r, exit);
         if (eb->is_handler || eb->handler == UPY_NO_BLOCK ||
             eb->handler == rg->handler ||
-            !only_reached_from(r, header, exit, exit + 1))
+            !upy_cfg_entered_only_from(&r->cfg, exit, exit + 1, header,
+                                       exit + 1))
             break;
         for (b = header; b < exit && blk(r, b)->handler != eb->handler; b++)
             ;
@@ -3049,8 +2980,8 @@ static int32_t try_tail_end(const rec *r, int32_t header, int32_t exit,
     if (t < rg->end &&
         (last->op == N_RETURN || last->op == N_RAISE ||
          (last->op == N_JUMP && blk(r, t)->jump > t)) &&
-        only_reached_from(r, header, exit, exit + 1) &&
-        only_reached_from(r, header, t, t + 1))
+        upy_cfg_entered_only_from(&r->cfg, exit, exit + 1, header, exit + 1) &&
+        upy_cfg_entered_only_from(&r->cfg, t, t + 1, header, t + 1))
         exit = t + 1;
     return exit;
 }
@@ -3195,20 +3126,15 @@ uint32_t rec_copy_size(const rec *r, uint32_t from, uint32_t to) {
 }
 
 /* Whether instruction targets a and b lead to the same place: the same
- * instruction, or copies of one small exit block (the compiler copies a
- * `return` block into each jump to it, so the top and bottom tests of a
- * while loop at the end of a function can each leave to a copy). */
+ * instruction, or the starts of copies of one small exit block
+ * (rec_copies_of_exit: the top and bottom tests of a while loop at the
+ * end of a function can each leave to a copy). */
 static int same_exit(const rec *r, int32_t a, int32_t b) {
-    const upy_block *ab, *bb;
+    int32_t ab = r->cfg.block_of[a], bb = r->cfg.block_of[b];
     if (a == b)
         return 1;
-    ab = blk(r, r->cfg.block_of[a]);
-    bb = blk(r, r->cfg.block_of[b]);
-    return ab->start == (uint32_t)a && bb->start == (uint32_t)b &&
-           ab->end - ab->start == bb->end - bb->start &&
-           rec_copy_size(r, ab->start, ab->end) <= 4 &&
-           ins(r, ab->end - 1)->op == N_RETURN &&
-           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
+    return blk(r, ab)->start == (uint32_t)a &&
+           blk(r, bb)->start == (uint32_t)b && rec_copies_of_exit(r, ab, bb);
 }
 
 /* The copy `copy` of the exit block of the loop whose blocks (its test's
@@ -3281,19 +3207,6 @@ static int bottom_test(const rec *r, int32_t header, uint32_t start,
            ins(r, *bottom + len - 1)->op == N_POP_JUMP_IF;
 }
 
-/* Whether code before loop header h enters it only from blocks [first, h):
- * a test from block first on is the loop's whole test.  (In `while (b if
- * a else c):` the test of c alone, and its copy at the bottom, look like
- * a loop's test, but the jump after b enters the loop too.) */
-static int enters_only_from(const rec *r, int32_t h, int32_t first) {
-    const upy_block *hb = blk(r, h);
-    uint32_t k;
-    for (k = 0; k < hb->npreds; k++)
-        if (hb->preds[k] < first)
-            return 0;
-    return 1;
-}
-
 /* Whether block k is a lone forward jump to a test block that is no loop
  * header: the end of the first value of a conditional expression in the
  * test (`while (b if a else c) and d:`), jumping over the other value to
@@ -3301,8 +3214,8 @@ static int enters_only_from(const rec *r, int32_t h, int32_t first) {
 static int joins_test_ahead(const rec *r, int32_t k) {
     const upy_block *kb = blk(r, k);
     int32_t t = kb->jump;
-    return kb->end - kb->start == 1 && ins(r, kb->start)->op == N_JUMP &&
-           t > k + 1 && !blk(r, t)->is_loop_header &&
+    return rec_is_lone(r, kb, N_JUMP) && t > k + 1 &&
+           !blk(r, t)->is_loop_header &&
            ins(r, blk(r, t)->end - 1)->op == N_POP_JUMP_IF;
 }
 
@@ -3321,7 +3234,8 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
     for (k = b; k < (int32_t)r->cfg.count && steps++ < 16; k++) {
         const upy_block *kb = blk(r, k);
         if (k > b && kb->is_loop_header)
-            return enters_only_from(r, k, b) &&
+            return upy_cfg_entered_only_from(&r->cfg, k, k + 1, b,
+                                             (int32_t)r->cfg.count) &&
                            bottom_test(r, k, start, end - start,
                                        kb->start - end, &bottom)
                        ? k
@@ -3340,8 +3254,7 @@ int32_t rec_while_test_at(const rec *r, uint32_t start) {
         else if (k > b && end == kb->start && joins_test_ahead(r, k))
             end = kb->end;
         else if (k == b || !(ins(r, kb->start)->op == N_POP_TOP ||
-                             (kb->end - kb->start == 1 &&
-                              ins(r, kb->start)->op == N_JUMP && kb->jump > k)))
+                             (rec_is_lone(r, kb, N_JUMP) && kb->jump > k)))
             return UPY_NO_BLOCK;
     }
     return UPY_NO_BLOCK;
@@ -3371,7 +3284,7 @@ static int only_continues(const rec *r, int32_t b) {
  * right after the clause's POP_EXCEPT, in code a handler dominates.  (The
  * rest of a loop body that only a handler reaches, after a try whose body
  * always leaves, is laid out there too, and jumps back with no
- * POP_EXCEPT.) */
+ * POP_EXCEPT.)  (Not rec_is_cold: see there why.) */
 static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
     const upy_block *kb = blk(r, k);
     int32_t steps;
@@ -3380,7 +3293,7 @@ static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
         pop = blk(r, k - 1)->end;
     /* (`except E as name:` deletes the name after POP_EXCEPT.) */
     if (pop >= 3 && ins(r, pop - 2)->op == N_STORE &&
-        is_name_cleanup(r, pop - 3, rec_str(ins(r, pop - 2)->obj)))
+        rec_is_name_cleanup(r, pop - 3, rec_str(ins(r, pop - 2)->obj)))
         pop -= 3;
     if (!r->ncode.layout->cold_handlers || pop == 0 ||
         ins(r, pop - 1)->op != N_POP_EXCEPT)
@@ -3431,19 +3344,6 @@ static int rest_of_top_test(const rec *r, const rec_cond *c) {
     return 1;
 }
 
-/* Whether only the loop of test c, from its test up to block stop,
- * reaches the blocks [from, stop). */
-static int only_loop_reaches(const rec *r, const rec_cond *c, int32_t from,
-                             int32_t stop) {
-    int32_t b;
-    uint32_t k;
-    for (b = from; b < stop; b++)
-        for (k = 0; k < blk(r, b)->npreds; k++)
-            if (blk(r, b)->preds[k] < c->first || blk(r, b)->preds[k] >= stop)
-                return 0;
-    return 1;
-}
-
 /* Where the body of a while loop with no bottom test (top_only_test) ends,
  * its last jump back ending before block exit.  The compiler lays the
  * code after the body's last `continue` there, up to where the test
@@ -3464,7 +3364,9 @@ static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
         return exit;
     /* (Handlers there, inside the region, are those of tries in that code
      * or in the loop, which 3.11 lays out in place.) */
-    return only_loop_reaches(r, c, exit, stop) ? stop : exit;
+    return upy_cfg_entered_only_from(&r->cfg, exit, stop, c->first, stop)
+               ? stop
+               : exit;
 }
 
 /* Whether the code after the body's last jump back, up to where the test
@@ -3495,7 +3397,7 @@ static int tail_breaks_unjumped(const rec *r, const rec_cond *c, int32_t exit,
         ins(r, blk(r, stop)->start)->lead_line <=
             ins(r, blk(r, stop - 1)->end - 1)->line)
         return 0;
-    return only_loop_reaches(r, c, exit, stop);
+    return upy_cfg_entered_only_from(&r->cfg, exit, stop, c->first, stop);
 }
 
 /* Recovers the tail [from, to) of tail_breaks_unjumped into the loop's
@@ -3533,8 +3435,7 @@ static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
     for (b = c->last + 1; b < header; b++) {
         const upy_block *bb = blk(r, b);
         if (b != c->chain_cleanup &&
-            !(bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
-              bb->jump == header))
+            !(rec_is_lone(r, bb, N_JUMP) && bb->jump == header))
             return 0;
     }
     return blk(r, header)->start - blk(r, c->last)->end;
@@ -3599,10 +3500,6 @@ int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
     return rec_region(r, after, body_rg, body);
 }
 
-/* `while test: body`: the compiler emits the test before the loop and a
- * copy at its bottom, jumping back into the body when true.  The test c
- * (instructions [c->start, end of block c->last]) leads to the loop header
- * when true.  Returns 1 when that is the shape found, 0 when not. */
 /* Whether block b is a lone forward jump that reaches block to, itself or
  * through more lone forward jumps: jump threading (flowgraph.c
  * optimize_basic_block) sends a jump on to the end of such a chain.
@@ -3612,12 +3509,15 @@ int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
  * finally's normal-path jump), while its bottom test falls into the
  * first of those jumps: both are the loop's exit. */
 static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
-    while (b < to && blk(r, b)->end - blk(r, b)->start == 1 &&
-           ins(r, blk(r, b)->start)->op == N_JUMP && blk(r, b)->jump > b)
+    while (b < to && rec_is_lone(r, blk(r, b), N_JUMP) && blk(r, b)->jump > b)
         b = blk(r, b)->jump;
     return b == to;
 }
 
+/* `while test: body`: the compiler emits the test before the loop and a
+ * copy at its bottom, jumping back into the body when true.  The test c
+ * (instructions [c->start, end of block c->last]) leads to the loop header
+ * when true.  Returns 1 when that is the shape found, 0 when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far, clause_end,
@@ -3663,8 +3563,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
      * handlers of a try in the body, and the copy of the test they go on
      * to).  3.13 aims the copy's failing jump at a jump back there. */
     if (anchor == exit && exit < (int32_t)r->cfg.count &&
-        blk(r, exit)->end - blk(r, exit)->start == 1 &&
-        ins(r, blk(r, exit)->start)->op == N_JUMP && blk(r, exit)->jump < exit)
+        rec_is_lone(r, blk(r, exit), N_JUMP) && blk(r, exit)->jump < exit)
         anchor = blk(r, exit)->jump;
     if (anchor > header && anchor <= last &&
         !upy_cfg_dominates(&r->cfg, header, anchor))
@@ -3876,7 +3775,7 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
         ins(r, i + 1)->op != N_RETURN || !body_reaches(r, b, h) ||
         nb->is_handler || nb->handler == h)
         return 0;
-    if (nb->end - nb->start == 1 && ins(r, nb->start)->op == N_JUMP)
+    if (rec_is_lone(r, nb, N_JUMP))
         return 1;
     /* 3.12+ lays the code after the try out right after the body when
      * only the handlers (moved away) jump there: a branch of the body
@@ -3929,18 +3828,6 @@ static int returns_loaded_value(const rec *r, int32_t b) {
            !r->skip[bb->start] && ins(r, bb->start + 1)->op == N_RETURN;
 }
 
-/* Whether block b's handler chain reaches handler h. */
-int rec_under(const rec *r, int32_t b, int32_t h) {
-    int32_t x = blk(r, b)->handler;
-    int steps = 0;
-    while (x != UPY_NO_BLOCK && steps++ < 64) {
-        if (x == h)
-            return 1;
-        x = blk(r, x)->handler;
-    }
-    return 0;
-}
-
 /* Whether block e, which handler h does not protect, is the then part of
  * an if ending the body of the try (or with) with handler h that leaves
  * the body through a return, or a break that 3.12+ made a copy of the
@@ -3987,8 +3874,7 @@ static int clause_goes_back_to(const rec *r, int32_t e, int32_t h) {
 int32_t rec_past_claimed_handlers(const rec *r, int32_t b) {
     int32_t count = (int32_t)r->cfg.count;
     if (b > 0 && b < count && blk(r, b)->is_handler && r->done[b] &&
-        blk(r, b - 1)->end - blk(r, b - 1)->start == 1 &&
-        ins(r, blk(r, b - 1)->start)->op == N_RETURN)
+        rec_is_lone(r, blk(r, b - 1), N_RETURN))
         while (b < count && r->done[b])
             b++;
     return b;
@@ -4065,9 +3951,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
             (!after_jump && is_return_in_body(r, e, h)) ||
             (!after_jump && is_copied_return_mid_body(r, e, h)) ||
             (!after_jump && is_branch_way_out(r, e, h)) ||
-            rec_is_unwinding(r, e) ||
-            (blk(r, e)->end - blk(r, e)->start == 1 &&
-             ins(r, blk(r, e)->start)->op == N_RETURN)) {
+            rec_is_unwinding(r, e) || rec_is_lone(r, blk(r, e), N_RETURN)) {
             /* (A return after copies of the exits it leaves is not
              * protected, yet in the body: see rec_is_copied_return.  So
              * is the lone RETURN_VALUE of `return f()`, which cannot
@@ -4188,7 +4072,7 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
     uint32_t soff, k, at = past_skipped(r, from + exit_len);
     if (at + 2 > r->ncode.count || ins(r, at)->op != N_LOAD_CONST ||
         ins(r, at + 1)->op != N_RETURN ||
-        (at != from + exit_len && is_none_const(ins(r, at))) ||
+        (at != from + exit_len && rec_loads_none(ins(r, at))) ||
         with_suppress_follow(r, handler, &sb, &soff) ||
         blk(r, sb)->start + soff == from + exit_len ||
         rec_same_code(r, at, past_skipped(r, blk(r, sb)->start + soff), 2))
@@ -4546,7 +4430,8 @@ static int clause_goes_on_to(const rec *r, int32_t x, int32_t b) {
 /* Whether block b is code that only the handlers of tries in blocks
  * [from, to) reach, laid out after them (3.12+ moves code that only
  * handlers reach there): each way into it is the way out of an except
- * clause under such a handler, past `to`. */
+ * clause under such a handler, past `to`.  (Not rec_is_cold: see there
+ * why.) */
 static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
                                int32_t to) {
     const upy_block *bb = blk(r, b);
@@ -4711,10 +4596,10 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
          * try around the clause, the RETURN after it is a block of its
          * own.  A return through clauses in clauses runs the cleanup of
          * each named one after its POP_EXCEPT.) */
-        if (is_name_cleanup(r, i, rg->except_name) ||
+        if (rec_is_name_cleanup(r, i, rg->except_name) ||
             (i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT &&
              i + 1 < r->ncode.count && ins(r, i + 1)->op == N_STORE &&
-             is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))) {
+             rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))) {
             i += 2;
             goto next;
         }
@@ -5255,7 +5140,8 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
     if (first->op == N_POP_EXCEPT && break_alone_in_clause(r, start, rg)) {
         uint32_t skip = rg->except_name ? 4 : 1;
         if (start + skip >= blk(r, b)->end ||
-            (rg->except_name && !is_name_cleanup(r, start + 1, rg->except_name)))
+            (rg->except_name &&
+             !rec_is_name_cleanup(r, start + 1, rg->except_name)))
             return 0;
         brk_line = first->line;
         start += skip;
@@ -5510,12 +5396,6 @@ static int returned_leaf(const rec *r, uint32_t from, uint32_t end,
     return flags;
 }
 
-/* Whether block b holds a return alone. */
-static int is_lone_return(const rec *r, int32_t b) {
-    return b != UPY_NO_BLOCK && blk(r, b)->end - blk(r, b)->start == 1 &&
-           ins(r, blk(r, b)->start)->op == N_RETURN;
-}
-
 static int returned_tree(const rec *r, int32_t b, int32_t from,
                          const region *rg, int32_t base, int *budget,
                          rt_first *first) {
@@ -5550,7 +5430,7 @@ static int returned_tree(const rec *r, int32_t b, int32_t from,
      * block of the return alone. */
     if (last->op != N_RETURN && last->op != N_POP_JUMP_IF &&
         upy_nin_falls_through(last) && bb->next == b + 1 &&
-        is_lone_return(r, bb->next) &&
+        rec_is_lone(r, blk(r, bb->next), N_RETURN) &&
         d + upy_nin_stack_effect(last, 0) == base + 1)
         return returned_leaf(r, bb->start, bb->end, bb->end, first);
     if (d != base + 1)

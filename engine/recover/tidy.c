@@ -59,11 +59,10 @@ static int is_return_none(const upy_stmt *s) {
 static int jumped_to(const rec *r, const upy_block *b) {
     uint32_t k;
     for (k = 0; k < b->npreds; k++) {
-        const upy_block *p = &r->cfg.blocks[b->preds[k]];
-        const upy_nin *jump = &r->ncode.ins[p->end - 1];
-        if (jump->op == N_JUMP && p->start < b->start &&
-            &r->cfg.blocks[p->jump] == b &&
-            jump->line != r->ncode.ins[b->start].line)
+        const upy_block *p = blk(r, b->preds[k]);
+        const upy_nin *jump = ins(r, p->end - 1);
+        if (jump->op == N_JUMP && p->start < b->start && blk(r, p->jump) == b &&
+            jump->line != ins(r, b->start)->line)
             return 1;
     }
     return 0;
@@ -77,9 +76,8 @@ static int jumped_to(const rec *r, const upy_block *b) {
 static uint32_t clause_exit_before(const rec *r, uint32_t at) {
     const upy_nin *in = r->ncode.ins;
     uint32_t k = at;
-    if (k >= 4 && in[k - 1].op == N_DELETE && in[k - 2].op == N_STORE &&
-        in[k - 3].op == N_LOAD_CONST && in[k - 3].obj &&
-        in[k - 3].obj->kind == UPY_NONE)
+    if (k >= 4 && in[k - 1].op == N_DELETE &&
+        rec_is_name_cleanup(r, k - 3, rec_str(in[k - 1].obj)))
         k -= 3;
     return k > 0 && in[k - 1].op == N_POP_EXCEPT ? k - 1 : at;
 }
@@ -92,7 +90,7 @@ static int reached_two_ways(const rec *r, const upy_block *b) {
     const upy_block *p;
     if (b->npreds != 1)
         return b->npreds > 1;
-    p = &r->cfg.blocks[b->preds[0]];
+    p = blk(r, b->preds[0]);
     return p->jump != UPY_NO_BLOCK && p->jump == p->next;
 }
 
@@ -106,12 +104,12 @@ static int written_return(const rec *r, const upy_stmt *s) {
     const upy_block *b;
     if (r->is_module || r->is_class_body)
         return 0;
-    while (i < r->ncode.count && (r->ncode.ins[i].op != N_RETURN || r->skip[i]))
+    while (i < r->ncode.count && (ins(r, i)->op != N_RETURN || r->skip[i]))
         i++;
     /* The return's own block: its None load starts one. */
-    if (i == 0 || i >= r->ncode.count || r->ncode.ins[i - 1].op != N_LOAD_CONST)
+    if (i == 0 || i >= r->ncode.count || ins(r, i - 1)->op != N_LOAD_CONST)
         return 0;
-    b = &r->cfg.blocks[r->cfg.block_of[i - 1]];
+    b = blk(r, r->cfg.block_of[i - 1]);
     if (b->start != i - 1) {
         /* (3.11 copies the implicit return alone, not the way out of a
          * clause into it: that block has more ways in either way.) */
@@ -296,9 +294,8 @@ static int same_stmt(const upy_stmt *a, const upy_stmt *b) {
  * except clause, never a copy of the code after the try. */
 static int returns_from_handler(const rec *r, const upy_stmt *s) {
     uint32_t i;
-    for (i = s->start; i < r->ncode.count && r->ncode.ins[i].op != N_RETURN;
-         i++)
-        if (r->ncode.ins[i].op == N_SWAP || r->ncode.ins[i].op == N_POP_EXCEPT)
+    for (i = s->start; i < r->ncode.count && ins(r, i)->op != N_RETURN; i++)
+        if (ins(r, i)->op == N_SWAP || ins(r, i)->op == N_POP_EXCEPT)
             return 1;
     return 0;
 }
@@ -326,7 +323,7 @@ static int ends_with_copy(const rec *r, const upy_stmt_list *body,
          * (duplicate_exits_without_lineno), as a class body's end does. */
         if (!is_return_none(t) && !r->is_class_body &&
             a->start < r->ncode.count && t->start < r->ncode.count &&
-            r->ncode.ins[a->start].line != r->ncode.ins[t->start].line)
+            ins(r, a->start)->line != ins(r, t->start)->line)
             return 0;
     }
     return 1;
@@ -343,7 +340,7 @@ static const upy_object *const_used(const upy_nin *in) {
 static int loaded_before(const rec *r, const upy_object *o, uint32_t before) {
     uint32_t i;
     for (i = 0; i < before && i < r->ncode.count; i++)
-        if (const_used(&r->ncode.ins[i]) == o)
+        if (const_used(ins(r, i)) == o)
             return 1;
     return 0;
 }
@@ -358,7 +355,7 @@ static int later_const_before(const rec *r, size_t k, uint32_t before) {
     size_t n = upy_seq_len(consts), j;
     uint32_t i;
     for (i = 0; i < before && i < r->ncode.count; i++) {
-        const upy_object *o = const_used(&r->ncode.ins[i]);
+        const upy_object *o = const_used(ins(r, i));
         if (!o)
             continue;
         for (j = k + 1; j < n; j++)
@@ -366,10 +363,6 @@ static int later_const_before(const rec *r, size_t k, uint32_t before) {
                 return 1;
     }
     return 0;
-}
-
-static int is_none_load(const upy_nin *in) {
-    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
 }
 
 /* Whether an instruction in [from, to], or in the skipped code right
@@ -380,7 +373,7 @@ static int leaves_line(const rec *r, uint32_t from, uint32_t to) {
     while (from > 0 && r->skip[from - 1])
         from--;
     for (i = from; i <= to && i < r->ncode.count; i++)
-        if (r->ncode.ins[i].lead_line >= 0)
+        if (ins(r, i)->lead_line >= 0)
             return 1;
     return 0;
 }
@@ -398,7 +391,7 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     const upy_nin *in = r->ncode.ins;
     while (i < r->ncode.count && (in[i].op != N_RETURN || r->skip[i]))
         i++;
-    if (i < 7 || i >= r->ncode.count || !is_none_load(&in[i - 1]))
+    if (i < 7 || i >= r->ncode.count || !rec_loads_none(&in[i - 1]))
         return 0;
     at = i - 2;
     if (in[at].op != N_POP_TOP)
@@ -408,9 +401,8 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     /* (The exit is the return's, not that of a with statement just
      * before it, which ends where its exit does.) */
     if (at < 5 || at - 4 < s->start || in[at - 1].op != N_CALL ||
-        in[at - 1].arg != 2 ||
-        !is_none_load(&in[at - 2]) || !is_none_load(&in[at - 3]) ||
-        !is_none_load(&in[at - 4]))
+        in[at - 1].arg != 2 || !rec_loads_none(&in[at - 2]) ||
+        !rec_loads_none(&in[at - 3]) || !rec_loads_none(&in[at - 4]))
         return 0;
     /* (A written return leaves its line before the exits, as a NOP their
      * code does not cover (compiler_unwind_fblock gives each exit its
@@ -419,7 +411,7 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     if (!leaves_line(r, s->start, at - 4))
         return 0;
     b = r->cfg.block_of[at - 4];
-    bb = &r->cfg.blocks[b];
+    bb = blk(r, b);
     /* (The exit lies outside the body's protected range: a block of its
      * own, which the code before it runs into; or which the branches of
      * an if before the return join in at the return's line: `if c: A` /
@@ -427,8 +419,8 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
      * exit, which has no line but the with's, by a jump from A.) */
     return bb->start < at - 4 ||
            (b > 0 && bb->npreds == 1 && bb->preds[0] == b - 1 &&
-            r->cfg.blocks[b - 1].next == b &&
-            in[r->cfg.blocks[b - 1].end - 1].op != N_JUMP) ||
+            blk(r, b - 1)->next == b &&
+            in[blk(r, b - 1)->end - 1].op != N_JUMP) ||
            in[at - 4].lead_line >= 0;
 }
 
@@ -485,7 +477,7 @@ static int explicit_return(const rec *r, const upy_stmt *s,
     while (none < n && upy_seq_item(consts, none)->kind != UPY_NONE)
         none++;
     for (i = from; i < r->ncode.count; i++) {
-        const upy_object *o = const_used(&r->ncode.ins[i]);
+        const upy_object *o = const_used(ins(r, i));
         if (o && o->kind == UPY_NONE && i < none_at)
             none_at = i;
         if (!o || o->kind == UPY_NONE)
@@ -513,8 +505,8 @@ static int explicit_return(const rec *r, const upy_stmt *s,
 static void exit_range(const rec *r, const upy_stmt_list *l, uint32_t a,
                        uint32_t *from, uint32_t *to) {
     uint32_t i = l->items[l->len - 1]->start;
-    while (i < r->ncode.count && r->ncode.ins[i].op != N_RETURN &&
-           r->ncode.ins[i].op != N_RAISE)
+    while (i < r->ncode.count && ins(r, i)->op != N_RETURN &&
+           ins(r, i)->op != N_RAISE)
         i++;
     *from = l->items[a]->start;
     *to = i + 1;
@@ -532,7 +524,7 @@ static int index_none_loads(rec *r) {
         return -1;
     r->none_slot = -1;
     for (i = 0; i < r->ncode.count; i++) {
-        const upy_nin *in = &r->ncode.ins[i];
+        const upy_nin *in = ins(r, i);
         if (in->op != N_LOAD_CONST || !in->obj || in->obj->kind != UPY_NONE)
             continue;
         if (r->none_slot < 0)
@@ -562,7 +554,7 @@ static int index_lines(rec *r) {
     if (!r->by_line)
         return -1;
     for (i = 0; i < r->ncode.count; i++) {
-        r->by_line[i].line = r->ncode.ins[i].line;
+        r->by_line[i].line = ins(r, i)->line;
         r->by_line[i].at = i;
     }
     qsort(r->by_line, r->ncode.count, sizeof *r->by_line, line_order);
@@ -590,7 +582,7 @@ static int copy_on_lines(const rec *r, uint32_t a, uint32_t t0, uint32_t t1) {
     if (a == t0 || !rec_same_code(r, a, t0, t1 - t0))
         return 0;
     for (k = 0; k < t1 - t0; k++)
-        if (r->ncode.ins[a + k].line != r->ncode.ins[t0 + k].line)
+        if (ins(r, a + k)->line != ins(r, t0 + k)->line)
             return 0;
     return 1;
 }
@@ -646,9 +638,8 @@ static int32_t none_slot_of(rec *r, int with_none) {
  * refers to, None's too where none_slot (see none_slot_of) is one. */
 static int32_t entry_of(const rec *r, uint32_t i, int table,
                         int32_t none_slot) {
-    const upy_nin *in = &r->ncode.ins[i];
-    if (none_slot > 0 && table == 1 && in->op == N_LOAD_CONST && in->obj &&
-        in->obj->kind == UPY_NONE)
+    const upy_nin *in = ins(r, i);
+    if (none_slot > 0 && table == 1 && rec_loads_none(in))
         return none_slot;
     return r->table_entries[table][i];
 }
@@ -766,7 +757,7 @@ static void mark_copies(rec *r, uint8_t in) {
  * among the instructions of its first line, into rec.copies, unless they
  * are there already. */
 static int copies_of(rec *r, uint32_t t0, uint32_t t1) {
-    int32_t line = r->ncode.ins[t0].line;
+    int32_t line = ins(r, t0)->line;
     uint32_t k, n = 0;
     if (!r->copies) {
         r->copies = upy_arena_array_uncleared(r->scratch, r->ncode.count + 1,
@@ -986,7 +977,7 @@ static int holds_copy_into(const rec *r, const upy_stmt *s, uint32_t t0,
         s->kind == UPY_S_MATCH || t1 <= t0)
         return 0;
     for (i = s->start; i < r->ncode.count; i++) {
-        if (r->ncode.ins[i].op != N_RETURN || i + 1 == t1)
+        if (ins(r, i)->op != N_RETURN || i + 1 == t1)
             continue;
         for (n = t1 - t0 + 1;
              n <= MAX_TAIL_COPY && n <= i + 1 - s->start && n <= t1 - s->start;
@@ -1047,12 +1038,11 @@ static int tail_after_chain(rec *r, const upy_stmt_list *a_body,
     exit_range(r, a_body, a_body->len - m, &p.t0, &p.t1);
     exit_range(r, rest, rest->len - 1, &c0, &p.b1);
     if (p.t1 > p.b0 || p.t1 - p.t0 > MAX_TAIL_COPY ||
-        r->ncode.ins[p.t1 - 1].op != N_RETURN ||
+        ins(r, p.t1 - 1)->op != N_RETURN ||
         ends_in_code(r, rest, m, p.t0, p.t1))
         return 0;
     for (i = p.t0; i + 1 < p.t1; i++)
-        if (r->ncode.ins[i].target >= 0 ||
-            !upy_nin_falls_through(&r->ncode.ins[i]))
+        if (ins(r, i)->target >= 0 || !upy_nin_falls_through(ins(r, i)))
             return 0;
     return tail_entered_after_b(r, chain_place, &p, orig[1] > orig[0]);
 }
@@ -1108,8 +1098,7 @@ static int store_of_ifexp(const rec *r, const upy_stmt *s) {
         return 0;
     exit_range(r, &s->u.if_.orelse, 0, &b0, &b1);
     for (i = b0; i < b1; i++)
-        if ((r->ncode.ins[i].op == N_STORE ||
-             r->ncode.ins[i].op == N_STORE_ATTR) &&
+        if ((ins(r, i)->op == N_STORE || ins(r, i)->op == N_STORE_ATTR) &&
             rec_table_entry(r, i, 0) >= 0)
             target = rec_table_entry(r, i, 0);
     where = upy_arena_array(r->arena, n + 1, 1);

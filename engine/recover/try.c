@@ -23,14 +23,6 @@
 
 #include "recover/rec.h"
 
-static const upy_nin *ins(const rec *r, uint32_t i) {
-    return &r->ncode.ins[i];
-}
-
-static const upy_block *blk(const rec *r, int32_t b) {
-    return &r->cfg.blocks[b];
-}
-
 /* Puts the handler's entry state on the symbolic stack: what was there at
  * the try (its unwind depth), the offset for lasti handlers, then what
  * PUSH_EXC_INFO leaves: the previous exception and the exception. */
@@ -371,9 +363,7 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
         return body->len;
     i = p--;
     /* The name cleanup of `except E as name` comes first. */
-    if (i + 3 < e && ins(r, i)->op == N_LOAD_CONST && ins(r, i)->obj &&
-        ins(r, i)->obj->kind == UPY_NONE && ins(r, i + 1)->op == N_STORE &&
-        ins(r, i + 2)->op == N_DELETE)
+    if (i + 3 < e && rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
         i += 3;
     /* (A lone RETURN after it returns a value the clause kept under the
      * exception; a lone bare raise after it is a copy: raises in the
@@ -726,8 +716,7 @@ static int index_order_users(rec *r) {
         for (kind = 0; kind < 2; kind++)
             if (r->table_entries[kind][i] >= 0)
                 r->order_users[kind][counts[kind]++] = i;
-        if (i + 1 < n && in->op == N_LOAD_CONST && in->obj->kind == UPY_NONE &&
-            ins(r, i + 1)->op == N_RETURN)
+        if (i + 1 < n && rec_loads_none(in) && ins(r, i + 1)->op == N_RETURN)
             r->order_users[2][counts[2]++] = i;
     }
     for (kind = 0; kind < 3; kind++)
@@ -1555,8 +1544,8 @@ static int32_t else_jumps_past(const rec *r, int32_t exit, int32_t h,
  * not a: break`, the try's own way on lost, so the loop ran on. */
 static int breaks_over_handlers(const rec *r, int32_t exit, const region *rg) {
     const upy_block *eb = blk(r, exit);
-    return r->done[exit] && eb->end - eb->start == 1 &&
-           ins(r, eb->start)->op == N_JUMP && eb->jump != UPY_NO_BLOCK &&
+    return r->done[exit] && rec_is_lone(r, eb, N_JUMP) &&
+           eb->jump != UPY_NO_BLOCK &&
            (eb->jump == rg->brk || eb->jump == rg->brk_threaded);
 }
 
@@ -1797,12 +1786,6 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
     return 0;
 }
 
-/* Whether block b is a RETURN alone. */
-static int is_lone_return(const rec *r, int32_t b) {
-    return blk(r, b)->end - blk(r, b)->start == 1 &&
-           ins(r, blk(r, b)->start)->op == N_RETURN;
-}
-
 /* Whether block b ends the body of a loop in the copy of the finally body
  * [fstart, fstart + flen) that starts at block `from`: it jumps back into
  * the blocks from `from` on, and their code up to its end is the start of
@@ -1939,7 +1922,7 @@ static int32_t branch_return_end(const rec *r, int32_t b, int32_t end,
  * body; 3.11 lays their handlers out after the RETURN, and the try body
  * may go on after those). */
 static int copy_split_from_return(const rec *r, int32_t end, int32_t ret) {
-    return ret == end + 1 && is_lone_return(r, ret) &&
+    return ret == end + 1 && rec_is_lone(r, blk(r, ret), N_RETURN) &&
            blk(r, end)->handler == ret + 1;
 }
 
@@ -2002,9 +1985,9 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
      *
      * ended the body before the return, which was then lost.) */
     for (x = end; x <= ret; x++)
-        if (!rec_is_unwinding(r, x) &&
-            !(x == ret && x > end &&
-              (is_lone_return(r, x) || rec_is_copied_return(r, x))))
+        if (!rec_is_unwinding(r, x) && !(x == ret && x > end &&
+                                         (rec_is_lone(r, blk(r, x), N_RETURN) ||
+                                          rec_is_copied_return(r, x))))
             return end;
     *unwind_from = end;
     /* (3.11 lays the handlers of a try in the copies out right after the
@@ -2113,8 +2096,7 @@ static int copy_runs_off_nowhere(const rec *r, uint32_t i) {
 /* Whether the t instructions at i are `return None`. */
 static int returns_none(const rec *r, uint32_t i, uint32_t t) {
     const upy_nin *c = ins(r, i);
-    return t == 2 && c->op == N_LOAD_CONST && c->obj &&
-           c->obj->kind == UPY_NONE;
+    return t == 2 && rec_loads_none(c);
 }
 
 /* Whether instruction x of a copy of the finally body [first, end), whose
@@ -2130,16 +2112,6 @@ static int copied_handler(const upy_nin *x, const upy_nin *y, uint32_t first,
     if (*outer == NO_HANDLER_YET)
         *outer = x->handler;
     return x->handler == *outer;
-}
-
-/* Whether instruction i of a finally body ending at `end` (its RERAISE,
- * or its cleanup where it never runs off its end: rec_finally_cleanup)
- * ends a branch that ends the body early: a RERAISE of its own, a copy of
- * that at the end (the compiler copies that small exit block). */
-static int ends_early(const rec *r, uint32_t i, uint32_t end) {
-    return i != end && end < r->ncode.count && ins(r, i)->op == N_RERAISE &&
-           ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == rec_finally_cleanup(r, end);
 }
 
 /* Whether the code at `at` is a copy of the finally body [first, first +
@@ -2166,7 +2138,7 @@ int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
             pos[++k] = j;
             loose = 1;
         } else if (((y->op == N_JUMP && (uint32_t)y->target == end) ||
-                    ends_early(r, first + k, end)) &&
+                    rec_ends_finally_early(r, first + k, end)) &&
                    j < r->ncode.count && ins(r, j)->op != N_JUMP &&
                    (t = inlined_return_length(r, j)) != 0) {
             j += t;
@@ -2187,7 +2159,7 @@ int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
         }
         x = ins(r, pos[k]);
         if (((y->op == N_JUMP && (uint32_t)y->target == end) ||
-             ends_early(r, first + k, end)) &&
+             rec_ends_finally_early(r, first + k, end)) &&
             x->op != N_JUMP) {
             t = inlined_return_length(r, pos[k]);
             if (!rec_same_code(r, pos[k], at + m, t) &&
@@ -2229,21 +2201,18 @@ static int places_returns(const rec *r, uint32_t at, uint32_t n) {
  * the same handler, that only the body jumps to, is the same way out. */
 static void claim_exit_copies(rec *r, int32_t b, int32_t end, int32_t exit) {
     const upy_block *eb = blk(r, exit);
-    uint32_t n = eb->end - eb->start, k;
+    uint32_t n = eb->end - eb->start;
     int32_t x;
     if (ins(r, eb->end - 1)->op != N_RETURN)
         return;
     for (x = end; x < (int32_t)r->cfg.count; x++) {
         const upy_block *xb = blk(r, x);
-        int only_body = xb->npreds > 0;
         if (x == exit || r->done[x] || xb->is_handler ||
             xb->handler != eb->handler || xb->end - xb->start != n ||
             !rec_same_code(r, xb->start, eb->start, n))
             continue;
-        for (k = 0; k < xb->npreds; k++)
-            if (xb->preds[k] < b || xb->preds[k] >= end)
-                only_body = 0;
-        if (!only_body)
+        if (!xb->npreds ||
+            !upy_cfg_entered_only_from(&r->cfg, x, x + 1, b, end))
             continue;
         rec_skip_range(r, xb->start, n);
         r->done[x] = 1;
@@ -2289,7 +2258,7 @@ static uint32_t mapped_target(const rec *r, const uint32_t *map,
 static uint32_t tail_over_handlers(const rec *r, uint32_t i, uint32_t end,
                                    const uint8_t *cold, int32_t fb) {
     uint32_t n = exit_copy_length(r, i), j;
-    if (!n || !ends_early(r, i + n - 1, end))
+    if (!n || !rec_ends_finally_early(r, i + n - 1, end))
         return 0;
     for (j = i + n; j < end && cold[r->cfg.block_of[j] - fb]; j++)
         ;
@@ -2374,10 +2343,10 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
             }
         }
         map[i - first] = c;
-        if (ends_early(r, i, end))
+        if (rec_ends_finally_early(r, i, end))
             differs = 1;
         if (((ins(r, i)->op == N_JUMP && t == (int32_t)end) ||
-             ends_early(r, i, end)) &&
+             rec_ends_finally_early(r, i, end)) &&
             ins(r, c)->op != N_JUMP &&
             (inl[i - first] = exit_copy_length(r, c)) != 0) {
             differs = 1;
@@ -2408,7 +2377,7 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
             continue;
         }
         cp = ins(r, map[i - first]);
-        if (ends_early(r, i, end)) {
+        if (rec_ends_finally_early(r, i, end)) {
             /* (Its copy jumps where the copy's end goes.) */
             if (cp->op != N_JUMP ||
                 (cp->target != (int32_t)c &&
@@ -2441,13 +2410,13 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
         run = 1;
         if (map[i - first] == UINT32_MAX)
             continue;
-        if (inl[i - first] || ends_early(r, i, end)) {
+        if (inl[i - first] || rec_ends_finally_early(r, i, end)) {
             rec_skip_range(r, map[i - first],
                            inl[i - first] ? inl[i - first] : 1);
             continue;
         }
         while (i + run < end && !inl[i + run - first] &&
-               !ends_early(r, i + run, end) &&
+               !rec_ends_finally_early(r, i + run, end) &&
                map[i + run - first] == map[i - first] + run)
             run++;
         if (rec_skip_copy(r, map[i - first], i, run))
@@ -2476,7 +2445,7 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
  * 0. */
 static uint32_t tail_copy_length(const rec *r, uint32_t k, uint32_t end) {
     uint32_t n = exit_copy_length(r, k);
-    if (!n || k + n > end || !ends_early(r, k + n - 1, end) ||
+    if (!n || k + n > end || !rec_ends_finally_early(r, k + n - 1, end) ||
         !rec_same_code(r, k, end + 1 - n, n))
         return 0;
     return n;
@@ -2486,16 +2455,15 @@ static uint32_t tail_copy_length(const rec *r, uint32_t k, uint32_t end) {
  * what those alone reach: no way in but an exception, or a jump from
  * inside. */
 static int only_handlers_in(const rec *r, uint32_t from, uint32_t to) {
-    int32_t b = r->cfg.block_of[from], x;
-    uint32_t k;
+    int32_t b = r->cfg.block_of[from], e, x;
     if (to >= r->ncode.count || blk(r, b)->start != from ||
         blk(r, r->cfg.block_of[to])->start != to || !blk(r, b)->is_handler)
         return 0;
-    for (x = b; blk(r, x)->start < to; x++)
-        for (k = 0; k < blk(r, x)->npreds && !blk(r, x)->is_handler; k++)
-            if (blk(r, x)->preds[k] < b ||
-                blk(r, blk(r, x)->preds[k])->start >= to)
-                return 0;
+    e = r->cfg.block_of[to];
+    for (x = b; x < e; x++)
+        if (!blk(r, x)->is_handler &&
+            !upy_cfg_entered_only_from(&r->cfg, x, x + 1, b, e))
+            return 0;
     return 1;
 }
 
@@ -3062,10 +3030,7 @@ static upy_stmt_kind clause_loop_jump(const rec *r, int32_t b,
         rg->loop == UPY_NO_BLOCK)
         return UPY_S_PASS;
     if (rg->except_name) {
-        if (i + 3 > bb->end || ins(r, i)->op != N_LOAD_CONST ||
-            ins(r, i + 1)->op != N_STORE || ins(r, i + 2)->op != N_DELETE ||
-            strcmp(rec_str(ins(r, i + 1)->obj), rg->except_name) != 0 ||
-            strcmp(rec_str(ins(r, i + 2)->obj), rg->except_name) != 0)
+        if (i + 3 > bb->end || !rec_is_name_cleanup(r, i, rg->except_name))
             return UPY_S_PASS;
         i += 3;
     }
@@ -3087,8 +3052,7 @@ static int32_t way_out_of_clause(const rec *r, int32_t b, const region *rg) {
     if (b == UPY_NO_BLOCK || b < rg->start || b >= rg->end)
         return UPY_NO_BLOCK;
     bb = blk(r, b);
-    if (bb->end - bb->start == 1 && ins(r, bb->start)->op == N_JUMP &&
-        bb->jump > b && bb->jump < rg->end)
+    if (rec_is_lone(r, bb, N_JUMP) && bb->jump > b && bb->jump < rg->end)
         bb = blk(r, b = bb->jump);
     return ins(r, bb->start)->op == N_POP_EXCEPT &&
                    ins(r, bb->end - 1)->op == N_JUMP && bb->jump != rg->cont &&
@@ -3159,8 +3123,8 @@ static int runs_into_loop(const rec *r, const region *rg, int32_t b) {
     if (!rg->falls_to_loop || b >= rg->end)
         return rg->falls_to_loop;
     eb = blk(r, b);
-    return eb->end - eb->start == 1 && ins(r, eb->start)->op == N_JUMP &&
-           eb->jump == rg->loop && !eb->is_handler;
+    return rec_is_lone(r, eb, N_JUMP) && eb->jump == rg->loop &&
+           !eb->is_handler;
 }
 
 /* Where the inner `while True:` that the body of the try at block b

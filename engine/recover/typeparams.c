@@ -39,7 +39,7 @@ int rec_is_generic_scope(const upy_code *co) {
 }
 
 static const upy_nin *nin_at(const rec *r, uint32_t i) {
-    return i < r->ncode.count ? &r->ncode.ins[i] : NULL;
+    return i < r->ncode.count ? ins(r, i) : NULL;
 }
 
 static int is_intrinsic(const upy_nin *in, upy_intrinsic which) {

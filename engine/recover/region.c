@@ -1,0 +1,53 @@
+/*
+ * region.c - questions about the shape of blocks that the rules of the
+ * recover layer share (structure.c, try.c, boolexpr.c, tidy.c ask them),
+ * kept here, below those files, so that each is written once.  (The
+ * range test on a block's predecessors, a question about the graph
+ * alone, is cfg.c's upy_cfg_entered_only_from.)
+ */
+#include <string.h>
+
+#include "recover/rec.h"
+
+int rec_pops_and_jumps(const rec *r, const upy_block *b) {
+    return b->end - b->start >= 2 && ins(r, b->end - 2)->op == N_POP_TOP &&
+           ins(r, b->end - 1)->op == N_JUMP;
+}
+
+int rec_is_lone(const rec *r, const upy_block *b, upy_nop op) {
+    return b->end - b->start == 1 && ins(r, b->start)->op == op;
+}
+
+int rec_copies_of_exit(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab = blk(r, a), *bb = blk(r, b);
+    uint32_t n = ab->end - ab->start;
+    upy_nop op = (upy_nop)ins(r, ab->end - 1)->op;
+    /* (Normalizing makes at most two instructions of one: the cheap
+     * bound first, as blocks of large functions are long.) */
+    return n == bb->end - bb->start && n <= 2 * MAX_COPY_SIZE &&
+           (op == N_RETURN || op == N_RAISE) &&
+           rec_copy_size(r, ab->start, ab->end) <= MAX_COPY_SIZE &&
+           rec_same_code(r, ab->start, bb->start, n);
+}
+
+int rec_under(const rec *r, int32_t b, int32_t h) {
+    int32_t x = blk(r, b)->handler;
+    int steps = 0;
+    while (x != UPY_NO_BLOCK && steps++ < 64) {
+        if (x == h)
+            return 1;
+        x = blk(r, x)->handler;
+    }
+    return 0;
+}
+
+int rec_loads_none(const upy_nin *in) {
+    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
+}
+
+int rec_is_name_cleanup(const rec *r, uint32_t i, const char *name) {
+    return name && i + 2 < r->ncode.count && rec_loads_none(ins(r, i)) &&
+           ins(r, i + 1)->op == N_STORE && ins(r, i + 2)->op == N_DELETE &&
+           strcmp(rec_str(ins(r, i + 1)->obj), name) == 0 &&
+           strcmp(rec_str(ins(r, i + 2)->obj), name) == 0;
+}
