@@ -48,6 +48,10 @@ typedef struct norm_rules {
      * block (RETURN_CONST), before it copies returns into the jumps to
      * them. */
     uint8_t fuses_const_return;
+    /* 3.10 copies an exit block that starts with POP_BLOCK (no line: the
+     * end of a try body before its finally, of a with body before its
+     * __exit__ call) into each jump to it (undo_duplicate_exits). */
+    uint8_t copies_pop_block_exits;
     upy_layout layout;
 } norm_rules;
 
@@ -68,6 +72,7 @@ static const norm_rules rules_table[] = {
     {.minor = 10,
      .call_slots = 1,
      .function_qualname = 1,
+     .copies_pop_block_exits = 1,
      .layout = {.copies_exits = 1,
                 .keeps_while_true_const = 1,
                 .keeps_unused_consts = 1,
@@ -174,6 +179,9 @@ typedef struct norm {
      * right before it, UNSET when none (find_empty_tries). */
     int32_t *empty_try_at;
     int32_t *empty_body_of; /* the N_EMPTY_BODY put before it, or UNSET */
+    /* A copy's first instruction: the first one of the block it copies
+     * (undo_duplicate_exits); UNSET. */
+    int32_t *copy_of;
     /* Instructions the whole-code scans for empty tries and pass blocks
      * may still visit: each such NOP or handler costs a scan of the code,
      * and crafted code of many would cost quadratic time. */
@@ -493,7 +501,7 @@ static int alloc_tables(norm *nm, uint32_t count) {
         nm->arena, cap,
         sizeof(upy_nin) + sizeof(int64_t) + 3 * sizeof(int32_t));
     unsigned char *per_ins =
-        upy_arena_array_uncleared(nm->arena, n, 3 * sizeof(int32_t) + 4);
+        upy_arena_array_uncleared(nm->arena, n, 4 * sizeof(int32_t) + 4);
     size_t i;
     _Static_assert(sizeof(upy_nin) % sizeof(int64_t) == 0,
                    "target_off stays aligned after out");
@@ -507,9 +515,11 @@ static int alloc_tables(norm *nm, uint32_t count) {
     nm->first_of = (int32_t *)per_ins;
     nm->empty_try_at = nm->first_of + n;
     nm->empty_body_of = nm->empty_try_at + n;
+    nm->copy_of = nm->empty_body_of + n;
     for (i = 0; i < n; i++)
-        nm->first_of[i] = nm->empty_try_at[i] = nm->empty_body_of[i] = UNSET;
-    nm->is_target = (uint8_t *)(nm->empty_body_of + n);
+        nm->first_of[i] = nm->empty_try_at[i] = nm->empty_body_of[i] =
+            nm->copy_of[i] = UNSET;
+    nm->is_target = (uint8_t *)(nm->copy_of + n);
     nm->jumped_on_line = nm->is_target + n;
     nm->skip = nm->jumped_on_line + n;
     nm->dead = nm->skip + n;
@@ -846,6 +856,117 @@ static int32_t with_exit_call(const norm *nm, uint32_t i) {
             !op_is(nm, k, k < i + 3 ? UPY_OP_DUP_TOP : UPY_OP_CALL_FUNCTION))
             return -1;
     return at(nm, i + 3)->arg == 3 ? (int32_t)i + 3 : -1;
+}
+
+/* The end (one past its return or raise) of the exit block starting at
+ * decoded instruction s: straight code that nothing jumps into, or 0. */
+static uint32_t exit_block_end(const norm *nm, uint32_t s) {
+    uint32_t k;
+    for (k = s; k < nm->dec->count; k++) {
+        if ((k > s && nm->is_target[k]) || at(nm, k)->target >= 0)
+            return 0;
+        if (op_is(nm, k, UPY_OP_RETURN_VALUE) || op_is(nm, k, UPY_OP_RERAISE) ||
+            op_is(nm, k, UPY_OP_RAISE_VARARGS))
+            return k + 1;
+    }
+    return 0;
+}
+
+/* Whether the n decoded instructions from c do what those from s do, on
+ * the same lines but for the first: a copy keeps the lines of its block,
+ * and its first instruction takes the line of the jump to it. */
+static int same_code(const norm *nm, uint32_t s, uint32_t c, uint32_t n) {
+    uint32_t k;
+    if (c + n > nm->dec->count)
+        return 0;
+    for (k = 0; k < n; k++)
+        if (at(nm, s + k)->op != at(nm, c + k)->op ||
+            at(nm, s + k)->arg != at(nm, c + k)->arg ||
+            (k > 0 && at(nm, s + k)->line != at(nm, c + k)->line))
+            return 0;
+    return 1;
+}
+
+/* Whether the exit block [i, end) that starts with a POP_BLOCK ends a
+ * finally's or a with's body and holds code 3.11 gives a line (compile.c),
+ * so does not copy: a with's __exit__ call, a finally body, a return
+ * written after the try (3.10 inlines it, extend_block).  The end of an
+ * `except ... as e` body (POP_BLOCK; POP_EXCEPT; e = None; del e) stays
+ * copied: recovery reads the copies of a return after the try inlined
+ * there as that return (`except E as e: if c: f()` then `return None`
+ * reads as `return` in the handler once they are one block). */
+static int has_lined_code(const norm *nm, uint32_t i, uint32_t end) {
+    uint32_t k;
+    if (op_is(nm, i + 1, UPY_OP_POP_EXCEPT))
+        return 0;
+    if (op_is(nm, i + 1, UPY_OP_LOAD_CONST) && with_exit_call(nm, i + 1) >= 0)
+        return 1;
+    for (k = i + 1; k < end; k++)
+        if (at(nm, k)->line != at(nm, i)->line)
+            return 1;
+    return 0;
+}
+
+/* The decoded instructions again in *joined, with each jump to a copy
+ * (copy_of) aimed at the block it copies, which nm reads from now on; the
+ * jump targets are marked anew. */
+static unpyc_status retarget_copies(norm *nm, upy_decoded *joined) {
+    uint32_t k, count = nm->dec->count;
+    upy_instr *ins = upy_arena_array_uncleared(nm->arena, count, sizeof *ins);
+    if (!ins)
+        return fail_memory(nm);
+    memcpy(ins, nm->dec->instrs, count * sizeof *ins);
+    for (k = 0; k < count; k++) {
+        int32_t t =
+            ins[k].target >= 0 ? index_of_offset(nm, ins[k].target) : -1;
+        if (t >= 0 && nm->copy_of[t] != UNSET)
+            ins[k].target = ins[nm->copy_of[t]].offset;
+    }
+    *joined = *nm->dec;
+    joined->instrs = ins;
+    nm->dec = joined;
+    memset(nm->is_target, 0, count + 1);
+    memset(nm->jumped_on_line, 0, count + 1);
+    mark_targets(nm);
+    return UNPYC_OK;
+}
+
+/* Undoes 3.10's compile.c duplicate_exits_without_lineno: an exit block
+ * whose first instruction has no line, as the POP_BLOCK that ends a try
+ * body before the copy of its finally body, is copied into each jump to
+ * it, the copies laid out right after the block.  Worked example:
+ *
+ *     try:                          2 SETUP_FINALLY
+ *         if a or (b and c):        4 POP_JUMP_IF_TRUE 14; LOAD_FAST b
+ *             g()                     POP_JUMP_IF_FALSE 36; ...
+ *     finally:                     14 g(); POP_BLOCK; close(); RETURN
+ *         close()                  36 POP_BLOCK; close(); RETURN
+ *                                  50 POP_BLOCK; close(); RETURN
+ *
+ * Recovery would read each copy as the end of a branch (here `if not a:
+ * if b: if c: pass`, g() lost).  Jumps to a copy go to the block again,
+ * as in 3.11, where the finally body's line keeps the block from being
+ * copied; the copies emit nothing.  Blocks 3.11 copies too (no
+ * has_lined_code) stay copies: recovery reads those as 3.11's. */
+static unpyc_status undo_duplicate_exits(norm *nm, upy_decoded *joined) {
+    uint32_t i, end, n, c, copies = 0;
+    if (!nm->rules->copies_pop_block_exits)
+        return UNPYC_OK;
+    for (i = 0; i < nm->dec->count; i++) {
+        if (!op_is(nm, i, UPY_OP_POP_BLOCK) || !(end = exit_block_end(nm, i)) ||
+            !has_lined_code(nm, i, end))
+            continue;
+        n = end - i;
+        for (c = end; op_is(nm, c, UPY_OP_POP_BLOCK) && nm->is_target[c] &&
+                      exit_block_end(nm, c) == c + n &&
+                      same_code(nm, i, c, n) && has_lined_code(nm, c, c + n);
+             c += n, copies++) {
+            memset(&nm->skip[c], 1, n);
+            nm->copy_of[c] = (int32_t)i;
+        }
+        i = c - 1;
+    }
+    return copies ? retarget_copies(nm, joined) : UNPYC_OK;
 }
 
 /* 3.8's exception match: COMPARE_OP of cmp_op 10 and the
@@ -1526,6 +1647,7 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
                                  upy_arena *arena, upy_ncode *out,
                                  unpyc_error *err) {
     norm nm;
+    upy_decoded joined; /* dec with copies joined (undo_duplicate_exits) */
     uint32_t i, count = dec->count;
     size_t k;
     unpyc_status st;
@@ -1555,6 +1677,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
     nm.entries_in_order = (uint8_t)entries_in_order(&dec->exceptions);
 
     mark_targets(&nm);
+    if ((st = undo_duplicate_exits(&nm, &joined)) != UNPYC_OK)
+        return st;
     mark_dead_handlers(&nm);
     if ((st = mark_cell_slots(&nm)) != UNPYC_OK)
         return st;
