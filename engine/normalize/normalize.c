@@ -162,6 +162,10 @@ static const binary_name binary_names[] = {
 
 #define UNSET (-1)
 
+/* compile.c MAX_COPY_SIZE (3.10): extend_block copies at most this many
+ * instructions. */
+#define MAX_COPY_SIZE 4
+
 typedef struct norm {
     const upy_decoded *dec;
     const norm_rules *rules;
@@ -182,6 +186,9 @@ typedef struct norm {
     /* A copy's first instruction: the first one of the block it copies
      * (undo_duplicate_exits); UNSET. */
     int32_t *copy_of;
+    /* The first instruction of a copy that becomes a jump to the block it
+     * copies: that block's (undo_extended_with_exits); UNSET. */
+    int32_t *jump_instead;
     /* Instructions the whole-code scans for empty tries and pass blocks
      * may still visit: each such NOP or handler costs a scan of the code,
      * and crafted code of many would cost quadratic time. */
@@ -501,7 +508,7 @@ static int alloc_tables(norm *nm, uint32_t count) {
         nm->arena, cap,
         sizeof(upy_nin) + sizeof(int64_t) + 3 * sizeof(int32_t));
     unsigned char *per_ins =
-        upy_arena_array_uncleared(nm->arena, n, 4 * sizeof(int32_t) + 4);
+        upy_arena_array_uncleared(nm->arena, n, 5 * sizeof(int32_t) + 4);
     size_t i;
     _Static_assert(sizeof(upy_nin) % sizeof(int64_t) == 0,
                    "target_off stays aligned after out");
@@ -516,10 +523,11 @@ static int alloc_tables(norm *nm, uint32_t count) {
     nm->empty_try_at = nm->first_of + n;
     nm->empty_body_of = nm->empty_try_at + n;
     nm->copy_of = nm->empty_body_of + n;
+    nm->jump_instead = nm->copy_of + n;
     for (i = 0; i < n; i++)
         nm->first_of[i] = nm->empty_try_at[i] = nm->empty_body_of[i] =
-            nm->copy_of[i] = UNSET;
-    nm->is_target = (uint8_t *)(nm->copy_of + n);
+            nm->copy_of[i] = nm->jump_instead[i] = UNSET;
+    nm->is_target = (uint8_t *)(nm->jump_instead + n);
     nm->jumped_on_line = nm->is_target + n;
     nm->skip = nm->jumped_on_line + n;
     nm->dead = nm->skip + n;
@@ -967,6 +975,94 @@ static unpyc_status undo_duplicate_exits(norm *nm, upy_decoded *joined) {
         i = c - 1;
     }
     return copies ? retarget_copies(nm, joined) : UNPYC_OK;
+}
+
+/* The instruction after the way on of a with's handler that starts at
+ * decoded instruction h, where an exception __exit__ swallowed goes on
+ * after the with (3.9-3.10 compile.c compiler_with_except_finish):
+ * WITH_EXCEPT_START; POP_JUMP_IF_TRUE t; RERAISE; t: POP_TOP x3;
+ * POP_EXCEPT; POP_TOP.  0 when the code is not so. */
+static uint32_t with_swallow_end(const norm *nm, uint32_t h) {
+    static const uint16_t way_on[] = {UPY_OP_POP_TOP, UPY_OP_POP_TOP,
+                                      UPY_OP_POP_TOP, UPY_OP_POP_EXCEPT,
+                                      UPY_OP_POP_TOP};
+    uint32_t t = h + 3, k;
+    if (t >= nm->dec->count || !op_is(nm, h, UPY_OP_WITH_EXCEPT_START) ||
+        !op_is(nm, h + 1, UPY_OP_POP_JUMP_IF_TRUE) ||
+        at(nm, h + 1)->target != (int64_t)at(nm, t)->offset ||
+        !op_is(nm, h + 2, UPY_OP_RERAISE))
+        return 0;
+    for (k = 0; k < sizeof way_on / sizeof way_on[0]; k++)
+        if (!op_is(nm, t + k, way_on[k]) || (k > 0 && nm->is_target[t + k]))
+            return 0;
+    return t + k;
+}
+
+/* Whether decoded instructions [x, end) leave a block (POP_BLOCK,
+ * POP_EXCEPT): a return in a try body or handler, not after it.  The
+ * copy of `return True` after a with in a try body starts with the try's
+ * POP_BLOCK, and read as a jump it would go to the try's else part. */
+static int leaves_a_block(const norm *nm, uint32_t x, uint32_t end) {
+    uint32_t k;
+    for (k = x; k < end; k++)
+        if (op_is(nm, k, UPY_OP_POP_BLOCK) || op_is(nm, k, UPY_OP_POP_EXCEPT))
+            return 1;
+    return 0;
+}
+
+/* Undoes 3.10's compile.c extend_block where it copied the small exit
+ * block after a with (a return) into the with's normal way out, after
+ * the __exit__ call: the way on of the with's handler falls into the
+ * block itself.  Worked example:
+ *
+ *     if c:                 0 POP_JUMP_IF_FALSE 48
+ *         with lock:          SETUP_WITH 32; ... POP_BLOCK
+ *             make()       18 __exit__(None, None, None); POP_TOP
+ *     return c             28 LOAD_FAST c; RETURN_VALUE     (the copy)
+ *                          32 WITH_EXCEPT_START ... POP_EXCEPT; POP_TOP
+ *                          48 LOAD_FAST c; RETURN_VALUE
+ *
+ * Read so, the with ends the if body with `return c`, and the block at
+ * 48, which the if's jump and the swallowed exception reach, belongs to
+ * no statement ("could not recover").  The copy becomes a jump to the
+ * block, as 3.11 lays the with out (it copies no written return). */
+static void undo_extended_with_exits(norm *nm) {
+    uint32_t i, x, end, h, y;
+    int32_t call;
+    if (!nm->rules->copies_pop_block_exits)
+        return;
+    for (i = 0; i + 1 < nm->dec->count; i++) {
+        if (!op_is(nm, i, UPY_OP_POP_BLOCK) ||
+            !op_is(nm, i + 1, UPY_OP_LOAD_CONST) ||
+            (call = with_exit_call(nm, i + 1)) < 0 ||
+            !op_is(nm, (uint32_t)call + 1, UPY_OP_POP_TOP))
+            continue;
+        x = (uint32_t)call + 2;
+        if (x >= nm->dec->count || nm->is_target[x] ||
+            !(end = exit_block_end(nm, x)) || end - x > MAX_COPY_SIZE ||
+            leaves_a_block(nm, x, end))
+            continue;
+        /* (Copies of the with's way out that undo_duplicate_exits joined
+         * come before its handler.) */
+        for (h = end; h < nm->dec->count && nm->skip[h]; h++)
+            ;
+        if (!(y = with_swallow_end(nm, h)) ||
+            exit_block_end(nm, y) != y + (end - x) ||
+            !same_code(nm, x, y, end - x) || at(nm, x)->line != at(nm, y)->line)
+            continue;
+        nm->jump_instead[x] = (int32_t)y;
+        memset(&nm->skip[x + 1], 1, end - x - 1);
+    }
+}
+
+/* The jump undo_extended_with_exits puts for the copy at decoded
+ * instruction i. */
+static unpyc_status put_jump_instead(norm *nm, uint32_t i) {
+    upy_nin *in = emit(nm, N_JUMP, 0, NULL, i);
+    if (!in)
+        return fail_memory(nm);
+    nm->target_off[nm->n - 1] = at(nm, (uint32_t)nm->jump_instead[i])->offset;
+    return UNPYC_OK;
 }
 
 /* 3.8's exception match: COMPARE_OP of cmp_op 10 and the
@@ -1679,6 +1775,7 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
     mark_targets(&nm);
     if ((st = undo_duplicate_exits(&nm, &joined)) != UNPYC_OK)
         return st;
+    undo_extended_with_exits(&nm);
     mark_dead_handlers(&nm);
     if ((st = mark_cell_slots(&nm)) != UNPYC_OK)
         return st;
@@ -1689,7 +1786,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
             return st;
         if (nm.skip[i] || nm.dead[i])
             continue;
-        st = lower_one(&nm, i);
+        st = nm.jump_instead[i] != UNSET ? put_jump_instead(&nm, i)
+                                         : lower_one(&nm, i);
         if (st != UNPYC_OK)
             return st;
         /* (The NOPs before an empty try body are its own lines.) */

@@ -33,8 +33,9 @@ def if_at_end_of_try_finally(lock, make):
     return _name_sequence
 
 
-# The same in a with: the copies of the __exit__ call are joined, but the
-# return after the outer if, copied into its jump, is not read back yet.
+# The same in a with: the copies of the __exit__ call are joined, and the
+# return after the outer if, which 3.10 also copies after the __exit__ call
+# (extend_block), is a jump to the return again.
 def if_at_end_of_with(lock, make):
     global _name_sequence
     if _name_sequence is None:
@@ -51,6 +52,26 @@ def nested_withs_then_return(self, b):
         data = self.read(len(byte_view))
         byte_view[: len(data)] = data
     return len(data)
+
+
+# functools.cached_property.__get__, runpy._get_code_from_file.
+def with_in_if_then_return(c, lock, make):
+    if c:
+        with lock:
+            make()
+    return c
+
+
+# idlelib IOBinding.writefile: the copy after the with leaves the try
+# (POP_BLOCK): it stays a return in the try body, not its else part.
+def return_after_with_in_try(self, filename, chars):
+    try:
+        with open(filename, "wb") as f:
+            f.write(chars)
+        return True
+    except OSError as msg:
+        self.show(str(msg))
+        return False
 
 
 def loop_in_try_finally_then_return(items, f, done):
