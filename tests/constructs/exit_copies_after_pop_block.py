@@ -1,0 +1,84 @@
+"""Exit blocks that 3.10 copies into each jump to them because they start with a POP_BLOCK, which has no line (compile.c duplicate_exits_without_lineno): the end of a try body before its finally body, of a with body before the __exit__ call, with the return after it.  Read as ends of branches, the copies once lost a branch's body without a mark (os.fwalk) or left one copy "unheld" (tempfile._get_candidate_names, _compression.readinto)."""
+
+
+# os.fwalk: each jump of the test out of the if goes to its own copy of
+# [POP_BLOCK; close(fd); return None]; the body's call was lost.
+def or_and_test_in_try_finally(a, b, c, fd):
+    try:
+        if a or (b and c(fd)):
+            g(fd)
+    finally:
+        close(fd)
+
+
+def or_and_test_yield_from_in_try_finally(a, b, c, fd):
+    try:
+        if a or (b and c(fd)):
+            yield from g(fd)
+    finally:
+        close(fd)
+
+
+# tempfile._get_candidate_names: a try body ending in an if whose test
+# jumps out to a copy of [POP_BLOCK; lock.release(); return the global].
+def if_at_end_of_try_finally(lock, make):
+    global _name_sequence
+    if _name_sequence is None:
+        lock.acquire()
+        try:
+            if _name_sequence is None:
+                _name_sequence = make()
+        finally:
+            lock.release()
+    return _name_sequence
+
+
+# The same in a with: the copies of the __exit__ call are joined, and the
+# return after the outer if, which 3.10 also copies after the __exit__ call
+# (extend_block), is a jump to the return again.
+def if_at_end_of_with(lock, make):
+    global _name_sequence
+    if _name_sequence is None:
+        with lock:
+            if _name_sequence is None:
+                _name_sequence = make()
+    return _name_sequence
+
+
+# _compression.readinto: the inner with's handler falls into the outer
+# with's exit block, its normal way out jumps to the copy.
+def nested_withs_then_return(self, b):
+    with memoryview(b) as view, view.cast("B") as byte_view:
+        data = self.read(len(byte_view))
+        byte_view[: len(data)] = data
+    return len(data)
+
+
+# functools.cached_property.__get__, runpy._get_code_from_file.
+def with_in_if_then_return(c, lock, make):
+    if c:
+        with lock:
+            make()
+    return c
+
+
+# idlelib IOBinding.writefile: the copy after the with leaves the try
+# (POP_BLOCK): it stays a return in the try body, not its else part.
+def return_after_with_in_try(self, filename, chars):
+    try:
+        with open(filename, "wb") as f:
+            f.write(chars)
+        return True
+    except OSError as msg:
+        self.show(str(msg))
+        return False
+
+
+def loop_in_try_finally_then_return(items, f, done):
+    try:
+        for x in items:
+            if x:
+                f(x)
+    finally:
+        done()
+    return items
