@@ -884,7 +884,11 @@ static int run(mparse *mp, mstate *st, mctx *cx) {
                 st->ended_by_jump = 1;
                 return 1;
             }
-            if (touches_below(in, st, cx->lowest) ||
+            /* (An alternative stores nothing: its captures wait on the
+             * stack for the stores after the whole pattern.  A STORE is
+             * where the case's pattern went on after the alternative:
+             * `case True:` whose body, copied, is the next case's.) */
+            if (touches_below(in, st, cx->lowest) || in->op == N_STORE ||
                 (int64_t)st->pos == cx->join)
                 return 1;
         }
