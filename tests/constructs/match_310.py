@@ -1,9 +1,10 @@
-"""match statements in the shapes where 3.10's pattern code differs from
-3.11's (3.10+): class attributes and mapping values taken by subscript
-(DUP_TOP; LOAD_CONST i; BINARY_SUBSCR, wildcards left out), MATCH_CLASS /
-MATCH_KEYS testing a bool, captures rotated with ROT_N / ROT_THREE /
-ROT_FOUR, **rest by COPY_DICT_WITHOUT_KEYS; and matches in try, except,
-with, loops and async for."""
+"""match where 3.10's pattern code differs from 3.11's (3.10+).
+
+Class attributes and mapping values taken by subscript (DUP_TOP; LOAD_CONST
+i; BINARY_SUBSCR, wildcards left out), MATCH_CLASS / MATCH_KEYS testing a
+bool, captures rotated with ROT_N / ROT_THREE / ROT_FOUR, **rest by
+COPY_DICT_WITHOUT_KEYS; and matches in try, except, with, loops and async
+for."""
 
 
 class Point:
