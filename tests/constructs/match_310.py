@@ -255,3 +255,95 @@ def while_match(stack):
                 stack.extend(p)
                 stack.append(rest)
     return stack
+
+
+class Q:
+    __match_args__ = ('a', 'b', 'c', 'd', 'e')
+
+
+def as_in_seq(v):
+    match v:
+        case [(a as b), c]:
+            return a, b, c
+        case [[x, y] as z, (w as q), *r]:
+            return x, y, z, w, q, r
+
+
+def many_captures(v):
+    match v:
+        case Q(a, b, c, d, e):
+            return a, b, c, d, e
+        case {'a': a, 'b': b, 'c': c, 'd': d, 'e': e, **f}:
+            return a, b, c, d, e, f
+        case [a, b, c, d, e, f, g]:
+            return a, b, c, d, e, f, g
+
+
+def or_reorders(v):
+    match v:
+        case [a, b] | {'x': b, 'y': a}:
+            return a, b
+        case Q(a=x, b=y) | Q(b=x, a=y):
+            return x, y
+
+
+def try_return_in_except(v):
+    for x in v:
+        try:
+            match x:
+                case [a, b, c]:
+                    return a
+        except KeyError:
+            return x
+        finally:
+            print(x)
+
+
+def only_or_as(v):
+    match v:
+        case (1 as one) | (2 as one):
+            return one
+
+
+def only_as_values(v):
+    match v:
+        case (1 | 2) as small:
+            return small
+        case x if x:
+            return x
+
+
+def capture_or_pairs(v, ns):
+    match v:
+        case (ns.A as a) | (ns.B as a):
+            return a
+
+
+def match_and_handlers(v, f):
+    match v:
+        case {'k': [a, b, c]}:
+            pass
+    try:
+        f()
+    except KeyError as e:
+        return a
+    except ValueError:
+        return b
+    try:
+        f()
+    finally:
+        try:
+            f()
+        except OSError:
+            return c
+    return v
+
+
+def match_in_handler(v, f):
+    try:
+        f()
+    except Exception as e:
+        match e.args:
+            case [P(x=x, y=[y, z])]:
+                return x + y + z
+    return None
