@@ -1043,8 +1043,9 @@ static int is_capture_rotation(const norm *nm, uint32_t i) {
  * compile.c pattern_helper_rotate writes it: SWAP n, SWAP n - 1, ...,
  * SWAP 2. */
 static unpyc_status put_capture_rotation(norm *nm, int32_t n, uint32_t i) {
-    /* (No pattern keeps thousands of items on the stack.) */
-    if (n > 1 << 12)
+    /* (A rotation deeper than the code's stack is no compiler's: crafted
+     * code of many would make n SWAPs of each.) */
+    if (n > nm->dec->code->stacksize)
         return unsupported(nm, i);
     for (; n > 1; n--)
         if (!emit(nm, N_SWAP, n, NULL, i))
