@@ -280,9 +280,35 @@ static uint32_t through(mparse *mp, uint32_t i) {
     return i;
 }
 
+/* Whether failures landing at p land on a copy of the exit block where
+ * the others land (cx->fail_at: `return out` after the match).  3.10 and
+ * 3.12+ put a copy of a small exit block with a line in place of a jump
+ * to it (compile.c duplicate_exits_without_lineno / inline_small_exit_blocks;
+ * flowgraph.c inline_small_or_no_lineno_blocks), here the jump an inner
+ * or-pattern's failure makes after popping its subject: `case [(A | B)]:`.
+ * The copy, which only that failure reaches, is passed over as an
+ * or-pattern's copied continuation is. */
+static int lands_on_exit_copy(mparse *mp, const mctx *cx, uint32_t p) {
+    const rec *r = mp->r;
+    const upy_block *exit, *copy;
+    uint32_t len;
+    if (cx->fail_at < 0 || p >= r->ncode.count)
+        return 0;
+    exit = &r->cfg.blocks[r->cfg.block_of[cx->fail_at]];
+    copy = &r->cfg.blocks[r->cfg.block_of[p]];
+    len = exit->end - (uint32_t)cx->fail_at;
+    if (len == 0 || copy->end != p + len ||
+        (copy->start == p && copy->npreds > 1) ||
+        upy_nin_falls_through(ins(r, exit->end - 1)) ||
+        ins(r, exit->end - 1)->op == N_JUMP ||
+        !rec_same_code(r, (uint32_t)cx->fail_at, p, len))
+        return 0;
+    return add_copy(mp, p, len);
+}
+
 /* A failure jump to `target` with the stack `depth` deep (after the jump
  * popped its test): it must drop to the context's depth with POP_TOPs and
- * land where the others do. */
+ * land where the others do (or on a copy of the exit block there). */
 static int fail_to(mparse *mp, mctx *cx, uint32_t target, uint32_t depth) {
     uint32_t pops, p = target;
     if (depth < cx->fail_depth)
@@ -299,7 +325,7 @@ static int fail_to(mparse *mp, mctx *cx, uint32_t target, uint32_t depth) {
     p = through(mp, p);
     if (cx->fail_at < 0)
         cx->fail_at = p;
-    return cx->fail_at == (int64_t)p;
+    return cx->fail_at == (int64_t)p || lands_on_exit_copy(mp, cx, p);
 }
 
 /* --- running pattern code ------------------------------------------------ */

@@ -347,3 +347,22 @@ def match_in_handler(v, f):
             case [P(x=x, y=[y, z])]:
                 return x + y + z
     return None
+
+
+def or_in_sequence_then_return(v, ns, out):
+    # The inner or-pattern's failure pops its subject and jumps to the
+    # code after the match: 3.10 and 3.12+ put a copy of that `return out`
+    # in place of the jump.
+    match v:
+        case P(x=n, y=[]):
+            out.append(n)
+        case [ns.B | ns.C]:
+            out.append(0)
+    return out
+
+
+def or_in_sequence_only(v, ns, out):
+    match v:
+        case [ns.B | ns.C]:
+            out.append(0)
+    return out
