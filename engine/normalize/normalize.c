@@ -72,6 +72,15 @@ typedef struct norm_rules {
      * end of a try body before its finally, of a with body before its
      * __exit__ call) into each jump to it (undo_duplicate_exits). */
     uint8_t copies_pop_block_exits;
+    /* 3.10's MATCH_CLASS and MATCH_KEYS push a bool above their result,
+     * which POP_JUMP_IF_FALSE tests; 3.11+ test the result itself against
+     * None (compile.c compiler_pattern_class: COPY 1; POP_JUMP_IF_NONE). */
+    uint8_t match_pushes_bool;
+    /* 3.10's compile.c pattern_helper_store_name moves each capture under
+     * what the pattern still keeps with ROT_N, which the assembler spells
+     * ROT_TWO / ROT_THREE / ROT_FOUR up to 4 (3.11's pattern_helper_rotate:
+     * SWAP n, ..., SWAP 2). */
+    uint8_t rotates_captures;
     upy_layout layout;
 } norm_rules;
 
@@ -96,6 +105,8 @@ static const norm_rules rules_table[] = {
      .call_slots = 1,
      .function_qualname = 1,
      .copies_pop_block_exits = 1,
+     .match_pushes_bool = 1,
+     .rotates_captures = 1,
      .layout = {.copies_exits = 1,
                 .keeps_while_true_const = 1,
                 .keeps_unused_consts = 1,
@@ -236,6 +247,9 @@ typedef struct norm {
     int32_t *operand_depth;
     size_t operand_cap;
     uint64_t operand_budget;
+    /* The code has pattern code (a match statement's MATCH_* or ROT_N):
+     * its ROT_THREE / ROT_FOUR may be a capture's rotation. */
+    uint8_t has_patterns;
 } norm;
 
 static unpyc_status fail_memory(norm *nm) {
@@ -1233,6 +1247,87 @@ static int followed_by(norm *nm, uint32_t i, uint16_t op) {
     return op_is(nm, i + 1, op) && !nm->is_target[i + 1];
 }
 
+/* Whether the code has pattern code: a match statement's MATCH_* or the
+ * ROT_N only its captures use (asked where rules.rotates_captures). */
+static int has_pattern_code(const norm *nm) {
+    uint32_t i;
+    for (i = 0; i < nm->dec->count; i++)
+        switch (at(nm, i)->op) {
+        case UPY_OP_MATCH_CLASS:
+        case UPY_OP_MATCH_KEYS:
+        case UPY_OP_MATCH_MAPPING:
+        case UPY_OP_MATCH_SEQUENCE:
+        case UPY_OP_ROT_N:
+            return 1;
+        default:
+            break;
+        }
+    return 0;
+}
+
+/* Whether the ROT_FOUR at decoded instruction i moves a returned value
+ * under an exception's three values (compile.c compiler_unwind_fblock:
+ * HANDLER_CLEANUP's ROT_FOUR; POP_EXCEPT, FINALLY_END's ROT_FOUR;
+ * POP_TOP; POP_TOP; POP_TOP; ROT_FOUR; POP_EXCEPT): blocks.c reads it. */
+static int unwinds_handler(const norm *nm, uint32_t i) {
+    uint32_t k;
+    if (op_is(nm, i + 1, UPY_OP_POP_EXCEPT))
+        return 1;
+    for (k = i + 1; k <= i + 3; k++)
+        if (!op_is(nm, k, UPY_OP_POP_TOP))
+            return 0;
+    return op_is(nm, i + 4, UPY_OP_ROT_FOUR) &&
+           op_is(nm, i + 5, UPY_OP_POP_EXCEPT);
+}
+
+/* Whether the ROT_THREE or ROT_FOUR at decoded instruction i is a
+ * capture's rotation in 3.10's pattern code (rules.rotates_captures).  It
+ * is none where it is the version's other use of it: a chained
+ * comparison's DUP_TOP; ROT_THREE; COMPARE_OP, an augmented subscript's
+ * ROT_THREE; STORE_SUBSCR, a swap's ROT_THREE; ROT_TWO, a return's
+ * unwinding of a handler. */
+static int is_capture_rotation(const norm *nm, uint32_t i) {
+    if (!nm->has_patterns)
+        return 0;
+    if (op_is(nm, i, UPY_OP_ROT_FOUR))
+        return !unwinds_handler(nm, i);
+    return !op_is(nm, i + 1, UPY_OP_COMPARE_OP) &&
+           !op_is(nm, i + 1, UPY_OP_STORE_SUBSCR) &&
+           !op_is(nm, i + 1, UPY_OP_ROT_TWO);
+}
+
+/* A capture's rotation under the n - 1 items above it (ROT_N n, or its
+ * spelling ROT_THREE / ROT_FOUR) at decoded instruction i, as 3.11's
+ * compile.c pattern_helper_rotate writes it: SWAP n, SWAP n - 1, ...,
+ * SWAP 2. */
+static unpyc_status put_capture_rotation(norm *nm, int32_t n, uint32_t i) {
+    /* (A rotation deeper than the code's stack is no compiler's: crafted
+     * code of many would make n SWAPs of each.) */
+    if (n > nm->dec->code->stacksize)
+        return unsupported(nm, i);
+    for (; n > 1; n--)
+        if (!emit(nm, N_SWAP, n, NULL, i))
+            return fail_memory(nm);
+    return UNPYC_OK;
+}
+
+/* MATCH_CLASS or MATCH_KEYS at decoded instruction i.  3.10 tests the bool
+ * they push above the result with the POP_JUMP_IF_FALSE after them
+ * (rules.match_pushes_bool): lowered to the test of the result 3.11 writes,
+ * COPY 1; POP_JUMP_IF_NONE, to the same place. */
+static unpyc_status put_match_test(norm *nm, upy_nop op, uint32_t i) {
+    unpyc_status st =
+        put(nm, op, op == N_MATCH_CLASS ? at(nm, i)->arg : 0, NULL, i);
+    if (st != UNPYC_OK || !nm->rules->match_pushes_bool)
+        return st;
+    if (!op_is(nm, i + 1, UPY_OP_POP_JUMP_IF_FALSE) || nm->is_target[i + 1])
+        return unsupported(nm, i);
+    nm->skip[i + 1] = 1;
+    if ((st = put(nm, N_COPY, 1, NULL, i + 1)) != UNPYC_OK)
+        return st;
+    return emit_jump(nm, N_POP_JUMP_IF, UPY_JUMP_NONE, i + 1, 0);
+}
+
 /* 3.8-3.10's DUP_TOP, DUP_TOP_TWO and ROT_THREE (decoded instruction i),
  * as the COPYs and SWAPs 3.11's compile.c writes for the same source,
  * which replaced them:
@@ -1249,7 +1344,10 @@ static unpyc_status put_rotation(norm *nm, uint32_t i) {
     int32_t first_arg = 2, second_arg = 2;
     switch (at(nm, i)->op) {
     case UPY_OP_DUP_TOP:
-        if (!followed_by(nm, i, UPY_OP_ROT_THREE))
+        /* (In 3.10's pattern code a DUP_TOP before a capture's rotation
+         * is an as-pattern's copy.) */
+        if (!followed_by(nm, i, UPY_OP_ROT_THREE) ||
+            is_capture_rotation(nm, i + 1))
             return put(nm, N_COPY, 1, NULL, i);
         nm->skip[i + 1] = 1;
         first = N_SWAP;
@@ -1771,7 +1869,10 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         return put(nm, N_COPY, in->arg, NULL, i);
     case UPY_OP_DUP_TOP:
     case UPY_OP_DUP_TOP_TWO:
+        return put_rotation(nm, i);
     case UPY_OP_ROT_THREE:
+        if (is_capture_rotation(nm, i))
+            return put_capture_rotation(nm, 3, i);
         return put_rotation(nm, i);
     case UPY_OP_SWAP:
         return put(nm, N_SWAP, in->arg, NULL, i);
@@ -2205,7 +2306,13 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     case UPY_OP_JUMP_IF_NOT_EXC_MATCH:
         return emit_jump(nm, N_JUMP_IF_NOT_EXC_MATCH, 0, i, 0);
     case UPY_OP_ROT_FOUR:
+        if (is_capture_rotation(nm, i))
+            return put_capture_rotation(nm, 4, i);
         return put(nm, N_ROT_FOUR, 0, NULL, i);
+    case UPY_OP_ROT_N:
+        if (!r->rotates_captures)
+            return unsupported(nm, i);
+        return put_capture_rotation(nm, in->arg, i);
     case UPY_OP_LOAD_ASSERTION_ERROR:
         return put(nm, N_LOAD_ASSERTION_ERROR, 0, NULL, i);
     case UPY_OP_SETUP_ANNOTATIONS:
@@ -2217,13 +2324,13 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     case UPY_OP_IMPORT_STAR:
         return put(nm, N_IMPORT_STAR, 0, NULL, i);
     case UPY_OP_MATCH_CLASS:
-        return put(nm, N_MATCH_CLASS, in->arg, NULL, i);
+        return put_match_test(nm, N_MATCH_CLASS, i);
     case UPY_OP_MATCH_MAPPING:
         return put(nm, N_MATCH_MAPPING, 0, NULL, i);
     case UPY_OP_MATCH_SEQUENCE:
         return put(nm, N_MATCH_SEQUENCE, 0, NULL, i);
     case UPY_OP_MATCH_KEYS:
-        return put(nm, N_MATCH_KEYS, 0, NULL, i);
+        return put_match_test(nm, N_MATCH_KEYS, i);
     case UPY_OP_GET_LEN:
         return put(nm, N_GET_LEN, 0, NULL, i);
     case UPY_OP_COPY_DICT_WITHOUT_KEYS:
@@ -2338,6 +2445,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
     /* (Tens of thousands of operands of real code, each in a few dozen
      * tries.) */
     nm.operand_budget = (uint64_t)1 << 26;
+    nm.has_patterns =
+        (uint8_t)(nm.rules->rotates_captures && has_pattern_code(&nm));
 
     mark_targets(&nm);
     if ((st = undo_duplicate_exits(&nm, &joined)) != UNPYC_OK)

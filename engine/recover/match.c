@@ -276,9 +276,35 @@ static uint32_t through(mparse *mp, uint32_t i) {
     return i;
 }
 
+/* Whether failures landing at p land on a copy of the exit block where
+ * the others land (cx->fail_at: `return out` after the match).  3.10 and
+ * 3.12+ put a copy of a small exit block with a line in place of a jump
+ * to it (compile.c duplicate_exits_without_lineno / inline_small_exit_blocks;
+ * flowgraph.c inline_small_or_no_lineno_blocks), here the jump an inner
+ * or-pattern's failure makes after popping its subject: `case [(A | B)]:`.
+ * The copy, which only that failure reaches, is passed over as an
+ * or-pattern's copied continuation is. */
+static int lands_on_exit_copy(mparse *mp, const mctx *cx, uint32_t p) {
+    const rec *r = mp->r;
+    const upy_block *exit, *copy;
+    uint32_t len;
+    if (cx->fail_at < 0 || p >= r->ncode.count)
+        return 0;
+    exit = &r->cfg.blocks[r->cfg.block_of[cx->fail_at]];
+    copy = &r->cfg.blocks[r->cfg.block_of[p]];
+    len = exit->end - (uint32_t)cx->fail_at;
+    if (len == 0 || copy->end != p + len ||
+        (copy->start == p && copy->npreds > 1) ||
+        upy_nin_falls_through(ins(r, exit->end - 1)) ||
+        ins(r, exit->end - 1)->op == N_JUMP ||
+        !rec_same_code(r, (uint32_t)cx->fail_at, p, len))
+        return 0;
+    return add_copy(mp, p, len);
+}
+
 /* A failure jump to `target` with the stack `depth` deep (after the jump
  * popped its test): it must drop to the context's depth with POP_TOPs and
- * land where the others do. */
+ * land where the others do (or on a copy of the exit block there). */
 static int fail_to(mparse *mp, mctx *cx, uint32_t target, uint32_t depth) {
     uint32_t pops, p = target;
     if (depth < cx->fail_depth)
@@ -295,7 +321,7 @@ static int fail_to(mparse *mp, mctx *cx, uint32_t target, uint32_t depth) {
     p = through(mp, p);
     if (cx->fail_at < 0)
         cx->fail_at = p;
-    return cx->fail_at == (int64_t)p;
+    return cx->fail_at == (int64_t)p || lands_on_exit_copy(mp, cx, p);
 }
 
 /* --- running pattern code ------------------------------------------------ */
@@ -566,6 +592,44 @@ static mnode *element(mparse *mp, mnode *n, int64_t i, int64_t back) {
     return n->kids[at];
 }
 
+/* Class node n's attributes (its MATCH_CLASS's positional count and
+ * keyword names) or mapping node n's values (its keys) as kids, all `_`
+ * (NULL) until taken.  3.10 takes each sub-pattern's subject from the
+ * tuple MATCH_CLASS / MATCH_KEYS made by subscript, leaving the wildcards
+ * out, and pops the tuple after them (compile.c compiler_pattern_class,
+ * compiler_pattern_mapping: DUP_TOP; LOAD_CONST i; BINARY_SUBSCR); 3.11+
+ * unpack it (unpack_kids). */
+static int tuple_kids(mparse *mp, mnode *n) {
+    size_t size;
+    if (n->kids)
+        return 1;
+    if (n->kind == MN_CLASS)
+        size = (size_t)n->npos + upy_seq_len(n->kwnames);
+    else if (n->kind == MN_MAPPING)
+        size = n->keys.len;
+    else
+        return 0;
+    if (n->npos < 0 || size > 1u << 16)
+        return 0;
+    n->kids = upy_arena_array(mp->r->arena, size + 1, sizeof(mnode *));
+    if (!n->kids)
+        return rec_oom(mp->r), 0;
+    n->nkids = (uint32_t)size;
+    return 1;
+}
+
+/* The kid of class or mapping node n that 3.10 takes by subscript
+ * `index` of its tuple (tuple_kids), or NULL. */
+static mnode *tuple_element(mparse *mp, mnode *n, const mslot *index) {
+    int64_t i;
+    if (index->kind != MS_VALUE || !is_int(index->obj) || !tuple_kids(mp, n))
+        return NULL;
+    i = index->obj->u.integer.value;
+    if (i < 0 || i >= (int64_t)n->nkids || n->kids[i])
+        return NULL;
+    return n->kids[i] = new_node(mp);
+}
+
 /* One instruction of pattern code; 0 when it is none. */
 static int step(mparse *mp, mstate *st, mctx *cx) {
     rec *r = mp->r;
@@ -599,6 +663,10 @@ static int step(mparse *mp, mstate *st, mctx *cx) {
             return 0;
         if (a->kind == MS_NODE && a->node->inner && !a->node->name)
             a->node->popped_bare = 1;
+        /* (3.10: the tuple popped after the kids it gave.) */
+        if ((a->kind == MS_ATTRS || a->kind == MS_VALUES) &&
+            !tuple_kids(mp, a->node))
+            return 0;
         st->sp--;
         return 1;
     case N_STORE:
@@ -702,6 +770,12 @@ static int step(mparse *mp, mstate *st, mctx *cx) {
         return push(mp, st, s);
     case N_SUBSCR: {
         mnode *n, *e;
+        if (a && b && (b->kind == MS_ATTRS || b->kind == MS_VALUES)) {
+            if (!(e = tuple_element(mp, b->node, a)))
+                return 0;
+            st->sp -= 2;
+            return push(mp, st, slot(MS_NODE, e));
+        }
         if (!a || !b || b->kind != MS_NODE || !(n = seq_of(b->node)))
             return 0;
         if (a->kind == MS_VALUE && is_int(a->obj) &&
@@ -797,6 +871,16 @@ static int step(mparse *mp, mstate *st, mctx *cx) {
         st->sp--;
         return 1;
     }
+    case N_COPY_DICT_WITHOUT_KEYS:
+        /* 3.10's **rest: (subject, keys -> subject, rest); 3.11+ build it
+         * with BUILD_MAP, DICT_UPDATE and DELETE_SUBSCR. */
+        if (!a || !b || b->kind != MS_NODE || b->node->kind != MN_MAPPING ||
+            b->node->rest ||
+            !(a->kind == MS_KEYS ||
+              (a->kind == MS_VALUE && a->obj && a->obj->kind == UPY_TUPLE)))
+            return 0;
+        *a = slot(MS_REST, b->node);
+        return 1;
     case N_DELETE_SUBSCR:
         if (!a || !b || b->kind != MS_REST)
             return 0;
@@ -822,7 +906,11 @@ static int run(mparse *mp, mstate *st, mctx *cx) {
                 st->ended_by_jump = 1;
                 return 1;
             }
-            if (touches_below(in, st, cx->lowest) ||
+            /* (An alternative stores nothing: its captures wait on the
+             * stack for the stores after the whole pattern.  A STORE is
+             * where the case's pattern went on after the alternative:
+             * `case True:` whose body, copied, is the next case's.) */
+            if (touches_below(in, st, cx->lowest) || in->op == N_STORE ||
                 (int64_t)st->pos == cx->join)
                 return 1;
         }
