@@ -1461,6 +1461,18 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         return emit_jump(nm, N_JUMP_IF_NOT_EXC_MATCH, 0, i, 0);
     case UPY_OP_ROT_FOUR:
         return put(nm, N_ROT_FOUR, 0, NULL, i);
+    case UPY_OP_BEGIN_FINALLY:
+        return put(nm, N_BEGIN_FINALLY, 0, NULL, i);
+    case UPY_OP_CALL_FINALLY:
+        return emit_jump(nm, N_CALL_FINALLY, 0, i, 0);
+    case UPY_OP_END_FINALLY:
+        return put(nm, N_END_FINALLY, 0, NULL, i);
+    case UPY_OP_POP_FINALLY:
+        return put(nm, N_POP_FINALLY, in->arg, NULL, i);
+    case UPY_OP_WITH_CLEANUP_START:
+        return put(nm, N_WITH_CLEANUP_START, 0, NULL, i);
+    case UPY_OP_WITH_CLEANUP_FINISH:
+        return put(nm, N_WITH_CLEANUP_FINISH, 0, NULL, i);
     case UPY_OP_LOAD_ASSERTION_ERROR:
         return put(nm, N_LOAD_ASSERTION_ERROR, 0, NULL, i);
     case UPY_OP_SETUP_ANNOTATIONS:
@@ -1614,6 +1626,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
         return upy_fail(err, UNPYC_E_CORRUPT, -1,
                         "KW_NAMES with no call after it");
     st = resolve(&nm, out);
+    if (st == UNPYC_OK)
+        st = upy_normalize_finally(out, arena, err);
     if (st == UNPYC_OK)
         st = upy_normalize_blocks(out, arena, err);
     if (st == UNPYC_OK && nm.rules->threads_try_exits)
