@@ -48,12 +48,21 @@ typedef enum body_kind {
     K_FINALLY, /* a finally body */
     K_NAME,    /* the deletion of an `except ... as` name */
     K_WITH,    /* a with's exit */
+    /* A finally body a return, break or continue leaves (see
+     * leaving_shape): 3.8 keeps a None under the try for it. */
+    K_LEAVING,
 } body_kind;
 
 /* A subroutine: its first instruction and the END_FINALLY ending it. */
 typedef struct body {
     uint8_t kind;
     int32_t h, e;
+    /* K_LEAVING, per instruction: dropped from the code (the None and the
+     * POP_TOPs of it), a CALL_FINALLY with a return value on the stack
+     * (where a way out of the body pops the value, not the None); and a
+     * copy's output index per body instruction. */
+    uint8_t *drop, *keeps;
+    int32_t *map;
 } body;
 
 typedef struct fin {
@@ -145,21 +154,45 @@ static void add_jump_to(const fin *f, build *b, const upy_nin *from,
     add(b, from, N_JUMP, 0)->target = threaded(f, t);
 }
 
+/* What a copy keeps of body instruction k: a way out of a K_LEAVING body
+ * (POP_FINALLY p; [ROT_TWO;] POP_TOP) pops nothing in 3.9's normal
+ * copies but the return value a CALL_FINALLY keeps under the body
+ * (`keeps`: its ROT_TWO; POP_TOP stay). */
+static int copy_keeps(const fin *f, const body *s, uint32_t k, int keeps) {
+    const upy_nin *in = &f->ins[k];
+    if (s->kind != K_LEAVING)
+        return 1;
+    if (in->op == N_POP_FINALLY)
+        return 0;
+    if (keeps || k < (uint32_t)s->h + 1)
+        return 1;
+    if (f->ins[k - 1].op == N_POP_FINALLY)
+        return 0;
+    return !(k >= (uint32_t)s->h + 2 && f->ins[k - 2].op == N_POP_FINALLY &&
+             f->ins[k - 2].arg);
+}
+
 /* A copy of the body [h, e) of s whose end goes on to input instruction
  * `cont`.  The copy's jumps to its end go to cont, threaded (see
  * add_jump_to) where `thread` says cont is what follows the copy; where
  * the copy is followed by 3.9's jump to the code after the try, they go
  * where that jump goes before it is threaded. */
 static void add_copy(const fin *f, build *b, const body *s, int32_t cont,
-                     int thread) {
-    uint32_t base = b->n, k;
+                     int thread, int keeps) {
+    uint32_t k, n = b->n;
+    for (k = (uint32_t)s->h; k < (uint32_t)s->e; k++) {
+        s->map[k - (uint32_t)s->h] = (int32_t)n;
+        n += (uint32_t)copy_keeps(f, s, k, keeps);
+    }
     for (k = (uint32_t)s->h; k < (uint32_t)s->e; k++) {
         const upy_nin *in = &f->ins[k];
         upy_nin *o = &b->out[b->n];
         int32_t t = in->target;
+        if (!copy_keeps(f, s, k, keeps))
+            continue;
         keep(b, in);
         if (t >= s->h && t < s->e) {
-            o->target = (int32_t)base + (t - s->h);
+            o->target = s->map[t - s->h];
             b->fixed[b->n - 1] = 1;
         } else if (t == s->e && !thread) {
             o->target = cont;
@@ -207,6 +240,12 @@ static int is_way_in(const fin *f, const body *s, uint32_t i) {
     return in->op == N_CALL_FINALLY && in->target == s->h && s->kind != K_WITH;
 }
 
+/* The instruction the normal way goes on to after body s: after its
+ * END_FINALLY (K_LEAVING: and the POP_TOP of the None). */
+static int32_t way_on(const body *s) {
+    return s->e + 1 + (s->kind == K_LEAVING);
+}
+
 /* The normal way into body s at instruction i, as 3.9 writes it: a copy
  * of the body where the call was, going on after the call, or, after the
  * try's end (BEGIN_FINALLY), a copy going on to the code after the body.
@@ -215,19 +254,23 @@ static int is_way_in(const fin *f, const body *s, uint32_t i) {
  * POP_EXCEPT and the jump after the body move along. */
 static void add_way_out(const fin *f, build *b, const body *s, uint32_t i) {
     const upy_nin *in = &f->ins[i];
-    int32_t after = s->e + 1;
+    int32_t after = way_on(s);
     uint32_t base = b->n, k;
     if (in->op == N_CALL_FINALLY) {
-        add_copy(f, b, s, (int32_t)i + 1, 1);
+        add_copy(f, b, s,
+                 (int32_t)i + 1 + (s->kind == K_LEAVING && !s->keeps[i]), 1,
+                 s->kind == K_LEAVING && s->keeps[i]);
     } else if (s->kind == K_WITH) {
         add_exit_call(f, b, in, exit_await(f, (uint32_t)s->h));
         add_jump_to(f, b, in, after);
     } else {
         if (s->kind == K_NAME)
             keep(b, &f->ins[after++]);
-        add_copy(f, b, s, after, 0);
-        /* (The jump is on the line of the body's last instruction.) */
-        add_jump_to(f, b, b->n > base ? &b->out[b->n - 1] : in, after);
+        add_copy(f, b, s, after, 0, 0);
+        /* (The jump is on the line of the body's last instruction; 3.9's
+         * peephole optimizer drops it after a return.) */
+        if (b->n == base || b->out[b->n - 1].op != N_RETURN)
+            add_jump_to(f, b, b->n > base ? &b->out[b->n - 1] : in, after);
     }
     /* The deletion of a name has no line of its own: each copy is on the
      * line of the statement it is written for (3.9
@@ -261,10 +304,30 @@ static void add_with_handler(const fin *f, build *b, const body *s,
     }
 }
 
+/* A way out of a K_LEAVING body in the exception's copy (POP_FINALLY p,
+ * the ROT_TWO; POP_TOP of the None after it dropped), as 3.9 writes it
+ * (compiler_unwind_fblock, FINALLY_END): the exception's three values
+ * and the frame popped, under the return value where p says one is on
+ * top. */
+static void add_frame_exit(build *b, const upy_nin *in) {
+    int k;
+    if (in->arg)
+        add(b, in, N_ROT_FOUR, 0);
+    for (k = 0; k < 3; k++)
+        add(b, in, N_POP_TOP, 0);
+    if (in->arg)
+        add(b, in, N_ROT_FOUR, 0);
+    add(b, in, N_POP_EXCEPT, 0);
+}
+
 /* What input instruction i of body s becomes. */
 static void add_one(const fin *f, build *b, const body *s, uint32_t i) {
     const upy_nin *in = &f->ins[i];
-    if (is_way_in(f, s, i))
+    if (s->kind == K_LEAVING && s->drop[i])
+        return;
+    if (s->kind == K_LEAVING && in->op == N_POP_FINALLY)
+        add_frame_exit(b, in);
+    else if (is_way_in(f, s, i))
         add_way_out(f, b, s, i);
     else if (s->kind == K_WITH && (int32_t)i >= s->h && (int32_t)i <= s->e)
         add_with_handler(f, b, s, i);
@@ -282,7 +345,8 @@ static uint32_t out_size(const fin *f, const body *s) {
     for (i = 0; i < f->n; i++)
         if (is_way_in(f, s, i))
             n += (uint32_t)(s->e - s->h) + 8;
-    return n;
+    /* (A way out of the exception's copy grows by up to four.) */
+    return n + (s->kind == K_LEAVING ? 2 * (uint32_t)(s->e - s->h) : 0);
 }
 
 /* Input targets to output indexes. */
@@ -395,14 +459,20 @@ static unpyc_status reach(fin *f, uint32_t *nwork, uint32_t from, int32_t i,
  * the handler of a block set up in the body, a return address as if the
  * call of an outer body came back, POP_EXCEPT of the handler's own frame
  * as the end of the walk (an except clause leaves the handler there). */
-static unpyc_status step(fin *f, uint32_t *nwork, uint32_t i, int32_t d) {
+static unpyc_status step(fin *f, const body *s, uint32_t *nwork, uint32_t i,
+                         int32_t d) {
     const upy_nin *in = &f->ins[i];
     unpyc_status st;
     switch (in->op) {
     case N_END_FINALLY:
         return UNPYC_OK;
-    case N_BEGIN_FINALLY:
     case N_POP_FINALLY:
+        /* A way out of the body, its six values (and a return value) on
+         * the stack: leaving_shape reads what follows. */
+        if (s->kind == K_LEAVING && d == 6 + (in->arg != 0))
+            return UNPYC_OK;
+        return odd(f, i, "a way out of a finally body");
+    case N_BEGIN_FINALLY:
     case N_WITH_CLEANUP_START:
     case N_WITH_CLEANUP_FINISH:
         return odd(f, i, "a way out of a finally body");
@@ -462,7 +532,7 @@ static unpyc_status find_end(fin *f, body *s) {
             return odd(f, i, "code before its handler");
         if (f->ins[i].op == N_END_FINALLY && f->depth[i] != 6)
             return odd(f, i, "END_FINALLY");
-        if ((st = step(f, &nwork, i, f->depth[i])) != UNPYC_OK)
+        if ((st = step(f, s, &nwork, i, f->depth[i])) != UNPYC_OK)
             return st;
     }
     return last > (uint32_t)s->e ? odd(f, last, "code after END_FINALLY")
@@ -502,7 +572,13 @@ static body_kind kind_of(const fin *f, uint32_t i) {
         return K_WITH;
     if (is_except_chain(f, h))
         return K_EXCEPT;
-    return is_name_deletion(f, (int32_t)i, h) ? K_NAME : K_FINALLY;
+    if (is_name_deletion(f, (int32_t)i, h))
+        return K_NAME;
+    /* (No statement leaves a None alone on the stack.) */
+    return i > 0 && f->ins[i - 1].op == N_LOAD_CONST && f->ins[i - 1].obj &&
+                   f->ins[i - 1].obj->kind == UPY_NONE
+               ? K_LEAVING
+               : K_FINALLY;
 }
 
 /* Sets s->e for a with's exit at s->h: WITH_CLEANUP_START [await];
@@ -530,6 +606,87 @@ static int jumped_into(const fin *f, const body *s) {
     return 0;
 }
 
+/* Marks what the rewrite of K_LEAVING body s drops at a CALL_FINALLY c of
+ * it (compile.c compiler_unwind_fblock, FINALLY_TRY2): the None is
+ * popped after the call (POP_BLOCK; CALL_FINALLY; POP_TOP) or, where a
+ * return value is on top, before it (POP_BLOCK; ROT_TWO; POP_TOP;
+ * CALL_FINALLY), and the value stays under the body. */
+static int mark_leaving_call(const fin *f, body *s, uint32_t c) {
+    const upy_nin *in = f->ins;
+    if (c >= 1 && c + 1 < f->n && in[c - 1].op == N_POP_BLOCK &&
+        in[c + 1].op == N_POP_TOP) {
+        s->drop[c + 1] = 1;
+        return 0;
+    }
+    if (c < 3 || in[c - 1].op != N_POP_TOP || in[c - 2].op != N_SWAP ||
+        in[c - 2].arg != 2 || in[c - 3].op != N_POP_BLOCK)
+        return -1;
+    s->drop[c - 1] = s->drop[c - 2] = 1;
+    s->keeps[c] = 1;
+    return 0;
+}
+
+/* Marks what the rewrite of K_LEAVING body s drops: 3.8 pushes None before
+ * the try (SETUP_FINALLY at `setup`) and pops it after the body's
+ * END_FINALLY, at each CALL_FINALLY of it (mark_leaving_call) and after
+ * each way out of the body (POP_FINALLY p; [ROT_TWO;] POP_TOP, compile.c
+ * compiler_unwind_fblock FINALLY_END), where find_end found the frame's
+ * six values; 3.9 has no None. */
+static unpyc_status mark_leaving(fin *f, body *s, uint32_t setup) {
+    uint32_t i, e = (uint32_t)s->e;
+    if (e + 1 >= f->n || f->ins[e + 1].op != N_POP_TOP)
+        return odd(f, e, "a finally body's end");
+    s->drop[setup - 1] = s->drop[e + 1] = 1;
+    for (i = (uint32_t)s->h; i < e; i++) {
+        const upy_nin *in = &f->ins[i];
+        uint32_t tail = i + 1 + (in->arg != 0);
+        if (in->op != N_POP_FINALLY)
+            continue;
+        if (f->depth[i] != 6 + (in->arg != 0) || tail >= e ||
+            f->ins[tail].op != N_POP_TOP ||
+            (in->arg && (f->ins[i + 1].op != N_SWAP || f->ins[i + 1].arg != 2)))
+            return odd(f, i, "a way out of a finally body");
+        s->drop[i + 1] = s->drop[tail] = 1;
+    }
+    for (i = 0; i < f->n; i++)
+        if (f->ins[i].op == N_CALL_FINALLY && f->ins[i].target == s->h &&
+            mark_leaving_call(f, s, i))
+            return odd(f, i, "a way into a finally body");
+    for (i = 0; i < f->n; i++)
+        if (f->ins[i].target >= 0 && s->drop[f->ins[i].target] &&
+            f->ins[i].target != (int32_t)setup - 1)
+            return odd(f, i, "a jump to a None's POP_TOP");
+    return UNPYC_OK;
+}
+
+/* The SETUP_FINALLY of the handler at h. */
+static int32_t setup_of(const fin *f, int32_t h) {
+    uint32_t i;
+    for (i = 0; i < f->n; i++)
+        if (f->ins[i].op == N_SETUP_FINALLY && f->ins[i].target == h)
+            return (int32_t)i;
+    return -1;
+}
+
+/* The tables of body s (see body). */
+static unpyc_status body_tables(fin *f, body *s) {
+    int32_t setup;
+    s->map =
+        upy_arena_array(f->arena, (size_t)(s->e - s->h) + 1, sizeof *s->map);
+    if (!s->map)
+        return no_memory(f);
+    if (s->kind != K_LEAVING)
+        return UNPYC_OK;
+    s->drop = upy_arena_array(f->arena, f->n, sizeof *s->drop);
+    s->keeps = upy_arena_array(f->arena, f->n, sizeof *s->keeps);
+    if (!s->drop || !s->keeps)
+        return no_memory(f);
+    setup = setup_of(f, s->h);
+    if (setup < 1)
+        return odd(f, (uint32_t)s->h, "a finally body's try");
+    return mark_leaving(f, s, (uint32_t)setup);
+}
+
 /* Finds and rewrites the body at the handler pending[last]. */
 static unpyc_status take_body(fin *f, int32_t *pending, uint32_t last,
                               uint8_t kind) {
@@ -537,9 +694,17 @@ static unpyc_status take_body(fin *f, int32_t *pending, uint32_t last,
     unpyc_status st;
     s.kind = kind;
     s.h = pending[last];
+    s.drop = s.keeps = NULL;
     st = kind == K_WITH ? find_with_end(f, &s) : find_end(f, &s);
+    if (st == UNPYC_OK)
+        st = body_tables(f, &s);
     if (st != UNPYC_OK)
         return st;
+    /* (The way on after the body is code, but where the body returns.) */
+    if (s.h > 0 && f->ins[s.h - 1].op == N_BEGIN_FINALLY &&
+        (uint32_t)way_on(&s) + (s.kind == K_NAME) >= f->n &&
+        (s.e == s.h || f->ins[s.e - 1].op != N_RETURN))
+        return odd(f, (uint32_t)s.e, "a finally body's end");
     if (jumped_into(f, &s))
         return odd(f, (uint32_t)s.h, "a jump into a finally body");
     return rewrite(f, &s, pending, last);

@@ -116,3 +116,4 @@ async def async_with_body(a, c):
 async def async_with_return(a):
     async with a as b:
         return b
+
