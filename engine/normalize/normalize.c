@@ -48,12 +48,12 @@ typedef struct norm_rules {
      * block (RETURN_CONST), before it copies returns into the jumps to
      * them. */
     uint8_t fuses_const_return;
-    /* 3.9 has no duplicate_exits_without_lineno (3.10 compile.c): the
-     * return after a finally body's copy stays one block (exits.c; 3.8
-     * calls its finally body, CALL_FINALLY, and has no such copy). */
+    /* 3.8-3.9 have no duplicate_exits_without_lineno (3.10 compile.c): the
+     * return after a finally body's copy stays one block (exits.c; 3.8's
+     * copies are finally.c's, made as 3.9 makes them). */
     uint8_t no_exit_copies;
-    /* 3.9's peephole.c threads a try's jumps to its end through the jump
-     * there, which it leaves unreachable (unthread.c). */
+    /* 3.8-3.9's peephole.c threads a try's jumps to its end through the
+     * jump there, which it leaves unreachable (unthread.c). */
     uint8_t threads_try_exits;
     upy_layout layout;
 } norm_rules;
@@ -63,6 +63,8 @@ static const norm_rules rules_table[] = {
     {.minor = 8,
      .call_slots = 1,
      .function_qualname = 1,
+     .no_exit_copies = 1,
+     .threads_try_exits = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .merges_lambdas_on_a_line = 1}},
