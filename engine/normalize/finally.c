@@ -31,11 +31,14 @@
  * way, WITH_EXCEPT_START and the test of what it returned on the
  * exception's.
  *
+ * A finally body that a return, break or continue leaves (POP_FINALLY)
+ * has a None under the try in 3.8, which the copies drop (mark_leaving).
+ *
  * Bodies are taken innermost first (the handler laid out last first), so
- * that a body copied has no subroutine of its own left in it.  A finally
- * body that leaves early (POP_FINALLY: a return, break or continue in
- * it) and any shape the compiler does not write stay unsupported: the
- * pass fails with UNPYC_E_UNSUPPORTED and the function is marked.
+ * that a body copied has no subroutine of its own left in it.  Each is
+ * checked by a walk of the exception's way through it (find_end); any
+ * shape the compiler does not write stays unsupported: the pass fails
+ * with UNPYC_E_UNSUPPORTED and the function is marked.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +52,7 @@ typedef enum body_kind {
     K_NAME,    /* the deletion of an `except ... as` name */
     K_WITH,    /* a with's exit */
     /* A finally body a return, break or continue leaves (see
-     * leaving_shape): 3.8 keeps a None under the try for it. */
+     * mark_leaving): 3.8 keeps a None under the try for it. */
     K_LEAVING,
 } body_kind;
 
@@ -65,8 +68,19 @@ typedef struct body {
     int32_t *map;
 } body;
 
+/* The work a code's rewrites may take, in instructions rewritten: each
+ * body costs a pass over the code, and crafted code of many thousands of
+ * tries would cost quadratic time. */
+#define FINALLY_BUDGET ((uint64_t)1 << 26)
+
 typedef struct fin {
-    upy_arena *arena;
+    /* Each rewrite writes the code into one scratch arena of two and
+     * releases the other, which held the code before (the tables of a
+     * body live with its output): memory stays that of two copies. */
+    upy_arena *parent, *arena;
+    upy_arena scratch[2];
+    int cur; /* the scratch arena holding the code, -1: parent */
+    uint64_t budget;
     unpyc_error *err;
     upy_nin *ins;
     uint32_t n;
@@ -419,6 +433,12 @@ static unpyc_status rewrite(fin *f, const body *s, int32_t *pending,
                             uint32_t npending) {
     build b;
     uint32_t i;
+    if (f->budget < f->n)
+        return upy_fail(f->err, UNPYC_E_TOO_LARGE, -1,
+                        "finally bodies in %u instructions past the work "
+                        "the decompiler gives them",
+                        (unsigned)f->n);
+    f->budget -= f->n;
     b.cap = s ? out_size(f, s) : f->n + f->n / 2 + 8;
     b.n = 0;
     b.out = upy_arena_array_uncleared(f->arena, b.cap, sizeof *b.out);
@@ -439,7 +459,26 @@ static unpyc_status rewrite(fin *f, const body *s, int32_t *pending,
         pending[i] = b.new_of[pending[i]];
     f->ins = b.out;
     f->n = b.n;
+    if (f->cur >= 0)
+        upy_arena_release(&f->scratch[f->cur]);
+    f->cur = f->arena == &f->scratch[0] ? 0 : 1;
     return UNPYC_OK;
+}
+
+/* Starts the scratch arena the next rewrite writes into. */
+static void next_arena(fin *f) {
+    int next = f->cur == 0 ? 1 : 0;
+    upy_arena_init_scratch(&f->scratch[next], f->parent);
+    f->arena = &f->scratch[next];
+}
+
+/* Releases the scratch arenas (the code's, and the next's while it is
+ * started). */
+static void release_arenas(fin *f) {
+    int k;
+    for (k = 0; k < 2; k++)
+        if (f->arena == &f->scratch[k] || f->cur == k)
+            upy_arena_release(&f->scratch[k]);
 }
 
 /* Hands depth d to instruction i in the walk of find_end. */
@@ -510,8 +549,8 @@ static unpyc_status find_end(fin *f, body *s) {
     if (f->cap < f->n) {
         f->cap = f->n * 2;
         f->depth =
-            upy_arena_array_uncleared(f->arena, f->cap, sizeof *f->depth);
-        f->work = upy_arena_array_uncleared(f->arena, f->cap, sizeof *f->work);
+            upy_arena_array_uncleared(f->parent, f->cap, sizeof *f->depth);
+        f->work = upy_arena_array_uncleared(f->parent, f->cap, sizeof *f->work);
         if (!f->depth || !f->work)
             return no_memory(f);
     }
@@ -695,6 +734,7 @@ static unpyc_status take_body(fin *f, int32_t *pending, uint32_t last,
     s.kind = kind;
     s.h = pending[last];
     s.drop = s.keeps = NULL;
+    next_arena(f);
     st = kind == K_WITH ? find_with_end(f, &s) : find_end(f, &s);
     if (st == UNPYC_OK)
         st = body_tables(f, &s);
@@ -724,7 +764,7 @@ static int by_start(const void *a, const void *b) {
  * kind, *count of them). */
 static unpyc_status list_handlers(fin *f, int32_t **pending, uint8_t **kind,
                                   uint32_t *count) {
-    handler *all = upy_arena_array(f->arena, f->n + 1, sizeof *all);
+    handler *all = upy_arena_array(f->parent, f->n + 1, sizeof *all);
     uint32_t i, n = 0;
     if (!all)
         return no_memory(f);
@@ -738,8 +778,8 @@ static unpyc_status list_handlers(fin *f, int32_t **pending, uint8_t **kind,
         all[n++].kind = (uint8_t)kind_of(f, i);
     }
     qsort(all, n, sizeof *all, by_start);
-    *pending = upy_arena_array(f->arena, n + 1, sizeof **pending);
-    *kind = upy_arena_array(f->arena, n + 1, sizeof **kind);
+    *pending = upy_arena_array(f->parent, n + 1, sizeof **pending);
+    *kind = upy_arena_array(f->parent, n + 1, sizeof **kind);
     if (!*pending || !*kind)
         return no_memory(f);
     for (i = 0; i < n; i++) {
@@ -775,32 +815,53 @@ static void find_none(fin *f, const upy_code *code) {
     }
 }
 
-unpyc_status upy_normalize_finally(upy_ncode *code, upy_arena *arena,
-                                   unpyc_error *err) {
-    fin f;
+/* The rewrites of code in f, innermost body first. */
+static unpyc_status take_bodies(fin *f) {
     int32_t *pending;
     uint8_t *kind;
     uint32_t count, i;
     unpyc_status st;
+    next_arena(f);
+    if ((st = rewrite(f, NULL, NULL, 0)) != UNPYC_OK ||
+        (st = list_handlers(f, &pending, &kind, &count)) != UNPYC_OK)
+        return st;
+    /* Inner bodies first: those laid out last. */
+    for (i = count; i-- > 0;)
+        if ((st = take_body(f, pending, i, kind[i])) != UNPYC_OK)
+            return st;
+    for (i = 0; i < f->n; i++)
+        if (is_subroutine_op(f->ins[i].op))
+            return odd(f, i, "an instruction of a finally body left over");
+    return UNPYC_OK;
+}
+
+unpyc_status upy_normalize_finally(upy_ncode *code, upy_arena *arena,
+                                   unpyc_error *err) {
+    fin f;
+    unpyc_status st;
+    upy_nin *kept;
     if (!has_subroutines(code))
         return UNPYC_OK;
     memset(&f, 0, sizeof f);
-    f.arena = arena;
+    f.parent = f.arena = arena;
+    f.cur = -1;
+    f.budget = FINALLY_BUDGET;
     f.err = err;
     f.ins = code->ins;
     f.n = code->count;
     find_none(&f, code->code);
-    if ((st = rewrite(&f, NULL, NULL, 0)) != UNPYC_OK ||
-        (st = list_handlers(&f, &pending, &kind, &count)) != UNPYC_OK)
-        return st;
-    /* Inner bodies first: those laid out last. */
-    for (i = count; i-- > 0;)
-        if ((st = take_body(&f, pending, i, kind[i])) != UNPYC_OK)
-            return st;
-    for (i = 0; i < f.n; i++)
-        if (is_subroutine_op(f.ins[i].op))
-            return odd(&f, i, "an instruction of a finally body left over");
-    code->ins = f.ins;
-    code->count = f.n;
-    return UNPYC_OK;
+    st = take_bodies(&f);
+    if (st == UNPYC_OK) {
+        kept = upy_arena_array_uncleared(arena, f.n ? f.n : 1, sizeof *kept);
+        if (!kept) {
+            f.arena = arena;
+            st = no_memory(&f);
+        } else {
+            memcpy(kept, f.ins, f.n * sizeof *kept);
+            code->ins = kept;
+            code->count = f.n;
+        }
+    }
+    release_arenas(&f);
+    return st;
 }

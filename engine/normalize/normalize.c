@@ -863,10 +863,14 @@ static int32_t with_exit_call(const norm *nm, uint32_t i) {
  * POP_JUMP_IF_FALSE after it are one N_JUMP_IF_NOT_EXC_MATCH, as 3.9+
  * spells it.  Returns the index of the jump, or -1. */
 static int32_t exception_match_jump(const norm *nm, uint32_t i) {
-    if (at(nm, i)->arg != 10 || !op_is(nm, i + 1, UPY_OP_POP_JUMP_IF_FALSE) ||
-        nm->is_target[i + 1])
+    uint32_t j = i + 1;
+    /* (A jump past 65535 bytes has EXTENDED_ARG before it.) */
+    while (op_is(nm, j, UPY_OP_EXTENDED_ARG) && !nm->is_target[j])
+        j++;
+    if (at(nm, i)->arg != 10 || !op_is(nm, j, UPY_OP_POP_JUMP_IF_FALSE) ||
+        nm->is_target[j])
         return -1;
-    return (int32_t)i + 1;
+    return (int32_t)j;
 }
 
 /* The END_ASYNC_FOR of the async for whose header GET_ANEXT at i
