@@ -78,7 +78,16 @@ static long long effect(const upy_nin *in, int taken) {
     case N_SETUP_WITH:
     case N_POP_BLOCK:
     case N_ROT_FOUR:
+    case N_POP_FINALLY:
+    case N_WITH_CLEANUP_START:
+    case N_WITH_CLEANUP_FINISH:
         return 0;
+    case N_BEGIN_FINALLY:
+        return 1;
+    case N_CALL_FINALLY: /* (the address; the call comes back without it) */
+        return taken;
+    case N_END_FINALLY:
+        return -1;
     case N_LOAD_SUPER_ATTR:
         return arg & 1 ? -1 : -2;
     case N_STORE_ATTR:

@@ -179,6 +179,19 @@ typedef enum upy_nop {
      * POP_JUMP_IF_FALSE): target = the next clause (type, type -> ) */
     N_JUMP_IF_NOT_EXC_MATCH,
     N_ROT_FOUR, /* (a, b, c, d -> d, a, b, c) */
+    /* 3.8's finally subroutine, as lowering meets it.  finally.c turns
+     * these into the copies 3.9's compiler makes, before blocks.c runs.
+     * BEGIN_FINALLY pushes NULL and falls into the finally body,
+     * CALL_FINALLY (target = the body) pushes the address to come back
+     * to, END_FINALLY ends the body or an except chain, POP_FINALLY (arg =
+     * preserve_tos) leaves it early; WITH_CLEANUP_START and
+     * WITH_CLEANUP_FINISH call a with's __exit__. */
+    N_BEGIN_FINALLY,
+    N_CALL_FINALLY,
+    N_END_FINALLY,
+    N_POP_FINALLY,
+    N_WITH_CLEANUP_START,
+    N_WITH_CLEANUP_FINISH,
     N_COUNT
 } upy_nop;
 

@@ -61,12 +61,12 @@ typedef struct norm_rules {
      * block (RETURN_CONST), before it copies returns into the jumps to
      * them. */
     uint8_t fuses_const_return;
-    /* 3.9 has no duplicate_exits_without_lineno (3.10 compile.c): the
-     * return after a finally body's copy stays one block (exits.c; 3.8
-     * calls its finally body, CALL_FINALLY, and has no such copy). */
+    /* 3.8-3.9 have no duplicate_exits_without_lineno (3.10 compile.c): the
+     * return after a finally body's copy stays one block (exits.c; 3.8's
+     * copies are finally.c's, made as 3.9 makes them). */
     uint8_t no_exit_copies;
-    /* 3.9's peephole.c threads a try's jumps to its end through the jump
-     * there, which it leaves unreachable (unthread.c). */
+    /* 3.8-3.9's peephole.c threads a try's jumps to its end through the
+     * jump there, which it leaves unreachable (unthread.c). */
     uint8_t threads_try_exits;
     /* 3.10 copies an exit block that starts with POP_BLOCK (no line: the
      * end of a try body before its finally, of a with body before its
@@ -90,6 +90,8 @@ static const norm_rules rules_table[] = {
      .call_slots = 1,
      .function_qualname = 1,
      .passes_lone_kwargs = 1,
+     .no_exit_copies = 1,
+     .threads_try_exits = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .merges_lambdas_on_a_line = 1}},
@@ -1118,10 +1120,14 @@ static unpyc_status put_jump_instead(norm *nm, uint32_t i) {
  * POP_JUMP_IF_FALSE after it are one N_JUMP_IF_NOT_EXC_MATCH, as 3.9+
  * spells it.  Returns the index of the jump, or -1. */
 static int32_t exception_match_jump(const norm *nm, uint32_t i) {
-    if (at(nm, i)->arg != 10 || !op_is(nm, i + 1, UPY_OP_POP_JUMP_IF_FALSE) ||
-        nm->is_target[i + 1])
+    uint32_t j = i + 1;
+    /* (A jump past 65535 bytes has EXTENDED_ARG before it.) */
+    while (op_is(nm, j, UPY_OP_EXTENDED_ARG) && !nm->is_target[j])
+        j++;
+    if (at(nm, i)->arg != 10 || !op_is(nm, j, UPY_OP_POP_JUMP_IF_FALSE) ||
+        nm->is_target[j])
         return -1;
-    return (int32_t)i + 1;
+    return (int32_t)j;
 }
 
 /* The END_ASYNC_FOR of the async for whose header GET_ANEXT at i
@@ -2313,6 +2319,18 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         if (!r->rotates_captures)
             return unsupported(nm, i);
         return put_capture_rotation(nm, in->arg, i);
+    case UPY_OP_BEGIN_FINALLY:
+        return put(nm, N_BEGIN_FINALLY, 0, NULL, i);
+    case UPY_OP_CALL_FINALLY:
+        return emit_jump(nm, N_CALL_FINALLY, 0, i, 0);
+    case UPY_OP_END_FINALLY:
+        return put(nm, N_END_FINALLY, 0, NULL, i);
+    case UPY_OP_POP_FINALLY:
+        return put(nm, N_POP_FINALLY, in->arg, NULL, i);
+    case UPY_OP_WITH_CLEANUP_START:
+        return put(nm, N_WITH_CLEANUP_START, 0, NULL, i);
+    case UPY_OP_WITH_CLEANUP_FINISH:
+        return put(nm, N_WITH_CLEANUP_FINISH, 0, NULL, i);
     case UPY_OP_LOAD_ASSERTION_ERROR:
         return put(nm, N_LOAD_ASSERTION_ERROR, 0, NULL, i);
     case UPY_OP_SETUP_ANNOTATIONS:
@@ -2476,6 +2494,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
         return upy_fail(err, UNPYC_E_CORRUPT, -1,
                         "KW_NAMES with no call after it");
     st = resolve(&nm, out);
+    if (st == UNPYC_OK)
+        st = upy_normalize_finally(out, arena, err);
     if (st == UNPYC_OK)
         st = upy_normalize_blocks(out, arena, err);
     if (st == UNPYC_OK && nm.rules->threads_try_exits)

@@ -21,6 +21,12 @@ unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
 unpyc_status upy_normalize_layout(upy_ncode *code, upy_arena *arena,
                                   unpyc_error *err);
 
+/* finally.c: turns 3.8's finally subroutine (BEGIN_FINALLY,
+ * CALL_FINALLY, END_FINALLY, WITH_CLEANUP_*) into the copies of the
+ * finally body 3.9's compiler makes (upy_normalize runs it before
+ * upy_normalize_blocks). */
+unpyc_status upy_normalize_finally(upy_ncode *code, upy_arena *arena,
+                                   unpyc_error *err);
 /* blocks.c: turns the SETUP_* / POP_BLOCK block stack of 3.8-3.10 into
  * the handlers 3.11's exception table gives, with 3.11's handler code
  * (upy_normalize runs it first). */

@@ -18,11 +18,16 @@ int upy_is_identifier(const char *s) {
     const unsigned char *c = (const unsigned char *)s;
     if (!s || !*s || (*c >= '0' && *c <= '9'))
         return 0;
-    for (; *c; c++)
+    for (; *c; c++) {
         if (!(*c == '_' || (*c >= 'a' && *c <= 'z') ||
               (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
               *c >= 0x80))
             return 0;
+        /* A lone surrogate (ED A0-BF ..., as str objects hold it) is no
+         * letter: `**{'\udc80': 10}` is no keyword argument. */
+        if (*c == 0xED && c[1] >= 0xA0 && c[1] <= 0xBF)
+            return 0;
+    }
     for (k = 0; k < sizeof keywords / sizeof *keywords; k++)
         if (strcmp(s, keywords[k]) == 0)
             return 0;
