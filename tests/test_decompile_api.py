@@ -66,18 +66,11 @@ with open(os.path.join(folder, "sample_mod.py"), "w") as f:
 sys.path.insert(0, folder)
 import sample_mod
 
-at_bar = sys.version_info >= (3, 11)
 results = {}
-# The try statement: at the bar from 3.11 on; before, marked and caught.
+# The try statement, on every version (3.8-3.10's block stack is read as
+# 3.11's exception table): verified, the same text either way.
 guarded_text = unpyc.decompile(sample_mod.guarded)
-if at_bar:
-    results["try"] = unpyc.decompile(sample_mod.guarded, on_mismatch="raise") == guarded_text
-else:
-    try:
-        unpyc.decompile(sample_mod.guarded, on_mismatch="raise")
-        results["try"] = "verify passed"
-    except unpyc.VerificationError as e:
-        results["try"] = "# unpyc: " in guarded_text and bool(e.detail)
+results["try"] = unpyc.decompile(sample_mod.guarded, on_mismatch="raise") == guarded_text
 objects = {
     "module": sample_mod,
     "function": sample_mod.helper,
@@ -90,16 +83,8 @@ objects = {
 for label, obj in objects.items():
     text = unpyc.decompile(obj, verify=False)
     compile(text, "<decompiled>", "exec")
-    if at_bar or label != "module":
-        # Verification (the default) passes and gives the same text.
-        results[label] = unpyc.decompile(obj) == text
-    else:
-        # The module holds the try statement.
-        try:
-            unpyc.decompile(obj, on_mismatch="raise")
-            results[label] = "verify passed"
-        except unpyc.VerificationError as e:
-            results[label] = e.source == text
+    # Verification (the default) passes and gives the same text.
+    results[label] = unpyc.decompile(obj) == text
 module_text = unpyc.decompile(sample_mod)
 results["module_shape"] = (
     "def helper(a, b=2, *rest, key=None, **extra):" in module_text
@@ -145,12 +130,9 @@ pyc = py_compile.compile(os.path.join(folder, "sample_mod.py"), cfile=os.path.jo
 plain_module_text = unpyc.decompile(sample_mod, verify=False)
 results["pyc"] = unpyc.decompile_pyc(pyc, verify=False) == plain_module_text
 # Verified by this interpreter (the file's own version): no note when
-# equivalent; before 3.11 the try statement is not, and the note says so.
+# equivalent.
 verified_pyc = unpyc.decompile_pyc(pyc)
-results["pyc_verified"] = verified_pyc == plain_module_text if at_bar else (
-    verified_pyc.startswith("# unpyc: NOT equivalent (verified with Python %d.%d."
-                            % sys.version_info[:2])
-    and "# unpyc:   guarded: " in verified_pyc)
+results["pyc_verified"] = verified_pyc == plain_module_text
 print(json.dumps(results))
 '''
 
