@@ -2,11 +2,9 @@
 object it takes, its verification (on by default) and what it does on a
 mismatch.
 
-Decompilation is held to the round-trip bar on 3.11-3.13 hosts (issue 3).
-On 3.8-3.10 hosts the engine does not yet structure the block-stack
-instructions of try and with (SETUP_FINALLY, POP_BLOCK, ...): code without
-them decompiles as anywhere, and a try statement comes out marked as not
-recovered, which verification reports instead of passing it off as correct.
+Decompilation is held to the round-trip bar on every host, 3.8-3.13: the
+block-stack instructions of 3.8-3.10's try and with (SETUP_FINALLY,
+POP_BLOCK, ...) are read as 3.11's exception table (engine/normalize).
 """
 
 from __future__ import annotations
