@@ -1871,13 +1871,45 @@ static int is_class_end_copy(const rec *r, const upy_block *bb) {
  * came out with `pass` for the return: the finally body's copy split by
  * its `if` hid the return after it, the call ran as a lone value, and only
  * the return was left out. */
+/* Whether block b is in the body of a for loop: a header ending in
+ * FOR_ITER dominates it.  (A with's way on when __exit__ swallows the
+ * exception, POP_EXCEPT; POP_TOP; POP_TOP; RETURN_CONST None, has the same
+ * unrun POP_TOP, of the exit, outside any loop.) */
+static int in_for_loop(const rec *r, int32_t b) {
+    while ((b = blk(r, b)->idom) != UPY_NO_BLOCK)
+        if (blk(r, b)->is_loop_header &&
+            ins(r, blk(r, b)->end - 1)->op == N_FOR_ITER)
+            return 1;
+    return 0;
+}
+
+/* Whether the `return None` ending block bb follows a POP_TOP recovery
+ * never ran: the pop of a for loop's iterator, so the return leaves the
+ * loop (a `return` or a `break` to the function's end) and is no implicit
+ * `return None` ending the function.  Worked example (3.12-3.13):
+ *     for x in a:
+ *         try: x()
+ *         except KeyError as e:
+ *             if e: break
+ *             continue
+ *         finally: d()
+ * the break is POP_EXCEPT; del e; d(); POP_TOP; RETURN_CONST None (the
+ * jump to the loop's exit threaded into its return); recovery printed
+ * `if e: pass` and ran none of it. */
+static int pops_unrun_iterator(const rec *r, const upy_block *bb) {
+    uint32_t pop = bb->end - 3;
+    return bb->end - bb->start >= 3 && ins(r, pop)->op == N_POP_TOP &&
+           !r->evaluated[pop] && !r->skip[pop] &&
+           in_for_loop(r, (int32_t)(bb - blk(r, 0)));
+}
+
 static int return_printed(const rec *r, const upy_block *bb) {
     uint32_t b, n = bb->end - bb->start;
     const upy_nin *value = ins(r, bb->end - 2);
-    if (n == 1 ||
-        (ins(r, bb->end - 1)->obj &&
-         ins(r, bb->end - 1)->obj->kind == UPY_NONE) ||
-        rec_loads_none(value))
+    if (n == 1 || (((ins(r, bb->end - 1)->obj &&
+                     ins(r, bb->end - 1)->obj->kind == UPY_NONE) ||
+                    rec_loads_none(value)) &&
+                   !pops_unrun_iterator(r, bb)))
         return 1;
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *o = blk(r, b);
