@@ -655,6 +655,20 @@ static int leaves_handler(const bs *b, uint32_t p) {
     return ins(b, p - 1)->op == N_POP_EXCEPT;
 }
 
+/* The block the dead normal exit of a with takes, after instruction p
+ * (POP_BLOCK; the exit call; a jump): that around the with, when the
+ * with's body never falls off its end (p returns or raises).  3.10's
+ * compiler drops the exit; left without a handler it would split the
+ * block around the with (a try whose finally body follows it). */
+static block *dead_with_exit_block(const bs *b, uint32_t p) {
+    block *k = b->st[p].top;
+    if (upy_nin_falls_through(ins(b, p)) || !k || k->kind != B_WITH)
+        return NULL;
+    for (k = k->up; k && (k->kind == B_FRAME || k->kind == B_LASTI);)
+        k = k->up;
+    return k;
+}
+
 /* The with dead code at i is covered by, or NULL.  3.8 and 3.9 keep the
  * dead end of an except clause whose body left it, and the dead jump
  * after an except chain (compile.c compiler_try_except), inside the
@@ -679,6 +693,8 @@ static block *dead_code_with(const bs *b, uint32_t i) {
     block *k;
     while (p > 0 && b->st[p - 1].depth < 0)
         p--;
+    if (p > 0 && ins(b, p)->op == N_POP_BLOCK)
+        return dead_with_exit_block(b, p - 1);
     if (p == 0 || !leaves_handler(b, p - 1))
         return NULL;
     for (k = b->st[p - 1].top; k && (k->kind == B_FRAME || k->kind == B_LASTI);)

@@ -156,3 +156,19 @@ def break_from_handler_in_with(m, xs, f):
                 break
     return 1
 
+
+
+
+def with_always_leaving_in_try_finally(self, done):
+    # The with's normal exit is dead (3.8 / 3.9 keep it inside the try):
+    # it takes the try's block, not none (concurrent.futures Future.result).
+    try:
+        with self.lock:
+            if self.state in [1, 2]:
+                raise ValueError()
+            elif self.state == done:
+                return self.get()
+            else:
+                raise KeyError()
+    finally:
+        self = None
