@@ -584,8 +584,12 @@ static void put_own(const bs *b, uint32_t i, upy_nin *out, uint32_t *n) {
     }
     if (in->target >= 0)
         o->target = (int32_t)b->first[in->target];
-    /* (POP_EXCEPT is past the end of its handler's block.) */
-    cover(b, in->op == N_POP_EXCEPT && s->top ? s->top->up : s->top, o);
+    /* (POP_EXCEPT is past the end of its handler's block; dead code has
+     * none, see dead_code_with.) */
+    cover(b,
+          in->op == N_POP_EXCEPT && s->top && s->depth >= 0 ? s->top->up
+                                                            : s->top,
+          o);
 }
 
 static unpyc_status rebuild(bs *b, upy_ncode *code) {
@@ -637,6 +641,67 @@ static int alloc_tables(bs *b) {
     return 0;
 }
 
+/* Whether reached instruction p leaves a handler: the RERAISE ending an
+ * except chain, or the jump after its POP_EXCEPT [POP_TOP of a loop's
+ * iterator] (a break or continue from the clause). */
+static int leaves_handler(const bs *b, uint32_t p) {
+    const upy_nin *in = ins(b, p);
+    if (in->op == N_RERAISE)
+        return 1;
+    if (in->op != N_JUMP || p == 0)
+        return 0;
+    if (ins(b, p - 1)->op == N_POP_TOP && p >= 2)
+        p--;
+    return ins(b, p - 1)->op == N_POP_EXCEPT;
+}
+
+/* The block the dead normal exit of a with takes, after instruction p
+ * (POP_BLOCK; the exit call; a jump): that around the with, when the
+ * with's body never falls off its end (p returns or raises).  3.10's
+ * compiler drops the exit; left without a handler it would split the
+ * block around the with (a try whose finally body follows it). */
+static block *dead_with_exit_block(const bs *b, uint32_t p) {
+    block *k = b->st[p].top;
+    if (upy_nin_falls_through(ins(b, p)) || !k || k->kind != B_WITH)
+        return NULL;
+    for (k = k->up; k && (k->kind == B_FRAME || k->kind == B_LASTI);)
+        k = k->up;
+    return k;
+}
+
+/* The with dead code at i is covered by, or NULL.  3.8 and 3.9 keep the
+ * dead end of an except clause whose body left it, and the dead jump
+ * after an except chain (compile.c compiler_try_except), inside the
+ * blocks around the try; 3.10's compiler drops them (mark_reachable), so
+ * that 3.11's handlers run on over the place.  Worked example, 3.9:
+ *
+ *     with cm:                  (SETUP_WITH w)
+ *         for x in xs:
+ *             try: f(x)
+ *             except E:
+ *                 break          POP_EXCEPT; JUMP_ABSOLUTE exit
+ *                                POP_EXCEPT; JUMP_ABSOLUTE loop  (dead)
+ *                                RERAISE
+ *                                JUMP_ABSOLUTE loop              (dead)
+ *
+ * Left without a handler, the dead jumps would split the with's body, so
+ * they take the with's.  Other dead code keeps none: in a try body, given
+ * the try's handler, it reads as statements of the body (a `continue`
+ * after a `while 1:`, a loop hoisted out of the try around it). */
+static block *dead_code_with(const bs *b, uint32_t i) {
+    uint32_t p = i;
+    block *k;
+    while (p > 0 && b->st[p - 1].depth < 0)
+        p--;
+    if (p > 0 && ins(b, p)->op == N_POP_BLOCK)
+        return dead_with_exit_block(b, p - 1);
+    if (p == 0 || !leaves_handler(b, p - 1))
+        return NULL;
+    for (k = b->st[p - 1].top; k && (k->kind == B_FRAME || k->kind == B_LASTI);)
+        k = k->up;
+    return k && k->kind == B_WITH ? k : NULL;
+}
+
 /* Dead code keeps no block instruction. */
 static unpyc_status drop_dead(bs *b) {
     uint32_t i;
@@ -644,6 +709,7 @@ static unpyc_status drop_dead(bs *b) {
         uint16_t op = ins(b, i)->op;
         if (b->st[i].depth >= 0)
             continue;
+        b->st[i].top = dead_code_with(b, i);
         if (op == N_JUMP_IF_NOT_EXC_MATCH || op == N_ROT_FOUR)
             return odd(b, i, "unreachable exception code");
         if (op == N_SETUP_FINALLY || op == N_SETUP_WITH || op == N_POP_BLOCK)

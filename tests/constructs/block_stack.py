@@ -143,3 +143,32 @@ async def async_for_in_try(it, f):
             f(x)
     except ValueError:
         return None
+
+
+def break_from_handler_in_with(m, xs, f):
+    # 3.8 / 3.9 keep the dead end of the handler (POP_EXCEPT; JUMP) inside
+    # the with's block: it takes the with's handler, not none.
+    with m:
+        for x in xs:
+            try:
+                f(x)
+            except ValueError:
+                break
+    return 1
+
+
+
+
+def with_always_leaving_in_try_finally(self, done):
+    # The with's normal exit is dead (3.8 / 3.9 keep it inside the try):
+    # it takes the try's block, not none (concurrent.futures Future.result).
+    try:
+        with self.lock:
+            if self.state in [1, 2]:
+                raise ValueError()
+            elif self.state == done:
+                return self.get()
+            else:
+                raise KeyError()
+    finally:
+        self = None
