@@ -61,17 +61,26 @@ static upy_arena *owner_of(upy_arena *arena) {
     return arena->budget ? arena->budget : arena;
 }
 
+/* Whether rounded more bytes would pass the limit of the arena whose
+ * limit applies (which is then marked over its limit). */
+static int exceeds_limit(upy_arena *arena, size_t rounded) {
+    upy_arena *owner = owner_of(arena);
+    if (owner->limit && (rounded > owner->limit ||
+                         owner->allocated > owner->limit - rounded)) {
+        arena->over_limit = owner->over_limit = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* Counts rounded more bytes against the arena whose limit applies; 0 when
  * that passes the limit.  Whole chunks are counted when they are taken
  * (not each request), so that a request served from the chunk in front
  * checks nothing but the room left in it (alloc_cleared). */
 static int charge(upy_arena *arena, size_t rounded) {
     upy_arena *owner = owner_of(arena);
-    if (owner->limit && (rounded > owner->limit ||
-                         owner->allocated > owner->limit - rounded)) {
-        arena->over_limit = owner->over_limit = 1;
+    if (exceeds_limit(arena, rounded))
         return 0;
-    }
     owner->allocated += rounded;
     if (owner != arena)
         arena->allocated += rounded;
@@ -153,7 +162,10 @@ void upy_arena_seed(upy_arena *arena) {
 static upy_arena_chunk *add_chunk(upy_arena *arena, size_t chunk_size,
                                   int big, int clear) {
     upy_arena_chunk *chunk = arena->chunks, *fresh;
-    if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk))
+    /* (Asked before the memory is: a crafted count of tens of gigabytes
+     * would otherwise be taken from the system, or tried, first.) */
+    if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk) ||
+        exceeds_limit(arena, chunk_size))
         return NULL;
     fresh = new_chunk(arena, chunk_size, clear);
     if (!fresh)
