@@ -1,0 +1,182 @@
+/*
+ * norm.h - the state of one code object's lowering, shared by the files
+ * of the normalize layer that work on the decoded instructions while
+ * normalize.c lowers them (private to engine/normalize).
+ *
+ *   normalize.c  the walk over the decoded instructions and lower_one();
+ *   exitjoin.c   3.10's copies of exit blocks that leave a block, joined
+ *                back before the walk;
+ *   patterns.c   3.10's match statement code, lowered as 3.11 writes it;
+ *   unpack.c     3.8's BUILD_*_UNPACK, lowered as 3.9's container build.
+ *
+ * The passes over neutral instructions (blocks.c, finally.c, exits.c,
+ * unthread.c, uncopy.c, layout.c) run after the walk and need none of it:
+ * their entry points are in normalize.h.
+ */
+#ifndef UPY_NORM_H
+#define UPY_NORM_H
+
+#include "normalize/normalize.h"
+
+/* What differs between versions, one row per version (normalize.c's
+ * rules_table). */
+typedef struct norm_rules {
+    uint8_t minor;
+    /* 3.11+: LOAD_GLOBAL's oparg & 1 pushes a NULL; 3.13 pushes it after
+     * the global, 3.11 and 3.12 before. */
+    uint8_t global_null;
+    uint8_t null_after;
+    /* 3.12+: LOAD_ATTR's oparg & 1 makes it a method load. */
+    uint8_t attr_method_bit;
+    /* COMPARE_OP: cmp_op index = oparg >> compare_shift. */
+    uint8_t compare_shift;
+    /* Callable slots of CALL_FUNCTION and CALL_FUNCTION_EX: 1 before
+     * 3.11, 2 from 3.11 on (NULL or self beside the callable). */
+    uint8_t call_slots;
+    /* Before 3.11 MAKE_FUNCTION pops a qualname pushed after the code. */
+    uint8_t function_qualname;
+    /* 3.8 passes the one mapping of a call's `**` to CALL_FUNCTION_EX as
+     * it is (compile.c compiler_call_helper joins two or more with
+     * BUILD_MAP_UNPACK_WITH_CALL); 3.9+ merge it into a new dict first,
+     * as they do every `**` (wrap_kwargs). */
+    uint8_t passes_lone_kwargs;
+    /* 3.12+ has no backward conditional jumps. */
+    uint8_t no_backward_cond;
+    /* 3.12+ fuses a constant's load with the return after it in one basic
+     * block (RETURN_CONST), before it copies returns into the jumps to
+     * them. */
+    uint8_t fuses_const_return;
+    /* 3.8-3.9 have no duplicate_exits_without_lineno (3.10 compile.c): the
+     * return after a finally body's copy stays one block (exits.c; 3.8's
+     * copies are finally.c's, made as 3.9 makes them). */
+    uint8_t no_exit_copies;
+    /* 3.8-3.9's peephole.c threads a try's jumps to its end through the
+     * jump there, which it leaves unreachable (unthread.c). */
+    uint8_t threads_try_exits;
+    /* 3.10 copies an exit block that starts with POP_BLOCK (no line: the
+     * end of a try body before its finally, of a with body before its
+     * __exit__ call) into each jump to it (undo_duplicate_exits). */
+    uint8_t copies_pop_block_exits;
+    /* 3.10's MATCH_CLASS and MATCH_KEYS push a bool above their result,
+     * which POP_JUMP_IF_FALSE tests; 3.11+ test the result itself against
+     * None (compile.c compiler_pattern_class: COPY 1; POP_JUMP_IF_NONE). */
+    uint8_t match_pushes_bool;
+    /* 3.10's compile.c pattern_helper_store_name moves each capture under
+     * what the pattern still keeps with ROT_N, which the assembler spells
+     * ROT_TWO / ROT_THREE / ROT_FOUR up to 4 (3.11's pattern_helper_rotate:
+     * SWAP n, ..., SWAP 2). */
+    uint8_t rotates_captures;
+    upy_layout layout;
+} norm_rules;
+
+/* An unset index of the per-instruction maps. */
+#define UNSET (-1)
+
+typedef struct norm {
+    const upy_decoded *dec;
+    const norm_rules *rules;
+    upy_arena *arena;
+    unpyc_error *err;
+    upy_nin *out;
+    uint32_t n, cap;
+    /* Per decoded instruction. */
+    int32_t *first_of;       /* first neutral instruction at or after it */
+    uint8_t *is_target;      /* jump target or handler start */
+    uint8_t *jumped_on_line; /* a jump of its own line goes to it */
+    uint8_t *skip;           /* consumed by an idiom, emits nothing itself */
+    uint8_t *dead;           /* handler code no source statement makes */
+    /* The PUSH_EXC_INFO of the handler of an empty try body that goes
+     * right before it, UNSET when none (find_empty_tries). */
+    int32_t *empty_try_at;
+    int32_t *empty_body_of; /* the N_EMPTY_BODY put before it, or UNSET */
+    int32_t *jumps_to;      /* how many jumps go to it */
+    /* A copy's first instruction: the first one of the block it copies
+     * (undo_duplicate_exits); UNSET. */
+    int32_t *copy_of;
+    /* The first instruction of a copy that becomes a jump to the block it
+     * copies: that block's (undo_extended_with_exits); UNSET. */
+    int32_t *jump_instead;
+    /* Instructions the whole-code scans for empty tries and pass blocks
+     * may still visit: each such NOP or handler costs a scan of the code,
+     * and crafted code of many would cost quadratic time. */
+    uint64_t scan_budget;
+    /* Per neutral instruction. */
+    int32_t *src;              /* decoded instruction it came from */
+    int32_t *handler_of;       /* decoded instruction whose handler it takes */
+    int64_t *target_off;       /* jump target byte offset, or -1 */
+    int32_t *empty_handler;    /* N_EMPTY_BODY: its handler's PUSH_EXC_INFO */
+    const upy_object *kwnames; /* pending 3.11/3.12 KW_NAMES */
+    /* 3.11+, per local slot: a fast load of it loads its cell (see
+     * put_load_fast); NULL when no slot is such. */
+    uint8_t *loads_cell;
+    /* The exception table's entries are in order and apart, as CPython
+     * writes them: entry_at() can search them by halves. */
+    uint8_t entries_in_order;
+    /* operand_start's stack depths, per neutral instruction of the range
+     * it tries, and the instructions its tries may still visit (each try
+     * walks its range: crafted code of many long operands would cost
+     * quadratic time). */
+    int32_t *operand_depth;
+    size_t operand_cap;
+    uint64_t operand_budget;
+    /* The code has pattern code (a match statement's MATCH_* or ROT_N):
+     * its ROT_THREE / ROT_FOUR may be a capture's rotation. */
+    uint8_t has_patterns;
+} norm;
+
+static inline const upy_instr *at(const norm *nm, uint32_t i) {
+    return &nm->dec->instrs[i];
+}
+
+static inline int op_is(const norm *nm, uint32_t i, uint16_t op) {
+    return i < nm->dec->count && nm->dec->instrs[i].op == op;
+}
+
+/* Whether decoded instruction i + 1 is `op` and no jump goes to it: the
+ * two make one idiom. */
+static inline int followed_by(const norm *nm, uint32_t i, uint16_t op) {
+    return op_is(nm, i + 1, op) && !nm->is_target[i + 1];
+}
+
+/* normalize.c: the lowering's own steps, which the files below use. */
+unpyc_status norm_fail_memory(norm *nm);
+unpyc_status norm_unsupported(norm *nm, uint32_t i);
+/* The decoded instruction at byte offset `offset`, or -1. */
+int32_t norm_index_of_offset(const norm *nm, int64_t offset);
+/* Sets is_target, jumps_to and jumped_on_line from the jumps and the
+ * exception table. */
+void norm_mark_targets(norm *nm);
+/* Doubles the capacity of the arrays norm_emit() fills; -1 when out of
+ * memory. */
+int norm_grow_out(norm *nm);
+/* Appends a neutral instruction made from decoded instruction i; NULL
+ * when out of memory. */
+upy_nin *norm_emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
+                   uint32_t i);
+/* norm_emit() for the common case where the instruction needs no more
+ * fields. */
+unpyc_status norm_put(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
+                      uint32_t i);
+/* A jump made from decoded instruction i, to its target. */
+unpyc_status norm_emit_jump(norm *nm, upy_nop op, int32_t arg, uint32_t i,
+                            uint16_t flags);
+/* The index of the CALL_FUNCTION 3 of a with's __exit__ call starting at
+ * decoded instruction i (3.8-3.10), or -1. */
+int32_t norm_with_exit_call(const norm *nm, uint32_t i);
+
+/* exitjoin.c */
+unpyc_status norm_undo_duplicate_exits(norm *nm, upy_decoded *joined);
+void norm_undo_extended_with_exits(norm *nm);
+unpyc_status norm_put_jump_instead(norm *nm, uint32_t i);
+
+/* patterns.c */
+int norm_has_pattern_code(const norm *nm);
+int norm_is_capture_rotation(const norm *nm, uint32_t i);
+unpyc_status norm_put_capture_rotation(norm *nm, int32_t n, uint32_t i);
+unpyc_status norm_put_match_test(norm *nm, upy_nop op, uint32_t i);
+
+/* unpack.c */
+unpyc_status norm_lower_unpack(norm *nm, uint32_t i);
+unpyc_status norm_wrap_kwargs(norm *nm, uint32_t i);
+
+#endif /* UPY_NORM_H */
