@@ -107,43 +107,198 @@ static const int8_t cmp_op_map[] = {
     UPY_CMP_GE, UPY_CMP_IN, UPY_CMP_NOT_IN, UPY_CMP_IS, UPY_CMP_IS_NOT,
 };
 
-/* The binary opcodes of 3.8-3.10, by operator. */
-typedef struct binary_name {
-    uint16_t op;
-    uint8_t binop;
-    uint8_t inplace;
-} binary_name;
+/* How lower_one() lowers a decoded instruction that becomes at most one
+ * neutral instruction whatever the code around it (lowerings[]); the
+ * others have a function of their own (LOWER_OWN). */
+typedef enum lowering_kind {
+    LOWER_OWN = 0, /* its own function in lower_one()'s switch */
+    LOWER_NOTHING, /* nothing for the source */
+    LOWER_FIXED,   /* .nop with .arg and .flags */
+    LOWER_OPARG,   /* .nop with the instruction's oparg */
+    LOWER_NAMED,   /* .nop with .arg and the instruction's name */
+    LOWER_JUMP,    /* the jump .nop with .arg and .flags, to its target */
+    LOWER_TEST,    /* a conditional jump taken when .arg (upy_jump_cond) */
+} lowering_kind;
 
-static const binary_name binary_names[] = {
-    {UPY_OP_BINARY_ADD, UPY_BIN_ADD, 0},
-    {UPY_OP_BINARY_AND, UPY_BIN_AND, 0},
-    {UPY_OP_BINARY_FLOOR_DIVIDE, UPY_BIN_FLOORDIV, 0},
-    {UPY_OP_BINARY_LSHIFT, UPY_BIN_LSHIFT, 0},
-    {UPY_OP_BINARY_MATRIX_MULTIPLY, UPY_BIN_MATMUL, 0},
-    {UPY_OP_BINARY_MULTIPLY, UPY_BIN_MUL, 0},
-    {UPY_OP_BINARY_MODULO, UPY_BIN_MOD, 0},
-    {UPY_OP_BINARY_OR, UPY_BIN_OR, 0},
-    {UPY_OP_BINARY_POWER, UPY_BIN_POW, 0},
-    {UPY_OP_BINARY_RSHIFT, UPY_BIN_RSHIFT, 0},
-    {UPY_OP_BINARY_SUBTRACT, UPY_BIN_SUB, 0},
-    {UPY_OP_BINARY_TRUE_DIVIDE, UPY_BIN_TRUEDIV, 0},
-    {UPY_OP_BINARY_XOR, UPY_BIN_XOR, 0},
-    {UPY_OP_INPLACE_ADD, UPY_BIN_ADD, 1},
-    {UPY_OP_INPLACE_AND, UPY_BIN_AND, 1},
-    {UPY_OP_INPLACE_FLOOR_DIVIDE, UPY_BIN_FLOORDIV, 1},
-    {UPY_OP_INPLACE_LSHIFT, UPY_BIN_LSHIFT, 1},
-    {UPY_OP_INPLACE_MATRIX_MULTIPLY, UPY_BIN_MATMUL, 1},
-    {UPY_OP_INPLACE_MULTIPLY, UPY_BIN_MUL, 1},
-    {UPY_OP_INPLACE_MODULO, UPY_BIN_MOD, 1},
-    {UPY_OP_INPLACE_OR, UPY_BIN_OR, 1},
-    {UPY_OP_INPLACE_POWER, UPY_BIN_POW, 1},
-    {UPY_OP_INPLACE_RSHIFT, UPY_BIN_RSHIFT, 1},
-    {UPY_OP_INPLACE_SUBTRACT, UPY_BIN_SUB, 1},
-    {UPY_OP_INPLACE_TRUE_DIVIDE, UPY_BIN_TRUEDIV, 1},
-    {UPY_OP_INPLACE_XOR, UPY_BIN_XOR, 1},
+typedef struct lowering {
+    uint8_t kind;
+    uint8_t nop;
+    int16_t arg;
+    uint16_t flags;
+} lowering;
+
+/* clang-format off */
+#define NOTHING {LOWER_NOTHING, 0, 0, 0}
+#define FIXED(nop, arg) {LOWER_FIXED, nop, arg, 0}
+#define OPARG(nop) {LOWER_OPARG, nop, 0, 0}
+#define NAMED(nop, arg) {LOWER_NAMED, nop, arg, 0}
+#define JUMP(nop, arg, flags) {LOWER_JUMP, nop, arg, flags}
+#define TEST(cond) {LOWER_TEST, N_POP_JUMP_IF, cond, 0}
+#define BINARY(binop) {LOWER_FIXED, N_BINARY, binop, 0}
+#define INPLACE(binop) {LOWER_FIXED, N_BINARY, binop, N_INPLACE}
+/* clang-format on */
+
+static const lowering lowerings[UPY_OP_COUNT] = {
+    [UPY_OP_RESUME] = NOTHING,
+    [UPY_OP_CACHE] = NOTHING,
+    [UPY_OP_EXTENDED_ARG] = NOTHING,
+    [UPY_OP_COPY_FREE_VARS] = NOTHING,
+    [UPY_OP_MAKE_CELL] = NOTHING,
+    [UPY_OP_PRECALL] = NOTHING,
+    [UPY_OP_GEN_START] = NOTHING,
+    [UPY_OP_ASYNC_GEN_WRAP] = NOTHING,
+
+    [UPY_OP_POP_TOP] = FIXED(N_POP_TOP, 0),
+    [UPY_OP_SWAP] = OPARG(N_SWAP),
+    [UPY_OP_ROT_TWO] = FIXED(N_SWAP, 2),
+    [UPY_OP_PUSH_NULL] = FIXED(N_PUSH_NULL, 0),
+
+    [UPY_OP_LOAD_FAST_AND_CLEAR] = NAMED(N_LOAD, UPY_SCOPE_FAST_AND_CLEAR),
+    [UPY_OP_STORE_FAST] = NAMED(N_STORE, UPY_SCOPE_FAST),
+    [UPY_OP_DELETE_FAST] = NAMED(N_DELETE, UPY_SCOPE_FAST),
+    [UPY_OP_LOAD_DEREF] = NAMED(N_LOAD, UPY_SCOPE_DEREF),
+    [UPY_OP_STORE_DEREF] = NAMED(N_STORE, UPY_SCOPE_DEREF),
+    [UPY_OP_DELETE_DEREF] = NAMED(N_DELETE, UPY_SCOPE_DEREF),
+    [UPY_OP_LOAD_CLASSDEREF] = NAMED(N_LOAD, UPY_SCOPE_CLASSDEREF),
+    [UPY_OP_LOAD_CLOSURE] = NAMED(N_LOAD_CLOSURE, 0),
+    [UPY_OP_STORE_GLOBAL] = NAMED(N_STORE, UPY_SCOPE_GLOBAL),
+    [UPY_OP_DELETE_GLOBAL] = NAMED(N_DELETE, UPY_SCOPE_GLOBAL),
+    [UPY_OP_LOAD_NAME] = NAMED(N_LOAD, UPY_SCOPE_NAME),
+    [UPY_OP_STORE_NAME] = NAMED(N_STORE, UPY_SCOPE_NAME),
+    [UPY_OP_DELETE_NAME] = NAMED(N_DELETE, UPY_SCOPE_NAME),
+    [UPY_OP_LOAD_METHOD] = NAMED(N_LOAD_METHOD, 0),
+    [UPY_OP_STORE_ATTR] = NAMED(N_STORE_ATTR, 0),
+    [UPY_OP_DELETE_ATTR] = NAMED(N_DELETE_ATTR, 0),
+    [UPY_OP_IMPORT_NAME] = NAMED(N_IMPORT_NAME, 0),
+    [UPY_OP_IMPORT_FROM] = NAMED(N_IMPORT_FROM, 0),
+
+    [UPY_OP_BINARY_SUBSCR] = FIXED(N_SUBSCR, 0),
+    [UPY_OP_STORE_SUBSCR] = FIXED(N_STORE_SUBSCR, 0),
+    [UPY_OP_DELETE_SUBSCR] = FIXED(N_DELETE_SUBSCR, 0),
+    [UPY_OP_BINARY_SLICE] = FIXED(N_SLICE, 0),
+    [UPY_OP_STORE_SLICE] = FIXED(N_STORE_SLICE, 0),
+    [UPY_OP_BUILD_SLICE] = OPARG(N_BUILD_SLICE),
+
+    [UPY_OP_UNARY_NOT] = FIXED(N_UNARY, UPY_UOP_NOT),
+    [UPY_OP_UNARY_NEGATIVE] = FIXED(N_UNARY, UPY_UOP_NEG),
+    [UPY_OP_UNARY_POSITIVE] = FIXED(N_UNARY, UPY_UOP_POS),
+    [UPY_OP_UNARY_INVERT] = FIXED(N_UNARY, UPY_UOP_INVERT),
+    /* The binary opcodes of 3.8-3.10, by operator. */
+    [UPY_OP_BINARY_ADD] = BINARY(UPY_BIN_ADD),
+    [UPY_OP_BINARY_AND] = BINARY(UPY_BIN_AND),
+    [UPY_OP_BINARY_FLOOR_DIVIDE] = BINARY(UPY_BIN_FLOORDIV),
+    [UPY_OP_BINARY_LSHIFT] = BINARY(UPY_BIN_LSHIFT),
+    [UPY_OP_BINARY_MATRIX_MULTIPLY] = BINARY(UPY_BIN_MATMUL),
+    [UPY_OP_BINARY_MULTIPLY] = BINARY(UPY_BIN_MUL),
+    [UPY_OP_BINARY_MODULO] = BINARY(UPY_BIN_MOD),
+    [UPY_OP_BINARY_OR] = BINARY(UPY_BIN_OR),
+    [UPY_OP_BINARY_POWER] = BINARY(UPY_BIN_POW),
+    [UPY_OP_BINARY_RSHIFT] = BINARY(UPY_BIN_RSHIFT),
+    [UPY_OP_BINARY_SUBTRACT] = BINARY(UPY_BIN_SUB),
+    [UPY_OP_BINARY_TRUE_DIVIDE] = BINARY(UPY_BIN_TRUEDIV),
+    [UPY_OP_BINARY_XOR] = BINARY(UPY_BIN_XOR),
+    [UPY_OP_INPLACE_ADD] = INPLACE(UPY_BIN_ADD),
+    [UPY_OP_INPLACE_AND] = INPLACE(UPY_BIN_AND),
+    [UPY_OP_INPLACE_FLOOR_DIVIDE] = INPLACE(UPY_BIN_FLOORDIV),
+    [UPY_OP_INPLACE_LSHIFT] = INPLACE(UPY_BIN_LSHIFT),
+    [UPY_OP_INPLACE_MATRIX_MULTIPLY] = INPLACE(UPY_BIN_MATMUL),
+    [UPY_OP_INPLACE_MULTIPLY] = INPLACE(UPY_BIN_MUL),
+    [UPY_OP_INPLACE_MODULO] = INPLACE(UPY_BIN_MOD),
+    [UPY_OP_INPLACE_OR] = INPLACE(UPY_BIN_OR),
+    [UPY_OP_INPLACE_POWER] = INPLACE(UPY_BIN_POW),
+    [UPY_OP_INPLACE_RSHIFT] = INPLACE(UPY_BIN_RSHIFT),
+    [UPY_OP_INPLACE_SUBTRACT] = INPLACE(UPY_BIN_SUB),
+    [UPY_OP_INPLACE_TRUE_DIVIDE] = INPLACE(UPY_BIN_TRUEDIV),
+    [UPY_OP_INPLACE_XOR] = INPLACE(UPY_BIN_XOR),
+    [UPY_OP_CHECK_EXC_MATCH] = FIXED(N_EXC_MATCH, 0),
+    [UPY_OP_CHECK_EG_MATCH] = FIXED(N_EG_MATCH, 0),
+
+    [UPY_OP_BUILD_TUPLE] = OPARG(N_BUILD_TUPLE),
+    [UPY_OP_BUILD_LIST] = OPARG(N_BUILD_LIST),
+    [UPY_OP_BUILD_SET] = OPARG(N_BUILD_SET),
+    [UPY_OP_BUILD_MAP] = OPARG(N_BUILD_MAP),
+    [UPY_OP_BUILD_CONST_KEY_MAP] = OPARG(N_BUILD_CONST_KEY_MAP),
+    [UPY_OP_BUILD_STRING] = OPARG(N_BUILD_STRING),
+    [UPY_OP_LIST_APPEND] = OPARG(N_LIST_APPEND),
+    [UPY_OP_SET_ADD] = OPARG(N_SET_ADD),
+    [UPY_OP_MAP_ADD] = OPARG(N_MAP_ADD),
+    [UPY_OP_LIST_EXTEND] = OPARG(N_LIST_EXTEND),
+    [UPY_OP_SET_UPDATE] = OPARG(N_SET_UPDATE),
+    [UPY_OP_DICT_UPDATE] = OPARG(N_DICT_UPDATE),
+    [UPY_OP_DICT_MERGE] = OPARG(N_DICT_MERGE),
+    [UPY_OP_LIST_TO_TUPLE] = FIXED(N_LIST_TO_TUPLE, 0),
+    [UPY_OP_UNPACK_SEQUENCE] = OPARG(N_UNPACK_SEQUENCE),
+    [UPY_OP_UNPACK_EX] = OPARG(N_UNPACK_EX),
+    [UPY_OP_FORMAT_SIMPLE] = FIXED(N_FORMAT, -1),
+    [UPY_OP_FORMAT_WITH_SPEC] = {LOWER_FIXED, N_FORMAT, -1, N_FORMAT_SPEC},
+    [UPY_OP_LOAD_BUILD_CLASS] = FIXED(N_LOAD_BUILD_CLASS, 0),
+    [UPY_OP_PREP_RERAISE_STAR] =
+        FIXED(N_INTRINSIC, UPY_INTRINSIC_PREP_RERAISE_STAR),
+
+    [UPY_OP_JUMP_FORWARD] = JUMP(N_JUMP, 0, 0),
+    [UPY_OP_JUMP_ABSOLUTE] = JUMP(N_JUMP, 0, 0),
+    [UPY_OP_JUMP_BACKWARD] = JUMP(N_JUMP, 0, N_JUMP_BACK),
+    [UPY_OP_JUMP_BACKWARD_NO_INTERRUPT] = JUMP(N_JUMP, 0, N_JUMP_BACK),
+    [UPY_OP_POP_JUMP_IF_FALSE] = TEST(UPY_JUMP_FALSE),
+    [UPY_OP_POP_JUMP_FORWARD_IF_FALSE] = TEST(UPY_JUMP_FALSE),
+    [UPY_OP_POP_JUMP_BACKWARD_IF_FALSE] = TEST(UPY_JUMP_FALSE),
+    [UPY_OP_POP_JUMP_IF_TRUE] = TEST(UPY_JUMP_TRUE),
+    [UPY_OP_POP_JUMP_FORWARD_IF_TRUE] = TEST(UPY_JUMP_TRUE),
+    [UPY_OP_POP_JUMP_BACKWARD_IF_TRUE] = TEST(UPY_JUMP_TRUE),
+    [UPY_OP_POP_JUMP_IF_NONE] = TEST(UPY_JUMP_NONE),
+    [UPY_OP_POP_JUMP_FORWARD_IF_NONE] = TEST(UPY_JUMP_NONE),
+    [UPY_OP_POP_JUMP_BACKWARD_IF_NONE] = TEST(UPY_JUMP_NONE),
+    [UPY_OP_POP_JUMP_IF_NOT_NONE] = TEST(UPY_JUMP_NOT_NONE),
+    [UPY_OP_POP_JUMP_FORWARD_IF_NOT_NONE] = TEST(UPY_JUMP_NOT_NONE),
+    [UPY_OP_POP_JUMP_BACKWARD_IF_NOT_NONE] = TEST(UPY_JUMP_NOT_NONE),
+    [UPY_OP_JUMP_IF_FALSE_OR_POP] = JUMP(N_JUMP_IF_OR_POP, UPY_JUMP_FALSE, 0),
+    [UPY_OP_JUMP_IF_TRUE_OR_POP] = JUMP(N_JUMP_IF_OR_POP, UPY_JUMP_TRUE, 0),
+    [UPY_OP_GET_ITER] = FIXED(N_GET_ITER, 0),
+    [UPY_OP_GET_AITER] = FIXED(N_GET_AITER, 0),
+    [UPY_OP_YIELD_VALUE] = FIXED(N_YIELD, 0),
+    [UPY_OP_END_ASYNC_FOR] = FIXED(N_END_ASYNC_FOR, 0),
+
+    [UPY_OP_RAISE_VARARGS] = OPARG(N_RAISE),
+    [UPY_OP_RERAISE] = OPARG(N_RERAISE),
+    [UPY_OP_PUSH_EXC_INFO] = FIXED(N_PUSH_EXC_INFO, 0),
+    [UPY_OP_POP_EXCEPT] = FIXED(N_POP_EXCEPT, 0),
+    [UPY_OP_BEFORE_WITH] = FIXED(N_BEFORE_WITH, 0),
+    [UPY_OP_BEFORE_ASYNC_WITH] = {LOWER_FIXED, N_BEFORE_WITH, 0, N_ASYNC},
+    [UPY_OP_WITH_EXCEPT_START] = FIXED(N_WITH_EXCEPT_START, 0),
+    /* 3.8-3.10's block stack and 3.8's finally subroutine, which
+     * blocks.c and finally.c read. */
+    [UPY_OP_SETUP_ASYNC_WITH] = JUMP(N_SETUP_WITH, 0, 0),
+    [UPY_OP_POP_BLOCK] = FIXED(N_POP_BLOCK, 0),
+    [UPY_OP_JUMP_IF_NOT_EXC_MATCH] = JUMP(N_JUMP_IF_NOT_EXC_MATCH, 0, 0),
+    [UPY_OP_BEGIN_FINALLY] = FIXED(N_BEGIN_FINALLY, 0),
+    [UPY_OP_CALL_FINALLY] = JUMP(N_CALL_FINALLY, 0, 0),
+    [UPY_OP_END_FINALLY] = FIXED(N_END_FINALLY, 0),
+    [UPY_OP_POP_FINALLY] = OPARG(N_POP_FINALLY),
+    [UPY_OP_WITH_CLEANUP_START] = FIXED(N_WITH_CLEANUP_START, 0),
+    [UPY_OP_WITH_CLEANUP_FINISH] = FIXED(N_WITH_CLEANUP_FINISH, 0),
+
+    [UPY_OP_LOAD_ASSERTION_ERROR] = FIXED(N_LOAD_ASSERTION_ERROR, 0),
+    [UPY_OP_SETUP_ANNOTATIONS] = FIXED(N_SETUP_ANNOTATIONS, 0),
+    [UPY_OP_IMPORT_STAR] = FIXED(N_IMPORT_STAR, 0),
+    [UPY_OP_MATCH_MAPPING] = FIXED(N_MATCH_MAPPING, 0),
+    [UPY_OP_MATCH_SEQUENCE] = FIXED(N_MATCH_SEQUENCE, 0),
+    [UPY_OP_GET_LEN] = FIXED(N_GET_LEN, 0),
+    [UPY_OP_COPY_DICT_WITHOUT_KEYS] = FIXED(N_COPY_DICT_WITHOUT_KEYS, 0),
+    [UPY_OP_PRINT_EXPR] = FIXED(N_PRINT_EXPR, 0),
+    [UPY_OP_LOAD_LOCALS] = FIXED(N_LOAD_LOCALS, 0),
 };
 
-/* BINARY_OP's oparg: NB_ADD.. NB_XOR, then the in-place forms. */
+#undef NOTHING
+#undef FIXED
+#undef OPARG
+#undef NAMED
+#undef JUMP
+#undef TEST
+#undef BINARY
+#undef INPLACE
+
+/* BINARY_OP's oparg: NB_ADD.. NB_XOR, then the in-place forms
+ * (lower_binary_op). */
 #define NB_INPLACE_OFFSET 13
 
 unpyc_status norm_fail_memory(norm *nm) {
@@ -923,14 +1078,6 @@ static unpyc_status emit_cond_jump(norm *nm, upy_jump_cond cond, uint32_t i) {
     return UNPYC_OK;
 }
 
-static const binary_name *binary_name_of(uint16_t op) {
-    size_t k;
-    for (k = 0; k < sizeof binary_names / sizeof binary_names[0]; k++)
-        if (binary_names[k].op == op)
-            return &binary_names[k];
-    return NULL;
-}
-
 /* 3.8-3.10's DUP_TOP, DUP_TOP_TWO and ROT_THREE (decoded instruction i),
  * as the COPYs and SWAPs 3.11's compile.c writes for the same source,
  * which replaced them:
@@ -972,278 +1119,399 @@ static unpyc_status put_rotation(norm *nm, uint32_t i) {
     return UNPYC_OK;
 }
 
-/* Lowers decoded instruction i (and, for idioms, those after it, which it
- * marks skipped). */
-static unpyc_status lower_one(norm *nm, uint32_t i) {
+/* One neutral instruction made as lowerings[] says. */
+static unpyc_status lower_by_table(norm *nm, const lowering *lw, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    upy_nin *out;
+    switch (lw->kind) {
+    case LOWER_NOTHING:
+        return UNPYC_OK;
+    case LOWER_JUMP:
+        return norm_emit_jump(nm, lw->nop, lw->arg, i, lw->flags);
+    case LOWER_TEST:
+        return emit_cond_jump(nm, (upy_jump_cond)lw->arg, i);
+    default:
+        break;
+    }
+    out = norm_emit(nm, lw->nop, lw->kind == LOWER_OPARG ? in->arg : lw->arg,
+                    lw->kind == LOWER_NAMED ? in->argobj : NULL, i);
+    if (!out)
+        return norm_fail_memory(nm);
+    out->flags |= lw->flags;
+    return UNPYC_OK;
+}
+
+static unpyc_status lower_nop(norm *nm, uint32_t i) {
+    if (is_nested_loop_head(nm, i))
+        return norm_put(nm, N_LOOP_HEAD, 0, NULL, i);
+    return is_pass_block(nm, i) ? norm_put(nm, N_PASS, 0, NULL, i) : UNPYC_OK;
+}
+
+static unpyc_status lower_return_generator(norm *nm, uint32_t i) {
+    if (op_is(nm, i + 1, UPY_OP_POP_TOP))
+        nm->skip[i + 1] = 1;
+    return UNPYC_OK;
+}
+
+/* COPY, or the start of the JUMP_IF_X_OR_POP idiom of 3.12+
+ * (jump_or_pop_idiom). */
+static unpyc_status lower_copy(norm *nm, uint32_t i) {
+    int32_t end = jump_or_pop_idiom(nm, i);
+    uint32_t k;
+    if (end < 0)
+        return norm_put(nm, N_COPY, at(nm, i)->arg, NULL, i);
+    for (k = i + 1; k <= (uint32_t)end + 1; k++)
+        nm->skip[k] = 1;
+    return norm_emit_jump(nm, N_JUMP_IF_OR_POP,
+                          at(nm, (uint32_t)end)->op == UPY_OP_POP_JUMP_IF_TRUE
+                              ? UPY_JUMP_TRUE
+                              : UPY_JUMP_FALSE,
+                          (uint32_t)end, 0);
+}
+
+/* ROT_THREE / ROT_FOUR (n) and ROT_N: a capture's rotation in 3.10's
+ * pattern code, else what the version uses them for. */
+static unpyc_status lower_rotation(norm *nm, uint32_t i, int32_t n) {
+    if (at(nm, i)->op == UPY_OP_ROT_N)
+        return nm->rules->rotates_captures ? norm_put_capture_rotation(nm, n, i)
+                                           : norm_unsupported(nm, i);
+    if (norm_is_capture_rotation(nm, i))
+        return norm_put_capture_rotation(nm, n, i);
+    return n == 3 ? put_rotation(nm, i) : norm_put(nm, N_ROT_FOUR, 0, NULL, i);
+}
+
+/* LOAD_CONST, or the start of a with's __exit__ call before 3.11
+ * (norm_with_exit_call). */
+static unpyc_status lower_load_const(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    int32_t end = norm_with_exit_call(nm, i);
+    uint32_t k;
+    if (end < 0)
+        return norm_put(nm, N_LOAD_CONST, in->arg, in->argobj, i);
+    for (k = i; k < (uint32_t)end; k++) {
+        nm->skip[k + 1] = 1;
+        if (!norm_emit(nm, N_LOAD_CONST, in->arg, in->argobj, k))
+            return norm_fail_memory(nm);
+    }
+    return norm_put(nm, N_CALL, 2, NULL, (uint32_t)end);
+}
+
+static unpyc_status lower_return_const(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    if (!norm_emit(nm, N_LOAD_CONST, in->arg, in->argobj, i) ||
+        !norm_emit(nm, N_RETURN, 0, NULL, i))
+        return norm_fail_memory(nm);
+    return UNPYC_OK;
+}
+
+static unpyc_status lower_return_value(norm *nm, uint32_t i) {
+    upy_nin *ret = norm_emit(nm, N_RETURN, 0, NULL, i);
+    uint32_t before = i;
+    if (!ret)
+        return norm_fail_memory(nm);
+    /* A constant loaded right before a return the compiler did not fuse
+     * with it: the two were in different blocks, the return one where
+     * paths met, copied here afterwards.  (A NOP between keeps the line
+     * of the jump the copy replaced: `return (` / `a if c else b)` on
+     * lines of their own.) */
+    while (before > 0 && op_is(nm, before - 1, UPY_OP_NOP) &&
+           !nm->is_target[before])
+        before--;
+    /* (In a for loop the iterator is popped from under the value first,
+     * compile.c compiler_unwind_fblock: `SWAP 2; POP_TOP`.  A written
+     * `return 0.0` pops it before loading the constant.) */
+    if (before > 1 && op_is(nm, before - 1, UPY_OP_POP_TOP) &&
+        op_is(nm, before - 2, UPY_OP_SWAP) &&
+        nm->dec->instrs[before - 2].arg == 2 && !nm->is_target[before] &&
+        !nm->is_target[before - 1])
+        before -= 2;
+    if (nm->rules->fuses_const_return && before > 0 &&
+        op_is(nm, before - 1, UPY_OP_LOAD_CONST) && !nm->is_target[before])
+        ret->flags |= N_SPLIT_CONST;
+    return UNPYC_OK;
+}
+
+/* 3.13's superinstructions of two fast loads and stores. */
+static unpyc_status lower_fast_pair(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    unpyc_status st;
+    if (in->op == UPY_OP_LOAD_FAST_LOAD_FAST)
+        st = put_load_fast(nm, (in->arg >> 4) & 15, in->argobj, i);
+    else
+        st = norm_put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj, i);
+    if (st != UNPYC_OK)
+        return st;
+    if (in->op == UPY_OP_STORE_FAST_STORE_FAST)
+        return norm_put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj2, i);
+    return put_load_fast(nm, in->arg & 15, in->argobj2, i);
+}
+
+/* LOAD_FROM_DICT_OR_DEREF / _OR_GLOBALS: 3.12 class bodies load the
+ * namespace with LOAD_LOCALS, then look the name up in it, one name
+ * lookup.  The annotation scopes of 3.12+ type parameters, lazily
+ * evaluated values and methods below a class load the class's namespace
+ * from its __classdict__ cell instead. */
+static unpyc_status lower_load_from_dict(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    upy_nin *last = last_emitted(nm);
+    if (last &&
+        (last->op == N_LOAD_LOCALS ||
+         (last->op == N_LOAD && last->obj && last->obj->kind == UPY_STR &&
+          strcmp((const char *)last->obj->u.bytes.data, "__classdict__") == 0)))
+        nm->n--;
+    return norm_put(nm, N_LOAD,
+                    in->op == UPY_OP_LOAD_FROM_DICT_OR_DEREF
+                        ? UPY_SCOPE_CLASSDEREF
+                        : UPY_SCOPE_NAME,
+                    in->argobj, i);
+}
+
+static unpyc_status lower_load_global(norm *nm, uint32_t i) {
     const upy_instr *in = at(nm, i);
     const norm_rules *r = nm->rules;
-    const binary_name *bn;
-    upy_nin *out;
     unpyc_status st;
-    int32_t end;
+    if (r->global_null && (in->arg & 1) && !r->null_after &&
+        !norm_emit(nm, N_PUSH_NULL, 0, NULL, i))
+        return norm_fail_memory(nm);
+    if ((st = norm_put(nm, N_LOAD, UPY_SCOPE_GLOBAL, in->argobj, i)))
+        return st;
+    if (r->global_null && (in->arg & 1) && r->null_after &&
+        !norm_emit(nm, N_PUSH_NULL, 0, NULL, i))
+        return norm_fail_memory(nm);
+    return UNPYC_OK;
+}
 
+static unpyc_status lower_load_attr(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    return norm_put(nm,
+                    nm->rules->attr_method_bit && (in->arg & 1) ? N_LOAD_METHOD
+                                                                : N_LOAD_ATTR,
+                    0, in->argobj, i);
+}
+
+/* 3.11+'s BINARY_OP: NB_ADD.. NB_XOR, then the in-place forms. */
+static unpyc_status lower_binary_op(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    upy_nin *out;
+    if (in->arg < 0 || in->arg >= 2 * NB_INPLACE_OFFSET)
+        return norm_unsupported(nm, i);
+    out = norm_emit(nm, N_BINARY, in->arg % NB_INPLACE_OFFSET, NULL, i);
+    if (!out)
+        return norm_fail_memory(nm);
+    if (in->arg >= NB_INPLACE_OFFSET)
+        out->flags |= N_INPLACE;
+    return UNPYC_OK;
+}
+
+/* COMPARE_OP, or 3.8's exception match (exception_match_jump). */
+static unpyc_status lower_compare_op(norm *nm, uint32_t i) {
+    const norm_rules *r = nm->rules;
+    int32_t k = at(nm, i)->arg >> r->compare_shift, end;
+    if (r->compare_shift == 0 && (end = exception_match_jump(nm, i)) >= 0) {
+        nm->skip[end] = 1;
+        return norm_emit_jump(nm, N_JUMP_IF_NOT_EXC_MATCH, 0, (uint32_t)end, 0);
+    }
+    if (k < 0 || k >= (int32_t)(sizeof cmp_op_map / sizeof cmp_op_map[0]))
+        return norm_unsupported(nm, i);
+    return norm_put(nm, N_COMPARE, cmp_op_map[k], NULL, i);
+}
+
+/* FORMAT_VALUE's and CONVERT_VALUE's conversion, by oparg & 3. */
+static const int conversions[4] = {-1, 's', 'r', 'a'};
+
+static unpyc_status lower_format_value(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    upy_nin *out = norm_emit(nm, N_FORMAT, conversions[in->arg & 3], NULL, i);
+    if (!out)
+        return norm_fail_memory(nm);
+    if (in->arg & 4)
+        out->flags |= N_FORMAT_SPEC;
+    return UNPYC_OK;
+}
+
+static unpyc_status lower_call_ex(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    unpyc_status st;
+    upy_nin *out;
+    if (nm->rules->passes_lone_kwargs && (in->arg & 1) &&
+        (st = norm_wrap_kwargs(nm, i)))
+        return st;
+    out = norm_emit(nm, N_CALL_EX, 0, NULL, i);
+    if (!out)
+        return norm_fail_memory(nm);
+    if (in->arg & 1)
+        out->flags |= N_CALL_KWARGS;
+    if (nm->rules->call_slots == 1)
+        out->flags |= N_ONE_SLOT;
+    return UNPYC_OK;
+}
+
+/* MAKE_FUNCTION: before 3.11 it pops the qualname loaded after the
+ * code. */
+static unpyc_status lower_make_function(norm *nm, uint32_t i) {
+    if (nm->rules->function_qualname) {
+        upy_nin *last = last_emitted(nm);
+        if (last && last->op == N_LOAD_CONST && last->obj &&
+            last->obj->kind == UPY_STR)
+            nm->n--;
+    }
+    return norm_put(nm, N_MAKE_FUNCTION, at(nm, i)->arg, NULL, i);
+}
+
+/* 3.13's SET_FUNCTION_ATTRIBUTE: folded into the MAKE_FUNCTION before it,
+ * as the flags of 3.12's oparg. */
+static unpyc_status lower_set_function_attribute(norm *nm, uint32_t i) {
+    upy_nin *last = last_emitted(nm);
+    if (!last || last->op != N_MAKE_FUNCTION)
+        return norm_unsupported(nm, i);
+    last->arg |= at(nm, i)->arg;
+    return UNPYC_OK;
+}
+
+static unpyc_status lower_intrinsic(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    switch (in->arg) {
+    case UPY_INTRINSIC_UNARY_POSITIVE:
+        return norm_put(nm, N_UNARY, UPY_UOP_POS, NULL, i);
+    case UPY_INTRINSIC_LIST_TO_TUPLE:
+        return norm_put(nm, N_LIST_TO_TUPLE, 0, NULL, i);
+    case UPY_INTRINSIC_IMPORT_STAR:
+    case UPY_INTRINSIC_PRINT:
+        /* 3.12+ returns None from these, and pops it at once. */
+        if (op_is(nm, i + 1, UPY_OP_POP_TOP) && !nm->is_target[i + 1])
+            nm->skip[i + 1] = 1;
+        return norm_put(
+            nm, in->arg == UPY_INTRINSIC_PRINT ? N_PRINT_EXPR : N_IMPORT_STAR,
+            0, NULL, i);
+    case UPY_INTRINSIC_ASYNC_GEN_WRAP:
+        return UNPYC_OK;
+    default:
+        return norm_put(nm, N_INTRINSIC, in->arg, NULL, i);
+    }
+}
+
+/* FOR_ITER: 3.12+ exits through END_FOR (and 3.13's POP_TOP after it),
+ * which only instrumentation executes: the exit target is after them. */
+static unpyc_status lower_for_iter(norm *nm, uint32_t i) {
+    int32_t t = norm_index_of_offset(nm, at(nm, i)->target);
+    if (t >= 0 && op_is(nm, (uint32_t)t, UPY_OP_END_FOR)) {
+        nm->skip[t] = 1;
+        if (nm->rules->minor >= 13 &&
+            op_is(nm, (uint32_t)t + 1, UPY_OP_POP_TOP))
+            nm->skip[t + 1] = 1;
+    }
+    return norm_emit_jump(nm, N_FOR_ITER, 0, i, 0);
+}
+
+/* The header of an async for (GET_ANEXT and its await loop): its handler
+ * is END_ASYNC_FOR, and the loop exit is the code after it. */
+static unpyc_status lower_async_for_header(norm *nm, uint32_t i) {
+    int32_t h = async_for_exit(nm, i);
+    upy_nin *out;
+    if (h < 0)
+        return norm_unsupported(nm, i);
+    nm->skip[h] = 1;
+    out = norm_emit(nm, N_FOR_ITER, 0, NULL, i);
+    if (!out)
+        return norm_fail_memory(nm);
+    out->flags |= N_ASYNC;
+    nm->handler_of[nm->n - 1] = h;
+    nm->target_off[nm->n - 1] = (uint32_t)h + 1 < nm->dec->count
+                                    ? at(nm, (uint32_t)h + 1)->offset
+                                    : at(nm, (uint32_t)h)->offset;
+    return UNPYC_OK;
+}
+
+/* GET_AWAITABLE, GET_YIELD_FROM_ITER or GET_ANEXT and the await loop
+ * after it (await_loop_end), as one N_AWAIT, N_YIELD_FROM or async for
+ * header. */
+static unpyc_status lower_await(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    int32_t end = await_loop_end(nm, i);
+    upy_nin *out;
+    uint32_t k;
+    if (end < 0) {
+        /* GET_YIELD_FROM_ITER before a `for` (yield from with a
+         * generator) and other lone uses. */
+        if (in->op == UPY_OP_GET_YIELD_FROM_ITER)
+            return norm_put(nm, N_GET_ITER, 0, NULL, i);
+        return norm_unsupported(nm, i);
+    }
+    for (k = i + 1; k <= (uint32_t)end; k++)
+        nm->skip[k] = 1;
+    if (in->op == UPY_OP_GET_ANEXT)
+        return lower_async_for_header(nm, i);
+    out = norm_emit(
+        nm, in->op == UPY_OP_GET_YIELD_FROM_ITER ? N_YIELD_FROM : N_AWAIT,
+        in->op == UPY_OP_GET_YIELD_FROM_ITER ? 0 : in->arg, NULL, i);
+    if (!out)
+        return norm_fail_memory(nm);
+    out->throw_offset = await_cleanup_offset(nm, i, (uint32_t)end);
+    return UNPYC_OK;
+}
+
+/* Lowers decoded instruction i (and, for idioms, those after it, which it
+ * marks skipped): by lowerings[] where it makes at most one neutral
+ * instruction whatever the code around it, else by the function of its
+ * idiom. */
+static unpyc_status lower_one(norm *nm, uint32_t i) {
+    const upy_instr *in = at(nm, i);
+    const lowering *lw = &lowerings[in->op];
+    if (lw->kind != LOWER_OWN)
+        return lower_by_table(nm, lw, i);
     switch (in->op) {
     case UPY_OP_NOP:
-        if (is_nested_loop_head(nm, i))
-            return norm_put(nm, N_LOOP_HEAD, 0, NULL, i);
-        return is_pass_block(nm, i) ? norm_put(nm, N_PASS, 0, NULL, i)
-                                    : UNPYC_OK;
-    /* Nothing for the source. */
-    case UPY_OP_RESUME:
-    case UPY_OP_CACHE:
-    case UPY_OP_EXTENDED_ARG:
-    case UPY_OP_COPY_FREE_VARS:
-    case UPY_OP_MAKE_CELL:
-    case UPY_OP_PRECALL:
-    case UPY_OP_GEN_START:
-    case UPY_OP_ASYNC_GEN_WRAP:
-        return UNPYC_OK;
+        return lower_nop(nm, i);
     case UPY_OP_TO_BOOL:
         return put_to_bool(nm, i);
     case UPY_OP_RETURN_GENERATOR:
-        if (op_is(nm, i + 1, UPY_OP_POP_TOP))
-            nm->skip[i + 1] = 1;
-        return UNPYC_OK;
+        return lower_return_generator(nm, i);
     case UPY_OP_KW_NAMES:
         nm->kwnames = in->argobj;
         return UNPYC_OK;
-
-    case UPY_OP_POP_TOP:
-        return norm_put(nm, N_POP_TOP, 0, NULL, i);
     case UPY_OP_COPY:
-        end = jump_or_pop_idiom(nm, i);
-        if (end >= 0) {
-            uint32_t k;
-            for (k = i + 1; k <= (uint32_t)end + 1; k++)
-                nm->skip[k] = 1;
-            return norm_emit_jump(nm, N_JUMP_IF_OR_POP,
-                                  at(nm, (uint32_t)end)->op ==
-                                          UPY_OP_POP_JUMP_IF_TRUE
-                                      ? UPY_JUMP_TRUE
-                                      : UPY_JUMP_FALSE,
-                                  (uint32_t)end, 0);
-        }
-        return norm_put(nm, N_COPY, in->arg, NULL, i);
+        return lower_copy(nm, i);
     case UPY_OP_DUP_TOP:
     case UPY_OP_DUP_TOP_TWO:
         return put_rotation(nm, i);
     case UPY_OP_ROT_THREE:
-        if (norm_is_capture_rotation(nm, i))
-            return norm_put_capture_rotation(nm, 3, i);
-        return put_rotation(nm, i);
-    case UPY_OP_SWAP:
-        return norm_put(nm, N_SWAP, in->arg, NULL, i);
-    case UPY_OP_ROT_TWO:
-        return norm_put(nm, N_SWAP, 2, NULL, i);
-    case UPY_OP_PUSH_NULL:
-        return norm_put(nm, N_PUSH_NULL, 0, NULL, i);
-
+        return lower_rotation(nm, i, 3);
+    case UPY_OP_ROT_FOUR:
+        return lower_rotation(nm, i, 4);
+    case UPY_OP_ROT_N:
+        return lower_rotation(nm, i, in->arg);
     case UPY_OP_LOAD_CONST:
-        if ((end = norm_with_exit_call(nm, i)) >= 0) {
-            uint32_t k;
-            for (k = i; k < (uint32_t)end; k++) {
-                nm->skip[k + 1] = 1;
-                if (!norm_emit(nm, N_LOAD_CONST, in->arg, in->argobj, k))
-                    return norm_fail_memory(nm);
-            }
-            return norm_put(nm, N_CALL, 2, NULL, (uint32_t)end);
-        }
-        return norm_put(nm, N_LOAD_CONST, in->arg, in->argobj, i);
+        return lower_load_const(nm, i);
     case UPY_OP_RETURN_CONST:
-        if (!norm_emit(nm, N_LOAD_CONST, in->arg, in->argobj, i) ||
-            !norm_emit(nm, N_RETURN, 0, NULL, i))
-            return norm_fail_memory(nm);
-        return UNPYC_OK;
-    case UPY_OP_RETURN_VALUE: {
-        upy_nin *ret = norm_emit(nm, N_RETURN, 0, NULL, i);
-        uint32_t before = i;
-        if (!ret)
-            return norm_fail_memory(nm);
-        /* A constant loaded right before a return the compiler did not
-         * fuse with it: the two were in different blocks, the return one
-         * where paths met, copied here afterwards.  (A NOP between keeps
-         * the line of the jump the copy replaced: `return (` / `a if c
-         * else b)` on lines of their own.) */
-        while (before > 0 && op_is(nm, before - 1, UPY_OP_NOP) &&
-               !nm->is_target[before])
-            before--;
-        /* (In a for loop the iterator is popped from under the value
-         * first, compile.c compiler_unwind_fblock: `SWAP 2; POP_TOP`.  A
-         * written `return 0.0` pops it before loading the constant.) */
-        if (before > 1 && op_is(nm, before - 1, UPY_OP_POP_TOP) &&
-            op_is(nm, before - 2, UPY_OP_SWAP) &&
-            nm->dec->instrs[before - 2].arg == 2 && !nm->is_target[before] &&
-            !nm->is_target[before - 1])
-            before -= 2;
-        if (nm->rules->fuses_const_return && before > 0 &&
-            op_is(nm, before - 1, UPY_OP_LOAD_CONST) && !nm->is_target[before])
-            ret->flags |= N_SPLIT_CONST;
-        return UNPYC_OK;
-    }
-
+        return lower_return_const(nm, i);
+    case UPY_OP_RETURN_VALUE:
+        return lower_return_value(nm, i);
     case UPY_OP_LOAD_FAST:
     case UPY_OP_LOAD_FAST_CHECK:
         return put_load_fast(nm, in->arg, in->argobj, i);
-    case UPY_OP_LOAD_FAST_AND_CLEAR:
-        return norm_put(nm, N_LOAD, UPY_SCOPE_FAST_AND_CLEAR, in->argobj, i);
-    case UPY_OP_STORE_FAST:
-        return norm_put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj, i);
-    case UPY_OP_DELETE_FAST:
-        return norm_put(nm, N_DELETE, UPY_SCOPE_FAST, in->argobj, i);
     case UPY_OP_LOAD_FAST_LOAD_FAST:
-        st = put_load_fast(nm, (in->arg >> 4) & 15, in->argobj, i);
-        return st ? st : put_load_fast(nm, in->arg & 15, in->argobj2, i);
     case UPY_OP_STORE_FAST_LOAD_FAST:
-        st = norm_put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj, i);
-        return st ? st : put_load_fast(nm, in->arg & 15, in->argobj2, i);
     case UPY_OP_STORE_FAST_STORE_FAST:
-        st = norm_put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj, i);
-        return st ? st : norm_put(nm, N_STORE, UPY_SCOPE_FAST, in->argobj2, i);
-    case UPY_OP_LOAD_DEREF:
-        return norm_put(nm, N_LOAD, UPY_SCOPE_DEREF, in->argobj, i);
-    case UPY_OP_STORE_DEREF:
-        return norm_put(nm, N_STORE, UPY_SCOPE_DEREF, in->argobj, i);
-    case UPY_OP_DELETE_DEREF:
-        return norm_put(nm, N_DELETE, UPY_SCOPE_DEREF, in->argobj, i);
-    case UPY_OP_LOAD_CLASSDEREF:
-        return norm_put(nm, N_LOAD, UPY_SCOPE_CLASSDEREF, in->argobj, i);
+        return lower_fast_pair(nm, i);
     case UPY_OP_LOAD_FROM_DICT_OR_DEREF:
-    case UPY_OP_LOAD_FROM_DICT_OR_GLOBALS: {
-        /* 3.12 class bodies: LOAD_LOCALS then this, one name lookup.
-         * The annotation scopes of 3.12+ type parameters, lazily
-         * evaluated values and methods below a class load the class's
-         * namespace from its __classdict__ cell instead. */
-        upy_nin *last = last_emitted(nm);
-        if (last &&
-            (last->op == N_LOAD_LOCALS ||
-             (last->op == N_LOAD && last->obj && last->obj->kind == UPY_STR &&
-              strcmp((const char *)last->obj->u.bytes.data, "__classdict__") ==
-                  0)))
-            nm->n--;
-        return norm_put(nm, N_LOAD,
-                        in->op == UPY_OP_LOAD_FROM_DICT_OR_DEREF
-                            ? UPY_SCOPE_CLASSDEREF
-                            : UPY_SCOPE_NAME,
-                        in->argobj, i);
-    }
-    case UPY_OP_LOAD_CLOSURE:
-        return norm_put(nm, N_LOAD_CLOSURE, 0, in->argobj, i);
+    case UPY_OP_LOAD_FROM_DICT_OR_GLOBALS:
+        return lower_load_from_dict(nm, i);
     case UPY_OP_LOAD_GLOBAL:
-        if (r->global_null && (in->arg & 1) && !r->null_after &&
-            !norm_emit(nm, N_PUSH_NULL, 0, NULL, i))
-            return norm_fail_memory(nm);
-        if ((st = norm_put(nm, N_LOAD, UPY_SCOPE_GLOBAL, in->argobj, i)))
-            return st;
-        if (r->global_null && (in->arg & 1) && r->null_after &&
-            !norm_emit(nm, N_PUSH_NULL, 0, NULL, i))
-            return norm_fail_memory(nm);
-        return UNPYC_OK;
-    case UPY_OP_STORE_GLOBAL:
-        return norm_put(nm, N_STORE, UPY_SCOPE_GLOBAL, in->argobj, i);
-    case UPY_OP_DELETE_GLOBAL:
-        return norm_put(nm, N_DELETE, UPY_SCOPE_GLOBAL, in->argobj, i);
-    case UPY_OP_LOAD_NAME:
-        return norm_put(nm, N_LOAD, UPY_SCOPE_NAME, in->argobj, i);
-    case UPY_OP_STORE_NAME:
-        return norm_put(nm, N_STORE, UPY_SCOPE_NAME, in->argobj, i);
-    case UPY_OP_DELETE_NAME:
-        return norm_put(nm, N_DELETE, UPY_SCOPE_NAME, in->argobj, i);
-
+        return lower_load_global(nm, i);
     case UPY_OP_LOAD_ATTR:
-        return norm_emit(nm,
-                         r->attr_method_bit && (in->arg & 1) ? N_LOAD_METHOD
-                                                             : N_LOAD_ATTR,
-                         0, in->argobj, i)
-                   ? UNPYC_OK
-                   : norm_fail_memory(nm);
-    case UPY_OP_LOAD_METHOD:
-        return norm_put(nm, N_LOAD_METHOD, 0, in->argobj, i);
+        return lower_load_attr(nm, i);
     case UPY_OP_LOAD_SUPER_ATTR:
         return norm_put(nm, N_LOAD_SUPER_ATTR, in->arg & 3, in->argobj, i);
-    case UPY_OP_STORE_ATTR:
-        return norm_put(nm, N_STORE_ATTR, 0, in->argobj, i);
-    case UPY_OP_DELETE_ATTR:
-        return norm_put(nm, N_DELETE_ATTR, 0, in->argobj, i);
-    case UPY_OP_BINARY_SUBSCR:
-        return norm_put(nm, N_SUBSCR, 0, NULL, i);
-    case UPY_OP_STORE_SUBSCR:
-        return norm_put(nm, N_STORE_SUBSCR, 0, NULL, i);
-    case UPY_OP_DELETE_SUBSCR:
-        return norm_put(nm, N_DELETE_SUBSCR, 0, NULL, i);
-    case UPY_OP_BINARY_SLICE:
-        return norm_put(nm, N_SLICE, 0, NULL, i);
-    case UPY_OP_STORE_SLICE:
-        return norm_put(nm, N_STORE_SLICE, 0, NULL, i);
-    case UPY_OP_BUILD_SLICE:
-        return norm_put(nm, N_BUILD_SLICE, in->arg, NULL, i);
-
     case UPY_OP_BINARY_OP:
-        if (in->arg < 0 || in->arg >= 2 * NB_INPLACE_OFFSET)
-            return norm_unsupported(nm, i);
-        out = norm_emit(nm, N_BINARY, in->arg % NB_INPLACE_OFFSET, NULL, i);
-        if (!out)
-            return norm_fail_memory(nm);
-        if (in->arg >= NB_INPLACE_OFFSET)
-            out->flags |= N_INPLACE;
-        return UNPYC_OK;
-    case UPY_OP_UNARY_NOT:
-        return norm_put(nm, N_UNARY, UPY_UOP_NOT, NULL, i);
-    case UPY_OP_UNARY_NEGATIVE:
-        return norm_put(nm, N_UNARY, UPY_UOP_NEG, NULL, i);
-    case UPY_OP_UNARY_POSITIVE:
-        return norm_put(nm, N_UNARY, UPY_UOP_POS, NULL, i);
-    case UPY_OP_UNARY_INVERT:
-        return norm_put(nm, N_UNARY, UPY_UOP_INVERT, NULL, i);
-    case UPY_OP_COMPARE_OP: {
-        int32_t k = in->arg >> r->compare_shift;
-        if (r->compare_shift == 0 && (end = exception_match_jump(nm, i)) >= 0) {
-            nm->skip[end] = 1;
-            return norm_emit_jump(nm, N_JUMP_IF_NOT_EXC_MATCH, 0, (uint32_t)end,
-                                  0);
-        }
-        if (k < 0 || k >= (int32_t)(sizeof cmp_op_map / sizeof cmp_op_map[0]))
-            return norm_unsupported(nm, i);
-        return norm_put(nm, N_COMPARE, cmp_op_map[k], NULL, i);
-    }
+        return lower_binary_op(nm, i);
+    case UPY_OP_COMPARE_OP:
+        return lower_compare_op(nm, i);
     case UPY_OP_IS_OP:
         return norm_put(nm, N_COMPARE, in->arg ? UPY_CMP_IS_NOT : UPY_CMP_IS,
                         NULL, i);
     case UPY_OP_CONTAINS_OP:
         return norm_put(nm, N_COMPARE, in->arg ? UPY_CMP_NOT_IN : UPY_CMP_IN,
                         NULL, i);
-    case UPY_OP_CHECK_EXC_MATCH:
-        return norm_put(nm, N_EXC_MATCH, 0, NULL, i);
-    case UPY_OP_CHECK_EG_MATCH:
-        return norm_put(nm, N_EG_MATCH, 0, NULL, i);
-
-    case UPY_OP_BUILD_TUPLE:
-        return norm_put(nm, N_BUILD_TUPLE, in->arg, NULL, i);
-    case UPY_OP_BUILD_LIST:
-        return norm_put(nm, N_BUILD_LIST, in->arg, NULL, i);
-    case UPY_OP_BUILD_SET:
-        return norm_put(nm, N_BUILD_SET, in->arg, NULL, i);
-    case UPY_OP_BUILD_MAP:
-        return norm_put(nm, N_BUILD_MAP, in->arg, NULL, i);
-    case UPY_OP_BUILD_CONST_KEY_MAP:
-        return norm_put(nm, N_BUILD_CONST_KEY_MAP, in->arg, NULL, i);
-    case UPY_OP_BUILD_STRING:
-        return norm_put(nm, N_BUILD_STRING, in->arg, NULL, i);
-    case UPY_OP_LIST_APPEND:
-        return norm_put(nm, N_LIST_APPEND, in->arg, NULL, i);
-    case UPY_OP_SET_ADD:
-        return norm_put(nm, N_SET_ADD, in->arg, NULL, i);
-    case UPY_OP_MAP_ADD:
-        return norm_put(nm, N_MAP_ADD, in->arg, NULL, i);
-    case UPY_OP_LIST_EXTEND:
-        return norm_put(nm, N_LIST_EXTEND, in->arg, NULL, i);
-    case UPY_OP_SET_UPDATE:
-        return norm_put(nm, N_SET_UPDATE, in->arg, NULL, i);
-    case UPY_OP_DICT_UPDATE:
-        return norm_put(nm, N_DICT_UPDATE, in->arg, NULL, i);
-    case UPY_OP_DICT_MERGE:
-        return norm_put(nm, N_DICT_MERGE, in->arg, NULL, i);
-    case UPY_OP_LIST_TO_TUPLE:
-        return norm_put(nm, N_LIST_TO_TUPLE, 0, NULL, i);
     case UPY_OP_BUILD_LIST_UNPACK:
     case UPY_OP_BUILD_TUPLE_UNPACK:
     case UPY_OP_BUILD_TUPLE_UNPACK_WITH_CALL:
@@ -1251,33 +1519,10 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     case UPY_OP_BUILD_MAP_UNPACK:
     case UPY_OP_BUILD_MAP_UNPACK_WITH_CALL:
         return norm_lower_unpack(nm, i);
-    case UPY_OP_UNPACK_SEQUENCE:
-        return norm_put(nm, N_UNPACK_SEQUENCE, in->arg, NULL, i);
-    case UPY_OP_UNPACK_EX:
-        return norm_put(nm, N_UNPACK_EX, in->arg, NULL, i);
-
-    case UPY_OP_FORMAT_VALUE: {
-        static const int conversions[4] = {-1, 's', 'r', 'a'};
-        out = norm_emit(nm, N_FORMAT, conversions[in->arg & 3], NULL, i);
-        if (!out)
-            return norm_fail_memory(nm);
-        if (in->arg & 4)
-            out->flags |= N_FORMAT_SPEC;
-        return UNPYC_OK;
-    }
-    case UPY_OP_CONVERT_VALUE: {
-        static const int conversions[4] = {-1, 's', 'r', 'a'};
+    case UPY_OP_FORMAT_VALUE:
+        return lower_format_value(nm, i);
+    case UPY_OP_CONVERT_VALUE:
         return norm_put(nm, N_CONVERT, conversions[in->arg & 3], NULL, i);
-    }
-    case UPY_OP_FORMAT_SIMPLE:
-        return norm_put(nm, N_FORMAT, -1, NULL, i);
-    case UPY_OP_FORMAT_WITH_SPEC:
-        out = norm_emit(nm, N_FORMAT, -1, NULL, i);
-        if (!out)
-            return norm_fail_memory(nm);
-        out->flags |= N_FORMAT_SPEC;
-        return UNPYC_OK;
-
     case UPY_OP_CALL: {
         const upy_object *kw = nm->kwnames;
         nm->kwnames = NULL;
@@ -1292,165 +1537,21 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
     case UPY_OP_CALL_METHOD:
         return emit_call(nm, i, 2, NULL);
     case UPY_OP_CALL_FUNCTION_EX:
-        if (r->passes_lone_kwargs && (in->arg & 1) &&
-            (st = norm_wrap_kwargs(nm, i)))
-            return st;
-        out = norm_emit(nm, N_CALL_EX, 0, NULL, i);
-        if (!out)
-            return norm_fail_memory(nm);
-        if (in->arg & 1)
-            out->flags |= N_CALL_KWARGS;
-        if (r->call_slots == 1)
-            out->flags |= N_ONE_SLOT;
-        return UNPYC_OK;
+        return lower_call_ex(nm, i);
     case UPY_OP_MAKE_FUNCTION:
-        if (r->function_qualname) {
-            upy_nin *last = last_emitted(nm);
-            if (last && last->op == N_LOAD_CONST && last->obj &&
-                last->obj->kind == UPY_STR)
-                nm->n--;
-        }
-        return norm_put(nm, N_MAKE_FUNCTION, in->arg, NULL, i);
-    case UPY_OP_SET_FUNCTION_ATTRIBUTE: {
-        upy_nin *last = last_emitted(nm);
-        if (!last || last->op != N_MAKE_FUNCTION)
-            return norm_unsupported(nm, i);
-        last->arg |= in->arg;
-        return UNPYC_OK;
-    }
-    case UPY_OP_LOAD_BUILD_CLASS:
-        return norm_put(nm, N_LOAD_BUILD_CLASS, 0, NULL, i);
+        return lower_make_function(nm, i);
+    case UPY_OP_SET_FUNCTION_ATTRIBUTE:
+        return lower_set_function_attribute(nm, i);
     case UPY_OP_CALL_INTRINSIC_1:
-        switch (in->arg) {
-        case UPY_INTRINSIC_UNARY_POSITIVE:
-            return norm_put(nm, N_UNARY, UPY_UOP_POS, NULL, i);
-        case UPY_INTRINSIC_LIST_TO_TUPLE:
-            return norm_put(nm, N_LIST_TO_TUPLE, 0, NULL, i);
-        case UPY_INTRINSIC_IMPORT_STAR:
-        case UPY_INTRINSIC_PRINT:
-            /* 3.12+ returns None from these, and pops it at once. */
-            if (op_is(nm, i + 1, UPY_OP_POP_TOP) && !nm->is_target[i + 1])
-                nm->skip[i + 1] = 1;
-            return norm_put(nm,
-                            in->arg == UPY_INTRINSIC_PRINT ? N_PRINT_EXPR
-                                                           : N_IMPORT_STAR,
-                            0, NULL, i);
-        case UPY_INTRINSIC_ASYNC_GEN_WRAP:
-            return UNPYC_OK;
-        default:
-            return norm_put(nm, N_INTRINSIC, in->arg, NULL, i);
-        }
+        return lower_intrinsic(nm, i);
     case UPY_OP_CALL_INTRINSIC_2:
         return norm_put(nm, N_INTRINSIC, 100 + in->arg, NULL, i);
-    case UPY_OP_PREP_RERAISE_STAR:
-        return norm_emit(nm, N_INTRINSIC, UPY_INTRINSIC_PREP_RERAISE_STAR, NULL,
-                         i)
-                   ? UNPYC_OK
-                   : norm_fail_memory(nm);
-
-    case UPY_OP_JUMP_FORWARD:
-    case UPY_OP_JUMP_ABSOLUTE:
-        return norm_emit_jump(nm, N_JUMP, 0, i, 0);
-    case UPY_OP_JUMP_BACKWARD:
-    case UPY_OP_JUMP_BACKWARD_NO_INTERRUPT:
-        return norm_emit_jump(nm, N_JUMP, 0, i, N_JUMP_BACK);
-    case UPY_OP_POP_JUMP_IF_FALSE:
-    case UPY_OP_POP_JUMP_FORWARD_IF_FALSE:
-    case UPY_OP_POP_JUMP_BACKWARD_IF_FALSE:
-        return emit_cond_jump(nm, UPY_JUMP_FALSE, i);
-    case UPY_OP_POP_JUMP_IF_TRUE:
-    case UPY_OP_POP_JUMP_FORWARD_IF_TRUE:
-    case UPY_OP_POP_JUMP_BACKWARD_IF_TRUE:
-        return emit_cond_jump(nm, UPY_JUMP_TRUE, i);
-    case UPY_OP_POP_JUMP_IF_NONE:
-    case UPY_OP_POP_JUMP_FORWARD_IF_NONE:
-    case UPY_OP_POP_JUMP_BACKWARD_IF_NONE:
-        return emit_cond_jump(nm, UPY_JUMP_NONE, i);
-    case UPY_OP_POP_JUMP_IF_NOT_NONE:
-    case UPY_OP_POP_JUMP_FORWARD_IF_NOT_NONE:
-    case UPY_OP_POP_JUMP_BACKWARD_IF_NOT_NONE:
-        return emit_cond_jump(nm, UPY_JUMP_NOT_NONE, i);
-    case UPY_OP_JUMP_IF_FALSE_OR_POP:
-        return norm_emit_jump(nm, N_JUMP_IF_OR_POP, UPY_JUMP_FALSE, i, 0);
-    case UPY_OP_JUMP_IF_TRUE_OR_POP:
-        return norm_emit_jump(nm, N_JUMP_IF_OR_POP, UPY_JUMP_TRUE, i, 0);
-    case UPY_OP_FOR_ITER: {
-        /* 3.12+ exits through END_FOR (and 3.13's POP_TOP after it), which
-         * only instrumentation executes: the exit target is after them. */
-        int32_t t = norm_index_of_offset(nm, in->target);
-        if (t >= 0 && op_is(nm, (uint32_t)t, UPY_OP_END_FOR)) {
-            nm->skip[t] = 1;
-            if (nm->rules->minor >= 13 &&
-                op_is(nm, (uint32_t)t + 1, UPY_OP_POP_TOP))
-                nm->skip[t + 1] = 1;
-        }
-        return norm_emit_jump(nm, N_FOR_ITER, 0, i, 0);
-    }
-    case UPY_OP_GET_ITER:
-        return norm_put(nm, N_GET_ITER, 0, NULL, i);
-    case UPY_OP_GET_AITER:
-        return norm_put(nm, N_GET_AITER, 0, NULL, i);
+    case UPY_OP_FOR_ITER:
+        return lower_for_iter(nm, i);
     case UPY_OP_GET_AWAITABLE:
     case UPY_OP_GET_YIELD_FROM_ITER:
-    case UPY_OP_GET_ANEXT: {
-        uint32_t k;
-        end = await_loop_end(nm, i);
-        if (end < 0) {
-            /* GET_YIELD_FROM_ITER before a `for` (yield from with a
-             * generator) and other lone uses. */
-            if (in->op == UPY_OP_GET_YIELD_FROM_ITER)
-                return norm_put(nm, N_GET_ITER, 0, NULL, i);
-            return norm_unsupported(nm, i);
-        }
-        for (k = i + 1; k <= (uint32_t)end; k++)
-            nm->skip[k] = 1;
-        if (in->op == UPY_OP_GET_ANEXT) {
-            /* The header of an async for: its handler is END_ASYNC_FOR,
-             * and the loop exit is the code after it. */
-            int32_t h = async_for_exit(nm, i);
-            if (h < 0)
-                return norm_unsupported(nm, i);
-            nm->skip[h] = 1;
-            out = norm_emit(nm, N_FOR_ITER, 0, NULL, i);
-            if (!out)
-                return norm_fail_memory(nm);
-            out->flags |= N_ASYNC;
-            nm->handler_of[nm->n - 1] = h;
-            nm->target_off[nm->n - 1] = (uint32_t)h + 1 < nm->dec->count
-                                            ? at(nm, (uint32_t)h + 1)->offset
-                                            : at(nm, (uint32_t)h)->offset;
-            return UNPYC_OK;
-        }
-        out = norm_emit(
-            nm, in->op == UPY_OP_GET_YIELD_FROM_ITER ? N_YIELD_FROM : N_AWAIT,
-            in->op == UPY_OP_GET_YIELD_FROM_ITER ? 0 : in->arg, NULL, i);
-        if (!out)
-            return norm_fail_memory(nm);
-        out->throw_offset = await_cleanup_offset(nm, i, (uint32_t)end);
-        return UNPYC_OK;
-    }
-    case UPY_OP_YIELD_VALUE:
-        return norm_put(nm, N_YIELD, 0, NULL, i);
-    case UPY_OP_END_ASYNC_FOR:
-        return norm_put(nm, N_END_ASYNC_FOR, 0, NULL, i);
-    case UPY_OP_RAISE_VARARGS:
-        return norm_put(nm, N_RAISE, in->arg, NULL, i);
-    case UPY_OP_RERAISE:
-        return norm_put(nm, N_RERAISE, in->arg, NULL, i);
-    case UPY_OP_PUSH_EXC_INFO:
-        return norm_put(nm, N_PUSH_EXC_INFO, 0, NULL, i);
-    case UPY_OP_POP_EXCEPT:
-        return norm_put(nm, N_POP_EXCEPT, 0, NULL, i);
-    case UPY_OP_BEFORE_WITH:
-        return norm_put(nm, N_BEFORE_WITH, 0, NULL, i);
-    case UPY_OP_BEFORE_ASYNC_WITH:
-        out = norm_emit(nm, N_BEFORE_WITH, 0, NULL, i);
-        if (!out)
-            return norm_fail_memory(nm);
-        out->flags |= N_ASYNC;
-        return UNPYC_OK;
-    case UPY_OP_WITH_EXCEPT_START:
-        return norm_put(nm, N_WITH_EXCEPT_START, 0, NULL, i);
+    case UPY_OP_GET_ANEXT:
+        return lower_await(nm, i);
     case UPY_OP_SETUP_FINALLY:
         if (skip_async_for_block(nm, i))
             return UNPYC_OK;
@@ -1459,71 +1560,13 @@ static unpyc_status lower_one(norm *nm, uint32_t i) {
         if (!norm_emit(nm, N_BEFORE_WITH, 0, NULL, i))
             return norm_fail_memory(nm);
         return norm_emit_jump(nm, N_SETUP_WITH, 0, i, 0);
-    case UPY_OP_SETUP_ASYNC_WITH:
-        return norm_emit_jump(nm, N_SETUP_WITH, 0, i, 0);
-    case UPY_OP_POP_BLOCK:
-        return norm_put(nm, N_POP_BLOCK, 0, NULL, i);
-    case UPY_OP_JUMP_IF_NOT_EXC_MATCH:
-        return norm_emit_jump(nm, N_JUMP_IF_NOT_EXC_MATCH, 0, i, 0);
-    case UPY_OP_ROT_FOUR:
-        if (norm_is_capture_rotation(nm, i))
-            return norm_put_capture_rotation(nm, 4, i);
-        return norm_put(nm, N_ROT_FOUR, 0, NULL, i);
-    case UPY_OP_ROT_N:
-        if (!r->rotates_captures)
-            return norm_unsupported(nm, i);
-        return norm_put_capture_rotation(nm, in->arg, i);
-    case UPY_OP_BEGIN_FINALLY:
-        return norm_put(nm, N_BEGIN_FINALLY, 0, NULL, i);
-    case UPY_OP_CALL_FINALLY:
-        return norm_emit_jump(nm, N_CALL_FINALLY, 0, i, 0);
-    case UPY_OP_END_FINALLY:
-        return norm_put(nm, N_END_FINALLY, 0, NULL, i);
-    case UPY_OP_POP_FINALLY:
-        return norm_put(nm, N_POP_FINALLY, in->arg, NULL, i);
-    case UPY_OP_WITH_CLEANUP_START:
-        return norm_put(nm, N_WITH_CLEANUP_START, 0, NULL, i);
-    case UPY_OP_WITH_CLEANUP_FINISH:
-        return norm_put(nm, N_WITH_CLEANUP_FINISH, 0, NULL, i);
-    case UPY_OP_LOAD_ASSERTION_ERROR:
-        return norm_put(nm, N_LOAD_ASSERTION_ERROR, 0, NULL, i);
-    case UPY_OP_SETUP_ANNOTATIONS:
-        return norm_put(nm, N_SETUP_ANNOTATIONS, 0, NULL, i);
-    case UPY_OP_IMPORT_NAME:
-        return norm_put(nm, N_IMPORT_NAME, 0, in->argobj, i);
-    case UPY_OP_IMPORT_FROM:
-        return norm_put(nm, N_IMPORT_FROM, 0, in->argobj, i);
-    case UPY_OP_IMPORT_STAR:
-        return norm_put(nm, N_IMPORT_STAR, 0, NULL, i);
     case UPY_OP_MATCH_CLASS:
         return norm_put_match_test(nm, N_MATCH_CLASS, i);
-    case UPY_OP_MATCH_MAPPING:
-        return norm_put(nm, N_MATCH_MAPPING, 0, NULL, i);
-    case UPY_OP_MATCH_SEQUENCE:
-        return norm_put(nm, N_MATCH_SEQUENCE, 0, NULL, i);
     case UPY_OP_MATCH_KEYS:
         return norm_put_match_test(nm, N_MATCH_KEYS, i);
-    case UPY_OP_GET_LEN:
-        return norm_put(nm, N_GET_LEN, 0, NULL, i);
-    case UPY_OP_COPY_DICT_WITHOUT_KEYS:
-        return norm_put(nm, N_COPY_DICT_WITHOUT_KEYS, 0, NULL, i);
-    case UPY_OP_PRINT_EXPR:
-        return norm_put(nm, N_PRINT_EXPR, 0, NULL, i);
-    case UPY_OP_LOAD_LOCALS:
-        return norm_put(nm, N_LOAD_LOCALS, 0, NULL, i);
     default:
-        break;
+        return norm_unsupported(nm, i);
     }
-    bn = binary_name_of(in->op);
-    if (bn) {
-        out = norm_emit(nm, N_BINARY, bn->binop, NULL, i);
-        if (!out)
-            return norm_fail_memory(nm);
-        if (bn->inplace)
-            out->flags |= N_INPLACE;
-        return UNPYC_OK;
-    }
-    return norm_unsupported(nm, i);
 }
 
 /* Turns decoded target offsets and exception-table entries into neutral
