@@ -158,24 +158,25 @@ static block *frame_of(block *top) {
     return top;
 }
 
-/* Whether the handler at h deletes a name: LOAD_CONST None; STORE x;
- * DELETE x; RERAISE, what compile.c compiler_try_except writes for the
- * body of `except E as x:`. */
+/* Whether the handler at h clears a name and reraises: the cleanup of
+ * the body of `except E as x:` (upy_nin_clears_name). */
 static int is_name_cleanup(const bs *b, int32_t h) {
     const upy_nin *c = ins(b, (uint32_t)h);
-    if ((uint32_t)h + 3 >= b->n || c[0].op != N_LOAD_CONST || !c[0].obj ||
-        c[0].obj->kind != UPY_NONE || c[1].op != N_STORE ||
-        c[2].op != N_DELETE || c[3].op != N_RERAISE)
-        return 0;
-    return c[1].arg == c[2].arg && c[1].obj == c[2].obj;
+    uint32_t n = b->n - (uint32_t)h;
+    return upy_nin_clears_name(c, n) && n > 3 && c[3].op == N_RERAISE;
 }
 
-static block *new_block(bs *b, uint8_t kind, int32_t handler, int32_t level,
-                        int32_t nlevel, block *up) {
+/* A new block of kind `kind` on `up`, made at instruction `at`, in *out.
+ * CPython refuses code whose blocks nest deeper than CO_MAXBLOCKS. */
+static unpyc_status new_block(bs *b, uint32_t at, uint8_t kind, int32_t handler,
+                              int32_t level, int32_t nlevel, block *up,
+                              block **out) {
     block *k = upy_arena_alloc(b->arena, sizeof *k);
     if (!k)
-        return NULL;
+        return no_memory(b);
     k->nest = up ? up->nest + 1 : 1;
+    if (k->nest > MAX_BLOCKS)
+        return odd(b, at, "blocks nested deeper than CPython allows");
     k->kind = kind;
     k->setup = kind;
     k->handler = handler;
@@ -186,7 +187,8 @@ static block *new_block(bs *b, uint8_t kind, int32_t handler, int32_t level,
     k->cleanup = 0;
     k->next_placed = NULL;
     k->up = up;
-    return k;
+    *out = k;
+    return UNPYC_OK;
 }
 
 /* Hands state s to instruction i: the first path to reach it sets its
@@ -212,13 +214,13 @@ static unpyc_status reach(bs *b, uint32_t from, int32_t i, state s) {
 /* The state a handler starts with when the block k unwinds to it. */
 static unpyc_status enter_handler(bs *b, uint32_t from, const block *k) {
     block *f = b->entry[k->handler];
+    unpyc_status st;
     state s;
     if (!f) {
-        f = new_block(b, B_FRAME, k->handler, k->level, k->nlevel, k->up);
-        if (!f)
-            return no_memory(b);
-        if (f->nest > MAX_BLOCKS)
-            return odd(b, from, "blocks nested deeper than CPython allows");
+        st = new_block(b, from, B_FRAME, k->handler, k->level, k->nlevel, k->up,
+                       &f);
+        if (st != UNPYC_OK)
+            return st;
         f->setup = k->kind;
         f->tri = k->tri;
         f->ntri = k->ntri;
@@ -228,10 +230,9 @@ static unpyc_status enter_handler(bs *b, uint32_t from, const block *k) {
     s.depth = k->level + 6;
     s.tri = k->level + 3;
     s.ntri = 3;
-    /* 3.11 pushes the exception (and, for a with and a name's cleanup,
-     * the raising offset under it); a try's or a with's handler pairs it
-     * with the previous one. */
-    s.ndepth = k->nlevel + (k->kind == B_TRY ? 2 : k->kind == B_WITH ? 3 : 2);
+    /* 3.11 pushes the previous exception and the new one; a with's
+     * handler has the raising offset under them (lasti). */
+    s.ndepth = k->nlevel + 2 + (k->kind == B_WITH);
     return reach(b, from, k->handler, s);
 }
 
@@ -243,12 +244,11 @@ static unpyc_status setup(bs *b, uint32_t i, state *s) {
                                                     : B_TRY;
     /* (A with's block is below the value __enter__ returned.) */
     int32_t below = kind == B_WITH ? 1 : 0;
-    block *k = new_block(b, kind, in->target, s->depth - below,
-                         s->ndepth - below, s->top);
-    if (!k)
-        return no_memory(b);
-    if (k->nest > MAX_BLOCKS)
-        return odd(b, i, "blocks nested deeper than CPython allows");
+    block *k;
+    unpyc_status st = new_block(b, i, kind, in->target, s->depth - below,
+                                s->ndepth - below, s->top, &k);
+    if (st != UNPYC_OK)
+        return st;
     k->tri = s->tri;
     k->ntri = s->ntri;
     s->top = k;
@@ -277,14 +277,11 @@ static unpyc_status pop_except(bs *b, uint32_t i, state *s) {
         s->depth < f->level + 3 || s->depth > f->level + 4)
         return odd(b, i, "POP_EXCEPT");
     s->top = f->up;
-    if (f->setup == B_WITH) {
-        s->top = new_block(b, B_LASTI, -1, f->level, f->nlevel, f->up);
-        if (!s->top)
-            return no_memory(b);
-    }
     s->tri = f->tri;
     s->ntri = f->ntri;
-    return UNPYC_OK;
+    if (f->setup != B_WITH)
+        return UNPYC_OK;
+    return new_block(b, i, B_LASTI, -1, f->level, f->nlevel, f->up, &s->top);
 }
 
 /* What becomes of a stack instruction in handler frame f, and the
@@ -336,45 +333,67 @@ static int32_t new_effect(const bs *b, uint32_t i, int taken) {
     }
 }
 
-/* Decides what instruction i becomes in the state s before it, and gives
- * the state after it to the instructions it goes on to. */
-static unpyc_status step(bs *b, uint32_t i) {
+/* What instruction i becomes in handler frame f, with the state s
+ * before it (see in_frame); the RERAISE of a handler takes 3.11's oparg. */
+static unpyc_status frame_step(bs *b, uint32_t i, state *s, block *f) {
     const upy_nin *in = ins(b, i);
-    state s = b->st[i], t;
-    block *f = frame_of(s.top);
-    unpyc_status st = UNPYC_OK;
+    b->act[i] = (uint8_t)in_frame(b, i, s, f);
+    if (b->act[i] == A_ODD || (in->op == N_ROT_FOUR && b->act[i] != A_SWAP))
+        return odd(b, i, "a use of an exception's values");
+    if (in->op != N_RERAISE)
+        return UNPYC_OK;
+    b->reraise_arg[i] = f->setup == B_TRY ? 0 : f->setup == B_WITH ? 2 : 1;
+    if (f->setup == B_WITH && f->reraise < 0)
+        f->reraise = (int32_t)i;
+    return UNPYC_OK;
+}
+
+/* Decides what instruction i becomes, from the state s before it, which
+ * it changes to the state after it. */
+static unpyc_status decide(bs *b, uint32_t i, state *s) {
+    const upy_nin *in = ins(b, i);
+    block *f = frame_of(s->top);
+    unpyc_status st;
 
     if (f && f->setup != B_CLEANUP && (int32_t)i > f->last)
         f->last = (int32_t)i;
-    if (in->op == N_SETUP_FINALLY || in->op == N_SETUP_WITH) {
+    switch (in->op) {
+    case N_SETUP_FINALLY:
+    case N_SETUP_WITH:
         b->act[i] = A_DROP;
-        st = setup(b, i, &s);
-    } else if (in->op == N_POP_BLOCK) {
-        st = pop_block(b, i, &s);
-    } else if (in->op == N_POP_EXCEPT) {
-        st = pop_except(b, i, &s);
-        s.depth -= 2; /* (the version pops three values, 3.11 one) */
-    } else if (s.top && s.top->kind == B_LASTI) {
+        return setup(b, i, s);
+    case N_POP_BLOCK:
+        return pop_block(b, i, s);
+    case N_POP_EXCEPT:
+        st = pop_except(b, i, s);
+        s->depth -= 2; /* (the version pops three values, 3.11 one) */
+        return st;
+    default:
+        break;
+    }
+    if (s->top && s->top->kind == B_LASTI) {
         /* The POP_TOP of the __exit__ after a with's handler. */
-        if (in->op != N_POP_TOP || s.depth != s.top->level)
+        if (in->op != N_POP_TOP || s->depth != s->top->level)
             return odd(b, i, "the end of a with's handler");
         b->act[i] = A_POP_TWO;
-        s.top = s.top->up;
-    } else if (f) {
-        b->act[i] = (uint8_t)in_frame(b, i, &s, f);
-        if (b->act[i] == A_ODD || (in->op == N_ROT_FOUR && b->act[i] != A_SWAP))
-            return odd(b, i, "a use of an exception's values");
-        if (in->op == N_RERAISE) {
-            b->reraise_arg[i] = f->setup == B_TRY    ? 0
-                                : f->setup == B_WITH ? 2
-                                                     : 1;
-            if (f->setup == B_WITH && f->reraise < 0)
-                f->reraise = (int32_t)i;
-        }
-    } else if (in->op == N_RERAISE || in->op == N_JUMP_IF_NOT_EXC_MATCH ||
-               in->op == N_ROT_FOUR) {
-        return odd(b, i, "an exception's values outside a handler");
+        s->top = s->top->up;
+        return UNPYC_OK;
     }
+    if (f)
+        return frame_step(b, i, s, f);
+    if (in->op == N_RERAISE || in->op == N_JUMP_IF_NOT_EXC_MATCH ||
+        in->op == N_ROT_FOUR)
+        return odd(b, i, "an exception's values outside a handler");
+    return UNPYC_OK;
+}
+
+/* Decides what instruction i becomes, and gives the state after it to
+ * the instructions it goes on to. */
+static unpyc_status step(bs *b, uint32_t i) {
+    const upy_nin *in = ins(b, i);
+    state s = b->st[i], t;
+    unpyc_status st = decide(b, i, &s);
+
     if (st != UNPYC_OK)
         return st;
     if (in->target >= 0 && in->op != N_SETUP_FINALLY &&

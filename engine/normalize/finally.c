@@ -593,13 +593,12 @@ static int is_except_chain(const fin *f, int32_t h) {
  * body written as a finally has no STORE x of the exception before.) */
 static int is_name_deletion(const fin *f, int32_t setup, int32_t h) {
     const upy_nin *c = &f->ins[h], *st = &f->ins[setup - 2];
-    if (setup < 3 || (uint32_t)h + 5 >= f->n || c[0].op != N_LOAD_CONST ||
-        !c[0].obj || c[0].obj->kind != UPY_NONE || c[1].op != N_STORE ||
-        c[2].op != N_DELETE || c[3].op != N_END_FINALLY ||
-        c[4].op != N_POP_EXCEPT || c[5].op != N_JUMP)
+    if (setup < 3 || (uint32_t)h + 5 >= f->n ||
+        !upy_nin_clears_name(c, f->n - (uint32_t)h) ||
+        c[3].op != N_END_FINALLY || c[4].op != N_POP_EXCEPT ||
+        c[5].op != N_JUMP)
         return 0;
-    return c[1].arg == c[2].arg && c[1].obj == c[2].obj && st->op == N_STORE &&
-           st->arg == c[1].arg && st->obj == c[1].obj &&
+    return st->op == N_STORE && st->arg == c[1].arg && st->obj == c[1].obj &&
            f->ins[setup - 1].op == N_POP_TOP &&
            f->ins[setup - 3].op == N_POP_TOP;
 }
@@ -614,10 +613,7 @@ static body_kind kind_of(const fin *f, uint32_t i) {
     if (is_name_deletion(f, (int32_t)i, h))
         return K_NAME;
     /* (No statement leaves a None alone on the stack.) */
-    return i > 0 && f->ins[i - 1].op == N_LOAD_CONST && f->ins[i - 1].obj &&
-                   f->ins[i - 1].obj->kind == UPY_NONE
-               ? K_LEAVING
-               : K_FINALLY;
+    return i > 0 && upy_nin_loads_none(&f->ins[i - 1]) ? K_LEAVING : K_FINALLY;
 }
 
 /* Sets s->e for a with's exit at s->h: WITH_CLEANUP_START [await];

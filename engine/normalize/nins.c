@@ -194,3 +194,12 @@ int upy_nin_uses_names(const upy_nin *in) {
         return 0;
     }
 }
+
+int upy_nin_loads_none(const upy_nin *in) {
+    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
+}
+
+int upy_nin_clears_name(const upy_nin *c, size_t n) {
+    return n >= 3 && upy_nin_loads_none(&c[0]) && c[1].op == N_STORE &&
+           c[2].op == N_DELETE && c[1].arg == c[2].arg && c[1].obj == c[2].obj;
+}

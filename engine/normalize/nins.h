@@ -375,4 +375,12 @@ int upy_nin_falls_through(const upy_nin *in);
  * the compiler met them. */
 int upy_nin_uses_names(const upy_nin *in);
 
+/* Whether `in` loads the constant None. */
+int upy_nin_loads_none(const upy_nin *in);
+
+/* Whether the n instructions at c start with the clearing of the name
+ * that ends the body of `except E as x:` (compile.c compiler_try_except):
+ * LOAD_CONST None; STORE x; DELETE x. */
+int upy_nin_clears_name(const upy_nin *c, size_t n);
+
 #endif /* UPY_NINS_H */

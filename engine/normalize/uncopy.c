@@ -265,8 +265,7 @@ static int join_copy(uncopy *u, uint32_t e) {
          * copied by duplicate_exits_without_lineno into each way to the
          * end: its None tells nothing of the source's shape (recovery
          * reads its copies, try.c handler_falls_off_end). */
-        if (k == 2 && ins[e - 1].op == N_LOAD_CONST && ins[e - 1].obj &&
-            ins[e - 1].obj->kind == UPY_NONE && ends_plain_code(u, b))
+        if (k == 2 && upy_nin_loads_none(&ins[e - 1]) && ends_plain_code(u, b))
             return 0;
         /* (Where nothing between tells, the tables read the same either
          * way: a copy of a block another copy before it was is one too,

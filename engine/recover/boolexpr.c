@@ -637,7 +637,7 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
         !rec_same_code(r, ab->start, bb->start, n))
         return 0;
     first = ins(r, ab->start);
-    none = n == 2 && rec_loads_none(first);
+    none = n == 2 && upy_nin_loads_none(first);
     /* inline_small_exit_blocks copies a block with its lines: two returns
      * on one line are copies of one statement, one made for a jump, the
      * other maybe the block itself, fallen into (the then-body of `if a or

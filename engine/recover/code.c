@@ -1823,7 +1823,7 @@ static int is_cleanup_handler(const rec *r, const upy_block *bb) {
     for (i = bb->start; i + 1 < bb->end; i++) {
         const upy_nin *in = ins(r, i);
         if (in->op != N_STORE && in->op != N_DELETE && in->op != N_SWAP &&
-            in->op != N_POP_TOP && !rec_loads_none(in))
+            in->op != N_POP_TOP && !upy_nin_loads_none(in))
             return 0;
     }
     return 1;
@@ -1908,7 +1908,7 @@ static int return_printed(const rec *r, const upy_block *bb) {
     const upy_nin *value = ins(r, bb->end - 2);
     if (n == 1 || (((ins(r, bb->end - 1)->obj &&
                      ins(r, bb->end - 1)->obj->kind == UPY_NONE) ||
-                    rec_loads_none(value)) &&
+                    upy_nin_loads_none(value)) &&
                    !pops_unrun_iterator(r, bb)))
         return 1;
     for (b = 0; b < r->cfg.count; b++) {

@@ -43,7 +43,7 @@ static int is_bare_return_none(const rec *r, const upy_stmt *s) {
     const upy_nin *in = ins(r, s->start);
     return r->is_module && s->kind == UPY_S_RETURN &&
            (!s->u.value || rec_is_const_none(s->u.value)) &&
-           s->start + 1 < r->ncode.count && rec_loads_none(&in[0]) &&
+           s->start + 1 < r->ncode.count && upy_nin_loads_none(&in[0]) &&
            in[1].op == N_RETURN;
 }
 
@@ -110,7 +110,7 @@ static int64_t final_return(const rec *r) {
     uint32_t i;
     for (i = 0; i + 1 < r->ncode.count; i++) {
         const upy_nin *in = ins(r, i);
-        if (rec_loads_none(in) && in[1].op == N_RETURN) {
+        if (upy_nin_loads_none(in) && in[1].op == N_RETURN) {
             if (found >= 0)
                 return -1;
             found = i;

@@ -463,11 +463,8 @@ int rec_copies_of_exit(const rec *r, int32_t a, int32_t b);
  * guard: CPython's limit on nested blocks, CO_MAXBLOCKS, keeps real
  * chains shorter.) */
 int rec_under(const rec *r, int32_t b, int32_t h);
-/* Whether instruction in loads None. */
-int rec_loads_none(const upy_nin *in);
-/* Whether instructions i, i + 1, i + 2 are LOAD_CONST None; STORE name;
- * DELETE name: the end of `except E as name` on every way out of the
- * clause (compile.c compiler_try_except). */
+/* Whether instructions i, i + 1, i + 2 clear `name` (upy_nin_clears_name):
+ * the end of `except E as name` on every way out of the clause. */
 int rec_is_name_cleanup(const rec *r, uint32_t i, const char *name);
 
 /* stack.c */

@@ -41,13 +41,8 @@ int rec_under(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
-int rec_loads_none(const upy_nin *in) {
-    return in->op == N_LOAD_CONST && in->obj && in->obj->kind == UPY_NONE;
-}
-
 int rec_is_name_cleanup(const rec *r, uint32_t i, const char *name) {
-    return name && i + 2 < r->ncode.count && rec_loads_none(ins(r, i)) &&
-           ins(r, i + 1)->op == N_STORE && ins(r, i + 2)->op == N_DELETE &&
-           strcmp(rec_str(ins(r, i + 1)->obj), name) == 0 &&
-           strcmp(rec_str(ins(r, i + 2)->obj), name) == 0;
+    return name && i < r->ncode.count &&
+           upy_nin_clears_name(ins(r, i), r->ncode.count - i) &&
+           strcmp(rec_str(ins(r, i + 1)->obj), name) == 0;
 }

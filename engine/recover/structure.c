@@ -283,9 +283,10 @@ static uint32_t with_exit_at(const rec *r, uint32_t i, int is_async) {
         n = 1;
     if (i + n + 5 + (is_async ? 1 : 0) > r->ncode.count)
         return 0;
-    if (!rec_loads_none(ins(r, i + n)) || !rec_loads_none(ins(r, i + n + 1)) ||
-        !rec_loads_none(ins(r, i + n + 2)) || ins(r, i + n + 3)->op != N_CALL ||
-        ins(r, i + n + 3)->arg != 2)
+    if (!upy_nin_loads_none(ins(r, i + n)) ||
+        !upy_nin_loads_none(ins(r, i + n + 1)) ||
+        !upy_nin_loads_none(ins(r, i + n + 2)) ||
+        ins(r, i + n + 3)->op != N_CALL || ins(r, i + n + 3)->arg != 2)
         return 0;
     n += 4;
     if (is_async) {
@@ -4072,7 +4073,7 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
     uint32_t soff, k, at = past_skipped(r, from + exit_len);
     if (at + 2 > r->ncode.count || ins(r, at)->op != N_LOAD_CONST ||
         ins(r, at + 1)->op != N_RETURN ||
-        (at != from + exit_len && rec_loads_none(ins(r, at))) ||
+        (at != from + exit_len && upy_nin_loads_none(ins(r, at))) ||
         with_suppress_follow(r, handler, &sb, &soff) ||
         blk(r, sb)->start + soff == from + exit_len ||
         rec_same_code(r, at, past_skipped(r, blk(r, sb)->start + soff), 2))

@@ -391,7 +391,7 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     const upy_nin *in = r->ncode.ins;
     while (i < r->ncode.count && (in[i].op != N_RETURN || r->skip[i]))
         i++;
-    if (i < 7 || i >= r->ncode.count || !rec_loads_none(&in[i - 1]))
+    if (i < 7 || i >= r->ncode.count || !upy_nin_loads_none(&in[i - 1]))
         return 0;
     at = i - 2;
     if (in[at].op != N_POP_TOP)
@@ -401,8 +401,8 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     /* (The exit is the return's, not that of a with statement just
      * before it, which ends where its exit does.) */
     if (at < 5 || at - 4 < s->start || in[at - 1].op != N_CALL ||
-        in[at - 1].arg != 2 || !rec_loads_none(&in[at - 2]) ||
-        !rec_loads_none(&in[at - 3]) || !rec_loads_none(&in[at - 4]))
+        in[at - 1].arg != 2 || !upy_nin_loads_none(&in[at - 2]) ||
+        !upy_nin_loads_none(&in[at - 3]) || !upy_nin_loads_none(&in[at - 4]))
         return 0;
     /* (A written return leaves its line before the exits, as a NOP their
      * code does not cover (compiler_unwind_fblock gives each exit its
@@ -639,7 +639,7 @@ static int32_t none_slot_of(rec *r, int with_none) {
 static int32_t entry_of(const rec *r, uint32_t i, int table,
                         int32_t none_slot) {
     const upy_nin *in = ins(r, i);
-    if (none_slot > 0 && table == 1 && rec_loads_none(in))
+    if (none_slot > 0 && table == 1 && upy_nin_loads_none(in))
         return none_slot;
     return r->table_entries[table][i];
 }

@@ -716,7 +716,8 @@ static int index_order_users(rec *r) {
         for (kind = 0; kind < 2; kind++)
             if (r->table_entries[kind][i] >= 0)
                 r->order_users[kind][counts[kind]++] = i;
-        if (i + 1 < n && rec_loads_none(in) && ins(r, i + 1)->op == N_RETURN)
+        if (i + 1 < n && upy_nin_loads_none(in) &&
+            ins(r, i + 1)->op == N_RETURN)
             r->order_users[2][counts[2]++] = i;
     }
     for (kind = 0; kind < 3; kind++)
@@ -2096,7 +2097,7 @@ static int copy_runs_off_nowhere(const rec *r, uint32_t i) {
 /* Whether the t instructions at i are `return None`. */
 static int returns_none(const rec *r, uint32_t i, uint32_t t) {
     const upy_nin *c = ins(r, i);
-    return t == 2 && rec_loads_none(c);
+    return t == 2 && upy_nin_loads_none(c);
 }
 
 /* Whether instruction x of a copy of the finally body [first, end), whose
