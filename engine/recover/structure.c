@@ -4101,6 +4101,25 @@ static uint32_t past_skipped(const rec *r, uint32_t i) {
     return i;
 }
 
+/* The first instruction at or after i that is neither skipped nor a pop
+ * of the blocks a constant's return leaves after a with's exit (compile.c
+ * compiler_unwind_fblock_stack, innermost first): the POP_EXCEPT of an
+ * except clause around the with, with the cleanup of its name, and the
+ * POP_TOP of the iterator of a for loop.  The code after that with, where
+ * the clause runs off its end, pops the same way. */
+static uint32_t past_clause_pops(const rec *r, uint32_t i) {
+    i = past_skipped(r, i);
+    while (i + 1 < r->ncode.count &&
+           (ins(r, i)->op == N_POP_EXCEPT || ins(r, i)->op == N_POP_TOP)) {
+        i++;
+        if (ins(r, i - 1)->op == N_POP_EXCEPT && i + 1 < r->ncode.count &&
+            rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+            i += 3;
+        i = past_skipped(r, i);
+    }
+    return i;
+}
+
 /* A constant's `return` ending a with body leaves through a copy of the
  * with's exit, then loads the constant and returns: the same code as the
  * return written after the with, but for where __exit__ swallowing an
@@ -4120,13 +4139,13 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
                           uint32_t exit_len, int32_t *cont,
                           uint32_t *cont_offset, upy_ptr_vec *body) {
     int32_t sb;
-    uint32_t soff, k, at = past_skipped(r, from + exit_len);
+    uint32_t soff, k, at = past_clause_pops(r, from + exit_len);
     if (at + 2 > r->ncode.count || ins(r, at)->op != N_LOAD_CONST ||
         ins(r, at + 1)->op != N_RETURN ||
         (at != from + exit_len && rec_loads_none(ins(r, at))) ||
         with_suppress_follow(r, handler, &sb, &soff) ||
         blk(r, sb)->start + soff == from + exit_len ||
-        rec_same_code(r, at, past_skipped(r, blk(r, sb)->start + soff), 2))
+        rec_same_code(r, at, past_clause_pops(r, blk(r, sb)->start + soff), 2))
         return 0;
     if (emit_const_return(r, at, body))
         return -1;
