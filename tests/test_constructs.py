@@ -323,11 +323,13 @@ def f():
     # 3.11-3.13: a break of a named except clause in a for loop with a
     # finally body, threaded into the function's `return None` (POP_EXCEPT;
     # del e; d(); POP_TOP; RETURN_CONST None), came out as `if e: pass`
-    # and the loop went on; 3.12 / 3.13 left it unmarked.  Now marked
-    # (code.c pops_unrun_iterator); the unnamed `except KeyError:` form is
-    # still a lie on 3.12 / 3.13 (its break is read as the code after the
-    # try) and is not guarded here; the `while a:` form comes out as an
-    # equivalent `while True:` around it that compiles differently.
+    # and the loop went on; 3.12 / 3.13 left it unmarked.  Marked first
+    # (code.c pops_unrun_iterator), read now (structure.c unwinds_to_return
+    # takes the iterator's POP_TOP before a constant's return), with the
+    # unnamed form, a lie on 3.12 / 3.13 until then
+    # (constructs/clause_breaks_through_finally.py); the `while a:` form
+    # comes out as an equivalent `while True:` around it that compiles
+    # differently (RUNS_THE_SAME clause_break_while_finally.py).
     "clause_break_continue.py": """\
 def f(a, d):
     for x in a:
@@ -461,6 +463,34 @@ def f(it):
 
 
 print(f(iter([1, 2, 3, 4])))
+""",
+    # 3.12 / 3.13: the `while a:` form of the for loops of
+    # constructs/clause_breaks_through_finally.py (once lies: the break's
+    # code read as the code after the try).  Its break (POP_EXCEPT; d();
+    # RETURN_CONST None, no iterator to pop) reads as `return`, the loop as
+    # `while True:` around `while a:` (the clause's continue jumps to the
+    # first copy of the loop's test, which 3.12 duplicates at the body's
+    # end): it runs the same, and compiles differently.
+    "clause_break_while_finally.py": """\
+def f(a, d):
+    while a:
+        try:
+            a.pop()()
+        except KeyError:
+            if d:
+                break
+            continue
+        finally:
+            d.append(len(a))
+
+
+def k():
+    raise KeyError
+
+
+for a, d in ([int, k, int], []), ([int, k, int], [0]), ([k, int, k], []):
+    f(a, d)
+    print(d)
 """,
 }
 

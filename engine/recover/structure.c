@@ -833,6 +833,29 @@ static int skip_returning_copy(rec *r, int32_t b, int32_t start, int32_t end,
     return 0;
 }
 
+/* Where the copy of the finally body [fstart, fstart + flen) on the way
+ * out of a for loop's break ends, the break's jump replaced by a copy of
+ * the small exit block after the loop that returns at e (3.12+
+ * flowgraph.c inline_small_exit_blocks): the copy, the POP_TOP of the
+ * iterator (of nothing the code after it pushed), then up to eight
+ * instructions of the exit's copy.  `for x in a:` / `try: x()` / `except
+ * E: break` / `finally: d()` + `g()`: POP_EXCEPT; d(); POP_TOP; POP_TOP;
+ * g(); POP_TOP; RETURN_CONST None.  0 when there is none.  (Whether that
+ * code is the loop's exit is the walk's to check, see
+ * pops_iterator_to_exit_copy.) */
+static uint32_t break_copy_end(const rec *r, uint32_t e, uint32_t fstart,
+                               uint32_t flen) {
+    uint32_t p;
+    if (ins(r, e)->op != N_RETURN)
+        return 0;
+    for (p = e; p + 8 > e && p > flen + 1; p--)
+        if (ins(r, p - 1)->op == N_POP_TOP && !r->skip[p - 1] &&
+            ins(r, p - 2)->handler == ins(r, p - 1)->handler &&
+            copy_to_exit(r, p - 1 - flen, fstart, flen, e))
+            return p - 1;
+    return 0;
+}
+
 /* Marks the copies of a finally body [fstart, fstart + flen) before every
  * exit of the try body [start, end) in its blocks [from, end] and, with a
  * handler h, in the blocks after it that are the body's too (see
@@ -893,6 +916,9 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
              ins(r, stop - 2)->handler == ins(r, stop - 1)->handler;
              pops++)
             stop--;
+        if ((stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e)) &&
+            break_copy_end(r, e, fstart, flen))
+            stop = break_copy_end(r, e, fstart, flen);
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
             runs_under_body_handler(r, stop - flen, fstart, flen, e) ||
             runs_under_own_handler(r, stop - flen, fstart))
@@ -1510,6 +1536,31 @@ static int only_leaves(const rec *r, const region *rg, int32_t b) {
     return n <= MAX_EXIT_COPY && eb->end - eb->start >= n &&
            ins(r, eb->end - 1)->op == N_RETURN &&
            rec_same_code(r, i, eb->end - n, n);
+}
+
+/* Whether block b is a break of rg's for loop whose way out 3.12+ made
+ * of copies: the copies of the finally bodies it leaves through (skipped
+ * already), the POP_TOP of the iterator (on the stack's top), then, in
+ * place of the jump, a copy of the small exit block at the loop's exit
+ * that returns (flowgraph.c inline_small_exit_blocks).  In `for x in a:`
+ * / `try: x()` / `except E: break` / `finally: d()` + `return g()` the
+ * clause's break is POP_EXCEPT, then a block of its own out of the
+ * handlers: d(); POP_TOP; g(); RETURN_VALUE. */
+static int pops_iterator_to_exit_copy(const rec *r, const region *rg,
+                                      int32_t b) {
+    const upy_block *bb = blk(r, b), *eb;
+    uint32_t i = bb->start, n;
+    while (i + 2 < bb->end && r->skip[i])
+        i++;
+    if (i == bb->start || ins(r, i)->op != N_POP_TOP || !r->sp ||
+        r->stack[r->sp - 1].kind != SV_ITER || !in_for_loop(r, rg) ||
+        rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count)
+        return 0;
+    eb = blk(r, rg->brk);
+    n = bb->end - i - 1;
+    return ins(r, bb->end - 1)->op == N_RETURN && eb->end - eb->start >= n &&
+           ins(r, eb->end - 1)->op == N_RETURN &&
+           rec_same_code(r, i + 1, eb->end - n, n);
 }
 
 /* Whether blocks a and b hold the same code: copies of one exit (3.12+
@@ -4051,6 +4102,25 @@ static uint32_t past_skipped(const rec *r, uint32_t i) {
     return i;
 }
 
+/* The first instruction at or after i that is neither skipped nor a pop
+ * of the blocks a constant's return leaves after a with's exit (compile.c
+ * compiler_unwind_fblock_stack, innermost first): the POP_EXCEPT of an
+ * except clause around the with, with the cleanup of its name, and the
+ * POP_TOP of the iterator of a for loop.  The code after that with, where
+ * the clause runs off its end, pops the same way. */
+static uint32_t past_clause_pops(const rec *r, uint32_t i) {
+    i = past_skipped(r, i);
+    while (i + 1 < r->ncode.count &&
+           (ins(r, i)->op == N_POP_EXCEPT || ins(r, i)->op == N_POP_TOP)) {
+        i++;
+        if (ins(r, i - 1)->op == N_POP_EXCEPT && i + 1 < r->ncode.count &&
+            rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+            i += 3;
+        i = past_skipped(r, i);
+    }
+    return i;
+}
+
 /* A constant's `return` ending a with body leaves through a copy of the
  * with's exit, then loads the constant and returns: the same code as the
  * return written after the with, but for where __exit__ swallowing an
@@ -4070,13 +4140,13 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
                           uint32_t exit_len, int32_t *cont,
                           uint32_t *cont_offset, upy_ptr_vec *body) {
     int32_t sb;
-    uint32_t soff, k, at = past_skipped(r, from + exit_len);
+    uint32_t soff, k, at = past_clause_pops(r, from + exit_len);
     if (at + 2 > r->ncode.count || ins(r, at)->op != N_LOAD_CONST ||
         ins(r, at + 1)->op != N_RETURN ||
         (at != from + exit_len && upy_nin_loads_none(ins(r, at))) ||
         with_suppress_follow(r, handler, &sb, &soff) ||
         blk(r, sb)->start + soff == from + exit_len ||
-        rec_same_code(r, at, past_skipped(r, blk(r, sb)->start + soff), 2))
+        rec_same_code(r, at, past_clause_pops(r, blk(r, sb)->start + soff), 2))
         return 0;
     if (emit_const_return(r, at, body))
         return -1;
@@ -5282,7 +5352,14 @@ int rec_is_copied_return(const rec *r, int32_t b) {
  * before it).  The blocks belong to the body the return is in, whatever
  * handler protects them.  (value_loaded: no statement is under way, as
  * when 3.11 popped a loop's iterator under the value before the copies;
- * one under way, a value kept under with exits, is finish_statement's.) */
+ * one under way, a value kept under with exits, is finish_statement's.)
+ * A constant's return pops the iterators of the loops it leaves after
+ * the copies, before the load (POP_TOP each): a break of an except clause
+ * in `for x in a:` / `try: x()` / `except E: if c: break` / `finally:
+ * d()` whose jump the compiler threaded into the function's `return None`
+ * is POP_EXCEPT, then d(); POP_TOP; RETURN_CONST None out of the handlers.
+ * Read as the code after the try, that return ran on the first normal
+ * pass of the loop, with no mark (3.12 / 3.13). */
 static int unwinds_to_return(const rec *r, int32_t b, int value_loaded) {
     int hops = 0;
     while (b != UPY_NO_BLOCK && b < (int32_t)r->cfg.count && hops++ < 64) {
@@ -5293,6 +5370,8 @@ static int unwinds_to_return(const rec *r, int32_t b, int value_loaded) {
         if (i < bb->end) {
             if (i == bb->start && hops == 1)
                 return 0;
+            while (i + 2 < bb->end && ins(r, i)->op == N_POP_TOP)
+                i++;
             return (i + 2 == bb->end && ins(r, i)->op == N_LOAD_CONST &&
                     ins(r, i + 1)->op == N_RETURN) ||
                    (value_loaded && ins(r, bb->end - 1)->op == N_RETURN &&
@@ -5759,6 +5838,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             !(rec_is_copied_return(r, b) && r->skip[bb->start]) &&
             !unwinds_to_return(r, b, r->sp == rg->base) &&
             !pops_to_return(r, b, r->sp == rg->base) &&
+            !pops_iterator_to_exit_copy(r, rg, b) &&
             !is_return_in_body(r, b, rg->handler) &&
             !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
             int32_t h;

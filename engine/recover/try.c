@@ -2061,14 +2061,36 @@ static int is_normal_finally_copy(rec *r, uint32_t at, uint32_t first,
     return 1;
 }
 
-/* Whether instruction i of a finally body in its handler starts the pops
- * of a constant's `return` in it (POP_TOP of the exception, POP_EXCEPT),
- * which its copy on the normal way out of the try has not: that copy
- * returns with nothing to pop. */
-static int handler_return_pops(const rec *r, uint32_t i, uint32_t end) {
-    return i + 3 < end && ins(r, i)->op == N_POP_TOP &&
-           ins(r, i + 1)->op == N_POP_EXCEPT &&
-           ins(r, i + 2)->op == N_LOAD_CONST && ins(r, i + 3)->op == N_RETURN;
+/* Past the pops under a returned value from instruction i on (SWAP 2;
+ * POP_TOP each: 3.12+ pops the iterators of the loops a return leaves
+ * there, in the copy too), up to end. */
+static uint32_t pops_under_value(const rec *r, uint32_t i, uint32_t end) {
+    while (i + 2 < end && ins(r, i)->op == N_SWAP && ins(r, i)->arg == 2 &&
+           ins(r, i + 1)->op == N_POP_TOP)
+        i += 2;
+    return i;
+}
+
+/* How many instructions from instruction i of a finally body in its
+ * handler pop what a `return` in it leaves (the exception, then the one
+ * before it: compile.c compiler_unwind_fblock, FINALLY_END), which its
+ * copy on the normal way out of the try has not, as that copy returns
+ * with nothing to pop; 0 when i starts no such pops.  A constant's return
+ * pops before the load: POP_TOP; POP_EXCEPT; LOAD_CONST; RETURN.  Another
+ * value's, loaded first, pops under it: `finally: return a` is LOAD a;
+ * SWAP 2; POP_TOP; SWAP 2; POP_EXCEPT; RETURN_VALUE in the handler, LOAD
+ * a; RETURN_VALUE in the copy. */
+static uint32_t handler_return_pops(const rec *r, uint32_t i, uint32_t end) {
+    if (i + 3 < end && ins(r, i)->op == N_POP_TOP &&
+        ins(r, i + 1)->op == N_POP_EXCEPT &&
+        ins(r, i + 2)->op == N_LOAD_CONST && ins(r, i + 3)->op == N_RETURN)
+        return 2;
+    if (i + 4 < end && ins(r, i)->op == N_SWAP && ins(r, i)->arg == 2 &&
+        ins(r, i + 1)->op == N_POP_TOP && ins(r, i + 2)->op == N_SWAP &&
+        ins(r, i + 2)->arg == 2 && ins(r, i + 3)->op == N_POP_EXCEPT &&
+        ins(r, pops_under_value(r, i + 4, end))->op == N_RETURN)
+        return 4;
+    return 0;
 }
 
 int rec_finally_returns(const rec *r, uint32_t first, uint32_t n) {
@@ -2136,7 +2158,8 @@ int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
         const upy_nin *y = ins(r, first + k);
         pos[k] = j;
         if (handler_return_pops(r, first + k, end)) {
-            pos[++k] = j;
+            for (t = handler_return_pops(r, first + k, end); t > 1; t--)
+                pos[++k] = j;
             loose = 1;
         } else if (((y->op == N_JUMP && (uint32_t)y->target == end) ||
                     rec_ends_finally_early(r, first + k, end)) &&
@@ -2155,7 +2178,7 @@ int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
     for (k = 0; k < *n; k++) {
         const upy_nin *y = ins(r, first + k), *x;
         if (handler_return_pops(r, first + k, end)) {
-            k++;
+            k += handler_return_pops(r, first + k, end) - 1;
             continue;
         }
         x = ins(r, pos[k]);
