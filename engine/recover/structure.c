@@ -768,16 +768,6 @@ static int inherits_line(const rec *r, uint32_t at, uint32_t m) {
     return 0;
 }
 
-/* Whether block b starts right after the POP_EXCEPT ending an except
- * clause (and the cleanup of its name): the clause's way out. */
-static int after_clause(const rec *r, int32_t b) {
-    uint32_t i = blk(r, b)->start;
-    if (i >= 4 && ins(r, i - 1)->op == N_DELETE &&
-        rec_is_name_cleanup(r, i - 3, rec_str(ins(r, i - 1)->obj)))
-        i -= 3;
-    return i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT;
-}
-
 /* Marks the copy of the finally body [fstart, fstart + flen), one that
  * returns a constant in a branch, that starts in block b before an exit of
  * the try body [start, end): the way out of an except clause.  In the
@@ -862,8 +852,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         found = 0;
         if (h != UPY_NO_BLOCK && !is_exit(r, e, start, end))
             found = skip_split_copy(r, b, start, end, fstart, flen);
-        if (!found && returns &&
-            (h != UPY_NO_BLOCK || b < end || after_clause(r, b)))
+        if (!found && returns && (h != UPY_NO_BLOCK || b < end))
             found = skip_returning_copy(r, b, start, end, fstart, flen);
         if (found < 0)
             return -1;
@@ -1151,7 +1140,7 @@ static int32_t pass_body_jump(const rec *r, const rec_cond *c, int32_t over) {
     return blk(r, ft)->jump > over ? ft : UPY_NO_BLOCK;
 }
 
-/* Going back to a loop's header.  Four questions, each about a different
+/* Going back to a loop's header.  Three questions, each about a different
  * stretch of code, none computing what another does:
  *   - falls_to_loop(rg): running off region rg's end goes back to the
  *     header (rg is the rest of a loop body, or what follows it only
@@ -1161,9 +1150,7 @@ static int32_t pass_body_jump(const rec *r, const rec_cond *c, int32_t over) {
  *     successors, whatever the last block ends in;
  *   - goes_on_to_loop(from, to, loop): that, and the stretch goes back by
  *     a jump the compiler threaded there (copied_loop_jump, after_assert),
- *     not by a written `continue`, which keeps a jump of its own;
- *   - ends_at_loop(rg, from): where 3.12 threads a test's jump (flowgraph.c
- *     optimize_basic_block), the first or the third of rg from block from.
+ *     not by a written `continue`, which keeps a jump of its own.
  * Whether running off region rg's end goes back to its loop's header: it
  * is the rest of the loop body, or what follows it only jumps there. */
 static int falls_to_loop(const rec *r, const region *rg) {
@@ -1256,16 +1243,6 @@ static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
         if (copied_loop_jump(r, blk(r, b), loop))
             return 1;
     return 0;
-}
-
-/* Whether the code of region rg from block `from` on ends by going back
- * to its loop's header, where 3.12 threads a test's jump to that end into
- * a jump over a copy of the jump back (3.13 keeps it, with the test's
- * line, the code of `if not c: continue` too). */
-static int ends_at_loop(const rec *r, const region *rg, int32_t from) {
-    return r->ncode.layout->threads_loop_jumps &&
-           (falls_to_loop(r, rg) ||
-            goes_on_to_loop(r, from, rg->end, rg->loop));
 }
 
 static int only_continues(const rec *r, int32_t b);
@@ -1970,30 +1947,19 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
      * (`if c: rest`, which compiles the same as `if not c: continue` +
      * rest, without negating c), written with the test that keeps the
      * code of its `in` / `is` leaves: the other is `if not c: continue`
-     * below.  (3.12+ jumps to the rest over the continue's jump.) */
+     * below. */
     if (rg->cont == rg->loop && rg->cont != UPY_NO_BLOCK &&
-        ((on_false == rg->cont && !c->prefer_negated && inside(rg, on_true) &&
-          on_true < rg->end &&
-          (falls_to_loop(r, rg) ||
-           (c->prefer_test && ends_at_loop(r, rg, on_true)))) ||
-         (on_true == rg->cont && c->prefer_negated && inside(rg, on_false) &&
-          on_false < rg->end && ends_at_loop(r, rg, on_false)))) {
-        int32_t rest = on_false == rg->cont ? on_true : on_false;
-        region then_rg = rec_sub_region(rg, rest, rg->end, rg->follow);
-        if (rest == on_false)
-            test = c->negated;
-        if (rec_region(r, rest, &then_rg, &body))
+        on_false == rg->cont && !c->prefer_negated && inside(rg, on_true) &&
+        on_true < rg->end && falls_to_loop(r, rg)) {
+        region then_rg = rec_sub_region(rg, on_true, rg->end, rg->follow);
+        if (rec_region(r, on_true, &then_rg, &body))
             return -1;
         /* Its end goes back to the loop anyway. */
         if (body.len &&
             ((upy_stmt *)body.items[body.len - 1])->kind == UPY_S_CONTINUE)
             body.len--;
         *next = UPY_NO_BLOCK;
-        if (emit_if(r, c->start, test, &body, NULL, out))
-            return -1;
-        /* A region left by its last block's jump goes on elsewhere when
-         * run off: the test's other way is a continue after the if. */
-        return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
+        return emit_if(r, c->start, test, &body, NULL, out);
     }
     /* A branch straight to break / continue (the compiler threads the
      * jump of `if c: break` into the condition). */
