@@ -3000,22 +3000,6 @@ static void restore_body_stack(rec *r, const kept_stack *k) {
 
 /* --- 3.13: a try that ends an except clause in a loop ----------------- */
 
-/* Whether block b only leaves except clauses on to block t: POP_EXCEPT,
- * name cleanups, a jump to t. */
-static int pops_on_to(const rec *r, int32_t b, int32_t t) {
-    const upy_block *bb = blk(r, b);
-    uint32_t i;
-    if (bb->jump != t || ins(r, bb->end - 1)->op != N_JUMP)
-        return 0;
-    for (i = bb->start; i + 1 < bb->end; i++) {
-        uint8_t op = ins(r, i)->op;
-        if (op != N_POP_EXCEPT && op != N_LOAD_CONST && op != N_STORE &&
-            op != N_DELETE)
-            return 0;
-    }
-    return 1;
-}
-
 /* UPY_S_BREAK or UPY_S_CONTINUE when block b is that statement leaving
  * the except clause of region rg (POP_EXCEPT, the name cleanup of a named
  * clause, for a break of a for loop the POP_TOP of its iterator, a jump to
@@ -3381,7 +3365,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * the source, would run after the body too.  Not recovered.) */
             if (!handled && w != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
                 follow != w && follow != exit && follow >= rg->start &&
-                follow < rg->end && !pops_on_to(r, follow, blk(r, w)->jump))
+                follow < rg->end)
                 return rec_fail_region(r, b, rg, out);
         }
         /* The else part: from where the body left to where the handlers
