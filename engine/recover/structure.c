@@ -1267,17 +1267,6 @@ int rec_same_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     return 1;
 }
 
-/* Whether blocks a and b hold the same code on the same lines: one is a
- * copy of the other the compiler made, not two statements written alike
- * (each of those has a line of its own). */
-static int same_code_and_lines(const rec *r, int32_t a, int32_t b) {
-    const upy_block *ab = blk(r, a), *bb = blk(r, b);
-    uint32_t n = ab->end - ab->start;
-    return bb->end - bb->start == n && ab->handler == bb->handler &&
-           rec_same_code(r, ab->start, bb->start, n) &&
-           rec_same_lines(r, ab->start, bb->start, n);
-}
-
 /* Whether no block of [start, join) goes on past block `join` inside
  * region rg: the code there is the else part of an if that joins there
  * (a copy of the join in an elif part is no join: the rest of the else
@@ -1291,6 +1280,21 @@ static int ends_at(const rec *r, int32_t start, int32_t join,
             return 0;
     }
     return 1;
+}
+
+/* Whether blocks a and b hold the same code: copies of one exit (3.12+
+ * flowgraph.c inline_small_exit_blocks copies the finally body and return
+ * ending a function into each branch that runs off to it).  With
+ * `on_lines`, under one handler and on the same lines too: one is a copy
+ * of the other the compiler made, not two statements written alike (each
+ * of those has a line of its own). */
+static int same_block_code(const rec *r, int32_t a, int32_t b, int on_lines) {
+    const upy_block *ab = blk(r, a), *bb = blk(r, b);
+    uint32_t n = ab->end - ab->start;
+    return bb->end - bb->start == n &&
+           rec_same_code(r, ab->start, bb->start, n) &&
+           (!on_lines || (ab->handler == bb->handler &&
+                          rec_same_lines(r, ab->start, bb->start, n)));
 }
 
 /* The join of an if / else whose then part [then_start, else_start) ends
@@ -1330,7 +1334,7 @@ static int32_t copied_join(const rec *r, const rec_cond *cond,
             break;
         if (!r->done[x] && blk(r, x)->npreds &&
             blk(r, x)->depth_in == (int32_t)rg->base &&
-            same_code_and_lines(r, c, x))
+            same_block_code(r, c, x, 1))
             found = x;
     }
     return found != UPY_NO_BLOCK && ends_at(r, else_start, found, rg)
@@ -1488,15 +1492,6 @@ static int only_leaves(const rec *r, const region *rg, int32_t b) {
            rec_same_code(r, i, eb->end - n, n);
 }
 
-/* Whether blocks a and b hold the same code: copies of one exit (3.12+
- * flowgraph.c inline_small_exit_blocks copies the finally body and return
- * ending a function into each branch that runs off to it). */
-static int same_block_code(const rec *r, int32_t a, int32_t b) {
-    const upy_block *ab = blk(r, a), *bb = blk(r, b);
-    return ab->end - ab->start == bb->end - bb->start &&
-           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
-}
-
 /* Where the else part of the if / else with then part [on_true,
  * on_false) ends when it is the last statement of a try body (region rg)
  * and runs on past the protected range into blocks that only it reaches,
@@ -1535,7 +1530,7 @@ static int32_t else_runs_past_body(const rec *r, const region *rg,
             return UPY_NO_BLOCK;
         if (!upy_nin_falls_through(ins(r, kb->end - 1))) {
             *way_on = j;
-            return same_block_code(r, k, j) ? UPY_NO_BLOCK : k + 1;
+            return same_block_code(r, k, j, 0) ? UPY_NO_BLOCK : k + 1;
         }
     }
     return UPY_NO_BLOCK;
@@ -1852,11 +1847,12 @@ static int return_after_if(rec *r, uint32_t at, upy_ptr_vec *out) {
     return emit_const_return(r, at, out);
 }
 
-/* Whether block b is `return k` alone (LOAD_CONST k; RETURN). */
-static int is_const_return_block(const rec *r, int32_t b) {
+/* Whether block b is `return k` alone (load: LOAD_CONST k; RETURN), or
+ * `return name` (load: N_LOAD), nothing of it skipped. */
+static int returns_load(const rec *r, int32_t b, upy_nop load) {
     const upy_block *bb = blk(r, b);
     return bb->end - bb->start == 2 && !r->skip[bb->start] &&
-           ins(r, bb->start)->op == N_LOAD_CONST &&
+           ins(r, bb->start)->op == load &&
            ins(r, bb->start + 1)->op == N_RETURN;
 }
 
@@ -1869,7 +1865,7 @@ static int is_const_return_block(const rec *r, int32_t b) {
 static int leaves_by_return_copy(const rec *r, int32_t b, const region *rg) {
     return b != UPY_NO_BLOCK && rg->falls_to_loop && !inside(rg, b) &&
            b != rg->follow && b != rg->end && b != rg->cont &&
-           !is_break(rg, b) && is_const_return_block(r, b);
+           !is_break(rg, b) && returns_load(r, b, N_LOAD_CONST);
 }
 
 /* After `if t: continue` (or break) ending a loop body whose other way,
@@ -1882,7 +1878,7 @@ static int runs_off_into_return(rec *r, int32_t b, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
     if (b == UPY_NO_BLOCK || b != rg->end || !rg->falls_to_loop ||
         rg->loop == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count ||
-        b == rg->loop || r->done[b] || !is_const_return_block(r, b) ||
+        b == rg->loop || r->done[b] || !returns_load(r, b, N_LOAD_CONST) ||
         blk(r, b - 1)->next != b || blk(r, b - 1)->jump != rg->loop)
         return 0;
     r->done[b] = 1;
@@ -3786,14 +3782,6 @@ static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
-/* Whether block b is `return name`: a load of a variable, nothing of it
- * skipped, and the return. */
-static int returns_loaded_value(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    return bb->end - bb->start == 2 && ins(r, bb->start)->op == N_LOAD &&
-           !r->skip[bb->start] && ins(r, bb->start + 1)->op == N_RETURN;
-}
-
 /* Whether block e, which handler h does not protect, is the then part of
  * an if ending the body of the try (or with) with handler h that leaves
  * the body through a return, or a break that 3.12+ made a copy of the
@@ -3933,7 +3921,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                 after_leave = 0;
             }
             after_jump = after_split = after_outer_exit = 0;
-        } else if (returns_loaded_value(r, e) &&
+        } else if (returns_load(r, e, N_LOAD) &&
                    e + 1 < (int32_t)r->cfg.count && blk(r, e + 1)->is_handler) {
             /* A `return name` outside the range: the code after the try
              * (the compiler loads a value it returns before it leaves
