@@ -1681,12 +1681,6 @@ static int strip_exit_copies(const rec *r, upy_stmt *s, int32_t exit) {
     return found;
 }
 
-/* Whether instruction i is a RERAISE 0 under cleanup. */
-static int is_reraise(const rec *r, uint32_t i, int32_t cleanup) {
-    return ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == cleanup;
-}
-
 /* Whether block b is reached by the failing jumps of tests alone. */
 static int only_tests_reach(const rec *r, int32_t b) {
     uint32_t k;
@@ -1750,7 +1744,8 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
             for (k = 0; k < blk(r, b)->npreds; k++)
                 if (blk(r, b)->preds[k] < b && reached[blk(r, b)->preds[k]])
                     reached[b] = 1;
-        if (reached[b] && is_reraise(r, i, cleanup))
+        if (reached[b] && ends_finally_body(r, i) &&
+            ins(r, i)->handler == cleanup)
             last = i;
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
@@ -1767,7 +1762,8 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
     while (last) {
         b = r->cfg.block_of[last];
         for (k = last; k-- > *first;)
-            if (reached[r->cfg.block_of[k]] && is_reraise(r, k, cleanup))
+            if (reached[r->cfg.block_of[k]] && ends_finally_body(r, k) &&
+                ins(r, k)->handler == cleanup)
                 break;
         if (k < *first || k == UINT32_MAX)
             break;
