@@ -820,15 +820,13 @@ int rec_is_cold(rec *r, uint32_t i);
  * value: a type parameter's bound, constraints or default, a type
  * alias's value. */
 int rec_is_lazy_value(const rec *r, uint32_t i);
-/* Whether the UNPACK_SEQUENCE at instruction i unpacks the starred
- * default of a TypeVarTuple (`*Ts = *tuple[int]`): the lazy value returns
- * the one item. */
-int rec_is_starred_default(const rec *r, uint32_t i);
-/* Whether the UNPACK_SEQUENCE at instruction i makes the starred
- * annotation of a *args (`def f(*args: *Ts)`, PEP 646): the compiler's
- * UNPACK_SEQUENCE 1 of the value, an item of the annotations tuple of the
- * MAKE_FUNCTION after it, which no target stores. */
-int rec_is_starred_annotation(const rec *r, uint32_t i);
+/* Whether the UNPACK_SEQUENCE at instruction i is the compiler's
+ * UNPACK_SEQUENCE 1 of a starred value no target stores: the starred
+ * default of a TypeVarTuple (`*Ts = *tuple[int]`: the lazy value returns
+ * the one item) or the starred annotation of a *args (`def f(*args:
+ * *Ts)`, PEP 646: an item of the annotations tuple of the MAKE_FUNCTION
+ * after it). */
+int rec_is_starred_value(const rec *r, uint32_t i);
 /* Whether co is the scope of a generic def, class or type alias's type
  * parameters. */
 int rec_is_generic_scope(const upy_code *co);
