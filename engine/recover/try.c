@@ -402,18 +402,27 @@ static int find_copy_in(const rec *r, const upy_stmt_list *L,
            find_copy_in(r, &last->u.if_.body, found);
 }
 
+static uint32_t copy_in_body(const rec *r, int32_t h, int32_t exit,
+                             const upy_stmt_list *L, const clause_copy *cc);
+
 /* Whether every way out of statements L ends in the copy cc: at their end,
- * or at the ends of both branches of an if that ends them. */
+ * or at the ends of both branches of an if that ends them.  L is an except
+ * clause's statements (h UPY_NO_BLOCK), or the body of the try with
+ * handler h going on at block exit (see copy_in_body). */
 static int ends_in_copy(const rec *r, const upy_stmt_list *L,
-                        const clause_copy *cc) {
-    uint32_t at, n, k = copy_in_clause(r, L, &at, &n);
+                        const clause_copy *cc, int32_t h, int32_t exit) {
+    uint32_t at, n, k;
     const upy_stmt *last;
-    if (k < L->len)
+    if (h != UPY_NO_BLOCK) {
+        if (copy_in_body(r, h, exit, L, cc) < L->len)
+            return 1;
+    } else if ((k = copy_in_clause(r, L, &at, &n)) < L->len) {
         return n == cc->n && rec_same_code(r, at, cc->at, n);
+    }
     last = L->len ? L->items[L->len - 1] : NULL;
     return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
-           ends_in_copy(r, &last->u.if_.body, cc) &&
-           ends_in_copy(r, &last->u.if_.orelse, cc);
+           ends_in_copy(r, &last->u.if_.body, cc, h, exit) &&
+           ends_in_copy(r, &last->u.if_.orelse, cc, h, exit);
 }
 
 /* Takes the copies out of statements L that ends_in_copy() accepts; with
@@ -438,7 +447,7 @@ static void strip_copy(const rec *r, upy_stmt_list *L, const clause_copy *cc,
     for (j = L->len; j > 0; j--) {
         upy_stmt *x = L->items[j - 1];
         if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
-            !ends_in_copy(r, &x->u.if_.body, cc))
+            !ends_in_copy(r, &x->u.if_.body, cc, UPY_NO_BLOCK, UPY_NO_BLOCK))
             continue;
         strip_copy(r, &x->u.if_.body, cc, NULL);
         x->u.if_.orelse.items = L->items + j;
@@ -469,7 +478,8 @@ static void strip_clause_copies(const rec *r, upy_stmt *s,
                                 const clause_copy *cc, upy_stmt *brk) {
     uint32_t h;
     for (h = 0; h < s->u.try_.n_handlers; h++)
-        if (ends_in_copy(r, &s->u.try_.handlers[h].body, cc))
+        if (ends_in_copy(r, &s->u.try_.handlers[h].body, cc, UPY_NO_BLOCK,
+                         UPY_NO_BLOCK))
             strip_copy(r, &s->u.try_.handlers[h].body, cc, brk);
 }
 
@@ -508,20 +518,7 @@ static uint32_t copy_in_body(const rec *r, int32_t h, int32_t exit,
     return k;
 }
 
-/* Whether every way out of body L ends in such a copy: at its end, or at
- * the ends of both branches of an if that ends it. */
-static int body_ends_in_copy(const rec *r, int32_t h, int32_t exit,
-                             const upy_stmt_list *L, const clause_copy *cc) {
-    const upy_stmt *last;
-    if (copy_in_body(r, h, exit, L, cc) < L->len)
-        return 1;
-    last = L->len ? L->items[L->len - 1] : NULL;
-    return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
-           body_ends_in_copy(r, h, exit, &last->u.if_.body, cc) &&
-           body_ends_in_copy(r, h, exit, &last->u.if_.orelse, cc);
-}
-
-/* Takes the copies out of body L that body_ends_in_copy() accepts, and out
+/* Takes the copies out of body L that ends_in_copy() accepts, and out
  * of each branch of an if ending L that ends in one (the other branch runs
  * off to the code after the try all the same: `if a: (if b: x)` / `else:
  * y` + `return n`, 3.12 copies the return into the end of `x`); an if
@@ -540,7 +537,7 @@ static void strip_body_copy(const rec *r, int32_t h, int32_t exit,
     for (j = L->len; j > 0; j--) {
         upy_stmt *x = L->items[j - 1];
         if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
-            !body_ends_in_copy(r, h, exit, &x->u.if_.body, cc))
+            !ends_in_copy(r, &x->u.if_.body, cc, h, exit))
             continue;
         strip_body_copy(r, h, exit, &x->u.if_.body, cc);
         x->u.if_.orelse.items = L->items + j;
