@@ -452,11 +452,11 @@ int rec_is_lone(const rec *r, const upy_block *b, upy_nop op);
 /* The most instructions of a small exit block CPython copies into each
  * jump to it (flowgraph.c MAX_COPY_SIZE; rec_copy_size measures). */
 enum { MAX_COPY_SIZE = 4 };
-/* Whether blocks a and b are copies of one small block that leaves the
- * function, a return or a raise (an assert's): CPython copies such a
- * block into each jump to it (inline_small_exit_blocks; 3.12+ into the
- * failing end of a chained comparison too), so two ways to one exit end
- * in equal blocks. */
+/* Whether blocks a and b are one block, or copies of one small block
+ * that leaves the function, a return or a raise (an assert's): CPython
+ * copies such a block into each jump to it (inline_small_exit_blocks;
+ * 3.12+ into the failing end of a chained comparison too), so two ways to
+ * one exit end in equal blocks. */
 int rec_copies_of_exit(const rec *r, int32_t a, int32_t b);
 /* Whether block b's handler chain reaches handler h: b's handler, that
  * handler's own (its cleanup), and so on out.  (At most 64 steps, a
