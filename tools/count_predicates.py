@@ -19,7 +19,11 @@ that
 The test is textual, so it is a heuristic; ``--list`` prints every function
 it counts, for a reader to check.
 
-Usage: python3 tools/count_predicates.py [--list] [DIR]
+Each predicate left answers to a named CPython pass: the table in
+docs/recover_predicates.md groups them so (``--unassigned`` lists any it
+does not name).
+
+Usage: python3 tools/count_predicates.py [--list] [--unassigned] [DIR]
 """
 
 from __future__ import annotations
@@ -32,12 +36,14 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
+PASS_TABLE = ROOT / "docs" / "recover_predicates.md"
 SHAPE_TYPES = ("rec", "upy_ncode", "upy_cfg", "region")
 DEFINITION = re.compile(r"^(?:static\s+)?(?:inline\s+)?(int|bool)\s+(\w+)\(([^)]*)\)\s*\{",
                         re.MULTILINE)
 RETURN = re.compile(r"\breturn\b([^;]*);")
 BOOLEAN_OPERATOR = re.compile(r"==|!=|<=|>=|<|>|&&|\|\||^\s*!")
 CALL = re.compile(r"^\s*!?\s*(\w+)\s*\(")
+ERROR_CODE = re.compile(r"(?<![\w.])-1\b|\bERROR\b")
 
 
 def function_bodies(text: str) -> Iterator[Tuple[str, str, str]]:
@@ -58,8 +64,10 @@ def asks_about_shape(parameters: str) -> bool:
 
 def returns_yes_or_no(body: str, predicates: set[str]) -> bool:
     values = [value.strip() for value in RETURN.findall(body)]
-    if not values:
+    if not values or ERROR_CODE.search(" ".join(values)):
         return False
+    if len(set(values)) == 1 and values[0] in ("0", "1", "true", "false"):
+        return False  # one answer whatever the code: a status, no question
     for value in values:
         if value in ("0", "1", "true", "false"):
             continue
@@ -97,8 +105,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", nargs="?", default=str(ROOT / "engine" / "recover"))
     parser.add_argument("--list", action="store_true", help="print every predicate counted")
+    parser.add_argument("--unassigned", action="store_true",
+                        help="print the predicates docs/recover_predicates.md names no pass for")
     args = parser.parse_args(argv)
     per_file = layout_predicates(Path(args.directory))
+    if args.unassigned:
+        named = set(re.findall(r"\w+", PASS_TABLE.read_text()))
+        missing = [f"{file_name}:{name}" for file_name, names in sorted(per_file.items())
+                   for name in names if name not in named]
+        print("\n".join(missing) if missing else "every predicate answers to a pass")
+        return 1 if missing else 0
     counts = Counter({name: len(names) for name, names in per_file.items()})
     for file_name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         print(f"{count:5d}  {file_name}")

@@ -397,17 +397,6 @@ static int32_t chain_cleanup_exit(const rec *r, const upy_block *cb,
     return after;
 }
 
-/* Whether blocks a and b are one small block that leaves the function (a
- * return or a raise, as an assert's): the compiler copies such a block
- * into the paths that go to it (3.12+ into the failing end of a chained
- * comparison, next to its cleanup's way there). */
-static int same_leaving_block(const rec *r, int32_t a, int32_t b) {
-    if (a == b)
-        return 1;
-    return a != UPY_NO_BLOCK && b != UPY_NO_BLOCK &&
-           rec_copies_of_exit(r, a, b);
-}
-
 /* Whether block b is a lone jump to block t. */
 static int jumps_to(const rec *r, int32_t b, int32_t t) {
     const upy_block *bb;
@@ -431,7 +420,7 @@ static int cleanup_leads_to(const rec *r, int32_t cleanup, int32_t t) {
     int32_t lone, after = chain_cleanup_exit(r, cb, &lone);
     uint32_t n;
     if (after != UPY_NO_BLOCK)
-        return same_leaving_block(r, t, after) || jumps_to(r, t, after);
+        return rec_copies_of_exit(r, t, after) || jumps_to(r, t, after);
     if (t == UPY_NO_BLOCK)
         return 0;
     tb = blk(r, t);
@@ -587,7 +576,7 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
              * the test where other tests fail: to that jump.) */
             c->on_false = t_false;
         } else if (t_false != c->on_false &&
-                   same_leaving_block(r, t_false, c->on_false)) {
+                   rec_copies_of_exit(r, t_false, c->on_false)) {
             /* Two copies of one exit, the cleanup's way on and the last
              * link's failing jump: the test goes on to the one other code
              * reaches too, the other is the test's alone. */
@@ -1193,8 +1182,8 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     {
         int32_t ft = peek_through_jumps(r, blk(r, c->last)->next);
         int copy_of_false = c->on_false != ft && c->on_true != ft &&
-                            same_leaving_block(r, ft, c->on_false) &&
-                            !same_leaving_block(r, ft, c->on_true);
+                            rec_copies_of_exit(r, ft, c->on_false) &&
+                            !rec_copies_of_exit(r, ft, c->on_true);
         if ((c->on_false == ft && c->on_true != ft) || copy_of_false) {
             int32_t t = c->on_true;
             c->on_true = c->on_false;

@@ -1270,7 +1270,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_UNPACK_SEQUENCE:
     case N_UNPACK_EX:
         a = rec_pop(r);
-        if (rec_is_starred_default(r, i) || rec_is_starred_annotation(r, i)) {
+        if (rec_is_starred_value(r, i)) {
             e = new_expr(r, UPY_E_STARRED);
             if (!e)
                 return -1;

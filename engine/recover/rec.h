@@ -452,11 +452,11 @@ int rec_is_lone(const rec *r, const upy_block *b, upy_nop op);
 /* The most instructions of a small exit block CPython copies into each
  * jump to it (flowgraph.c MAX_COPY_SIZE; rec_copy_size measures). */
 enum { MAX_COPY_SIZE = 4 };
-/* Whether blocks a and b are copies of one small block that leaves the
- * function, a return or a raise (an assert's): CPython copies such a
- * block into each jump to it (inline_small_exit_blocks; 3.12+ into the
- * failing end of a chained comparison too), so two ways to one exit end
- * in equal blocks. */
+/* Whether blocks a and b are one block, or copies of one small block
+ * that leaves the function, a return or a raise (an assert's): CPython
+ * copies such a block into each jump to it (inline_small_exit_blocks;
+ * 3.12+ into the failing end of a chained comparison too), so two ways to
+ * one exit end in equal blocks. */
 int rec_copies_of_exit(const rec *r, int32_t a, int32_t b);
 /* Whether block b's handler chain reaches handler h: b's handler, that
  * handler's own (its cleanup), and so on out.  (At most 64 steps, a
@@ -817,15 +817,13 @@ int rec_is_cold(rec *r, uint32_t i);
  * value: a type parameter's bound, constraints or default, a type
  * alias's value. */
 int rec_is_lazy_value(const rec *r, uint32_t i);
-/* Whether the UNPACK_SEQUENCE at instruction i unpacks the starred
- * default of a TypeVarTuple (`*Ts = *tuple[int]`): the lazy value returns
- * the one item. */
-int rec_is_starred_default(const rec *r, uint32_t i);
-/* Whether the UNPACK_SEQUENCE at instruction i makes the starred
- * annotation of a *args (`def f(*args: *Ts)`, PEP 646): the compiler's
- * UNPACK_SEQUENCE 1 of the value, an item of the annotations tuple of the
- * MAKE_FUNCTION after it, which no target stores. */
-int rec_is_starred_annotation(const rec *r, uint32_t i);
+/* Whether the UNPACK_SEQUENCE at instruction i is the compiler's
+ * UNPACK_SEQUENCE 1 of a starred value no target stores: the starred
+ * default of a TypeVarTuple (`*Ts = *tuple[int]`: the lazy value returns
+ * the one item) or the starred annotation of a *args (`def f(*args:
+ * *Ts)`, PEP 646: an item of the annotations tuple of the MAKE_FUNCTION
+ * after it). */
+int rec_is_starred_value(const rec *r, uint32_t i);
 /* Whether co is the scope of a generic def, class or type alias's type
  * parameters. */
 int rec_is_generic_scope(const upy_code *co);

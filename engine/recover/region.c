@@ -19,9 +19,17 @@ int rec_is_lone(const rec *r, const upy_block *b, upy_nop op) {
 }
 
 int rec_copies_of_exit(const rec *r, int32_t a, int32_t b) {
-    const upy_block *ab = blk(r, a), *bb = blk(r, b);
-    uint32_t n = ab->end - ab->start;
-    upy_nop op = (upy_nop)ins(r, ab->end - 1)->op;
+    const upy_block *ab, *bb;
+    uint32_t n;
+    upy_nop op;
+    if (a == b)
+        return 1;
+    if (a == UPY_NO_BLOCK || b == UPY_NO_BLOCK)
+        return 0;
+    ab = blk(r, a);
+    bb = blk(r, b);
+    n = ab->end - ab->start;
+    op = (upy_nop)ins(r, ab->end - 1)->op;
     /* (Normalizing makes at most two instructions of one: the cheap
      * bound first, as blocks of large functions are long.) */
     return n == bb->end - bb->start && n <= 2 * MAX_COPY_SIZE &&

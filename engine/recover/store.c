@@ -136,16 +136,6 @@ int rec_unpack(rec *r, const upy_nin *in, sval v, upy_ptr_vec *out) {
     return 0;
 }
 
-/* Whether another slot above the statement base still holds `e` (a copy
- * made by COPY for a chained assignment or a walrus). */
-static int has_copy(rec *r, const upy_expr *e) {
-    uint32_t k;
-    for (k = r->base; k < r->sp; k++)
-        if (r->stack[k].kind == SV_VALUE && r->stack[k].expr == e)
-            return 1;
-    return 0;
-}
-
 static void attach_chain(rec *r, const upy_expr *e, pending *p) {
     uint32_t k;
     for (k = r->base; k < r->sp; k++)
@@ -192,11 +182,12 @@ int rec_finish_chain(rec *r, sval v, upy_ptr_vec *out) {
 
 /* Whether values of the statement under way are still on the stack above
  * the statement base (markers, such as the locals an inlined
- * comprehension saved, do not count). */
-static int values_pending(const rec *r) {
+ * comprehension saved, do not count); with `e`, a slot holding e (a copy
+ * made by COPY for a chained assignment or a walrus). */
+static int values_pending(const rec *r, const upy_expr *e) {
     uint32_t k;
     for (k = r->base; k < r->sp; k++)
-        if (r->stack[k].kind == SV_VALUE)
+        if (r->stack[k].kind == SV_VALUE && (!e || r->stack[k].expr == e))
             return 1;
     return 0;
 }
@@ -228,7 +219,7 @@ static int flush_multi(rec *r, upy_ptr_vec *out) {
     uint32_t n = r->multi.len, i, j;
     multi_store *items = (multi_store *)r->multi_items;
     upy_expr *targets, *values;
-    if (n == 0 || values_pending(r))
+    if (n == 0 || values_pending(r, NULL))
         return 0;
     for (i = 1; i < n; i++) {
         multi_store m = items[i];
@@ -414,12 +405,12 @@ int rec_store(rec *r, upy_expr *target, sval v, int swappable,
         pending *p = v.pend;
         if (upy_vec_push(r->arena, &p->targets, target))
             return rec_oom(r);
-        if (has_copy(r, p->value))
+        if (values_pending(r, p->value))
             return 0;
         p->complete = 1;
         return emit_assign(r, upy_vec_exprs(&p->targets), p->value, out);
     }
-    if (v.kind == SV_VALUE && has_copy(r, v.expr)) {
+    if (v.kind == SV_VALUE && values_pending(r, v.expr)) {
         pending *p = upy_arena_alloc(r->arena, sizeof *p);
         if (!p)
             return rec_oom(r);

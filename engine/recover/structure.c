@@ -769,16 +769,6 @@ static int inherits_line(const rec *r, uint32_t at, uint32_t m) {
     return 0;
 }
 
-/* Whether block b starts right after the POP_EXCEPT ending an except
- * clause (and the cleanup of its name): the clause's way out. */
-static int after_clause(const rec *r, int32_t b) {
-    uint32_t i = blk(r, b)->start;
-    if (i >= 4 && ins(r, i - 1)->op == N_DELETE &&
-        rec_is_name_cleanup(r, i - 3, rec_str(ins(r, i - 1)->obj)))
-        i -= 3;
-    return i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT;
-}
-
 /* Marks the copy of the finally body [fstart, fstart + flen), one that
  * returns a constant in a branch, that starts in block b before an exit of
  * the try body [start, end): the way out of an except clause.  In the
@@ -886,8 +876,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         found = 0;
         if (h != UPY_NO_BLOCK && !is_exit(r, e, start, end))
             found = skip_split_copy(r, b, start, end, fstart, flen);
-        if (!found && returns &&
-            (h != UPY_NO_BLOCK || b < end || after_clause(r, b)))
+        if (!found && returns && (h != UPY_NO_BLOCK || b < end))
             found = skip_returning_copy(r, b, start, end, fstart, flen);
         if (found < 0)
             return -1;
@@ -1178,7 +1167,7 @@ static int32_t pass_body_jump(const rec *r, const rec_cond *c, int32_t over) {
     return blk(r, ft)->jump > over ? ft : UPY_NO_BLOCK;
 }
 
-/* Going back to a loop's header.  Four questions, each about a different
+/* Going back to a loop's header.  Three questions, each about a different
  * stretch of code, none computing what another does:
  *   - falls_to_loop(rg): running off region rg's end goes back to the
  *     header (rg is the rest of a loop body, or what follows it only
@@ -1188,9 +1177,7 @@ static int32_t pass_body_jump(const rec *r, const rec_cond *c, int32_t over) {
  *     successors, whatever the last block ends in;
  *   - goes_on_to_loop(from, to, loop): that, and the stretch goes back by
  *     a jump the compiler threaded there (copied_loop_jump, after_assert),
- *     not by a written `continue`, which keeps a jump of its own;
- *   - ends_at_loop(rg, from): where 3.12 threads a test's jump (flowgraph.c
- *     optimize_basic_block), the first or the third of rg from block from.
+ *     not by a written `continue`, which keeps a jump of its own.
  * Whether running off region rg's end goes back to its loop's header: it
  * is the rest of the loop body, or what follows it only jumps there. */
 static int falls_to_loop(const rec *r, const region *rg) {
@@ -1285,16 +1272,6 @@ static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
     return 0;
 }
 
-/* Whether the code of region rg from block `from` on ends by going back
- * to its loop's header, where 3.12 threads a test's jump to that end into
- * a jump over a copy of the jump back (3.13 keeps it, with the test's
- * line, the code of `if not c: continue` too). */
-static int ends_at_loop(const rec *r, const region *rg, int32_t from) {
-    return r->ncode.layout->threads_loop_jumps &&
-           (falls_to_loop(r, rg) ||
-            goes_on_to_loop(r, from, rg->end, rg->loop));
-}
-
 static int only_continues(const rec *r, int32_t b);
 
 /* Whether block b is a small block that returns, one the compiler copies
@@ -1317,17 +1294,6 @@ int rec_same_lines(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     return 1;
 }
 
-/* Whether blocks a and b hold the same code on the same lines: one is a
- * copy of the other the compiler made, not two statements written alike
- * (each of those has a line of its own). */
-static int same_code_and_lines(const rec *r, int32_t a, int32_t b) {
-    const upy_block *ab = blk(r, a), *bb = blk(r, b);
-    uint32_t n = ab->end - ab->start;
-    return bb->end - bb->start == n && ab->handler == bb->handler &&
-           rec_same_code(r, ab->start, bb->start, n) &&
-           rec_same_lines(r, ab->start, bb->start, n);
-}
-
 /* Whether no block of [start, join) goes on past block `join` inside
  * region rg: the code there is the else part of an if that joins there
  * (a copy of the join in an elif part is no join: the rest of the else
@@ -1341,6 +1307,21 @@ static int ends_at(const rec *r, int32_t start, int32_t join,
             return 0;
     }
     return 1;
+}
+
+/* Whether blocks a and b hold the same code: copies of one exit (3.12+
+ * flowgraph.c inline_small_exit_blocks copies the finally body and return
+ * ending a function into each branch that runs off to it).  With
+ * `on_lines`, under one handler and on the same lines too: one is a copy
+ * of the other the compiler made, not two statements written alike (each
+ * of those has a line of its own). */
+static int same_block_code(const rec *r, int32_t a, int32_t b, int on_lines) {
+    const upy_block *ab = blk(r, a), *bb = blk(r, b);
+    uint32_t n = ab->end - ab->start;
+    return bb->end - bb->start == n &&
+           rec_same_code(r, ab->start, bb->start, n) &&
+           (!on_lines || (ab->handler == bb->handler &&
+                          rec_same_lines(r, ab->start, bb->start, n)));
 }
 
 /* The join of an if / else whose then part [then_start, else_start) ends
@@ -1380,7 +1361,7 @@ static int32_t copied_join(const rec *r, const rec_cond *cond,
             break;
         if (!r->done[x] && blk(r, x)->npreds &&
             blk(r, x)->depth_in == (int32_t)rg->base &&
-            same_code_and_lines(r, c, x))
+            same_block_code(r, c, x, 1))
             found = x;
     }
     return found != UPY_NO_BLOCK && ends_at(r, else_start, found, rg)
@@ -1563,15 +1544,6 @@ static int pops_iterator_to_exit_copy(const rec *r, const region *rg,
            rec_same_code(r, i + 1, eb->end - n, n);
 }
 
-/* Whether blocks a and b hold the same code: copies of one exit (3.12+
- * flowgraph.c inline_small_exit_blocks copies the finally body and return
- * ending a function into each branch that runs off to it). */
-static int same_block_code(const rec *r, int32_t a, int32_t b) {
-    const upy_block *ab = blk(r, a), *bb = blk(r, b);
-    return ab->end - ab->start == bb->end - bb->start &&
-           rec_same_code(r, ab->start, bb->start, ab->end - ab->start);
-}
-
 /* Where the else part of the if / else with then part [on_true,
  * on_false) ends when it is the last statement of a try body (region rg)
  * and runs on past the protected range into blocks that only it reaches,
@@ -1610,7 +1582,7 @@ static int32_t else_runs_past_body(const rec *r, const region *rg,
             return UPY_NO_BLOCK;
         if (!upy_nin_falls_through(ins(r, kb->end - 1))) {
             *way_on = j;
-            return same_block_code(r, k, j) ? UPY_NO_BLOCK : k + 1;
+            return same_block_code(r, k, j, 0) ? UPY_NO_BLOCK : k + 1;
         }
     }
     return UPY_NO_BLOCK;
@@ -1927,11 +1899,12 @@ static int return_after_if(rec *r, uint32_t at, upy_ptr_vec *out) {
     return emit_const_return(r, at, out);
 }
 
-/* Whether block b is `return k` alone (LOAD_CONST k; RETURN). */
-static int is_const_return_block(const rec *r, int32_t b) {
+/* Whether block b is `return k` alone (load: LOAD_CONST k; RETURN), or
+ * `return name` (load: N_LOAD), nothing of it skipped. */
+static int returns_load(const rec *r, int32_t b, upy_nop load) {
     const upy_block *bb = blk(r, b);
     return bb->end - bb->start == 2 && !r->skip[bb->start] &&
-           ins(r, bb->start)->op == N_LOAD_CONST &&
+           ins(r, bb->start)->op == load &&
            ins(r, bb->start + 1)->op == N_RETURN;
 }
 
@@ -1944,7 +1917,7 @@ static int is_const_return_block(const rec *r, int32_t b) {
 static int leaves_by_return_copy(const rec *r, int32_t b, const region *rg) {
     return b != UPY_NO_BLOCK && rg->falls_to_loop && !inside(rg, b) &&
            b != rg->follow && b != rg->end && b != rg->cont &&
-           !is_break(rg, b) && is_const_return_block(r, b);
+           !is_break(rg, b) && returns_load(r, b, N_LOAD_CONST);
 }
 
 /* After `if t: continue` (or break) ending a loop body whose other way,
@@ -1957,7 +1930,7 @@ static int runs_off_into_return(rec *r, int32_t b, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
     if (b == UPY_NO_BLOCK || b != rg->end || !rg->falls_to_loop ||
         rg->loop == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count ||
-        b == rg->loop || r->done[b] || !is_const_return_block(r, b) ||
+        b == rg->loop || r->done[b] || !returns_load(r, b, N_LOAD_CONST) ||
         blk(r, b - 1)->next != b || blk(r, b - 1)->jump != rg->loop)
         return 0;
     r->done[b] = 1;
@@ -2022,30 +1995,19 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
      * (`if c: rest`, which compiles the same as `if not c: continue` +
      * rest, without negating c), written with the test that keeps the
      * code of its `in` / `is` leaves: the other is `if not c: continue`
-     * below.  (3.12+ jumps to the rest over the continue's jump.) */
+     * below. */
     if (rg->cont == rg->loop && rg->cont != UPY_NO_BLOCK &&
-        ((on_false == rg->cont && !c->prefer_negated && inside(rg, on_true) &&
-          on_true < rg->end &&
-          (falls_to_loop(r, rg) ||
-           (c->prefer_test && ends_at_loop(r, rg, on_true)))) ||
-         (on_true == rg->cont && c->prefer_negated && inside(rg, on_false) &&
-          on_false < rg->end && ends_at_loop(r, rg, on_false)))) {
-        int32_t rest = on_false == rg->cont ? on_true : on_false;
-        region then_rg = rec_sub_region(rg, rest, rg->end, rg->follow);
-        if (rest == on_false)
-            test = c->negated;
-        if (rec_region(r, rest, &then_rg, &body))
+        on_false == rg->cont && !c->prefer_negated && inside(rg, on_true) &&
+        on_true < rg->end && falls_to_loop(r, rg)) {
+        region then_rg = rec_sub_region(rg, on_true, rg->end, rg->follow);
+        if (rec_region(r, on_true, &then_rg, &body))
             return -1;
         /* Its end goes back to the loop anyway. */
         if (body.len &&
             ((upy_stmt *)body.items[body.len - 1])->kind == UPY_S_CONTINUE)
             body.len--;
         *next = UPY_NO_BLOCK;
-        if (emit_if(r, c->start, test, &body, NULL, out))
-            return -1;
-        /* A region left by its last block's jump goes on elsewhere when
-         * run off: the test's other way is a continue after the if. */
-        return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
+        return emit_if(r, c->start, test, &body, NULL, out);
     }
     /* A branch straight to break / continue (the compiler threads the
      * jump of `if c: break` into the condition). */
@@ -3872,14 +3834,6 @@ static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
-/* Whether block b is `return name`: a load of a variable, nothing of it
- * skipped, and the return. */
-static int returns_loaded_value(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    return bb->end - bb->start == 2 && ins(r, bb->start)->op == N_LOAD &&
-           !r->skip[bb->start] && ins(r, bb->start + 1)->op == N_RETURN;
-}
-
 /* Whether block e, which handler h does not protect, is the then part of
  * an if ending the body of the try (or with) with handler h that leaves
  * the body through a return, or a break that 3.12+ made a copy of the
@@ -4019,7 +3973,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                 after_leave = 0;
             }
             after_jump = after_split = after_outer_exit = 0;
-        } else if (returns_loaded_value(r, e) &&
+        } else if (returns_load(r, e, N_LOAD) &&
                    e + 1 < (int32_t)r->cfg.count && blk(r, e + 1)->is_handler) {
             /* A `return name` outside the range: the code after the try
              * (the compiler loads a value it returns before it leaves

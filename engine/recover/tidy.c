@@ -1190,33 +1190,8 @@ static int fold_nested_if(rec *r, upy_stmt_list *l, uint32_t j,
     return 1;
 }
 
-/* `if c: A; T` + B + T in list l, T its last statements, ending in a
- * return: fold_before_copy, where the code of T at the end of `after`
- * (the body's tail, where the compiler met T) counts as T's. */
-static int fold_within(rec *r, upy_stmt_list *l, uint32_t j,
-                       const upy_stmt_list *after) {
-    upy_stmt *x = l->items[j];
-    upy_stmt_list b = {l->items + j + 1, l->len - j - 1};
-    uint32_t m, orig[2], t0, t1;
-    if (x->u.if_.orelse.len || l->items[l->len - 1]->kind != UPY_S_RETURN)
-        return 0;
-    for (m = 1; m < b.len && m < x->u.if_.body.len; m++) {
-        orig[0] = orig[1] = 0;
-        if (after->len >= m) {
-            exit_range(r, after, after->len - m, &t0, &t1);
-            if (ends_in_code(r, &b, m, t0, t1)) {
-                orig[0] = t0;
-                orig[1] = t1;
-            }
-        }
-        if (fold_before_copy(r, l, j, m, orig))
-            return 1;
-    }
-    return 0;
-}
-
 /* The ifs of list l and of the branches of its final if, where l runs
- * off to `after`: see fold_nested_if and fold_within. */
+ * off to `after`: see fold_nested_if. */
 static void fold_nested_tails(rec *r, upy_stmt_list *l,
                               const upy_stmt_list *after, uint32_t m) {
     uint32_t j;
@@ -1224,11 +1199,8 @@ static void fold_nested_tails(rec *r, upy_stmt_list *l,
         upy_stmt *x = l->items[j];
         if (x->kind != UPY_S_IF)
             continue;
-        if (j + 1 < l->len && m && fold_nested_if(r, l, j, after, m)) {
+        if (j + 1 < l->len && m && fold_nested_if(r, l, j, after, m))
             j = l->len - 1;
-        } else if (j + 1 < l->len && fold_within(r, l, j, after)) {
-            continue;
-        }
         if (j + 1 == l->len) {
             fold_nested_tails(r, &x->u.if_.body, after, m);
             fold_nested_tails(r, &x->u.if_.orelse, after, m);

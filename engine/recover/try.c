@@ -402,18 +402,27 @@ static int find_copy_in(const rec *r, const upy_stmt_list *L,
            find_copy_in(r, &last->u.if_.body, found);
 }
 
+static uint32_t copy_in_body(const rec *r, int32_t h, int32_t exit,
+                             const upy_stmt_list *L, const clause_copy *cc);
+
 /* Whether every way out of statements L ends in the copy cc: at their end,
- * or at the ends of both branches of an if that ends them. */
+ * or at the ends of both branches of an if that ends them.  L is an except
+ * clause's statements (h UPY_NO_BLOCK), or the body of the try with
+ * handler h going on at block exit (see copy_in_body). */
 static int ends_in_copy(const rec *r, const upy_stmt_list *L,
-                        const clause_copy *cc) {
-    uint32_t at, n, k = copy_in_clause(r, L, &at, &n);
+                        const clause_copy *cc, int32_t h, int32_t exit) {
+    uint32_t at, n, k;
     const upy_stmt *last;
-    if (k < L->len)
+    if (h != UPY_NO_BLOCK) {
+        if (copy_in_body(r, h, exit, L, cc) < L->len)
+            return 1;
+    } else if ((k = copy_in_clause(r, L, &at, &n)) < L->len) {
         return n == cc->n && rec_same_code(r, at, cc->at, n);
+    }
     last = L->len ? L->items[L->len - 1] : NULL;
     return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
-           ends_in_copy(r, &last->u.if_.body, cc) &&
-           ends_in_copy(r, &last->u.if_.orelse, cc);
+           ends_in_copy(r, &last->u.if_.body, cc, h, exit) &&
+           ends_in_copy(r, &last->u.if_.orelse, cc, h, exit);
 }
 
 /* Takes the copies out of statements L that ends_in_copy() accepts; with
@@ -438,7 +447,7 @@ static void strip_copy(const rec *r, upy_stmt_list *L, const clause_copy *cc,
     for (j = L->len; j > 0; j--) {
         upy_stmt *x = L->items[j - 1];
         if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
-            !ends_in_copy(r, &x->u.if_.body, cc))
+            !ends_in_copy(r, &x->u.if_.body, cc, UPY_NO_BLOCK, UPY_NO_BLOCK))
             continue;
         strip_copy(r, &x->u.if_.body, cc, NULL);
         x->u.if_.orelse.items = L->items + j;
@@ -469,7 +478,8 @@ static void strip_clause_copies(const rec *r, upy_stmt *s,
                                 const clause_copy *cc, upy_stmt *brk) {
     uint32_t h;
     for (h = 0; h < s->u.try_.n_handlers; h++)
-        if (ends_in_copy(r, &s->u.try_.handlers[h].body, cc))
+        if (ends_in_copy(r, &s->u.try_.handlers[h].body, cc, UPY_NO_BLOCK,
+                         UPY_NO_BLOCK))
             strip_copy(r, &s->u.try_.handlers[h].body, cc, brk);
 }
 
@@ -508,20 +518,7 @@ static uint32_t copy_in_body(const rec *r, int32_t h, int32_t exit,
     return k;
 }
 
-/* Whether every way out of body L ends in such a copy: at its end, or at
- * the ends of both branches of an if that ends it. */
-static int body_ends_in_copy(const rec *r, int32_t h, int32_t exit,
-                             const upy_stmt_list *L, const clause_copy *cc) {
-    const upy_stmt *last;
-    if (copy_in_body(r, h, exit, L, cc) < L->len)
-        return 1;
-    last = L->len ? L->items[L->len - 1] : NULL;
-    return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
-           body_ends_in_copy(r, h, exit, &last->u.if_.body, cc) &&
-           body_ends_in_copy(r, h, exit, &last->u.if_.orelse, cc);
-}
-
-/* Takes the copies out of body L that body_ends_in_copy() accepts, and out
+/* Takes the copies out of body L that ends_in_copy() accepts, and out
  * of each branch of an if ending L that ends in one (the other branch runs
  * off to the code after the try all the same: `if a: (if b: x)` / `else:
  * y` + `return n`, 3.12 copies the return into the end of `x`); an if
@@ -540,7 +537,7 @@ static void strip_body_copy(const rec *r, int32_t h, int32_t exit,
     for (j = L->len; j > 0; j--) {
         upy_stmt *x = L->items[j - 1];
         if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
-            !body_ends_in_copy(r, h, exit, &x->u.if_.body, cc))
+            !ends_in_copy(r, &x->u.if_.body, cc, h, exit))
             continue;
         strip_body_copy(r, h, exit, &x->u.if_.body, cc);
         x->u.if_.orelse.items = L->items + j;
@@ -1682,12 +1679,6 @@ static int strip_exit_copies(const rec *r, upy_stmt *s, int32_t exit) {
     return found;
 }
 
-/* Whether instruction i is a RERAISE 0 under cleanup. */
-static int is_reraise(const rec *r, uint32_t i, int32_t cleanup) {
-    return ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
-           ins(r, i)->handler == cleanup;
-}
-
 /* Whether block b is reached by the failing jumps of tests alone. */
 static int only_tests_reach(const rec *r, int32_t b) {
     uint32_t k;
@@ -1751,7 +1742,8 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
             for (k = 0; k < blk(r, b)->npreds; k++)
                 if (blk(r, b)->preds[k] < b && reached[blk(r, b)->preds[k]])
                     reached[b] = 1;
-        if (reached[b] && is_reraise(r, i, cleanup))
+        if (reached[b] && ends_finally_body(r, i) &&
+            ins(r, i)->handler == cleanup)
             last = i;
         if (ins(r, i)->op == N_PUSH_EXC_INFO && ins(r, i)->handler == cleanup)
             break;
@@ -1768,7 +1760,8 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
     while (last) {
         b = r->cfg.block_of[last];
         for (k = last; k-- > *first;)
-            if (reached[r->cfg.block_of[k]] && is_reraise(r, k, cleanup))
+            if (reached[r->cfg.block_of[k]] && ends_finally_body(r, k) &&
+                ins(r, k)->handler == cleanup)
                 break;
         if (k < *first || k == UINT32_MAX)
             break;
@@ -3024,22 +3017,6 @@ static void restore_body_stack(rec *r, const kept_stack *k) {
 
 /* --- 3.13: a try that ends an except clause in a loop ----------------- */
 
-/* Whether block b only leaves except clauses on to block t: POP_EXCEPT,
- * name cleanups, a jump to t. */
-static int pops_on_to(const rec *r, int32_t b, int32_t t) {
-    const upy_block *bb = blk(r, b);
-    uint32_t i;
-    if (bb->jump != t || ins(r, bb->end - 1)->op != N_JUMP)
-        return 0;
-    for (i = bb->start; i + 1 < bb->end; i++) {
-        uint8_t op = ins(r, i)->op;
-        if (op != N_POP_EXCEPT && op != N_LOAD_CONST && op != N_STORE &&
-            op != N_DELETE)
-            return 0;
-    }
-    return 1;
-}
-
 /* UPY_S_BREAK or UPY_S_CONTINUE when block b is that statement leaving
  * the except clause of region rg (POP_EXCEPT, the name cleanup of a named
  * clause, for a break of a for loop the POP_TOP of its iterator, a jump to
@@ -3405,7 +3382,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * the source, would run after the body too.  Not recovered.) */
             if (!handled && w != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
                 follow != w && follow != exit && follow >= rg->start &&
-                follow < rg->end && !pops_on_to(r, follow, blk(r, w)->jump))
+                follow < rg->end)
                 return rec_fail_region(r, b, rg, out);
         }
         /* The else part: from where the body left to where the handlers

@@ -57,12 +57,6 @@ int rec_is_lazy_value(const rec *r, uint32_t i) {
            is_intrinsic(nin_at(r, i + 2), UPY_INTRINSIC_TYPEALIAS);
 }
 
-int rec_is_starred_default(const rec *r, uint32_t i) {
-    const upy_nin *in = nin_at(r, i), *next = nin_at(r, i + 1);
-    return r->is_lazy && in && in->op == N_UNPACK_SEQUENCE && in->arg == 1 &&
-           next && next->op == N_RETURN;
-}
-
 /* Whether the instructions from i on make a function with the annotations
  * tuple built at i (then maybe a closure's tuple), then the code object. */
 static int makes_annotated_function(const rec *r, uint32_t i) {
@@ -75,11 +69,14 @@ static int makes_annotated_function(const rec *r, uint32_t i) {
     return in && (in->arg & 4);
 }
 
-int rec_is_starred_annotation(const rec *r, uint32_t i) {
+int rec_is_starred_value(const rec *r, uint32_t i) {
     const upy_nin *in = nin_at(r, i);
     int32_t above = 0;
     if (!in || in->op != N_UNPACK_SEQUENCE || in->arg != 1)
         return 0;
+    /* (A default: the lazy value returns the one item.) */
+    if (r->is_lazy && nin_at(r, i + 1) && nin_at(r, i + 1)->op == N_RETURN)
+        return 1;
     /* (The names and values of the annotations after it each stay above
      * it until the tuple takes them all.) */
     for (in = nin_at(r, ++i);
