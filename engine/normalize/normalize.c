@@ -513,7 +513,10 @@ static void nop_run(const norm *nm, uint32_t i, uint32_t *first,
  * (flowgraph.c aims a jump to a NOP of its own line past it). */
 static int skipped_by_jump_back(norm *nm, uint32_t p) {
     uint32_t k;
-    if (p + 1 >= nm->dec->count || nm->scan_budget < nm->dec->count)
+    /* No jump goes there: no scan (each NOP of a run of `try:` lines asks
+     * for itself and its neighbour, a scan of the code each). */
+    if (p + 1 >= nm->dec->count || !nm->is_target[p + 1] ||
+        nm->scan_budget < nm->dec->count)
         return 0;
     nm->scan_budget -= nm->dec->count;
     for (k = p + 1; k < nm->dec->count; k++)

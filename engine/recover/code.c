@@ -1164,13 +1164,15 @@ static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
  * From the last entry (each goes before those after it at one place). */
 static int place_early_names(rec *r, upy_stmt_list *body, const uint32_t *first,
                              const upy_object *test, uint32_t after) {
-    uint32_t n = trailing_names(r), k = n, j;
+    /* first_after: the earliest first use of the entries after k (kept as
+     * k goes down, not a scan of them per entry: co_names of thousands). */
+    uint32_t n = trailing_names(r), k = n, first_after = UINT32_MAX;
     while (k-- > 0) {
-        int late = 0;
+        int late = first_after < first[k];
+        if (first[k] < first_after)
+            first_after = first[k];
         if (!uses_name(r, str_at(r->code->names, k)))
             continue;
-        for (j = k + 1; j < n; j++)
-            late |= first[j] < first[k];
         if (late &&
             place_dead_run(r, body, first, k, k + 1, test, after, 1) < 0)
             return -1;

@@ -418,6 +418,11 @@ typedef struct rec {
      * jumps_to[jumps_to_start[t + 1]] (index_jumps); NULL until first
      * needed. */
     uint32_t *jumps_to_start, *jumps_to;
+    /* try.c: for each instruction i, the latest one before it whose key
+     * is smaller than i's (UINT32_MAX: none), the keys being the start of
+     * the handler (0) and the throw_offset (1), each UINT32_MAX where
+     * none (index_earlier_keys); NULL until first needed. */
+    uint32_t *earlier_key[2];
     /* eval.c twin_lambda: for each co_consts slot of a code object (its
      * first), whether another code constant is alike it, and the
      * instruction of its second load (UINT32_MAX: none); NULL until

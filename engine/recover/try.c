@@ -1072,6 +1072,50 @@ static int body_jumps_on_under(rec *r, int32_t h, int32_t exit) {
     return 0;
 }
 
+/* The handler's start (kind 0) or the throw_offset (1) of instruction i,
+ * UINT32_MAX where it has none. */
+static uint32_t order_key(const rec *r, int kind, uint32_t i) {
+    const upy_nin *in = ins(r, i);
+    if (kind)
+        return in->throw_offset ? in->throw_offset : UINT32_MAX;
+    return in->handler >= 0 ? (uint32_t)in->handler : UINT32_MAX;
+}
+
+/* Fills r->earlier_key, once per code object (each try of a body scanned
+ * the whole rest after it, back from its end: quadratic in tries), by a
+ * stack of the instructions whose keys ascend. */
+static int index_earlier_keys(rec *r) {
+    uint32_t n = r->ncode.count, i, depth, *stack;
+    int kind;
+    stack = upy_arena_array_uncleared(r->scratch, n + 1, sizeof *stack);
+    for (kind = 0; kind < 2; kind++) {
+        uint32_t *earlier =
+            upy_arena_array_uncleared(r->scratch, n + 1, sizeof *earlier);
+        if (!stack || !earlier)
+            return rec_oom(r);
+        for (i = 0, depth = 0; i < n; i++) {
+            while (depth && order_key(r, kind, stack[depth - 1]) >=
+                                order_key(r, kind, i))
+                depth--;
+            earlier[i] = depth ? stack[depth - 1] : UINT32_MAX;
+            stack[depth++] = i;
+        }
+        r->earlier_key[kind] = earlier;
+    }
+    return 0;
+}
+
+/* The last instruction of [from, end) whose key (order_key) is below
+ * bound, or UINT32_MAX: each step back skips instructions whose keys are
+ * at least the current one's. */
+static uint32_t last_key_below(const rec *r, int kind, uint32_t from,
+                               uint32_t end, uint32_t bound) {
+    uint32_t i = end > from ? end - 1 : UINT32_MAX;
+    while (i != UINT32_MAX && i >= from && order_key(r, kind, i) >= bound)
+        i = r->earlier_key[kind][i];
+    return i != UINT32_MAX && i >= from ? i : UINT32_MAX;
+}
+
 /* How many statements of `rest` are the else part (see above): as few as
  * the evidence of both tables, of the layout of handlers and of the jumps
  * of the body to exit, where the rest starts, allows; when the tables
@@ -1083,7 +1127,7 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
      * be inlined into the recursion of tries in tries: the C stack bounds
      * how many fit.) */
     order_evidence *ev;
-    uint32_t i, j, k, k_min = 0;
+    uint32_t j, k, k_min = 0, from, last, thrown;
     if (!rest->len)
         return 0;
     if (body_jumps_on_under(r, h, exit))
@@ -1109,19 +1153,18 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
      * compiler makes the else part before the handlers); those of one
      * after the try, after h.  So is the CLEANUP_THROW of an await or
      * yield from there (3.12+, see upy_nin.throw_offset).  (The last such
-     * instruction is in the latest statement: found from the end, as each
-     * try of a body asks.) */
-    for (i = end; i-- > ((upy_stmt *)rest->items[0])->start;) {
-        int32_t hi = ins(r, i)->handler, own;
-        uint32_t thrown = ins(r, i)->throw_offset;
-        int before_h = hi >= 0 && (uint32_t)hi < blk(r, h)->start;
-        if (!before_h &&
-            (!thrown || thrown >= ins(r, blk(r, h)->start)->offset))
-            continue;
-        own = rest_stmt_of(rest, i, end);
+     * instruction is in the latest statement: last_key_below.) */
+    if (!r->earlier_key[0] && index_earlier_keys(r))
+        return 0;
+    from = ((upy_stmt *)rest->items[0])->start;
+    last = last_key_below(r, 0, from, end, blk(r, h)->start);
+    thrown = last_key_below(r, 1, from, end, ins(r, blk(r, h)->start)->offset);
+    if (thrown != UINT32_MAX && (last == UINT32_MAX || thrown > last))
+        last = thrown;
+    if (last != UINT32_MAX) {
+        int32_t own = rest_stmt_of(rest, last, end);
         if (own >= 0 && (uint32_t)own >= k_min)
             k_min = (uint32_t)own + 1;
-        break;
     }
     if (handler_falls_off_end(r, h, &ev->consts) &&
         agrees(&ev->names, rest->len) && agrees(&ev->consts, rest->len))
