@@ -42,6 +42,7 @@ static const norm_rules rules_table[] = {
      .passes_lone_kwargs = 1,
      .no_exit_copies = 1,
      .threads_try_exits = 1,
+     .threads_loop_breaks = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .merges_lambdas_on_a_line = 1}},
@@ -50,6 +51,7 @@ static const norm_rules rules_table[] = {
      .function_qualname = 1,
      .no_exit_copies = 1,
      .threads_try_exits = 1,
+     .threads_loop_breaks = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .merges_lambdas_on_a_line = 1}},
@@ -1700,6 +1702,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
         st = upy_normalize_blocks(out, arena, err);
     if (st == UNPYC_OK && nm.rules->threads_try_exits)
         st = upy_normalize_unthread(out, arena, err);
+    if (st == UNPYC_OK && nm.rules->threads_loop_breaks)
+        st = upy_normalize_unthread_breaks(out);
     if (st == UNPYC_OK && nm.rules->no_exit_copies)
         st = upy_normalize_exit_copies(out, arena, err);
     if (st == UNPYC_OK)

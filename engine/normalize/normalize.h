@@ -47,4 +47,8 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
 unpyc_status upy_normalize_exit_copies(upy_ncode *code, upy_arena *arena,
                                        unpyc_error *err);
 
+/* breaks.c: undoes 3.8-3.9 peephole.c's threading of a for loop's break
+ * through the jump after the loop (the rules table says which versions). */
+unpyc_status upy_normalize_unthread_breaks(upy_ncode *code);
+
 #endif /* UPY_NORMALIZE_H */
