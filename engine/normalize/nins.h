@@ -350,6 +350,13 @@ typedef struct upy_layout {
      * layout).  3.11+ thread the written one too (either reads the same),
      * 3.8-3.9 lay the body's way out to the loop's own back jump. */
     uint8_t keeps_else_continue_apart;
+    /* 3.8-3.10 lay a try's else part out after its handlers (compile.c
+     * compiler_try_except: POP_BLOCK; JUMP_FORWARD orelse over them), so
+     * code between the body's POP_BLOCK and the handlers is the body's:
+     * the unwinding of a `break` written last in it (POP_TOP of the for
+     * loop's iterator, the jump or a copy of the exit).  3.11+ put the
+     * else part right after the body, where it reads the same. */
+    uint8_t else_after_handlers;
     /* 3.13+ drop the first of two stores of one name in a row on one
      * line (flowgraph.c optimize_basic_block: STORE_FAST x; STORE_FAST x
      * becomes POP_TOP; STORE_FAST x); on two lines both stay (eval.c

@@ -51,3 +51,38 @@ def after_if_continue(xs, log):
             x.run()
         except OSError:
             log.append(None)
+
+
+# A break written last in the body: 3.8-3.10 unwind it (POP_TOP of the
+# iterator, the loop's exit) before the handlers, where no else part goes
+# (once read as `else: break`, _sitebuiltins _Printer.__setup).
+def break_ends_body(self, filenames):
+    data = None
+    for filename in filenames:
+        try:
+            data = self.read(filename)
+            break
+        except OSError:
+            pass
+    return data
+
+
+def break_ends_body_handler_raises(values):
+    for value in values:
+        try:
+            high = bits(value)
+            break
+        except Exception:
+            raise TypeError(value) from None
+    return high
+
+
+def break_ends_body_code_after(xs, log):
+    for x in xs:
+        try:
+            d = x.read()
+            break
+        except OSError:
+            pass
+        log.append(x)
+    return d
