@@ -339,6 +339,24 @@ typedef struct upy_layout {
      * 3.8-3.9's peephole optimizer always threads, 3.12+ lay and/or out
      * as COPY and POP_JUMP_IF and keep the inner jump. */
     uint8_t threads_jumps_of_one_line;
+    /* 3.10 threads the way out of a try body at the end of a loop body
+     * (POP_BLOCK; JUMP_FORWARD) through the loop's back jump, which has no
+     * line (compile.c compiler_for / compiler_while mark it artificial), to
+     * a jump straight to the header (optimize_basic_block's jump-to-jump
+     * threading), but keeps the jump of a `continue` written in the try's
+     * else part apart, with its line: JUMP_FORWARD to it.  So a try body
+     * going straight back to the header has no `else: continue` there
+     * (structure.c loop_body; a written one recompiles to the other
+     * layout).  3.11+ thread the written one too (either reads the same),
+     * 3.8-3.9 lay the body's way out to the loop's own back jump. */
+    uint8_t keeps_else_continue_apart;
+    /* 3.8-3.10 lay a try's else part out after its handlers (compile.c
+     * compiler_try_except: POP_BLOCK; JUMP_FORWARD orelse over them), so
+     * code between the body's POP_BLOCK and the handlers is the body's:
+     * the unwinding of a `break` written last in it (POP_TOP of the for
+     * loop's iterator, the jump or a copy of the exit).  3.11+ put the
+     * else part right after the body, where it reads the same. */
+    uint8_t else_after_handlers;
     /* 3.13+ drop the first of two stores of one name in a row on one
      * line (flowgraph.c optimize_basic_block: STORE_FAST x; STORE_FAST x
      * becomes POP_TOP; STORE_FAST x); on two lines both stay (eval.c

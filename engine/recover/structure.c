@@ -2282,12 +2282,35 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
 
 /* --- loops -------------------------------------------------------------- */
 
+/* A try ending a loop body whose else part ends in `continue`: the loop
+ * goes on there anyway.  Where the version keeps a written one apart
+ * (upy_layout.keeps_else_continue_apart), the try body that jumps straight
+ * back to the header wrote none: 3.10 compiles
+ *     for x in xs:
+ *         try: a()
+ *         except E: b()
+ * to POP_BLOCK; JUMP_ABSOLUTE header after a(), which reads as an else
+ * part of one `continue`; printed, that would compile to JUMP_FORWARD to
+ * a jump of its own.  (Not after a finally body: the else part's way
+ * out runs a copy of it, laid out by other rules.) */
+static void drop_else_continue(const rec *r, upy_stmt_list *list) {
+    upy_stmt *last = list->len ? list->items[list->len - 1] : NULL;
+    upy_stmt_list *orelse;
+    if (!last || last->kind != UPY_S_TRY || last->u.try_.finalbody.len ||
+        !r->ncode.layout->keeps_else_continue_apart)
+        return;
+    orelse = &last->u.try_.orelse;
+    if (orelse->len && orelse->items[orelse->len - 1]->kind == UPY_S_CONTINUE)
+        orelse->len--;
+}
+
 /* A loop body ends by going back to the loop: a `continue` there is what
  * the body does anyway. */
-static upy_stmt_list loop_body(upy_ptr_vec *body) {
+static upy_stmt_list loop_body(const rec *r, upy_ptr_vec *body) {
     upy_stmt_list list = upy_vec_stmts(body);
     if (list.len && list.items[list.len - 1]->kind == UPY_S_CONTINUE)
         list.len--;
+    drop_else_continue(r, &list);
     return list;
 }
 
@@ -2736,7 +2759,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     if (!s->u.for_.target)
         s->u.for_.target = rec_name(r, "_");
     s->u.for_.iter = iter.expr ? iter.expr : rec_placeholder(r);
-    s->u.for_.body = loop_body(&body);
+    s->u.for_.body = loop_body(r, &body);
     s->u.for_.orelse = upy_vec_stmts(&orelse);
     s->u.for_.is_async = (fi->flags & N_ASYNC) != 0;
     /* (Breaks threaded to the header of the loop around, past an else
@@ -3113,7 +3136,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
         return -1;
     rec_set_start(r, s, blk(r, header)->start);
     s->u.while_.test = rec_true(r, blk(r, header)->start);
-    s->u.while_.body = loop_body(&body);
+    s->u.while_.body = loop_body(r, &body);
     /* Without a break the loop never goes on: the blocks after it may be
      * the handlers of a try in its body, structured with it, or of a try
      * around it. */
@@ -3667,7 +3690,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
      * falling back to the test: its last continue stays. */
     s->u.while_.body = top_only && !r->ncode.layout->while_test_on_top
                            ? upy_vec_stmts(&body)
-                           : loop_body(&body);
+                           : loop_body(r, &body);
     s->u.while_.orelse = upy_vec_stmts(&orelse);
     *next = clause_end != UPY_NO_BLOCK && brk == rg->end && brk > anchor
                 ? clause_end

@@ -3058,6 +3058,42 @@ static void restore_body_stack(rec *r, const kept_stack *k) {
     r->sp = k->sp;
 }
 
+/* Moves the else part of a try to the end of its body where it is one
+ * `break` read before the handlers (exit < h): where the version lays a
+ * written else part out after them (upy_layout.else_after_handlers), that
+ * is the unwinding of a break written last in the body.  3.10,
+ * `for f in fs:` / `try: d = g(f); break` / `except E: pass`: POP_BLOCK;
+ * POP_TOP; <copy of the loop's exit> before the handler; printed as
+ * `else: break` it compiles to JUMP_FORWARD over the handlers to it.  (A
+ * break raises nothing a handler could catch: it runs the same.)  A break
+ * of a while loop is a lone jump, which the version threads a written
+ * else part's jump through (`while True:` / `try: t = list(s)` / `except
+ * E: ...` / `else: break`, asyncio.all_tasks): only the for loop's
+ * POP_TOP tells.  And a written else part's break, laid out after the
+ * handlers, moves back before them where the version copies the small
+ * exit it then is (POP_TOP; LOAD_FAST z; RETURN_VALUE, 3.10 optimize_cfg's
+ * inlining of small exit blocks) into the body's JUMP_FORWARD to it: the
+ * break's line, before the first handler's or after it, tells. */
+static int break_ends_body(rec *r, int32_t exit, int32_t h, upy_ptr_vec *body,
+                           upy_ptr_vec *orelse) {
+    const upy_stmt *only = orelse->len == 1 ? orelse->items[0] : NULL;
+    const upy_nin *pop;
+    uint32_t i = blk(r, h)->start;
+    if (!r->ncode.layout->else_after_handlers || exit == UPY_NO_BLOCK ||
+        exit >= h || !only || only->kind != UPY_S_BREAK)
+        return 0;
+    pop = ins(r, blk(r, exit)->start);
+    while (i < r->ncode.count && ins(r, i)->line < 0)
+        i++;
+    if (pop->op != N_POP_TOP || pop->line < 0 || i == r->ncode.count ||
+        pop->line >= ins(r, i)->line)
+        return 0;
+    if (upy_vec_push(r->arena, body, orelse->items[0]))
+        return rec_oom(r);
+    orelse->len = 0;
+    return 0;
+}
+
 /* --- 3.13: a try that ends an except clause in a loop ----------------- */
 
 /* UPY_S_BREAK or UPY_S_CONTINUE when block b is that statement leaving
@@ -3531,6 +3567,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }
+        if (break_ends_body(r, exit, h, &body, &orelse))
+            return -1;
         s->u.try_.orelse = upy_vec_stmts(&orelse);
     }
     r->sp = depth_after;
