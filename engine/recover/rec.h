@@ -22,6 +22,7 @@
 #include "recover/recover.h"
 #include "util/lookup.h"
 #include "util/names.h"
+#include "util/status.h"
 #include "util/strbuf.h"
 
 /* The structurer recurses (regions in regions, code objects in code
