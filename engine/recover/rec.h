@@ -515,8 +515,8 @@ void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
 int rec_fail_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
 upy_expr *rec_true(rec *r, uint32_t from);
 
-/* eval.c: runs one non-control instruction; returns 0, -1 on a hard
- * error, 1 when the instruction is control flow for the structurer. */
+/* eval.c: runs one non-control instruction: SUCCESS, ERROR, or NOT_THIS
+ * when the instruction is control flow for the structurer. */
 int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out);
 
 /* store.c */
