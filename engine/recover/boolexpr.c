@@ -850,7 +850,7 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
         const upy_block *bb = blk(r, b);
         stop = rec_run(r, from, bb->end, rg, out);
         if (stop < 0)
-            return -1;
+            return ERROR;
         r->done[b] = 1;
         next = bb->next;
         if ((uint32_t)stop != bb->end) {
@@ -862,7 +862,7 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
             else if (!st)
                 st = rec_cond_expr(r, b, rg, &next, out);
             if (st < 0)
-                return -1;
+                return ERROR;
             st = st || next != bb->jump ||
                  (op == N_JUMP_IF_OR_POP &&
                   r->cond_resume != blk(r, next)->start);
@@ -877,12 +877,12 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
     if (!st) {
         stop = rec_run(r, from, lb->end - 1, rg, out);
         if (stop < 0)
-            return -1;
+            return ERROR;
         st = (uint32_t)stop + 1 != lb->end || r->sp != entry + 1;
     }
     r->done[node->last] = 1;
     if (!st)
-        return 0;
+        return SUCCESS;
     rec_unrecovered(r, out, blk(r, node->block)->start, lb->end,
                     "expression");
     r->sp = entry;
@@ -897,18 +897,17 @@ static int evaluate_node(rec *r, net_node *node, const region *rg,
     rec_cond link;
     int chained;
     if (node->last != node->block) {
-        if (run_through_flow(r, node, rg, out))
-            return -1;
+        RETURN_IF_ERROR(run_through_flow(r, node, rg, out));
         link.first = node->block;
         link.last = node->last;
         link.chain_cleanup = link.chain_fail = UPY_NO_BLOCK;
         link.test = jump_test(r, node->last, rec_value(r, rec_pop(r)),
                               &link.on_true, &link.on_false);
         leaf_polar(r, node->last, link.test, &node->test, &node->negated);
-        return 0;
+        return SUCCESS;
     }
     if (rec_run(r, nb->start, nb->end - 1, rg, out) != (int)nb->end - 1)
-        return -1;
+        return ERROR;
     r->done[node->block] = 1;
     link.first = link.last = node->block;
     link.chain_cleanup = link.chain_fail = UPY_NO_BLOCK;
@@ -920,13 +919,13 @@ static int evaluate_node(rec *r, net_node *node, const region *rg,
     chained = chain_test(r, &link, rg, out);
     leaf_polar(r, node->block, link.test, &node->test, &node->negated);
     if (!chained)
-        return 0;
+        return SUCCESS;
     if (link.last == node->block)
         node->cleanup = UPY_NO_BLOCK;
     node->last = link.last;
     node->on_true = through_jumps(r, link.on_true);
     node->on_false = through_jumps(r, link.on_false);
-    return 0;
+    return SUCCESS;
 }
 
 /* How many live members jump to block t. */
@@ -1113,7 +1112,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     first.chain_cleanup = first.chain_fail = UPY_NO_BLOCK;
     *c = first;
     if (!chain_test(r, &first, rg, out))
-        return 0;
+        return SUCCESS;
     nodes[0].block = b;
     nodes[0].last = first.last;
     nodes[0].cleanup = UPY_NO_BLOCK;
@@ -1135,8 +1134,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                     nodes[j] = nodes[k];
                     nodes[k] = t;
                 }
-            if (evaluate_node(r, &nodes[k], rg, out))
-                return -1;
+            RETURN_IF_ERROR(evaluate_node(r, &nodes[k], rg, out));
         }
         n = collect_network(r, b, c->start, rg, nodes, n);
     }
@@ -1219,7 +1217,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
         c->test = n.e;
         c->prefer_negated = c->prefer_test = 0;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* --- expressions with control flow -------------------------------------- */
@@ -1380,14 +1378,14 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
              * exit block merge in: that copy is merge's. */
             stop = rec_run(r, from, copy, rg, out);
             if (stop < 0)
-                return -1;
+                return ERROR;
             if ((uint32_t)stop != copy)
                 rec_unrecovered(r, out, bb->start, bb->end, "expression");
             return 0;
         }
         stop = rec_run(r, from, to, rg, out);
         if (stop < 0)
-            return -1;
+            return ERROR;
         if ((uint32_t)stop == stop_at)
             return 1;
         if ((uint32_t)stop == bb->end) {
@@ -1399,8 +1397,7 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
             } else if (last->op == N_POP_JUMP_IF ||
                        last->op == N_JUMP_IF_OR_POP) {
                 int32_t resume;
-                if (rec_cond_expr(r, b, rg, &resume, out))
-                    return -1;
+                RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &resume, out));
                 b = resume;
                 from = r->cond_resume;
                 /* A nested value that ends where the compiler copied the
@@ -1426,7 +1423,7 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                 int32_t after;
                 int st = rec_inlined_loop(r, b, rg, &after, out);
                 if (st < 0)
-                    return -1;
+                    return ERROR;
                 if (st) {
                     rec_unrecovered(r, out, bb->start, bb->end, "expression");
                     return 0;
@@ -1729,7 +1726,7 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
         rec_cond nc;
         int stop = rec_run(r, nb->start, nb->end - 1, rg, out);
         if (stop < 0 || upy_vec_push(r->scratch, &operands, v))
-            return stop < 0 ? -1 : rec_oom(r);
+            return stop < 0 ? ERROR : rec_oom(r);
         r->done[g.rest] = 1;
         nc.start = 0;
         if (stop != (int)nb->end - 1 || rec_condition(r, g.rest, rg, &nc, out))
@@ -1747,14 +1744,11 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
     if (!v ||
         value_from(r, g.rest, blk(r, g.rest)->start, g.m, UINT32_MAX, rg,
                    out) < 0)
-        return -1;
+        return ERROR;
     if (upy_vec_push(r->scratch, &operands, v) ||
         upy_vec_push(r->scratch, &operands, rec_value(r, rec_pop(r))))
         return rec_oom(r);
-    if (rec_push(r, SV_VALUE,
-                 boolop_of(r, !g.keeps_true, (upy_expr *const *)operands.items,
-                           operands.len)))
-        return -1;
+    RETURN_IF_ERROR(rec_push(r, SV_VALUE, boolop_of(r, !g.keeps_true, (upy_expr *const *)operands.items, operands.len)));
     *resume = g.m;
     r->cond_resume = g.m != UPY_NO_BLOCK ? blk(r, g.m)->start : 0;
     return 1;
@@ -1799,7 +1793,7 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
                                last_link_end(r, cb->start, cb->end), rg, out);
             upy_expr *more;
             if (stop < 0)
-                return -1;
+                return ERROR;
             r->done[cur] = 1;
             more = rec_value(r, rec_pop(r));
             if (more->kind != UPY_E_COMPARE)
@@ -1814,8 +1808,7 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
             /* The end of the chain: a jump over the cleanup, or (3.12+)
              * the exit block duplicated right here. */
             r->done[cleanup] = 1;
-            if (rec_push(r, SV_VALUE, chain))
-                return -1;
+            RETURN_IF_ERROR(rec_push(r, SV_VALUE, chain));
             if ((uint32_t)stop < cb->end &&
                 ins(r, (uint32_t)stop)->op == N_JUMP) {
                 *resume = cb->jump;
@@ -1827,10 +1820,10 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
                 /* The cleanup's copy of the tail is not walked. */
                 mark_tail_done(r, blk(r, cleanup)->start);
             }
-            return 0;
+            return SUCCESS;
         }
         rec_unrecovered(r, out, bb->start, bb->end, "chained comparison");
-        return 0;
+        return SUCCESS;
     }
     /* x an and/or whose jumps end here, at the test of its value, not
      * threaded past it: `(a or b) or c` (kept apart from this one), or on
@@ -1842,13 +1835,11 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
     }
     rest = keep_operands(r, bb->next, target, j->arg, UPY_NO_BLOCK, rg, out);
     if (!rest)
-        return -1;
-    if (rec_push(r, SV_VALUE,
-                 boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)))
-        return -1;
+        return ERROR;
+    RETURN_IF_ERROR(rec_push(r, SV_VALUE, boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)));
     *resume = target;
     r->cond_resume = target != UPY_NO_BLOCK ? blk(r, target)->start : 0;
-    return 0;
+    return SUCCESS;
 }
 
 /* The value of one branch of `x if test else y`, from block b to the join
@@ -1860,7 +1851,7 @@ static int branch_value(rec *r, int32_t b, int32_t join, uint32_t tail,
     uint32_t depth = r->sp, len = out->len;
     unsigned marks = r->unrecovered;
     if (value_from(r, b, blk(r, b)->start, join, tail, rg, out) < 0)
-        return -1;
+        return ERROR;
     if (r->unrecovered == marks && (r->sp != depth + 1 || out->len != len))
         return 1;
     *v = rec_value(r, rec_pop(r));
@@ -1878,7 +1869,7 @@ int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
         rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
                         "expression (nested too deep)");
         *resume = UPY_NO_BLOCK;
-        return 0;
+        return SUCCESS;
     }
     r->nesting++;
     /* (Where an expression could not be recovered, nothing follows.) */
@@ -1903,11 +1894,10 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
     if (j->op == N_JUMP_IF_OR_POP)
         return keep_jump(r, b, rg, resume, out);
     c.start = 0;
-    if (rec_condition(r, b, rg, &c, out))
-        return -1;
+    RETURN_IF_ERROR(rec_condition(r, b, rg, &c, out));
     st = threaded_boolop(r, &c, rg, resume, out);
     if (st)
-        return st < 0 ? -1 : 0;
+        return st < 0 ? ERROR : SUCCESS;
     /* x if test else y. */
     join = join_of(r, c.first, c.on_true, c.on_false, &tail_a, &tail_b);
     depth = r->sp;
@@ -1916,7 +1906,7 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
     if (st == 0)
         st = branch_value(r, c.on_false, join, tail_b, rg, &v2, out);
     if (st < 0)
-        return -1;
+        return ERROR;
     r->sp = depth;
     if (st) {
         /* Not a conditional expression (a value the code keeps under its
@@ -1926,16 +1916,15 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
         rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
                         "expression");
         *resume = UPY_NO_BLOCK;
-        return 0;
+        return SUCCESS;
     }
     e = new_expr(r, UPY_E_IFEXP);
     if (!e)
-        return -1;
+        return ERROR;
     e->u.ifexp.test = c.test;
     e->u.ifexp.body = v1;
     e->u.ifexp.orelse = v2;
-    if (rec_push(r, SV_VALUE, e))
-        return -1;
+    RETURN_IF_ERROR(rec_push(r, SV_VALUE, e));
     if (join != UPY_NO_BLOCK) {
         *resume = join;
         r->cond_resume = blk(r, join)->start;
@@ -1949,5 +1938,5 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
         rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
                         "conditional expression");
     }
-    return 0;
+    return SUCCESS;
 }
