@@ -1424,7 +1424,7 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                 int st = rec_inlined_loop(r, b, rg, &after, out);
                 if (st < 0)
                     return ERROR;
-                if (st) {
+                if (st == NOT_THIS) {
                     rec_unrecovered(r, out, bb->start, bb->end, "expression");
                     return 0;
                 }

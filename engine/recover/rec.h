@@ -604,8 +604,8 @@ int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
  * comprehension inlined into an expression with control flow around it
  * (`[x for x in y] if c else d`, an operand of `and`): the loop becomes
  * the comprehension, in place of its accumulator on the stack, and *next
- * is where the expression goes on (the END_FOR after it).  1 when the
- * stack holds no inlined comprehension there, -1 on error. */
+ * is where the expression goes on (the END_FOR after it).  NOT_THIS
+ * when the stack holds no inlined comprehension there. */
 int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
                      upy_ptr_vec *out);
 /* Runs the non-control instructions of [from, to); stops early (returning
