@@ -843,6 +843,7 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
 static int run_through_flow(rec *r, const net_node *node, const region *rg,
                              upy_ptr_vec *out) {
     int32_t b = node->block, next;
+    rec_resume way = {UPY_NO_BLOCK, 0};
     uint32_t from = blk(r, b)->start, entry = r->sp;
     const upy_block *lb = blk(r, node->last);
     int stop, st = 0;
@@ -859,13 +860,14 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
                  (op != N_FOR_ITER && op != N_JUMP_IF_OR_POP);
             if (!st && op == N_FOR_ITER)
                 st = rec_inlined_loop(r, b, rg, &next, out);
-            else if (!st)
-                st = rec_cond_expr(r, b, rg, &next, out);
+            else if (!st) {
+                st = rec_cond_expr(r, b, rg, &way, out);
+                next = way.block;
+            }
             if (st < 0)
                 return ERROR;
             st = st || next != bb->jump ||
-                 (op == N_JUMP_IF_OR_POP &&
-                  r->cond_resume != blk(r, next)->start);
+                 (op == N_JUMP_IF_OR_POP && way.at != blk(r, next)->start);
         }
         b = next;
         if (b == UPY_NO_BLOCK) {
@@ -1396,10 +1398,10 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                 b = bb->jump;
             } else if (last->op == N_POP_JUMP_IF ||
                        last->op == N_JUMP_IF_OR_POP) {
-                int32_t resume;
+                rec_resume resume;
                 RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &resume, out));
-                b = resume;
-                from = r->cond_resume;
+                b = resume.block;
+                from = resume.at;
                 /* A nested value that ends where the compiler copied the
                  * exit block `merge` in (3.12+): this branch's value is
                  * complete there too, and that copy is merge's. */
@@ -1690,10 +1692,10 @@ static int next_group_at(const rec *r, int32_t b, const threaded_group *g,
 }
 
 /* A value not recovered after all: block bb marked, nothing follows. */
-static int gave_up(rec *r, const upy_block *bb, int32_t *resume,
+static int gave_up(rec *r, const upy_block *bb, rec_resume *resume,
                    upy_ptr_vec *out) {
     rec_unrecovered(r, out, bb->start, bb->end, "expression");
-    *resume = UPY_NO_BLOCK;
+    resume->block = UPY_NO_BLOCK;
     return 1;
 }
 
@@ -1709,7 +1711,7 @@ static int gave_up(rec *r, const upy_block *bb, int32_t *resume,
  * such group, it is read here too, one group after another: a chain of
  * hundreds nests no deeper than one. */
 static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
-                           int32_t *resume, upy_ptr_vec *out) {
+                           rec_resume *resume, upy_ptr_vec *out) {
     threaded_group g, next;
     upy_ptr_vec operands = {0};
     upy_expr *v;
@@ -1749,8 +1751,8 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
         upy_vec_push(r->scratch, &operands, rec_value(r, rec_pop(r))))
         return rec_oom(r);
     RETURN_IF_ERROR(rec_push(r, SV_VALUE, boolop_of(r, !g.keeps_true, (upy_expr *const *)operands.items, operands.len)));
-    *resume = g.m;
-    r->cond_resume = g.m != UPY_NO_BLOCK ? blk(r, g.m)->start : 0;
+    resume->block = g.m;
+    resume->at = g.m != UPY_NO_BLOCK ? blk(r, g.m)->start : 0;
     return 1;
 }
 
@@ -1773,7 +1775,7 @@ static uint32_t last_link_end(const rec *r, uint32_t from, uint32_t end) {
 /* JUMP_IF_X_OR_POP ending block b: `x and rest` / `x or rest`, where rest
  * is what the fall-through computes up to the jump target; a chained
  * comparison when the comparison's middle operand waits below x. */
-static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
+static int keep_jump(rec *r, int32_t b, const region *rg, rec_resume *resume,
                      upy_ptr_vec *out) {
     const upy_block *bb = blk(r, b);
     const upy_nin *j = ins(r, bb->end - 1);
@@ -1811,11 +1813,11 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
             RETURN_IF_ERROR(rec_push(r, SV_VALUE, chain));
             if ((uint32_t)stop < cb->end &&
                 ins(r, (uint32_t)stop)->op == N_JUMP) {
-                *resume = cb->jump;
-                r->cond_resume = blk(r, cb->jump)->start;
+                resume->block = cb->jump;
+                resume->at = blk(r, cb->jump)->start;
             } else {
-                *resume = cur;
-                r->cond_resume = (uint32_t)stop;
+                resume->block = cur;
+                resume->at = (uint32_t)stop;
                 r->done[cur] = 0;
                 /* The cleanup's copy of the tail is not walked. */
                 mark_tail_done(r, blk(r, cleanup)->start);
@@ -1837,8 +1839,8 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
     if (!rest)
         return ERROR;
     RETURN_IF_ERROR(rec_push(r, SV_VALUE, boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)));
-    *resume = target;
-    r->cond_resume = target != UPY_NO_BLOCK ? blk(r, target)->start : 0;
+    resume->block = target;
+    resume->at = target != UPY_NO_BLOCK ? blk(r, target)->start : 0;
     return SUCCESS;
 }
 
@@ -1859,28 +1861,28 @@ static int branch_value(rec *r, int32_t b, int32_t join, uint32_t tail,
     return 0;
 }
 
-static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+static int cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
                      upy_ptr_vec *out);
 
-int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+int rec_cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
                   upy_ptr_vec *out) {
     int st;
+    /* (Where an expression could not be recovered, nothing follows.) */
+    resume->block = UPY_NO_BLOCK;
+    resume->at = 0;
     if (r->nesting >= REC_MAX_NESTING) {
         rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
                         "expression (nested too deep)");
-        *resume = UPY_NO_BLOCK;
         return SUCCESS;
     }
     r->nesting++;
-    /* (Where an expression could not be recovered, nothing follows.) */
-    *resume = UPY_NO_BLOCK;
     st = cond_expr(r, b, rg, resume, out);
     r->nesting--;
     return st;
 }
 
 /* The work of rec_cond_expr(). */
-static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+static int cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
                      upy_ptr_vec *out) {
     const upy_nin *j = ins(r, blk(r, b)->end - 1);
     rec_cond c;
@@ -1915,7 +1917,7 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
         out->len = len;
         rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
                         "expression");
-        *resume = UPY_NO_BLOCK;
+        resume->block = UPY_NO_BLOCK;
         return SUCCESS;
     }
     e = new_expr(r, UPY_E_IFEXP);
@@ -1926,15 +1928,15 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
     e->u.ifexp.orelse = v2;
     RETURN_IF_ERROR(rec_push(r, SV_VALUE, e));
     if (join != UPY_NO_BLOCK) {
-        *resume = join;
-        r->cond_resume = blk(r, join)->start;
+        resume->block = join;
+        resume->at = blk(r, join)->start;
     } else if (tail_a != UINT32_MAX) {
-        *resume = r->cfg.block_of[tail_a];
-        r->cond_resume = tail_a;
-        r->done[*resume] = 0;
+        resume->block = r->cfg.block_of[tail_a];
+        resume->at = tail_a;
+        r->done[resume->block] = 0;
         mark_tail_done(r, tail_b);
     } else {
-        *resume = UPY_NO_BLOCK;
+        resume->block = UPY_NO_BLOCK;
         rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
                         "conditional expression");
     }

@@ -315,7 +315,6 @@ typedef struct rec {
      * target's stores, at the join of an expression). */
     int32_t resume_block;
     uint32_t resume_at;
-    uint32_t cond_resume;
     /* The code after a `while True:` with no exit of its own
      * (region.brk_moved), found where its break went: the block and the
      * instruction it starts at, printed after the loop.  UPY_NO_BLOCK when
@@ -566,11 +565,17 @@ int rec_spilled_below(const rec *r, uint32_t from, uint32_t to);
 int rec_mutate_copy(rec *r, sval *target, const char *method, upy_expr *arg,
                     upy_ptr_vec *out);
 
+/* Where an expression's control flow goes on: the block, and the
+ * instruction in it (its value complete there).  block is UPY_NO_BLOCK
+ * where nothing follows (the expression could not be recovered). */
+typedef struct rec_resume {
+    int32_t block;
+    uint32_t at;
+} rec_resume;
 /* boolexpr.c: reduces the conditional control flow of one expression
  * starting with the conditional jump ending block b; the value is left on
- * the stack, *resume is the block to go on with and r->cond_resume the
- * instruction in it. */
-int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+ * the stack, *resume is where it goes on. */
+int rec_cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
                   upy_ptr_vec *out);
 /* Collapses the network of condition blocks starting with the conditional
  * jump ending block b (its value on the stack) into one test. */

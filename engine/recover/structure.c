@@ -5984,11 +5984,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 (bb->ipdom != UPY_NO_BLOCK &&
                  blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1) ||
                 (values == 1 && is_returned_ifexp(r, b, rg))) {
-                next = UPY_NO_BLOCK;
-                RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &next, out));
-                b = next;
-                r->resume_block = b;
-                r->resume_at = r->cond_resume;
+                rec_resume way;
+                RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &way, out));
+                b = r->resume_block = way.block;
+                r->resume_at = way.at;
                 continue;
             }
             c.start = r->stmt_start;
@@ -6002,13 +6001,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             b = next;
             continue;
         }
-        case N_JUMP_IF_OR_POP:
-            next = UPY_NO_BLOCK;
-            RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &next, out));
-            b = next;
-            r->resume_block = b;
-            r->resume_at = r->cond_resume;
+        case N_JUMP_IF_OR_POP: {
+            rec_resume way;
+            RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &way, out));
+            b = r->resume_block = way.block;
+            r->resume_at = way.at;
             continue;
+        }
         default:
             return rec_fail_region(r, b, rg, out);
         }

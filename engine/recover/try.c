@@ -96,7 +96,7 @@ static int clause_type(rec *r, uint32_t i, int32_t *b, const region *rg,
     while (guard++ < 64) {
         const upy_block *bb = blk(r, *b);
         int stop = rec_run(r, i, bb->end, rg, out);
-        int32_t resume;
+        rec_resume resume;
         if (stop < 0)
             return ERROR;
         if ((uint32_t)stop != bb->end - 1)
@@ -109,10 +109,10 @@ static int clause_type(rec *r, uint32_t i, int32_t *b, const region *rg,
             ins(r, (uint32_t)stop)->op != N_JUMP_IF_OR_POP)
             return -2;
         RETURN_IF_ERROR(rec_cond_expr(r, *b, rg, &resume, out));
-        if (resume == UPY_NO_BLOCK)
+        if (resume.block == UPY_NO_BLOCK)
             return -2;
-        *b = resume;
-        i = r->cond_resume;
+        *b = resume.block;
+        i = resume.at;
     }
     return -2;
 }
