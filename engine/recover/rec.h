@@ -545,13 +545,13 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out);
  * past it and be written where they are used (`del tmp_1` then
  * `graph_out_0 = f(x)`, not `__stack2 = f(x)`, `del tmp_1`, `graph_out_0
  * = __stack2`); then the source says it keeps the bytecode's effects,
- * not its order.  1 when so, 0 when not, -1 on error. */
+ * not its order.  1 when so, 0 when not, ERROR on error. */
 int rec_del_passes_waiting(rec *r, const upy_stmt *s, upy_ptr_vec *out);
 /* Notes the values waiting under a store held back as one pair of a
  * multiple assignment: if it is none, they ran before it. */
 int rec_hold_store(rec *r);
 /* Whether e reads an argument no instruction stores or deletes (and no
- * cell): bound to one object for the whole call; -1 when out of memory. */
+ * cell): bound to one object for the whole call; ERROR when out of memory. */
 int rec_is_stable_arg(rec *r, const upy_expr *e);
 /* Whether e is a temporary rec_spill made. */
 int rec_is_spilled(const upy_expr *e);
@@ -666,7 +666,7 @@ int32_t rec_past_claimed_handlers(const rec *r, int32_t b);
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h, const region *rg);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 /* Marks the copy [at, at + n) of the code at orig skipped, and the
- * handlers of a try in it done: -1 when out of memory. */
+ * handlers of a try in it done: ERROR when out of memory. */
 int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n);
 int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
                      int32_t h, uint32_t fstart, uint32_t flen);
@@ -677,7 +677,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
 int rec_finally_returns(const rec *r, uint32_t first, uint32_t n);
 /* try.c: whether the code at `at` is a copy, run with no exception, of
  * the finally body [first, first + *n) that returns in a branch; sets *n
- * to the copy's length.  -1 when out of memory. */
+ * to the copy's length.  ERROR when out of memory. */
 int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
                                uint32_t *n);
 
@@ -723,7 +723,7 @@ int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s);
  * may change; NULL when out of memory. */
 uint32_t *rec_first_const_loads(rec *r);
 /* Finds what rec_first_const_loads copies (r->const_loads) from the
- * decoded form dec of the code object; -1 when out of memory. */
+ * decoded form dec of the code object; ERROR when out of memory. */
 int rec_index_const_loads(rec *r, const upy_decoded *dec);
 /* code.c: for each co_names entry, the first neutral instruction numbering
  * it, or UINT32_MAX. */
@@ -796,7 +796,7 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
 
 /* Whether instruction i is in code only a handler reaches that the
  * compiler laid out after all other code (3.12+ flowgraph.c
- * push_cold_blocks_to_end), out of the order it compiled it in.  -1 when
+ * push_cold_blocks_to_end), out of the order it compiled it in.  ERROR when
  * out of memory.
  *
  * Cold code.  This is CPython's definition (flowgraph.c mark_cold): a
