@@ -1845,9 +1845,9 @@ static int keep_jump(rec *r, int32_t b, const region *rg, rec_resume *resume,
 }
 
 /* The value of one branch of `x if test else y`, from block b to the join
- * (or the tail the branches share): *v.  1 when the branch is no value:
- * it did not leave exactly one on the stack, or it emitted a statement,
- * without a mark of its own saying why. */
+ * (or the tail the branches share): *v.  NOT_THIS when the branch is no
+ * value: it did not leave exactly one on the stack, or it emitted a
+ * statement, without a mark of its own saying why. */
 static int branch_value(rec *r, int32_t b, int32_t join, uint32_t tail,
                         const region *rg, upy_expr **v, upy_ptr_vec *out) {
     uint32_t depth = r->sp, len = out->len;
@@ -1855,10 +1855,10 @@ static int branch_value(rec *r, int32_t b, int32_t join, uint32_t tail,
     if (value_from(r, b, blk(r, b)->start, join, tail, rg, out) < 0)
         return ERROR;
     if (r->unrecovered == marks && (r->sp != depth + 1 || out->len != len))
-        return 1;
+        return NOT_THIS;
     *v = rec_value(r, rec_pop(r));
     r->sp = depth;
-    return 0;
+    return SUCCESS;
 }
 
 static int cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
@@ -1905,12 +1905,12 @@ static int cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
     depth = r->sp;
     len = out->len;
     st = branch_value(r, c.on_true, join, tail_a, rg, &v1, out);
-    if (st == 0)
+    if (st == SUCCESS)
         st = branch_value(r, c.on_false, join, tail_b, rg, &v2, out);
     if (st < 0)
         return ERROR;
     r->sp = depth;
-    if (st) {
+    if (st == NOT_THIS) {
         /* Not a conditional expression (a value the code keeps under its
          * test, popped in one branch: a shape no rule here knows).  What
          * its branches emitted would run where they do not: marked. */

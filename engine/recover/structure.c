@@ -3489,7 +3489,7 @@ static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
- * when true.  Returns 1 when that is the shape found, 0 when not. */
+ * when true.  SUCCESS when that is the shape found, NOT_THIS when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far, clause_end,
@@ -3504,13 +3504,13 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
 
     if (header == UPY_NO_BLOCK || anchor == UPY_NO_BLOCK || anchor == header ||
         (header != c->last + 1 && !(gap = chain_gap(r, c, header))))
-        return 0;
+        return NOT_THIS;
     if (!bottom_test(r, header, c->start, test_len, gap, &bottom)) {
         if (gap)
-            return 0;
+            return NOT_THIS;
         if (c->start != blk(r, c->first)->start ||
             !top_only_test(r, c->first) || !rest_of_top_test(r, c))
-            return 0;
+            return NOT_THIS;
         /* The test heads the loop; the body is what it holds into. */
         header = c->first;
         top_only = 1;
@@ -3527,7 +3527,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
          * right after the loop.) */
         if (exit == last + 1 && c->first != c->last &&
             test_leaves_past(r, c, exit))
-            return 0;
+            return NOT_THIS;
     }
     /* The test's failing jump into the middle of the loop's blocks, to code
      * outside the loop: the body ends there, and the blocks of the loop
@@ -3549,7 +3549,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         if (exit >= (int32_t)r->cfg.count || blk(r, exit)->jump != anchor ||
             blk(r, exit)->end - blk(r, exit)->start != 1 ||
             ins(r, blk(r, exit)->start)->op != N_JUMP)
-            return 0;
+            return NOT_THIS;
         anchor = exit;
     }
     /* The test's false outcome went on through the jump that leaves the
@@ -3572,7 +3572,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         anchor = exit;
     }
     if (anchor < exit || anchor > rg->end)
-        return 0;
+        return NOT_THIS;
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
@@ -3631,7 +3631,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (tail_breaks)
         *next = c->on_false;
     RETURN_IF_ERROR(rec_emit(r, out, s));
-    return 1;
+    return SUCCESS;
 }
 
 /* --- with --------------------------------------------------------------- */
@@ -4424,8 +4424,8 @@ static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
 /* Where the handlers of a try in region rg go on past its end, to code
  * only they reach (see only_handlers_reach): that code is the rest of the
  * region, laid out after the handlers, with a jump back to where the
- * region goes on.  Walks it into out: 1 when block *b is such code (*b
- * gets where it goes on), 0 when not, -1 on error. */
+ * region goes on.  Walks it into out: SUCCESS when block *b is such code
+ * (*b gets where it goes on), NOT_THIS when not, ERROR on error. */
 static int cold_rest(rec *r, int32_t *b, const region *rg, upy_ptr_vec *out) {
     region crg;
     int32_t h;
@@ -4434,13 +4434,13 @@ static int cold_rest(rec *r, int32_t *b, const region *rg, upy_ptr_vec *out) {
     if (*b < rg->end || *b >= (int32_t)r->cfg.count || *b == rg->brk ||
         r->done[*b] || !nested_in(r, blk(r, *b)->handler, rg->handler, &h) ||
         !only_handlers_reach(r, *b, rg->start, rg->end))
-        return 0;
+        return NOT_THIS;
     crg = *rg;
     crg.start = *b;
     crg.end = cold_end(r, *b);
     RETURN_IF_ERROR(rec_region(r, *b, &crg, out));
     *b = r->exit_block;
-    return 1;
+    return SUCCESS;
 }
 
 int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
@@ -5703,7 +5703,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             st = cold_rest(r, &b, rg, out);
             if (st < 0)
                 return ERROR;
-            if (st)
+            if (st == SUCCESS)
                 continue;
             if (pops_into_break(r, b, rg) || loop_breaks_outer(r, b, rg, out))
                 return emit_simple(r, out, UPY_S_BREAK);
@@ -5996,8 +5996,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             st = structure_while(r, &c, rg, &next, out);
             if (st < 0)
                 return ERROR;
-            if (st == 0 && structure_if(r, &c, rg, &next, out))
-                return ERROR;
+            if (st == NOT_THIS)
+                RETURN_IF_ERROR(structure_if(r, &c, rg, &next, out));
             b = next;
             continue;
         }
