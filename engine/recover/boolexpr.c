@@ -1750,7 +1750,10 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
     if (upy_vec_push(r->scratch, &operands, v) ||
         upy_vec_push(r->scratch, &operands, rec_value(r, rec_pop(r))))
         return rec_oom(r);
-    RETURN_IF_ERROR(rec_push(r, SV_VALUE, boolop_of(r, !g.keeps_true, (upy_expr *const *)operands.items, operands.len)));
+    RETURN_IF_ERROR(
+        rec_push(r, SV_VALUE,
+                 boolop_of(r, !g.keeps_true, (upy_expr *const *)operands.items,
+                           operands.len)));
     resume->block = g.m;
     resume->at = g.m != UPY_NO_BLOCK ? blk(r, g.m)->start : 0;
     return 1;
@@ -1838,7 +1841,9 @@ static int keep_jump(rec *r, int32_t b, const region *rg, rec_resume *resume,
     rest = keep_operands(r, bb->next, target, j->arg, UPY_NO_BLOCK, rg, out);
     if (!rest)
         return ERROR;
-    RETURN_IF_ERROR(rec_push(r, SV_VALUE, boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)));
+    RETURN_IF_ERROR(
+        rec_push(r, SV_VALUE,
+                 boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)));
     resume->block = target;
     resume->at = target != UPY_NO_BLOCK ? blk(r, target)->start : 0;
     return SUCCESS;

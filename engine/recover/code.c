@@ -1710,7 +1710,8 @@ static int comprehension_declarations(rec *r, const upy_code *co, int depth,
                 push_once(r, nonlocals, rec_source_name(r, name)))
                 return ERROR;
         }
-        RETURN_IF_ERROR(comprehension_declarations(r, c->u.code, depth + 1, globals, nonlocals));
+        RETURN_IF_ERROR(comprehension_declarations(r, c->u.code, depth + 1,
+                                                   globals, nonlocals));
     }
     return SUCCESS;
 }

@@ -1061,7 +1061,8 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         return push_value(r, attribute(r, rec_value(r, a), rec_str(in->obj)));
     case N_LOAD_METHOD:
         a = rec_pop(r);
-        RETURN_IF_ERROR(push_value(r, attribute(r, rec_value(r, a), rec_str(in->obj))));
+        RETURN_IF_ERROR(
+            push_value(r, attribute(r, rec_value(r, a), rec_str(in->obj))));
         return rec_push(r, SV_SELF, NULL);
     case N_LOAD_SUPER_ATTR: {
         upy_expr *call = new_expr(r, UPY_E_CALL);

@@ -433,7 +433,8 @@ static int collect_steps(rec *r, uint32_t top, spill_step *steps, uint32_t *n,
     }
     for (k = 0; k < r->held.len; k++) {
         held_value *h = &r->held.items[k];
-        RETURN_IF_ERROR(add_value_step(r, h->expr, h->chain, h->id, NULL, steps, n, out));
+        RETURN_IF_ERROR(
+            add_value_step(r, h->expr, h->chain, h->id, NULL, steps, n, out));
     }
     return SUCCESS;
 }
@@ -559,7 +560,8 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
         upy_expr *e = steps[k].value;
         if (steps[k].store) {
             /* A held-back store runs where its value was computed. */
-            RETURN_IF_ERROR(emit_assign_to(r, steps[k].store->target, steps[k].store->value, out));
+            RETURN_IF_ERROR(emit_assign_to(r, steps[k].store->target,
+                                           steps[k].store->value, out));
             continue;
         }
         if (rec_is_spilled(e) || e->kind == UPY_E_CONST)

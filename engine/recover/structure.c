@@ -3602,7 +3602,8 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.brk_ends_finally = ends_finally;
     r->done[body_start] = 0;
     if (inner_end != UPY_NO_BLOCK) {
-        RETURN_IF_ERROR(rec_inner_while_true(r, header, inner_end, &body_rg, &body));
+        RETURN_IF_ERROR(
+            rec_inner_while_true(r, header, inner_end, &body_rg, &body));
     } else if (rec_region(r, body_start, &body_rg, &body)) {
         return ERROR;
     }
@@ -5875,7 +5876,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             if ((uint32_t)stop < bb->end &&
                 ins(r, (uint32_t)stop)->op == N_BEFORE_WITH) {
                 next = UPY_NO_BLOCK;
-                RETURN_IF_ERROR(structure_with(r, b, (uint32_t)stop, rg, &next, &resume, out));
+                RETURN_IF_ERROR(structure_with(r, b, (uint32_t)stop, rg, &next,
+                                               &resume, out));
                 b = next;
                 /* (The with may go on past the last block, at the end of
                  * corrupt code: the top of the loop leaves there.) */
@@ -5896,7 +5898,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
              * region unrecovered when the code does not read as one). */
             if ((uint32_t)stop < bb->end && r->sp == rg->base + 1) {
                 next = UPY_NO_BLOCK;
-                RETURN_IF_ERROR(rec_match(r, b, (uint32_t)stop, rg, &next, out));
+                RETURN_IF_ERROR(
+                    rec_match(r, b, (uint32_t)stop, rg, &next, out));
                 b = next;
                 continue;
             }

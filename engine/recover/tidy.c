@@ -2021,8 +2021,9 @@ static void settle_loop(rec *r, upy_stmt_list *body, uint32_t k,
         t.settled = move_to_loop_else(r, body, k, j, orelse) == SUCCESS;
     else if (t.agree && t.moved && !orelse->len && k + 1 < body->len &&
              body->items[body->len - 1]->kind == UPY_S_RAISE)
-        t.settled = move_to_loop_else(r, body, k, body->len, orelse) == SUCCESS &&
-                    append_moved_return(r, body, &t) == SUCCESS;
+        t.settled =
+            move_to_loop_else(r, body, k, body->len, orelse) == SUCCESS &&
+            append_moved_return(r, body, &t) == SUCCESS;
     settle_tail_breaks(loop_body, UPY_LIST_BRANCH, s, &t);
 }
 

@@ -229,7 +229,13 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
         r->done[r->cfg.block_of[body_start]] = 0;
         /* A clause's code ends at the next clause, the last one at the
          * handler's cleanup block, which closes the handler's code. */
-        RETURN_IF_ERROR(clause_body(r, body_start, next_clause != UPY_NO_BLOCK ? next_clause : blk(r, h)->handler != UPY_NO_BLOCK && blk(r, h)->handler > h ? blk(r, h)->handler : rg->end, hd->name, base, rg->handler, rg, &body, &exit));
+        RETURN_IF_ERROR(clause_body(
+            r, body_start,
+            next_clause != UPY_NO_BLOCK ? next_clause
+            : blk(r, h)->handler != UPY_NO_BLOCK && blk(r, h)->handler > h
+                ? blk(r, h)->handler
+                : rg->end,
+            hd->name, base, rg->handler, rg, &body, &exit));
         hd->body = upy_vec_stmts(&body);
         if (upy_vec_push(r->arena, &handlers, hd))
             return rec_oom(r);
@@ -1240,7 +1246,8 @@ static int strip_break_copies(rec *r, const region *rg, upy_stmt *s) {
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count)
         return SUCCESS;
     for (h = 0; h < s->u.try_.n_handlers; h++)
-        RETURN_IF_ERROR(strip_break_copies_in(r, rg, &s->u.try_.handlers[h].body, 0));
+        RETURN_IF_ERROR(
+            strip_break_copies_in(r, rg, &s->u.try_.handlers[h].body, 0));
     return SUCCESS;
 }
 
@@ -1458,7 +1465,8 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
         return 1;
     }
     r->sp = depth_after;
-    RETURN_IF_ERROR(rest_after_try(r, h, rg, exit, s, cc, follow, orelse, after));
+    RETURN_IF_ERROR(
+        rest_after_try(r, h, rg, exit, s, cc, follow, orelse, after));
     return 1;
 }
 
@@ -1933,7 +1941,8 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
         else if (!body_goes_on(r, ret, h) &&
                  !copy_split_from_return(r, end, ret))
             ret = end;
-        RETURN_IF_ERROR(rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen));
+        RETURN_IF_ERROR(
+            rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen));
         x = rec_protected_end(r, b, h, rg);
         if (x <= end)
             break;
@@ -2793,7 +2802,8 @@ static int try_star(rec *r, int32_t h, uint32_t at, int32_t exit,
         r->done[r->cfg.block_of[start]] = 0;
         at = miss + 1;
         expect = star_match_at(r, at) ? r->cfg.block_of[at] : fb;
-        RETURN_IF_ERROR(clause_body(r, start, r->cfg.block_of[miss], hd->name, base, cleanup, rg, &body, &body_exit));
+        RETURN_IF_ERROR(clause_body(r, start, r->cfg.block_of[miss], hd->name,
+                                    base, cleanup, rg, &body, &body_exit));
         if (body_exit != UPY_NO_BLOCK && body_exit != expect)
             return star_fail(r, h, cleanup, rg, out);
         hd->body = upy_vec_stmts(&body);
@@ -3449,7 +3459,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
                    !in_place && exit >= rg->start && exit < rg->end) {
             r->sp = depth_after;
-            RETURN_IF_ERROR(rest_after_try(r, h, rg, exit, s, NULL, &follow, &orelse, &after));
+            RETURN_IF_ERROR(rest_after_try(r, h, rg, exit, s, NULL, &follow,
+                                           &orelse, &after));
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }
