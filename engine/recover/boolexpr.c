@@ -832,6 +832,7 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
 static int run_through_flow(rec *r, const net_node *node, const region *rg,
                              upy_ptr_vec *out) {
     int32_t b = node->block, next;
+    rec_resume way = {UPY_NO_BLOCK, 0};
     uint32_t from = blk(r, b)->start, entry = r->sp;
     const upy_block *lb = blk(r, node->last);
     int stop, st = 0;
@@ -839,7 +840,7 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
         const upy_block *bb = blk(r, b);
         stop = rec_run(r, from, bb->end, rg, out);
         if (stop < 0)
-            return -1;
+            return ERROR;
         r->done[b] = 1;
         next = bb->next;
         if ((uint32_t)stop != bb->end) {
@@ -848,13 +849,14 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
                  (op != N_FOR_ITER && op != N_JUMP_IF_OR_POP);
             if (!st && op == N_FOR_ITER)
                 st = rec_inlined_loop(r, b, rg, &next, out);
-            else if (!st)
-                st = rec_cond_expr(r, b, rg, &next, out);
+            else if (!st) {
+                st = rec_cond_expr(r, b, rg, &way, out);
+                next = way.block;
+            }
             if (st < 0)
-                return -1;
+                return ERROR;
             st = st || next != bb->jump ||
-                 (op == N_JUMP_IF_OR_POP &&
-                  r->cond_resume != blk(r, next)->start);
+                 (op == N_JUMP_IF_OR_POP && way.at != blk(r, next)->start);
         }
         b = next;
         if (b == UPY_NO_BLOCK) {
@@ -866,12 +868,12 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
     if (!st) {
         stop = rec_run(r, from, lb->end - 1, rg, out);
         if (stop < 0)
-            return -1;
+            return ERROR;
         st = (uint32_t)stop + 1 != lb->end || r->sp != entry + 1;
     }
     r->done[node->last] = 1;
     if (!st)
-        return 0;
+        return SUCCESS;
     rec_unrecovered(r, out, blk(r, node->block)->start, lb->end,
                     "expression");
     r->sp = entry;
@@ -886,18 +888,17 @@ static int evaluate_node(rec *r, net_node *node, const region *rg,
     rec_cond link;
     int chained;
     if (node->last != node->block) {
-        if (run_through_flow(r, node, rg, out))
-            return -1;
+        RETURN_IF_ERROR(run_through_flow(r, node, rg, out));
         link.first = node->block;
         link.last = node->last;
         link.chain_cleanup = link.chain_fail = UPY_NO_BLOCK;
         link.test = jump_test(r, node->last, rec_value(r, rec_pop(r)),
                               &link.on_true, &link.on_false);
         leaf_polar(r, node->last, link.test, &node->test, &node->negated);
-        return 0;
+        return SUCCESS;
     }
     if (rec_run(r, nb->start, nb->end - 1, rg, out) != (int)nb->end - 1)
-        return -1;
+        return ERROR;
     r->done[node->block] = 1;
     link.first = link.last = node->block;
     link.chain_cleanup = link.chain_fail = UPY_NO_BLOCK;
@@ -909,13 +910,13 @@ static int evaluate_node(rec *r, net_node *node, const region *rg,
     chained = chain_test(r, &link, rg, out);
     leaf_polar(r, node->block, link.test, &node->test, &node->negated);
     if (!chained)
-        return 0;
+        return SUCCESS;
     if (link.last == node->block)
         node->cleanup = UPY_NO_BLOCK;
     node->last = link.last;
     node->on_true = through_jumps(r, link.on_true);
     node->on_false = through_jumps(r, link.on_false);
-    return 0;
+    return SUCCESS;
 }
 
 /* How many live members jump to block t. */
@@ -1102,7 +1103,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
     first.chain_cleanup = first.chain_fail = UPY_NO_BLOCK;
     *c = first;
     if (!chain_test(r, &first, rg, out))
-        return 0;
+        return SUCCESS;
     nodes[0].block = b;
     nodes[0].last = first.last;
     nodes[0].cleanup = UPY_NO_BLOCK;
@@ -1124,8 +1125,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
                     nodes[j] = nodes[k];
                     nodes[k] = t;
                 }
-            if (evaluate_node(r, &nodes[k], rg, out))
-                return -1;
+            RETURN_IF_ERROR(evaluate_node(r, &nodes[k], rg, out));
         }
         n = collect_network(r, b, c->start, rg, nodes, n);
     }
@@ -1208,7 +1208,7 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
         c->test = n.e;
         c->prefer_negated = c->prefer_test = 0;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* --- expressions with control flow -------------------------------------- */
@@ -1369,14 +1369,14 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
              * exit block merge in: that copy is merge's. */
             stop = rec_run(r, from, copy, rg, out);
             if (stop < 0)
-                return -1;
+                return ERROR;
             if ((uint32_t)stop != copy)
                 rec_unrecovered(r, out, bb->start, bb->end, "expression");
             return 0;
         }
         stop = rec_run(r, from, to, rg, out);
         if (stop < 0)
-            return -1;
+            return ERROR;
         if ((uint32_t)stop == stop_at)
             return 1;
         if ((uint32_t)stop == bb->end) {
@@ -1387,11 +1387,10 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                 b = bb->jump;
             } else if (last->op == N_POP_JUMP_IF ||
                        last->op == N_JUMP_IF_OR_POP) {
-                int32_t resume;
-                if (rec_cond_expr(r, b, rg, &resume, out))
-                    return -1;
-                b = resume;
-                from = r->cond_resume;
+                rec_resume resume;
+                RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &resume, out));
+                b = resume.block;
+                from = resume.at;
                 /* A nested value that ends where the compiler copied the
                  * exit block `merge` in (3.12+): this branch's value is
                  * complete there too, and that copy is merge's. */
@@ -1415,8 +1414,8 @@ static int value_from(rec *r, int32_t b, uint32_t from, int32_t merge,
                 int32_t after;
                 int st = rec_inlined_loop(r, b, rg, &after, out);
                 if (st < 0)
-                    return -1;
-                if (st) {
+                    return ERROR;
+                if (st == NOT_THIS) {
                     rec_unrecovered(r, out, bb->start, bb->end, "expression");
                     return 0;
                 }
@@ -1682,10 +1681,10 @@ static int next_group_at(const rec *r, int32_t b, const threaded_group *g,
 }
 
 /* A value not recovered after all: block bb marked, nothing follows. */
-static int gave_up(rec *r, const upy_block *bb, int32_t *resume,
+static int gave_up(rec *r, const upy_block *bb, rec_resume *resume,
                    upy_ptr_vec *out) {
     rec_unrecovered(r, out, bb->start, bb->end, "expression");
-    *resume = UPY_NO_BLOCK;
+    resume->block = UPY_NO_BLOCK;
     return 1;
 }
 
@@ -1701,7 +1700,7 @@ static int gave_up(rec *r, const upy_block *bb, int32_t *resume,
  * such group, it is read here too, one group after another: a chain of
  * hundreds nests no deeper than one. */
 static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
-                           int32_t *resume, upy_ptr_vec *out) {
+                           rec_resume *resume, upy_ptr_vec *out) {
     threaded_group g, next;
     upy_ptr_vec operands = {0};
     upy_expr *v;
@@ -1718,7 +1717,7 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
         rec_cond nc;
         int stop = rec_run(r, nb->start, nb->end - 1, rg, out);
         if (stop < 0 || upy_vec_push(r->scratch, &operands, v))
-            return stop < 0 ? -1 : rec_oom(r);
+            return stop < 0 ? ERROR : rec_oom(r);
         r->done[g.rest] = 1;
         nc.start = 0;
         if (stop != (int)nb->end - 1 || rec_condition(r, g.rest, rg, &nc, out))
@@ -1736,16 +1735,16 @@ static int threaded_boolop(rec *r, rec_cond *c, const region *rg,
     if (!v ||
         value_from(r, g.rest, blk(r, g.rest)->start, g.m, UINT32_MAX, rg,
                    out) < 0)
-        return -1;
+        return ERROR;
     if (upy_vec_push(r->scratch, &operands, v) ||
         upy_vec_push(r->scratch, &operands, rec_value(r, rec_pop(r))))
         return rec_oom(r);
-    if (rec_push(r, SV_VALUE,
+    RETURN_IF_ERROR(
+        rec_push(r, SV_VALUE,
                  boolop_of(r, !g.keeps_true, (upy_expr *const *)operands.items,
-                           operands.len)))
-        return -1;
-    *resume = g.m;
-    r->cond_resume = g.m != UPY_NO_BLOCK ? blk(r, g.m)->start : 0;
+                           operands.len)));
+    resume->block = g.m;
+    resume->at = g.m != UPY_NO_BLOCK ? blk(r, g.m)->start : 0;
     return 1;
 }
 
@@ -1768,7 +1767,7 @@ static uint32_t last_link_end(const rec *r, uint32_t from, uint32_t end) {
 /* JUMP_IF_X_OR_POP ending block b: `x and rest` / `x or rest`, where rest
  * is what the fall-through computes up to the jump target; a chained
  * comparison when the comparison's middle operand waits below x. */
-static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
+static int keep_jump(rec *r, int32_t b, const region *rg, rec_resume *resume,
                      upy_ptr_vec *out) {
     const upy_block *bb = blk(r, b);
     const upy_nin *j = ins(r, bb->end - 1);
@@ -1788,7 +1787,7 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
                                last_link_end(r, cb->start, cb->end), rg, out);
             upy_expr *more;
             if (stop < 0)
-                return -1;
+                return ERROR;
             r->done[cur] = 1;
             more = rec_value(r, rec_pop(r));
             if (more->kind != UPY_E_COMPARE)
@@ -1803,23 +1802,22 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
             /* The end of the chain: a jump over the cleanup, or (3.12+)
              * the exit block duplicated right here. */
             r->done[cleanup] = 1;
-            if (rec_push(r, SV_VALUE, chain))
-                return -1;
+            RETURN_IF_ERROR(rec_push(r, SV_VALUE, chain));
             if ((uint32_t)stop < cb->end &&
                 ins(r, (uint32_t)stop)->op == N_JUMP) {
-                *resume = cb->jump;
-                r->cond_resume = blk(r, cb->jump)->start;
+                resume->block = cb->jump;
+                resume->at = blk(r, cb->jump)->start;
             } else {
-                *resume = cur;
-                r->cond_resume = (uint32_t)stop;
+                resume->block = cur;
+                resume->at = (uint32_t)stop;
                 r->done[cur] = 0;
                 /* The cleanup's copy of the tail is not walked. */
                 mark_tail_done(r, blk(r, cleanup)->start);
             }
-            return 0;
+            return SUCCESS;
         }
         rec_unrecovered(r, out, bb->start, bb->end, "chained comparison");
-        return 0;
+        return SUCCESS;
     }
     /* x an and/or whose jumps end here, at the test of its value, not
      * threaded past it: `(a or b) or c` (kept apart from this one), or on
@@ -1831,54 +1829,54 @@ static int keep_jump(rec *r, int32_t b, const region *rg, int32_t *resume,
     }
     rest = keep_operands(r, bb->next, target, j->arg, UPY_NO_BLOCK, rg, out);
     if (!rest)
-        return -1;
-    if (rec_push(r, SV_VALUE,
-                 boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)))
-        return -1;
-    *resume = target;
-    r->cond_resume = target != UPY_NO_BLOCK ? blk(r, target)->start : 0;
-    return 0;
+        return ERROR;
+    RETURN_IF_ERROR(
+        rec_push(r, SV_VALUE,
+                 boolop(r, j->arg == UPY_JUMP_FALSE, rec_value(r, x), rest)));
+    resume->block = target;
+    resume->at = target != UPY_NO_BLOCK ? blk(r, target)->start : 0;
+    return SUCCESS;
 }
 
 /* The value of one branch of `x if test else y`, from block b to the join
- * (or the tail the branches share): *v.  1 when the branch is no value:
- * it did not leave exactly one on the stack, or it emitted a statement,
- * without a mark of its own saying why. */
+ * (or the tail the branches share): *v.  NOT_THIS when the branch is no
+ * value: it did not leave exactly one on the stack, or it emitted a
+ * statement, without a mark of its own saying why. */
 static int branch_value(rec *r, int32_t b, int32_t join, uint32_t tail,
                         const region *rg, upy_expr **v, upy_ptr_vec *out) {
     uint32_t depth = r->sp, len = out->len;
     unsigned marks = r->unrecovered;
     if (value_from(r, b, blk(r, b)->start, join, tail, rg, out) < 0)
-        return -1;
+        return ERROR;
     if (r->unrecovered == marks && (r->sp != depth + 1 || out->len != len))
-        return 1;
+        return NOT_THIS;
     *v = rec_value(r, rec_pop(r));
     r->sp = depth;
-    return 0;
+    return SUCCESS;
 }
 
-static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+static int cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
                      upy_ptr_vec *out);
 
-int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+int rec_cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
                   upy_ptr_vec *out) {
     int st;
+    /* (Where an expression could not be recovered, nothing follows.) */
+    resume->block = UPY_NO_BLOCK;
+    resume->at = 0;
     if (r->nesting >= REC_MAX_NESTING) {
         rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
                         "expression (nested too deep)");
-        *resume = UPY_NO_BLOCK;
-        return 0;
+        return SUCCESS;
     }
     r->nesting++;
-    /* (Where an expression could not be recovered, nothing follows.) */
-    *resume = UPY_NO_BLOCK;
     st = cond_expr(r, b, rg, resume, out);
     r->nesting--;
     return st;
 }
 
 /* The work of rec_cond_expr(). */
-static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+static int cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
                      upy_ptr_vec *out) {
     const upy_nin *j = ins(r, blk(r, b)->end - 1);
     rec_cond c;
@@ -1892,51 +1890,49 @@ static int cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
     if (j->op == N_JUMP_IF_OR_POP)
         return keep_jump(r, b, rg, resume, out);
     c.start = 0;
-    if (rec_condition(r, b, rg, &c, out))
-        return -1;
+    RETURN_IF_ERROR(rec_condition(r, b, rg, &c, out));
     st = threaded_boolop(r, &c, rg, resume, out);
     if (st)
-        return st < 0 ? -1 : 0;
+        return st < 0 ? ERROR : SUCCESS;
     /* x if test else y. */
     join = join_of(r, c.first, c.on_true, c.on_false, &tail_a, &tail_b);
     depth = r->sp;
     len = out->len;
     st = branch_value(r, c.on_true, join, tail_a, rg, &v1, out);
-    if (st == 0)
+    if (st == SUCCESS)
         st = branch_value(r, c.on_false, join, tail_b, rg, &v2, out);
     if (st < 0)
-        return -1;
+        return ERROR;
     r->sp = depth;
-    if (st) {
+    if (st == NOT_THIS) {
         /* Not a conditional expression (a value the code keeps under its
          * test, popped in one branch: a shape no rule here knows).  What
          * its branches emitted would run where they do not: marked. */
         out->len = len;
         rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
                         "expression");
-        *resume = UPY_NO_BLOCK;
-        return 0;
+        resume->block = UPY_NO_BLOCK;
+        return SUCCESS;
     }
     e = new_expr(r, UPY_E_IFEXP);
     if (!e)
-        return -1;
+        return ERROR;
     e->u.ifexp.test = c.test;
     e->u.ifexp.body = v1;
     e->u.ifexp.orelse = v2;
-    if (rec_push(r, SV_VALUE, e))
-        return -1;
+    RETURN_IF_ERROR(rec_push(r, SV_VALUE, e));
     if (join != UPY_NO_BLOCK) {
-        *resume = join;
-        r->cond_resume = blk(r, join)->start;
+        resume->block = join;
+        resume->at = blk(r, join)->start;
     } else if (tail_a != UINT32_MAX) {
-        *resume = r->cfg.block_of[tail_a];
-        r->cond_resume = tail_a;
-        r->done[*resume] = 0;
+        resume->block = r->cfg.block_of[tail_a];
+        resume->at = tail_a;
+        r->done[resume->block] = 0;
         mark_tail_done(r, tail_b);
     } else {
-        *resume = UPY_NO_BLOCK;
+        resume->block = UPY_NO_BLOCK;
         rec_unrecovered(r, out, blk(r, b)->start, blk(r, b)->end,
                         "conditional expression");
     }
-    return 0;
+    return SUCCESS;
 }

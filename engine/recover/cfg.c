@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/status.h"
 
 typedef struct graph_walk {
     upy_arena *arena;
@@ -69,7 +70,7 @@ static int depth_first(const edge_source *es, graph_walk *w, int32_t root) {
     succ_list scratch;
 
     if (!stack || !next_edge || !seen || !post)
-        return -1;
+        return ERROR;
     stack[sp++] = root;
     seen[root] = 1;
     while (sp) {
@@ -89,12 +90,12 @@ static int depth_first(const edge_source *es, graph_walk *w, int32_t root) {
     }
     w->number = upy_arena_array(w->arena, w->n, sizeof(uint32_t));
     if (!w->number)
-        return -1;
+        return ERROR;
     for (i = 0; i < w->n; i++)
         w->number[i] = UINT32_MAX;
     for (i = 0; i < npost; i++)
         w->number[post[npost - 1 - i]] = i;
-    return 0;
+    return SUCCESS;
 }
 
 /* Predecessors of every node in the graph es walks (the reverse of its
@@ -113,7 +114,7 @@ static int predecessors(const edge_source *es, graph_walk *w,
     preds->start = upy_arena_array(w->arena, w->n + 1, sizeof(uint32_t));
     fill = upy_arena_array(w->arena, w->n + 1, sizeof(uint32_t));
     if (!preds->start || !fill)
-        return -1;
+        return ERROR;
     for (i = 0; i < w->n; i++) {
         const int32_t *succ;
         int32_t k, ns = node_succ_count(es, (int32_t)i, &succ, &scratch);
@@ -129,14 +130,14 @@ static int predecessors(const edge_source *es, graph_walk *w,
     preds->items = upy_arena_array_uncleared(w->arena, total ? total : 1,
                                              sizeof(int32_t));
     if (!preds->items)
-        return -1;
+        return ERROR;
     for (i = 0; i < w->n; i++) {
         const int32_t *succ;
         int32_t k, ns = node_succ_count(es, (int32_t)i, &succ, &scratch);
         for (k = 0; k < ns; k++)
             preds->items[fill[succ[k]]++] = (int32_t)i;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* The Lengauer-Tarjan state, indexed by depth-first (preorder) number,
@@ -231,11 +232,11 @@ static int lt_alloc(upy_arena *arena, lt_state *lt, uint32_t n) {
     block =
         upy_arena_array(arena, (count + 1) * ((size_t)n + 1), sizeof(uint32_t));
     if (!block)
-        return -1;
+        return ERROR;
     lt->vertex = (int32_t *)block;
     for (k = 0; k < count; k++)
         *arrays[k] = block + (k + 1) * ((size_t)n + 1);
-    return 0;
+    return SUCCESS;
 }
 
 /* Immediate dominators by Lengauer and Tarjan's algorithm (path
@@ -251,14 +252,14 @@ static int dominators(const edge_source *es, graph_walk *w, int32_t root) {
 
     if (!stack || !next_edge || predecessors(es, w, &preds) ||
         lt_alloc(w->arena, &lt, w->n))
-        return -1;
+        return ERROR;
     lt_number(es, &lt, root, stack, next_edge);
     for (i = 1; i <= lt.count; i++)
         lt.semi[i] = lt.label[i] = i;
     lt_semidominators(&lt, &preds);
     w->idom = upy_arena_array(w->arena, w->n, sizeof(int32_t));
     if (!w->idom)
-        return -1;
+        return ERROR;
     for (i = 0; i < w->n; i++)
         w->idom[i] = UPY_NO_BLOCK;
     w->idom[root] = root;
@@ -267,7 +268,7 @@ static int dominators(const edge_source *es, graph_walk *w, int32_t root) {
             lt.idom[i] = lt.idom[lt.idom[i]];
         w->idom[lt.vertex[i]] = lt.vertex[lt.idom[i]];
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether instruction i is a conditional jump the exception table leaves
@@ -289,7 +290,7 @@ static int make_blocks(upy_cfg *cfg, upy_arena *arena) {
 
     cfg->block_of = upy_arena_array(arena, code->count + 1, sizeof(int32_t));
     if (!starts || !cfg->block_of)
-        return -1;
+        return ERROR;
     if (code->count)
         starts[0] = 1;
     for (i = 0; i < code->count; i++) {
@@ -309,7 +310,7 @@ static int make_blocks(upy_cfg *cfg, upy_arena *arena) {
     cfg->count = n;
     cfg->blocks = upy_arena_array(arena, n ? n : 1, sizeof(upy_block));
     if (!cfg->blocks)
-        return -1;
+        return ERROR;
     n = 0;
     for (i = 0; i < code->count; i++) {
         if (starts[i]) {
@@ -337,7 +338,7 @@ static int make_blocks(upy_cfg *cfg, upy_arena *arena) {
             cfg->blocks[b->handler].is_handler = 1;
         b->depth_in = -1;
     }
-    return 0;
+    return SUCCESS;
 }
 
 static int normal_predecessors(upy_cfg *cfg, upy_arena *arena) {
@@ -354,7 +355,7 @@ static int normal_predecessors(upy_cfg *cfg, upy_arena *arena) {
         b->preds =
             upy_arena_array(arena, b->npreds ? b->npreds : 1, sizeof(int32_t));
         if (!b->preds)
-            return -1;
+            return ERROR;
         b->npreds = 0;
     }
     for (i = 0; i < cfg->count; i++) {
@@ -368,7 +369,7 @@ static int normal_predecessors(upy_cfg *cfg, upy_arena *arena) {
             s->preds[s->npreds++] = (int32_t)i;
         }
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Numbers the reachable blocks' spans in the dominator tree (see
@@ -381,7 +382,7 @@ static int number_dominator_tree(upy_cfg *cfg, upy_arena *arena) {
     int32_t *stack = upy_arena_array(arena, n, sizeof(int32_t));
     uint8_t *entered = upy_arena_array(arena, n, 1);
     if (!first || !sibling || !stack || !entered)
-        return -1;
+        return ERROR;
     for (i = 0; i < n; i++)
         first[i] = sibling[i] = UPY_NO_BLOCK;
     memset(entered, 0, n);
@@ -406,7 +407,7 @@ static int number_dominator_tree(upy_cfg *cfg, upy_arena *arena) {
             sp--;
         }
     }
-    return 0;
+    return SUCCESS;
 }
 
 static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
@@ -418,8 +419,8 @@ static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
     w.arena = arena;
     w.n = cfg->count;
     /* (The reverse post-order is wanted of the forward graph only.) */
-    if (depth_first(&es, &w, 0) || dominators(&es, &w, 0))
-        return -1;
+    RETURN_IF_ERROR(depth_first(&es, &w, 0));
+    RETURN_IF_ERROR(dominators(&es, &w, 0));
     for (i = 0; i < cfg->count; i++) {
         cfg->blocks[i].rpo = w.number[i];
         cfg->blocks[i].idom = i == 0 ? UPY_NO_BLOCK : w.idom[i];
@@ -485,7 +486,7 @@ static int compute_post_dominators(upy_cfg *cfg, upy_arena *arena) {
     es.rev = upy_arena_array(arena, n, sizeof(int32_t *));
     es.nrev = upy_arena_array(arena, n, sizeof(uint32_t));
     if (!reach || !es.rev || !es.nrev)
-        return -1;
+        return ERROR;
     /* Reversed successors of a block are its normal predecessors; those of
      * the exit are the blocks that leave toward it. */
     for (i = 0; i < cfg->count; i++) {
@@ -496,7 +497,7 @@ static int compute_post_dominators(upy_cfg *cfg, upy_arena *arena) {
     es.rev[cfg->count] = upy_arena_array(
         arena, es.nrev[cfg->count] ? es.nrev[cfg->count] : 1, sizeof(int32_t));
     if (!es.rev[cfg->count])
-        return -1;
+        return ERROR;
     es.nrev[cfg->count] = 0;
     for (i = 0; i < cfg->count; i++)
         if (leaves_to_exit(cfg, reach, i))
@@ -505,14 +506,13 @@ static int compute_post_dominators(upy_cfg *cfg, upy_arena *arena) {
     memset(&w, 0, sizeof w);
     w.arena = arena;
     w.n = n;
-    if (dominators(&es, &w, (int32_t)cfg->count))
-        return -1;
+    RETURN_IF_ERROR(dominators(&es, &w, (int32_t)cfg->count));
     for (i = 0; i < cfg->count; i++) {
         int32_t p = w.idom[i];
         cfg->blocks[i].ipdom =
             p == UPY_NO_BLOCK || p == (int32_t)cfg->count ? UPY_NO_BLOCK : p;
     }
-    return 0;
+    return SUCCESS;
 }
 
 int upy_cfg_dominates(const upy_cfg *cfg, int32_t a, int32_t b) {
@@ -637,7 +637,7 @@ static int compute_dominator_trees(upy_cfg *cfg, upy_arena *arena) {
     int failed;
     if (cfg->count == 1) {
         single_block_trees(cfg);
-        return 0;
+        return SUCCESS;
     }
     upy_arena_init_scratch(&work, arena);
     failed =
@@ -645,7 +645,7 @@ static int compute_dominator_trees(upy_cfg *cfg, upy_arena *arena) {
     if (work.over_limit)
         arena->over_limit = 1;
     upy_arena_release(&work);
-    return failed;
+    return failed ? ERROR : SUCCESS;
 }
 
 unpyc_status upy_cfg_build(const upy_ncode *code, upy_arena *arena,

@@ -237,7 +237,7 @@ int rec_fail_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         r->done[k] = 1;
     rec_unrecovered(r, out, blk(r, b)->start, to, "region");
     r->exit_block = UPY_NO_BLOCK;
-    return 0;
+    return SUCCESS;
 }
 
 /* --- signatures --------------------------------------------------------- */
@@ -467,7 +467,7 @@ static int insert_dead(rec *r, upy_stmt_list *body, uint32_t at, upy_stmt *stmt,
     upy_stmt *s = rec_stmt(r, UPY_S_IF);
     uint32_t i;
     if (!s)
-        return -1;
+        return ERROR;
     s->u.if_.test = test;
     if (!s->u.if_.test || upy_vec_push(r->arena, &dead, stmt))
         return rec_oom(r);
@@ -479,7 +479,7 @@ static int insert_dead(rec *r, upy_stmt_list *body, uint32_t at, upy_stmt *stmt,
                                   : body->items[i - 1]))
             return rec_oom(r);
     *body = upy_vec_stmts(&out);
-    return 0;
+    return SUCCESS;
 }
 
 /* A generator whose yields were all dead code (`return; yield`, `while
@@ -499,13 +499,13 @@ static int add_dead_yield(rec *r, upy_stmt_list *body) {
     upy_stmt *yield_stmt;
     uint32_t i;
     if (!(r->code->flags & (CO_GENERATOR | CO_ASYNC_GENERATOR)))
-        return 0;
+        return SUCCESS;
     for (i = 0; i < r->ncode.count; i++)
         if (ins(r, i)->op == N_YIELD || ins(r, i)->op == N_YIELD_FROM)
-            return 0;
+            return SUCCESS;
     yield_stmt = rec_stmt(r, UPY_S_EXPR);
     if (!yield_stmt)
-        return -1;
+        return ERROR;
     yield_stmt->u.expr = upy_expr_new(r->arena, UPY_E_YIELD);
     if (!yield_stmt->u.expr)
         return rec_oom(r);
@@ -557,10 +557,10 @@ static int add_dead_annotation(rec *r, upy_stmt_list *body) {
         if (ins(r, i)->op == N_SETUP_ANNOTATIONS)
             break;
     if (i == r->ncode.count || has_annotation(body))
-        return 0;
+        return SUCCESS;
     ann = rec_stmt(r, UPY_S_ANNASSIGN);
     if (!ann)
-        return -1;
+        return ERROR;
     ann->u.annassign.target = rec_name(r, "_");
     /* Dead code still numbers its names and (before 3.12) its constants on
      * 3.10+.  A stored annotation names __annotations__ and its target's
@@ -649,7 +649,7 @@ static int index_names(rec *r) {
         if (in->op != N_LOAD_CONST && !is_local_use(in))
             upy_name_set_add(&r->used_names, name);
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Fills r's maps of co_names and co_consts (rec.h: entries), then each
@@ -687,7 +687,7 @@ static int index_tables(rec *r) {
         return rec_oom(r);
     for (i = 0; i < upy_seq_len(r->code->consts); i++)
         r->const_tested_at[i] = UINT32_MAX;
-    return 0;
+    return SUCCESS;
 }
 
 int32_t rec_entry_index(const rec *r, int table, const upy_object *o) {
@@ -742,7 +742,7 @@ static int push_name(rec *r, upy_ptr_vec *names, const char *name) {
     upy_expr *e = rec_name(r, rec_source_name(r, name));
     if (!e || upy_vec_push(r->arena, names, e))
         return rec_oom(r);
-    return 0;
+    return SUCCESS;
 }
 
 static int is_param(const upy_code *co, uint32_t nparams, const char *name) {
@@ -821,29 +821,27 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
                   !!(co->flags & CO_VARARGS) + !!(co->flags & CO_VARKEYWORDS);
     if (!placed)
         return rec_oom(r);
-    if (place_dead_names(r, body, placed))
-        return -1;
+    RETURN_IF_ERROR(place_dead_names(r, body, placed));
     for (k = nparams; k < upy_seq_len(co->varnames); k++)
         if (!names_local(r, str_at(co->varnames, k)) &&
             push_name(r, &locals, str_at(co->varnames, k)))
-            return -1;
+            return ERROR;
     for (k = 0; k < upy_seq_len(co->cellvars); k++) {
         const char *name = str_at(co->cellvars, k);
         if (!captured(r, name) && push_name(r, &cells, name))
-            return -1;
+            return ERROR;
         /* Bound by dead code only, unless a parameter. */
         if (!names_variable(r, name) && !is_param(co, nparams, name) &&
             push_name(r, &locals, name))
-            return -1;
+            return ERROR;
     }
-    if (push_dead_names(r, placed, &names))
-        return -1;
+    RETURN_IF_ERROR(push_dead_names(r, placed, &names));
     if (!cells.len && !locals.len && !names.len)
-        return 0;
+        return SUCCESS;
     /* Said in the output: a reader would take the block for a mistake. */
     s = rec_stmt(r, UPY_S_UNRECOVERED);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.unrecovered.text = "unpyc: never runs; it keeps variables the code "
                             "has that no statement binds or captures";
     if (upy_vec_push(r->arena, &dead, s))
@@ -852,7 +850,7 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
         upy_stmt *use = rec_stmt(r, UPY_S_EXPR);
         upy_expr *lambda = upy_expr_new(r->arena, UPY_E_LAMBDA);
         if (!use || !lambda)
-            return -1;
+            return ERROR;
         lambda->u.lambda.args =
             upy_arena_alloc(r->arena, sizeof(upy_arguments));
         if (cells.len == 1) {
@@ -869,29 +867,27 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
     }
     if (locals.len && r->is_module) {
         for (k = 0; k < locals.len; k++)
-            if (push_dead_comprehension(r, locals.items[k], &dead))
-                return -1;
+            RETURN_IF_ERROR(push_dead_comprehension(r, locals.items[k], &dead));
     } else if (locals.len) {
         upy_stmt *del = rec_stmt(r, UPY_S_DELETE);
         if (!del)
-            return -1;
+            return ERROR;
         del->u.targets = upy_vec_exprs(&locals);
         if (upy_vec_push(r->arena, &dead, del))
             return rec_oom(r);
     }
     with_names = names.len > 0;
-    if (flush_dead_loads(r, &names, &dead))
-        return -1;
+    RETURN_IF_ERROR(flush_dead_loads(r, &names, &dead));
     s = rec_stmt(r, UPY_S_IF);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.if_.test = rec_const(r, dead_test(co, r->is_module));
     s->u.if_.body = upy_vec_stmts(&dead);
     if (!s->u.if_.test)
-        return -1;
+        return ERROR;
     k = dead_code_from(r, body);
     if (k == UINT32_MAX)
-        return -1;
+        return ERROR;
     lead = dead_code_at(r, body, lead_len(body), k, with_names);
     for (k = 0; k <= body->len; k++)
         if (upy_vec_push(r->arena, &out,
@@ -900,7 +896,7 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
                                     : body->items[k - 1]))
             return rec_oom(r);
     *body = upy_vec_stmts(&out);
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether the statements cannot fall off their end: they end in a return
@@ -973,9 +969,9 @@ static int push_dead_names(rec *r, const uint8_t *placed, upy_ptr_vec *names) {
         const char *name = str_at(r->code->names, k);
         if (!placed[k] && !uses_name(r, name) && global_name(r, name) &&
             push_name(r, names, name))
-            return -1;
+            return ERROR;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether an instruction names the local variable: in a module (3.12+)
@@ -1007,7 +1003,7 @@ static int push_dead_comprehension(rec *r, upy_expr *name, upy_ptr_vec *dead) {
     gen->iter = empty;
     comp->u.comp.elt = rec_name(r, name->u.name);
     if (!comp->u.comp.elt)
-        return -1;
+        return ERROR;
     comp->u.comp.generators = gen;
     comp->u.comp.n_generators = 1;
     s->u.expr = comp;
@@ -1146,10 +1142,9 @@ static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
         (used && !after_leaving(list, at)))
         return 0;
     for (k = from; k < to; k++)
-        if (push_name(r, &names, str_at(r->code->names, k)))
-            return -1;
+        RETURN_IF_ERROR(push_name(r, &names, str_at(r->code->names, k)));
     s = dead_loads_if(r, test, &names, start);
-    return !s || rec_insert_stmt(r, list, at, s) ? -1 : 1;
+    return !s || rec_insert_stmt(r, list, at, s) ? ERROR : 1;
 }
 
 /* Names that dead code numbered before the code that uses them, which
@@ -1175,9 +1170,9 @@ static int place_early_names(rec *r, upy_stmt_list *body, const uint32_t *first,
             continue;
         if (late &&
             place_dead_run(r, body, first, k, k + 1, test, after, 1) < 0)
-            return -1;
+            return ERROR;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Names that dead code in the middle numbered (`else: self.fail()` after
@@ -1190,7 +1185,7 @@ static int place_dead_names(rec *r, upy_stmt_list *body, uint8_t *placed) {
     uint32_t to = trailing_names(r), from, after, k;
     const upy_object *test;
     if (!first || !consts)
-        return -1;
+        return ERROR;
     test = middle_test(r, consts, &after);
     while (test && to > 0) {
         int went;
@@ -1203,7 +1198,7 @@ static int place_dead_names(rec *r, upy_stmt_list *body, uint8_t *placed) {
             from--;
         went = place_dead_run(r, body, first, from, to, test, after, 0);
         if (went < 0)
-            return -1;
+            return ERROR;
         for (k = from; went && k < to; k++)
             placed[k] = 1;
         to = from;
@@ -1342,10 +1337,10 @@ static const upy_object *dead_test_last(const upy_code *co, int is_module) {
 static int flush_dead_loads(rec *r, upy_ptr_vec *names, upy_ptr_vec *dead) {
     upy_stmt *s;
     if (!names->len)
-        return 0;
+        return SUCCESS;
     s = rec_stmt(r, UPY_S_EXPR);
     if (!s)
-        return -1;
+        return ERROR;
     if (names->len == 1) {
         s->u.expr = names->items[0];
     } else {
@@ -1356,7 +1351,7 @@ static int flush_dead_loads(rec *r, upy_ptr_vec *names, upy_ptr_vec *dead) {
     if (!s->u.expr || upy_vec_push(r->arena, dead, s))
         return rec_oom(r);
     *names = (upy_ptr_vec){0};
-    return 0;
+    return SUCCESS;
 }
 
 /* `import name`: the way dead code numbers a local's name in co_names. */
@@ -1415,7 +1410,7 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
     upy_stmt_list *into;
     uint32_t n = (uint32_t)upy_seq_len(co->names), from = trailing_names(r), k;
     if (from == n)
-        return 0;
+        return SUCCESS;
     for (k = from; k < n; k++) {
         const char *name = str_at(co->names, k);
         upy_expr *e;
@@ -1423,19 +1418,18 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
          * import), and a dotted import is no name. */
         if (strchr(name, '.') || !upy_is_identifier(name) ||
             in_names(co->cellvars, name) || in_names(co->freevars, name))
-            return 0;
+            return SUCCESS;
         if (!r->is_module && in_names(co->varnames, name)) {
             if (flush_dead_loads(r, &loads, &dead) ||
                 push_dead_import(r, name, &dead))
-                return -1;
+                return ERROR;
             continue;
         }
         e = rec_name(r, rec_source_name(r, name));
         if (!e || upy_vec_push(r->arena, &loads, e))
             return rec_oom(r);
     }
-    if (flush_dead_loads(r, &loads, &dead))
-        return -1;
+    RETURN_IF_ERROR(flush_dead_loads(r, &loads, &dead));
     into = always_leaves(body) ? NULL : last_handler_end(body);
     if (!into)
         into = body;
@@ -1452,7 +1446,7 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
             return rec_oom(r);
     }
     *into = upy_vec_stmts(&out);
-    return 0;
+    return SUCCESS;
 }
 
 /* 3.13 keeps co_consts[0] whether code loads it or not
@@ -1471,13 +1465,13 @@ static int add_first_const(rec *r, upy_stmt_list *body) {
     /* (Nothing goes before a docstring or a future import.) */
     if (!r->ncode.layout->keeps_first_const || !first ||
         first->kind != UPY_STR || lead_len(body))
-        return 0;
+        return SUCCESS;
     for (i = 0; i < r->ncode.count; i++)
         if (ins(r, i)->op == N_LOAD_CONST && ins(r, i)->arg == 0)
-            return 0;
+            return SUCCESS;
     s = rec_stmt(r, UPY_S_EXPR);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.expr = upy_expr_new(r->arena, UPY_E_JOINEDSTR);
     text = rec_const(r, first);
     if (!s->u.expr || !text || upy_vec_push(r->arena, &out, s))
@@ -1492,7 +1486,7 @@ static int add_first_const(rec *r, upy_stmt_list *body) {
         if (upy_vec_push(r->arena, &out, body->items[i]))
             return rec_oom(r);
     *body = upy_vec_stmts(&out);
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether an instruction of the code binds cell `name` (a store or del
@@ -1600,7 +1594,7 @@ static int insert_bare_annotation(rec *r, upy_stmt_list *body, uint32_t at,
         UPY_STR, 0, {.bytes = {(const uint8_t *)"object", 6}}};
     upy_stmt *s = rec_stmt(r, UPY_S_ANNASSIGN);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.annassign.target = rec_name(r, rec_source_name(r, name));
     s->u.annassign.annotation = rec_const(r, &annotation);
     s->u.annassign.simple = 1;
@@ -1629,8 +1623,7 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
         if (!names_variable(r, name) || is_param(co, nparams, name) ||
             binds_cell(r, name))
             continue;
-        if (insert_bare_annotation(r, body, at++, name))
-            return -1;
+        RETURN_IF_ERROR(insert_bare_annotation(r, body, at++, name));
     }
     fast_uses *uses = count_local_uses(r);
     if (!uses)
@@ -1639,10 +1632,9 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
         const char *name = str_at(co->varnames, k);
         if (!reads_unbound_local(r, name, uses[k]))
             continue;
-        if (insert_bare_annotation(r, body, at++, name))
-            return -1;
+        RETURN_IF_ERROR(insert_bare_annotation(r, body, at++, name));
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Adds name to the names of `to` once. */
@@ -1650,7 +1642,7 @@ static int push_once(rec *r, upy_ptr_vec *to, const char *name) {
     uint32_t k;
     for (k = 0; k < to->len; k++)
         if (strcmp((const char *)to->items[k], name) == 0)
-            return 0;
+            return SUCCESS;
     return upy_vec_push(r->arena, to, (void *)name) ? rec_oom(r) : 0;
 }
 
@@ -1709,22 +1701,21 @@ static int comprehension_declarations(rec *r, const upy_code *co, int depth,
             if (in->op == N_LOAD && in->arg == UPY_SCOPE_GLOBAL &&
                 enclosing_function_binds(r, name) &&
                 push_once(r, globals, rec_source_name(r, name)))
-                return -1;
+                return ERROR;
             if (in->op != N_STORE)
                 continue;
             if (in->arg == UPY_SCOPE_GLOBAL &&
                 push_once(r, globals, rec_source_name(r, name)))
-                return -1;
+                return ERROR;
             if (in->arg == UPY_SCOPE_DEREF &&
                 in_names(r->code->freevars, name) &&
                 push_once(r, nonlocals, rec_source_name(r, name)))
-                return -1;
+                return ERROR;
         }
-        if (comprehension_declarations(r, c->u.code, depth + 1, globals,
-                                       nonlocals))
-            return -1;
+        RETURN_IF_ERROR(comprehension_declarations(r, c->u.code, depth + 1,
+                                                   globals, nonlocals));
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* global / nonlocal declarations the code implies.  In a function, a free
@@ -1768,7 +1759,7 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
             return rec_oom(r);
     }
     if (function && comprehension_declarations(r, co, 0, &globals, &nonlocals))
-        return -1;
+        return ERROR;
     for (k = 0; function && k < upy_seq_len(co->freevars); k++) {
         const char *name = str_at(co->freevars, k);
         if (strcmp(name, "__class__") != 0 && !names_variable(r, name) &&
@@ -1784,13 +1775,12 @@ static int add_declarations(rec *r, upy_stmt_list *body, int function) {
             continue;
         s = rec_stmt(r, k ? UPY_S_NONLOCAL : UPY_S_GLOBAL);
         if (!s)
-            return -1;
+            return ERROR;
         s->u.names.names = (const char **)names->items;
         s->u.names.n = names->len;
-        if (rec_insert_stmt(r, body, at++, s))
-            return -1;
+        RETURN_IF_ERROR(rec_insert_stmt(r, body, at++, s));
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether instruction `in` has an effect no output may leave out. */
@@ -2036,7 +2026,7 @@ static int mark_lost_marks(rec *r, upy_stmt_list *body) {
     upy_ptr_vec marked = {0};
     count_lost_in(body, UPY_LIST_BRANCH, NULL, &shown);
     if (shown >= r->lost_marks)
-        return 0;
+        return SUCCESS;
     note = rec_stmt(r, UPY_S_UNRECOVERED);
     if (!note)
         return rec_oom(r);
@@ -2052,7 +2042,7 @@ static int mark_lost_marks(rec *r, upy_stmt_list *body) {
             return rec_oom(r);
     }
     *body = upy_vec_stmts(&marked);
-    return 0;
+    return SUCCESS;
 }
 
 /* --- one code object ---------------------------------------------------- */
@@ -2093,13 +2083,13 @@ static int unrecovered_body(upy_arena *arena, const char *why,
     char *text = upy_arena_alloc(arena, size);
     body->items = upy_arena_alloc(arena, sizeof(upy_stmt *));
     if (!s || !text || !body->items)
-        return -1;
+        return ERROR;
     snprintf(text, size, "unpyc: %s", why);
     s->u.unrecovered.text = text;
     body->items[0] = s;
     body->len = 1;
     (*unrecovered)++;
-    return 0;
+    return SUCCESS;
 }
 
 /* Recovers the statements of co, of the given kind.  A type parameter
@@ -2179,11 +2169,11 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         if (st == UNPYC_OK)
             st = upy_cfg_build(&r.ncode, scratch, &r.cfg, &local);
         if (st == UNPYC_OK && index_tables(&r))
-            return -1;
+            return ERROR;
     }
     if (st == UNPYC_E_NOMEM) {
         upy_fail(err, st, local.offset, "%s", local.message);
-        return -1;
+        return ERROR;
     }
     if (st != UNPYC_OK)
         return unrecovered_body(arena, local.message, body, unrecovered);
@@ -2206,16 +2196,14 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     rg.handler = UPY_NO_BLOCK;
     rg.alt_handler = REC_NO_ALT;
     if (r.cfg.count && rec_region(&r, 0, &rg, &out))
-        return -1;
+        return ERROR;
     if (r.failed)
-        return -1;
+        return ERROR;
     check_placed(&r, &out);
     *body = upy_vec_stmts(&out);
-    if (rec_place_passes(&r, body))
-        return -1;
+    RETURN_IF_ERROR(rec_place_passes(&r, body));
     rec_breaks_to_tail(&r, body);
-    if (rec_fold_spills(&r, body))
-        return -1;
+    RETURN_IF_ERROR(rec_fold_spills(&r, body));
     if (kind == CODE_CLASS) {
         /* The compiler copies the end of a class body (3.13's
          * __static_attributes__ store, the return) into the branches
@@ -2231,8 +2219,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         rec_strip_tail_copies(&r, body);
         rec_drop_final_return(&r, body);
     }
-    if (rec_place_final_passes(&r, body))
-        return -1;
+    RETURN_IF_ERROR(rec_place_final_passes(&r, body));
     if (kind == CODE_MODULE)
         rec_docstring_from_doc(body, 0);
     if (kind == CODE_FUNCTION && upy_seq_len(co->consts) &&
@@ -2241,7 +2228,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         upy_ptr_vec with_doc = {0};
         uint32_t k;
         if (!doc)
-            return -1;
+            return ERROR;
         doc->u.expr = rec_const(&r, upy_seq_item(co->consts, 0));
         if (upy_vec_push(arena, &with_doc, doc))
             return rec_oom(&r);
@@ -2253,34 +2240,32 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     rec_elif_chains(body, r.ncode.layout->keeps_jump_after_exit);
     check_valid_list(
         &r, body, kind == CODE_MODULE || kind == CODE_CLASS ? 0 : IN_FUNCTION);
-    if (mark_lost_marks(&r, body))
-        return -1;
-    if (index_names(&r))
-        return -1;
+    RETURN_IF_ERROR(mark_lost_marks(&r, body));
+    RETURN_IF_ERROR(index_names(&r));
     if (kind == CODE_FUNCTION &&
         (add_dead_yield(&r, body) || add_dead_code(&r, body) ||
          add_dead_names(&r, body) || add_unbound_cells(&r, body)))
-        return -1;
+        return ERROR;
     /* Names only dead code of a module or class body used stay in its
      * co_names as in a function's; a module has no locals or cells. */
     if (kind == CODE_MODULE && (add_dead_code(&r, body) || add_dead_names(&r, body) ||
                                 add_first_const(&r, body)))
-        return -1;
+        return ERROR;
     if (kind == CODE_CLASS && add_dead_names(&r, body))
-        return -1;
+        return ERROR;
     if ((kind == CODE_FUNCTION || kind == CODE_MODULE || kind == CODE_CLASS) &&
         rec_add_dead_consts(&r, body, lead_len(body), kind == CODE_FUNCTION))
-        return -1;
+        return ERROR;
     if ((kind == CODE_MODULE || kind == CODE_CLASS) &&
         add_dead_annotation(&r, body))
-        return -1;
+        return ERROR;
     /* A type parameter scope or lazy value binds no name of the source:
      * its cells are the parameters, or a comprehension's variable. */
     if (kind != CODE_GENERIC && kind != CODE_LAZY &&
         add_declarations(&r, body, kind == CODE_FUNCTION))
-        return -1;
+        return ERROR;
     *unrecovered += r.unrecovered;
-    return 0;
+    return SUCCESS;
 }
 
 /* recover_in with the decoded code object in a scratch arena of its own,
@@ -2445,7 +2430,7 @@ int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
     int ok = 1;
 
     if (!s)
-        return -1;
+        return ERROR;
     if (npos >= 1 && args[0].kind == SV_FUNCTION && args[0].pend &&
         args[0].pend->value && args[0].pend->value->u.constant &&
         args[0].pend->value->u.constant->kind == UPY_CODE)
@@ -2479,9 +2464,8 @@ int rec_class_call(rec *r, sval *args, uint32_t npos, const upy_object *kwnames,
     if (body_code)
         s->u.classdef.body = rec_def_body(r, body_code, &ok);
     s->u.classdef.origin = body_code;
-    if (rec_push_function(r, P_DEF, s, NULL))
-        return -1;
-    return ok ? 0 : -1;
+    RETURN_IF_ERROR(rec_push_function(r, P_DEF, s, NULL));
+    return ok ? SUCCESS : ERROR;
 }
 
 /* A lambda's code alone: the lambda expression, as a statement (what a

@@ -52,7 +52,7 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
             d->u.dict.keys = keys;
             d->u.dict.values = values;
             d->u.dict.n++;
-            return 0;
+            return SUCCESS;
         }
         if ((in->op == N_LIST_APPEND && d->kind == UPY_E_LIST) ||
             (in->op == N_SET_ADD && d->kind == UPY_E_SET)) {
@@ -65,13 +65,13 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
                        d->u.elts.len * sizeof(upy_expr *));
             items[d->u.elts.len++] = rec_value(r, value);
             d->u.elts.items = items;
-            return 0;
+            return SUCCESS;
         }
     }
     if (in->op == N_MAP_ADD) {
         elt = new_expr(r, UPY_E_TUPLE);
         if (!elt)
-            return -1;
+            return ERROR;
         elt->u.elts.items = upy_arena_array(r->arena, 2, sizeof(upy_expr *));
         if (!elt->u.elts.items)
             return rec_oom(r);
@@ -84,7 +84,7 @@ int rec_comprehension_add(rec *r, const upy_nin *in, upy_ptr_vec *out) {
     y = new_expr(r, UPY_E_YIELD);
     s = rec_stmt(r, UPY_S_EXPR);
     if (!y || !s)
-        return -1;
+        return ERROR;
     y->u.operand = elt;
     s->u.expr = y;
     return rec_emit(r, out, s);

@@ -194,7 +194,7 @@ int rec_index_const_loads(rec *r, const upy_decoded *dec) {
     uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
     uint32_t *first = upy_arena_array(r->scratch, n + 1, sizeof *first);
     if (!first)
-        return -1;
+        return ERROR;
     for (k = 0; k < n; k++)
         first[k] = UINT32_MAX;
     for (k = 0; k < dec->count; k++) {
@@ -208,7 +208,7 @@ int rec_index_const_loads(rec *r, const upy_decoded *dec) {
             first[in->arg] = at;
     }
     r->const_loads = first;
-    return 0;
+    return SUCCESS;
 }
 
 uint32_t *rec_first_const_loads(rec *r) {
@@ -374,7 +374,7 @@ int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s) {
         items[k] = k < at ? list->items[k] : k == at ? s : list->items[k - 1];
     list->items = items;
     list->len++;
-    return 0;
+    return SUCCESS;
 }
 
 void rec_dead_bounds(const uint32_t *first, uint32_t n, uint32_t from,
@@ -410,9 +410,9 @@ static int renumber(rec *r, upy_stmt_list *body, uint32_t lead,
     upy_stmt *s;
     rec_dead_bounds(first, n, k, k + 1, &lo, &hi);
     if (!rec_dead_place(r, body, lead, lo, hi, &list, &at, &start))
-        return 0;
+        return SUCCESS;
     s = numbering_if(r, upy_seq_item(r->code->consts, k), start);
-    return s ? rec_insert_stmt(r, list, at, s) : -1;
+    return s ? rec_insert_stmt(r, list, at, s) : ERROR;
 }
 
 /* Whether slot k is a code object only dead code numbered (no instruction
@@ -550,11 +550,11 @@ static int renumber_code(rec *r, upy_stmt_list *body, const uint32_t *first,
     upy_stmt *s;
     rec_dead_bounds(first, n, k, k + 1, &p.lo, &p.hi);
     if (!after_leaving(body, &p))
-        return 0;
+        return SUCCESS;
     s = code_statement(r, upy_seq_item(r->code->consts, k)->u.code, p.start);
     if (r->failed)
-        return -1;
-    return s ? rec_insert_stmt(r, p.list, p.at, s) : 0;
+        return ERROR;
+    return s ? rec_insert_stmt(r, p.list, p.at, s) : SUCCESS;
 }
 
 /* Whether the constant first loaded at instruction `load` (of the
@@ -711,10 +711,10 @@ static int renumber_misordered(rec *r, upy_stmt_list *body, uint32_t lead,
                                  &p.start) &&
                   p.list == body;
     if (!p.found)
-        return 0;
+        return SUCCESS;
     s = numbering_if(r, c, p.start);
     if (!s)
-        return -1;
+        return ERROR;
     first[k] = p.start;
     return rec_insert_stmt(r, p.list, p.at, s);
 }
@@ -727,7 +727,7 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
     uint32_t later = UINT32_MAX;
     int tail_folded = 1;
     if (n && !first)
-        return -1;
+        return ERROR;
     /* A function's slot 0 (its docstring, else None) is numbered before
      * its code, wherever the code loads it. */
     if (n && doc_slot)
@@ -741,23 +741,20 @@ int rec_add_dead_consts(rec *r, upy_stmt_list *body, uint32_t lead,
     /* Those loaded out of order first: where they go (first[k] then)
      * bounds the places of the others. */
     for (k = n; k-- > 0;) {
-        if (misordered_literal(r, first, folded, later, k, doc_slot) &&
-            renumber_misordered(r, body, lead, first, n, k))
-            return -1;
+        if (misordered_literal(r, first, folded, later, k, doc_slot))
+            RETURN_IF_ERROR(renumber_misordered(r, body, lead, first, n, k));
         tail_folded = tail_folded && folded_tuple(r, first, k);
         if (!tail_folded && first[k] < later)
             later = first[k];
     }
     /* From the last, each going before those after it at one place. */
     for (k = n; k-- > 0;) {
-        if (dead_literal(r, first, folded, k, doc_slot) &&
-            renumber(r, body, lead, first, n, k))
-            return -1;
-        if (dead_code_const(r, first, k, doc_slot) &&
-            renumber_code(r, body, first, n, k))
-            return -1;
+        if (dead_literal(r, first, folded, k, doc_slot))
+            RETURN_IF_ERROR(renumber(r, body, lead, first, n, k));
+        if (dead_code_const(r, first, k, doc_slot))
+            RETURN_IF_ERROR(renumber_code(r, body, first, n, k));
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* How a constant may have been numbered by the dropped test of a

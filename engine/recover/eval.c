@@ -48,7 +48,7 @@ static upy_expr_list expr_list(rec *r, const sval *items, uint32_t n) {
 
 static int push_value(rec *r, upy_expr *e) {
     if (!e)
-        return -1;
+        return ERROR;
     return rec_push(r, SV_VALUE, e);
 }
 
@@ -102,7 +102,7 @@ static int append_elt(rec *r, upy_expr_list *list, upy_expr *e) {
         memcpy(items, list->items, list->len * sizeof *items);
     items[list->len++] = e;
     list->items = items;
-    return 0;
+    return SUCCESS;
 }
 
 /* (One copy for all of more: item by item, a folded display of n
@@ -111,7 +111,7 @@ static int append_elt(rec *r, upy_expr_list *list, upy_expr *e) {
 static int append_list(rec *r, upy_expr_list *list, upy_expr_list more) {
     upy_expr **items;
     if (!more.len)
-        return 0;
+        return SUCCESS;
     items = upy_arena_array_uncleared(r->arena, (size_t)list->len + more.len,
                                       sizeof(upy_expr *));
     if (!items)
@@ -121,7 +121,7 @@ static int append_list(rec *r, upy_expr_list *list, upy_expr_list more) {
     memcpy(items + list->len, more.items, more.len * sizeof *items);
     list->items = items;
     list->len += more.len;
-    return 0;
+    return SUCCESS;
 }
 
 /* The items of a folded set display. The compiler folds only displays of
@@ -151,7 +151,7 @@ static int extend_display(rec *r, upy_expr *display, upy_expr *iterable) {
     {
         upy_expr *star = new_expr(r, UPY_E_STARRED);
         if (!star)
-            return -1;
+            return ERROR;
         star->u.operand = iterable;
         return append_elt(r, &display->u.elts, star);
     }
@@ -245,7 +245,7 @@ static int eval_call(rec *r, const upy_nin *in) {
     args = pop_n(r, nargs);
     slots = pop_n(r, nslots);
     if (!args || !slots)
-        return -1;
+        return ERROR;
     npos = nargs - nkw;
     fn = callable_of(r, slots, nslots);
     if (nslots == 2 && slots[1].kind == SV_SELF && slots[0].kind == SV_VALUE)
@@ -310,7 +310,7 @@ static int eval_call(rec *r, const upy_nin *in) {
 
     call = new_expr(r, UPY_E_CALL);
     if (!call)
-        return -1;
+        return ERROR;
     if (fn.kind == SV_ASSERTION) {
         /* assert's AssertionError(msg): CALL 0 with msg in the self
          * slot. */
@@ -410,12 +410,11 @@ static int class_call_ex(rec *r, sval args, upy_expr *call) {
         all[k + 1].kind = SV_VALUE;
         all[k + 1].expr = rest->u.elts.items[k];
     }
-    if (rec_class_call(r, all, n + 1, NULL, 0))
-        return -1;
+    RETURN_IF_ERROR(rec_class_call(r, all, n + 1, NULL, 0));
     s = r->stack[r->sp - 1].pend->stmt;
     s->u.classdef.keywords = call->u.call.keywords;
     s->u.classdef.n_keywords = call->u.call.n_keywords;
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether the n items of a tuple being built are a class body's function,
@@ -437,7 +436,7 @@ static int eval_call_ex(rec *r, const upy_nin *in) {
     upy_expr *call = new_expr(r, UPY_E_CALL);
 
     if (!call)
-        return -1;
+        return ERROR;
     memset(&kwargs, 0, sizeof kwargs);
     if (in->flags & N_CALL_KWARGS)
         kwargs = rec_pop(r);
@@ -448,7 +447,7 @@ static int eval_call_ex(rec *r, const upy_nin *in) {
     if (fn.kind == SV_BUILD_CLASS && args.kind == SV_CLASS_ARGS) {
         if (in->flags & N_CALL_KWARGS)
             keywords_from_dict(r, call, rec_value(r, kwargs));
-        return r->failed ? -1 : class_call_ex(r, args, call);
+        return r->failed ? ERROR : class_call_ex(r, args, call);
     }
     call->u.call.func = rec_value(r, fn);
     call->u.call.args =
@@ -589,7 +588,7 @@ static int index_lambdas(rec *r) {
         if (slot >= 0 && ++loads[slot] == 2)
             r->second_load[slot] = k;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether another constant of the code is a lambda equal to `co` but for
@@ -602,8 +601,8 @@ static int twin_lambda(rec *r, const upy_nin *make, const upy_object *co_obj) {
     int32_t slot;
     if (!r->ncode.layout->merges_lambdas_on_a_line)
         return 0;
-    if (!r->lambda_twins && index_lambdas(r))
-        return -1;
+    if (!r->lambda_twins)
+        RETURN_IF_ERROR(index_lambdas(r));
     /* (A code object is made of a constant, which LOAD_CONST loads.) */
     slot = rec_entry_index(r, 1, co_obj);
     if (slot < 0 || r->second_load[slot] < (uint32_t)(make - r->ncode.ins))
@@ -651,18 +650,18 @@ static int eval_make_function(rec *r, const upy_nin *in) {
     }
     args = rec_arguments(r, co);
     if (!args)
-        return -1;
+        return ERROR;
     rec_apply_defaults(r, args, co, defaults.expr, kwdefaults.expr,
                        annotations.expr);
     if (name && strcmp(name, "<lambda>") == 0) {
         upy_expr *lambda = new_expr(r, UPY_E_LAMBDA);
         if (!lambda)
-            return -1;
+            return ERROR;
         lambda->u.lambda.args = args;
         lambda->u.lambda.body = rec_lambda_body(r, co);
         own_line = twin_lambda(r, in, co_obj);
         if (own_line < 0)
-            return -1;
+            return ERROR;
         lambda->own_line = (uint8_t)own_line;
         return push_value(r, lambda);
     }
@@ -671,7 +670,7 @@ static int eval_make_function(rec *r, const upy_nin *in) {
         return rec_push_function(r, P_DEF, NULL, code.expr);
     def = rec_stmt(r, UPY_S_FUNCTIONDEF);
     if (!def)
-        return -1;
+        return ERROR;
     def->u.funcdef.name = name ? name : "_";
     def->u.funcdef.args = args;
     def->u.funcdef.returns = rec_return_annotation(r, annotations.expr);
@@ -773,7 +772,7 @@ static int eval_format(rec *r, const upy_nin *in) {
     } else {
         f = new_expr(r, UPY_E_FORMATTED);
         if (!f)
-            return -1;
+            return ERROR;
         f->u.formatted.value = value;
         f->u.formatted.conversion = conversion;
     }
@@ -787,10 +786,10 @@ static int eval_build_string(rec *r, const upy_nin *in) {
     upy_expr *joined = new_expr(r, UPY_E_JOINEDSTR);
     int32_t k;
     if (!parts || !joined)
-        return -1;
+        return ERROR;
     for (k = 0; k < in->arg; k++)
         if (add_fstring_part(r, joined, rec_value(r, parts[k])))
-            return -1;
+            return ERROR;
     return push_value(r, joined);
 }
 
@@ -811,17 +810,16 @@ static int eval_import_name(rec *r, const upy_nin *in) {
     s = rec_stmt(r, fl && fl->kind == UPY_TUPLE ? UPY_S_IMPORT_FROM
                                                 : UPY_S_IMPORT);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.import.module = rec_source_name(r, rec_str(in->obj));
     if (s->u.import.module && !s->u.import.module[0])
         s->u.import.module = NULL;
     s->u.import.level = lvl;
     p->kind = P_IMPORT;
     p->stmt = s;
-    if (rec_push(r, SV_IMPORT, NULL))
-        return -1;
+    RETURN_IF_ERROR(rec_push(r, SV_IMPORT, NULL));
     r->stack[r->sp - 1].pend = p;
-    return 0;
+    return SUCCESS;
 }
 
 /* A dict display with room for n items (n set by the caller). */
@@ -863,12 +861,12 @@ static int is_assertion_error(const rec *r, sval v) {
 static int eval_assert(rec *r, sval exc, upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_ASSERT);
     if (!s)
-        return -1;
+        return ERROR;
     /* (The dropped test was loaded where the statement starts, before
      * the constants of its message: `assert 0, [s for s in x]`.) */
     s->u.assert_.test = rec_failing_assert_test(r, s->start);
     if (!s->u.assert_.test)
-        return -1;
+        return ERROR;
     if (exc.kind == SV_VALUE && exc.expr->u.call.args.len == 1)
         s->u.assert_.msg = exc.expr->u.call.args.items[0];
     return rec_emit(r, out, s);
@@ -884,12 +882,11 @@ static int eval_import_from(rec *r, const upy_nin *in) {
                          rec_str(in->obj)));
     e = new_expr(r, UPY_E_NAME);
     if (!e)
-        return -1;
+        return ERROR;
     e->u.name = rec_source_name(r, rec_str(in->obj));
-    if (rec_push(r, SV_IMPORT, e))
-        return -1;
+    RETURN_IF_ERROR(rec_push(r, SV_IMPORT, e));
     r->stack[r->sp - 1].pend = module->pend;
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether a value computed after v (not a constant) waits on the stack
@@ -934,7 +931,7 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
                next + 1 < r->ncode.ins + r->ncode.count)
             next++;
         if (!v.pend || v.pend->kind != P_UNPACK)
-            return 0;
+            return SUCCESS;
         return rec_store(
             r,
             rec_name(r, next && next->op == N_STORE ? rec_str(next->obj) : "_"),
@@ -949,28 +946,28 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
             v.pend->complete = 1;
             return rec_emit(r, out, v.pend->stmt);
         }
-        return 0;
+        return SUCCESS;
     case SV_VALUE:
         if (v.pend && v.pend->kind == P_CHAIN)
             return rec_finish_chain(r, v, out);
         if (rec_kept_across(&v))
-            return 0;
+            return SUCCESS;
         if (under_later_value(r, &v)) {
             /* Dropped from under a value computed after it (SWAP; POP_TOP,
              * as no source does): both wait in temporaries, in the order
              * the code computed them, and the dropped one is no statement
              * (rec_emit leaves out a temporary's name). */
             if (rec_push_sval(r, v) || rec_spill(r, r->sp, out))
-                return -1;
+                return ERROR;
             v = rec_pop(r);
         }
         s = rec_stmt(r, UPY_S_EXPR);
         if (!s)
-            return -1;
+            return ERROR;
         s->u.expr = dropped_str(r, v.expr);
-        return s->u.expr ? rec_emit(r, out, s) : -1;
+        return s->u.expr ? rec_emit(r, out, s) : ERROR;
     default:
-        return 0;
+        return SUCCESS;
     }
 }
 
@@ -996,7 +993,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     upy_stmt *s;
 
     if (r->failed)
-        return -1;
+        return ERROR;
     r->evaluated[i] = 1;
     r->eval_at = i;
     switch ((upy_nop)in->op) {
@@ -1019,29 +1016,27 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
             *top = *other;
             *other = a;
         }
-        return 0;
+        return SUCCESS;
     }
     case N_PUSH_NULL:
         return rec_push(r, SV_NULL, NULL);
     case N_EMPTY_BODY:
     case N_LOOP_HEAD:
-        return 0;
+        return SUCCESS;
     case N_PASS:
         s = rec_stmt(r, UPY_S_PASS);
-        return s ? rec_emit(r, out, s) : -1;
+        return s ? rec_emit(r, out, s) : ERROR;
     case N_LOAD:
         if (in->arg == UPY_SCOPE_FAST_AND_CLEAR) {
-            if (rec_push(r, SV_SAVED, rec_name(r, rec_str(in->obj))))
-                return -1;
-            return 0;
+            return rec_push(r, SV_SAVED, rec_name(r, rec_str(in->obj)));
         }
         switch (rec_generic_load(r, rec_str(in->obj))) {
         case 0:
             return push_value(r, rec_name(r, rec_str(in->obj)));
         case 1:
-            return 0;
+            return SUCCESS;
         default:
-            return -1;
+            return ERROR;
         }
     case N_LOAD_CONST:
         return push_value(r, rec_const(r, in->obj));
@@ -1053,21 +1048,21 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     case N_STORE:
         a = rec_pop(r);
         if (rec_generic_store(r, rec_str(in->obj), a))
-            return 0;
+            return SUCCESS;
         return rec_store(r, unpack_target(r, i, a), a,
                          in->arg == UPY_SCOPE_FAST, out);
     case N_DELETE:
         s = rec_stmt(r, UPY_S_DELETE);
         if (!s || append_elt(r, &s->u.targets, rec_name(r, rec_str(in->obj))))
-            return -1;
+            return ERROR;
         return rec_emit(r, out, s);
     case N_LOAD_ATTR:
         a = rec_pop(r);
         return push_value(r, attribute(r, rec_value(r, a), rec_str(in->obj)));
     case N_LOAD_METHOD:
         a = rec_pop(r);
-        if (push_value(r, attribute(r, rec_value(r, a), rec_str(in->obj))))
-            return -1;
+        RETURN_IF_ERROR(
+            push_value(r, attribute(r, rec_value(r, a), rec_str(in->obj))));
         return rec_push(r, SV_SELF, NULL);
     case N_LOAD_SUPER_ATTR: {
         upy_expr *call = new_expr(r, UPY_E_CALL);
@@ -1075,7 +1070,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         b = rec_pop(r); /* class */
         a = rec_pop(r); /* super */
         if (!call)
-            return -1;
+            return ERROR;
         call->u.call.func = rec_value(r, a);
         if (in->arg & 2) {
             sval two[2];
@@ -1083,8 +1078,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
             two[1] = c;
             call->u.call.args = expr_list(r, two, 2);
         }
-        if (push_value(r, attribute(r, call, rec_str(in->obj))))
-            return -1;
+        RETURN_IF_ERROR(push_value(r, attribute(r, call, rec_str(in->obj))));
         return in->arg & 1 ? rec_push(r, SV_SELF, NULL) : 0;
     }
     case N_STORE_ATTR:
@@ -1097,7 +1091,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         s = rec_stmt(r, UPY_S_DELETE);
         if (!s || append_elt(r, &s->u.targets,
                              attribute(r, rec_value(r, a), rec_str(in->obj))))
-            return -1;
+            return ERROR;
         return rec_emit(r, out, s);
     case N_SUBSCR:
         b = rec_pop(r);
@@ -1115,7 +1109,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         s = rec_stmt(r, UPY_S_DELETE);
         if (!s || append_elt(r, &s->u.targets,
                              subscript(r, rec_value(r, a), rec_value(r, b))))
-            return -1;
+            return ERROR;
         return rec_emit(r, out, s);
     case N_SLICE:
         c = rec_pop(r);
@@ -1146,15 +1140,14 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         b = rec_pop(r);
         a = rec_pop(r);
         e = binop(r, (upy_binop)in->arg, rec_value(r, a), rec_value(r, b));
-        if (push_value(r, e))
-            return -1;
+        RETURN_IF_ERROR(push_value(r, e));
         r->stack[r->sp - 1].inplace = (in->flags & N_INPLACE) != 0;
-        return 0;
+        return SUCCESS;
     case N_UNARY:
         a = rec_pop(r);
         e = new_expr(r, UPY_E_UNARYOP);
         if (!e)
-            return -1;
+            return ERROR;
         e->u.unary.op = (upy_unaryop)in->arg;
         e->u.unary.operand = rec_value(r, a);
         return push_value(r, e);
@@ -1171,7 +1164,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
                         : in->op == N_BUILD_LIST ? UPY_E_LIST
                                                  : UPY_E_SET);
         if (!items || !e)
-            return -1;
+            return ERROR;
         /* (3.12+ build the arguments of `class C(*bases)` as a list,
          * extended by the starred parts, then made a tuple.) */
         if (in->op != N_BUILD_SET && is_class_args(r, items, in->arg)) {
@@ -1197,7 +1190,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         a = rec_pop(r);
         target = rec_peek(r, (uint32_t)in->arg);
         if (!target || !target->expr)
-            return 0;
+            return SUCCESS;
         if (target->expr->copied || (target->expr->kind != UPY_E_LIST &&
                                      target->expr->kind != UPY_E_SET))
             return rec_mutate_copy(
@@ -1214,7 +1207,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         sval *items = pop_n(r, 2 * n);
         e = new_dict(r, n);
         if (!items || !e)
-            return -1;
+            return ERROR;
         for (k = 0; k < n; k++) {
             e->u.dict.keys[k] = rec_value(r, items[2 * k]);
             e->u.dict.values[k] = rec_value(r, items[2 * k + 1]);
@@ -1230,7 +1223,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
                                    : NULL;
         e = new_dict(r, n);
         if (!values || !e)
-            return -1;
+            return ERROR;
         for (k = 0; k < n; k++) {
             e->u.dict.keys[k] =
                 kt ? rec_const(r, upy_seq_item(kt, k)) : rec_placeholder(r);
@@ -1247,7 +1240,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         a = rec_pop(r);
         target = rec_peek(r, (uint32_t)in->arg);
         if (!target || !target->expr)
-            return 0;
+            return SUCCESS;
         if (target->expr->copied || target->expr->kind != UPY_E_DICT)
             return rec_mutate_copy(r, target, "update", rec_value(r, a), out);
         e = target->expr;
@@ -1265,7 +1258,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         e->u.dict.keys = keys;
         e->u.dict.values = values;
         e->u.dict.n = n + 1;
-        return 0;
+        return SUCCESS;
     }
     case N_UNPACK_SEQUENCE:
     case N_UNPACK_EX:
@@ -1273,7 +1266,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         if (rec_is_starred_value(r, i)) {
             e = new_expr(r, UPY_E_STARRED);
             if (!e)
-                return -1;
+                return ERROR;
             e->u.operand = rec_value(r, a);
             return push_value(r, e);
         }
@@ -1284,7 +1277,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         a = rec_pop(r);
         e = new_expr(r, UPY_E_FORMATTED);
         if (!e)
-            return -1;
+            return ERROR;
         e->u.formatted.value = rec_value(r, a);
         e->u.formatted.conversion = in->arg;
         return push_value(r, e);
@@ -1304,12 +1297,11 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         return rec_type_param_intrinsic(r, in);
     case N_PUSH_EXC_INFO:
         a = rec_pop(r);
-        if (rec_push(r, SV_PREV_EXC, NULL))
-            return -1;
+        RETURN_IF_ERROR(rec_push(r, SV_PREV_EXC, NULL));
         return rec_push_sval(r, a);
     case N_POP_EXCEPT:
         rec_pop(r);
-        return 0;
+        return SUCCESS;
     case N_EXC_MATCH:
     case N_EG_MATCH:
         /* The match result stands for the type it tested. */
@@ -1319,7 +1311,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         a = rec_pop(r);
         e = new_expr(r, UPY_E_YIELD);
         if (!e)
-            return -1;
+            return ERROR;
         e->u.operand = rec_is_const_none(a.expr) ? NULL : rec_value(r, a);
         return push_value(r, e);
     case N_AWAIT:
@@ -1331,7 +1323,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         }
         e = new_expr(r, in->op == N_AWAIT ? UPY_E_AWAIT : UPY_E_YIELD_FROM);
         if (!e)
-            return -1;
+            return ERROR;
         e->u.operand = rec_value(r, a);
         return push_value(r, e);
     case N_GET_ITER:
@@ -1352,7 +1344,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
             return eval_assert(r, rec_pop(r), out);
         s = rec_stmt(r, UPY_S_RAISE);
         if (!s)
-            return -1;
+            return ERROR;
         if (in->arg == 2)
             s->u.raise.cause = rec_value(r, rec_pop(r));
         if (in->arg >= 1)
@@ -1369,7 +1361,7 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
             return rec_oom(r);
         star->name = "*";
         if (a.kind != SV_IMPORT || !a.pend || !a.pend->stmt)
-            return 0;
+            return SUCCESS;
         a.pend->stmt->kind = UPY_S_IMPORT_FROM;
         a.pend->stmt->u.import.names = star;
         a.pend->stmt->u.import.n = 1;
@@ -1377,12 +1369,12 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
         return rec_emit(r, out, a.pend->stmt);
     }
     case N_SETUP_ANNOTATIONS:
-        return 0;
+        return SUCCESS;
     case N_PRINT_EXPR:
         a = rec_pop(r);
         s = rec_stmt(r, UPY_S_EXPR);
         if (!s)
-            return -1;
+            return ERROR;
         s->u.expr = rec_value(r, a);
         return rec_emit(r, out, s);
     case N_LOAD_LOCALS:
@@ -1390,6 +1382,6 @@ int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out) {
     default:
         /* Control flow and exception machinery belong to the structurer;
          * reaching one here means it did not recognise the construct. */
-        return 1;
+        return NOT_THIS;
     }
 }

@@ -861,7 +861,7 @@ static void fold_list(fold_pass *p, upy_stmt_list *list) {
 int rec_fold_spills(rec *r, upy_stmt_list *body) {
     fold_pass p;
     if (!r->spills)
-        return 0;
+        return SUCCESS;
     memset(&p, 0, sizeof p);
     p.r = r;
     p.body = body;
@@ -874,5 +874,5 @@ int rec_fold_spills(rec *r, upy_stmt_list *body) {
     /* A count that could not be sure (see count_one) folds nothing. */
     if (p.uses.n < FOLD_MANY)
         fold_list(&p, body);
-    return 0;
+    return SUCCESS;
 }

@@ -1528,7 +1528,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
         if (mc->dead_guard) {
             c->guard = rec_const_false(r);
             if (!c->guard)
-                return -1;
+                return ERROR;
             continue;
         }
         guard_at = mc->guard_end;
@@ -1544,7 +1544,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
             r->stmt_start = mc->after;
             stop = rec_run(r, mc->after, blk(r, gb)->end, rg, &tmp);
             if (stop < 0)
-                return -1;
+                return ERROR;
             if ((uint32_t)stop != blk(r, gb)->end - 1 ||
                 ins(r, (uint32_t)stop)->op != N_POP_JUMP_IF || tmp.len) {
                 ok = 0;
@@ -1553,7 +1553,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
             r->done[gb] = 1;
             cond.start = mc->after;
             if (rec_condition(r, gb, rg, &cond, &tmp))
-                return -1;
+                return ERROR;
             if (tmp.len || !fails_to(r, cond.on_false, mc->fail_at) ||
                 cond.on_true >= (int32_t)r->cfg.count ||
                 (mc->guard_end >= 0 &&
@@ -1592,7 +1592,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
             r->resume_at = body_at;
             r->done[bs] = 0;
             if (rec_region(r, bs, &body_rg, &body))
-                return -1;
+                return ERROR;
             r->resume_block = UPY_NO_BLOCK;
         }
         c->body = upy_vec_stmts(&body);
@@ -1605,7 +1605,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
                                                     : r->ncode.count,
                         "match statement");
         *next = end;
-        return 0;
+        return SUCCESS;
     }
     /* Where the last case fails to (the trailing `case _` or the code
      * after the match) may share a block with the end of its failure
@@ -1617,10 +1617,10 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
         upy_match_case *c = &cases[ncases];
         resume_in(r, default_start, last_at);
         if (rec_region(r, default_start, &default_rg, &body))
-            return -1;
+            return ERROR;
         c->pattern = new_pattern(r, UPY_P_AS);
         if (!c->pattern)
-            return -1;
+            return ERROR;
         c->body = upy_vec_stmts(&body);
         ncases++;
     }

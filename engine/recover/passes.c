@@ -94,11 +94,11 @@ static int place_in(placing *pl, upy_stmt_list *list) {
             return rec_oom(pl->r);
         upy_stmt_each_list(s, place_visit, pl);
         if (pl->failed)
-            return -1;
+            return ERROR;
     }
     if (added)
         *list = upy_vec_stmts(&out);
-    return 0;
+    return SUCCESS;
 }
 
 /* The implicit `return None` ending a module, with NOPs before it that
@@ -157,7 +157,7 @@ int rec_place_final_passes(rec *r, upy_stmt_list *body) {
     upy_ptr_vec with = {0};
     uint32_t k, n;
     if (!in || has_pass_of(body, (uint32_t)at))
-        return 0;
+        return SUCCESS;
     n = in->lead_nops;
     if (n >= 3 && in->line >= 0 && in->lead_line >= 0 &&
         in->line != in->lead_line)
@@ -172,7 +172,7 @@ int rec_place_final_passes(rec *r, upy_stmt_list *body) {
         rec_set_start(r, p, (uint32_t)at);
     }
     *body = upy_vec_stmts(&with);
-    return 0;
+    return SUCCESS;
 }
 
 int rec_place_passes(rec *r, upy_stmt_list *body) {

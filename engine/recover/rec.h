@@ -22,6 +22,7 @@
 #include "recover/recover.h"
 #include "util/lookup.h"
 #include "util/names.h"
+#include "util/status.h"
 #include "util/strbuf.h"
 
 /* The structurer recurses (regions in regions, code objects in code
@@ -314,7 +315,6 @@ typedef struct rec {
      * target's stores, at the join of an expression). */
     int32_t resume_block;
     uint32_t resume_at;
-    uint32_t cond_resume;
     /* The code after a `while True:` with no exit of its own
      * (region.brk_moved), found where its break went: the block and the
      * instruction it starts at, printed after the loop.  UPY_NO_BLOCK when
@@ -519,8 +519,8 @@ void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,
 int rec_fail_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
 upy_expr *rec_true(rec *r, uint32_t from);
 
-/* eval.c: runs one non-control instruction; returns 0, -1 on a hard
- * error, 1 when the instruction is control flow for the structurer. */
+/* eval.c: runs one non-control instruction: SUCCESS, ERROR, or NOT_THIS
+ * when the instruction is control flow for the structurer. */
 int rec_eval(rec *r, uint32_t i, upy_ptr_vec *out);
 
 /* store.c */
@@ -550,13 +550,13 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out);
  * past it and be written where they are used (`del tmp_1` then
  * `graph_out_0 = f(x)`, not `__stack2 = f(x)`, `del tmp_1`, `graph_out_0
  * = __stack2`); then the source says it keeps the bytecode's effects,
- * not its order.  1 when so, 0 when not, -1 on error. */
+ * not its order.  1 when so, 0 when not, ERROR on error. */
 int rec_del_passes_waiting(rec *r, const upy_stmt *s, upy_ptr_vec *out);
 /* Notes the values waiting under a store held back as one pair of a
  * multiple assignment: if it is none, they ran before it. */
 int rec_hold_store(rec *r);
 /* Whether e reads an argument no instruction stores or deletes (and no
- * cell): bound to one object for the whole call; -1 when out of memory. */
+ * cell): bound to one object for the whole call; ERROR when out of memory. */
 int rec_is_stable_arg(rec *r, const upy_expr *e);
 /* Whether e is a temporary rec_spill made. */
 int rec_is_spilled(const upy_expr *e);
@@ -570,11 +570,17 @@ int rec_spilled_below(const rec *r, uint32_t from, uint32_t to);
 int rec_mutate_copy(rec *r, sval *target, const char *method, upy_expr *arg,
                     upy_ptr_vec *out);
 
+/* Where an expression's control flow goes on: the block, and the
+ * instruction in it (its value complete there).  block is UPY_NO_BLOCK
+ * where nothing follows (the expression could not be recovered). */
+typedef struct rec_resume {
+    int32_t block;
+    uint32_t at;
+} rec_resume;
 /* boolexpr.c: reduces the conditional control flow of one expression
  * starting with the conditional jump ending block b; the value is left on
- * the stack, *resume is the block to go on with and r->cond_resume the
- * instruction in it. */
-int rec_cond_expr(rec *r, int32_t b, const region *rg, int32_t *resume,
+ * the stack, *resume is where it goes on. */
+int rec_cond_expr(rec *r, int32_t b, const region *rg, rec_resume *resume,
                   upy_ptr_vec *out);
 /* Collapses the network of condition blocks starting with the conditional
  * jump ending block b (its value on the stack) into one test. */
@@ -608,8 +614,8 @@ int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
  * comprehension inlined into an expression with control flow around it
  * (`[x for x in y] if c else d`, an operand of `and`): the loop becomes
  * the comprehension, in place of its accumulator on the stack, and *next
- * is where the expression goes on (the END_FOR after it).  1 when the
- * stack holds no inlined comprehension there, -1 on error. */
+ * is where the expression goes on (the END_FOR after it).  NOT_THIS
+ * when the stack holds no inlined comprehension there. */
 int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
                      upy_ptr_vec *out);
 /* Runs the non-control instructions of [from, to); stops early (returning
@@ -665,7 +671,7 @@ int32_t rec_past_claimed_handlers(const rec *r, int32_t b);
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h, const region *rg);
 void rec_skip_range(rec *r, uint32_t start, uint32_t n);
 /* Marks the copy [at, at + n) of the code at orig skipped, and the
- * handlers of a try in it done: -1 when out of memory. */
+ * handlers of a try in it done: ERROR when out of memory. */
 int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n);
 int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
                      int32_t h, uint32_t fstart, uint32_t flen);
@@ -676,7 +682,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
 int rec_finally_returns(const rec *r, uint32_t first, uint32_t n);
 /* try.c: whether the code at `at` is a copy, run with no exception, of
  * the finally body [first, first + *n) that returns in a branch; sets *n
- * to the copy's length.  -1 when out of memory. */
+ * to the copy's length.  ERROR when out of memory. */
 int rec_returning_finally_copy(rec *r, uint32_t at, uint32_t first,
                                uint32_t *n);
 
@@ -722,7 +728,7 @@ int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s);
  * may change; NULL when out of memory. */
 uint32_t *rec_first_const_loads(rec *r);
 /* Finds what rec_first_const_loads copies (r->const_loads) from the
- * decoded form dec of the code object; -1 when out of memory. */
+ * decoded form dec of the code object; ERROR when out of memory. */
 int rec_index_const_loads(rec *r, const upy_decoded *dec);
 /* code.c: for each co_names entry, the first neutral instruction numbering
  * it, or UINT32_MAX. */
@@ -795,7 +801,7 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
 
 /* Whether instruction i is in code only a handler reaches that the
  * compiler laid out after all other code (3.12+ flowgraph.c
- * push_cold_blocks_to_end), out of the order it compiled it in.  -1 when
+ * push_cold_blocks_to_end), out of the order it compiled it in.  ERROR when
  * out of memory.
  *
  * Cold code.  This is CPython's definition (flowgraph.c mark_cold): a

@@ -84,7 +84,7 @@ static int emit_assign_to(rec *r, upy_expr *target, upy_expr *value,
     s->u.assign.value = value;
     if (upy_vec_push(r->arena, out, s))
         return rec_oom(r);
-    return 0;
+    return SUCCESS;
 }
 
 /* The first value kept across a statement in a code object brings a
@@ -93,7 +93,7 @@ static int emit_assign_to(rec *r, upy_expr *target, upy_expr *value,
 static int note_kept(rec *r, upy_ptr_vec *out) {
     upy_stmt *note;
     if (r->kept_noted)
-        return 0;
+        return SUCCESS;
     note = upy_stmt_new(r->arena, UPY_S_UNRECOVERED);
     if (!note)
         return rec_oom(r);
@@ -105,7 +105,7 @@ static int note_kept(rec *r, upy_ptr_vec *out) {
     if (upy_vec_push(r->arena, out, note))
         return rec_oom(r);
     r->kept_noted = 1;
-    return 0;
+    return SUCCESS;
 }
 
 static int spill_node(rec *r, upy_expr *e, upy_ptr_vec *out) {
@@ -114,19 +114,17 @@ static int spill_node(rec *r, upy_expr *e, upy_ptr_vec *out) {
     char *name = upy_arena_alloc(r->arena, sizeof SPILL_PREFIX + 12);
     if (!value || !target || !name)
         return rec_oom(r);
-    if (note_kept(r, out))
-        return -1;
+    RETURN_IF_ERROR(note_kept(r, out));
     snprintf(name, sizeof SPILL_PREFIX + 12, SPILL_PREFIX "%u", r->spills++);
     *value = *e;
     target->u.name = name;
-    if (emit_assign_to(r, target, value, out))
-        return -1;
+    RETURN_IF_ERROR(emit_assign_to(r, target, value, out));
     /* Every expression holding the node now reads the temporary (the
      * variable, not a cell, where the value was a cell). */
     e->kind = UPY_E_NAME;
     e->u.name = name;
     e->cell = 0;
-    return 0;
+    return SUCCESS;
 }
 
 /* The subexpressions of e that are evaluated with it (a lambda's body and
@@ -228,14 +226,14 @@ static int spill_shared_in(rec *r, upy_expr *e, uint32_t *budget,
     upy_expr *kids[64];
     uint32_t n, k;
     if (!e || is_plain_leaf(e) || !*budget || rec_too_deep(r))
-        return 0;
+        return SUCCESS;
     --*budget;
     n = children(e, kids, sizeof kids / sizeof *kids);
     r->nesting++;
     for (k = 0; k < n; k++)
         if (spill_shared_in(r, kids[k], budget, out)) {
             r->nesting--;
-            return -1;
+            return ERROR;
         }
     r->nesting--;
     return e->copied ? spill_node(r, e, out) : 0;
@@ -264,7 +262,7 @@ static int is_waiting_value(const sval *v) {
 static int close_chain(rec *r, pending *chain) {
     if (chain && !chain->complete && !rec_chain_as_walrus(r, chain))
         return rec_oom(r);
-    return 0;
+    return SUCCESS;
 }
 
 int rec_kept_across(const sval *v) {
@@ -307,7 +305,7 @@ static int find_stable_args(rec *r, uint32_t nargs) {
                 is_arg_named(co, nargs, k, rec_str(in->obj)))
                 r->stable_args[k] = 0;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether e reads an argument that names one object for the whole call:
@@ -327,8 +325,8 @@ int rec_is_stable_arg(rec *r, const upy_expr *e) {
         nargs = (uint32_t)upy_seq_len(co->varnames);
     if (nargs > SPILL_MAX_ARGS)
         nargs = SPILL_MAX_ARGS;
-    if (!r->stable_args && find_stable_args(r, nargs))
-        return -1;
+    if (!r->stable_args)
+        RETURN_IF_ERROR(find_stable_args(r, nargs));
     for (k = 0; k < nargs; k++)
         if (r->stable_args[k] && is_arg_named(co, nargs, k, e->u.name))
             return 1;
@@ -359,7 +357,7 @@ int rec_hold_store(rec *r) {
         if (h.id > r->held_newest)
             r->held_newest = h.id;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* What runs, in the order the code computed it: a value to assign to a
@@ -401,11 +399,9 @@ static int add_value_step(rec *r, upy_expr *value, pending *chain,
                           uint32_t id, uint8_t *kept, spill_step *steps,
                           uint32_t *n, upy_ptr_vec *out) {
     int stable;
-    if (close_chain(r, chain))
-        return -1;
+    RETURN_IF_ERROR(close_chain(r, chain));
     stable = rec_is_stable_arg(r, value);
-    if (stable < 0)
-        return -1;
+    RETURN_IF_ERROR(stable);
     if (stable) {
         if (kept)
             *kept = 1;
@@ -414,7 +410,7 @@ static int add_value_step(rec *r, upy_expr *value, pending *chain,
     steps[*n].id = id;
     steps[*n].value = value;
     steps[(*n)++].store = NULL;
-    return 0;
+    return SUCCESS;
 }
 
 /* The values waiting now, the held-back stores, and the values that
@@ -428,7 +424,7 @@ static int collect_steps(rec *r, uint32_t top, spill_step *steps, uint32_t *n,
         if (is_waiting_value(v) &&
             add_value_step(r, v->expr, open_chain(v), v->id, &v->kept, steps,
                            n, out))
-            return -1;
+            return ERROR;
     }
     for (k = 0; k < r->multi.len; k++) {
         steps[*n].id = r->multi_items[k].id;
@@ -437,10 +433,10 @@ static int collect_steps(rec *r, uint32_t top, spill_step *steps, uint32_t *n,
     }
     for (k = 0; k < r->held.len; k++) {
         held_value *h = &r->held.items[k];
-        if (add_value_step(r, h->expr, h->chain, h->id, NULL, steps, n, out))
-            return -1;
+        RETURN_IF_ERROR(
+            add_value_step(r, h->expr, h->chain, h->id, NULL, steps, n, out));
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether evaluating e may read or bind name: a name or walrus target in
@@ -538,8 +534,8 @@ int rec_del_passes_waiting(rec *r, const upy_stmt *s, upy_ptr_vec *out) {
     }
     /* The source no longer runs in the bytecode's order: said as for a
      * temporary. */
-    if (waiting && note_kept(r, out))
-        return -1;
+    if (waiting)
+        RETURN_IF_ERROR(note_kept(r, out));
     return 1;
 }
 
@@ -552,34 +548,31 @@ int rec_spill(rec *r, uint32_t top, upy_ptr_vec *out) {
     for (k = r->base; k < top; k++)
         n += is_waiting_value(&r->stack[k]);
     if (n == 0 && r->multi.len == 0)
-        return 0;
+        return SUCCESS;
     steps = upy_arena_array(r->arena, n + r->multi.len + r->held.len + 1,
                             sizeof *steps);
     if (!steps)
         return rec_oom(r);
     n = 0;
-    if (collect_steps(r, top, steps, &n, out))
-        return -1;
+    RETURN_IF_ERROR(collect_steps(r, top, steps, &n, out));
     qsort(steps, n, sizeof *steps, by_id);
     for (k = 0; k < n; k++) {
         upy_expr *e = steps[k].value;
         if (steps[k].store) {
             /* A held-back store runs where its value was computed. */
-            if (emit_assign_to(r, steps[k].store->target, steps[k].store->value,
-                               out))
-                return -1;
+            RETURN_IF_ERROR(emit_assign_to(r, steps[k].store->target,
+                                           steps[k].store->value, out));
             continue;
         }
         if (rec_is_spilled(e) || e->kind == UPY_E_CONST)
             continue;
-        if (spill_shared_in(r, e, &budget, out))
-            return -1;
+        RETURN_IF_ERROR(spill_shared_in(r, e, &budget, out));
         if (!rec_is_spilled(e) && spill_node(r, e, out))
-            return -1;
+            return ERROR;
     }
     r->multi.len = 0;
     r->held.len = 0;
-    return 0;
+    return SUCCESS;
 }
 
 int rec_spilled_below(const rec *r, uint32_t from, uint32_t to) {
@@ -599,11 +592,10 @@ int rec_mutate_copy(rec *r, sval *target, const char *method, upy_expr *arg,
     if (!call || !func || !args)
         return rec_oom(r);
     /* The values under the mutation, and the copied object itself. */
-    if (rec_spill(r, r->sp, out))
-        return -1;
+    RETURN_IF_ERROR(rec_spill(r, r->sp, out));
     if (!rec_is_spilled(target->expr) && !is_plain_leaf(target->expr) &&
         spill_node(r, target->expr, out))
-        return -1;
+        return ERROR;
     func->u.attr.value = target->expr;
     func->u.attr.attr = method;
     args[0] = arg;
@@ -612,7 +604,7 @@ int rec_mutate_copy(rec *r, sval *target, const char *method, upy_expr *arg,
     call->u.call.args.len = 1;
     s = rec_stmt(r, UPY_S_EXPR);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.expr = call;
     return rec_emit(r, out, s);
 }

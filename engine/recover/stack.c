@@ -14,7 +14,7 @@ int rec_oom(rec *r) {
                  "out of memory while recovering %s",
                  rec_str(r->code->name) ? rec_str(r->code->name) : "code");
     }
-    return -1;
+    return ERROR;
 }
 
 int rec_push_sval(rec *r, sval v) {
@@ -26,7 +26,7 @@ int rec_push_sval(rec *r, sval v) {
         r->stack = grown;
     }
     r->stack[r->sp++] = v;
-    return 0;
+    return SUCCESS;
 }
 
 int rec_push(rec *r, sv_kind kind, upy_expr *expr) {
@@ -134,10 +134,9 @@ int rec_push_function(rec *r, pending_kind kind, upy_stmt *stmt,
     p->kind = kind;
     p->stmt = stmt;
     p->value = value;
-    if (rec_push(r, SV_FUNCTION, NULL))
-        return -1;
+    RETURN_IF_ERROR(rec_push(r, SV_FUNCTION, NULL));
     r->stack[r->sp - 1].pend = p;
-    return 0;
+    return SUCCESS;
 }
 
 upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind) {
@@ -179,14 +178,14 @@ static int runs_in_place(const upy_stmt *s) {
 int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s) {
     int deferred;
     if (!s)
-        return -1;
+        return ERROR;
     deferred = rec_del_passes_waiting(r, s, out);
     if (deferred < 0 ||
         (!deferred && (runs_in_place(s) || r->multi.len) && rec_spill(r, r->sp, out)))
-        return -1;
+        return ERROR;
     /* A value the spill named is no statement any more. */
     if (s->kind == UPY_S_EXPR && rec_is_spilled(s->u.expr))
-        return 0;
+        return SUCCESS;
     if (r->placeholders > r->placeholders_marked) {
         /* Never a silent `...`: the statement gets a comment. */
         upy_stmt *note = upy_stmt_new(r->arena, UPY_S_UNRECOVERED);
@@ -203,5 +202,5 @@ int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s) {
     }
     if (upy_vec_push(r->arena, out, s))
         return rec_oom(r);
-    return 0;
+    return SUCCESS;
 }

@@ -39,7 +39,7 @@ static int emit_assign(rec *r, upy_expr_list targets, upy_expr *value,
                        upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_ASSIGN);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.assign.targets = targets;
     s->u.assign.value = value;
     return rec_emit(r, out, s);
@@ -66,20 +66,20 @@ static int bind(rec *r, pending *p, uint32_t slot, upy_expr *target,
     if (p->kind == P_TARGET) {
         p->result = target;
         p->complete = 1;
-        return 0;
+        return SUCCESS;
     }
     if (slot >= p->n)
-        return 0;
+        return SUCCESS;
     if ((int32_t)slot == p->star) {
         upy_expr *star = new_expr(r, UPY_E_STARRED);
         if (!star)
-            return -1;
+            return ERROR;
         star->u.operand = target;
         target = star;
     }
     p->elts[slot] = target;
     if (++p->filled < p->n)
-        return 0;
+        return SUCCESS;
     return finish_unpack(r, p, out);
 }
 
@@ -89,7 +89,7 @@ static int bind(rec *r, pending *p, uint32_t slot, upy_expr *target,
 static int finish_unpack(rec *r, pending *p, upy_ptr_vec *out) {
     p->result = new_expr(r, UPY_E_TUPLE);
     if (!p->result)
-        return -1;
+        return ERROR;
     p->result->u.elts.items = p->elts;
     p->result->u.elts.len = p->n;
     p->complete = 1;
@@ -128,12 +128,11 @@ int rec_unpack(rec *r, const upy_nin *in, sval v, upy_ptr_vec *out) {
         return finish_unpack(r, p, out);
     /* The first element ends up on top. */
     for (k = n; k-- > 0;) {
-        if (rec_push(r, SV_BIND, NULL))
-            return -1;
+        RETURN_IF_ERROR(rec_push(r, SV_BIND, NULL));
         r->stack[r->sp - 1].pend = p;
         r->stack[r->sp - 1].slot = k;
     }
-    return 0;
+    return SUCCESS;
 }
 
 static void attach_chain(rec *r, const upy_expr *e, pending *p) {
@@ -175,7 +174,7 @@ upy_expr *rec_chain_as_walrus(rec *r, pending *p) {
 int rec_finish_chain(rec *r, sval v, upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_EXPR);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.expr = rec_chain_as_walrus(r, v.pend);
     return rec_emit(r, out, s);
 }
@@ -220,7 +219,7 @@ static int flush_multi(rec *r, upy_ptr_vec *out) {
     multi_store *items = (multi_store *)r->multi_items;
     upy_expr *targets, *values;
     if (n == 0 || values_pending(r, NULL))
-        return 0;
+        return SUCCESS;
     for (i = 1; i < n; i++) {
         multi_store m = items[i];
         for (j = i; j > 0 && items[j - 1].id > m.id; j--)
@@ -230,7 +229,7 @@ static int flush_multi(rec *r, upy_ptr_vec *out) {
     targets = new_expr(r, UPY_E_TUPLE);
     values = new_expr(r, UPY_E_TUPLE);
     if (!targets || !values)
-        return -1;
+        return ERROR;
     targets->u.elts.items = upy_arena_array(r->arena, n, sizeof(upy_expr *));
     values->u.elts.items = upy_arena_array(r->arena, n, sizeof(upy_expr *));
     if (!targets->u.elts.items || !values->u.elts.items)
@@ -260,8 +259,7 @@ static int add_multi(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
     items[r->multi.len].value = v.expr;
     items[r->multi.len].id = v.id;
     r->multi.len++;
-    if (rec_hold_store(r))
-        return -1;
+    RETURN_IF_ERROR(rec_hold_store(r));
     return flush_multi(r, out);
 }
 
@@ -336,7 +334,7 @@ static int store_import(rec *r, upy_expr *target, sval v, upy_ptr_vec *out) {
         v.pend->complete = 1;
         return rec_emit(r, out, s);
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* In a module or class body, `x: T = v` stores v to x and then T to
@@ -362,7 +360,7 @@ static int emit_annotation(rec *r, const char *name, upy_expr *annotation,
                            upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_ANNASSIGN), *prev;
     if (!s)
-        return -1;
+        return ERROR;
     s->u.annassign.target = rec_name(r, name);
     s->u.annassign.annotation = rec_annotation(r, annotation);
     s->u.annassign.simple = 1;
@@ -383,7 +381,7 @@ int rec_store(rec *r, upy_expr *target, sval v, int swappable,
               upy_ptr_vec *out) {
     const char *annotated;
     if (!target)
-        return -1;
+        return ERROR;
     switch ((sv_kind)v.kind) {
     case SV_BIND:
         return v.pend ? bind(r, v.pend, v.slot, target, out) : 0;
@@ -397,7 +395,7 @@ int rec_store(rec *r, upy_expr *target, sval v, int swappable,
         break;
     case SV_SAVED:
         /* 3.12+: an inlined comprehension restoring a local. */
-        return 0;
+        return SUCCESS;
     default:
         break;
     }
@@ -406,7 +404,7 @@ int rec_store(rec *r, upy_expr *target, sval v, int swappable,
         if (upy_vec_push(r->arena, &p->targets, target))
             return rec_oom(r);
         if (values_pending(r, p->value))
-            return 0;
+            return SUCCESS;
         p->complete = 1;
         return emit_assign(r, upy_vec_exprs(&p->targets), p->value, out);
     }
@@ -419,13 +417,13 @@ int rec_store(rec *r, upy_expr *target, sval v, int swappable,
         if (upy_vec_push(r->arena, &p->targets, target))
             return rec_oom(r);
         attach_chain(r, v.expr, p);
-        return 0;
+        return SUCCESS;
     }
     if (v.inplace && v.expr && v.expr->kind == UPY_E_BINOP &&
         same_target(target, v.expr->u.binop.left)) {
         upy_stmt *s = rec_stmt(r, UPY_S_AUGASSIGN);
         if (!s)
-            return -1;
+            return ERROR;
         s->u.augassign.target = v.expr->u.binop.left;
         s->u.augassign.op = v.expr->u.binop.op;
         s->u.augassign.value = v.expr->u.binop.right;
@@ -445,11 +443,10 @@ int rec_flush(rec *r, uint32_t base, upy_ptr_vec *out) {
         if (v.kind == SV_VALUE && v.expr && !rec_kept_across(&v)) {
             upy_stmt *s = rec_stmt(r, UPY_S_EXPR);
             if (!s)
-                return -1;
+                return ERROR;
             s->u.expr = v.expr;
-            if (rec_emit(r, out, s))
-                return -1;
+            RETURN_IF_ERROR(rec_emit(r, out, s));
         }
     }
-    return 0;
+    return SUCCESS;
 }

@@ -65,8 +65,8 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
             return (int)i;
         st = rec_eval(r, i, out);
         if (st < 0)
-            return -1;
-        if (st > 0)
+            return ERROR;
+        if (st == NOT_THIS)
             return (int)i;
         if (r->sp <= r->base)
             r->stmt_start = i + 1;
@@ -86,9 +86,9 @@ static int loop_jump(rec *r, int32_t target, const region *rg,
     if (target == UPY_NO_BLOCK)
         return 0;
     if (is_break(rg, target))
-        return emit_simple(r, out, UPY_S_BREAK) ? -1 : 1;
+        return emit_simple(r, out, UPY_S_BREAK) ? ERROR : 1;
     if (target == rg->cont)
-        return emit_simple(r, out, UPY_S_CONTINUE) ? -1 : 1;
+        return emit_simple(r, out, UPY_S_CONTINUE) ? ERROR : 1;
     return 0;
 }
 
@@ -140,10 +140,10 @@ static int emit_return(rec *r, const region *rg, uint32_t at,
     upy_stmt *s;
     int st = rec_generic_return(r, v, out);
     if (st)
-        return st < 0 ? -1 : 0;
+        return st < 0 ? ERROR : SUCCESS;
     s = rec_stmt(r, UPY_S_RETURN);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.value = unfused_const(r, at, rec_value(r, v));
     /* `return None` and a bare `return` are the same code. */
     if (rec_is_const_none(s->u.value)) {
@@ -271,7 +271,7 @@ int rec_skip_copy(rec *r, uint32_t at, uint32_t orig, uint32_t n) {
             }
         }
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* The with exit the compiler puts before each way out of a with body:
@@ -393,7 +393,7 @@ static int find_under_lists(rec *r) {
             blocks[start[x + 1]++] = b;
     r->under_start = start;
     r->under_blocks = blocks;
-    return 0;
+    return SUCCESS;
 }
 
 /* The blocks of the body [from, end] of a statement whose handler is h,
@@ -418,12 +418,12 @@ static int body_walk_start(rec *r, body_walk *w, int32_t from, int32_t end,
     w->h = h;
     w->k = w->k_end = 0;
     if (h == UPY_NO_BLOCK)
-        return 0;
+        return SUCCESS;
     if (!r->under_start && find_under_lists(r))
-        return -1;
+        return ERROR;
     w->k = r->under_start[h];
     w->k_end = r->under_start[h + 1];
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether block b (after a block h protects) is entered by falling off
@@ -638,7 +638,7 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
     if (u.copy == 1 && rest != 2)
         return 0;
     return rec_skip_copy(r, at, fstart, u.copy == 1 ? n - 1 : u.at + u.copy)
-               ? -1
+               ? ERROR
                : 1;
 }
 
@@ -742,8 +742,7 @@ static int skip_split_copy(rec *r, int32_t b, int32_t start, int32_t end,
             !copy_to_exit(r, at, fstart, flen, e) ||
             branch_joins_return(r, at, fstart, flen, e))
             continue;
-        if (rec_skip_copy(r, at, fstart, flen))
-            return -1;
+        RETURN_IF_ERROR(rec_skip_copy(r, at, fstart, flen));
         skip_exit_copies(r, at, fstart, flen, at + flen, e);
         return 1;
     }
@@ -798,7 +797,7 @@ static int skip_returning_copy(rec *r, int32_t b, int32_t start, int32_t end,
         st = rec_returning_finally_copy(r, at, fstart, &m);
         if (st <= 0) {
             if (st < 0)
-                return -1;
+                return ERROR;
             continue;
         }
         for (e = at + m; e + 1 < r->ncode.count && e < at + m + 8 &&
@@ -808,7 +807,7 @@ static int skip_returning_copy(rec *r, int32_t b, int32_t start, int32_t end,
         if (!is_exit(r, e, start, end) || copy_end_before(r, e) != at + m)
             continue;
         if (ins(r, e)->op == N_RETURN && inherits_line(r, at, m))
-            return rec_skip_copy(r, at, fstart, m) ? -1 : 1;
+            return rec_skip_copy(r, at, fstart, m) ? ERROR : 1;
         /* (A break or continue leaves through the copy too, or runs into
          * the code after the loop: not read so yet.  The copy's returns,
          * left unskipped, are to be placed, or the output marked: the
@@ -858,10 +857,9 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
     uint32_t last = UINT32_MAX; /* the exit whose copy was looked for */
     uint32_t pops;
     if (flen == 0)
-        return 0;
+        return SUCCESS;
     returns = rec_finally_returns(r, fstart, flen);
-    if (body_walk_start(r, &w, from, end, h))
-        return -1;
+    RETURN_IF_ERROR(body_walk_start(r, &w, from, end, h));
     while ((b = body_walk_next(r, &w)) >= 0) {
         uint32_t e = blk(r, b)->end - 1, stop;
         /* (The copies of the exits of withs around the try, marked skipped
@@ -879,7 +877,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         if (!found && returns && (h != UPY_NO_BLOCK || b < end))
             found = skip_returning_copy(r, b, start, end, fstart, flen);
         if (found < 0)
-            return -1;
+            return ERROR;
         if (found)
             continue;
         if (!is_exit(r, e, start, end) || e == last)
@@ -887,7 +885,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
         last = e;
         found = skip_finally_return_copy(r, e, fstart, flen);
         if (found < 0)
-            return -1;
+            return ERROR;
         if (found)
             continue;
         stop = copy_end_before(r, e);
@@ -912,11 +910,10 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
             runs_under_body_handler(r, stop - flen, fstart, flen, e) ||
             runs_under_own_handler(r, stop - flen, fstart))
             continue;
-        if (rec_skip_copy(r, stop - flen, fstart, flen))
-            return -1;
+        RETURN_IF_ERROR(rec_skip_copy(r, stop - flen, fstart, flen));
         skip_exit_copies(r, stop - flen, fstart, flen, stop, e);
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* --- if ----------------------------------------------------------------- */
@@ -1124,7 +1121,7 @@ static int emit_if(rec *r, uint32_t start, upy_expr *test, upy_ptr_vec *body,
                    upy_ptr_vec *orelse, upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_IF);
     if (!s)
-        return -1;
+        return ERROR;
     rec_set_start(r, s, start);
     s->u.if_.test = test;
     s->u.if_.body = upy_vec_stmts(body);
@@ -1646,12 +1643,11 @@ static int else_back_to_loop(rec *r, int32_t on_false, const region *rg,
     region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
     if (((upy_stmt *)body->items[body->len - 1])->kind == UPY_S_CONTINUE)
         body->len--;
-    if (rec_region(r, on_false, &else_rg, orelse))
-        return -1;
+    RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, orelse));
     if (orelse->len &&
         ((upy_stmt *)orelse->items[orelse->len - 1])->kind == UPY_S_CONTINUE)
         orelse->len--;
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether blocks [from, to) go on only to the header of loop, the last
@@ -1880,7 +1876,7 @@ static int then_with_leaves_region(const rec *r, const region *rg,
 static int emit_const_return(rec *r, uint32_t at, upy_ptr_vec *out) {
     upy_stmt *s = rec_stmt(r, UPY_S_RETURN);
     if (!s)
-        return -1;
+        return ERROR;
     rec_set_start(r, s, at);
     s->u.value = rec_const(r, ins(r, at)->obj);
     if (!s->u.value)
@@ -1932,7 +1928,7 @@ static int runs_off_into_return(rec *r, int32_t b, const region *rg,
         rg->loop == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count ||
         b == rg->loop || r->done[b] || !returns_load(r, b, N_LOAD_CONST) ||
         blk(r, b - 1)->next != b || blk(r, b - 1)->jump != rg->loop)
-        return 0;
+        return SUCCESS;
     r->done[b] = 1;
     *next = UPY_NO_BLOCK;
     return emit_const_return(r, blk(r, b)->start, out);
@@ -1974,7 +1970,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     /* An assert: its test may go on straight to break / continue (the
      * last statement of a loop body, 3.12+), so it is looked for first. */
     if (rec_assert(r, c, rg, next, out))
-        return 0;
+        return SUCCESS;
     /* Both branches leave the region (the body of a try, ending at the end
      * of its protected range), one by the lone jump of a break or
      * continue: that is the branch's statement, the other is where the
@@ -2000,8 +1996,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         on_false == rg->cont && !c->prefer_negated && inside(rg, on_true) &&
         on_true < rg->end && falls_to_loop(r, rg)) {
         region then_rg = rec_sub_region(rg, on_true, rg->end, rg->follow);
-        if (rec_region(r, on_true, &then_rg, &body))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body));
         /* Its end goes back to the loop anyway. */
         if (body.len &&
             ((upy_stmt *)body.items[body.len - 1])->kind == UPY_S_CONTINUE)
@@ -2013,7 +2008,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
      * jump of `if c: break` into the condition). */
     if (is_break(rg, on_true) || on_true == rg->cont) {
         if (loop_jump(r, on_true, rg, &body) < 0)
-            return -1;
+            return ERROR;
         *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
@@ -2029,19 +2024,16 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         /* Running off the body runs into that break: a jump back to the
          * header in it is a `continue` of its own. */
         then_rg.falls_to_loop = 0;
-        if (rec_region(r, on_true, &then_rg, &body))
-            return -1;
-        if (emit_if(r, c->start, test, &body, NULL, out))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body));
+        RETURN_IF_ERROR(emit_if(r, c->start, test, &body, NULL, out));
         *next = UPY_NO_BLOCK;
         return emit_simple(r, out, UPY_S_BREAK);
     }
     if (is_break(rg, on_false) || on_false == rg->cont) {
         if (loop_jump(r, on_false, rg, &body) < 0)
-            return -1;
+            return ERROR;
         *next = on_true;
-        if (emit_if(r, c->start, c->negated, &body, NULL, out))
-            return -1;
+        RETURN_IF_ERROR(emit_if(r, c->start, c->negated, &body, NULL, out));
         return runs_off_into_return(r, on_true, rg, next, out);
     }
     /* A branch straight to a copy of the function's return (the bottom
@@ -2049,8 +2041,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
      * own, failing to a copy of the return after the loop). */
     if (leaves_by_return_copy(r, on_false, rg) &&
         !leaves_by_return_copy(r, on_true, rg)) {
-        if (emit_const_return(r, blk(r, on_false)->start, &body))
-            return -1;
+        RETURN_IF_ERROR(emit_const_return(r, blk(r, on_false)->start, &body));
         r->done[on_false] = 1;
         *next = on_true;
         return emit_if(r, c->start, c->negated, &body, NULL, out);
@@ -2062,8 +2053,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         region else_rg = rec_sub_region(rg, on_false, on_true, on_true);
         r->done[pass_jump] = 1;
         r->done[blk(r, c->last)->next] = 1;
-        if (rec_region(r, on_false, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
         *next = on_true;
         return emit_if(r, c->start, test, &body, &orelse, out);
     }
@@ -2074,7 +2064,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         region then_rg = rec_sub_region(rg, on_true, rg->end, rg->end);
         if (rec_region(r, on_true, &then_rg, &body) ||
             loop_jump(r, lone_loop_jump(r, rg, rg->end), rg, &body) < 0)
-            return -1;
+            return ERROR;
         r->done[rg->end] = 1;
         *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
@@ -2110,14 +2100,12 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     then_rg.falls_to_loop =
         els_end == UPY_NO_BLOCK && !saved &&
         then_goes_to_loop(r, c, rg, on_true, on_false, then_end);
-    if (rec_region(r, on_true, &then_rg, &body))
-        return -1;
+    RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body));
     if (saved) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, way_out);
         memcpy(r->stack, saved, sp * sizeof *saved);
         r->sp = sp;
-        if (rec_region(r, on_false, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
         *next = way_out;
     } else if (els_end == UPY_NO_BLOCK && on_false < rg->end &&
                ends_finally(r, on_true, then_end, rg)) {
@@ -2125,15 +2113,13 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (finally_goes_on_after(r, rg))
             return rec_fail_region(r, c->first, rg, out);
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
-        if (rec_region(r, on_false, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
         *next = r->exit_block;
     } else if (els_end == rg->end && on_false < els_end &&
                (tail_end = else_runs_past_body(r, rg, on_true, on_false,
                                                &way_out)) != UPY_NO_BLOCK) {
         region else_rg = rec_sub_region(rg, on_false, tail_end, way_out);
-        if (rec_region(r, on_false, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
         /* (A block of the tail the walk did not read as its break,
          * continue or return would be lost: not recovered.) */
         for (tb = rg->end; tb < tail_end; tb++)
@@ -2142,8 +2128,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = way_out;
     } else if (els_end != UPY_NO_BLOCK && on_false < els_end) {
         region else_rg = rec_sub_region(rg, on_false, els_end, els_end);
-        if (rec_region(r, on_false, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
         *next = els_end;
     } else if (then_rg.falls_to_loop && body.len) {
         /* At the end of a loop body, the then part goes back to the loop
@@ -2152,49 +2137,42 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
          * for it rather than thread the then part's jumps to the loop; a
          * lone jump there is a written one.)  The then part was read as
          * running off to the loop: an if ending it has no `continue`. */
-        if (else_back_to_loop(r, on_false, rg, &body, &orelse))
-            return -1;
+        RETURN_IF_ERROR(else_back_to_loop(r, on_false, rg, &body, &orelse));
         *next = UPY_NO_BLOCK;
-        if (emit_if(r, c->start, test, &body, &orelse, out))
-            return -1;
+        RETURN_IF_ERROR(emit_if(r, c->start, test, &body, &orelse, out));
         /* Where an enclosing region goes on elsewhere, as above. */
         return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
     } else if (then_never_runs_off(r, c, rg, then_end, &body) ||
                then_with_runs_off(r, c, rg, then_end, &body)) {
-        if (else_back_to_loop(r, on_false, rg, &body, &orelse))
-            return -1;
+        RETURN_IF_ERROR(else_back_to_loop(r, on_false, rg, &body, &orelse));
         *next = UPY_NO_BLOCK;
     } else if (else_is_written_continue(r, c, rg, then_end, &body)) {
         /* The else part alone keeps its `continue`; the then part's is
          * the loop's own way back, where the region runs off. */
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->end);
         body.len--;
-        if (rec_region(r, on_false, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
         *next = UPY_NO_BLOCK;
     } else if (on_false == c->on_false && on_false < rg->end &&
                chain_else(r, c, &body)) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
         uint32_t m, k;
-        if (rec_region(r, on_false, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
         *next = r->exit_block;
         /* The code after the if / else, copied into both. */
         m = copied_tail(r, &body, &orelse);
         body.len -= m;
         orelse.len -= m;
-        if (emit_if(r, c->start, test, &body, &orelse, out))
-            return -1;
+        RETURN_IF_ERROR(emit_if(r, c->start, test, &body, &orelse, out));
         /* (Statements emitted once already, into the else part.) */
         for (k = 0; k < m; k++)
             if (upy_vec_push(r->arena, out, orelse.items[orelse.len + k]))
                 return rec_oom(r);
-        return 0;
+        return SUCCESS;
     } else if (then_with_leaves_region(r, rg, on_false, &body, &ret,
                                        &copy_len)) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
-        if (rec_region(r, on_false, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
         *next = r->exit_block;
         if (copy_len) {
             /* The copy of the code after the region is that code's. */
@@ -2263,9 +2241,9 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
     r->done[fb] = 1;
     stop = rec_run(r, f->start, f->end - 1, rg, &tmp);
     if (stop < 0)
-        return -1;
+        return ERROR;
     if (rec_eval(r, f->end - 1, &tmp) < 0)
-        return -1;
+        return ERROR;
     s = tmp.len ? tmp.items[tmp.len - 1] : NULL;
     if (!s || s->kind != UPY_S_ASSERT)
         return 0;
@@ -2275,8 +2253,7 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
     rec_unshow_const(r, s->u.assert_.test);
     s->u.assert_.test = test;
     *next = ok;
-    if (rec_emit(r, out, s))
-        return -1;
+    RETURN_IF_ERROR(rec_emit(r, out, s));
     return 1;
 }
 
@@ -2655,7 +2632,7 @@ static uint32_t bind_target(rec *r, int32_t b, uint32_t i, pending *target,
             rec_pop(r);
             return i + 1;
         }
-        if (rec_eval(r, i, out) != 0)
+        if (rec_eval(r, i, out) != SUCCESS)
             break;
         i++;
     }
@@ -2723,7 +2700,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
 
     target = rec_new_target(r);
     if (!target || rec_push(r, SV_BIND, NULL))
-        return -1;
+        return ERROR;
     r->stack[r->sp - 1].pend = target;
     r->base = depth;
     first =
@@ -2739,18 +2716,16 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = first;
-    if (rec_region(r, body_start, &body_rg, &body))
-        return -1;
+    RETURN_IF_ERROR(rec_region(r, body_start, &body_rg, &body));
     r->sp = depth - 1;
     r->base = rg->base;
     if (brk > exit) {
         region else_rg = rec_sub_region(rg, exit, brk, brk);
-        if (rec_region(r, exit, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, exit, &else_rg, &orelse));
     }
     s = rec_stmt(r, UPY_S_FOR);
     if (!s)
-        return -1;
+        return ERROR;
     /* A compound statement starts at its first code (here the iterable),
      * not where its body left r->stmt_start: the order of co_names and
      * co_consts is read against where statements start (try.c). */
@@ -2779,7 +2754,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         r->stmt_start = stmt_start;
         if (comp) {
             r->stack[depth - 2].expr = comp;
-            return 0;
+            return SUCCESS;
         }
         /* Its element is no statement (the loop body holds it as a
          * yield), so the loop cannot stand as one: shown unrecovered, the
@@ -2789,10 +2764,9 @@ static int structure_for(rec *r, int32_t header, const region *rg,
                                             : r->ncode.count,
                         "comprehension");
         r->stack[depth - 2].expr = rec_placeholder(r);
-        return 0;
+        return SUCCESS;
     }
-    if (rec_emit(r, out, s))
-        return -1;
+    RETURN_IF_ERROR(rec_emit(r, out, s));
     /* Past an else part, the breaks go where those of the loop around
      * go (to the jump of a `break` after this loop, or on, threaded): so
      * does the end of the else part.  Running off the region's end would
@@ -2802,7 +2776,7 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         (brk == rg->brk ||
          (is_loop_exit_jump(r, brk) && blk(r, brk)->jump == rg->brk)))
         return emit_simple(r, out, UPY_S_BREAK);
-    return 0;
+    return SUCCESS;
 }
 
 int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
@@ -2811,14 +2785,14 @@ int rec_inlined_loop(rec *r, int32_t b, const region *rg, int32_t *next,
     int st;
     *next = UPY_NO_BLOCK;
     if (!holds_inlined_loop(r, rg))
-        return 1;
+        return NOT_THIS;
     /* (The code before the FOR_ITER ran already, as the branch's.) */
     r->resume_block = b;
     r->resume_at = blk(r, b)->end - 1;
     st = structure_for(r, b, rg, next, out);
     r->resume_block = UPY_NO_BLOCK;
     r->base = base;
-    return st < 0 ? -1 : 0;
+    return st < 0 ? ERROR : SUCCESS;
 }
 
 /* Where the `while True:` loop at header whose last back edge comes
@@ -3115,7 +3089,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     r->moved_exit = UPY_NO_BLOCK;
     if (rec_region(r, header, &body_rg, &body) ||
         (runs_into && emit_simple(r, &body, UPY_S_BREAK)))
-        return -1;
+        return ERROR;
     r->sp = rg->base;
     if (r->moved_exit != UPY_NO_BLOCK) {
         brk = r->moved_exit;
@@ -3133,7 +3107,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     r->moved_exit_at = outer_moved_at;
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
-        return -1;
+        return ERROR;
     rec_set_start(r, s, blk(r, header)->start);
     s->u.while_.test = rec_true(r, blk(r, header)->start);
     s->u.while_.body = loop_body(r, &body);
@@ -3449,11 +3423,10 @@ static int tail_into_body(rec *r, int32_t from, int32_t to,
     uint32_t k;
     if (!body->len ||
         ((upy_stmt *)body->items[body->len - 1])->kind != UPY_S_BREAK)
-        return rec_fail_region(r, from, &tail_rg, body) < 0 ? -1 : 0;
+        return rec_fail_region(r, from, &tail_rg, body) < 0 ? ERROR : SUCCESS;
     brk = body->items[--body->len];
     r->done[from] = 0;
-    if (rec_region(r, from, &tail_rg, &tail))
-        return -1;
+    RETURN_IF_ERROR(rec_region(r, from, &tail_rg, &tail));
     r->sp = body_rg->base;
     for (k = 0; k < tail.len; k++)
         if (upy_vec_push(r->arena, body, tail.items[k]))
@@ -3530,10 +3503,9 @@ int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
     inner_rg.brk_ends_finally = 0;
     inner_rg.brk_threaded = UPY_NO_BLOCK;
     inner_rg.falls_to_loop = 0;
-    if (structure_while_true(r, header, &inner_rg, &after, body) < 0)
-        return -1;
+    RETURN_IF_ERROR(structure_while_true(r, header, &inner_rg, &after, body));
     if (after == UPY_NO_BLOCK || !inside(body_rg, after))
-        return 0;
+        return SUCCESS;
     return rec_region(r, after, body_rg, body);
 }
 
@@ -3554,7 +3526,7 @@ static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
- * when true.  Returns 1 when that is the shape found, 0 when not. */
+ * when true.  SUCCESS when that is the shape found, NOT_THIS when not. */
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far, clause_end,
@@ -3569,13 +3541,13 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
 
     if (header == UPY_NO_BLOCK || anchor == UPY_NO_BLOCK || anchor == header ||
         (header != c->last + 1 && !(gap = chain_gap(r, c, header))))
-        return 0;
+        return NOT_THIS;
     if (!bottom_test(r, header, c->start, test_len, gap, &bottom)) {
         if (gap)
-            return 0;
+            return NOT_THIS;
         if (c->start != blk(r, c->first)->start ||
             !top_only_test(r, c->first) || !rest_of_top_test(r, c))
-            return 0;
+            return NOT_THIS;
         /* The test heads the loop; the body is what it holds into. */
         header = c->first;
         top_only = 1;
@@ -3592,7 +3564,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
          * right after the loop.) */
         if (exit == last + 1 && c->first != c->last &&
             test_leaves_past(r, c, exit))
-            return 0;
+            return NOT_THIS;
     }
     /* The test's failing jump into the middle of the loop's blocks, to code
      * outside the loop: the body ends there, and the blocks of the loop
@@ -3614,7 +3586,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         if (exit >= (int32_t)r->cfg.count || blk(r, exit)->jump != anchor ||
             blk(r, exit)->end - blk(r, exit)->start != 1 ||
             ins(r, blk(r, exit)->start)->op != N_JUMP)
-            return 0;
+            return NOT_THIS;
         anchor = exit;
     }
     /* The test's false outcome went on through the jump that leaves the
@@ -3637,7 +3609,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
         anchor = exit;
     }
     if (anchor < exit || anchor > rg->end)
-        return 0;
+        return NOT_THIS;
     if (!top_only)
         rec_skip_range(r, bottom, blk(r, last)->end - bottom);
     brk = break_target(r, body_start, exit, rg, &far);
@@ -3667,23 +3639,22 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     body_rg.brk_ends_finally = ends_finally;
     r->done[body_start] = 0;
     if (inner_end != UPY_NO_BLOCK) {
-        if (rec_inner_while_true(r, header, inner_end, &body_rg, &body))
-            return -1;
+        RETURN_IF_ERROR(
+            rec_inner_while_true(r, header, inner_end, &body_rg, &body));
     } else if (rec_region(r, body_start, &body_rg, &body)) {
-        return -1;
+        return ERROR;
     }
     if (tail_breaks &&
         tail_into_body(r, exit, c->on_false, &body_rg, &body) < 0)
-        return -1;
+        return ERROR;
     r->sp = rg->base;
     if (brk > anchor) {
         region else_rg = rec_sub_region(rg, anchor, brk, brk);
-        if (rec_region(r, anchor, &else_rg, &orelse))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, anchor, &else_rg, &orelse));
     }
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
-        return -1;
+        return ERROR;
     rec_set_start(r, s, c->start);
     s->u.while_.test = test;
     /* With no copy of the test at the bottom, the body cannot end by
@@ -3697,9 +3668,8 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
                 : brk;
     if (tail_breaks)
         *next = c->on_false;
-    if (rec_emit(r, out, s))
-        return -1;
-    return 1;
+    RETURN_IF_ERROR(rec_emit(r, out, s));
+    return SUCCESS;
 }
 
 /* --- with --------------------------------------------------------------- */
@@ -4044,7 +4014,8 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
 
 /* Where a with statement goes on when __exit__ swallowed an exception:
  * after the handler's POP_TOP; POP_EXCEPT; POP_TOP; POP_TOP.  Sets *block
- * and *offset (instructions into it); returns 0, or -1 when not found. */
+ * and *offset (instructions into it): SUCCESS, or NOT_THIS when not
+ * found. */
 static int with_suppress_follow(rec *r, int32_t handler, int32_t *block,
                                 uint32_t *offset) {
     uint32_t i, limit = r->ncode.count;
@@ -4057,19 +4028,19 @@ static int with_suppress_follow(rec *r, int32_t handler, int32_t *block,
                 const upy_block *pb = blk(r, r->cfg.block_of[i + 3]);
                 *block = pb->next;
                 *offset = 0;
-                return *block == UPY_NO_BLOCK ? -1 : 0;
+                return *block == UPY_NO_BLOCK ? NOT_THIS : SUCCESS;
             }
             if (ins(r, i + 4)->op == N_JUMP) {
                 *block = blk(r, b)->jump;
                 *offset = 0;
-                return 0;
+                return SUCCESS;
             }
             *block = b;
             *offset = i + 4 - blk(r, b)->start;
-            return 0;
+            return SUCCESS;
         }
     }
-    return -1;
+    return NOT_THIS;
 }
 
 /* The first instruction at or after i not skipped. */
@@ -4124,9 +4095,8 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
         with_suppress_follow(r, handler, &sb, &soff) ||
         blk(r, sb)->start + soff == from + exit_len ||
         rec_same_code(r, at, past_clause_pops(r, blk(r, sb)->start + soff), 2))
-        return 0;
-    if (emit_const_return(r, at, body))
-        return -1;
+        return SUCCESS;
+    RETURN_IF_ERROR(emit_const_return(r, at, body));
     /* The exit and the return, in blocks of their own where handlers
      * change, are this statement's. */
     for (k = from; k < at + 2; k++) {
@@ -4136,7 +4106,7 @@ static int return_in_body(rec *r, int32_t handler, uint32_t from,
     }
     *cont = sb;
     *cont_offset = soff;
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether statement s leaves the code around it: break, continue, return
@@ -4176,36 +4146,34 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
     int placed = 0;
     if (with_suppress_follow(r, handler, &sb, &soff) ||
         *cont >= (int32_t)r->cfg.count || sb >= (int32_t)r->cfg.count)
-        return 0;
+        return SUCCESS;
     at = blk(r, *cont)->start + *cont_offset;
     s_at = blk(r, sb)->start + soff;
     if (at >= r->ncode.count || s_at >= r->ncode.count ||
         rec_jumped_to(r, at) == rec_jumped_to(r, s_at))
-        return 0;
+        return SUCCESS;
     wb = r->cfg.block_of[at];
     n = blk(r, wb)->end - at;
     if (n == blk(r, r->cfg.block_of[s_at])->end - s_at &&
         rec_same_code(r, at, s_at, n))
-        return 0;
+        return SUCCESS;
     /* A break of the `while True:` around, on the line of a NOP before
      * the exit's copy, whose code after the loop the compiler moved in
      * place of that break: the loop goes on there, after the break. */
     if (exit_from < at &&
         moved_exit_after(r, wb, at, ins(r, exit_from)->lead_line, rg)) {
-        if (emit_simple(r, body, UPY_S_BREAK))
-            return -1;
+        RETURN_IF_ERROR(emit_simple(r, body, UPY_S_BREAK));
         r->moved_exit = wb;
         r->moved_exit_at = at;
         *cont = sb;
         *cont_offset = soff;
-        return 0;
+        return SUCCESS;
     }
     last = ins(r, blk(r, wb)->end - 1)->op;
     if (last == N_RETURN || last == N_JUMP) {
         r->resume_block = wb;
         r->resume_at = at;
-        if (rec_region(r, wb, rg, body))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, wb, rg, body));
         r->resume_block = UPY_NO_BLOCK;
         placed = body->len == len + 1 &&
                  is_way_out((const upy_stmt *)body->items[len]);
@@ -4218,7 +4186,7 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
     }
     *cont = sb;
     *cont_offset = soff;
-    return 0;
+    return SUCCESS;
 }
 
 /* Where __exit__ swallowed an exception, the with goes on into a copy of
@@ -4341,7 +4309,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
 
     if (!target || rec_push(r, SV_WITH_EXIT, NULL) ||
         rec_push(r, SV_BIND, NULL))
-        return -1;
+        return ERROR;
     r->stack[r->sp - 1].pend = target;
     depth = r->sp - 1;
     if (is_async && k < blk(r, b)->end && ins(r, k)->op == N_AWAIT)
@@ -4366,8 +4334,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = k;
-    if (rec_region(r, body_start, &body_rg, &body))
-        return -1;
+    RETURN_IF_ERROR(rec_region(r, body_start, &body_rg, &body));
     /* Skip the normal exit, __exit__(None, None, None); without one (the
      * body never ends normally) the with goes on where the handler goes
      * when __exit__ swallows an exception. */
@@ -4387,7 +4354,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     if (exit_len && handler != UPY_NO_BLOCK &&
         return_in_body(r, handler, blk(r, cont)->start, exit_len, &cont,
                        &exit_len, &body))
-        return -1;
+        return ERROR;
     if (!exit_len && handler != UPY_NO_BLOCK) {
         if (with_suppress_follow(r, handler, &cont, &exit_len))
             cont = UPY_NO_BLOCK;
@@ -4400,7 +4367,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     r->base = rg->base;
     if (exit_len && handler != UPY_NO_BLOCK &&
         way_out_in_body(r, handler, rg, exit_from, &cont, &exit_len, &body))
-        return -1;
+        return ERROR;
     s = rec_stmt(r, UPY_S_WITH);
     item = upy_arena_alloc(r->arena, sizeof *item);
     if (!s || !item)
@@ -4506,8 +4473,8 @@ static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
 /* Where the handlers of a try in region rg go on past its end, to code
  * only they reach (see only_handlers_reach): that code is the rest of the
  * region, laid out after the handlers, with a jump back to where the
- * region goes on.  Walks it into out: 1 when block *b is such code (*b
- * gets where it goes on), 0 when not, -1 on error. */
+ * region goes on.  Walks it into out: SUCCESS when block *b is such code
+ * (*b gets where it goes on), NOT_THIS when not, ERROR on error. */
 static int cold_rest(rec *r, int32_t *b, const region *rg, upy_ptr_vec *out) {
     region crg;
     int32_t h;
@@ -4516,14 +4483,13 @@ static int cold_rest(rec *r, int32_t *b, const region *rg, upy_ptr_vec *out) {
     if (*b < rg->end || *b >= (int32_t)r->cfg.count || *b == rg->brk ||
         r->done[*b] || !nested_in(r, blk(r, *b)->handler, rg->handler, &h) ||
         !only_handlers_reach(r, *b, rg->start, rg->end))
-        return 0;
+        return NOT_THIS;
     crg = *rg;
     crg.start = *b;
     crg.end = cold_end(r, *b);
-    if (rec_region(r, *b, &crg, out))
-        return -1;
+    RETURN_IF_ERROR(rec_region(r, *b, &crg, out));
     *b = r->exit_block;
-    return 1;
+    return SUCCESS;
 }
 
 int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
@@ -4638,7 +4604,7 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
             base--;
         if (ins(r, i)->op == N_RETURN) {
             r->done[*b] = 1;
-            return emit_return(r, rg, i, out) ? -1 : 1;
+            return emit_return(r, rg, i, out) ? ERROR : 1;
         }
         /* (The name cleanup may end its block: under the handler of a
          * try around the clause, the RETURN after it is a block of its
@@ -4653,8 +4619,8 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
         }
         st = rec_eval(r, i, out);
         if (st < 0)
-            return -1;
-        if (st > 0)
+            return ERROR;
+        if (st == NOT_THIS)
             break;
     next:
         if (i + 1 == bb->end && r->sp > base &&
@@ -4698,7 +4664,7 @@ static void drop_copied_statements(const rec *r, const upy_block *bb,
 static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     if (b < 0 || b >= (int32_t)r->cfg.count) {
         r->exit_block = UPY_NO_BLOCK;
-        return 0;
+        return SUCCESS;
     }
     if (inside(rg, b) && is_exit_copy(r, b) &&
         ins(r, blk(r, b)->end - 1)->op == N_RETURN) {
@@ -4713,7 +4679,7 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         stop = rec_run(r, start, bb->end - 1, rg, out);
         r->resume_block = UPY_NO_BLOCK;
         if (stop < 0)
-            return -1;
+            return ERROR;
         r->done[b] = 1;
         r->exit_block = UPY_NO_BLOCK;
         /* (Or the loop's exit, copied in place of a break.) */
@@ -4727,14 +4693,14 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     if (r->sp > rg->base && !r->done[b]) {
         int st = finish_statement(r, &b, rg, out);
         if (st < 0)
-            return -1;
+            return ERROR;
         if (st > 0) {
             r->exit_block = UPY_NO_BLOCK;
-            return 0;
+            return SUCCESS;
         }
     }
     r->exit_block = b;
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether the two top slots are a comparison and the middle operand a
@@ -5614,7 +5580,7 @@ static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return,
                                 int moved) {
     upy_stmt *s = rec_stmt(r, UPY_S_BREAK);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.break_.value = rec_value(r, rec_pop(r));
     s->u.break_.to_return = to_return;
     s->u.break_.moved = (uint8_t)moved;
@@ -5790,12 +5756,12 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         int stop, st;
 
         if (r->failed)
-            return -1;
+            return ERROR;
         if ((!inside(rg, b) && b != rg->loop) || b >= (int32_t)r->cfg.count) {
             st = cold_rest(r, &b, rg, out);
             if (st < 0)
-                return -1;
-            if (st)
+                return ERROR;
+            if (st == SUCCESS)
                 continue;
             if (pops_into_break(r, b, rg) || loop_breaks_outer(r, b, rg, out))
                 return emit_simple(r, out, UPY_S_BREAK);
@@ -5804,10 +5770,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         if (returns_through_clauses(r, b, rg)) {
             st = finish_statement(r, &b, rg, out);
             if (st < 0)
-                return -1;
+                return ERROR;
             if (st > 0) {
                 r->exit_block = UPY_NO_BLOCK;
-                return 0;
+                return SUCCESS;
             }
         }
         bb = blk(r, b);
@@ -5842,7 +5808,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                     st = loop_jump(r, bb->jump, rg, out);
                     if (st) {
                         r->done[b] = 1;
-                        return st < 0 ? -1 : 0;
+                        return st < 0 ? ERROR : SUCCESS;
                     }
                 }
                 return leave(r, b, rg, out);
@@ -5853,21 +5819,21 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 st = rec_try(r, b, h, rg, &next, out);
                 b = next;
                 if (st < 0)
-                    return -1;
+                    return ERROR;
                 continue;
             }
         }
         if (r->done[b]) {
             r->exit_block = UPY_NO_BLOCK;
             if (loop_jump(r, b, rg, out))
-                return 0;
+                return SUCCESS;
             /* The lone jump ending the region, which the statement around
              * took as its own way out (a then part's jump over the else
              * part): a test in the region that jumps there was read
              * through it, so the region ran on to it.  It holds no code,
              * and the statement around placed its jump. */
             if (b + 1 == rg->end && is_loop_exit_jump(r, b))
-                return 0;
+                return SUCCESS;
             /* So is such a jump straight to where the region goes on (an
              * else part that starts at the jump over the handlers of its
              * try, which the body's last if statement took as its way
@@ -5875,7 +5841,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             if (is_loop_exit_jump(r, b) && bb->jump == rg->follow &&
                 rg->follow != UPY_NO_BLOCK) {
                 r->exit_block = rg->follow;
-                return 0;
+                return SUCCESS;
             }
             /* And a lone forward jump where the code after a try goes on,
              * over the try's handlers, that the body's last if statement
@@ -5920,7 +5886,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             else
                 st = structure_while_true(r, b, rg, &next, out);
             if (st < 0)
-                return -1;
+                return ERROR;
             b = next;
             continue;
         }
@@ -5961,16 +5927,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             r->stmt_start = start;
         stop = rec_run(r, start, bb->end, rg, out);
         if (stop < 0)
-            return -1;
+            return ERROR;
         if ((uint32_t)stop < bb->end - 1 || (uint32_t)stop == bb->end ||
             !upy_nin_ends_block(ins(r, (uint32_t)stop))) {
             uint32_t resume = 0;
             if ((uint32_t)stop < bb->end &&
                 ins(r, (uint32_t)stop)->op == N_BEFORE_WITH) {
                 next = UPY_NO_BLOCK;
-                if (structure_with(r, b, (uint32_t)stop, rg, &next, &resume,
-                                   out))
-                    return -1;
+                RETURN_IF_ERROR(structure_with(r, b, (uint32_t)stop, rg, &next,
+                                               &resume, out));
                 b = next;
                 /* (The with may go on past the last block, at the end of
                  * corrupt code: the top of the loop leaves there.) */
@@ -5991,8 +5956,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
              * region unrecovered when the code does not read as one). */
             if ((uint32_t)stop < bb->end && r->sp == rg->base + 1) {
                 next = UPY_NO_BLOCK;
-                if (rec_match(r, b, (uint32_t)stop, rg, &next, out))
-                    return -1;
+                RETURN_IF_ERROR(
+                    rec_match(r, b, (uint32_t)stop, rg, &next, out));
                 b = next;
                 continue;
             }
@@ -6041,11 +6006,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             if (is_finally_exit(r, rg, (uint32_t)stop) &&
                 rg->loop != UPY_NO_BLOCK && rg->loop >= rg->finally_start)
                 return rec_fail_region(r, b, rg, out);
-            return 0;
+            return SUCCESS;
         case N_RAISE:
             if (rec_eval(r, (uint32_t)stop, out))
-                return -1;
-            return 0;
+                return ERROR;
+            return SUCCESS;
         case N_JUMP:
             if (r->skip[stop]) {
                 b = bb->jump;
@@ -6053,10 +6018,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             }
             st = loop_jump(r, bb->jump, rg, out);
             if (st)
-                return st < 0 ? -1 : 0;
+                return st < 0 ? ERROR : SUCCESS;
             if (!inside(rg, bb->jump)) {
                 r->exit_block = bb->jump;
-                return 0;
+                return SUCCESS;
             }
             b = bb->jump;
             continue;
@@ -6073,42 +6038,37 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                  * spill.c): it is a statement's, they stay under it.  (A
                  * store held back as part of a multiple assignment tells
                  * the same: such an assignment has no test in it.) */
-                if (rec_spill(r, r->sp - 1, out))
-                    return -1;
+                RETURN_IF_ERROR(rec_spill(r, r->sp - 1, out));
                 values = 1;
             }
             if (values > 1 ||
                 (bb->ipdom != UPY_NO_BLOCK &&
                  blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1) ||
                 (values == 1 && is_returned_ifexp(r, b, rg))) {
-                next = UPY_NO_BLOCK;
-                if (rec_cond_expr(r, b, rg, &next, out))
-                    return -1;
-                b = next;
-                r->resume_block = b;
-                r->resume_at = r->cond_resume;
+                rec_resume way;
+                RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &way, out));
+                b = r->resume_block = way.block;
+                r->resume_at = way.at;
                 continue;
             }
             c.start = r->stmt_start;
-            if (rec_condition(r, b, rg, &c, out))
-                return -1;
+            RETURN_IF_ERROR(rec_condition(r, b, rg, &c, out));
             next = UPY_NO_BLOCK;
             st = structure_while(r, &c, rg, &next, out);
             if (st < 0)
-                return -1;
-            if (st == 0 && structure_if(r, &c, rg, &next, out))
-                return -1;
+                return ERROR;
+            if (st == NOT_THIS)
+                RETURN_IF_ERROR(structure_if(r, &c, rg, &next, out));
             b = next;
             continue;
         }
-        case N_JUMP_IF_OR_POP:
-            next = UPY_NO_BLOCK;
-            if (rec_cond_expr(r, b, rg, &next, out))
-                return -1;
-            b = next;
-            r->resume_block = b;
-            r->resume_at = r->cond_resume;
+        case N_JUMP_IF_OR_POP: {
+            rec_resume way;
+            RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &way, out));
+            b = r->resume_block = way.block;
+            r->resume_at = way.at;
             continue;
+        }
         default:
             return rec_fail_region(r, b, rg, out);
         }
@@ -6116,5 +6076,5 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     if (b != UPY_NO_BLOCK && r->sp > rg->base)
         return leave(r, b, rg, out);
     r->exit_block = b;
-    return 0;
+    return SUCCESS;
 }

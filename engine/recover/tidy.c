@@ -517,11 +517,11 @@ static void exit_range(const rec *r, const upy_stmt_list *l, uint32_t a,
 static int index_none_loads(rec *r) {
     uint32_t i, n = 0;
     if (r->none_loads)
-        return 0;
+        return SUCCESS;
     r->none_loads = upy_arena_array_uncleared(r->scratch, r->ncode.count + 1,
                                               sizeof *r->none_loads);
     if (!r->none_loads)
-        return -1;
+        return ERROR;
     r->none_slot = -1;
     for (i = 0; i < r->ncode.count; i++) {
         const upy_nin *in = ins(r, i);
@@ -532,7 +532,7 @@ static int index_none_loads(rec *r) {
         r->none_loads[n++] = i;
     }
     r->n_none_loads = n;
-    return 0;
+    return SUCCESS;
 }
 
 static int line_order(const void *a, const void *b) {
@@ -548,17 +548,17 @@ static int line_order(const void *a, const void *b) {
 static int index_lines(rec *r) {
     uint32_t i;
     if (r->by_line)
-        return 0;
+        return SUCCESS;
     r->by_line = upy_arena_array_uncleared(r->scratch, r->ncode.count + 1,
                                            sizeof *r->by_line);
     if (!r->by_line)
-        return -1;
+        return ERROR;
     for (i = 0; i < r->ncode.count; i++) {
         r->by_line[i].line = ins(r, i)->line;
         r->by_line[i].at = i;
     }
     qsort(r->by_line, r->ncode.count, sizeof *r->by_line, line_order);
-    return 0;
+    return SUCCESS;
 }
 
 /* The first instruction of rec.by_line on `line` or after it. */
@@ -631,7 +631,7 @@ static int order_says_tail_after_b(uint8_t *const where[2], const size_t n[2]) {
  * for the first slot, a docstring's, that None takes where there is
  * none). */
 static int32_t none_slot_of(rec *r, int with_none) {
-    return with_none && !index_none_loads(r) ? r->none_slot : -1;
+    return with_none && index_none_loads(r) == SUCCESS ? r->none_slot : -1;
 }
 
 /* The co_names (table 0) or co_consts (table 1) entry instruction i
@@ -679,7 +679,7 @@ static int index_entry_uses(rec *r, int table) {
     u->start = upy_arena_array(r->scratch, n + 2, sizeof *u->start);
     fill = upy_arena_array(r->scratch, n + 1, sizeof *fill);
     if (!u->start || !fill)
-        return -1;
+        return ERROR;
     for (i = 0; i < r->ncode.count; i++)
         if (r->table_entries[table][i] >= 0)
             u->start[r->table_entries[table][i] + 1]++;
@@ -690,11 +690,11 @@ static int index_entry_uses(rec *r, int table) {
     }
     u->at = upy_arena_array_uncleared(r->scratch, total + 1, sizeof *u->at);
     if (!u->at)
-        return -1;
+        return ERROR;
     for (i = 0; i < r->ncode.count; i++)
         if (r->table_entries[table][i] >= 0)
             u->at[fill[r->table_entries[table][i]]++] = i;
-    return 0;
+    return SUCCESS;
 }
 
 /* How many of the uses at[0, n) (ascending) are before instruction i. */
@@ -764,9 +764,9 @@ static int copies_of(rec *r, uint32_t t0, uint32_t t1) {
                                               sizeof *r->copies);
         r->in_copy = upy_arena_array(r->scratch, r->ncode.count + 1, 1);
         if (!r->copies || !r->in_copy)
-            return -1;
+            return ERROR;
     } else if (r->copies_t0 == t0 && r->copies_t1 == t1) {
-        return 0;
+        return SUCCESS;
     }
     mark_copies(r, 0);
     for (k = first_on_line(r, line);
@@ -780,19 +780,19 @@ static int copies_of(rec *r, uint32_t t0, uint32_t t1) {
     r->copies_t0 = t0;
     r->copies_t1 = t1;
     mark_copies(r, 1);
-    return 0;
+    return SUCCESS;
 }
 
 /* The code counted as T's for p, in *out, ascending and disjoint: T's
  * code, its copy in A, T's own code (o0, o1) and T's other copies on
- * its lines (copies_of, found before).  Returns their count, or -1.
+ * its lines (copies_of, found before).  Returns their count, or ERROR.
  * The copies are sorted already: the three others go in among them. */
 static int tail_spans(rec *r, const else_places *p, span **out) {
     span own[3] = {{p->c0, p->c1}, {p->t0, p->t1}, {p->o0, p->o1}};
     uint32_t n = r->n_copies, k = 0, j = 0, m = 0;
     span *s = upy_arena_array_uncleared(r->scratch, n + 3, sizeof *s);
     if (!s)
-        return -1;
+        return ERROR;
     qsort(own, 3, sizeof *own, span_order);
     while (k < n || j < 3)
         s[m++] = j == 3 || (k < n && r->copies[k].from < own[j].from)
@@ -1355,7 +1355,7 @@ static int hoist_else_tail(rec *r, upy_stmt_list *body, upy_stmt *s) {
             break;
     }
     if (m > orelse->len)
-        return 0;
+        return SUCCESS;
     items = upy_arena_array(r->arena, body->len + m, sizeof *items);
     if (!items)
         return rec_oom(r);
@@ -1365,7 +1365,7 @@ static int hoist_else_tail(rec *r, upy_stmt_list *body, upy_stmt *s) {
     orelse->len -= m;
     body->items = items;
     body->len += m;
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether match statement s ends each way it goes on in a copy of tail
@@ -1416,7 +1416,7 @@ static int fold_match_default(rec *r, upy_stmt_list *body, uint32_t k) {
             break;
     }
     if (k + 1 + m > body->len)
-        return 0;
+        return SUCCESS;
     cases = upy_arena_array(r->arena, n + 1, sizeof *cases);
     if (!cases)
         return rec_oom(r);
@@ -1440,7 +1440,7 @@ static int fold_match_default(rec *r, upy_stmt_list *body, uint32_t k) {
     s->u.match.n_cases = n;
     memmove(body->items + k + 1, tail.items, m * sizeof *tail.items);
     body->len = k + 1 + m;
-    return 0;
+    return SUCCESS;
 }
 
 /* The copies of the statements after the last if of body that end its
@@ -1913,17 +1913,17 @@ static int move_to_loop_else(rec *r, upy_stmt_list *body, uint32_t k,
     uint32_t n = j - k - 1;
     upy_stmt **items;
     if (!n)
-        return 0;
+        return SUCCESS;
     items = upy_arena_array(r->arena, n, sizeof *items);
     if (!items)
-        return -1;
+        return ERROR;
     memcpy(items, body->items + k + 1, n * sizeof *items);
     orelse->items = items;
     orelse->len = n;
     memmove(body->items + k + 1, body->items + j,
             (body->len - j) * sizeof *items);
     body->len -= n;
-    return 0;
+    return SUCCESS;
 }
 
 /* The most instructions of a return the compiler copies (see
@@ -1990,11 +1990,12 @@ static void settle_loop(rec *r, upy_stmt_list *body, uint32_t k,
             break;
     if (t.agree && !orelse->len &&
         (j < body->len || is_tail_return(r, after, t.to_return)))
-        t.settled = move_to_loop_else(r, body, k, j, orelse) == 0;
+        t.settled = move_to_loop_else(r, body, k, j, orelse) == SUCCESS;
     else if (t.agree && t.moved && !orelse->len && k + 1 < body->len &&
              body->items[body->len - 1]->kind == UPY_S_RAISE)
-        t.settled = move_to_loop_else(r, body, k, body->len, orelse) == 0 &&
-                    append_moved_return(r, body, &t) == 0;
+        t.settled =
+            move_to_loop_else(r, body, k, body->len, orelse) == SUCCESS &&
+            append_moved_return(r, body, &t) == SUCCESS;
     settle_tail_breaks(loop_body, UPY_LIST_BRANCH, s, &t);
 }
 

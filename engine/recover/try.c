@@ -33,11 +33,10 @@ static int enter_handler(rec *r, int32_t h, uint32_t try_depth) {
     if (r->sp > depth)
         r->sp = depth;
     while (r->sp < depth)
-        if (rec_push(r, SV_LASTI, NULL))
-            return -1;
+        RETURN_IF_ERROR(rec_push(r, SV_LASTI, NULL));
     if (rec_push(r, SV_PREV_EXC, NULL) || rec_push(r, SV_EXC, NULL))
-        return -1;
-    return 0;
+        return ERROR;
+    return SUCCESS;
 }
 
 /* Whether an instruction ends a statement: what a finally body's first
@@ -97,9 +96,9 @@ static int clause_type(rec *r, uint32_t i, int32_t *b, const region *rg,
     while (guard++ < 64) {
         const upy_block *bb = blk(r, *b);
         int stop = rec_run(r, i, bb->end, rg, out);
-        int32_t resume;
+        rec_resume resume;
         if (stop < 0)
-            return -1;
+            return ERROR;
         if ((uint32_t)stop != bb->end - 1)
             return -2;
         if (ins(r, (uint32_t)stop)->op == N_POP_JUMP_IF && stop > 0 &&
@@ -109,12 +108,11 @@ static int clause_type(rec *r, uint32_t i, int32_t *b, const region *rg,
         if (ins(r, (uint32_t)stop)->op != N_POP_JUMP_IF &&
             ins(r, (uint32_t)stop)->op != N_JUMP_IF_OR_POP)
             return -2;
-        if (rec_cond_expr(r, *b, rg, &resume, out))
-            return -1;
-        if (resume == UPY_NO_BLOCK)
+        RETURN_IF_ERROR(rec_cond_expr(r, *b, rg, &resume, out));
+        if (resume.block == UPY_NO_BLOCK)
             return -2;
-        *b = resume;
-        i = r->cond_resume;
+        *b = resume.block;
+        i = resume.at;
     }
     return -2;
 }
@@ -154,10 +152,9 @@ static int clause_body(rec *r, uint32_t start, int32_t end_block,
     r->resume_block = b;
     r->resume_at = start;
     r->exit_block = UPY_NO_BLOCK;
-    if (rec_region(r, b, &crg, body))
-        return -1;
+    RETURN_IF_ERROR(rec_region(r, b, &crg, body));
     *exit = r->exit_block;
-    return 0;
+    return SUCCESS;
 }
 
 /* The length of the exit block the compiler may copy at instruction i: up
@@ -205,7 +202,7 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
             int stop = clause_type(r, clause, &cb, rg, out);
             sval match;
             if (stop == -1)
-                return -1;
+                return ERROR;
             if (stop < 0)
                 return rec_fail_region(r, cb, rg, out);
             cbb = blk(r, cb);
@@ -232,14 +229,13 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
         r->done[r->cfg.block_of[body_start]] = 0;
         /* A clause's code ends at the next clause, the last one at the
          * handler's cleanup block, which closes the handler's code. */
-        if (clause_body(r, body_start,
-                        next_clause != UPY_NO_BLOCK ? next_clause
-                        : blk(r, h)->handler != UPY_NO_BLOCK &&
-                                blk(r, h)->handler > h
-                            ? blk(r, h)->handler
-                            : rg->end,
-                        hd->name, base, rg->handler, rg, &body, &exit))
-            return -1;
+        RETURN_IF_ERROR(clause_body(
+            r, body_start,
+            next_clause != UPY_NO_BLOCK ? next_clause
+            : blk(r, h)->handler != UPY_NO_BLOCK && blk(r, h)->handler > h
+                ? blk(r, h)->handler
+                : rg->end,
+            hd->name, base, rg->handler, rg, &body, &exit));
         hd->body = upy_vec_stmts(&body);
         if (upy_vec_push(r->arena, &handlers, hd))
             return rec_oom(r);
@@ -253,8 +249,7 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
             break;
         /* The next clause starts from the same handler state. */
         r->sp = base;
-        if (rec_push(r, SV_EXC, NULL))
-            return -1;
+        RETURN_IF_ERROR(rec_push(r, SV_EXC, NULL));
         clause = blk(r, next_clause)->start;
     }
     s->u.try_.handlers = upy_arena_array(
@@ -264,7 +259,7 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
     for (guard = 0; guard < (int)handlers.len; guard++)
         s->u.try_.handlers[guard] = *(upy_handler *)handlers.items[guard];
     s->u.try_.n_handlers = handlers.len;
-    return 0;
+    return SUCCESS;
 }
 
 /* --- the code after the try, copied into a clause's way out ---------- */
@@ -719,7 +714,7 @@ static int index_order_users(rec *r) {
     }
     for (kind = 0; kind < 3; kind++)
         r->n_order_users[kind] = counts[kind];
-    return 0;
+    return SUCCESS;
 }
 
 static int find_normal_reach(rec *r);
@@ -841,7 +836,7 @@ static int entry_uses_of(rec *r, int table, entry_uses *u) {
         upy_arena_array_uncleared(r->scratch, u->n + 1, sizeof *u->handler);
     u->after = upy_arena_array_uncleared(r->scratch, u->n + 1, 1);
     u->elsewhere = upy_arena_array_uncleared(r->scratch, u->n + 1, 1);
-    return u->first && u->handler && u->after && u->elsewhere ? 0 : -1;
+    return u->first && u->handler && u->after && u->elsewhere ? SUCCESS : ERROR;
 }
 
 /* For each block x, the latest start of a handler entry that dominates x
@@ -862,7 +857,7 @@ static int handler_ancestry(const rec *r, int32_t *handler_at,
             *chain =
                 upy_arena_array_uncleared(r->scratch, n + 1, sizeof *chain);
     if (!latest || !chain)
-        return -1;
+        return ERROR;
     /* (latest[x]: the latest start of x and the blocks above it;
      * INT32_MIN until found.) */
     for (x = 0; x < n; x++)
@@ -887,7 +882,7 @@ static int handler_ancestry(const rec *r, int32_t *handler_at,
                 handler ? up : (p == UPY_NO_BLOCK ? -1 : above_handler[p]);
         }
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* The plain uses (handler_ancestry) of the entries of table: the first of
@@ -902,7 +897,7 @@ static int index_plain_users(rec *r, int table, entry_uses *u,
     u->unplain =
         upy_arena_array_uncleared(r->scratch, n + 1, sizeof *u->unplain);
     if (!u->plain_first || !u->unplain)
-        return -1;
+        return ERROR;
     for (e = 0; e < u->n; e++)
         u->plain_first[e] = UINT32_MAX;
     u->n_unplain = 0;
@@ -915,7 +910,7 @@ static int index_plain_users(rec *r, int table, entry_uses *u,
         else if (u->plain_first[en] == UINT32_MAX)
             u->plain_first[en] = i;
     }
-    return 0;
+    return SUCCESS;
 }
 
 static order_evidence *order_tables(rec *r) {
@@ -1048,7 +1043,7 @@ static int index_jumps(rec *r) {
             to[fill[ins(r, i)->target]++] = i;
     r->jumps_to_start = start;
     r->jumps_to = to;
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether the body of the try with handler h jumps to block exit, where
@@ -1193,7 +1188,7 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
         return 0;
     brk = rec_stmt(r, UPY_S_BREAK);
     if (!brk)
-        return -1;
+        return ERROR;
     rec_set_start(r, brk, cc->at);
     if (moved) {
         r->moved_exit = r->cfg.block_of[cc->at];
@@ -1264,7 +1259,7 @@ static int strip_break_copies_in(rec *r, const region *rg, upy_stmt_list *L,
         if (x->kind == UPY_S_IF &&
             (strip_break_copies_in(r, rg, &x->u.if_.body, 1) ||
              strip_break_copies_in(r, rg, &x->u.if_.orelse, 1)))
-            return -1;
+            return ERROR;
     }
     k = copy_in_clause(r, L, &at, &n);
     if (in_if && k < L->len &&
@@ -1273,7 +1268,7 @@ static int strip_break_copies_in(rec *r, const region *rg, upy_stmt_list *L,
          is_moved_break(r, rg, at, n))) {
         upy_stmt *brk = rec_stmt(r, UPY_S_BREAK);
         if (!brk)
-            return -1;
+            return ERROR;
         rec_set_start(r, brk, at);
         if (!rec_same_code(r, blk(r, rg->brk)->start, at, n)) {
             r->moved_exit = r->cfg.block_of[at];
@@ -1282,18 +1277,18 @@ static int strip_break_copies_in(rec *r, const region *rg, upy_stmt_list *L,
         L->items[k] = brk;
         L->len = k + 1;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* strip_break_copies_in for each clause of try s. */
 static int strip_break_copies(rec *r, const region *rg, upy_stmt *s) {
     uint32_t h;
     if (rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count)
-        return 0;
+        return SUCCESS;
     for (h = 0; h < s->u.try_.n_handlers; h++)
-        if (strip_break_copies_in(r, rg, &s->u.try_.handlers[h].body, 0))
-            return -1;
-    return 0;
+        RETURN_IF_ERROR(
+            strip_break_copies_in(r, rg, &s->u.try_.handlers[h].body, 0));
+    return SUCCESS;
 }
 
 /* Takes the copies of the n instructions at `code` off the ends of the
@@ -1340,10 +1335,9 @@ static int walk_rest(rec *r, const region *rg, int32_t exit, int32_t *follow,
     region rest_rg = *rg;
     rest_rg.start = exit;
     r->exit_block = UPY_NO_BLOCK;
-    if (rec_region(r, exit, &rest_rg, after))
-        return -1;
+    RETURN_IF_ERROR(rec_region(r, exit, &rest_rg, after));
     *follow = r->exit_block;
-    return 0;
+    return SUCCESS;
 }
 
 /* Moves the first n_else statements of after to the else part. */
@@ -1357,7 +1351,7 @@ static int move_to_else(rec *r, upy_ptr_vec *after, uint32_t n_else,
         after->items += n_else;
         after->len -= n_else;
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether the rest of region rg after a try goes on at block follow, past
@@ -1396,8 +1390,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
     uint32_t end, k, n_else;
     int32_t b2;
     int copy_after = 1;
-    if (walk_rest(r, rg, exit, follow, after))
-        return -1;
+    RETURN_IF_ERROR(walk_rest(r, rg, exit, follow, after));
     if (cc) {
         /* The rest ends in the copy's statements (as many), or does not
          * reach the code after the try. */
@@ -1415,7 +1408,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
             copy_after = 0;
         } else {
             if (break_copy(r, rg, s, cc) < 0)
-                return -1;
+                return ERROR;
             cc = NULL;
         }
     }
@@ -1425,8 +1418,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
         end = b2 < (int32_t)r->cfg.count ? blk(r, b2)->start : r->ncode.count;
         n_else = else_by_order(r, h, exit, rg->brk, after, end);
     }
-    if (move_to_else(r, after, n_else, orelse))
-        return -1;
+    RETURN_IF_ERROR(move_to_else(r, after, n_else, orelse));
     if (cc) {
         if (!after->len && copy_after)
             for (k = 0; k < cc->tail.len; k++)
@@ -1434,7 +1426,7 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
                     return rec_oom(r);
         strip_clause_copies(r, s, cc, NULL);
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether block `exit`, where the body of a try at the end of region rg
@@ -1479,7 +1471,7 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
         if (copy_of_block(r, *follow, cc))
             strip_clause_copies(r, s, cc, NULL);
         else if (break_copy(r, rg, s, cc) < 0)
-            return -1;
+            return ERROR;
         return 0;
     }
     if (exit == UPY_NO_BLOCK) {
@@ -1513,8 +1505,8 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
         return 1;
     }
     r->sp = depth_after;
-    if (rest_after_try(r, h, rg, exit, s, cc, follow, orelse, after))
-        return -1;
+    RETURN_IF_ERROR(
+        rest_after_try(r, h, rg, exit, s, cc, follow, orelse, after));
     return 1;
 }
 
@@ -1526,7 +1518,7 @@ static int find_normal_reach(rec *r) {
     uint8_t *reach = upy_arena_array(r->scratch, r->cfg.count, 1);
     uint32_t sp = 0;
     if (!stack || !reach)
-        return -1;
+        return ERROR;
     memset(reach, 2, r->cfg.count);
     stack[sp++] = 0;
     reach[0] = 1;
@@ -1544,7 +1536,7 @@ static int find_normal_reach(rec *r) {
             }
     }
     r->normal_reach = reach;
-    return 0;
+    return SUCCESS;
 }
 
 int rec_is_cold(rec *r, uint32_t i) {
@@ -1969,7 +1961,7 @@ static int copy_split_from_return(const rec *r, int32_t end, int32_t ret) {
  * blocks: its copies of the finally body (and of enclosing with exits),
  * then the RETURN, falling through blocks of their own.  Those belong to
  * the body too; *unwind_from is the first of them (left alone when there
- * are none).  -1 when out of memory. */
+ * are none).  ERROR when out of memory. */
 static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
                                    const region *rg, uint32_t fstart,
                                    uint32_t flen, int32_t *unwind_from) {
@@ -1985,8 +1977,8 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
         else if (!body_goes_on(r, ret, h) &&
                  !copy_split_from_return(r, end, ret))
             ret = end;
-        if (rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen))
-            return -1;
+        RETURN_IF_ERROR(
+            rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen));
         x = rec_protected_end(r, b, h, rg);
         if (x <= end)
             break;
@@ -1994,13 +1986,12 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
         end = x;
     }
     ret = return_after(r, end, rg, fstart, flen);
-    if (ret > end &&
-        rec_skip_finally(r, b, ret, end + 1, UPY_NO_BLOCK, fstart, flen))
-        return -1;
+    if (ret > end)
+        RETURN_IF_ERROR(
+            rec_skip_finally(r, b, ret, end + 1, UPY_NO_BLOCK, fstart, flen));
     /* (And once the body's end is known, the handlers of trys in it laid
      * out after it.) */
-    if (rec_skip_finally(r, b, end, ret + 1, h, fstart, flen))
-        return -1;
+    RETURN_IF_ERROR(rec_skip_finally(r, b, end, ret + 1, h, fstart, flen));
     /* (The branch's RETURN is the body's, which goes on after it: the
      * protected range took in the copies before it, skipped.) */
     if (branch_return != UPY_NO_BLOCK && ret == end && branch_return >= end)
@@ -2479,8 +2470,7 @@ static int copy_without_handlers(rec *r, uint32_t at, uint32_t first,
                !rec_ends_finally_early(r, i + run, end) &&
                map[i + run - first] == map[i - first] + run)
             run++;
-        if (rec_skip_copy(r, map[i - first], i, run))
-            return -1;
+        RETURN_IF_ERROR(rec_skip_copy(r, map[i - first], i, run));
     }
     for (i = first; i < end; i++) {
         int32_t t = ins(r, i)->target, ct;
@@ -2610,10 +2600,9 @@ static int claim_mapped_copy(rec *r, const uint32_t *pos, const uint32_t *over,
                over[k + run - first] == UINT32_MAX &&
                !tail_copy_length(r, k + run, end))
             run++;
-        if (rec_skip_copy(r, p, k, run))
-            return -1;
+        RETURN_IF_ERROR(rec_skip_copy(r, p, k, run));
     }
-    return 0;
+    return SUCCESS;
 }
 
 /* The copy of a finally body whose last statement follows a try, on the
@@ -2675,8 +2664,7 @@ static int copy_joining_tail(rec *r, uint32_t at, uint32_t first, uint32_t *n) {
     st = copy_matches_map(r, pos, first, end);
     if (st <= 0)
         return st;
-    if (claim_mapped_copy(r, pos, over, first, end))
-        return -1;
+    RETURN_IF_ERROR(claim_mapped_copy(r, pos, over, first, end));
     *n = j - at;
     return 1;
 }
@@ -2837,8 +2825,7 @@ static int try_star(rec *r, int32_t h, uint32_t at, int32_t exit,
     rec_skip_range(r, blk(r, h)->start + 1, first - blk(r, h)->start - 1);
     rec_pop(r);
     for (i = 0; i < 3; i++)
-        if (rec_push(r, SV_EXC, NULL))
-            return -1;
+        RETURN_IF_ERROR(rec_push(r, SV_EXC, NULL));
     base = r->sp;
 
     for (at = first;;) {
@@ -2856,7 +2843,7 @@ static int try_star(rec *r, int32_t h, uint32_t at, int32_t exit,
         r->base = base;
         stop = rec_run(r, at, eg, rg, out);
         if (stop < 0)
-            return -1;
+            return ERROR;
         if ((uint32_t)stop != eg || r->sp != base + 1 || nb == UPY_NO_BLOCK)
             return star_fail(r, h, cleanup, rg, out);
         hd->type = rec_value(r, rec_pop(r));
@@ -2874,9 +2861,8 @@ static int try_star(rec *r, int32_t h, uint32_t at, int32_t exit,
         r->done[r->cfg.block_of[start]] = 0;
         at = miss + 1;
         expect = star_match_at(r, at) ? r->cfg.block_of[at] : fb;
-        if (clause_body(r, start, r->cfg.block_of[miss], hd->name, base,
-                        cleanup, rg, &body, &body_exit))
-            return -1;
+        RETURN_IF_ERROR(clause_body(r, start, r->cfg.block_of[miss], hd->name,
+                                    base, cleanup, rg, &body, &body_exit));
         if (body_exit != UPY_NO_BLOCK && body_exit != expect)
             return star_fail(r, h, cleanup, rg, out);
         hd->body = upy_vec_stmts(&body);
@@ -2931,7 +2917,7 @@ static int try_star(rec *r, int32_t h, uint32_t at, int32_t exit,
         s->u.try_.handlers[i] = *(upy_handler *)handlers.items[i];
     s->u.try_.n_handlers = handlers.len;
     r->sp = base;
-    return 0;
+    return SUCCESS;
 }
 
 /* Whether the body of a try in a loop of a finally body (as the finally
@@ -2962,7 +2948,7 @@ static int breaks_to_finally_end(const rec *r, const region *rg,
 static int emit_break_at(rec *r, uint32_t at, upy_ptr_vec *out) {
     upy_stmt *brk = rec_stmt(r, UPY_S_BREAK);
     if (!brk)
-        return -1;
+        return ERROR;
     rec_set_start(r, brk, at);
     return rec_emit(r, out, brk);
 }
@@ -2999,22 +2985,21 @@ static int split_else_at_loop_exit(rec *r, int32_t h, int32_t exit,
         ins(r, blk(r, rg->loop)->end - 1)->op == N_FOR_ITER ||
         rg->brk_threaded == UPY_NO_BLOCK || ins(r, last->start)->op != N_JUMP ||
         ins(r, last->start)->target != (int32_t)blk(r, rg->brk_threaded)->start)
-        return 0;
+        return SUCCESS;
     rest.len--;
     n_else = else_by_order(r, h, exit, UPY_NO_BLOCK, &rest, end);
     if (n_else >= rest.len)
-        return 0;
+        return SUCCESS;
     at = ((upy_stmt *)rest.items[n_else])->start;
     if (jumps_into(r, at, end, rg->loop))
-        return 0;
+        return SUCCESS;
     orelse->len = n_else;
-    if (emit_break_at(r, at, orelse))
-        return -1;
+    RETURN_IF_ERROR(emit_break_at(r, at, orelse));
     r->moved_exit = r->cfg.block_of[at];
     r->moved_exit_at = at;
     for (b = r->moved_exit; b < h; b++)
         r->done[b] = 0;
-    return 0;
+    return SUCCESS;
 }
 
 /* Values the code keeps on the stack across a try whose handler keeps
@@ -3044,13 +3029,13 @@ static int save_body_stack(rec *r, int32_t h, kept_stack *k,
     st = rec_spill(r, r->sp, body);
     r->base = base;
     if (st)
-        return -1;
+        return ERROR;
     k->sp = r->sp;
     k->saved = upy_arena_array(r->arena, r->sp + 1, sizeof *k->saved);
     if (!k->saved)
         return rec_oom(r);
     memcpy(k->saved, r->stack, r->sp * sizeof *k->saved);
-    return 0;
+    return SUCCESS;
 }
 
 static void restore_body_stack(rec *r, const kept_stack *k) {
@@ -3267,7 +3252,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     kept_stack body_stack = {NULL, 0};
 
     if (!s)
-        return -1;
+        return ERROR;
     /* (The statement starts with its body: what was evaluated last may be
      * some other code, as the handlers of the try before.) */
     rec_set_start(r, s, blk(r, b)->start);
@@ -3282,21 +3267,21 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         !is_clause_header(r, hb->start + 1, hb->end)) {
         int st = finally_range(r, h, &first, &reraise);
         if (st < 0)
-            return -1;
+            return ERROR;
         is_finally = st == 0;
     }
     if (is_finally) {
         end = skip_finally_copies(r, b, h, end, rg, first, reraise - first,
                                   &unwind_from);
         if (end < 0)
-            return -1;
+            return ERROR;
     }
     /* (Kept values across except clauses: not modelled, so not
      * recovered rather than read from a stack the handlers overwrote.) */
     if (kept && !is_finally)
         return rec_fail_region(r, b, rg, out);
     if (kept && rec_spill(r, r->sp, out))
-        return -1;
+        return ERROR;
 
     /* The body. */
     body_rg = *rg;
@@ -3319,17 +3304,16 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     if (inner_end != UPY_NO_BLOCK
             ? rec_inner_while_true(r, b, inner_end, &body_rg, &body)
             : rec_region(r, b, &body_rg, &body))
-        return -1;
+        return ERROR;
     exit = r->exit_block;
     depth_after = try_depth;
     if (kept && exit != UPY_NO_BLOCK &&
         save_body_stack(r, h, &body_stack, &body))
-        return -1;
+        return ERROR;
 
     /* The handler. */
     r->done[h] = 1;
-    if (enter_handler(r, h, try_depth))
-        return -1;
+    RETURN_IF_ERROR(enter_handler(r, h, try_depth));
     if (is_finally) {
         region frg = *rg;
         int32_t fb = r->cfg.block_of[first];
@@ -3346,20 +3330,19 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         r->resume_block = fb;
         r->resume_at = first;
         r->done[fb] = 0;
-        if (rec_region(r, fb, &frg, &finalbody))
-            return -1;
+        RETURN_IF_ERROR(rec_region(r, fb, &frg, &finalbody));
         /* The copy on the normal way out of the body. */
         if (exit != UPY_NO_BLOCK) {
             uint32_t at = blk(r, exit)->start, n = reraise - first;
             int moved = copy_without_handlers(r, at, first, &n);
             if (moved < 0)
-                return -1;
+                return ERROR;
             copy_ok = moved || is_normal_finally_copy(r, at, first, n) ||
                       ends_in_inline_handler(r, at, first, &n);
             if (!copy_ok) {
                 copy_ok = rec_returning_finally_copy(r, at, first, &n);
                 if (copy_ok < 0)
-                    return -1;
+                    return ERROR;
                 /* (Not the copy a clause's break leaves through, which
                  * 3.12+ may lay out where the body runs off its end.) */
                 if (copy_ok && places_returns(r, at, n))
@@ -3369,11 +3352,11 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 /* (It claims the copy itself, as copy_without_handlers.) */
                 moved = copy_ok = copy_joining_tail(r, at, first, &n);
                 if (copy_ok < 0)
-                    return -1;
+                    return ERROR;
             }
             if (copy_ok) {
                 if (!moved && rec_skip_copy(r, at, first, n))
-                    return -1;
+                    return ERROR;
                 if (blk(r, exit)->start == at)
                     claim_exit_copies(r, b, end, exit);
                 follow = r->cfg.block_of[at + n < r->ncode.count ? at + n : at];
@@ -3409,7 +3392,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             return rec_fail_region(r, b, rg, out);
         if (star ? try_star(r, h, star, exit, rg, s, &follow, &copy, out)
                  : try_except(r, b, h, &clauses_rg, s, &follow, out))
-            return -1;
+            return ERROR;
         if (exit_copies_follow(r, exit, follow)) {
             rec_skip_range(r, blk(r, exit)->start,
                            blk(r, exit)->end - blk(r, exit)->start);
@@ -3435,7 +3418,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             follow = exit;
         }
         if (!star && strip_break_copies(r, rg, s))
-            return -1;
+            return ERROR;
         if (!star)
             strip_branch_copies(r, s);
         if (!star && find_clause_copy(r, s, &cc)) {
@@ -3449,13 +3432,13 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             handled = clause_copy_exit(r, h, rg, s, &cc, exit, depth_after,
                                        &follow, &orelse, &after);
             if (handled < 0)
-                return -1;
+                return ERROR;
         }
         if (!handled && !star) {
             int32_t w = way_out_of_clause(r, exit, rg);
             handled = handlers_end_in_loop_jump(r, rg, s, exit, &follow);
             if (handled < 0)
-                return -1;
+                return ERROR;
             /* (Else a body that leaves the clause there while the handlers
              * go on inside it to other code: that code, after the try in
              * the source, would run after the body too.  Not recovered.) */
@@ -3475,17 +3458,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             uint32_t n = exit_copy_length(r, copy), n_else = 0;
             const upy_stmt *last;
             r->sp = depth_after;
-            if (walk_rest(r, rg, exit, &follow, &after))
-                return -1;
+            RETURN_IF_ERROR(walk_rest(r, rg, exit, &follow, &after));
             last = after.len ? after.items[after.len - 1] : NULL;
             if (last && rec_same_code(r, last->start, copy, n) &&
                 !rec_same_code(r, blk(r, exit)->start, copy, n))
                 n_else = after.len - 1;
-            if (move_to_else(r, &after, n_else, &orelse))
-                return -1;
+            RETURN_IF_ERROR(move_to_else(r, &after, n_else, &orelse));
         } else if (breaks_to_finally_end(r, rg, exit, follow)) {
-            if (emit_break_at(r, blk(r, exit)->start, &orelse))
-                return -1;
+            RETURN_IF_ERROR(emit_break_at(r, blk(r, exit)->start, &orelse));
         } else if (exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
                    exit != follow && exit < follow && exit >= rg->start &&
                    (follow <= rg->end || star || (in_place && exit < h))) {
@@ -3499,8 +3479,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             erg.end = follow <= rg->end || star ? follow : h;
             erg.follow = follow;
             r->sp = depth_after;
-            if (rec_region(r, exit, &erg, &orelse))
-                return -1;
+            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse));
         } else if ((!in_place && exit != UPY_NO_BLOCK &&
                     follow != UPY_NO_BLOCK && exit >= rg->start &&
                     exit < rg->end && follow >= rg->end && follow != rg->brk) ||
@@ -3522,7 +3501,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             r->sp = depth_after;
             if (rec_region(r, exit, &erg, &orelse) ||
                 split_else_at_loop_exit(r, h, exit, rg, &orelse))
-                return -1;
+                return ERROR;
         } else if (exit != UPY_NO_BLOCK && exit < h &&
                    cold_else_part(r, exit, h, rg)) {
             /* The else part is the cold code up to the handlers; the try
@@ -3532,8 +3511,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             erg.end = h;
             erg.follow = follow;
             r->sp = depth_after;
-            if (rec_region(r, exit, &erg, &orelse))
-                return -1;
+            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse));
             if (follow == UPY_NO_BLOCK)
                 follow = r->exit_block;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK && in_place &&
@@ -3546,8 +3524,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             erg.end = h;
             erg.follow = UPY_NO_BLOCK;
             r->sp = depth_after;
-            if (rec_region(r, exit, &erg, &orelse))
-                return -1;
+            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse));
             follow = r->exit_block;
             /* (So when the else part is empty: the body's last if
              * statement read its test through the lone jump over the
@@ -3557,13 +3534,12 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             if (follow == UPY_NO_BLOCK && !orelse.len &&
                 breaks_over_handlers(r, exit, rg) &&
                 emit_break_at(r, blk(r, exit)->start, &orelse))
-                return -1;
+                return ERROR;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
                    !in_place && exit >= rg->start && exit < rg->end) {
             r->sp = depth_after;
-            if (rest_after_try(r, h, rg, exit, s, NULL, &follow, &orelse,
-                               &after))
-                return -1;
+            RETURN_IF_ERROR(rest_after_try(r, h, rg, exit, s, NULL, &follow,
+                                           &orelse, &after));
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }
@@ -3577,8 +3553,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     r->base = rg->base;
     s->u.try_.body = upy_vec_stmts(&body);
     *next = follow;
-    if (rec_emit(r, out, s))
-        return -1;
+    RETURN_IF_ERROR(rec_emit(r, out, s));
     if (uncopied) {
         region rest = rec_sub_region(rg, exit, rg->end > exit ? rg->end : exit + 1,
                                      UPY_NO_BLOCK);
@@ -3586,7 +3561,6 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         return rec_fail_region(r, exit, &rest, out);
     }
     for (k = 0; k < after.len; k++)
-        if (rec_emit(r, out, after.items[k]))
-            return -1;
-    return 0;
+        RETURN_IF_ERROR(rec_emit(r, out, after.items[k]));
+    return SUCCESS;
 }

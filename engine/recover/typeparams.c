@@ -92,7 +92,7 @@ int rec_is_starred_value(const rec *r, uint32_t i) {
 }
 
 static int push_expr(rec *r, upy_expr *e) {
-    return e ? rec_push(r, SV_VALUE, e) : -1;
+    return e ? rec_push(r, SV_VALUE, e) : ERROR;
 }
 
 static upy_expr *type_param(rec *r, upy_type_param_kind kind, sval name) {
@@ -133,7 +133,7 @@ static int type_alias(rec *r, sval v) {
         return push_expr(r, rec_placeholder(r));
     s = rec_stmt(r, UPY_S_TYPEALIAS);
     if (!s)
-        return -1;
+        return ERROR;
     s->u.typealias.name = rec_str(t->u.elts.items[0]->u.constant);
     s->u.typealias.type_params = params_of(t->u.elts.items[1]);
     s->u.typealias.value = t->u.elts.items[2];
@@ -235,7 +235,7 @@ int rec_generic_load(rec *r, const char *name) {
         return 0;
     for (k = 0; k < r->n_hidden; k++)
         if (strcmp(r->hidden[k].name, name) == 0)
-            return rec_push(r, SV_VALUE, r->hidden[k].value) ? -1 : 1;
+            return rec_push(r, SV_VALUE, r->hidden[k].value) ? ERROR : 1;
     return 0;
 }
 
@@ -246,7 +246,7 @@ int rec_generic_call(rec *r, sval fn, const sval *args, uint32_t nargs) {
         code->u.constant->kind == UPY_CODE)
         s = rec_generic_body(r, code->u.constant->u.code, args, nargs);
     if (r->failed)
-        return -1;
+        return ERROR;
     if (!s)
         return push_expr(r, rec_placeholder(r));
     return rec_push_function(r, P_DEF, s, NULL);
@@ -272,5 +272,5 @@ int rec_generic_return(rec *r, sval v, upy_ptr_vec *out) {
     if (s->kind == UPY_S_CLASSDEF && !finish_class(r, s))
         return 0;
     v.pend->complete = 1;
-    return rec_emit(r, out, s) ? -1 : 1;
+    return rec_emit(r, out, s) ? ERROR : 1;
 }
