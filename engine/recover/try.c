@@ -3066,17 +3066,17 @@ static int break_ends_body(rec *r, int32_t exit, int32_t h, upy_ptr_vec *body,
     uint32_t i = blk(r, h)->start;
     if (!r->ncode.layout->else_after_handlers || exit == UPY_NO_BLOCK ||
         exit >= h || !only || only->kind != UPY_S_BREAK)
-        return 0;
+        return SUCCESS;
     pop = ins(r, blk(r, exit)->start);
     while (i < r->ncode.count && ins(r, i)->line < 0)
         i++;
     if (pop->op != N_POP_TOP || pop->line < 0 || i == r->ncode.count ||
         pop->line >= ins(r, i)->line)
-        return 0;
+        return SUCCESS;
     if (upy_vec_push(r->arena, body, orelse->items[0]))
         return rec_oom(r);
     orelse->len = 0;
-    return 0;
+    return SUCCESS;
 }
 
 /* --- 3.13: a try that ends an except clause in a loop ----------------- */
@@ -3543,8 +3543,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }
-        if (break_ends_body(r, exit, h, &body, &orelse))
-            return -1;
+        RETURN_IF_ERROR(break_ends_body(r, exit, h, &body, &orelse));
         s->u.try_.orelse = upy_vec_stmts(&orelse);
     }
     r->sp = depth_after;
