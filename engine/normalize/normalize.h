@@ -46,5 +46,9 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
  * table says which versions lack that pass). */
 unpyc_status upy_normalize_exit_copies(upy_ncode *code, upy_arena *arena,
                                        unpyc_error *err);
+/* asserts.c: 3.8's assert, which raises the global AssertionError, as
+ * 3.9's LOAD_ASSERTION_ERROR (the rules table says which versions). */
+unpyc_status upy_normalize_assert_global(upy_ncode *code, upy_arena *arena,
+                                         unpyc_error *err);
 
 #endif /* UPY_NORMALIZE_H */
