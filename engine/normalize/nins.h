@@ -309,6 +309,12 @@ typedef struct upy_layout {
      * in raise, break or continue: peephole.c drops the unreachable code
      * after a RETURN_VALUE only.  3.10+ drop it after any. */
     uint8_t keeps_jump_after_exit;
+    /* 3.8-3.9 keep the end of an if / else or a try whose every way
+     * returns, which nothing reaches (the implicit return, a loop body's
+     * jump back): peephole.c drops unreachable code after a RETURN_VALUE
+     * in its basic block only; 3.10+ drop every unreachable block
+     * (compile.c mark_reachable; recover/deadelse.c). */
+    uint8_t keeps_unreachable_ends;
     /* 3.10-3.11 keep True in co_consts for every `while True`, one whose
      * loop never ends too (compile.c adds the constant before it folds
      * the test away); 3.12+ do not, and 3.8-3.9 never test a constant

@@ -56,6 +56,9 @@ typedef struct norm_rules {
     /* 3.8-3.9's peephole.c threads a for loop's break through the jump
      * after the loop, where the loop ends an if body (breaks.c). */
     uint8_t threads_loop_breaks;
+    /* 3.8's compile.c compiler_assert raises the global AssertionError;
+     * 3.9+ load it with LOAD_ASSERTION_ERROR (asserts.c). */
+    uint8_t asserts_load_global;
     /* 3.10 copies an exit block that starts with POP_BLOCK (no line: the
      * end of a try body before its finally, of a with body before its
      * __exit__ call) into each jump to it (undo_duplicate_exits). */

@@ -43,8 +43,10 @@ static const norm_rules rules_table[] = {
      .no_exit_copies = 1,
      .threads_try_exits = 1,
      .threads_loop_breaks = 1,
+     .asserts_load_global = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
+                .keeps_unreachable_ends = 1,
                 .merges_lambdas_on_a_line = 1,
                 .else_after_handlers = 1}},
     {.minor = 9,
@@ -55,6 +57,7 @@ static const norm_rules rules_table[] = {
      .threads_loop_breaks = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
+                .keeps_unreachable_ends = 1,
                 .merges_lambdas_on_a_line = 1,
                 .else_after_handlers = 1}},
     {.minor = 10,
@@ -1712,6 +1715,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
         st = upy_normalize_exit_copies(out, arena, err);
     if (st == UNPYC_OK)
         st = upy_normalize_uncopy(out, arena, err);
+    if (st == UNPYC_OK && nm.rules->asserts_load_global)
+        st = upy_normalize_assert_global(out, arena, err);
     if (st != UNPYC_OK)
         return st;
     return upy_normalize_layout(out, arena, err);

@@ -46,6 +46,10 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
  * table says which versions lack that pass). */
 unpyc_status upy_normalize_exit_copies(upy_ncode *code, upy_arena *arena,
                                        unpyc_error *err);
+/* asserts.c: 3.8's assert, which raises the global AssertionError, as
+ * 3.9's LOAD_ASSERTION_ERROR (the rules table says which versions). */
+unpyc_status upy_normalize_assert_global(upy_ncode *code, upy_arena *arena,
+                                         unpyc_error *err);
 
 /* breaks.c: undoes 3.8-3.9 peephole.c's threading of a for loop's break
  * through the jump after the loop (the rules table says which versions). */

@@ -2217,6 +2217,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         rec_unwound_returns(&r, body);
         rec_fold_tail_returns(&r, body);
         rec_strip_tail_copies(&r, body);
+        rec_else_before_dead_code(&r, body);
         rec_drop_final_return(&r, body);
     }
     RETURN_IF_ERROR(rec_place_final_passes(&r, body));

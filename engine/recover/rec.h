@@ -855,10 +855,18 @@ int rec_generic_return(rec *r, sval v, upy_ptr_vec *out);
  * expression that reads each, where the order of effects allows. */
 int rec_fold_spills(rec *r, upy_stmt_list *body);
 
+/* deadelse.c: the statements after an if or try that went in its else
+ * part, where code nothing reaches after a return tells (3.8-3.9). */
+void rec_else_before_dead_code(const rec *r, upy_stmt_list *body);
+
 /* tidy.c */
 void rec_drop_final_return(const rec *r, upy_stmt_list *body);
 /* Whether the statement list cannot fall off its end. */
 int rec_ends_terminal(const upy_stmt_list *body);
+/* Whether the compiler leaves out the jump over an else part after an if
+ * body ending so: after any body that cannot fall through, but 3.8-3.9
+ * after a return only (only_return; see upy_layout.keeps_jump_after_exit). */
+int rec_drops_jump_over_else(const upy_stmt_list *body, int only_return);
 
 /* passes.c: a `pass` for each NOP the code kept, before the statement
  * whose code follows it (upy_nin.lead_nops); then, after the final return

@@ -1797,7 +1797,7 @@ int rec_ends_terminal(const upy_stmt_list *body) {
 /* Whether the compiler leaves out the jump over an else part after an if
  * body ending so: after any body that cannot fall through, but 3.8-3.9
  * after a return only (see upy_layout.keeps_jump_after_exit). */
-static int drops_jump_over_else(const upy_stmt_list *body, int only_return) {
+int rec_drops_jump_over_else(const upy_stmt_list *body, int only_return) {
     const upy_stmt *last;
     if (!rec_ends_terminal(body))
         return 0;
@@ -1805,8 +1805,8 @@ static int drops_jump_over_else(const upy_stmt_list *body, int only_return) {
         return 1;
     last = body->items[body->len - 1];
     if (last->kind == UPY_S_IF)
-        return drops_jump_over_else(&last->u.if_.body, 1) &&
-               drops_jump_over_else(&last->u.if_.orelse, 1);
+        return rec_drops_jump_over_else(&last->u.if_.body, 1) &&
+               rec_drops_jump_over_else(&last->u.if_.orelse, 1);
     return last->kind == UPY_S_RETURN;
 }
 
@@ -1828,8 +1828,8 @@ void rec_elif_chains(upy_stmt_list *body, int keeps_jump_after_exit) {
         if (s->kind == UPY_S_IF && orelse->len > 1 &&
             orelse->items[0]->kind == UPY_S_IF &&
             !orelse->items[0]->u.if_.orelse.len &&
-            drops_jump_over_else(&orelse->items[0]->u.if_.body,
-                                 keeps_jump_after_exit)) {
+            rec_drops_jump_over_else(&orelse->items[0]->u.if_.body,
+                                     keeps_jump_after_exit)) {
             upy_stmt *inner = orelse->items[0];
             inner->u.if_.orelse.items = orelse->items + 1;
             inner->u.if_.orelse.len = orelse->len - 1;

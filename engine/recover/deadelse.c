@@ -1,0 +1,112 @@
+/*
+ * deadelse.c - the else part a 3.8-3.9 return leaves behind.
+ *
+ * An if whose body cannot fall through compiles the same with or without
+ * an else (`if c: return 1 / else: return 2` and `if c: return 1 /
+ * return 2`), but for what comes after the if / else: its end, where 3.8-
+ * 3.9's compile.c compiler_if puts the code after the statement, a block
+ * nothing reaches when both ways return.  peephole.c drops unreachable
+ * code after a RETURN_VALUE in its own basic block only, so that end's
+ * code stays: the implicit return at the end of a function, the jump back
+ * of a loop body (upy_layout.keeps_unreachable_ends).  Written without
+ * the else, the return after the if is the end of the body and nothing
+ * follows it.  Worked example (3.8):
+ *
+ *     def g(c):                  0  LOAD c; 1 POP_JUMP_IF false -> 4
+ *         if c:                  2  LOAD_CONST 1; 3 RETURN
+ *             return 1           4  LOAD_CONST 2; 5 RETURN
+ *         else:                  6  LOAD_CONST None; 7 RETURN
+ *             return 2              (unreachable)
+ *
+ * So a statement list that ends in a return followed by unreachable code
+ * had that return in an else part: of the last if before it whose body
+ * cannot fall through, or of the last try whose clauses cannot (a try's
+ * else part runs where the end of its body goes, unprotected, as the code
+ * after the try does).  The statements after that if or try go into its
+ * else part, which runs them the same.
+ */
+#include "recover/rec.h"
+
+/* The statement whose code ends that of s: the last of s's else part
+ * where s is an if / else or a try with an else part and no finally. */
+static const upy_stmt *last_of(const upy_stmt *s) {
+    for (;;) {
+        const upy_stmt_list *orelse =
+            s->kind == UPY_S_IF ? &s->u.if_.orelse
+            : s->kind == UPY_S_TRY && !s->u.try_.finalbody.len
+                ? &s->u.try_.orelse
+                : NULL;
+        if (!orelse || !orelse->len)
+            return s;
+        s = orelse->items[orelse->len - 1];
+    }
+}
+
+/* Whether statement s ends in a return followed by code nothing
+ * reaches. */
+static int return_before_dead_code(const rec *r, const upy_stmt *s) {
+    uint32_t i;
+    const upy_block *b;
+    s = last_of(s);
+    if (s->kind != UPY_S_RETURN)
+        return 0;
+    /* (Its return instruction may be one an exit copied before it, a
+     * with's __exit__ call, consumed: r->skip.) */
+    for (i = s->start; i < r->ncode.count && ins(r, i)->op != N_RETURN; i++)
+        ;
+    if (i + 1 >= r->ncode.count)
+        return 0;
+    b = blk(r, r->cfg.block_of[i + 1]);
+    return b->start == i + 1 && b->rpo == UINT32_MAX && !b->is_handler;
+}
+
+/* The else part of s, when s is an if or try whose else part could hold
+ * the statements after it (nothing else goes on to them), and the code
+ * after s holds no jump of the compiler's over that else part; NULL when
+ * not.  (An if body that ends in a raise, break or continue keeps the
+ * jump over the else part: `if c: continue` + T is not `if c: continue` /
+ * `else: T`.  The jump after a clause goes to the end of the try, where
+ * the else part puts the dead code.) */
+static upy_stmt_list *free_else_of(upy_stmt *s) {
+    uint32_t k;
+    if (s->kind == UPY_S_IF)
+        return !s->u.if_.orelse.len &&
+                       rec_drops_jump_over_else(&s->u.if_.body, 1)
+                   ? &s->u.if_.orelse
+                   : NULL;
+    if (s->kind != UPY_S_TRY || s->u.try_.orelse.len ||
+        s->u.try_.finalbody.len || !s->u.try_.n_handlers)
+        return NULL;
+    for (k = 0; k < s->u.try_.n_handlers; k++) {
+        const upy_stmt_list *h = &s->u.try_.handlers[k].body;
+        if (!rec_drops_jump_over_else(h, 1) &&
+            !(h->len && h->items[h->len - 1]->kind == UPY_S_RAISE))
+            return NULL;
+    }
+    return &s->u.try_.orelse;
+}
+
+static void else_in(upy_stmt_list *list, upy_list_role role,
+                    const upy_stmt *holder, void *arg) {
+    (void)role;
+    (void)holder;
+    rec_else_before_dead_code((const rec *)arg, list);
+}
+
+void rec_else_before_dead_code(const rec *r, upy_stmt_list *body) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++)
+        upy_stmt_each_list(body->items[k], else_in, (void *)r);
+    if (!r->ncode.layout->keeps_unreachable_ends || body->len < 2 ||
+        !return_before_dead_code(r, body->items[body->len - 1]))
+        return;
+    for (k = body->len - 1; k-- > 0;) {
+        upy_stmt_list *orelse = free_else_of(body->items[k]);
+        if (orelse) {
+            orelse->items = body->items + k + 1;
+            orelse->len = body->len - k - 1;
+            body->len = k + 1;
+            return;
+        }
+    }
+}
