@@ -33,13 +33,18 @@
 
 #include "util/error.h"
 
+/* What reached[] says of an instruction: a path from the first one gets
+ * there, or it was unreachable and a jump that this pass undid goes
+ * there again. */
+enum { REACHED = 1, TAKEN_AGAIN = 2 };
+
 /* Marks the instructions a path from the first one reaches (by falling
  * through, jumping, or raising to a handler); work holds those still to
  * follow. */
 static void find_reached(const upy_ncode *code, uint8_t *reached,
                          uint32_t *work) {
     uint32_t n = 0;
-    reached[0] = 1;
+    reached[0] = REACHED;
     work[n++] = 0;
     while (n) {
         uint32_t i = work[--n], k;
@@ -49,7 +54,7 @@ static void find_reached(const upy_ncode *code, uint8_t *reached,
         for (k = 0; k < 3; k++)
             if (next[k] >= 0 && (uint32_t)next[k] < code->count &&
                 !reached[next[k]]) {
-                reached[next[k]] = 1;
+                reached[next[k]] = REACHED;
                 work[n++] = (uint32_t)next[k];
             }
     }
@@ -109,11 +114,272 @@ static uint32_t after_cleanup(const upy_ncode *code, uint32_t j) {
 static int32_t threaded_through(const upy_ncode *code, const uint8_t *reached,
                                 uint32_t j) {
     uint32_t d = after_cleanup(code, j);
-    for (; d > j && d < code->count && !reached[d] && code->ins[d].op == N_JUMP;
+    for (; d > j && d < code->count && reached[d] != REACHED &&
+           code->ins[d].op == N_JUMP;
          d++)
         if (code->ins[d].target == code->ins[j].target)
             return (int32_t)d;
     return -1;
+}
+
+/* Whether instruction in ends a statement (or starts a handler's code). */
+static int ends_statement(const upy_nin *in) {
+    switch (in->op) {
+    case N_POP_TOP:
+    case N_STORE:
+    case N_DELETE:
+    case N_STORE_ATTR:
+    case N_DELETE_ATTR:
+    case N_STORE_SUBSCR:
+    case N_DELETE_SUBSCR:
+    case N_STORE_SLICE:
+    case N_RETURN:
+    case N_RAISE:
+    case N_RERAISE:
+    case N_FOR_ITER:
+    case N_POP_EXCEPT:
+    case N_PUSH_EXC_INFO:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether instruction k, between two tests, splits them into two
+ * conditions: a statement ends there (or a jump goes on elsewhere, or
+ * another handler holds it), where those of one condition, `if a and b:`,
+ * compute its operands only. */
+static int splits_condition(const upy_ncode *code, uint32_t i, uint32_t k) {
+    return ends_statement(&code->ins[k]) || code->ins[k].op == N_JUMP ||
+           code->ins[k].handler != code->ins[i].handler;
+}
+
+/* Whether conditional jump k, another test of the statement that tests at
+ * i, goes where i goes, and is no operand of i's condition (split says
+ * whether a jump lies between), so stays. */
+static int other_test_there(const upy_ncode *code, uint32_t i, uint32_t k,
+                            int split) {
+    return code->ins[k].op == N_POP_JUMP_IF &&
+           code->ins[k].target == code->ins[i].target && split;
+}
+
+/* Whether another test of the statement that tests at i goes where i goes
+ * and stays: `assert (a == 3 if c else 6)` ending a loop body, whose two
+ * tests peephole.c threaded to the loop's header; moving one alone splits
+ * the assert (real world networkx test_relabel). */
+static int other_test_goes_there(const upy_ncode *code, uint32_t i) {
+    uint32_t k = i;
+    int split = 0;
+    while (k-- > 0 && !ends_statement(&code->ins[k])) {
+        if (other_test_there(code, i, k, split))
+            return 1;
+        split |= splits_condition(code, i, k);
+    }
+    split = 0;
+    for (k = i + 1; k < code->count && !ends_statement(&code->ins[k]); k++) {
+        if (other_test_there(code, i, k, split))
+            return 1;
+        split |= splits_condition(code, i, k);
+    }
+    return 0;
+}
+
+/* Whether d can be where the test at i went as the last test of its
+ * condition: a later test of the condition (`if a or (b and c):`, i is
+ * b) goes there too (undone first), or there is none and d was not taken
+ * by another test already.  (`if a or b:` with i at a: b goes elsewhere,
+ * a goes to the body.) */
+static int ends_condition_at(const upy_ncode *code, const uint8_t *reached,
+                             uint32_t i, uint32_t d) {
+    uint32_t k;
+    int chained = 0;
+    for (k = i + 1; k < d; k++) {
+        if (code->ins[k].op == N_POP_JUMP_IF) {
+            if (code->ins[k].target == (int32_t)d)
+                return 1;
+            chained = 1;
+        }
+        if (splits_condition(code, i, k))
+            break;
+    }
+    return !chained && reached[d] != TAKEN_AGAIN;
+}
+
+/* Whether jump d runs under the handler of i.  blocks.c gives
+ * unreachable code none: there d was laid out in i's blocks. */
+static int same_handler(const upy_ncode *code, const uint8_t *reached,
+                        uint32_t i, uint32_t d) {
+    return code->ins[d].handler == code->ins[i].handler ||
+           (!reached[d] && code->ins[d].handler < 0);
+}
+
+/* Whether the code from i + 1 to jump d - 1 can be the body of the if
+ * that tests at i, d its else part: it ends in a jump, a return or a
+ * raise (not the reraise of a handler's cleanup), and no test in it goes
+ * to the code right after d.  A dead jump inside the body fails that:
+ * the jump to the end of an inner if's branch that ends in a try /
+ * finally, say, after which the next `elif` test starts (stdlib pkgutil
+ * ImpLoader.get_code), goes where the outer test goes too. */
+static int ends_if_body(const upy_ncode *code, uint32_t i, uint32_t d) {
+    uint16_t last = code->ins[d - 1].op;
+    uint32_t k;
+    if (last != N_JUMP && last != N_RETURN && last != N_RAISE)
+        return 0;
+    for (k = i + 1; k < d; k++)
+        if ((code->ins[k].op == N_POP_JUMP_IF ||
+             code->ins[k].op == N_JUMP_IF_OR_POP ||
+             code->ins[k].op == N_FOR_ITER) &&
+            code->ins[k].target == (int32_t)d + 1)
+            return 0;
+    return 1;
+}
+
+/* The jump that the conditional jump i was threaded through: the first
+ * unreachable instruction after i, where the if's body stops
+ * (ends_if_body); a jump with i's target and i's handler, or -1.  Worked
+ * example (3.9; peephole.c "Replace jumps to unconditional jumps";
+ * loop_else_break in tests/constructs/loop_if_threaded.py):
+ *
+ *     while True:              0  h = g(p)
+ *         h = g(p)             4  POP_JUMP_IF_FALSE 9   was 7
+ *         if h:                5  p.append(h)
+ *             p.append(h)      6  JUMP 0
+ *         else:                7  JUMP 9   (else: break, unreachable)
+ *             break            8  JUMP 0   (end of the body, unreachable)
+ *     return p                 9  return p
+ *
+ * Read as it is, the test leaves the loop where the body ends, and the
+ * `break` is lost.  Instructions between i and the jump found are
+ * reached, so the if's body is what lies between: an `if not c: break`
+ * that ends a loop's body, where the test was threaded through the loop's
+ * jump back, reads the same way.  The tests of `if a and b:` all went
+ * there: the jump that the last one (undone first) goes to again is taken
+ * for the others. */
+static int32_t if_threaded_through(const upy_ncode *code,
+                                   const uint8_t *reached, uint32_t i) {
+    const upy_nin *in = &code->ins[i];
+    uint32_t d = i + 1;
+    while (d < code->count && reached[d] == REACHED)
+        d++;
+    if (d >= code->count || code->ins[d].op != N_JUMP ||
+        code->ins[d].target != in->target ||
+        !same_handler(code, reached, i, d) || !ends_if_body(code, i, d) ||
+        !ends_condition_at(code, reached, i, d) ||
+        other_test_goes_there(code, i))
+        return -1;
+    return (int32_t)d;
+}
+
+/* The tests before the last one, i2, of `if a or b:` go to the body when
+ * true; where the body starts with a jump (`break`), peephole.c threaded
+ * them through it too, and it is reached only from i2 on.  Undoing i2
+ * alone leaves the body that the tests share split: those tests go to
+ * that jump again. */
+static void unthread_or_tests(upy_ncode *code, uint32_t i2) {
+    uint32_t i = i2;
+    const upy_nin *body = &code->ins[i2 + 1];
+    if (i2 + 1 >= code->count || body->op != N_JUMP)
+        return;
+    while (i-- > 0) {
+        if (code->ins[i].op == N_POP_JUMP_IF &&
+            code->ins[i].target == body->target)
+            code->ins[i].target = (int32_t)i2 + 1;
+        if (splits_condition(code, i2, i))
+            break;
+    }
+}
+
+/* Inner ifs come after outer ones, and the last test of a condition
+ * after the others: they are undone first. */
+static void unthread_ifs(upy_ncode *code, uint8_t *reached) {
+    uint32_t i = code->count;
+    while (i--) {
+        int32_t d;
+        if (code->ins[i].op != N_POP_JUMP_IF || !reached[i])
+            continue;
+        d = if_threaded_through(code, reached, i);
+        if (d < 0)
+            continue;
+        code->ins[i].target = d;
+        reached[d] = TAKEN_AGAIN;
+        code->ins[d].handler = code->ins[i].handler;
+        code->ins[d].handler_depth = code->ins[i].handler_depth;
+        code->ins[d].handler_lasti = code->ins[i].handler_lasti;
+        unthread_or_tests(code, i);
+    }
+}
+
+/* Where jump t leads at last, through a few jumps. */
+static int32_t jump_end(const upy_ncode *code, int32_t t) {
+    uint32_t n = 0;
+    while (t >= 0 && (uint32_t)t < code->count && code->ins[t].op == N_JUMP &&
+           n++ < 8)
+        t = code->ins[t].target;
+    return t;
+}
+
+/* The loop whose last jump back is b, from its head h: each jump in it
+ * that leaves it for where the jump right after it leads, a `break`
+ * that peephole.c threaded through that jump (to the outer loop's
+ * header, say), goes to that jump again, the way out of the loop.
+ * Worked example (3.9; inner_break_to_outer_header in
+ * tests/constructs/loop_exit_jumps.py, shortened):
+ *
+ *     for c in classes:        2  FOR_ITER 30
+ *         if c.b:                 ...
+ *             for p in c.b:   10  FOR_ITER 25
+ *                 if a and p:     ...
+ *                     break   22  POP_TOP; 23 JUMP 29  was JUMP 25
+ *                             24  JUMP 10
+ *                             25  JUMP 2    (end of the if's body)
+ *         elif c not in roots:    ...
+ *             roots.append(c) 29  JUMP 2
+ *
+ * Read as it is, the break leaves for the elif's end: it came out as
+ * `pass`.  Where the loop is left by breaks only (`while True:`), the
+ * jump after it is unreachable. */
+static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
+                                 uint32_t b) {
+    upy_nin *way_out = &code->ins[b + 1];
+    int32_t end = jump_end(code, (int32_t)b + 1);
+    uint32_t j;
+    for (j = h + 1; j < b; j++) {
+        upy_nin *in = &code->ins[j];
+        if (in->op != N_JUMP || !reached[j] ||
+            (in->target >= (int32_t)h && in->target <= (int32_t)b + 1) ||
+            jump_end(code, in->target) != end ||
+            !same_handler(code, reached, j, b + 1))
+            continue;
+        in->target = (int32_t)b + 1;
+        if (!reached[b + 1]) {
+            reached[b + 1] = TAKEN_AGAIN;
+            way_out->handler = in->handler;
+            way_out->handler_depth = in->handler_depth;
+            way_out->handler_lasti = in->handler_lasti;
+        }
+    }
+}
+
+/* Each loop: the last jump back to its head, where a jump follows. */
+static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
+                                    upy_arena *arena, unpyc_error *err) {
+    int32_t *last_back = upy_arena_array(arena, code->count, sizeof *last_back);
+    uint32_t b;
+    if (!last_back)
+        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    for (b = 0; b < code->count; b++)
+        last_back[b] = -1;
+    for (b = 0; b < code->count; b++)
+        if (code->ins[b].op == N_JUMP && reached[b] &&
+            code->ins[b].target >= 0 && code->ins[b].target < (int32_t)b)
+            last_back[code->ins[b].target] = (int32_t)b;
+    for (b = 0; b < code->count; b++) {
+        int32_t e = last_back[b];
+        if (e >= 0 && (uint32_t)e + 1 < code->count &&
+            code->ins[e + 1].op == N_JUMP)
+            unthread_loop_breaks(code, reached, b, (uint32_t)e);
+    }
+    return UNPYC_OK;
 }
 
 unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
@@ -131,8 +397,11 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
         if (!ends_try_part(code, reached, j))
             continue;
         d = threaded_through(code, reached, j);
-        if (d >= 0)
+        if (d >= 0) {
             code->ins[j].target = d;
+            reached[d] = TAKEN_AGAIN;
+        }
     }
-    return UNPYC_OK;
+    unthread_ifs(code, reached);
+    return unthread_breaks(code, reached, arena, err);
 }
