@@ -25,6 +25,13 @@
  */
 #include "normalize/normalize.h"
 
+/* Instructions the pass may visit.  Each for loop's body is walked once,
+ * and again for each threaded break in it: real code nests at most
+ * CO_MAXBLOCKS (20) loops, but crafted code of many loops around one long
+ * body would cost quadratic time.  Past the budget the jumps are left as
+ * they are. */
+enum { BREAKS_BUDGET = 1 << 26 };
+
 /* Whether instruction j, in the body of the for loop whose FOR_ITER is k,
  * sits in an inner loop: an inner FOR_ITER's body, or the range that a
  * jump back to an instruction after k closes. */
@@ -54,16 +61,23 @@ static int threaded_break(const upy_ncode *code, uint32_t j, uint32_t e) {
 }
 
 unpyc_status upy_normalize_unthread_breaks(upy_ncode *code) {
+    uint64_t budget = BREAKS_BUDGET;
     uint32_t k, j;
     for (k = 0; k < code->count; k++) {
         int32_t e = code->ins[k].target;
         if (code->ins[k].op != N_FOR_ITER || e <= (int32_t)k ||
             (uint32_t)e >= code->count || code->ins[e].op != N_JUMP)
             continue;
-        for (j = k + 1; j < (uint32_t)e; j++)
-            if (threaded_break(code, j, (uint32_t)e) &&
-                !in_inner_loop(code, k, j))
+        for (j = k + 1; j < (uint32_t)e; j++) {
+            if (budget < code->count)
+                return UNPYC_OK;
+            budget--;
+            if (!threaded_break(code, j, (uint32_t)e))
+                continue;
+            budget -= (uint32_t)e - k;
+            if (!in_inner_loop(code, k, j))
                 code->ins[j].target = e;
+        }
     }
     return UNPYC_OK;
 }
