@@ -203,3 +203,25 @@ int upy_nin_clears_name(const upy_nin *c, size_t n) {
     return n >= 3 && upy_nin_loads_none(&c[0]) && c[1].op == N_STORE &&
            c[2].op == N_DELETE && c[1].arg == c[2].arg && c[1].obj == c[2].obj;
 }
+
+int upy_nin_ends_statement(const upy_nin *in) {
+    switch (in->op) {
+    case N_POP_TOP:
+    case N_STORE:
+    case N_DELETE:
+    case N_STORE_ATTR:
+    case N_DELETE_ATTR:
+    case N_STORE_SUBSCR:
+    case N_DELETE_SUBSCR:
+    case N_STORE_SLICE:
+    case N_RETURN:
+    case N_RAISE:
+    case N_RERAISE:
+    case N_FOR_ITER:
+    case N_POP_EXCEPT:
+    case N_PUSH_EXC_INFO:
+        return 1;
+    default:
+        return 0;
+    }
+}

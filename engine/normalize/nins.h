@@ -399,6 +399,10 @@ int upy_nin_falls_through(const upy_nin *in);
  * the compiler met them. */
 int upy_nin_uses_names(const upy_nin *in);
 
+/* Whether `in` ends a statement (a store, a pop, a way out) or starts a
+ * handler's code (PUSH_EXC_INFO, FOR_ITER's exit). */
+int upy_nin_ends_statement(const upy_nin *in);
+
 /* Whether `in` loads the constant None. */
 int upy_nin_loads_none(const upy_nin *in);
 

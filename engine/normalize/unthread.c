@@ -122,35 +122,12 @@ static int32_t threaded_through(const upy_ncode *code, const uint8_t *reached,
     return -1;
 }
 
-/* Whether instruction in ends a statement (or starts a handler's code). */
-static int ends_statement(const upy_nin *in) {
-    switch (in->op) {
-    case N_POP_TOP:
-    case N_STORE:
-    case N_DELETE:
-    case N_STORE_ATTR:
-    case N_DELETE_ATTR:
-    case N_STORE_SUBSCR:
-    case N_DELETE_SUBSCR:
-    case N_STORE_SLICE:
-    case N_RETURN:
-    case N_RAISE:
-    case N_RERAISE:
-    case N_FOR_ITER:
-    case N_POP_EXCEPT:
-    case N_PUSH_EXC_INFO:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* Whether instruction k, between two tests, splits them into two
  * conditions: a statement ends there (or a jump goes on elsewhere, or
  * another handler holds it), where those of one condition, `if a and b:`,
  * compute its operands only. */
 static int splits_condition(const upy_ncode *code, uint32_t i, uint32_t k) {
-    return ends_statement(&code->ins[k]) || code->ins[k].op == N_JUMP ||
+    return upy_nin_ends_statement(&code->ins[k]) || code->ins[k].op == N_JUMP ||
            code->ins[k].handler != code->ins[i].handler;
 }
 
@@ -170,13 +147,14 @@ static int other_test_there(const upy_ncode *code, uint32_t i, uint32_t k,
 static int other_test_goes_there(const upy_ncode *code, uint32_t i) {
     uint32_t k = i;
     int split = 0;
-    while (k-- > 0 && !ends_statement(&code->ins[k])) {
+    while (k-- > 0 && !upy_nin_ends_statement(&code->ins[k])) {
         if (other_test_there(code, i, k, split))
             return 1;
         split |= splits_condition(code, i, k);
     }
     split = 0;
-    for (k = i + 1; k < code->count && !ends_statement(&code->ins[k]); k++) {
+    for (k = i + 1; k < code->count && !upy_nin_ends_statement(&code->ins[k]);
+         k++) {
         if (other_test_there(code, i, k, split))
             return 1;
         split |= splits_condition(code, i, k);

@@ -42,27 +42,8 @@ static int enter_handler(rec *r, int32_t h, uint32_t try_depth) {
 /* Whether an instruction ends a statement: what a finally body's first
  * statement reaches before any CHECK_EXC_MATCH could follow. */
 static int ends_statement(const upy_nin *in) {
-    switch (in->op) {
-    case N_POP_TOP:
-    case N_STORE:
-    case N_DELETE:
-    case N_STORE_ATTR:
-    case N_DELETE_ATTR:
-    case N_STORE_SUBSCR:
-    case N_DELETE_SUBSCR:
-    case N_STORE_SLICE:
-    case N_RETURN:
-    case N_RAISE:
-    case N_RERAISE:
-    case N_PUSH_EXC_INFO:
-    case N_POP_EXCEPT:
-    case N_FOR_ITER:
-        return 1;
-    case N_JUMP:
-        return (in->flags & N_JUMP_BACK) != 0;
-    default:
-        return 0;
-    }
+    return upy_nin_ends_statement(in) ||
+           (in->op == N_JUMP && (in->flags & N_JUMP_BACK) != 0);
 }
 
 /* Whether the code from i, to end, starts an except clause: the type is
