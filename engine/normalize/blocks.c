@@ -61,6 +61,10 @@ enum { MAX_BLOCKS = 20 };
  * (UPY_MAX_STACK_EFFECT). */
 enum { MAX_DEPTH = 1 << 26 };
 
+/* Instructions copies_exit may compare in one code object: real code
+ * compares a few per handler. */
+#define COPY_SEARCH_BUDGET (UINT64_C(1) << 24)
+
 typedef enum block_kind {
     B_TRY,     /* SETUP_FINALLY of a try (except or finally) */
     B_CLEANUP, /* SETUP_FINALLY that deletes an `except ... as` name */
@@ -132,6 +136,7 @@ typedef struct bs {
     /* Where the code from each instruction on first stops falling
      * through, or falls into a jump target (see place_cleanup). */
     int32_t *run_end;
+    uint64_t copy_budget; /* see copies_exit */
 } bs;
 
 static const upy_nin *ins(const bs *b, uint32_t i) {
@@ -424,15 +429,93 @@ static unpyc_status walk(bs *b) {
     return UNPYC_OK;
 }
 
+/* Whether the code after the POP_EXCEPT at i is the way out of its
+ * clause, which compile.c compiler_unwind_fblock_stack writes after it for
+ * a return, break or continue (the blocks around popped, a kept return
+ * value moved over what they leave, a return of a constant, a jump), or the
+ * clearing of an `except ... as` name; else it is the code after the
+ * try.  3.10's optimize_cfg drops a clause's jump to that code where it comes
+ * next, as it does after a bare `except:` ending a try whose body never ends
+ * normally:
+ *
+ *     try: raise g()         RAISE_VARARGS 1
+ *     except: y = 1          POP_TOP x3; LOAD_CONST 1; STORE_FAST y
+ *     return exc_info()      POP_EXCEPT; LOAD_GLOBAL exc_info ...
+ *
+ * That code runs with the exception handled: it is not in the clause. */
+static int leaves_clause(const bs *b, uint32_t i) {
+    const upy_nin *c = ins(b, i + 1);
+    uint32_t n = b->n - i - 1;
+    switch (n ? c->op : N_RETURN) {
+    case N_POP_BLOCK:
+    case N_POP_TOP:
+    case N_POP_EXCEPT:
+    case N_SWAP:     /* a kept return value, over a for loop's iterator */
+    case N_ROT_FOUR: /* the same, over an outer clause's exception */
+    case N_JUMP:
+    case N_RETURN:
+        return 1;
+    case N_LOAD_CONST:
+        return upy_nin_clears_name(c, n) || (n > 1 && c[1].op == N_RETURN);
+    default:
+        return 0;
+    }
+}
+
+/* Whether the n instructions from a do what those from c do, on the same
+ * lines but for the first: a copy keeps the lines of its block, and its
+ * first instruction takes the line of the jump it replaces. */
+static int same_run(const bs *b, uint32_t a, uint32_t c, uint32_t n) {
+    const upy_nin *x, *y;
+    uint32_t k;
+    for (k = 0; k < n; k++) {
+        x = ins(b, a + k);
+        y = ins(b, c + k);
+        if (x->op != y->op || x->arg != y->arg || x->obj != y->obj ||
+            (k && x->line != y->line) || x->target >= 0 || y->target >= 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the exit block after the POP_EXCEPT at i, which the clause runs
+ * on into, is one of 3.10's copies of the block after the try (compile.c
+ * extend_block copies a small block that returns or raises into the jumps
+ * to it): `try: f() / except: pass` then `raise E(x)` ends the try body
+ * and the clause alike, and recovery joins the two back into the code
+ * after the try.  A copy is at most MAX_COPY_SIZE = 4 instructions (twice
+ * that bounds the neutral ones); past b->copy_budget instructions compared
+ * (crafted code of many handlers) any small block is taken for one. */
+static int copies_exit(bs *b, uint32_t i) {
+    int32_t e = b->run_end[i + 1];
+    uint32_t n = (uint32_t)(e - (int32_t)i), j;
+    if (e < 0 || upy_nin_falls_through(ins(b, (uint32_t)e)) || n > 8)
+        return 0;
+    for (j = n - 1; j < b->n; j++) {
+        if (b->copy_budget < n)
+            return 1;
+        b->copy_budget -= n;
+        if (j != (uint32_t)e && same_run(b, j + 1 - n, i + 1, n))
+            return 1;
+    }
+    return 0;
+}
+
 /* Where the cleanup block of frame f goes: after the RERAISE of a with's
  * handler (compile.c compiler_with_except_finish); after the last code of
  * any other handler, on to the end of its block, where a jump to the code
  * after the try is added if the handler runs on into it
- * (compiler_try_except ends its handlers with that jump). */
+ * (compiler_try_except ends its handlers with that jump), or right after
+ * the POP_EXCEPT that ends it where the code after the try follows
+ * (leaves_clause), not a copy of it (copies_exit). */
 static unpyc_status place_cleanup(bs *b, block *f) {
     int32_t k = f->setup == B_WITH ? f->reraise : f->last;
     block **at;
-    if (k >= 0 && f->setup != B_WITH) {
+    if (k >= 0 && f->setup != B_WITH &&
+        ins(b, (uint32_t)k)->op == N_POP_EXCEPT &&
+        !leaves_clause(b, (uint32_t)k) && !copies_exit(b, (uint32_t)k)) {
+        f->jump = 1;
+    } else if (k >= 0 && f->setup != B_WITH) {
         k = b->run_end[k];
         f->jump = k >= 0 && upy_nin_falls_through(ins(b, (uint32_t)k));
     }
@@ -748,6 +831,7 @@ unpyc_status upy_normalize_blocks(upy_ncode *code, upy_arena *arena,
     b.arena = arena;
     b.err = err;
     b.n = code->count;
+    b.copy_budget = COPY_SEARCH_BUDGET;
     if (alloc_tables(&b))
         return no_memory(&b);
     if ((st = walk(&b)) != UNPYC_OK || (st = drop_dead(&b)) != UNPYC_OK)
