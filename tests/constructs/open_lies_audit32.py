@@ -1,0 +1,71 @@
+"""Unmarked lies still open, found by audit32 (stop 32), listed as UNMARKED LIE where they lie so that the suite counts them and a fix shows as FIXED.
+
+else_last_in_finally*, 3.8 / 3.9 / 3.10: a try / except / else that ends a finally body, whose clause falls off its end, prints without its else, the else part after the try, run whether the clause ran or not (real world anyio _backends/_asyncio.py AsyncIOBackend.wait_readable / wait_writable on 3.8 / 3.9: `remove_reader(fd)` ran after a KeyError).  3.8-3.10 lay the else part out after the handlers, and the clause's way out goes to the end of the finally body (RERAISE 0 in its handler's copy, the code after the try / finally in the other), which recovery reads as a way out of the finally rather than the join of the try; 3.11+ put the else part right after the body and read it right.
+
+break_in_else_in_*_loop, 3.12 / 3.13: `while c: try: X / except E: Y / else: break` in a with or a try / finally prints without the else part, the break lost (the loop runs on while c holds).  3.12's layout puts the loop's way out (the with's exit, the finally's copy) right after the try body, so the break is no jump, and the body reads as falling off the try.
+
+and_or_test_then_inner_if, 3.8 / 3.9: `while c: ...; if a and (b or d): (if e: ...) ... else: break` prints with the break lost, the loop endless (Markdown 3.6 blockprocessors ListIndentProcessor.get_level).  unthread.c takes the inner if's test (right after the or-test, no statement between) for a test of the condition, leaves the if's tests threaded, and undoes the while test instead.  (Also seen, not here since 3.10 / 3.12 / 3.13 mark it: 3.8 / 3.9 `try: while True: ... try: X / except E: Y / else: break` / `except BaseException: ...; raise` prints as `while True: try: ... else: continue`, the loop endless, real world httpcore ConnectionPool.handle_request.)"""
+
+
+def else_last_in_finally(g, d, rr):
+    try:
+        g()
+    finally:
+        try:
+            d.pop()
+        except KeyError:
+            pass
+        else:
+            rr()
+
+
+def else_last_in_finally_value(g, d, fd, rr):
+    try:
+        success = g()
+    finally:
+        try:
+            del d[fd]
+        except KeyError:
+            pass
+        else:
+            rr(fd)
+    return success
+
+
+
+def break_in_else_in_with_loop(self):
+    with self.lock:
+        while self.go:
+            try:
+                r = self.h()
+            except KeyError:
+                self.clear()
+            else:
+                break
+    return r
+
+
+def break_in_else_in_finally_loop(self):
+    try:
+        while self.go:
+            try:
+                r = self.h()
+            except KeyError:
+                self.clear()
+            else:
+                break
+    finally:
+        self.rm()
+    return r
+
+
+def and_or_test_then_inner_if(self, parent, indent_level, level):
+    while indent_level > level:
+        child = self.lastChild(parent)
+        if child is not None and (child.tag in self.A or child.tag in self.B):
+            if child.tag in self.A:
+                level += 1
+            parent = child
+        else:
+            break
+    return (level, parent)
