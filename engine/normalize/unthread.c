@@ -109,6 +109,18 @@ static uint32_t after_cleanup(const upy_ncode *code, uint32_t j) {
     return (uint32_t)c + 3;
 }
 
+/* Jump d, unreachable until jump i goes to it again, runs under i's
+ * handler: blocks.c gives unreachable code none, and a jump under none
+ * leaves every try around it.  (3.9, networkx set_node_attributes: `try:
+ * for n in values: try: ... / except KeyError: pass` in a try / except
+ * AttributeError; the loop's own jump back, under no handler, read as a
+ * way out of the outer try: `except KeyError: break / else: break`.) */
+static void take_handler_of(upy_ncode *code, uint32_t i, uint32_t d) {
+    code->ins[d].handler = code->ins[i].handler;
+    code->ins[d].handler_depth = code->ins[i].handler_depth;
+    code->ins[d].handler_lasti = code->ins[i].handler_lasti;
+}
+
 /* The jump j was threaded through: one of the unreachable jumps right
  * after its try's cleanup block with j's target, or -1. */
 static int32_t threaded_through(const upy_ncode *code, const uint8_t *reached,
@@ -280,9 +292,7 @@ static void unthread_ifs(upy_ncode *code, uint8_t *reached) {
             continue;
         code->ins[i].target = d;
         reached[d] = TAKEN_AGAIN;
-        code->ins[d].handler = code->ins[i].handler;
-        code->ins[d].handler_depth = code->ins[i].handler_depth;
-        code->ins[d].handler_lasti = code->ins[i].handler_lasti;
+        take_handler_of(code, (uint32_t)i, (uint32_t)d);
         unthread_or_tests(code, i);
     }
 }
@@ -378,6 +388,7 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
         if (d >= 0) {
             code->ins[j].target = d;
             reached[d] = TAKEN_AGAIN;
+            take_handler_of(code, j, (uint32_t)d);
         }
     }
     unthread_ifs(code, reached);

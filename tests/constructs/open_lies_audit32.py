@@ -4,7 +4,9 @@ else_last_in_finally*, 3.8 / 3.9 / 3.10: a try / except / else that ends a final
 
 break_in_else_in_*_loop, 3.12 / 3.13: `while c: try: X / except E: Y / else: break` in a with or a try / finally prints without the else part, the break lost (the loop runs on while c holds).  3.12's layout puts the loop's way out (the with's exit, the finally's copy) right after the try body, so the break is no jump, and the body reads as falling off the try.
 
-and_or_test_then_inner_if, 3.8 / 3.9: `while c: ...; if a and (b or d): (if e: ...) ... else: break` prints with the break lost, the loop endless (Markdown 3.6 blockprocessors ListIndentProcessor.get_level).  unthread.c takes the inner if's test (right after the or-test, no statement between) for a test of the condition, leaves the if's tests threaded, and undoes the while test instead.  (Also seen, not here since 3.10 / 3.12 / 3.13 mark it: 3.8 / 3.9 `try: while True: ... try: X / except E: Y / else: break` / `except BaseException: ...; raise` prints as `while True: try: ... else: continue`, the loop endless, real world httpcore ConnectionPool.handle_request.)"""
+and_or_test_then_inner_if, 3.8 / 3.9: `while c: ...; if a and (b or d): (if e: ...) ... else: break` prints with the break lost, the loop endless (Markdown 3.6 blockprocessors ListIndentProcessor.get_level).  unthread.c takes the inner if's test (right after the or-test, no statement between) for a test of the condition, leaves the if's tests threaded, and undoes the while test instead.
+
+while_ending_try_body, 3.8 / 3.9: `while True: try: (while c < n: ...) / except StopIteration: ... / yield ...`: the inner while's exit, the try body's way out (POP_BLOCK; JUMP after the try), prints as nothing: `while 1: if c < n: ...; continue`, an endless inner loop (real world jinja2 TemplateStream._buffered_generator).  (The same on 3.8 / 3.9 inside `try: ... / except BaseException: ...; raise`, httpcore ConnectionPool.handle_request, printed as `while True: try: ... else: continue`, is fixed by unthread.c's take_handler_of: family loop_try_exit_handler.py.)"""
 
 
 def else_last_in_finally(g, d, rr):
@@ -69,3 +71,22 @@ def and_or_test_then_inner_if(self, parent, indent_level, level):
         else:
             break
     return (level, parent)
+
+
+def while_ending_try_body(gen, size):
+    buf = []
+    c_size = 0
+    push = buf.append
+    while True:
+        try:
+            while c_size < size:
+                c = next(gen)
+                push(c)
+                if c:
+                    c_size += 1
+        except StopIteration:
+            if not c_size:
+                return
+        yield ''.join(buf)
+        del buf[:]
+        c_size = 0
