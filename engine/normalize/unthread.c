@@ -325,7 +325,10 @@ static int32_t jump_end(const upy_ncode *code, int32_t t) {
  *
  * Read as it is, the break leaves for the elif's end: it came out as
  * `pass`.  Where the loop is left by breaks only (`while True:`), the
- * jump after it is unreachable. */
+ * jump after it is unreachable.  A while loop's test, threaded the same
+ * way (`for s in xs: if c: (while t: ...) / else: ...`, its exit sent to
+ * the end of the else part), goes back too: read as it is, the while
+ * printed as an if (real world rich Segment.split_lines). */
 static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
                                  uint32_t b) {
     upy_nin *way_out = &code->ins[b + 1];
@@ -333,7 +336,7 @@ static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
     uint32_t j;
     for (j = h + 1; j < b; j++) {
         upy_nin *in = &code->ins[j];
-        if (in->op != N_JUMP || !reached[j] ||
+        if ((in->op != N_JUMP && in->op != N_POP_JUMP_IF) || !reached[j] ||
             (in->target >= (int32_t)h && in->target <= (int32_t)b + 1) ||
             jump_end(code, in->target) != end ||
             !same_handler(code, reached, j, b + 1))
