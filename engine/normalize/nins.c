@@ -204,6 +204,10 @@ int upy_nin_clears_name(const upy_nin *c, size_t n) {
            c[2].op == N_DELETE && c[1].arg == c[2].arg && c[1].obj == c[2].obj;
 }
 
+int upy_nin_is_name_cleanup(const upy_nin *c, size_t n) {
+    return upy_nin_clears_name(c, n) && n > 3 && c[3].op == N_RERAISE;
+}
+
 int upy_nin_ends_statement(const upy_nin *in) {
     switch (in->op) {
     case N_POP_TOP:

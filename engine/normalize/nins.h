@@ -411,4 +411,8 @@ int upy_nin_loads_none(const upy_nin *in);
  * LOAD_CONST None; STORE x; DELETE x. */
 int upy_nin_clears_name(const upy_nin *c, size_t n);
 
+/* Whether the n instructions at c start with the handler of the body of
+ * `except E as x:`: the clearing of the name, then RERAISE. */
+int upy_nin_is_name_cleanup(const upy_nin *c, size_t n);
+
 #endif /* UPY_NINS_H */

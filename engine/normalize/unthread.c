@@ -72,36 +72,58 @@ static int starts_next_clause(const upy_ncode *code, uint32_t i) {
     return 0;
 }
 
+/* The POP_EXCEPT that jump j leaves an except clause after: right before
+ * j, or before the cleanup of the name of `except E as name:` (compile.c
+ * compiler_try_except: `name = None; del name` follows the POP_EXCEPT);
+ * -1 when there is none, j leaves a try body. */
+static int32_t clause_pop_except(const upy_ncode *code, uint32_t j) {
+    if (code->ins[j - 1].op == N_POP_EXCEPT)
+        return (int32_t)j - 1;
+    if (j >= 5 && code->ins[j - 4].op == N_POP_EXCEPT &&
+        upy_nin_clears_name(&code->ins[j - 3], 3))
+        return (int32_t)j - 4;
+    return -1;
+}
+
 /* Whether jump j, reached, is the way out of a try body (right before
  * the handler of the code before it) or of an except clause (after its
  * POP_EXCEPT, right before what follows the clause: the reraise of an
- * exception no clause matched, the next clause, or the cleanup block).
- * A `continue` that ends an if in a body or a clause is followed by the
- * rest of it. */
+ * exception no clause matched, the next clause, the cleanup block, or,
+ * after `except E as name:`, the name's cleanup).  A `continue` that ends
+ * an if in a body or a clause is followed by the rest of it. */
 static int ends_try_part(const upy_ncode *code, const uint8_t *reached,
                          uint32_t j) {
     const upy_nin *in = &code->ins[j], *before;
+    int32_t p;
     if (in->op != N_JUMP || j < 2 || j + 1 >= code->count || !reached[j])
         return 0;
     before = &code->ins[j - 1];
-    if (before->op != N_POP_EXCEPT)
+    p = clause_pop_except(code, j);
+    if (p < 0)
         return before->handler == (int32_t)j + 1 &&
                in->handler != (int32_t)j + 1;
+    if (p + 1 < (int32_t)j) /* compile.c lays the name's cleanup out here */
+        return upy_nin_is_name_cleanup(&code->ins[j + 1], code->count - j - 1);
     return code->ins[j + 1].op == N_RERAISE ||
-           code->ins[j - 2].handler == (int32_t)j + 1 ||
+           code->ins[p - 1].handler == (int32_t)j + 1 ||
            starts_next_clause(code, j + 1);
 }
 
 /* The instruction after the cleanup block (COPY 3; POP_EXCEPT; RERAISE,
  * blocks.c) of the try that jump j leaves, where its else part and its
  * end were laid out; 0 when there is none.  The code of an except clause
- * before its POP_EXCEPT has that block for handler; a try body has its
+ * before its POP_EXCEPT has that block for handler, or the name's cleanup
+ * of `except E as name:`, right after j, which has it; a try body has its
  * handler's PUSH_EXC_INFO, which has it. */
 static uint32_t after_cleanup(const upy_ncode *code, uint32_t j) {
-    int32_t c = code->ins[j - 2].handler;
-    if (code->ins[j - 1].op != N_POP_EXCEPT) {
+    int32_t p = clause_pop_except(code, j), c;
+    if (p < 0) {
         int32_t h = code->ins[j - 1].handler;
         c = code->ins[h].op == N_PUSH_EXC_INFO ? code->ins[h].handler : -1;
+    } else {
+        c = code->ins[p - 1].handler;
+        if (c == (int32_t)j + 1 && p + 1 < (int32_t)j)
+            c = code->ins[c].handler;
     }
     if (c < 0 || (uint32_t)c + 3 >= code->count || code->ins[c].op != N_COPY ||
         code->ins[c + 1].op != N_POP_EXCEPT || code->ins[c + 2].op != N_RERAISE)
