@@ -36,29 +36,7 @@
 /* What reached[] says of an instruction: a path from the first one gets
  * there, or it was unreachable and a jump that this pass undid goes
  * there again. */
-enum { REACHED = 1, TAKEN_AGAIN = 2 };
-
-/* Marks the instructions a path from the first one reaches (by falling
- * through, jumping, or raising to a handler); work holds those still to
- * follow. */
-static void find_reached(const upy_ncode *code, uint8_t *reached,
-                         uint32_t *work) {
-    uint32_t n = 0;
-    reached[0] = REACHED;
-    work[n++] = 0;
-    while (n) {
-        uint32_t i = work[--n], k;
-        const upy_nin *in = &code->ins[i];
-        int32_t next[3] = {upy_nin_falls_through(in) ? (int32_t)i + 1 : -1,
-                           in->target, in->handler};
-        for (k = 0; k < 3; k++)
-            if (next[k] >= 0 && (uint32_t)next[k] < code->count &&
-                !reached[next[k]]) {
-                reached[next[k]] = REACHED;
-                work[n++] = (uint32_t)next[k];
-            }
-    }
-}
+enum { REACHED = 1 /* upy_ncode_mark_reached's mark */, TAKEN_AGAIN = 2 };
 
 /* Whether instruction i starts the next except clause after one that
  * ends at i - 1: a failed match jumps there. */
@@ -309,15 +287,6 @@ static void unthread_ifs(upy_ncode *code, uint8_t *reached) {
     }
 }
 
-/* Where jump t leads at last, through a few jumps. */
-static int32_t jump_end(const upy_ncode *code, int32_t t) {
-    uint32_t n = 0;
-    while (t >= 0 && (uint32_t)t < code->count && code->ins[t].op == N_JUMP &&
-           n++ < 8)
-        t = code->ins[t].target;
-    return t;
-}
-
 /* The loop whose last jump back is b, from its head h: each jump in it
  * that leaves it for where the jump right after it leads, a `break`
  * that peephole.c threaded through that jump (to the outer loop's
@@ -341,13 +310,13 @@ static int32_t jump_end(const upy_ncode *code, int32_t t) {
 static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
                                  uint32_t b) {
     upy_nin *way_out = &code->ins[b + 1];
-    int32_t end = jump_end(code, (int32_t)b + 1);
+    int32_t end = upy_ncode_jump_end(code, (int32_t)b + 1);
     uint32_t j;
     for (j = h + 1; j < b; j++) {
         upy_nin *in = &code->ins[j];
         if (in->op != N_JUMP || !reached[j] ||
             (in->target >= (int32_t)h && in->target <= (int32_t)b + 1) ||
-            jump_end(code, in->target) != end ||
+            upy_ncode_jump_end(code, in->target) != end ||
             !same_handler(code, reached, j, b + 1))
             continue;
         in->target = (int32_t)b + 1;
@@ -391,7 +360,7 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     if (!code->count)
         return UNPYC_OK;
-    find_reached(code, reached, work);
+    upy_ncode_mark_reached(code, reached, work);
     for (j = 0; j < code->count; j++) {
         int32_t d;
         if (!ends_try_part(code, reached, j))
