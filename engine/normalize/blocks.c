@@ -164,11 +164,9 @@ static block *frame_of(block *top) {
 }
 
 /* Whether the handler at h clears a name and reraises: the cleanup of
- * the body of `except E as x:` (upy_nin_clears_name). */
+ * the body of `except E as x:`. */
 static int is_name_cleanup(const bs *b, int32_t h) {
-    const upy_nin *c = ins(b, (uint32_t)h);
-    uint32_t n = b->n - (uint32_t)h;
-    return upy_nin_clears_name(c, n) && n > 3 && c[3].op == N_RERAISE;
+    return upy_nin_is_name_cleanup(ins(b, (uint32_t)h), b->n - (uint32_t)h);
 }
 
 /* A new block of kind `kind` on `up`, made at instruction `at`, in *out.

@@ -204,6 +204,37 @@ int upy_nin_clears_name(const upy_nin *c, size_t n) {
            c[2].op == N_DELETE && c[1].arg == c[2].arg && c[1].obj == c[2].obj;
 }
 
+int upy_nin_is_name_cleanup(const upy_nin *c, size_t n) {
+    return upy_nin_clears_name(c, n) && n > 3 && c[3].op == N_RERAISE;
+}
+
+void upy_ncode_mark_reached(const upy_ncode *code, uint8_t *reached,
+                            uint32_t *work) {
+    uint32_t n = 0;
+    reached[0] = 1;
+    work[n++] = 0;
+    while (n) {
+        uint32_t i = work[--n], k;
+        const upy_nin *in = &code->ins[i];
+        int32_t next[3] = {upy_nin_falls_through(in) ? (int32_t)i + 1 : -1,
+                           in->target, in->handler};
+        for (k = 0; k < 3; k++)
+            if (next[k] >= 0 && (uint32_t)next[k] < code->count &&
+                !reached[next[k]]) {
+                reached[next[k]] = 1;
+                work[n++] = (uint32_t)next[k];
+            }
+    }
+}
+
+int32_t upy_ncode_jump_end(const upy_ncode *code, int32_t t) {
+    uint32_t n = 0;
+    while (t >= 0 && (uint32_t)t < code->count && code->ins[t].op == N_JUMP &&
+           n++ < 8)
+        t = code->ins[t].target;
+    return t;
+}
+
 int upy_nin_ends_statement(const upy_nin *in) {
     switch (in->op) {
     case N_POP_TOP:

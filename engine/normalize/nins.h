@@ -411,4 +411,17 @@ int upy_nin_loads_none(const upy_nin *in);
  * LOAD_CONST None; STORE x; DELETE x. */
 int upy_nin_clears_name(const upy_nin *c, size_t n);
 
+/* Sets reached[i] to 1 for each instruction i that a path from the first
+ * one reaches (falling through, jumping, or raising to a handler), the
+ * others left as they are (0); reached and work hold code->count entries. */
+void upy_ncode_mark_reached(const upy_ncode *code, uint8_t *reached,
+                            uint32_t *work);
+
+/* Where a jump to instruction t leads at last, through a few jumps. */
+int32_t upy_ncode_jump_end(const upy_ncode *code, int32_t t);
+
+/* Whether the n instructions at c start with the handler of the body of
+ * `except E as x:`: the clearing of the name, then RERAISE. */
+int upy_nin_is_name_cleanup(const upy_nin *c, size_t n);
+
 #endif /* UPY_NINS_H */

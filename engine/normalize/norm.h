@@ -56,6 +56,10 @@ typedef struct norm_rules {
     /* 3.8-3.9's peephole.c threads a for loop's break through the jump
      * after the loop, where the loop ends an if body (breaks.c). */
     uint8_t threads_loop_breaks;
+    /* 3.8-3.9's peephole.c threads the jumps to the end of a statement
+     * that ends a loop body through the jump there, which the last branch
+     * falls into (ifends.c). */
+    uint8_t threads_statement_ends;
     /* 3.8's compile.c compiler_assert raises the global AssertionError;
      * 3.9+ load it with LOAD_ASSERTION_ERROR (asserts.c). */
     uint8_t asserts_load_global;

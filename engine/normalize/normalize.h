@@ -55,4 +55,10 @@ unpyc_status upy_normalize_assert_global(upy_ncode *code, upy_arena *arena,
  * through the jump after the loop (the rules table says which versions). */
 unpyc_status upy_normalize_unthread_breaks(upy_ncode *code);
 
+/* ifends.c: undoes 3.8-3.9 peephole.c's threading of the jumps to the end
+ * of a statement that ends a loop body through the jump there, where that
+ * jump stays reached (the rules table says which versions). */
+unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
+                                         unpyc_error *err);
+
 #endif /* UPY_NORMALIZE_H */

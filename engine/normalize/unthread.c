@@ -36,29 +36,7 @@
 /* What reached[] says of an instruction: a path from the first one gets
  * there, or it was unreachable and a jump that this pass undid goes
  * there again. */
-enum { REACHED = 1, TAKEN_AGAIN = 2 };
-
-/* Marks the instructions a path from the first one reaches (by falling
- * through, jumping, or raising to a handler); work holds those still to
- * follow. */
-static void find_reached(const upy_ncode *code, uint8_t *reached,
-                         uint32_t *work) {
-    uint32_t n = 0;
-    reached[0] = REACHED;
-    work[n++] = 0;
-    while (n) {
-        uint32_t i = work[--n], k;
-        const upy_nin *in = &code->ins[i];
-        int32_t next[3] = {upy_nin_falls_through(in) ? (int32_t)i + 1 : -1,
-                           in->target, in->handler};
-        for (k = 0; k < 3; k++)
-            if (next[k] >= 0 && (uint32_t)next[k] < code->count &&
-                !reached[next[k]]) {
-                reached[next[k]] = REACHED;
-                work[n++] = (uint32_t)next[k];
-            }
-    }
-}
+enum { REACHED = 1 /* upy_ncode_mark_reached's mark */, TAKEN_AGAIN = 2 };
 
 /* Whether instruction i starts the next except clause after one that
  * ends at i - 1: a failed match jumps there. */
@@ -72,36 +50,58 @@ static int starts_next_clause(const upy_ncode *code, uint32_t i) {
     return 0;
 }
 
+/* The POP_EXCEPT that jump j leaves an except clause after: right before
+ * j, or before the cleanup of the name of `except E as name:` (compile.c
+ * compiler_try_except: `name = None; del name` follows the POP_EXCEPT);
+ * -1 when there is none, j leaves a try body. */
+static int32_t clause_pop_except(const upy_ncode *code, uint32_t j) {
+    if (code->ins[j - 1].op == N_POP_EXCEPT)
+        return (int32_t)j - 1;
+    if (j >= 5 && code->ins[j - 4].op == N_POP_EXCEPT &&
+        upy_nin_clears_name(&code->ins[j - 3], 3))
+        return (int32_t)j - 4;
+    return -1;
+}
+
 /* Whether jump j, reached, is the way out of a try body (right before
  * the handler of the code before it) or of an except clause (after its
  * POP_EXCEPT, right before what follows the clause: the reraise of an
- * exception no clause matched, the next clause, or the cleanup block).
- * A `continue` that ends an if in a body or a clause is followed by the
- * rest of it. */
+ * exception no clause matched, the next clause, the cleanup block, or,
+ * after `except E as name:`, the name's cleanup).  A `continue` that ends
+ * an if in a body or a clause is followed by the rest of it. */
 static int ends_try_part(const upy_ncode *code, const uint8_t *reached,
                          uint32_t j) {
     const upy_nin *in = &code->ins[j], *before;
+    int32_t p;
     if (in->op != N_JUMP || j < 2 || j + 1 >= code->count || !reached[j])
         return 0;
     before = &code->ins[j - 1];
-    if (before->op != N_POP_EXCEPT)
+    p = clause_pop_except(code, j);
+    if (p < 0)
         return before->handler == (int32_t)j + 1 &&
                in->handler != (int32_t)j + 1;
+    if (p + 1 < (int32_t)j) /* compile.c lays the name's cleanup out here */
+        return upy_nin_is_name_cleanup(&code->ins[j + 1], code->count - j - 1);
     return code->ins[j + 1].op == N_RERAISE ||
-           code->ins[j - 2].handler == (int32_t)j + 1 ||
+           code->ins[p - 1].handler == (int32_t)j + 1 ||
            starts_next_clause(code, j + 1);
 }
 
 /* The instruction after the cleanup block (COPY 3; POP_EXCEPT; RERAISE,
  * blocks.c) of the try that jump j leaves, where its else part and its
  * end were laid out; 0 when there is none.  The code of an except clause
- * before its POP_EXCEPT has that block for handler; a try body has its
+ * before its POP_EXCEPT has that block for handler, or the name's cleanup
+ * of `except E as name:`, right after j, which has it; a try body has its
  * handler's PUSH_EXC_INFO, which has it. */
 static uint32_t after_cleanup(const upy_ncode *code, uint32_t j) {
-    int32_t c = code->ins[j - 2].handler;
-    if (code->ins[j - 1].op != N_POP_EXCEPT) {
+    int32_t p = clause_pop_except(code, j), c;
+    if (p < 0) {
         int32_t h = code->ins[j - 1].handler;
         c = code->ins[h].op == N_PUSH_EXC_INFO ? code->ins[h].handler : -1;
+    } else {
+        c = code->ins[p - 1].handler;
+        if (c == (int32_t)j + 1 && p + 1 < (int32_t)j)
+            c = code->ins[c].handler;
     }
     if (c < 0 || (uint32_t)c + 3 >= code->count || code->ins[c].op != N_COPY ||
         code->ins[c + 1].op != N_POP_EXCEPT || code->ins[c + 2].op != N_RERAISE)
@@ -297,15 +297,6 @@ static void unthread_ifs(upy_ncode *code, uint8_t *reached) {
     }
 }
 
-/* Where jump t leads at last, through a few jumps. */
-static int32_t jump_end(const upy_ncode *code, int32_t t) {
-    uint32_t n = 0;
-    while (t >= 0 && (uint32_t)t < code->count && code->ins[t].op == N_JUMP &&
-           n++ < 8)
-        t = code->ins[t].target;
-    return t;
-}
-
 /* The loop whose last jump back is b, from its head h: each jump in it
  * that leaves it for where the jump right after it leads, a `break`
  * that peephole.c threaded through that jump (to the outer loop's
@@ -332,13 +323,13 @@ static int32_t jump_end(const upy_ncode *code, int32_t t) {
 static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
                                  uint32_t b) {
     upy_nin *way_out = &code->ins[b + 1];
-    int32_t end = jump_end(code, (int32_t)b + 1);
+    int32_t end = upy_ncode_jump_end(code, (int32_t)b + 1);
     uint32_t j;
     for (j = h + 1; j < b; j++) {
         upy_nin *in = &code->ins[j];
         if ((in->op != N_JUMP && in->op != N_POP_JUMP_IF) || !reached[j] ||
             (in->target >= (int32_t)h && in->target <= (int32_t)b + 1) ||
-            jump_end(code, in->target) != end ||
+            upy_ncode_jump_end(code, in->target) != end ||
             !same_handler(code, reached, j, b + 1))
             continue;
         in->target = (int32_t)b + 1;
@@ -382,7 +373,7 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     if (!code->count)
         return UNPYC_OK;
-    find_reached(code, reached, work);
+    upy_ncode_mark_reached(code, reached, work);
     for (j = 0; j < code->count; j++) {
         int32_t d;
         if (!ends_try_part(code, reached, j))

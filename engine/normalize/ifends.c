@@ -1,0 +1,267 @@
+/*
+ * ifends.c - undoing 3.8-3.9's threading of the jumps to the end of a
+ * statement that ends a loop body, where the jump there stays reached.
+ *
+ * compile.c ends the body of an if that has an else part with a jump to
+ * the end of the statement, sends the test of an if without one there,
+ * and ends a try body or an except clause with a jump to the end of its
+ * try.  Where the statement ends a loop body, its end is the loop's jump
+ * back (or the jump over the else part of an if that ends the loop body,
+ * itself a jump to the loop's end), and peephole.c (PyCode_Optimize,
+ * "Replace jumps to unconditional jumps") points those jumps at the loop's
+ * header, or at the jump that the jump there goes to.  The last branch
+ * falls into the jump at the end, so it stays: unthread.c, which undoes
+ * the threading through jumps left unreachable, does not see it.  Read as
+ * it is, a branch that jumps to the header reads as one that ends in
+ * `continue`, which compiles to a jump of its own.  Worked example (3.9,
+ * stdlib distutils/ccompiler.py gen_lib_options, shortened):
+ *
+ *     for lib in libs:      2  FOR_ITER 24
+ *         if d:             5  POP_JUMP_IF_FALSE 19
+ *             if f:         8  POP_JUMP_IF_FALSE 13
+ *                 a(f)     12  JUMP 2    was JUMP 18
+ *             else:
+ *                 w(lib)   17  POP_TOP
+ *                          18  JUMP 2    was JUMP 23 (the outer if's end)
+ *         else:
+ *             o(lib)       22  POP_TOP
+ *                          23  JUMP 2    (end of the loop body)
+ *
+ * Each such jump goes to the jump that ends its statement again, as
+ * compile.c made it: the first jump after it that all code between (the
+ * else part, the if body, the other clauses and their handlers) jumps
+ * around, when it leads where the jump does, with the line of the code
+ * before it (a `continue` of the source has a line of its own).
+ */
+#include "normalize/normalize.h"
+
+#include "util/error.h"
+
+/* Instructions the pass may visit: each jump's statement is walked to
+ * its end, which crafted code of many branches in one long loop body
+ * would make quadratic.  Past the budget the jumps are left as they are. */
+enum { IFENDS_BUDGET = 1 << 24 };
+
+/* Marks in entered[] the instructions a test (POP_JUMP_IF) goes to and
+ * the handlers' first ones, and in last_back[h] the last jump back to
+ * each instruction h, -1 if none. */
+static void find_entries_and_loops(const upy_ncode *code, uint8_t *entered,
+                                   int32_t *last_back) {
+    uint32_t j;
+    for (j = 0; j < code->count; j++)
+        last_back[j] = -1;
+    for (j = 0; j < code->count; j++) {
+        const upy_nin *in = &code->ins[j];
+        if (in->handler >= 0 && (uint32_t)in->handler < code->count)
+            entered[in->handler] = 1;
+        if (in->target < 0 || (uint32_t)in->target >= code->count)
+            continue;
+        if (in->op == N_POP_JUMP_IF)
+            entered[in->target] = 1;
+        if (in->op == N_JUMP && in->target < (int32_t)j)
+            last_back[in->target] = (int32_t)j;
+    }
+}
+
+/* Whether an instruction of the block stack's unwinding, which a
+ * `continue` inside a try or a with makes before its jump (compile.c
+ * compiler_unwind_fblock: POP_EXCEPT, the name's cleanup, the __exit__
+ * call), can be op. */
+static int unwinds(uint16_t op) {
+    return op == N_POP_EXCEPT || op == N_LOAD_CONST || op == N_STORE ||
+           op == N_DELETE || op == N_POP_TOP || op == N_CALL || op == N_COPY;
+}
+
+/* Whether jump j has the line of the code before it, past the unwinding
+ * of the blocks it leaves: compile.c's jump at the end of a branch has
+ * the line of the branch's last statement, a `continue` (and the
+ * unwinding it makes) a line of its own. */
+static int line_of_code_before(const upy_ncode *code, uint32_t j) {
+    uint32_t k = j - 1;
+    while (k > 0 && unwinds(code->ins[k].op) &&
+           code->ins[k].line == code->ins[j].line)
+        k--;
+    return code->ins[k].line == code->ins[j].line;
+}
+
+/* Whether jump j starts a way out of a branch that peephole.c may have
+ * threaded: an if's test, or a jump with the line of the code before it
+ * (no `continue` of the source) right before the code that a test
+ * (`else:`, the next clause) or a handler (of the try body, clause or
+ * with body that the jump leaves) goes to, or before the name's cleanup of
+ * `except E as name:` (see unthread.c). */
+static int leaves_branch(const upy_ncode *code, const uint8_t *entered,
+                         uint32_t j) {
+    const upy_nin *in = &code->ins[j];
+    if (in->op == N_POP_JUMP_IF)
+        return j < 1 || code->ins[j - 1].op != N_EXC_MATCH;
+    if (in->op != N_JUMP || j < 2 || j + 1 >= code->count ||
+        code->ins[j - 1].op == N_POP_JUMP_IF || !line_of_code_before(code, j))
+        return 0;
+    return entered[j + 1] ||
+           upy_nin_is_name_cleanup(&code->ins[j + 1], code->count - j - 1);
+}
+
+/* Whether the condition that tests at j holds a conditional expression:
+ * a jump between the statement's start and its end, where its tests go
+ * to the expression's parts (stdlib dataclasses _hash_add: `[f for f in
+ * fs if (f.compare if f.hash is None else f.hash)]`). */
+static int holds_ifexp(const upy_ncode *code, uint32_t j) {
+    uint32_t k;
+    for (k = j; k-- > 0 && !upy_nin_ends_statement(&code->ins[k]);)
+        if (code->ins[k].op == N_JUMP || code->ins[k].op == N_JUMP_IF_OR_POP)
+            return 1;
+    for (k = j + 1; k < code->count && !upy_nin_ends_statement(&code->ins[k]);
+         k++)
+        if (code->ins[k].op == N_JUMP || code->ins[k].op == N_JUMP_IF_OR_POP)
+            return 1;
+    return 0;
+}
+
+/* The next test of the condition that tests at j (`if a and b:`, j at
+ * a): a test before the next statement ends; -1 when j is the last. */
+static int32_t next_test(const upy_ncode *code, uint32_t j) {
+    uint32_t k;
+    for (k = j + 1; k < code->count && !upy_nin_ends_statement(&code->ins[k]);
+         k++)
+        if (code->ins[k].op == N_POP_JUMP_IF)
+            return (int32_t)k;
+    return -1;
+}
+
+/* Whether x, a jump target or handler of code between j and the
+ * candidate end, goes past that end within the loop (ending at its last
+ * jump back `last`), to another handler than j's: then the statement goes
+ * on past the candidate.  (A jump out of the loop is a `break`, one back
+ * to its header a `continue`; the jumps of inner branches, undone first,
+ * go to their statements' ends.) */
+static int goes_on_past(const upy_ncode *code, uint32_t j, int32_t x,
+                        uint32_t last) {
+    return x > (int32_t)j && x <= (int32_t)last && x != code->ins[j].handler;
+}
+
+/* The jump that ends the statement whose branch jump j leaves for the
+ * loop header h, in the loop body that ends at `last`: the first jump
+ * between that all else between jumps around, if it leads to h with the
+ * line of the code before it.  -1 when there is none: the jump over an
+ * else part (j is the if's test, which goes to the else part: one that
+ * starts with a `continue` is threaded through it), a `continue` or
+ * `break` of the source; or when that jump has another handler (the way out of
+ * a try body: j ends an if in it, and goes there already) or is unreachable:
+ * unthread.c undoes the threading through those where it can tell the shape,
+ * and blocks.c gives them no handler (the end of a loop body in a with body,
+ * after an else part that raises, runs under the with). */
+static int32_t statement_end(const upy_ncode *code, const uint8_t *reached,
+                             uint32_t j, uint32_t h, uint32_t last,
+                             uint64_t *budget) {
+    int32_t far = -1;
+    uint32_t k;
+    for (k = j + 1; k <= last; k++) {
+        const upy_nin *in = &code->ins[k];
+        if (!*budget)
+            return -1;
+        --*budget;
+        if (in->op == N_JUMP && far <= (int32_t)k)
+            return upy_ncode_jump_end(code, (int32_t)k) == (int32_t)h &&
+                           in->line == code->ins[k - 1].line &&
+                           in->handler == code->ins[j].handler && reached[k]
+                       ? (int32_t)k
+                       : -1;
+        if (in->target >= 0 && goes_on_past(code, j, in->target, last) &&
+            in->target > far)
+            far = in->target;
+        if (in->handler >= 0 && goes_on_past(code, j, in->handler, last) &&
+            in->handler > far)
+            far = in->handler;
+    }
+    return -1;
+}
+
+/* What the pass reads of the code as it came: see find_entries_and_loops,
+ * upy_ncode_mark_reached. */
+typedef struct ends_tables {
+    const uint8_t *entered, *reached;
+    const int32_t *last_back;
+    uint64_t budget;
+} ends_tables;
+
+/* The other tests of the condition whose last test, at j, goes to d
+ * again: those threaded to h went there with it (`if a and b:`; where
+ * a test of `if a or b:` goes to a body that starts with `continue`, it
+ * is threaded to h too, and then goes to d: it runs the same). */
+static void unthread_condition(upy_ncode *code, uint32_t j, int32_t h,
+                               int32_t d) {
+    uint32_t k = j;
+    while (k-- > 0 && !upy_nin_ends_statement(&code->ins[k]))
+        if (code->ins[k].op == N_POP_JUMP_IF &&
+            upy_ncode_jump_end(code, code->ins[k].target) == h)
+            code->ins[k].target = d;
+}
+
+/* Whether jump j lies after an inner for loop of the loop at h (its else
+ * part) whose body jumps to h: a `break` that peephole.c threaded through
+ * the end of the for / else statement, which stays as it is; then j's
+ * jump stays too (real world networkx ismags: `while q: for ...: break
+ * / else: ... if c: x`). */
+static int after_threaded_break(const upy_ncode *code, uint32_t j, int32_t h,
+                                uint64_t *budget) {
+    uint32_t k, i;
+    for (k = (uint32_t)h + 1; k < j; k++) {
+        int32_t exit = code->ins[k].target;
+        if (code->ins[k].op != N_FOR_ITER || exit <= (int32_t)k ||
+            exit > (int32_t)j)
+            continue;
+        if (*budget < (uint32_t)exit - k)
+            return 1;
+        *budget -= (uint32_t)exit - k;
+        for (i = k + 1; i < (uint32_t)exit; i++)
+            if (code->ins[i].op == N_JUMP && code->ins[i].target == h)
+                return 1;
+    }
+    return 0;
+}
+
+/* Points jump j back at the jump that ends its statement, where
+ * peephole.c threaded it; a test, the last of its condition, with the
+ * others (unthread_condition). */
+static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
+    int32_t t = code->ins[j].target, h, d;
+    if (t < 0 || (uint32_t)t >= code->count || !tb->reached[j] ||
+        !leaves_branch(code, tb->entered, j))
+        return;
+    if (code->ins[j].op == N_POP_JUMP_IF &&
+        (next_test(code, j) >= 0 || holds_ifexp(code, j)))
+        return;
+    h = upy_ncode_jump_end(code, t);
+    if (h < 0 || h >= (int32_t)j || tb->last_back[h] <= (int32_t)j ||
+        after_threaded_break(code, j, h, &tb->budget))
+        return;
+    d = statement_end(code, tb->reached, j, (uint32_t)h,
+                      (uint32_t)tb->last_back[h], &tb->budget);
+    if (d < 0 || (t >= (int32_t)j && t <= d + 1))
+        return;
+    code->ins[j].target = d;
+    if (code->ins[j].op == N_POP_JUMP_IF)
+        unthread_condition(code, j, h, d);
+}
+
+unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
+                                         unpyc_error *err) {
+    uint32_t n = code->count + 1, j;
+    int32_t *last_back = upy_arena_array(arena, n, sizeof *last_back);
+    uint8_t *entered = upy_arena_array(arena, n, 1);
+    uint8_t *reached = upy_arena_array(arena, n, 1);
+    uint32_t *work = upy_arena_array(arena, n, sizeof *work);
+    ends_tables tb = {entered, reached, last_back, IFENDS_BUDGET};
+    if (!last_back || !entered || !reached || !work)
+        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    if (!code->count)
+        return UNPYC_OK;
+    find_entries_and_loops(code, entered, last_back);
+    upy_ncode_mark_reached(code, reached, work);
+    /* Inner statements first: their jumps then go to their ends, inside
+     * the outer statement's parts. */
+    for (j = code->count; j-- > 0;)
+        unthread_end(code, &tb, j);
+    return UNPYC_OK;
+}
