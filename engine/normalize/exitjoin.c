@@ -42,16 +42,29 @@ int norm_same_code(const norm *nm, uint32_t s, uint32_t c, uint32_t n) {
     return 1;
 }
 
+/* Whether the exit block [i, end) is the end of an `except ... as e`
+ * body with the return of a constant after the try inlined (extend_block):
+ * POP_BLOCK; POP_EXCEPT; e = None; del e; LOAD_CONST; RETURN_VALUE, what
+ * a `return None` written in the handler compiles to as well
+ * (compiler_unwind_fblock unwinds before it loads a constant). */
+static int ends_handler_with_const_return(const norm *nm, uint32_t i,
+                                          uint32_t end) {
+    return op_is(nm, i + 1, UPY_OP_POP_EXCEPT) && end == i + 7 &&
+           op_is(nm, end - 2, UPY_OP_LOAD_CONST);
+}
+
 /* Whether the exit block [i, end) that starts with a POP_BLOCK ends a
- * finally's or a with's body and holds code 3.11 gives a line (compile.c),
- * so does not copy: a with's __exit__ call, a finally body, a return
- * written after the try (3.10 inlines it, extend_block).  The end of an
- * `except ... as e` body (POP_BLOCK; POP_EXCEPT; e = None; del e) stays
- * copied: recovery reads the copies of a return after the try inlined
- * there as that return (`except E as e: if c: f()` then `return None`
- * reads as `return` in the handler once they are one block). */
+ * finally's, a with's or a handler's body and holds code 3.11 gives a line
+ * (compile.c), so does not copy: a with's __exit__ call, a finally body, a
+ * return written after the try (3.10 inlines it, extend_block).  An
+ * `except ... as e` body's end with a constant's return stays copied:
+ * only the copies tell recovery the return is the one after the try
+ * (`except E as e: if c: f()` then `return None` reads as `return` in the
+ * handler once they are one block).  Joined, the end of a loop in the
+ * handler (`while tb: ...` then `return frames`) is one block, as in
+ * 3.11, and not a copy recovery finds no statement for. */
 static int has_lined_code(const norm *nm, uint32_t i, uint32_t end) {
-    if (op_is(nm, i + 1, UPY_OP_POP_EXCEPT))
+    if (ends_handler_with_const_return(nm, i, end))
         return 0;
     if (op_is(nm, i + 1, UPY_OP_LOAD_CONST) &&
         norm_with_exit_call(nm, i + 1) >= 0)
