@@ -769,6 +769,39 @@ static block *dead_with_exit_block(const bs *b, uint32_t p) {
     return k;
 }
 
+/* The frame the dead end of an except clause nested in another clause
+ * takes, after instruction p (a raise or return ending the clause's
+ * body): the clause's own, whose cleanup block covers the code around it.
+ * Worked example, 3.9:
+ *
+ *     except W:
+ *         try: return i()
+ *         except A:
+ *             raise B           LOAD_GLOBAL B; RAISE_VARARGS 1
+ *                               POP_EXCEPT; JUMP_FORWARD end   (dead)
+ *                               RERAISE                  (A not matched)
+ *
+ * Left without a handler, the dead code would split the outer clause's
+ * body, and its POP_EXCEPT pop an exception no handler pushed ("a value
+ * missing from the stack"); in a with's body (a try in it) it would split
+ * the with, whose exit then belongs to no statement.  NULL where p is not
+ * in such a clause. */
+static block *dead_clause_end_frame(const bs *b, uint32_t p) {
+    block *k = b->st[p].top, *below;
+    if (upy_nin_falls_through(ins(b, p)))
+        return NULL;
+    while (k && k->kind == B_CLEANUP)
+        k = k->up;
+    if (!k || k->kind != B_FRAME)
+        return NULL;
+    /* (Under a try only, the dead code reads as the try's, see below.) */
+    for (below = k->up;
+         below && (below->kind == B_TRY || below->kind == B_CLEANUP);)
+        below = below->up;
+    return below && (below->kind == B_FRAME || below->kind == B_WITH) ? k
+                                                                      : NULL;
+}
+
 /* The with dead code at i is covered by, or NULL.  3.8 and 3.9 keep the
  * dead end of an except clause whose body left it, and the dead jump
  * after an except chain (compile.c compiler_try_except), inside the
@@ -793,9 +826,12 @@ static block *dead_code_with(const bs *b, uint32_t i) {
     block *k;
     while (p > 0 && b->st[p - 1].depth < 0)
         p--;
-    if (p > 0 && ins(b, p)->op == N_POP_BLOCK)
-        return dead_with_exit_block(b, p - 1);
-    if (p == 0 || !leaves_handler(b, p - 1))
+    if (p > 0 && ins(b, p)->op == N_POP_BLOCK &&
+        (k = dead_with_exit_block(b, p - 1)))
+        return k;
+    if (p > 0 && !leaves_handler(b, p - 1))
+        return dead_clause_end_frame(b, p - 1);
+    if (p == 0)
         return NULL;
     for (k = b->st[p - 1].top; k && (k->kind == B_FRAME || k->kind == B_LASTI);)
         k = k->up;

@@ -18,9 +18,7 @@
  * instructions. */
 #define MAX_COPY_SIZE 4
 
-/* The end (one past its return or raise) of the exit block starting at
- * decoded instruction s: straight code that nothing jumps into, or 0. */
-static uint32_t exit_block_end(const norm *nm, uint32_t s) {
+uint32_t norm_exit_block_end(const norm *nm, uint32_t s) {
     uint32_t k;
     for (k = s; k < nm->dec->count; k++) {
         if ((k > s && nm->is_target[k]) || at(nm, k)->target >= 0)
@@ -32,10 +30,7 @@ static uint32_t exit_block_end(const norm *nm, uint32_t s) {
     return 0;
 }
 
-/* Whether the n decoded instructions from c do what those from s do, on
- * the same lines but for the first: a copy keeps the lines of its block,
- * and its first instruction takes the line of the jump to it. */
-static int same_code(const norm *nm, uint32_t s, uint32_t c, uint32_t n) {
+int norm_same_code(const norm *nm, uint32_t s, uint32_t c, uint32_t n) {
     uint32_t k;
     if (c + n > nm->dec->count)
         return 0;
@@ -47,31 +42,45 @@ static int same_code(const norm *nm, uint32_t s, uint32_t c, uint32_t n) {
     return 1;
 }
 
+/* Whether the exit block [i, end) is the end of an `except ... as e`
+ * body with the return of a constant after the try inlined (extend_block):
+ * POP_BLOCK; POP_EXCEPT; e = None; del e; LOAD_CONST; RETURN_VALUE, what
+ * a `return None` written in the handler compiles to as well
+ * (compiler_unwind_fblock unwinds before it loads a constant). */
+static int ends_handler_with_const_return(const norm *nm, uint32_t i,
+                                          uint32_t end) {
+    return op_is(nm, i + 1, UPY_OP_POP_EXCEPT) && end == i + 7 &&
+           op_is(nm, end - 2, UPY_OP_LOAD_CONST);
+}
+
 /* Whether the exit block [i, end) that starts with a POP_BLOCK ends a
- * finally's or a with's body and holds code 3.11 gives a line (compile.c),
- * so does not copy: a with's __exit__ call, a finally body, a return
- * written after the try (3.10 inlines it, extend_block).  The end of an
- * `except ... as e` body (POP_BLOCK; POP_EXCEPT; e = None; del e) stays
- * copied: recovery reads the copies of a return after the try inlined
- * there as that return (`except E as e: if c: f()` then `return None`
- * reads as `return` in the handler once they are one block). */
+ * finally's, a with's or a handler's body and holds code 3.11 gives a line
+ * (compile.c), so does not copy: a with's __exit__ call, a finally body, a
+ * return written after the try (3.10 inlines it, extend_block).  An
+ * `except ... as e` body's end with a constant's return stays copied:
+ * only the copies tell recovery the return is the one after the try
+ * (`except E as e: if c: f()` then `return None` reads as `return` in the
+ * handler once they are one block).  Joined, the end of a loop in the
+ * handler (`while tb: ...` then `return frames`) is one block, as in
+ * 3.11, and not a copy recovery finds no statement for. */
 static int has_lined_code(const norm *nm, uint32_t i, uint32_t end) {
-    uint32_t k;
-    if (op_is(nm, i + 1, UPY_OP_POP_EXCEPT))
+    if (ends_handler_with_const_return(nm, i, end))
         return 0;
     if (op_is(nm, i + 1, UPY_OP_LOAD_CONST) &&
         norm_with_exit_call(nm, i + 1) >= 0)
         return 1;
-    for (k = i + 1; k < end; k++)
-        if (at(nm, k)->line != at(nm, i)->line)
+    return norm_changes_line(nm, i, end);
+}
+
+int norm_changes_line(const norm *nm, uint32_t s, uint32_t end) {
+    uint32_t k;
+    for (k = s + 1; k < end; k++)
+        if (at(nm, k)->line != at(nm, s)->line)
             return 1;
     return 0;
 }
 
-/* The decoded instructions again in *joined, with each jump to a copy
- * (copy_of) aimed at the block it copies, which nm reads from now on; the
- * jump targets are marked anew. */
-static unpyc_status retarget_copies(norm *nm, upy_decoded *joined) {
+unpyc_status norm_retarget_copies(norm *nm, upy_decoded *joined) {
     uint32_t k, count = nm->dec->count;
     upy_instr *ins = upy_arena_array_uncleared(nm->arena, count, sizeof *ins);
     if (!ins)
@@ -114,20 +123,21 @@ unpyc_status norm_undo_duplicate_exits(norm *nm, upy_decoded *joined) {
     if (!nm->rules->copies_pop_block_exits)
         return UNPYC_OK;
     for (i = 0; i < nm->dec->count; i++) {
-        if (!op_is(nm, i, UPY_OP_POP_BLOCK) || !(end = exit_block_end(nm, i)) ||
-            !has_lined_code(nm, i, end))
+        if (!op_is(nm, i, UPY_OP_POP_BLOCK) ||
+            !(end = norm_exit_block_end(nm, i)) || !has_lined_code(nm, i, end))
             continue;
         n = end - i;
-        for (c = end; op_is(nm, c, UPY_OP_POP_BLOCK) && nm->is_target[c] &&
-                      exit_block_end(nm, c) == c + n &&
-                      same_code(nm, i, c, n) && has_lined_code(nm, c, c + n);
+        for (c = end;
+             op_is(nm, c, UPY_OP_POP_BLOCK) && nm->is_target[c] &&
+             norm_exit_block_end(nm, c) == c + n &&
+             norm_same_code(nm, i, c, n) && has_lined_code(nm, c, c + n);
              c += n, copies++) {
             memset(&nm->skip[c], 1, n);
             nm->copy_of[c] = (int32_t)i;
         }
         i = c - 1;
     }
-    return copies ? retarget_copies(nm, joined) : UNPYC_OK;
+    return copies ? norm_retarget_copies(nm, joined) : UNPYC_OK;
 }
 
 /* The instruction after the way on of a with's handler that starts at
@@ -192,7 +202,7 @@ void norm_undo_extended_with_exits(norm *nm) {
             continue;
         x = (uint32_t)call + 2;
         if (x >= nm->dec->count || nm->is_target[x] ||
-            !(end = exit_block_end(nm, x)) || end - x > MAX_COPY_SIZE ||
+            !(end = norm_exit_block_end(nm, x)) || end - x > MAX_COPY_SIZE ||
             leaves_a_block(nm, x, end))
             continue;
         /* (Copies of the with's way out that undo_duplicate_exits joined
@@ -200,8 +210,9 @@ void norm_undo_extended_with_exits(norm *nm) {
         for (h = end; h < nm->dec->count && nm->skip[h]; h++)
             ;
         if (!(y = with_swallow_end(nm, h)) ||
-            exit_block_end(nm, y) != y + (end - x) ||
-            !same_code(nm, x, y, end - x) || at(nm, x)->line != at(nm, y)->line)
+            norm_exit_block_end(nm, y) != y + (end - x) ||
+            !norm_same_code(nm, x, y, end - x) ||
+            at(nm, x)->line != at(nm, y)->line)
             continue;
         nm->jump_instead[x] = (int32_t)y;
         memset(&nm->skip[x + 1], 1, end - x - 1);

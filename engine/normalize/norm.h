@@ -6,6 +6,8 @@
  *   normalize.c  the walk over the decoded instructions and lower_one();
  *   exitjoin.c   3.10's copies of exit blocks that leave a block, joined
  *                back before the walk;
+ *   exitlines.c  3.10's copies of exit blocks a statement with no line
+ *                starts, joined back before the walk;
  *   patterns.c   3.10's match statement code, lowered as 3.11 writes it;
  *   unpack.c     3.8's BUILD_*_UNPACK, lowered as 3.9's container build.
  *
@@ -67,6 +69,10 @@ typedef struct norm_rules {
      * end of a try body before its finally, of a with body before its
      * __exit__ call) into each jump to it (undo_duplicate_exits). */
     uint8_t copies_pop_block_exits;
+    /* 3.10 copies an exit block whose first instruction has no line (an
+     * expression statement's POP_TOP) into each jump to it, whatever
+     * lines the rest has (undo_unlined_exit_copies). */
+    uint8_t copies_statement_exits;
     /* 3.10's MATCH_CLASS and MATCH_KEYS push a bool above their result,
      * which POP_JUMP_IF_FALSE tests; 3.11+ test the result itself against
      * None (compile.c compiler_pattern_class: COPY 1; POP_JUMP_IF_NONE). */
@@ -175,9 +181,28 @@ unpyc_status norm_emit_jump(norm *nm, upy_nop op, int32_t arg, uint32_t i,
 int32_t norm_with_exit_call(const norm *nm, uint32_t i);
 
 /* exitjoin.c */
+/* The end (one past its return or raise) of the exit block starting at
+ * decoded instruction s: straight code that nothing jumps into, or 0. */
+uint32_t norm_exit_block_end(const norm *nm, uint32_t s);
+/* Whether the n decoded instructions from c do what those from s do, on
+ * the same lines but for the first: a copy keeps the lines of its block,
+ * and its first instruction takes the line of the jump to it. */
+int norm_same_code(const norm *nm, uint32_t s, uint32_t c, uint32_t n);
+/* Whether a decoded instruction of [s, end) is on another line than the
+ * one at s: it starts a statement, as propagate_line_numbers (3.10
+ * compile.c) gives an instruction compiled with no line the line of the
+ * one before it. */
+int norm_changes_line(const norm *nm, uint32_t s, uint32_t end);
+/* The decoded instructions again in *joined, with each jump to a copy
+ * (copy_of) aimed at the block it copies, which nm reads from now on; the
+ * jump targets are marked anew. */
+unpyc_status norm_retarget_copies(norm *nm, upy_decoded *joined);
 unpyc_status norm_undo_duplicate_exits(norm *nm, upy_decoded *joined);
 void norm_undo_extended_with_exits(norm *nm);
 unpyc_status norm_put_jump_instead(norm *nm, uint32_t i);
+
+/* exitlines.c */
+unpyc_status norm_undo_unlined_exit_copies(norm *nm, upy_decoded *joined);
 
 /* patterns.c */
 int norm_has_pattern_code(const norm *nm);

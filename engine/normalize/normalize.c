@@ -66,6 +66,7 @@ static const norm_rules rules_table[] = {
      .call_slots = 1,
      .function_qualname = 1,
      .copies_pop_block_exits = 1,
+     .copies_statement_exits = 1,
      .match_pushes_bool = 1,
      .rotates_captures = 1,
      .layout = {.copies_exits = 1,
@@ -1679,6 +1680,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
 
     norm_mark_targets(&nm);
     if ((st = norm_undo_duplicate_exits(&nm, &joined)) != UNPYC_OK)
+        return st;
+    if ((st = norm_undo_unlined_exit_copies(&nm, &joined)) != UNPYC_OK)
         return st;
     norm_undo_extended_with_exits(&nm);
     mark_dead_handlers(&nm);

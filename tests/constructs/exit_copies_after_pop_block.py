@@ -82,3 +82,29 @@ def loop_in_try_finally_then_return(items, f, done):
     finally:
         done()
     return items
+
+
+# test_frame FrameAttrsTest.make_frames: the end of an `except ... as e`
+# body (POP_BLOCK; POP_EXCEPT; e = None; del e) with the return after the
+# try inlined, copied into the loop's first test: one block again.
+def handler_loop_then_return(outer):
+    try:
+        outer()
+    except ZeroDivisionError as e:
+        tb = e.__traceback__
+        frames = []
+        while tb:
+            frames.append(tb.tb_frame)
+            tb = tb.tb_next
+    return frames
+
+
+# test_hashlib _conditional_import_module: a constant's return after the
+# try reads as the handler's own `return` once one block: kept copied.
+def handler_if_then_const_return(self, name):
+    try:
+        return load(name)
+    except ImportError as error:
+        if self.warn and name in names:
+            warn(error)
+    return None
