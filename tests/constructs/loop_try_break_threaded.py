@@ -20,17 +20,6 @@ def try_loop_break(self):
     return t
 
 
-def plain_clause_continue(self):
-    while True:
-        try:
-            t = self.f()
-        except A:
-            if self.z:
-                continue
-        break
-    return t
-
-
 def tested_loop_clause_continue(self):
     while self.k:
         try:
