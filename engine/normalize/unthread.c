@@ -174,20 +174,40 @@ static int other_test_goes_there(const upy_ncode *code, uint32_t i) {
     return 0;
 }
 
+/* Whether k is the test of a while loop whose header comes after i
+ * (3.8-3.9 compiler_while tests at the top): it leaves for the code after
+ * the loop's jump back there.  `if tp:` / `while tp:` lays out the two
+ * tests as `if tp and tp:` does, but for that jump. */
+static int tests_inner_loop(const upy_ncode *code, uint32_t i, uint32_t k) {
+    int32_t t = code->ins[k].target;
+    const upy_nin *back;
+    if (code->ins[k].op != N_POP_JUMP_IF || t <= (int32_t)k + 1 ||
+        (uint32_t)t > code->count)
+        return 0;
+    back = &code->ins[t - 1];
+    return back->op == N_JUMP && back->target > (int32_t)i &&
+           back->target <= (int32_t)k;
+}
+
 /* Whether d can be where the test at i went as the last test of its
  * condition: a later test of the condition (`if a or (b and c):`, i is
  * b) goes there too (undone first), or there is none and d was not taken
  * by another test already.  (`if a or b:` with i at a: b goes elsewhere,
- * a goes to the body.) */
+ * a goes to the body.)  A later test that jumps on the value i jumps on
+ * and goes elsewhere belongs to an inner if (`if w == 0:` / `if level ==
+ * 0: g(i)` / `break` + `continue`, while_else_in_if): the last test of a
+ * condition goes where i goes when i jumps to its else part. */
 static int ends_condition_at(const upy_ncode *code, const uint8_t *reached,
                              uint32_t i, uint32_t d) {
     uint32_t k;
     int chained = 0;
     for (k = i + 1; k < d; k++) {
+        if (tests_inner_loop(code, i, k))
+            break;
         if (code->ins[k].op == N_POP_JUMP_IF) {
             if (code->ins[k].target == (int32_t)d)
                 return 1;
-            chained = 1;
+            chained |= code->ins[k].arg != code->ins[i].arg;
         }
         if (splits_condition(code, i, k))
             break;
@@ -298,8 +318,8 @@ static void unthread_ifs(upy_ncode *code, uint8_t *reached) {
 }
 
 /* The loop whose last jump back is b, from its head h: each jump in it
- * that leaves it for where the jump right after it leads, a `break`
- * that peephole.c threaded through that jump (to the outer loop's
+ * that leaves it for where its way out w (the jump right after b) leads, a
+ * `break` that peephole.c threaded through that jump (to the outer loop's
  * header, say), goes to that jump again, the way out of the loop.
  * Worked example (3.9; inner_break_to_outer_header in
  * tests/constructs/loop_exit_jumps.py, shortened):
@@ -319,26 +339,129 @@ static void unthread_ifs(upy_ncode *code, uint8_t *reached) {
  * jump after it is unreachable.  A while loop's test, threaded the same
  * way (`for s in xs: if c: (while t: ...) / else: ...`, its exit sent to
  * the end of the else part), goes back too: read as it is, the while
- * printed as an if (real world rich Segment.split_lines). */
+ * printed as an if (real world rich Segment.split_lines).  A while loop
+ * with an else part is left at w, past the else part (while_else_exit),
+ * rather than at b + 1. */
 static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
-                                 uint32_t b) {
-    upy_nin *way_out = &code->ins[b + 1];
-    int32_t end = upy_ncode_jump_end(code, (int32_t)b + 1);
+                                 uint32_t b, uint32_t w) {
+    upy_nin *way_out = &code->ins[w];
+    int32_t end = upy_ncode_jump_end(code, (int32_t)w);
     uint32_t j;
     for (j = h + 1; j < b; j++) {
         upy_nin *in = &code->ins[j];
         if ((in->op != N_JUMP && in->op != N_POP_JUMP_IF) || !reached[j] ||
-            (in->target >= (int32_t)h && in->target <= (int32_t)b + 1) ||
+            (in->target >= (int32_t)h && in->target <= (int32_t)w) ||
             upy_ncode_jump_end(code, in->target) != end ||
-            !same_handler(code, reached, j, b + 1))
+            !same_handler(code, reached, j, w))
             continue;
-        in->target = (int32_t)b + 1;
-        if (!reached[b + 1]) {
-            reached[b + 1] = TAKEN_AGAIN;
+        in->target = (int32_t)w;
+        if (!reached[w]) {
+            reached[w] = TAKEN_AGAIN;
             way_out->handler = in->handler;
             way_out->handler_depth = in->handler_depth;
             way_out->handler_lasti = in->handler_lasti;
         }
+    }
+}
+
+/* Where the while loop with head h and last jump back e that 3.8-3.9
+ * compiler_while tests at the top goes when its test fails: the test's
+ * target, right after the loop's last jump back (which may be dead); -1
+ * when it has no test (`while True:`). */
+static int32_t while_test_target(const upy_ncode *code, uint32_t h,
+                                 uint32_t e) {
+    uint32_t k;
+    for (k = h; k < e && !upy_nin_ends_statement(&code->ins[k]); k++) {
+        int32_t t = code->ins[k].target;
+        if (code->ins[k].op == N_POP_JUMP_IF && t > (int32_t)e &&
+            (uint32_t)t < code->count && code->ins[t - 1].op == N_JUMP &&
+            code->ins[t - 1].target == (int32_t)h)
+            return t;
+    }
+    return -1;
+}
+
+/* The jump that ends the else part of a while loop starting at t, where
+ * no break goes (all threaded through it): the first jump after t, where
+ * the else part goes on to it, no loop or return in it; -1 if none.
+ * (`else: h()` / `continue`: the break went to the `continue`.) */
+static int32_t jump_ending_else(const upy_ncode *code, uint32_t t) {
+    uint32_t x;
+    for (x = t; x < code->count; x++) {
+        const upy_nin *in = &code->ins[x];
+        int loops = in->target >= (int32_t)t && in->target <= (int32_t)x;
+        if (in->op == N_JUMP)
+            return loops ? -1 : (int32_t)x;
+        if (loops || !upy_nin_falls_through(in))
+            return -1;
+    }
+    return -1;
+}
+
+/* Where the breaks of that while loop go when it has an else part: the
+ * test goes to the else part at t, laid out before the code after the
+ * loop, and a break (unthreaded) goes past it, to the first instruction
+ * after t that a jump in the loop goes to, or the jump ending the else
+ * part; -1 where t starts with a jump (no else part: unthread_breaks).  Worked
+ * example (3.9, stdlib idlelib pyparse Parser._study1; while_else_in_if in
+ * tests/constructs/loop_exit_jumps.py):
+ *
+ *     while i < n:             2  i < n; POP_JUMP_IF_FALSE 67
+ *         if ch == 'q':       13  POP_JUMP_IF_FALSE 58
+ *             while i < n:    14  i < n; POP_JUMP_IF_FALSE 54
+ *                 if w == 0:  33  POP_JUMP_IF_FALSE 14
+ *                     if level == 0:
+ *                             37  POP_JUMP_IF_FALSE 57  was 42
+ *                         g(i)
+ *                     break   42  JUMP 2   was JUMP 57
+ *                 ...         53  JUMP 14  (dead)
+ *             else:
+ *                 h()         54  h()
+ *             continue        57  JUMP 2
+ *
+ * The break, threaded through the `continue` after the loop, comes out
+ * as a `continue` of the outer loop, and that `continue` moves into the
+ * else part: the break is lost.  It goes to 57 again, where 37 goes. */
+static int32_t while_else_exit(const upy_ncode *code, const uint8_t *reached,
+                               uint32_t h, int32_t t) {
+    int32_t x = -1;
+    uint32_t j;
+    if (t < 0 || code->ins[t].op == N_JUMP)
+        return -1;
+    for (j = h; j + 1 < (uint32_t)t; j++)
+        if (reached[j] && code->ins[j].target > t &&
+            (x < 0 || code->ins[j].target < x))
+            x = code->ins[j].target;
+    return x >= 0 ? x : jump_ending_else(code, (uint32_t)t);
+}
+
+/* The tests of ifs in the body [h, b) of a while loop with an else part,
+ * left at w: where a break follows an if's body, the test goes to it
+ * again (peephole.c threaded it through the break; in while_else_exit's
+ * example 37 goes to 42 again, `if level == 0: g(i)` / `break`).  The
+ * break is the first jump to w after the test, where the jumps between
+ * go forward no further, or to w (the tests of an inner if whose body
+ * ends there too); one walk back from b finds it for each test. */
+static void unthread_tests_to_break(upy_ncode *code, const uint8_t *reached,
+                                    uint32_t h, uint32_t b, uint32_t w) {
+    int32_t brk = -1;
+    int clean = 0;
+    uint32_t k;
+    for (k = b; k-- > h + 1;) {
+        upy_nin *in = &code->ins[k];
+        if (in->op == N_JUMP && in->target == (int32_t)w) {
+            brk = (int32_t)k;
+            clean = 1;
+            continue;
+        }
+        if (in->op == N_POP_JUMP_IF && in->target == (int32_t)w && brk >= 0 &&
+            clean && reached[k] && code->ins[brk].handler == in->handler) {
+            in->target = brk;
+            continue;
+        }
+        if (in->target >= 0 && in->target != (int32_t)w &&
+            (in->target <= (int32_t)k || in->target > brk))
+            clean = 0;
     }
 }
 
@@ -356,10 +479,20 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
             code->ins[b].target >= 0 && code->ins[b].target < (int32_t)b)
             last_back[code->ins[b].target] = (int32_t)b;
     for (b = 0; b < code->count; b++) {
-        int32_t e = last_back[b];
-        if (e >= 0 && (uint32_t)e + 1 < code->count &&
-            code->ins[e + 1].op == N_JUMP)
-            unthread_loop_breaks(code, reached, b, (uint32_t)e);
+        int32_t e = last_back[b], t, x;
+        if (e < 0)
+            continue;
+        t = while_test_target(code, b, (uint32_t)e);
+        x = while_else_exit(code, reached, b, t);
+        if (x >= 0) {
+            unthread_loop_breaks(code, reached, b, (uint32_t)t - 1,
+                                 (uint32_t)x);
+            unthread_tests_to_break(code, reached, b, (uint32_t)t - 1,
+                                    (uint32_t)x);
+        } else if ((uint32_t)e + 1 < code->count &&
+                   code->ins[e + 1].op == N_JUMP)
+            unthread_loop_breaks(code, reached, b, (uint32_t)e,
+                                 (uint32_t)e + 1);
     }
     return UNPYC_OK;
 }
@@ -368,6 +501,7 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
                                     unpyc_error *err) {
     uint8_t *reached = upy_arena_array(arena, code->count + 1, 1);
     uint32_t *work = upy_arena_array(arena, code->count + 1, sizeof *work);
+    unpyc_status st;
     uint32_t j;
     if (!reached || !work)
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
@@ -385,6 +519,13 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
             take_handler_of(code, j, (uint32_t)d);
         }
     }
+    /* An if's test threaded through a loop's jump back gives that loop
+     * its last jump back again, and a break unthreaded can end the body of
+     * an if around the loop again (inner_while_or_break in
+     * tests/constructs/loop_if_threaded.py): ifs, loops, then ifs. */
     unthread_ifs(code, reached);
-    return unthread_breaks(code, reached, arena, err);
+    st = unthread_breaks(code, reached, arena, err);
+    if (st == UNPYC_OK)
+        unthread_ifs(code, reached);
+    return st;
 }

@@ -110,3 +110,28 @@ def break_in_try_copies_attribute_store(g, o):
         except KeyError:
             pass
     o.a = exp
+
+
+def while_else_in_if(code, n, level, w):
+    i = 0
+    while i < n:
+        ch = code[i]
+        if ch == 'q':
+            while i < n:
+                ch = code[i]
+                i += 1
+                if ch == 'n':
+                    if w == 0:
+                        if level == 0:
+                            g(i)
+                        break
+                    continue
+                if ch == 'b':
+                    i += 1
+                    continue
+            else:
+                h()
+            continue
+        if ch == '#':
+            i += 2
+    return i

@@ -108,3 +108,16 @@ def or_break_of_inner_loop(src):
                     break
             continue
         y(this)
+
+
+def inner_while_or_break(adv, tp, v):
+    while True:
+        tp = adv()
+        if tp:
+            while tp:
+                if tp or v:
+                    break
+                tp = adv()
+        else:
+            break
+    return 1
