@@ -351,6 +351,11 @@ typedef struct rec {
      * statement's cases test with one, and without any rec_match_starts
      * need read nothing. */
     uint8_t has_pop_jump_if;
+    /* match.c: for each instruction i, whether a conditional jump
+     * followed by a POP_TOP (a guard's end) comes at or after i before
+     * any return, raise or jump back (index_guard_ends); NULL until first
+     * needed. */
+    uint8_t *guard_end_ahead;
     /* Temporaries spill.c made so far, and whether its comment is out. */
     unsigned spills;
     uint8_t kept_noted;
