@@ -428,6 +428,11 @@ typedef struct rec {
      * the handler (0) and the throw_offset (1), each UINT32_MAX where
      * none (index_earlier_keys); NULL until first needed. */
     uint32_t *earlier_key[2];
+    /* try.c: the blocks in the order the walk of the dominator tree
+     * enters them (upy_block.dom_enter; UPY_NO_BLOCK at the clock ticks
+     * that leave one), so that the blocks a handler dominates are a range
+     * (index_dom_walk); NULL until first needed. */
+    int32_t *by_dom_enter;
     /* eval.c twin_lambda: for each co_consts slot of a code object (its
      * first), whether another code constant is alike it, and the
      * instruction of its second load (UINT32_MAX: none); NULL until
