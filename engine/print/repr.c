@@ -6,7 +6,9 @@
  */
 #include "print/repr.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,11 +247,25 @@ static void repr_int(upy_strbuf *sb, const upy_int *v) {
         upy_sb_put_int(sb, (long long)v->value);
 }
 
-/* Tries the decimal digits[0..n) * 10**exp10 as a round-trip for d. */
+/* Tries the decimal digits[0..n) * 10**exp10 as a round-trip for d.  (The
+ * text "DIGITSeEXP" is put together here, not by snprintf, which was a
+ * third of the time of printing a float that needs 17 digits.) */
 static int round_trips(const char *digits, size_t n, int exp10, double d) {
-    char buf[48];
+    char buf[48], exp_digits[12], *p = buf + n + 1;
+    unsigned magnitude = exp10 < 0 ? 0u - (unsigned)exp10 : (unsigned)exp10;
+    size_t k = 0;
 
-    snprintf(buf, sizeof buf, "%.*se%d", (int)n, digits, exp10);
+    memcpy(buf, digits, n);
+    buf[n] = 'e';
+    if (exp10 < 0)
+        *p++ = '-';
+    do {
+        exp_digits[k++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    while (k)
+        *p++ = exp_digits[--k];
+    *p = '\0';
     return strtod(buf, NULL) == d;
 }
 
@@ -282,32 +298,96 @@ static int step_digits(char *digits, size_t *n, int delta) {
     return 1;
 }
 
+/* The n-digit (1 to 16) correctly rounded form of d, from s17, the 17
+ * digits of its "%.16e" whose exponent is e17: the digits in out, their
+ * exponent's place in *exp10 (as shortest_digits has it), and in *dist
+ * how far they are from s17 in units of its last digit.  0 where s17's
+ * digits after the n-th are 5 and zeros: d may be on either side of the
+ * half then (s17 itself rounded), so printf is asked.  (Elsewhere the
+ * half lies at least a unit of s17 away from s17, and d at most half a
+ * unit: both round the same way.)  Worked example: 9.96 to 2 digits,
+ * s17 "99600000000000003" e17 0: "99" + up, carried: "10", *exp10 0. */
+static int rounded_from_17(const char *s17, int e17, size_t n, char *out,
+                           int *exp10, uint64_t *dist) {
+    uint64_t tail = 0, unit = 1;
+    size_t k;
+    for (k = n; k < 17; k++) {
+        tail = tail * 10 + (uint64_t)(s17[k] - '0');
+        unit *= 10;
+    }
+    if (tail == unit / 2)
+        return 0;
+    memcpy(out, s17, n);
+    *dist = tail < unit / 2 ? tail : unit - tail;
+    if (tail > unit / 2) {
+        k = n;
+        while (k > 0 && out[k - 1] == '9')
+            out[--k] = '0';
+        if (k > 0) {
+            out[k - 1]++;
+        } else { /* 99 -> 10, a place up */
+            out[0] = '1';
+            e17++;
+        }
+    }
+    *exp10 = e17 - (int)(n - 1);
+    return 1;
+}
+
+/* Whether n digits dist units of s17 (above) away from d are too far from
+ * it to read back: for a normal d, the half gap to its neighbours is at
+ * most d * 2**-53 < 10**(e17 + 1) * 2**-53, 11.1 units of s17's last
+ * digit, and d is at most half a unit from s17. */
+static int too_far(double d, uint64_t dist) {
+    return d >= DBL_MIN && dist >= 12;
+}
+
 /* The shortest digit string that reads back as d (positive, finite, not
  * zero), and among those the closest to d: what _Py_dg_dtoa mode 0 returns.
  * Fills digits (no trailing zeros) and returns their count; *decpt is where
  * the decimal point goes (d = 0.DIGITS * 10**decpt).
  *
- * For each length, printf's correctly rounded "%.*e" gives the closest
- * candidate.  It can miss where the gap below d is half the gap above (d a
- * power of two) while the next candidate up still reads back, so the
- * neighbours on both sides are tried too. */
+ * For each length, the correctly rounded digits (printf's "%.*e", found
+ * from its 17-digit form: rounded_from_17) are the closest candidate.  It
+ * can miss where the gap below d is half the gap above (d a power of two)
+ * while the next candidate up still reads back, so the neighbours on both
+ * sides are tried too -- from 16 digits on: with n <= 15 digits (10**n <
+ * 2**52) a neighbour is at least half of 10**(e - n + 1) from d, more than
+ * the half gap d * 2**-53 of a normal d.  (Asking strtod, and printf, for
+ * every length was the most of the time of printing a float.) */
 static size_t shortest_digits(double d, char digits[24], int *decpt) {
-    char buf[40], cand[24];
-    int prec, exp10 = 0, delta;
+    char buf[40], cand[24], s17[24];
+    int prec, exp10 = 0, e17, delta;
     size_t n = 0, cn;
+    uint64_t dist;
+    char *e;
 
+    snprintf(buf, sizeof buf, "%.16e", d);
+    /* buf is "D.DDDDe+XX" ("De+XX" below, when prec is 0). */
+    for (e = buf; *e != 'e'; e++)
+        if (*e != '.')
+            s17[n++] = *e;
+    e17 = atoi(e + 1);
     for (prec = 0; prec < 17; prec++) {
-        char *e;
-
-        snprintf(buf, sizeof buf, "%.*e", prec, d);
-        /* buf is "D.DDDDe+XX" (or "De+XX" when prec is 0). */
-        n = 0;
-        for (e = buf; *e != 'e'; e++)
-            if (*e != '.')
-                digits[n++] = *e;
-        exp10 = atoi(e + 1) - prec;
+        n = (size_t)prec + 1;
+        if (n == 17) {
+            memcpy(digits, s17, n);
+            exp10 = e17 - prec;
+        } else if (rounded_from_17(s17, e17, n, digits, &exp10, &dist)) {
+            if (too_far(d, dist))
+                continue;
+        } else {
+            snprintf(buf, sizeof buf, "%.*e", prec, d);
+            n = 0;
+            for (e = buf; *e != 'e'; e++)
+                if (*e != '.')
+                    digits[n++] = *e;
+            exp10 = atoi(e + 1) - prec;
+        }
         if (round_trips(digits, n, exp10, d))
             goto found;
+        if (n <= 15 && d >= DBL_MIN)
+            continue;
         for (delta = -1; delta <= 1; delta += 2) {
             memcpy(cand, digits, n);
             cn = n;
@@ -320,15 +400,9 @@ static size_t shortest_digits(double d, char digits[24], int *decpt) {
         }
     }
     /* 17 significant digits always read back. */
-    snprintf(buf, sizeof buf, "%.16e", d);
-    n = 0;
-    {
-        char *e;
-        for (e = buf; *e != 'e'; e++)
-            if (*e != '.')
-                digits[n++] = *e;
-        exp10 = atoi(e + 1) - 16;
-    }
+    n = 17;
+    memcpy(digits, s17, n);
+    exp10 = e17 - 16;
 found:
     *decpt = (int)n + exp10;
     while (n > 1 && digits[n - 1] == '0')

@@ -769,6 +769,12 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
     int changed = 1;
     /* Whether the whole condition is a while loop's test. */
     int whole_loop_test = rec_while_test_at(r, start) != UPY_NO_BLOCK;
+    /* For each member, its targets (bit j: targets[j]) that can never
+     * join: all but the test of their predecessors gives the same answer
+     * on each pass (the network only grows), which asked test_targets and
+     * rec_while_test_at again on each pass. */
+    uint8_t never[MAX_NETWORK];
+    memset(never, 0, sizeof never);
     while (changed && n < MAX_NETWORK) {
         int k;
         changed = 0;
@@ -781,6 +787,9 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
                 const upy_block *tb;
                 uint32_t p;
                 int ok = 1;
+                if (never[k] & (1u << j))
+                    continue;
+                never[k] |= (uint8_t)(1u << j);
                 /* (A block whose code is skipped is a copy a statement
                  * around took as its own: the bottom copy of a while
                  * loop's test, structure_while.) */
@@ -805,9 +814,12 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
                     rec_while_test_at(r, blk(r, t)->start) != UPY_NO_BLOCK)
                     continue;
                 tb = blk(r, t);
+                if (!tb->npreds)
+                    continue;
+                never[k] &= (uint8_t) ~(1u << j);
                 for (p = 0; p < tb->npreds && ok; p++)
                     ok = reached_from_network(r, nodes, n, tb->preds[p]);
-                if (!ok || !tb->npreds)
+                if (!ok)
                     continue;
                 nodes[n].block = t;
                 nodes[n].last = t_last;

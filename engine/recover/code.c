@@ -1895,17 +1895,46 @@ static int pops_unrun_iterator(const rec *r, const upy_block *bb) {
            in_for_loop(r, (int32_t)(bb - blk(r, 0)));
 }
 
-static int return_printed(const rec *r, const upy_block *bb) {
-    uint32_t b, n = bb->end - bb->start;
+/* The blocks ending in a return that recovery ran, which return_printed
+ * compares a block with: found once, at its first question (each unrun
+ * return went through every block of the code: quadratic where the
+ * returns are many, as the copies of the return after a loop in the
+ * clauses of a body of tries past the stack budget). */
+typedef struct run_returns {
+    uint32_t *blocks, count;
+    int found;
+} run_returns;
+
+static void find_run_returns(const rec *r, run_returns *rr) {
+    uint32_t b;
+    rr->found = 1;
+    rr->count = 0;
+    rr->blocks = upy_arena_array_uncleared(r->scratch, r->cfg.count + 1,
+                                           sizeof *rr->blocks);
+    for (b = 0; rr->blocks && b < r->cfg.count; b++) {
+        const upy_block *o = blk(r, b);
+        if (o->end > o->start && r->evaluated[o->end - 1] &&
+            ins(r, o->end - 1)->op == N_RETURN)
+            rr->blocks[rr->count++] = b;
+    }
+}
+
+static int return_printed(const rec *r, const upy_block *bb, run_returns *rr) {
+    uint32_t k, n = bb->end - bb->start;
     const upy_nin *value = ins(r, bb->end - 2);
     if (n == 1 || (((ins(r, bb->end - 1)->obj &&
                      ins(r, bb->end - 1)->obj->kind == UPY_NONE) ||
                     upy_nin_loads_none(value)) &&
                    !pops_unrun_iterator(r, bb)))
         return 1;
-    for (b = 0; b < r->cfg.count; b++) {
-        const upy_block *o = blk(r, b);
-        if (o != bb && o->end - o->start >= n && r->evaluated[o->end - 1] &&
+    if (!rr->found)
+        find_run_returns(r, rr);
+    /* (bb ends in its return: only a block ending in one has the same
+     * code at its end.  Out of memory, the return counts as lost and is
+     * marked.) */
+    for (k = 0; k < rr->count; k++) {
+        const upy_block *o = blk(r, rr->blocks[k]);
+        if (o != bb && o->end - o->start >= n &&
             rec_same_code(r, bb->start, o->end - n, n))
             return 1;
     }
@@ -1917,6 +1946,7 @@ static int return_printed(const rec *r, const upy_block *bb) {
  * return it left out, is appended as an unrecovered region. */
 static void check_placed(rec *r, upy_ptr_vec *out) {
     uint32_t b, i;
+    run_returns rr = {NULL, 0, 0};
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
         if (bb->rpo == UINT32_MAX || r->done[b] || is_cleanup_handler(r, bb) ||
@@ -1925,7 +1955,7 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
         for (i = bb->start; i < bb->end; i++)
             if (!r->evaluated[i] && !r->skip[i] &&
                 (has_effect(ins(r, i)) || r->must_place[i] ||
-                 (ins(r, i)->op == N_RETURN && !return_printed(r, bb))))
+                 (ins(r, i)->op == N_RETURN && !return_printed(r, bb, &rr))))
                 break;
         if (i < bb->end)
             rec_unrecovered(r, out, bb->start, bb->end,

@@ -921,6 +921,39 @@ static int run(mparse *mp, mstate *st, mctx *cx) {
 
 /* --- reading the cases ---------------------------------------------------- */
 
+/* Whether guard_extent's scan from instruction i stops at instruction i
+ * before it finds a guard's end (a return, raise, reraise or jump back)
+ * and whether instruction i is such an end (a conditional jump followed
+ * by a POP_TOP). */
+static int ends_guard_scan(const rec *r, uint32_t i) {
+    const upy_nin *in = ins(r, i);
+    return in->op == N_RETURN || in->op == N_RAISE || in->op == N_RERAISE ||
+           (in->op == N_JUMP && in->target < (int32_t)i);
+}
+
+static int is_guard_end(const rec *r, uint32_t i) {
+    return ins(r, i)->op == N_POP_JUMP_IF && i + 1 < r->ncode.count &&
+           ins(r, i + 1)->op == N_POP_TOP;
+}
+
+/* Fills r->guard_end_ahead, once per code object: rec_match_starts asks
+ * guard_extent at every statement start, whose scan ran on to the next
+ * return or jump back (over straight code, the rest of it: quadratic),
+ * where most code has no guard's end at all.  Left NULL when out of
+ * memory: guard_extent then scans as before. */
+static void index_guard_ends(rec *r) {
+    uint32_t n = r->ncode.count, i = n;
+    uint8_t *ahead = upy_arena_array_uncleared(r->scratch, n + 1, 1);
+    if (!ahead)
+        return;
+    ahead[n] = 0;
+    while (i-- > 0)
+        ahead[i] = is_guard_end(r, i)      ? 1
+                   : ends_guard_scan(r, i) ? 0
+                                           : ahead[i + 1];
+    r->guard_end_ahead = ahead;
+}
+
 /* Where the guard starting at instruction i ends (the POP_TOP of the
  * subject that the body starts with, after the guard's last test) and
  * where it fails to, guessed from its jumps; structuring it checks the
@@ -929,6 +962,8 @@ static int guard_extent(const rec *r, uint32_t i, int64_t *body,
                         int64_t *fail) {
     uint32_t limit = r->ncode.count;
     int64_t far = -1, depth = 0;
+    if (r->guard_end_ahead && i < limit && !r->guard_end_ahead[i])
+        return 0;
     for (; i < limit; i++) {
         const upy_nin *in = ins(r, i);
         /* A guard keeps the subject on the stack. */
@@ -1197,7 +1232,11 @@ int rec_match_starts(rec *r, uint32_t i) {
     mparse mp;
     /* (Every case that can fail, guard or or-pattern fails by a
      * conditional jump: fail_to, guard_extent.) */
-    return r->has_pop_jump_if && read_match(&mp, r, i);
+    if (!r->has_pop_jump_if)
+        return 0;
+    if (!r->guard_end_ahead)
+        index_guard_ends(r);
+    return read_match(&mp, r, i);
 }
 
 /* --- building the patterns ------------------------------------------------ */

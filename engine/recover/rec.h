@@ -351,6 +351,11 @@ typedef struct rec {
      * statement's cases test with one, and without any rec_match_starts
      * need read nothing. */
     uint8_t has_pop_jump_if;
+    /* match.c: for each instruction i, whether a conditional jump
+     * followed by a POP_TOP (a guard's end) comes at or after i before
+     * any return, raise or jump back (index_guard_ends); NULL until first
+     * needed. */
+    uint8_t *guard_end_ahead;
     /* Temporaries spill.c made so far, and whether its comment is out. */
     unsigned spills;
     uint8_t kept_noted;
@@ -423,6 +428,11 @@ typedef struct rec {
      * the handler (0) and the throw_offset (1), each UINT32_MAX where
      * none (index_earlier_keys); NULL until first needed. */
     uint32_t *earlier_key[2];
+    /* try.c: the blocks in the order the walk of the dominator tree
+     * enters them (upy_block.dom_enter; UPY_NO_BLOCK at the clock ticks
+     * that leave one), so that the blocks a handler dominates are a range
+     * (index_dom_walk); NULL until first needed. */
+    int32_t *by_dom_enter;
     /* eval.c twin_lambda: for each co_consts slot of a code object (its
      * first), whether another code constant is alike it, and the
      * instruction of its second load (UINT32_MAX: none); NULL until

@@ -1092,6 +1092,51 @@ static uint32_t last_key_below(const rec *r, int kind, uint32_t from,
     return i != UINT32_MAX && i >= from ? i : UINT32_MAX;
 }
 
+/* Fills r->by_dom_enter, once per code object. */
+static int index_dom_walk(rec *r) {
+    uint32_t n = 2 * r->cfg.count + 1, b;
+    int32_t *by = upy_arena_array_uncleared(r->scratch, n, sizeof *by);
+    if (!by)
+        return rec_oom(r);
+    for (b = 0; b < n; b++)
+        by[b] = UPY_NO_BLOCK;
+    for (b = 0; b < r->cfg.count; b++)
+        if (blk(r, b)->dom_enter < n)
+            by[blk(r, b)->dom_enter] = (int32_t)b;
+    r->by_dom_enter = by;
+    return SUCCESS;
+}
+
+/* Whether code that handler h dominates uses an entry of co_names or
+ * co_consts, or loads the None of a return: found from the blocks h
+ * dominates, not from every order user of the code (each try of a body
+ * of tries read all those of the rest after it: quadratic).  When none
+ * does, no entry is placed by the handler (find_uses notes OWN_HANDLER
+ * only in code h dominates), so agrees gives one answer for every count
+ * of else statements, and handler_falls_off_end finds no return of
+ * None in it: else_by_order's answer is k_min.  -1 when out of memory. */
+static int handler_has_order_users(rec *r, int32_t h) {
+    const upy_block *hb = blk(r, h);
+    uint32_t clock;
+    int table;
+    if (!r->order_users[0] && index_order_users(r))
+        return ERROR;
+    if (!r->by_dom_enter && index_dom_walk(r))
+        return ERROR;
+    for (clock = hb->dom_enter; clock <= hb->dom_leave; clock++) {
+        int32_t x = r->by_dom_enter[clock];
+        if (x == UPY_NO_BLOCK)
+            continue;
+        for (table = 0; table < 3; table++) {
+            uint32_t k = first_user_from(r, table, blk(r, x)->start);
+            if (k < r->n_order_users[table] &&
+                r->order_users[table][k] < blk(r, x)->end)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* How many statements of `rest` are the else part (see above): as few as
  * the evidence of both tables, of the layout of handlers and of the jumps
  * of the body to exit, where the rest starts, allows; when the tables
@@ -1104,6 +1149,7 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
      * how many fit.) */
     order_evidence *ev;
     uint32_t j, k, k_min = 0, from, last, thrown;
+    int uses;
     if (!rest->len)
         return 0;
     if (body_jumps_on_under(r, h, exit))
@@ -1116,15 +1162,6 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
      * return after it ends where the handler starts: no code after it.) */
     if (brk != UPY_NO_BLOCK && blk(r, brk)->is_handler)
         brk = UPY_NO_BLOCK;
-    ev = order_tables(r);
-    if (!ev) {
-        rec_oom(r);
-        return 0;
-    }
-    ev->walks.brk = brk;
-    ev->walks.try_no++;
-    find_uses(r, h, rest, end, 0, &ev->walks, &ev->names);
-    find_uses(r, h, rest, end, 1, &ev->walks, &ev->consts);
     /* The handlers of a try in the else part are laid out before h (the
      * compiler makes the else part before the handlers); those of one
      * after the try, after h.  So is the CLEANUP_THROW of an await or
@@ -1142,6 +1179,20 @@ static uint32_t else_by_order(rec *r, int32_t h, int32_t exit, int32_t brk,
         if (own >= 0 && (uint32_t)own >= k_min)
             k_min = (uint32_t)own + 1;
     }
+    uses = handler_has_order_users(r, h);
+    if (uses < 0)
+        return 0;
+    if (!uses)
+        return k_min;
+    ev = order_tables(r);
+    if (!ev) {
+        rec_oom(r);
+        return 0;
+    }
+    ev->walks.brk = brk;
+    ev->walks.try_no++;
+    find_uses(r, h, rest, end, 0, &ev->walks, &ev->names);
+    find_uses(r, h, rest, end, 1, &ev->walks, &ev->consts);
     if (handler_falls_off_end(r, h, &ev->consts) &&
         agrees(&ev->names, rest->len) && agrees(&ev->consts, rest->len))
         return rest->len;
