@@ -41,6 +41,13 @@ unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,
  * end through the jump there (the rules table says which versions). */
 unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
                                     unpyc_error *err);
+/* elseexit.c: the jump at the end of the else part from e of the try
+ * that except clause's way out j (reached says which instructions a path
+ * reaches) was threaded through to the loop's header by 3.8-3.9
+ * peephole.c, or -1; budget bounds the work (unthread.c calls it). */
+int32_t upy_else_end_threaded_through(const upy_ncode *code,
+                                      const uint8_t *reached, uint32_t j,
+                                      uint32_t e, uint64_t *budget);
 /* exits.c: gives each jump to the return after a finally body's copy its
  * own copy, as 3.10+'s duplicate_exits_without_lineno does (the rules
  * table says which versions lack that pass). */

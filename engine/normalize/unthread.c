@@ -33,6 +33,12 @@
 
 #include "util/error.h"
 
+/* Instructions the clauses' ways out may visit (body_goes_over_handler,
+ * upy_else_end_threaded_through): each walks back to its try's handler
+ * or on through the loop's body, quadratic time for crafted code of many
+ * clauses; past the budget the clauses' jumps stay as they are. */
+enum { ELSE_EXIT_BUDGET = 1 << 24 };
+
 /* What reached[] says of an instruction: a path from the first one gets
  * there, or it was unreachable and a jump that this pass undid goes
  * there again. */
@@ -119,6 +125,57 @@ static void take_handler_of(upy_ncode *code, uint32_t i, uint32_t d) {
     code->ins[d].handler = code->ins[i].handler;
     code->ins[d].handler_depth = code->ins[i].handler_depth;
     code->ins[d].handler_lasti = code->ins[i].handler_lasti;
+}
+
+/* Where the else part and the end of the try that jump j leaves were
+ * laid out: after its cleanup block (after_cleanup), and after a bare
+ * `except:` clause past the reraise of an exception that no clause
+ * matched, which compile.c's compiler_try_except still puts there
+ * unreachable (3.8 END_FINALLY); 0 when there is no cleanup block. */
+static uint32_t after_clauses(const upy_ncode *code, const uint8_t *reached,
+                              uint32_t j) {
+    uint32_t d = after_cleanup(code, j);
+    if (d && d < code->count && code->ins[d].op == N_RERAISE && !reached[d])
+        d++;
+    return d;
+}
+
+/* Whether a path reaches the instruction before the handler of the try
+ * that jump j leaves: the body's way out.  A finally body that ends in
+ * `continue` has the handler of a bare `except: pass` (3.9: POP_TOP x3;
+ * POP_EXCEPT; JUMP_ABSOLUTE; RERAISE), but the body runs a copy of it,
+ * which ends in that `continue`: the body's own jump over the handler
+ * after it is unreachable.  Worked example (stdlib 3.9 test_grammar
+ * test_continue_in_finally): `while c:` / `try: break` / `finally:
+ * continue`. */
+static int body_goes_over_handler(const upy_ncode *code, const uint8_t *reached,
+                                  uint32_t j, uint64_t *budget) {
+    int32_t c = code->ins[j - 2].handler;
+    uint32_t k = j - 1;
+    if (code->ins[j - 1].op != N_POP_EXCEPT)
+        return 1;
+    while (k-- > 1 && *budget > 0) {
+        --*budget;
+        if (code->ins[k].op == N_PUSH_EXC_INFO && code->ins[k].handler == c)
+            return reached[k - 1] == REACHED;
+    }
+    return 0;
+}
+
+/* After a bare `except:` clause the try's end is the jump right after
+ * the unreachable reraise (after_clauses), or -1.  (That of a finally
+ * body that ends in `continue` has code after the try, unreachable,
+ * before the jump: body_goes_over_handler.) */
+static int32_t end_after_bare_except(const upy_ncode *code,
+                                     const uint8_t *reached, uint32_t j,
+                                     uint64_t *budget) {
+    uint32_t d = after_clauses(code, reached, j);
+    if (d == after_cleanup(code, j) || d >= code->count ||
+        reached[d] == REACHED || code->ins[d].op != N_JUMP ||
+        code->ins[d].target != code->ins[j].target ||
+        !body_goes_over_handler(code, reached, j, budget))
+        return -1;
+    return (int32_t)d;
 }
 
 /* The jump j was threaded through: one of the unreachable jumps right
@@ -502,6 +559,7 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
     uint8_t *reached = upy_arena_array(arena, code->count + 1, 1);
     uint32_t *work = upy_arena_array(arena, code->count + 1, sizeof *work);
     unpyc_status st;
+    uint64_t budget = ELSE_EXIT_BUDGET;
     uint32_t j;
     if (!reached || !work)
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
@@ -513,10 +571,17 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
         if (!ends_try_part(code, reached, j))
             continue;
         d = threaded_through(code, reached, j);
+        if (d < 0)
+            d = end_after_bare_except(code, reached, j, &budget);
+        if (d < 0 && body_goes_over_handler(code, reached, j, &budget))
+            d = upy_else_end_threaded_through(
+                code, reached, j, after_clauses(code, reached, j), &budget);
         if (d >= 0) {
             code->ins[j].target = d;
-            reached[d] = TAKEN_AGAIN;
-            take_handler_of(code, j, (uint32_t)d);
+            if (reached[d] != REACHED) {
+                reached[d] = TAKEN_AGAIN;
+                take_handler_of(code, j, (uint32_t)d);
+            }
         }
     }
     /* An if's test threaded through a loop's jump back gives that loop
