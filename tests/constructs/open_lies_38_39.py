@@ -1,31 +1,5 @@
-"""The unmarked lies still open on 3.8 / 3.9 at the end of stop 31: each runs differently from its output there, with no mark (listed in known_failures/3.8.txt and 3.9.txt with that reason, so that the suite counts them and a fix shows as FIXED).  All come from 3.8-3.9 peephole.c jump threading meeting a try, a while / else or an or-test (tests/realworld/FAILURES.md).  Minimal forms of tkinter test_tab_identifiers, tarfile.TarFile.next, subprocess.Popen._wait, lib2to3 refactor._detect_future_features, idlelib pyparse Parser._study1."""
+"""The unmarked lies still open on 3.8 / 3.9 at the end of stop 31: each runs differently from its output there, with no mark (listed in known_failures/3.8.txt and 3.9.txt with that reason, so that the suite counts them and a fix shows as FIXED).  All come from 3.8-3.9 peephole.c jump threading meeting a try, a while / else or an or-test (tests/realworld/FAILURES.md).  Minimal forms of tarfile.TarFile.next, lib2to3 refactor._detect_future_features, idlelib pyparse Parser._study1.  (break_in_try_for and break_in_finally_if, from tkinter test_tab_identifiers and subprocess.Popen._wait, read now: try_body_end_if_loop_jump.py.)"""
 
-
-def break_in_try_for(nb):
-    for i in range(5, 100, 5):
-        try:
-            if nb.tab(i) == 'a':
-                break
-        except E:
-            pass
-    else:
-        fail()
-
-def break_in_finally_if(self):
-    while True:
-        if self.x:
-            self._lock.acquire()
-            try:
-                pid = self.w()
-                if pid == self.pid:
-                    self.h(pid)
-                    break
-            finally:
-                self._lock.release()
-        rem = self.rem()
-        if rem <= 0:
-            raise T()
-    return 1
 
 def try_loop_break(self):
     while True:
