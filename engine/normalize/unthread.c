@@ -377,6 +377,15 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
         d = threaded_through(code, reached, j);
         if (d >= 0) {
             code->ins[j].target = d;
+            /* (blocks.c gave the unreachable jump no handler: it runs
+             * under j's, the try around, as in `try: for k in t: try: f(k)
+             * / except E: g() / finally: h()`, whose ways out of the inner
+             * try, read as leaving the outer one, were breaks.) */
+            if (reached[d] != TAKEN_AGAIN) {
+                code->ins[d].handler = code->ins[j].handler;
+                code->ins[d].handler_depth = code->ins[j].handler_depth;
+                code->ins[d].handler_lasti = code->ins[j].handler_lasti;
+            }
             reached[d] = TAKEN_AGAIN;
         }
     }
