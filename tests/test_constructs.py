@@ -353,6 +353,42 @@ def f(a, d):
         finally:
             d()
 """,
+    # Every version: a `while True:` body that ends in `break` has no jump
+    # back (the compiler drops it as unreachable), so the break of
+    # `if not out: break` in its try / finally body is a jump past the code
+    # after the try that no statement here makes: it was read as `if not
+    # out: pass`, which ran that code (test_sys_settrace
+    # test_jump_over_break_in_try_finally_block; now marked: try.c
+    # copy_jumps_past_follow).
+    "break_in_finally_no_loop.py": """\
+def f(out):
+    while True:
+        try:
+            if not out:
+                break
+            out.append(8)
+        finally:
+            out.append(10)
+        out.append(11)
+        break
+    out.append(13)
+""",
+    # Every version: `if g(i): break` ending a try body in a with in a
+    # for loop leaves through the with's exit (not skipped yet) before its
+    # jump, no lone jump: read as `if g(i): pass`, the loop ran on; 3.8,
+    # 3.9 and 3.11 left it unmarked (now marked: structure.c
+    # unread_loop_jump_then).
+    "break_in_try_in_with.py": """\
+def f(xs, lock):
+    for i in xs:
+        with lock:
+            try:
+                if g(i):
+                    break
+            except E:
+                pass
+    return i
+""",
     "moved_return_in_else_loop.py": """\
 def f(it):
     while True:

@@ -1438,16 +1438,22 @@ static int pops_iterator_to_break(const rec *r, const region *rg, int32_t b) {
 /* Where block b, outside region rg, goes when it is the lone jump of a
  * break or continue of rg's loop (a handler's protected range ends before
  * such a jump), else UPY_NO_BLOCK.  The break of a for loop pops its
- * iterator, on the stack's top, first: the try is left before that. */
+ * iterator, on the stack's top, first: the try is left before that.  The
+ * copy of a finally body the jump leaves through comes before it
+ * (skipped): in `while True:` / `try: if c: f(); break` / `finally: g()`
+ * the then part runs on into `g(); JUMP <exit>` past the protected range
+ * (subprocess Popen._wait, 3.8-3.11). */
 static int32_t lone_loop_jump(const rec *r, const region *rg, int32_t b) {
     const upy_block *bb;
+    uint32_t i;
     if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count || inside(rg, b))
         return UPY_NO_BLOCK;
     bb = blk(r, b);
     if (pops_iterator_to_break(r, rg, b))
         return bb->jump;
-    if (bb->is_handler || bb->end - bb->start != 1 ||
-        ins(r, bb->start)->op != N_JUMP ||
+    for (i = bb->start; i + 1 < bb->end && r->skip[i];)
+        i++;
+    if (bb->is_handler || bb->end - i != 1 || ins(r, i)->op != N_JUMP ||
         !(is_break(rg, bb->jump) || bb->jump == rg->cont))
         return UPY_NO_BLOCK;
     return bb->jump;
@@ -1957,6 +1963,45 @@ static int false_way_lost(const rec *r, const region *rg, int32_t on_false) {
            !rec_same_code(r, ob->start, fb->start, ob->end - ob->start);
 }
 
+/* Whether block b, a way out of the try body rg by the lone jump of a
+ * break or continue (lone_loop_jump), is the statement of the body's last
+ * if, where the test's other way is such a jump too: the compiler lays
+ * the if's body out right after its test, at the end of the protected
+ * range, and the jump to the end of the try after it (threaded to the
+ * loop's header or exit where the try ends the loop body).  In
+ *     for i in xs:               FOR_ITER
+ *         try:                   ... POP_JUMP_IF_FALSE L (the test)
+ *             if g(i):           POP_TOP; JUMP <after the loop>  (rg's end)
+ *                 break       L: JUMP <FOR_ITER>  (end of the try body)
+ *         except E:
+ *             pass
+ * the break is the then part and the jump back where the body goes on;
+ * reading the other as where it goes on made `if g(i): pass` + `break`
+ * (all versions). */
+static int then_jump_at_body_end(const region *rg, int32_t b) {
+    return rg->handler != UPY_NO_BLOCK && b == rg->end;
+}
+
+/* Whether the then part of an if ending the try body rg, laid out right
+ * after the protected range (on_true, rg's end) while the test's other way
+ * leaves the region too, ends in a jump of rg's loop that lone_loop_jump
+ * did not read: its unwinding is more than a skipped copy (the exit of a
+ * with around the try, not yet skipped).  The region's end would take
+ * both ways, and the break would be lost: `for i in xs:` / `with lock:` /
+ * `try: if g(i): break` / `except E: pass` came out as `if g(i): pass`
+ * (3.8, 3.9, 3.11).  Marked. */
+static int unread_loop_jump_then(const rec *r, const region *rg,
+                                 int32_t on_true, int32_t on_false) {
+    const upy_block *tb;
+    if (rg->handler == UPY_NO_BLOCK || on_true != rg->end ||
+        on_false == on_true || inside(rg, on_false) ||
+        on_true >= (int32_t)r->cfg.count)
+        return 0;
+    tb = blk(r, on_true);
+    return ins(r, tb->end - 1)->op == N_JUMP &&
+           (is_break(rg, tb->jump) || tb->jump == rg->cont);
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -1974,14 +2019,17 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     /* Both branches leave the region (the body of a try, ending at the end
      * of its protected range), one by the lone jump of a break or
      * continue: that is the branch's statement, the other is where the
-     * region goes on. */
+     * region goes on.  Where both are such jumps, the one laid out at the
+     * region's end is the statement (see then_jump_at_body_end). */
     if (!inside(rg, on_true) && !inside(rg, on_false)) {
         int32_t t = lone_loop_jump(r, rg, on_true);
         int32_t f = lone_loop_jump(r, rg, on_false);
-        if (t != UPY_NO_BLOCK && f == UPY_NO_BLOCK) {
+        if (t != UPY_NO_BLOCK &&
+            (f == UPY_NO_BLOCK || then_jump_at_body_end(rg, on_true))) {
             r->done[on_true] = 1;
             on_true = t;
-        } else if (f != UPY_NO_BLOCK && t == UPY_NO_BLOCK) {
+        } else if (f != UPY_NO_BLOCK &&
+                   (t == UPY_NO_BLOCK || then_jump_at_body_end(rg, on_false))) {
             r->done[on_false] = 1;
             on_false = f;
         }
@@ -2071,7 +2119,8 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     }
     /* A false way out of the region elsewhere than where running off it
      * goes would lose its code: the if is marked unrecovered instead. */
-    if (false_way_lost(r, rg, on_false))
+    if (false_way_lost(r, rg, on_false) ||
+        unread_loop_jump_then(r, rg, on_true, on_false))
         return rec_fail_region(r, c->first, rg, out);
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;

@@ -3269,6 +3269,47 @@ static int took_code_after_empty_body(const rec *r, int32_t b, int32_t h,
     return 0;
 }
 
+/* Whether a jump to block t is a break or continue of region rg's loop. */
+static int is_loop_jump_target(const region *rg, int32_t t) {
+    return rg->loop != UPY_NO_BLOCK && (t == rg->brk || t == rg->brk_threaded ||
+                                        t == rg->cont || t == rg->loop);
+}
+
+/* Whether a way out of the try body at block b through a copy of its
+ * finally body (skipped), before the copy on the normal way out at block
+ * exit, jumps forward past the code after the try (block follow) to code
+ * that is no break of the loop around (region rg): the break of a loop
+ * whose jump back the compiler dropped as unreachable (a `while True:`
+ * body that ends in `break`), which no statement here can make.  In
+ *     while True:                    (no loop in the code)
+ *         try:
+ *             if not out: break      copy of the finally body; JUMP L
+ *             out.append(8)
+ *         finally: out.append(10)    copy; (follow:)
+ *         out.append(11)
+ *         break
+ *     out.append(13)              L:
+ * the jump was read as the end of `if not out: pass`, which ran
+ * out.append(11) (test_sys_settrace test_jump_over_break_in_try_finally_
+ * block, all versions): the try is marked. */
+static int copy_jumps_past_follow(const rec *r, int32_t b, int32_t exit,
+                                  int32_t follow, const region *rg) {
+    uint32_t i, after;
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK ||
+        follow >= (int32_t)r->cfg.count)
+        return 0;
+    after = blk(r, follow)->start;
+    for (i = blk(r, b)->start + 1; i < blk(r, exit)->start; i++) {
+        int32_t t = ins(r, i)->target;
+        if (ins(r, i)->op != N_JUMP || r->skip[i] || !r->skip[i - 1] ||
+            t <= (int32_t)after || t >= (int32_t)r->ncode.count)
+            continue;
+        if (!is_loop_jump_target(rg, r->cfg.block_of[t]))
+            return 1;
+    }
+    return 0;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -3411,6 +3452,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             }
         }
         s->u.try_.finalbody = upy_vec_stmts(&finalbody);
+        if (copy_jumps_past_follow(r, b, exit, follow, rg))
+            return rec_fail_region(r, b, rg, out);
     } else {
         uint32_t copy = 0;
         clause_copy cc;
