@@ -69,6 +69,14 @@ static int32_t clause_pop_except(const upy_ncode *code, uint32_t j) {
     return -1;
 }
 
+/* Whether the cleanup block of a try (COPY 3; POP_EXCEPT; RERAISE,
+ * blocks.c) starts at i. */
+static int starts_cleanup(const upy_ncode *code, uint32_t i) {
+    return i + 2 < code->count && code->ins[i].op == N_COPY &&
+           code->ins[i + 1].op == N_POP_EXCEPT &&
+           code->ins[i + 2].op == N_RERAISE;
+}
+
 /* Whether jump j, reached, is the way out of a try body (right before
  * the handler of the code before it) or of an except clause (after its
  * POP_EXCEPT, right before what follows the clause: the reraise of an
@@ -88,7 +96,7 @@ static int ends_try_part(const upy_ncode *code, const uint8_t *reached,
                in->handler != (int32_t)j + 1;
     if (p + 1 < (int32_t)j) /* compile.c lays the name's cleanup out here */
         return upy_nin_is_name_cleanup(&code->ins[j + 1], code->count - j - 1);
-    return code->ins[j + 1].op == N_RERAISE ||
+    return code->ins[j + 1].op == N_RERAISE || starts_cleanup(code, j + 1) ||
            code->ins[p - 1].handler == (int32_t)j + 1 ||
            starts_next_clause(code, j + 1);
 }
@@ -104,13 +112,18 @@ static uint32_t after_cleanup(const upy_ncode *code, uint32_t j) {
     if (p < 0) {
         int32_t h = code->ins[j - 1].handler;
         c = code->ins[h].op == N_PUSH_EXC_INFO ? code->ins[h].handler : -1;
+    } else if (starts_cleanup(code, j + 1)) {
+        c = (int32_t)j + 1;
     } else {
         c = code->ins[p - 1].handler;
         if (c == (int32_t)j + 1 && p + 1 < (int32_t)j)
             c = code->ins[c].handler;
+        /* (The code before the POP_EXCEPT can be an inner try's dead
+         * reraise, under no handler: what follows j has the block.) */
+        if (c < 0 || !starts_cleanup(code, (uint32_t)c))
+            c = code->ins[j + 1].handler;
     }
-    if (c < 0 || (uint32_t)c + 3 >= code->count || code->ins[c].op != N_COPY ||
-        code->ins[c + 1].op != N_POP_EXCEPT || code->ins[c + 2].op != N_RERAISE)
+    if (c < 0 || !starts_cleanup(code, (uint32_t)c))
         return 0;
     return (uint32_t)c + 3;
 }
