@@ -9,7 +9,9 @@
  *   exitlines.c  3.10's copies of exit blocks a statement with no line
  *                starts, joined back before the walk;
  *   patterns.c   3.10's match statement code, lowered as 3.11 writes it;
- *   unpack.c     3.8's BUILD_*_UNPACK, lowered as 3.9's container build.
+ *   unpack.c     3.8's BUILD_*_UNPACK, lowered as 3.9's container build;
+ *   coldjump.c   3.12+'s NOP left of the jump ending a try's else part,
+ *                given back as the jump.
  *
  * The passes over neutral instructions (blocks.c, finally.c, exits.c,
  * unthread.c, uncopy.c, layout.c) run after the walk and need none of it:
@@ -159,6 +161,11 @@ unpyc_status norm_fail_memory(norm *nm);
 unpyc_status norm_unsupported(norm *nm, uint32_t i);
 /* The decoded instruction at byte offset `offset`, or -1. */
 int32_t norm_index_of_offset(const norm *nm, int64_t offset);
+/* The exception-table entry covering byte offset `offset`, or NULL. */
+const upy_exc_entry *norm_entry_at(const norm *nm, uint32_t offset);
+/* Whether control never goes on from decoded instruction i to the next
+ * (an unconditional jump, a return or a raise). */
+int norm_ends_without_fall(const norm *nm, uint32_t i);
 /* Sets is_target, jumps_to and jumped_on_line from the jumps and the
  * exception table. */
 void norm_mark_targets(norm *nm);
@@ -209,6 +216,12 @@ int norm_has_pattern_code(const norm *nm);
 int norm_is_capture_rotation(const norm *nm, uint32_t i);
 unpyc_status norm_put_capture_rotation(norm *nm, int32_t n, uint32_t i);
 unpyc_status norm_put_match_test(norm *nm, upy_nop op, uint32_t i);
+
+/* coldjump.c */
+/* Whether the NOP at decoded instruction i is the jump ending a try's
+ * else part that 3.12+ dropped (flowgraph.c push_cold_blocks_to_end,
+ * remove_redundant_jumps): it goes to the instruction after it. */
+int norm_is_dropped_else_jump(norm *nm, uint32_t i);
 
 /* unpack.c */
 unpyc_status norm_lower_unpack(norm *nm, uint32_t i);

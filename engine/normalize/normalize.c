@@ -348,7 +348,7 @@ static int entries_in_order(const upy_exc_table *t) {
  * first one, for a table out of order.  Every instruction asks, so an
  * ordered table is searched by halves (a function of thousands of tries
  * has thousands of entries). */
-static const upy_exc_entry *entry_at(const norm *nm, uint32_t offset) {
+const upy_exc_entry *norm_entry_at(const norm *nm, uint32_t offset) {
     const upy_exc_table *t = &nm->dec->exceptions;
     uint32_t i, lo = 0, hi = t->count;
     if (!nm->entries_in_order) {
@@ -399,11 +399,11 @@ static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
     while (k > 0 && !nm->is_target[k]) {
         k--;
         if (op_is(nm, k, UPY_OP_NOP) && !handler_found) {
-            handler = entry_at(nm, at(nm, i)->offset);
+            handler = norm_entry_at(nm, at(nm, i)->offset);
             handler_found = 1;
         }
         if (op_is(nm, k, UPY_OP_NOP) &&
-            entry_at(nm, at(nm, k)->offset) == handler) {
+            norm_entry_at(nm, at(nm, k)->offset) == handler) {
             n += (uint32_t)nop_is_statement(nm, k);
             first = k;
         } else if (!op_is(nm, k, UPY_OP_EXTENDED_ARG) &&
@@ -417,7 +417,7 @@ static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
 
 /* Whether control never goes on from decoded instruction i to the next
  * (an unconditional jump, a return or a raise). */
-static int ends_without_fall(const norm *nm, uint32_t i) {
+int norm_ends_without_fall(const norm *nm, uint32_t i) {
     static const uint16_t ops[] = {
         UPY_OP_JUMP_FORWARD,  UPY_OP_JUMP_BACKWARD,
         UPY_OP_JUMP_ABSOLUTE, UPY_OP_JUMP_BACKWARD_NO_INTERRUPT,
@@ -470,7 +470,7 @@ static int encloses(const norm *nm, const upy_exc_entry *outer,
     uint32_t steps = 0;
     while (inner && (!outer || inner->target != outer->target) &&
            steps++ < nm->dec->exceptions.count)
-        inner = entry_at(nm, inner->target);
+        inner = norm_entry_at(nm, inner->target);
     return outer ? inner != NULL : inner == NULL;
 }
 
@@ -488,7 +488,7 @@ static int encloses(const norm *nm, const upy_exc_entry *outer,
  * back itself.) */
 static int is_pass_block(norm *nm, uint32_t i) {
     uint32_t first = i, j = i + 1, before;
-    const upy_exc_entry *handler = entry_at(nm, at(nm, i)->offset);
+    const upy_exc_entry *handler = norm_entry_at(nm, at(nm, i)->offset);
     if (!nop_is_statement(nm, i))
         return 0;
     while (first > 0 && !nm->is_target[first] &&
@@ -501,12 +501,12 @@ static int is_pass_block(norm *nm, uint32_t i) {
                           op_is(nm, before - 1, UPY_OP_EXTENDED_ARG)))
         before--;
     return nm->is_target[first] && j < nm->dec->count && nm->is_target[j] &&
-           before > 0 && ends_without_fall(nm, before - 1) &&
+           before > 0 && norm_ends_without_fall(nm, before - 1) &&
            !jumped_back_into(nm, first, j) &&
            joined_from_before(nm, first, j) &&
-           encloses(nm, entry_at(nm, at(nm, j)->offset), handler) &&
-           entry_at(nm, at(nm, first)->offset) == handler &&
-           entry_at(nm, at(nm, j - 1)->offset) == handler;
+           encloses(nm, norm_entry_at(nm, at(nm, j)->offset), handler) &&
+           norm_entry_at(nm, at(nm, first)->offset) == handler &&
+           norm_entry_at(nm, at(nm, j - 1)->offset) == handler;
 }
 
 /* The run of NOPs around decoded instruction i: [*first, *end). */
@@ -787,7 +787,7 @@ static uint32_t await_cleanup_offset(const norm *nm, uint32_t i, uint32_t end) {
     int32_t t;
     for (; i < end && !op_is(nm, i, UPY_OP_YIELD_VALUE); i++)
         ;
-    e = i < end ? entry_at(nm, at(nm, i)->offset) : NULL;
+    e = i < end ? norm_entry_at(nm, at(nm, i)->offset) : NULL;
     t = e ? norm_index_of_offset(nm, e->target) : -1;
     return t >= 0 && op_is(nm, (uint32_t)t, UPY_OP_CLEANUP_THROW)
                ? at(nm, (uint32_t)t)->offset
@@ -882,7 +882,7 @@ static void find_empty_tries(norm *nm) {
         int32_t a;
         if (!op_is(nm, p, UPY_OP_PUSH_EXC_INFO) || nm->is_target[p])
             continue;
-        cleanup = entry_at(nm, at(nm, p)->offset);
+        cleanup = norm_entry_at(nm, at(nm, p)->offset);
         if (!cleanup || cleanup->depth < 1)
             continue;
         a = empty_body_anchor(nm, p);
@@ -989,7 +989,7 @@ static int32_t exception_match_jump(const norm *nm, uint32_t i) {
  * the SETUP_FINALLY right before it that 3.8-3.10 wrap the await of the
  * next item in (compile.c compiler_async_for). */
 static int32_t async_for_exit(const norm *nm, uint32_t i) {
-    const upy_exc_entry *e = entry_at(nm, at(nm, i)->offset);
+    const upy_exc_entry *e = norm_entry_at(nm, at(nm, i)->offset);
     int32_t h = e ? norm_index_of_offset(nm, e->target) : -1;
     if (!e && i > 0 && op_is(nm, i - 1, UPY_OP_SETUP_FINALLY))
         h = norm_index_of_offset(nm, at(nm, i - 1)->target);
@@ -1060,7 +1060,7 @@ static int32_t inverted_back_jump(const norm *nm, uint32_t i) {
      * hole in the try's range), a written `if not c: continue` on one
      * line has the try's (imaplib's `if not uid: continue` in a loop in a
      * module-level try). */
-    if (entry_at(nm, at(nm, j)->offset))
+    if (norm_entry_at(nm, at(nm, j)->offset))
         return -1;
     if (j + 1 < nm->dec->count ? in->target != at(nm, j + 1)->offset
                                : in->target <= at(nm, j)->offset)
@@ -1157,6 +1157,12 @@ static unpyc_status lower_by_table(norm *nm, const lowering *lw, uint32_t i) {
 }
 
 static unpyc_status lower_nop(norm *nm, uint32_t i) {
+    if (norm_is_dropped_else_jump(nm, i)) {
+        if (!norm_emit(nm, N_JUMP, 0, NULL, i))
+            return norm_fail_memory(nm);
+        nm->target_off[nm->n - 1] = at(nm, i + 1)->offset;
+        return UNPYC_OK;
+    }
     if (is_nested_loop_head(nm, i))
         return norm_put(nm, N_LOOP_HEAD, 0, NULL, i);
     return is_pass_block(nm, i) ? norm_put(nm, N_PASS, 0, NULL, i) : UNPYC_OK;
@@ -1613,11 +1619,11 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
                                 (unsigned)in->offset);
             in->target = nm->first_of[t];
         }
-        e = entry_at(nm, from->offset);
+        e = norm_entry_at(nm, from->offset);
         if (nm->empty_handler[k] != UNSET) {
             /* (The cleanup's entry covers the handler's entry.) */
             int32_t h = nm->empty_handler[k];
-            e = entry_at(nm, at(nm, (uint32_t)h)->offset);
+            e = norm_entry_at(nm, at(nm, (uint32_t)h)->offset);
             if (e && e->depth >= 1 && nm->first_of[h] < (int32_t)nm->n) {
                 in->handler = nm->first_of[h];
                 in->handler_depth = (uint16_t)(e->depth - 1);

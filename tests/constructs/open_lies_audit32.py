@@ -2,8 +2,6 @@
 
 else_last_in_finally*, 3.8 / 3.9 / 3.10: a try / except / else that ends a finally body, whose clause falls off its end, prints without its else, the else part after the try, run whether the clause ran or not (real world anyio _backends/_asyncio.py AsyncIOBackend.wait_readable / wait_writable on 3.8 / 3.9: `remove_reader(fd)` ran after a KeyError).  3.8-3.10 lay the else part out after the handlers, and the clause's way out goes to the end of the finally body (RERAISE 0 in its handler's copy, the code after the try / finally in the other), which recovery reads as a way out of the finally rather than the join of the try; 3.11+ put the else part right after the body and read it right.
 
-break_in_else_in_*_loop, 3.12 / 3.13: `while c: try: X / except E: Y / else: break` in a with or a try / finally prints without the else part, the break lost (the loop runs on while c holds).  3.12's layout puts the loop's way out (the with's exit, the finally's copy) right after the try body, so the break is no jump, and the body reads as falling off the try.  (The same on 3.8 / 3.9 inside `try: ... / except BaseException: ...; raise`, httpcore ConnectionPool.handle_request, printed as `while True: try: ... else: continue`, is fixed by unthread.c's take_handler_of: family loop_try_exit_handler.py.)
-
 while_ending_try_body, 3.8 / 3.9: `while True: try: (while c < n: ...) / except StopIteration: ... / yield ...`: the inner while's exit, the try body's way out (POP_BLOCK; JUMP after the try), prints as nothing: `while 1: if c < n: ...; continue`, an endless inner loop (real world jinja2 TemplateStream._buffered_generator).
 
 or_test_return_in_try, 3.10: `try: if a or (b and c): return X / except E: pass` then `return Y`: the condition's tests leave the try two ways (3.10 puts the return outside the try's range and copies `return Y` into the false exit), and the output returned X whatever the test said (`if ...: pass` + `else: return X`; real world pydantic v1 typing._generic_get_args)."""
@@ -33,32 +31,6 @@ def else_last_in_finally_value(g, d, fd, rr):
             rr(fd)
     return success
 
-
-
-def break_in_else_in_with_loop(self):
-    with self.lock:
-        while self.go:
-            try:
-                r = self.h()
-            except KeyError:
-                self.clear()
-            else:
-                break
-    return r
-
-
-def break_in_else_in_finally_loop(self):
-    try:
-        while self.go:
-            try:
-                r = self.h()
-            except KeyError:
-                self.clear()
-            else:
-                break
-    finally:
-        self.rm()
-    return r
 
 
 def while_ending_try_body(gen, size):
