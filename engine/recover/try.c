@@ -1966,7 +1966,9 @@ static int32_t branch_return_end(const rec *r, int32_t b, int32_t end,
                                  int32_t ret) {
     int32_t on;
     uint32_t i, after;
-    if (ret < end || ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
+    if (ret < end || ret >= (int32_t)r->cfg.count ||
+        blk(r, ret)->end <= blk(r, ret)->start ||
+        ins(r, blk(r, ret)->end - 1)->op != N_RETURN)
         return UPY_NO_BLOCK;
     on = past_return_copies(r, ret);
     if (on >= (int32_t)r->cfg.count)
