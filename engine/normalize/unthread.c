@@ -414,7 +414,6 @@ static void unthread_ifs(upy_ncode *code, uint8_t *reached) {
  * rather than at b + 1. */
 static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
                                  uint32_t b, uint32_t w) {
-    upy_nin *way_out = &code->ins[w];
     int32_t end = upy_ncode_jump_end(code, (int32_t)w);
     uint32_t j;
     for (j = h + 1; j < b; j++) {
@@ -427,9 +426,7 @@ static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
         in->target = (int32_t)w;
         if (!reached[w]) {
             reached[w] = TAKEN_AGAIN;
-            way_out->handler = in->handler;
-            way_out->handler_depth = in->handler_depth;
-            way_out->handler_lasti = in->handler_lasti;
+            take_handler_of(code, j, w);
         }
     }
 }
