@@ -1,19 +1,37 @@
-"""Peak heap of the unpyc command per module, against the module's .pyc size.
+"""Peak memory of the unpyc command per module, against the module's .pyc size.
 
-For each .pyc, `valgrind --tool=massif unpyc --no-verify FILE.pyc` (output to
-/dev/null) gives the peak of the heap the process requested (massif's
-mem_heap_B, allocator overhead left out); an empty module's peak, the
-command's own fixed cost, is subtracted and the rest divided by the .pyc's
-size.  Heap, not resident memory: massif counts every byte malloc handed
-out, deterministically, where RSS is page-grained and leaves out pages never
-touched.
+The issue's target is peak memory per module under 10x the .pyc's size.  For
+each .pyc, `unpyc --no-verify --memory-stats FILE` says (cli/memory_stats.h):
 
-The files: the 3.11 standard library's .pyc (site-packages left out) sorted
-by size, every --step-th of them, plus the 3 biggest.
+- engine peak: the most bytes the engine held from the system at once for
+  the module (`unpyc_decompile_pyc_measured`: its arenas' chunks, spare ones
+  kept for reuse included, chunk headers included, and the larger of its two
+  text buffers, which it never holds together); exact and deterministic;
+- input: the .pyc read in, which the command holds through the call (the
+  engine's bytes objects point into it);
+- the process's peak resident set (VmHWM).
 
-    python benchmarks/memory.py --unpyc BUILD/unpyc [--step 100] [--jobs 2]
+The measure that answers the target is the engine's peak plus the input,
+less an empty module's: what decompiling this module takes beyond what
+decompiling nothing takes, over the .pyc's size.  Peak RSS less an empty
+module's (what decompilers.py reported before) is not that measure: it is
+page-grained; it counts the command's code and libraries as they are paged
+in (file-backed pages, shared with every process running them, and more of
+them the more of the engine's 500 KiB of code a module runs); and it moves
+by more than 100 KiB between two runs of the same file (page cache and
+fault-around), which is ten times the median .pyc.  It is printed beside,
+the least of --rss-runs runs for each file and for the empty module.
+--massif adds valgrind massif's heap peak (mem_heap_B: every byte the
+process asked malloc for, the command's own buffers included).
 
-The output is Markdown: one row per file, then the median and maximum.
+The files: the 3.11 standard library's .pyc (site-packages left out), sorted
+by size, every --step-th of them (all by default) plus the 3 biggest.
+
+    python benchmarks/memory.py --unpyc BUILD/unpyc [--step 1] [--jobs 2]
+        [--rss-runs 3] [--massif] [--table]
+
+The output is Markdown: one row per measure (median, largest, modules at 10x
+or more), and with --table one row per file.
 """
 
 from __future__ import annotations
@@ -27,10 +45,12 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import List, Tuple
+from typing import Dict, List, Optional
 
 STDLIB = Path("/root/.pyenv/versions/3.11.7/lib/python3.11")
 TARGET = 10.0
+STATS = re.compile(r"input (\d+) B, engine peak (\d+) B, output (\d+) B"
+                   r"(?:, process peak RSS (\d+) KiB)?")
 
 
 def stdlib_pycs(root: Path) -> List[Path]:
@@ -45,6 +65,23 @@ def chosen(pycs: List[Path], step: int) -> List[Path]:
         if p not in picked:
             picked.append(p)
     return picked
+
+
+def memory_stats(unpyc: str, pyc: Path) -> Dict[str, int]:
+    """What `unpyc --memory-stats` says of one run: input, engine (peak),
+    output in bytes and rss (VmHWM) in KiB, -1 where it gave none."""
+    err = subprocess.run([unpyc, "--no-verify", "--memory-stats", str(pyc)],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True, check=False).stderr
+    found = STATS.search(err)
+    if not found:
+        raise RuntimeError("%s: no memory stats in %r" % (pyc, err[-300:]))
+    values = [int(v) if v is not None else -1 for v in found.groups()]
+    return dict(zip(("input", "engine", "output", "rss"), values))
+
+
+def least_rss(unpyc: str, pyc: Path, runs: int) -> int:
+    return min(memory_stats(unpyc, pyc)["rss"] for _ in range(runs))
 
 
 def massif_peak(unpyc: str, pyc: Path) -> int:
@@ -69,31 +106,69 @@ def empty_module_pyc(tmp: str) -> Path:
     return pyc
 
 
+def measure(unpyc: str, pyc: Path, args: argparse.Namespace) -> Dict[str, int]:
+    found = memory_stats(unpyc, pyc)
+    found["rss"] = least_rss(unpyc, pyc, args.rss_runs) if args.rss_runs else -1
+    found["massif"] = massif_peak(unpyc, pyc) if args.massif else -1
+    return found
+
+
+def summary(name: str, ratios: List[float]) -> str:
+    return "| %s | %.1fx | %.1fx | %d of %d |" % (
+        name, statistics.median(ratios), max(ratios),
+        sum(r >= TARGET for r in ratios), len(ratios))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--unpyc", required=True, help="the unpyc command to measure")
-    parser.add_argument("--step", type=int, default=100)
+    parser.add_argument("--step", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rss-runs", type=int, default=3,
+                        help="runs per file for its peak RSS, the least taken (0: none)")
+    parser.add_argument("--massif", action="store_true", help="also massif's heap peak")
+    parser.add_argument("--table", action="store_true", help="a row per file")
     args = parser.parse_args()
 
     files = chosen(stdlib_pycs(STDLIB), args.step)
     with tempfile.TemporaryDirectory(prefix="unpyc-memory-") as tmp:
-        empty = massif_peak(args.unpyc, empty_module_pyc(tmp))
+        empty = measure(args.unpyc, empty_module_pyc(tmp), args)
+        if args.rss_runs:
+            empty["rss"] = least_rss(args.unpyc, empty_module_pyc(tmp), 2 * args.rss_runs)
     with ThreadPoolExecutor(args.jobs) as pool:
-        peaks = list(pool.map(lambda p: massif_peak(args.unpyc, p), files))
-    rows: List[Tuple[str, int, int, float]] = []
-    for pyc, peak in zip(files, peaks):
-        size = pyc.stat().st_size
-        rows.append((str(pyc.relative_to(STDLIB)), size, peak, (peak - empty) / size))
-    print("empty module: %d B of heap\n" % empty)
-    print("| .pyc | size (B) | peak heap (B) | (peak - empty) / .pyc |")
+        found = list(pool.map(lambda p: measure(args.unpyc, p, args), files))
+    sizes = [p.stat().st_size for p in files]
+
+    def ratios(cost) -> Optional[List[float]]:
+        values = [cost(f, empty) / size for f, size in zip(found, sizes)]
+        return values if all(v == v for v in values) else None
+
+    print("%d .pyc of the 3.11 standard library; an empty module: engine peak %d B, "
+          "input %d B, peak RSS %s\n" % (
+              len(files), empty["engine"], empty["input"],
+              "%d KiB" % empty["rss"] if empty["rss"] >= 0 else "-"))
+    print("| per module, over its .pyc size | median | largest | modules at %gx or more |"
+          % TARGET)
     print("|---|---:|---:|---:|")
-    for name, size, peak, ratio in rows:
-        print("| %s | %d | %d | %.1fx |" % (name, size, peak, ratio))
-    ratios = [r[3] for r in rows]
-    print("\nmedian %.1fx, max %.1fx, %d of %d at %gx or more"
-          % (statistics.median(ratios), max(ratios), sum(r >= TARGET for r in ratios),
-             len(ratios), TARGET))
+    print(summary("engine peak + input, less an empty module's (the target's measure)",
+                  ratios(lambda f, e: f["engine"] + f["input"] - e["engine"] - e["input"])))
+    print(summary("engine peak, less an empty module's",
+                  ratios(lambda f, e: f["engine"] - e["engine"])))
+    if args.rss_runs and empty["rss"] >= 0:
+        print(summary("peak RSS less an empty module's (least of %d runs each; "
+                      "page-grained, code pages included)" % args.rss_runs,
+                      ratios(lambda f, e: max(0, f["rss"] - e["rss"]) * 1024.0)))
+    if args.massif:
+        print(summary("massif heap peak, less an empty module's",
+                      ratios(lambda f, e: f["massif"] - e["massif"])))
+    if args.table:
+        print("\n| .pyc | size (B) | engine peak (B) | output (B) | peak RSS (KiB) "
+              "| massif (B) |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for pyc, size, f in zip(files, sizes, found):
+            print("| %s | %d | %d | %d | %s | %s |" % (
+                pyc.relative_to(STDLIB), size, f["engine"], f["output"],
+                f["rss"] if f["rss"] >= 0 else "-", f["massif"] if f["massif"] >= 0 else "-"))
     return 0
 
 

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "memory_stats.h"
 #include "read_input.h"
 #include "unpyc.h"
 #include "verify.h"
@@ -60,6 +61,8 @@ static const char usage_text[] =
     "  -o OUT     decompile many files into the directory OUT\n"
     "  --report FILE  with -o: write what became of each file as JSON\n"
     "  --jobs N   with -o: N worker processes (default: one per CPU)\n"
+    "  --memory-stats  print what decompiling FILE took in memory to\n"
+    "             standard error (for benchmarks)\n"
     "  --help     show this text\n"
     "\n"
     "exit codes: 0 ok, 1 usage, 2 cannot read the file, 3 not a .pyc,\n"
@@ -102,6 +105,7 @@ static int verify_source(const char *path, const unsigned char *data,
 
 typedef struct cli_args {
     int dis, json;
+    int memory_stats;
     int verify; /* 1 by default, 2 required (--verify), 0 off (--no-verify) */
     cli_batch_options batch; /* batch.out_dir set: the batch mode */
     char **paths;
@@ -125,6 +129,8 @@ static int flag(const char *a, cli_args *args) {
         args->verify = 2;
     else if (strcmp(a, "--no-verify") == 0)
         args->verify = 0;
+    else if (strcmp(a, "--memory-stats") == 0)
+        args->memory_stats = 1;
     else
         return 0;
     return 1;
@@ -174,6 +180,8 @@ static int check_args(const cli_args *args) {
         return fail_usage("--verify goes with decompiling, not --dis");
     if (args->batch.out_dir && args->dis)
         return fail_usage("-o decompiles; --dis is one FILE at a time");
+    if (args->memory_stats && (args->batch.out_dir || args->dis))
+        return fail_usage("--memory-stats decompiles one FILE");
     if (!args->batch.out_dir && (args->batch.report || args->batch.jobs))
         return fail_usage("--report and --jobs go with -o OUT");
     if (!args->batch.out_dir && args->npaths > 1)
@@ -218,7 +226,7 @@ static int one_file(const cli_args *args, const char *path) {
     int verified = 0, code;
     unsigned unrecovered = 0;
     unsigned char *data = NULL;
-    size_t len = 0, out_len = 0;
+    size_t len = 0, out_len = 0, engine_peak = 0;
     char *out = NULL;
     unpyc_error err;
     unpyc_status st;
@@ -230,7 +238,10 @@ static int one_file(const cli_args *args, const char *path) {
                            args->json ? UNPYC_DIS_JSON : UNPYC_DIS_TEXT, &out,
                            &out_len, &err);
     else
-        st = unpyc_decompile_pyc(data, len, &out, &out_len, &unrecovered, &err);
+        st = unpyc_decompile_pyc_measured(data, len, &out, &out_len,
+                                          &unrecovered, &engine_peak, &err);
+    if (args->memory_stats)
+        cli_print_memory_stats(path, len, engine_peak, out_len);
     if (st == UNPYC_OK && args->verify && !args->dis)
         verified = verify_source(path, data, len, out, out_len,
                                  args->verify == 2);

@@ -95,19 +95,31 @@ static unpyc_status dis_code_data(const uint8_t *data, size_t len,
  * CPython's own parser stops far earlier. */
 #define MAX_CODE_DEPTH 200
 
-/* Reads the marshalled code object at data[0..len) and decompiles it. */
+/* The most bytes a decompilation held at once, as unpyc_decompile_pyc_measured
+ * says it: the arenas' peak, and the larger of the two text buffers, which
+ * are never held together (the bodies' buffer is released before the
+ * output is printed) and only grow: a bound from above, and a close one. */
+static size_t held_peak(const upy_arena *arena, size_t body_text_cap,
+                        size_t output_cap) {
+    return upy_arena_peak(arena) +
+           (body_text_cap > output_cap ? body_text_cap : output_cap);
+}
+
+/* Reads the marshalled code object at data[0..len) and decompiles it;
+ * *peak_bytes (when not NULL) gets held_peak. */
 static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
                                         size_t base_offset, upy_version version,
                                         const unpyc_decompile_options *given,
                                         char **out, size_t *out_len,
                                         unsigned *unrecovered,
-                                        unpyc_error *err) {
+                                        size_t *peak_bytes, unpyc_error *err) {
     upy_arena arena;
     upy_object *obj = NULL;
     upy_strbuf sb, body_text;
     upy_stmt_list body;
     upy_recover_options options;
     unsigned lost = 0;
+    size_t body_text_cap;
     unpyc_status st;
 
     options.max_depth = MAX_CODE_DEPTH;
@@ -132,6 +144,11 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
     if (st == UNPYC_OK)
         st = upy_recover(obj->u.code, version, &options, &arena, &body, &lost,
                          err);
+    /* (Every def's and class's body is printed by now: the buffer they
+     * were printed in, as big as the biggest of them, is not kept while
+     * the output grows.) */
+    body_text_cap = body_text.cap;
+    upy_sb_release(&body_text);
     if (st == UNPYC_OK) {
         unsigned issues = upy_print_module_ex(&sb, &body, version);
         /* (A code object printed as `...` is a part not recovered.) */
@@ -145,6 +162,8 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
                           sb.failed == 2 ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
                           -1, "source is larger than the output limit");
     }
+    if (peak_bytes)
+        *peak_bytes = held_peak(&arena, body_text_cap, sb.cap);
     if (st == UNPYC_OK) {
         *out = upy_sb_take(&sb, out_len);
         if (!*out)
@@ -152,7 +171,6 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
     }
     if (unrecovered)
         *unrecovered = lost;
-    upy_sb_release(&body_text);
     upy_sb_release(&sb);
     upy_arena_release(&arena);
     return st;
@@ -216,10 +234,21 @@ unpyc_status unpyc_dis_marshal(const uint8_t *data, size_t len, int major,
 unpyc_status unpyc_decompile_pyc(const uint8_t *data, size_t len, char **out,
                                  size_t *out_len, unsigned *unrecovered,
                                  unpyc_error *err) {
+    return unpyc_decompile_pyc_measured(data, len, out, out_len, unrecovered,
+                                        NULL, err);
+}
+
+unpyc_status unpyc_decompile_pyc_measured(const uint8_t *data, size_t len,
+                                          char **out, size_t *out_len,
+                                          unsigned *unrecovered,
+                                          size_t *peak_bytes,
+                                          unpyc_error *err) {
     upy_pyc_header header;
     unpyc_status st;
 
     clear_error(err);
+    if (peak_bytes)
+        *peak_bytes = 0;
     if (!valid_call(data, UNPYC_DIS_TEXT, out))
         return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
     *out = NULL;
@@ -229,7 +258,7 @@ unpyc_status unpyc_decompile_pyc(const uint8_t *data, size_t len, char **out,
     return decompile_code_data(data + UPY_PYC_HEADER_SIZE,
                                len - UPY_PYC_HEADER_SIZE, UPY_PYC_HEADER_SIZE,
                                header.version, NULL, out, out_len, unrecovered,
-                               err);
+                               peak_bytes, err);
 }
 
 unpyc_status unpyc_pyc_version(const uint8_t *data, size_t len, int *major,
@@ -278,7 +307,7 @@ unpyc_status unpyc_decompile_marshal_with(const uint8_t *data, size_t len,
     if (st != UNPYC_OK)
         return st;
     return decompile_code_data(data, len, 0, version, options, out, out_len,
-                               unrecovered, err);
+                               unrecovered, NULL, err);
 }
 
 unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,

@@ -72,6 +72,17 @@ unpyc_status unpyc_decompile_pyc(const uint8_t *data, size_t len, char **out,
                                  size_t *out_len, unsigned *unrecovered,
                                  unpyc_error *err);
 
+/* unpyc_decompile_pyc that also says how much memory it took: *peak_bytes
+ * (when not NULL) is set to the most bytes the engine held from the system
+ * at once (its arenas' chunks, those kept for reuse included, and its text
+ * buffers; 0 when it failed before reading the code), whether or not it
+ * succeeded; data itself is not counted.  For
+ * benchmarks: the CLI's --memory-stats. */
+unpyc_status unpyc_decompile_pyc_measured(const uint8_t *data, size_t len,
+                                          char **out, size_t *out_len,
+                                          unsigned *unrecovered,
+                                          size_t *peak_bytes, unpyc_error *err);
+
 /* Decompiles marshal data of a code object written by CPython
  * major.minor: a module's code gives the module's source, any other code
  * object the statement that defines it (def or class). */

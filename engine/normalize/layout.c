@@ -172,20 +172,31 @@ static int async_exit_move(const upy_ncode *code, const uint32_t *n, uint32_t f,
     return is_detached_run(code, n, j, &m->to);
 }
 
+/* How many async for loops code has: the most moves it can ask for. */
+static uint32_t count_async_fors(const upy_ncode *code) {
+    uint32_t i, found = 0;
+    for (i = 0; i < code->count; i++)
+        found +=
+            code->ins[i].op == N_FOR_ITER && (code->ins[i].flags & N_ASYNC);
+    return found;
+}
+
 unpyc_status upy_normalize_layout(upy_ncode *code, upy_arena *arena,
                                   unpyc_error *err) {
-    uint32_t *n, *new_index, i, k, moves = 0, at = 0;
+    uint32_t *n, *new_index, i, k, moves = 0, at = 0, asyncs;
     int32_t *move_after; /* instruction -> its move, or -1 */
     uint8_t *placed;
     move *list;
     upy_nin *out;
 
-    if (!code->count)
+    /* (Most code has no async for: its tables, 29 bytes an instruction,
+     * were a part of a code object's peak memory for nothing.) */
+    if (!code->count || !(asyncs = count_async_fors(code)))
         return UNPYC_OK;
     n = entries(code, arena);
     move_after = upy_arena_array(arena, code->count + 1, sizeof *move_after);
     placed = upy_arena_array(arena, code->count + 1, 1);
-    list = upy_arena_array(arena, code->count + 1, sizeof *list);
+    list = upy_arena_array(arena, asyncs, sizeof *list);
     if (!n || !move_after || !placed || !list)
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     for (i = 0; i < code->count; i++)

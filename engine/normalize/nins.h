@@ -258,6 +258,10 @@ typedef struct upy_nin {
                                instruction, -1 when none */
     uint16_t handler_depth; /* stack depth the handler unwinds to */
     uint8_t handler_lasti;  /* the handler gets the raising offset */
+    /* Whether the first of the lead_nops below starts the block as a jump
+     * target (a join).  (Here, in what would be padding: the fields are
+     * ordered so that an instruction takes 48 bytes, not 56.) */
+    uint8_t lead_nops_joined;
     uint32_t offset;        /* byte offset of the source instruction */
     int32_t line;           /* -1 when none */
     /* The line of a NOP dropped right before it, on a line after the one
@@ -266,10 +270,8 @@ typedef struct upy_nin {
      * body copied before it). */
     int32_t lead_line;
     /* The NOPs right before it in its block: statements that left no code
-     * (a `pass`), see lead_nops() in normalize.c; and whether the first of
-     * them starts the block as a jump target (a join). */
+     * (a `pass`), see lead_nops() in normalize.c. */
     uint32_t lead_nops;
-    uint8_t lead_nops_joined;
     /* N_AWAIT, N_YIELD_FROM: the byte offset of the CLEANUP_THROW its
      * yield's exception goes to (3.12+), 0 when none.  The compiler lays
      * those out with the cold code in the order it made them

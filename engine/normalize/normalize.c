@@ -1645,10 +1645,10 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
 }
 
 /* upy_normalize with everything in arena, its working tables and the
- * neutral instructions alike. */
-static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
-                                 upy_arena *arena, upy_ncode *out,
-                                 unpyc_error *err) {
+ * neutral instructions alike (normalize.h). */
+unpyc_status upy_normalize_in(const upy_decoded *dec, upy_version version,
+                              upy_arena *arena, upy_ncode *out,
+                              unpyc_error *err) {
     norm nm;
     upy_decoded joined; /* dec with copies joined (undo_duplicate_exits) */
     uint32_t i, count = dec->count;
@@ -1735,31 +1735,40 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
     return upy_normalize_layout(out, arena, err);
 }
 
+unpyc_status upy_normalize_keep(upy_ncode *code, upy_arena *arena,
+                                unpyc_error *err) {
+    upy_nin *kept = upy_arena_array_uncleared(arena, code->count, sizeof *kept);
+    if (!kept) {
+        code->ins = NULL;
+        code->count = 0;
+        return upy_fail(err,
+                        arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
+                        -1, "out of memory");
+    }
+    if (code->count)
+        memcpy(kept, code->ins, code->count * sizeof *kept);
+    code->ins = kept;
+    return UNPYC_OK;
+}
+
 /* The working tables (per-instruction maps, the arrays grown past their
- * first guess, the layout's moves) are three times the size of the
- * neutral instructions that recovery reads: they live in an arena of
- * their own, released here, and the instructions are copied out to arena
- * at their final size. */
+ * first guess, the layout's moves) are twice the size of the neutral
+ * instructions that recovery reads: they live in an arena of their own,
+ * released here, and the instructions are copied out to arena at their
+ * final size. */
 unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
                            upy_arena *arena, upy_ncode *out, unpyc_error *err) {
     upy_arena work;
-    upy_nin *kept = NULL;
     unpyc_status st;
 
     upy_arena_init_scratch(&work, arena);
-    st = normalize_in(dec, version, &work, out, err);
-    if (st == UNPYC_OK) {
-        kept = upy_arena_array_uncleared(arena, out->count, sizeof *kept);
-        if (!kept)
-            st = upy_fail(err,
-                          arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
-                          -1, "out of memory");
-        else if (out->count)
-            memcpy(kept, out->ins, out->count * sizeof *kept);
-    }
-    out->ins = kept;
-    if (!kept)
+    st = upy_normalize_in(dec, version, &work, out, err);
+    if (st == UNPYC_OK)
+        st = upy_normalize_keep(out, arena, err);
+    if (st != UNPYC_OK) {
+        out->ins = NULL;
         out->count = 0;
+    }
     upy_arena_release(&work);
     return st;
 }

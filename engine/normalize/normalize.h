@@ -16,6 +16,19 @@
 unpyc_status upy_normalize(const upy_decoded *dec, upy_version version,
                            upy_arena *arena, upy_ncode *out, unpyc_error *err);
 
+/* upy_normalize in two steps, for a caller that gives the decoded
+ * instructions back in between (at the copy, a code object's peak
+ * memory: the decoded form, normalize's tables and the copy, 48, about
+ * 105 and 48 bytes an instruction).  upy_normalize_in fills *out with
+ * its instructions in work, which holds normalize's tables too (work no
+ * longer reads dec when it returns); upy_normalize_keep copies them to
+ * arena at their final size, so that work can be released. */
+unpyc_status upy_normalize_in(const upy_decoded *dec, upy_version version,
+                              upy_arena *work, upy_ncode *out,
+                              unpyc_error *err);
+unpyc_status upy_normalize_keep(upy_ncode *code, upy_arena *arena,
+                                unpyc_error *err);
+
 /* layout.c: moves runs of code the compiler placed out of line back after
  * the jump that leads to them (upy_normalize runs it last). */
 unpyc_status upy_normalize_layout(upy_ncode *code, upy_arena *arena,

@@ -2128,18 +2128,30 @@ static int unrecovered_body(upy_arena *arena, const char *why,
  * gives one unrecovered statement, so the caller always gets a body. */
 /* Decodes and normalizes r's code into r->ncode, the decoded form in an
  * arena of its own released here (see rec.h). */
+/* r's code decoded and normalized into r->ncode.  The decoded form is
+ * given back before the neutral instructions are copied out of
+ * normalize's working arena (upy_normalize_in / _keep): the three were a
+ * code object's peak, the biggest function's that of most modules. */
 static unpyc_status normalized(rec *r, unpyc_error *local) {
-    upy_arena work;
+    upy_arena decoded, work;
     upy_decoded dec;
     unpyc_status st;
+    upy_arena_init_scratch(&decoded, r->scratch);
     upy_arena_init_scratch(&work, r->scratch);
-    st = upy_decode_code(r->version, r->code, &work, &dec, local);
-    if (st == UNPYC_OK)
-        st = upy_normalize(&dec, r->version, r->scratch, &r->ncode, local);
-    if (st == UNPYC_OK && rec_index_const_loads(r, &dec))
+    st = upy_decode_code(r->version, r->code, &decoded, &dec, local);
+    if (st == UNPYC_OK && rec_note_const_loads(r, &dec))
         st = upy_fail(
             local, r->scratch->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
             -1, "out of memory");
+    if (st == UNPYC_OK)
+        st = upy_normalize_in(&dec, r->version, &work, &r->ncode, local);
+    upy_arena_release(&decoded);
+    if (st == UNPYC_OK)
+        st = upy_normalize_keep(&r->ncode, r->scratch, local);
+    if (st == UNPYC_OK)
+        rec_index_const_loads(r);
+    else
+        memset(&r->ncode, 0, sizeof r->ncode);
     upy_arena_release(&work);
     return st;
 }

@@ -190,7 +190,7 @@ static uint32_t neutral_at(const rec *r, uint32_t offset) {
     return lo ? lo - 1 : 0;
 }
 
-int rec_index_const_loads(rec *r, const upy_decoded *dec) {
+int rec_note_const_loads(rec *r, const upy_decoded *dec) {
     uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
     uint32_t *first = upy_arena_array(r->scratch, n + 1, sizeof *first);
     if (!first)
@@ -199,16 +199,24 @@ int rec_index_const_loads(rec *r, const upy_decoded *dec) {
         first[k] = UINT32_MAX;
     for (k = 0; k < dec->count; k++) {
         const upy_instr *in = &dec->instrs[k];
-        uint32_t at;
-        if (!(dec->table->ops[in->opcode].flags & UPY_OPF_CONST) ||
-            in->arg < 0 || (uint32_t)in->arg >= n)
-            continue;
-        at = neutral_at(r, in->offset);
-        if (at < first[in->arg])
-            first[in->arg] = at;
+        if ((dec->table->ops[in->opcode].flags & UPY_OPF_CONST) &&
+            in->arg >= 0 && (uint32_t)in->arg < n &&
+            in->offset < first[in->arg])
+            first[in->arg] = in->offset;
     }
     r->const_loads = first;
     return SUCCESS;
+}
+
+/* (neutral_at never gives a smaller instruction for a larger offset --
+ * where two searches first part, the larger offset goes right -- so the
+ * neutral instruction of the first load's offset is the first of those
+ * of all the loads, as rec_first_const_loads says.) */
+void rec_index_const_loads(rec *r) {
+    uint32_t n = (uint32_t)upy_seq_len(r->code->consts), k;
+    for (k = 0; k < n; k++)
+        if (r->const_loads[k] != UINT32_MAX)
+            r->const_loads[k] = neutral_at(r, r->const_loads[k]);
 }
 
 uint32_t *rec_first_const_loads(rec *r) {

@@ -251,7 +251,7 @@ typedef struct rec {
      * once); decoded again here, once, for the first unrecovered region's
      * disassembly or a LOAD_FAST_CHECK (reads_unbound_local; instrs NULL
      * until then).  What recovery needs of them
-     * is kept in const_loads (rec_index_const_loads). */
+     * is kept in const_loads (rec_note_const_loads). */
     upy_decoded decoded;
     uint32_t *const_loads;
     upy_ncode ncode;
@@ -737,9 +737,12 @@ int rec_insert_stmt(rec *r, upy_stmt_list *list, uint32_t at, upy_stmt *s);
  * it (any opcode that names a constant), or UINT32_MAX: a copy the caller
  * may change; NULL when out of memory. */
 uint32_t *rec_first_const_loads(rec *r);
-/* Finds what rec_first_const_loads copies (r->const_loads) from the
- * decoded form dec of the code object; ERROR when out of memory. */
-int rec_index_const_loads(rec *r, const upy_decoded *dec);
+/* Finds what rec_first_const_loads copies (r->const_loads) in two steps:
+ * from the decoded form dec of the code object, the byte offset of each
+ * constant's first load (ERROR when out of memory), and once r->ncode is
+ * made, the neutral instruction at each. */
+int rec_note_const_loads(rec *r, const upy_decoded *dec);
+void rec_index_const_loads(rec *r);
 /* code.c: for each co_names entry, the first neutral instruction numbering
  * it, or UINT32_MAX. */
 uint32_t *rec_first_name_uses(rec *r);

@@ -43,6 +43,7 @@ void upy_arena_init(upy_arena *arena, size_t limit) {
     for (k = 0; k < UPY_ARENA_SPARE_SIZES; k++)
         arena->spare[k] = NULL;
     arena->seed = NULL;
+    arena->held = arena->peak = 0;
     arena->chunks = NULL;
     arena->allocated = 0;
     arena->limit = limit;
@@ -59,6 +60,19 @@ void upy_arena_init_scratch(upy_arena *scratch, upy_arena *parent) {
 /* The arena whose limit applies and which keeps the spare chunks. */
 static upy_arena *owner_of(upy_arena *arena) {
     return arena->budget ? arena->budget : arena;
+}
+
+/* Counts bytes taken from the system (taken 1) or given back (0) in the
+ * held total of arena's owner. */
+static void note_held(upy_arena *arena, size_t bytes, int taken) {
+    upy_arena *owner = owner_of(arena);
+    if (!taken) {
+        owner->held -= bytes;
+        return;
+    }
+    owner->held += bytes;
+    if (owner->held > owner->peak)
+        owner->peak = owner->held;
 }
 
 /* Whether rounded more bytes would pass the limit of the arena whose
@@ -97,36 +111,87 @@ static upy_arena_chunk **spare_list(upy_arena *owner, size_t size) {
     return NULL;
 }
 
-/* A chunk of at least chunk_size usable bytes (its size set), the first
- * chunk_size cleared when clear is set: a spare one of that size or the
- * next bigger (so that no spare sits unused while a bigger chunk comes
- * from the system), else a new one. */
-static upy_arena_chunk *new_chunk(upy_arena *arena, size_t chunk_size,
-                                  int clear) {
+/* A spare chunk of chunk_size usable bytes or a bigger one, else one of
+ * at least least bytes (smaller), from the spare lists of arena's owner;
+ * NULL when none.  The smaller ones are taken too: arenas ask for chunks
+ * of growing sizes, and spares of the first sizes sat unused while bigger
+ * chunks came from the system (a sixth of a small module's peak). */
+static upy_arena_chunk *take_spare(upy_arena *arena, size_t chunk_size,
+                                   size_t least) {
     upy_arena *owner = owner_of(arena);
-    upy_arena_chunk **spare = spare_list(owner, chunk_size), *chunk;
-    for (; spare && spare < owner->spare + UPY_ARENA_SPARE_SIZES; spare++) {
-        if ((chunk = *spare) != NULL) {
-            *spare = chunk->next;
-            if (clear)
-                memset(chunk->payload, 0, chunk_size);
-            return chunk;
-        }
+    upy_arena_chunk **first = spare_list(owner, chunk_size), **spare = NULL;
+    upy_arena_chunk *chunk;
+    size_t at, k;
+    if (!first)
+        return NULL;
+    at = (size_t)(first - owner->spare);
+    for (k = at; !spare && k < UPY_ARENA_SPARE_SIZES; k++)
+        if (owner->spare[k])
+            spare = &owner->spare[k];
+    for (k = at;
+         !spare && k-- > 0 && ((size_t)ARENA_FIRST_CHUNK_SIZE << k) >= least;)
+        if (owner->spare[k])
+            spare = &owner->spare[k];
+    if (!spare)
+        return NULL;
+    chunk = *spare;
+    *spare = chunk->next;
+    return chunk;
+}
+
+/* A chunk of at least least usable bytes (its size set; chunk_size
+ * unless a spare one is taken), cleared when clear is set: a spare one
+ * (take_spare), else a new one of chunk_size. */
+static upy_arena_chunk *new_chunk(upy_arena *arena, size_t chunk_size,
+                                  size_t least, int clear) {
+    upy_arena_chunk *chunk = take_spare(arena, chunk_size, least);
+    if (chunk) {
+        if (clear)
+            memset(chunk->payload, 0, chunk_size);
+        return chunk;
     }
     chunk = clear ? calloc(1, sizeof(upy_arena_chunk) + chunk_size)
                   : malloc(sizeof(upy_arena_chunk) + chunk_size);
     if (chunk) {
         chunk->size = chunk_size;
         chunk->seeded = 0;
+        note_held(arena, sizeof(upy_arena_chunk) + chunk_size, 1);
     }
     return chunk;
 }
 
-/* Gives chunk back to the system, unless its owner's seed block holds it
- * (that goes when the owner is released). */
-static void free_chunk(upy_arena_chunk *chunk) {
-    if (!chunk->seeded)
-        free(chunk);
+/* Gives chunk, one of arena's, back to the system, unless its owner's seed
+ * block holds it (that goes when the owner is released). */
+static void free_chunk(upy_arena *arena, upy_arena_chunk *chunk) {
+    if (chunk->seeded)
+        return;
+    note_held(arena, sizeof(upy_arena_chunk) + chunk->size, 0);
+    free(chunk);
+}
+
+/* Gives spare chunks of arena's owner back to the system, the biggest
+ * first, until at least bytes are given or none is left (those of the
+ * seed block stay).  Before a chunk of its own for a big request (a
+ * function's per-instruction tables): chunks of at most 4 KiB cannot
+ * serve it, and the ones the code objects recovered before released sat
+ * unused at a module's peak (mailcap: 28 KiB of 114), where malloc can
+ * make the new chunk of them. */
+static void give_back_spares(upy_arena *arena, size_t bytes) {
+    upy_arena *owner = owner_of(arena);
+    size_t k = UPY_ARENA_SPARE_SIZES, given = 0;
+    while (k-- > 0) {
+        upy_arena_chunk **link = &owner->spare[k];
+        while (*link && given < bytes) {
+            upy_arena_chunk *chunk = *link;
+            if (chunk->seeded) {
+                link = &chunk->next;
+                continue;
+            }
+            *link = chunk->next;
+            given += sizeof *chunk + chunk->size;
+            free_chunk(arena, chunk);
+        }
+    }
 }
 
 /* The spare chunks upy_arena_seed carves, smallest first: what a small
@@ -143,6 +208,8 @@ void upy_arena_seed(upy_arena *arena) {
     for (k = 0; k < count; k++)
         total += sizeof(upy_arena_chunk) + seed_sizes[k];
     arena->seed = at = malloc(total);
+    if (at)
+        note_held(arena, total, 1);
     for (k = 0; at && k < count; k++) {
         upy_arena_chunk *chunk = (upy_arena_chunk *)at;
         upy_arena_chunk **spare = spare_list(arena, seed_sizes[k]);
@@ -154,24 +221,26 @@ void upy_arena_seed(upy_arena *arena) {
     }
 }
 
-/* A fresh chunk of chunk_size usable bytes, linked into the arena and
- * counted against its limit; a big request's own chunk goes behind the
- * partly used chunk in front, so later small requests keep filling that
- * one, and comes from calloc when it must be cleared (fresh pages from the
- * system need no clearing). */
+/* A fresh chunk of chunk_size usable bytes (or a spare one of at least
+ * least: new_chunk), linked into the arena and counted against its limit;
+ * a big request's own chunk goes behind the partly used chunk in front, so
+ * later small requests keep filling that one, and comes from calloc when
+ * it must be cleared (fresh pages from the system need no clearing). */
 static upy_arena_chunk *add_chunk(upy_arena *arena, size_t chunk_size,
-                                  int big, int clear) {
+                                  size_t least, int big, int clear) {
     upy_arena_chunk *chunk = arena->chunks, *fresh;
     /* (Asked before the memory is: a crafted count of tens of gigabytes
      * would otherwise be taken from the system, or tried, first.) */
     if (chunk_size > SIZE_MAX - sizeof(upy_arena_chunk) ||
         exceeds_limit(arena, chunk_size))
         return NULL;
-    fresh = new_chunk(arena, chunk_size, clear);
+    if (big && chunk_size > ARENA_CHUNK_SIZE)
+        give_back_spares(arena, chunk_size);
+    fresh = new_chunk(arena, chunk_size, least, clear);
     if (!fresh)
         return NULL;
     if (!charge(arena, fresh->size)) {
-        free_chunk(fresh);
+        free_chunk(arena, fresh);
         return NULL;
     }
     fresh->used = 0;
@@ -209,13 +278,14 @@ static void *reserve(upy_arena *arena, size_t size, int clear) {
     if (rounded > ARENA_CHUNK_SIZE / 4) {
         /* Big requests get a chunk of their own so small ones keep
          * filling the current chunk. */
-        chunk = add_chunk(arena, rounded, 1, clear);
+        chunk = add_chunk(arena, rounded, rounded, 1, clear);
         if (chunk)
             chunk->used = rounded;
         return chunk ? chunk->payload : NULL;
     }
     if (!chunk || chunk->size - chunk->used < rounded) {
-        chunk = add_chunk(arena, small_chunk_size(arena, rounded), 0, 0);
+        chunk =
+            add_chunk(arena, small_chunk_size(arena, rounded), rounded, 0, 0);
         if (!chunk)
             return NULL;
     }
@@ -277,11 +347,12 @@ void *upy_arena_grow(upy_arena *arena, const void *items, size_t len,
     return grown;
 }
 
-/* Frees the chunks from first up to (not including) stop. */
-static void free_chunks(upy_arena_chunk *first, const upy_arena_chunk *stop) {
+/* Frees the chunks of arena from first up to (not including) stop. */
+static void free_chunks(upy_arena *arena, upy_arena_chunk *first,
+                        const upy_arena_chunk *stop) {
     while (first != stop) {
         upy_arena_chunk *next = first->next;
-        free_chunk(first);
+        free_chunk(arena, first);
         first = next;
     }
 }
@@ -297,17 +368,18 @@ void upy_arena_release(upy_arena *arena) {
             chunk->next = *spare;
             *spare = chunk;
         } else {
-            free_chunk(chunk);
+            free_chunk(arena, chunk);
         }
         chunk = next;
     }
     for (k = 0; k < UPY_ARENA_SPARE_SIZES && !arena->budget; k++) {
-        free_chunks(arena->spare[k], NULL);
+        free_chunks(arena, arena->spare[k], NULL);
         arena->spare[k] = NULL;
     }
     if (!arena->budget) {
         free(arena->seed);
         arena->seed = NULL;
+        arena->held = 0;
     }
     if (arena->budget)
         arena->budget->allocated -= arena->allocated;
@@ -330,10 +402,10 @@ void upy_arena_rollback(upy_arena *arena, const upy_arena_mark *mark) {
      * chunks put in front of it; big ones to chunks put right behind the
      * front chunk of their time: in front of the mark's, or between it
      * and the chunk that was behind it. */
-    free_chunks(arena->chunks, mark->front);
+    free_chunks(arena, arena->chunks, mark->front);
     arena->chunks = mark->front;
     if (mark->front) {
-        free_chunks(mark->front->next, mark->behind);
+        free_chunks(arena, mark->front->next, mark->behind);
         mark->front->next = mark->behind;
         mark->front->used = mark->used;
     }
@@ -344,4 +416,8 @@ void upy_arena_rollback(upy_arena *arena, const upy_arena_mark *mark) {
     arena->allocated = mark->allocated;
     arena->next_chunk = mark->next_chunk;
     arena->over_limit = 0;
+}
+
+size_t upy_arena_peak(const upy_arena *arena) {
+    return arena->peak;
 }

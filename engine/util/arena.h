@@ -32,6 +32,12 @@ typedef struct upy_arena {
      * the thousand per module), freed with it. */
     upy_arena_chunk *spare[UPY_ARENA_SPARE_SIZES];
     void *seed; /* the block upy_arena_seed carved its first spares from */
+    /* In an arena with no budget: the bytes it, its scratch arenas and its
+     * spare lists hold from the system (chunk headers and the seed block
+     * included), and the most of that at once: what a benchmark reports as
+     * the engine's peak (upy_arena_peak). */
+    size_t held;
+    size_t peak;
 } upy_arena;
 
 void upy_arena_init(upy_arena *arena, size_t limit);
@@ -82,6 +88,10 @@ void *upy_arena_grow(upy_arena *arena, const void *items, size_t len,
                      uint32_t *cap, size_t elem_size, uint32_t first_cap);
 
 void upy_arena_release(upy_arena *arena);
+
+/* The most bytes arena (one with no budget) and its scratch arenas held
+ * from the system at once since it was initialized. */
+size_t upy_arena_peak(const upy_arena *arena);
 
 /* A point in an arena's allocations to go back to: what was allocated
  * after it is freed by upy_arena_rollback, and stops counting against the
