@@ -52,6 +52,11 @@ typedef struct uncopy {
     /* walk's instructions still to visit: each is put there once, when
      * first seen. */
     uint32_t *work;
+    /* jumps_past's last scan: in [past_from, past_to) the first
+     * instruction jumping past past_end is past_hit (UINT32_MAX: none);
+     * past_to 0 when there is none to go on from (at first, after a
+     * join). */
+    uint32_t past_from, past_to, past_end, past_hit;
 } uncopy;
 
 static int by_name(const void *a, const void *b) {
@@ -234,13 +239,27 @@ static int tables_say(const uncopy *u, uint32_t c0, uint32_t c1, uint32_t o0) {
  * ending at `end` is no join of all the code there (an else part laid
  * out after it, which never reaches it: the block is another copy, the
  * compiler dropped the block itself). */
-static int jumps_past(const uncopy *u, uint32_t from, uint32_t to,
-                      uint32_t end) {
+static int jumps_past(uncopy *u, uint32_t from, uint32_t to, uint32_t end) {
     uint32_t i;
+    /* The copies are tried from the first on, each against the exits
+     * after it (mostly the same one, the last): where the last scan for
+     * the same exit covered from on and found nothing before from, its
+     * answer holds (an elif chain's branches each scanned the rest of the
+     * chain).  Joins change what is dropped and where jumps go: the scan
+     * starts again after one (join_copy). */
+    if (from >= to)
+        return 0;
+    if (u->past_to == to && u->past_end == end && u->past_from <= from &&
+        (u->past_hit == UINT32_MAX || u->past_hit >= from))
+        return u->past_hit != UINT32_MAX;
     for (i = from; i < to; i++)
         if (!u->dropped[i] && u->code->ins[i].target > (int32_t)end)
-            return 1;
-    return 0;
+            break;
+    u->past_from = from;
+    u->past_to = to;
+    u->past_end = end;
+    u->past_hit = i < to ? i : UINT32_MAX;
+    return i < to;
 }
 
 /* Whether no code reached without an exception comes after i. */
@@ -275,6 +294,7 @@ static int join_copy(uncopy *u, uint32_t e) {
             (say == UNTOLD && !u->joined_at[b + 1 - k]))
             return 0;
         u->joined_at[b + 1 - k] = 1;
+        u->past_to = 0;
         for (x = e + 2 - k; x <= e; x++)
             u->dropped[x] = 1;
         x = e + 1 - k;

@@ -410,6 +410,15 @@ typedef struct rec {
     code_span *copies;
     uint32_t n_copies, copies_t0, copies_t1;
     uint8_t *in_copy; /* whether each instruction is in one of them */
+    /* structure.c: for each block, the last block before it with the same
+     * code (alike_before) and the last block of all with it (alike_last),
+     * by a hash of what rec_same_code compares, -1 for none; the first
+     * handler block at each block or after it (next_handler, count for
+     * none); NULL until first needed (copied_join: every if of an elif
+     * chain looked for the copies of its return over the rest of the
+     * chain). */
+    int32_t *alike_before, *alike_last;
+    uint32_t *next_handler;
     /* try.c: the instructions using an entry of co_names (0), of
      * co_consts (1), and the loads of None a return follows (2), ascending
      * (index_order_users); NULL until first needed. */

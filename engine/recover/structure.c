@@ -1321,6 +1321,74 @@ static int same_block_code(const rec *r, int32_t a, int32_t b, int on_lines) {
                           rec_same_lines(r, ab->start, bb->start, n)));
 }
 
+/* A hash of what rec_same_code compares of the code [start, end), but
+ * the jump targets (a copy's are its own): blocks it tells apart differ. */
+static uint64_t code_hash(const rec *r, uint32_t start, uint32_t end) {
+    uint64_t h = 14695981039346656037u ^ (end - start);
+    uint32_t i, k;
+    for (i = start; i < end; i++) {
+        const upy_nin *in = ins(r, i);
+        uint64_t part[3] = {((uint64_t)in->op << 32) | (uint32_t)in->arg,
+                            (uint64_t)(uintptr_t)in->obj,
+                            ((uint64_t)in->flags << 1) | (in->target >= 0)};
+        for (k = 0; k < 3; k++)
+            h = (h ^ part[k]) * 1099511628211u;
+    }
+    return h;
+}
+
+/* Fills r->alike_before, alike_last (by a table of the blocks' hashes in
+ * an arena released after) and next_handler; ERROR when out of memory.
+ * (Never inlined: its locals would widen the frame of structure_if, which
+ * recursion repeats for every statement nested or following a try, and
+ * the stack budget, REC_STACK_BUDGET, would stop sooner.) */
+__attribute__((noinline)) static int index_alike_blocks(rec *r) {
+    uint32_t n = r->cfg.count, size = 2, b, slot;
+    upy_arena work;
+    uint64_t *keys, *hash;
+    int32_t *group_last;
+    int status = ERROR;
+    while (size < 2 * n)
+        size *= 2;
+    r->alike_before = upy_arena_array(r->scratch, n + 1, sizeof(int32_t));
+    r->alike_last = upy_arena_array(r->scratch, n + 1, sizeof(int32_t));
+    r->next_handler = upy_arena_array(r->scratch, n + 1, sizeof(uint32_t));
+    upy_arena_init_scratch(&work, r->scratch);
+    keys = upy_arena_array(&work, size, sizeof *keys);
+    hash = upy_arena_array(&work, n + 1, sizeof *hash);
+    group_last = upy_arena_array(&work, size, sizeof *group_last);
+    if (r->alike_before && r->alike_last && r->next_handler && keys && hash &&
+        group_last) {
+        for (slot = 0; slot < size; slot++)
+            group_last[slot] = -1;
+        for (b = 0; b < n; b++) {
+            hash[b] = code_hash(r, blk(r, b)->start, blk(r, b)->end);
+            for (slot = (uint32_t)hash[b] & (size - 1);
+                 group_last[slot] >= 0 && keys[slot] != hash[b];)
+                slot = (slot + 1) & (size - 1);
+            r->alike_before[b] = group_last[slot];
+            keys[slot] = hash[b];
+            group_last[slot] = (int32_t)b;
+        }
+        for (b = 0; b < n; b++) {
+            for (slot = (uint32_t)hash[b] & (size - 1); keys[slot] != hash[b];)
+                slot = (slot + 1) & (size - 1);
+            r->alike_last[b] = group_last[slot];
+        }
+        r->next_handler[n] = n;
+        for (b = n; b-- > 0;)
+            r->next_handler[b] =
+                blk(r, b)->is_handler ? b : r->next_handler[b + 1];
+        status = SUCCESS;
+    }
+    upy_arena_release(&work);
+    if (status != SUCCESS) {
+        r->alike_last = NULL;
+        rec_oom(r);
+    }
+    return status;
+}
+
 /* The join of an if / else whose then part [then_start, else_start) ends
  * (tested by cond) in a copy of the small exit block the statement goes
  * on to, or
@@ -1336,9 +1404,8 @@ static int same_block_code(const rec *r, int32_t a, int32_t b, int on_lines) {
  * a if c else b`, or after a with's exit) is no copy of one; and no handler covers them: a
  * return in a with or try leaves through copies of the cleanup, alike
  * for every return there. */
-static int32_t copied_join(const rec *r, const rec_cond *cond,
-                           int32_t then_start, int32_t else_start,
-                           const region *rg) {
+static int32_t copied_join(rec *r, const rec_cond *cond, int32_t then_start,
+                           int32_t else_start, const region *rg) {
     int32_t c = else_start - 1, x, found = UPY_NO_BLOCK;
     int32_t last = rg->follow == rg->end && rg->loop == UPY_NO_BLOCK
                        ? rg->end
@@ -1353,14 +1420,22 @@ static int32_t copied_join(const rec *r, const rec_cond *cond,
         if ((blk(r, c)->preds[k] < then_start || blk(r, c)->preds[k] >= c) &&
             blk(r, c)->preds[k] != cond->last)
             return UPY_NO_BLOCK;
-    for (x = else_start + 1; x <= last && x < (int32_t)r->cfg.count; x++) {
-        if (blk(r, x)->is_handler)
-            break;
-        if (!r->done[x] && blk(r, x)->npreds &&
+    if (!r->alike_last && index_alike_blocks(r))
+        return UPY_NO_BLOCK;
+    /* The blocks after the else part's start, up to the last one or the
+     * first handler block there, from the last back: the first of them
+     * alike (all are in c's group) is the last one. */
+    if (last > (int32_t)r->cfg.count - 1)
+        last = (int32_t)r->cfg.count - 1;
+    if (else_start + 1 < (int32_t)r->cfg.count &&
+        (int32_t)r->next_handler[else_start + 1] <= last)
+        last = (int32_t)r->next_handler[else_start + 1] - 1;
+    for (x = r->alike_last[c]; x > else_start && found == UPY_NO_BLOCK;
+         x = r->alike_before[x])
+        if (x <= last && !r->done[x] && blk(r, x)->npreds &&
             blk(r, x)->depth_in == (int32_t)rg->base &&
             same_block_code(r, c, x, 1))
             found = x;
-    }
     return found != UPY_NO_BLOCK && ends_at(r, else_start, found, rg)
                ? found
                : UPY_NO_BLOCK;
