@@ -2971,6 +2971,63 @@ static int32_t body_past_continue(const rec *r, int32_t header, int32_t exit,
     return brk;
 }
 
+/* The first instruction of block b past the POP_EXCEPT that starts it,
+ * and the cleanup of the clause's name after it (`except A as e`), when
+ * that POP_EXCEPT ends an except clause in the body of the loop at header:
+ * b is entered with the clause's exception above the loop's own depth (an
+ * except clause around the loop leaves its exception at the loop's
+ * depth).  0 when it is no such block. */
+static uint32_t past_clause_pop(const rec *r, int32_t header, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = bb->start + 1;
+    if (bb->end - bb->start < 2 || ins(r, bb->start)->op != N_POP_EXCEPT ||
+        bb->depth_in != blk(r, header)->depth_in + 1)
+        return 0;
+    if (i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
+        rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+        i += 3;
+    return i;
+}
+
+/* Where the breaks of the `while True:` loop at header go when the first
+ * block after its last jump back, exit, is the way out of an except clause
+ * in its body that jumps past brk, where break_target found them going:
+ * POP_EXCEPT (and the cleanup of the clause's name), then a lone jump
+ * forward, or back to the header of the loop around, the end of whose
+ * body the loop is (3.8 / 3.9 peephole.c threads the jump there; *far
+ * is set to it).  The body ends in a return, so its last jump back is a
+ * `continue` in the clause; the clause's way out is its break, and brk,
+ * the code after the try that the compiler laid out after the handlers,
+ * is the body's, up to where the break goes.  3.11, `for i in z:` /
+ * `while True:` / `try: t = f()` / `except A:` / `if z: continue` /
+ * `break` / `return t`; 3.8 and 3.9 the same at a function's top level,
+ * the break jumping to the `return None` at its end (3.10+ copies that
+ * return in its place).  The break was read as running off the body,
+ * back to the header (a lie). */
+static int32_t clause_break_past(const rec *r, int32_t header, int32_t exit,
+                                 int32_t brk, const region *rg, int32_t *far) {
+    const upy_block *eb;
+    int32_t to;
+    uint32_t i;
+    if (brk <= exit || exit >= rg->end || exit >= (int32_t)r->cfg.count)
+        return brk;
+    eb = blk(r, exit);
+    i = past_clause_pop(r, header, exit);
+    if (!i || i + 1 != eb->end || ins(r, i)->op != N_JUMP)
+        return brk;
+    if (eb->jump == rg->loop && rg->falls_to_loop)
+        to = rg->end;
+    else if (eb->jump < rg->end)
+        to = eb->jump;
+    else
+        return brk;
+    if (to <= brk || !upy_cfg_entered_only_from(&r->cfg, exit, to, header, to))
+        return brk;
+    if (to != eb->jump)
+        *far = eb->jump;
+    return to;
+}
+
 static int only_handlers_reach(const rec *r, int32_t b, int32_t from,
                                int32_t to);
 
@@ -3157,6 +3214,25 @@ static int moved_exit_unreached(const rec *r, int32_t b, const region *rg) {
            b != rg->cont && !is_break(rg, b) && b < (int32_t)r->cfg.count;
 }
 
+/* Where the code after the `while True:` loop at header starts when its
+ * breaks go to block brk from an except clause in its body: past the
+ * clause's POP_EXCEPT at brk's start (past_clause_pop).  flowgraph.c
+ * inline_small_exit_blocks copies the code after the loop, a small exit as the
+ * implicit `return None`, in place of the jump after the break's POP_EXCEPT,
+ * and drops the original.  3.12, `while True:` / `try: t = f()` / `except A:` /
+ * `if z: continue` / `break` + `return t`: [POP_EXCEPT, RETURN_CONST None] was
+ * walked after the loop, its POP_EXCEPT popping a value missing from the stack
+ * (a false mark). */
+static void resume_past_clause_break(rec *r, int32_t header, int32_t brk) {
+    uint32_t i;
+    if (brk == UPY_NO_BLOCK || brk >= (int32_t)r->cfg.count ||
+        r->resume_block != UPY_NO_BLOCK ||
+        !(i = past_clause_pop(r, header, brk)))
+        return;
+    r->resume_block = brk;
+    r->resume_at = i;
+}
+
 /* `while True:` (or a while whose test the compiler did not invert): the
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
@@ -3191,6 +3267,8 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
         try_tail_end(r, header, clause_tail_end(r, header, exit, rg), rg), rg);
     brk = break_after_handlers(r, header, exit, rg,
                                break_target(r, header, exit, rg, &far));
+    if ((b = clause_break_past(r, header, exit, brk, rg, &far)) != brk)
+        exit = brk = b;
     exit = body_past_continue(r, header, exit, brk, far, &runs_into);
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
@@ -3229,6 +3307,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
     }
     r->moved_exit = outer_moved;
     r->moved_exit_at = outer_moved_at;
+    resume_past_clause_break(r, header, brk);
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
         return ERROR;

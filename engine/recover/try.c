@@ -3312,6 +3312,24 @@ static int copy_jumps_past_follow(const rec *r, int32_t b, int32_t exit,
     return 0;
 }
 
+/* Where the copy of the finally body on the normal way out of a try body
+ * that went on to block exit starts: at exit, or, when the body ran the
+ * code of exit's block up to a lone jump forward ending it (at exit_at),
+ * where that jump goes.  3.8-3.10, `try:` / `with a:` / `with b:` / `try:
+ * g()` / `except E: return False` / `else: return True` / `finally: g()`
+ * (3.9 test_shutil.supports_file2file_sendfile): the body ends in a's
+ * __exit__ call, reached where b's handler goes when __exit__ swallows,
+ * past the unprotected copies of the finally body on the returns' ways
+ * out, and a jump to the copy. */
+static uint32_t normal_copy_at(const rec *r, int32_t exit, uint32_t exit_at) {
+    const upy_block *eb = blk(r, exit);
+    if (exit_at > eb->start && exit_at + 1 == eb->end &&
+        ins(r, exit_at)->op == N_JUMP && eb->jump != UPY_NO_BLOCK &&
+        eb->jump > exit)
+        return blk(r, eb->jump)->start;
+    return eb->start;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -3319,6 +3337,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     int is_finally, copy_ok = 0, uncopied = 0;
     int32_t end = rec_protected_end(r, b, h, rg), exit, follow = UPY_NO_BLOCK;
     int32_t unwind_from = 0, inner_end;
+    uint32_t exit_at = 0;
     upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0}, after = {0};
     region body_rg;
     uint32_t k;
@@ -3381,6 +3400,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             : rec_region(r, b, &body_rg, &body))
         return ERROR;
     exit = r->exit_block;
+    if (exit != UPY_NO_BLOCK && exit < (int32_t)r->cfg.count)
+        exit_at = r->resume_block == exit ? r->resume_at : blk(r, exit)->start;
     depth_after = try_depth;
     if (kept && exit != UPY_NO_BLOCK &&
         save_body_stack(r, h, &body_stack, &body))
@@ -3408,7 +3429,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         RETURN_IF_ERROR(rec_region(r, fb, &frg, &finalbody));
         /* The copy on the normal way out of the body. */
         if (exit != UPY_NO_BLOCK) {
-            uint32_t at = blk(r, exit)->start, n = reraise - first;
+            uint32_t at = normal_copy_at(r, exit, exit_at), n = reraise - first;
             int moved = copy_without_handlers(r, at, first, &n);
             if (moved < 0)
                 return ERROR;
