@@ -1409,6 +1409,40 @@ static int rest_goes_on_to_copy(const rec *r, const region *rg, int32_t follow,
            copy_of_block(r, follow, cc);
 }
 
+/* Whether a clause of the try whose handlers are the blocks [h, past)
+ * ends the finally body that region rg is in early (a copy of the body's
+ * final RERAISE, rec_ends_finally_early, or a jump to it, 3.8 / 3.9's
+ * layout): the clause falls off the try
+ * there, so the try's join is the end of that body, and the rest of rg
+ * from past, where the body jumps over the handlers and which the clause
+ * skips, is the try's else part.  3.8-3.10
+ * lay the else part out after the handlers (compile.c
+ * compiler_try_except), where no table of names tells it from code after
+ * the try.  Example (3.10, the handler's copy of `finally:` / `try:
+ * d.pop()` / `except KeyError: pass` / `else: rr()`):
+ *
+ *         d.pop(); JUMP L                    <- the body
+ *     h:  ...KeyError...; POP_EXCEPT; RERAISE 0   <- falls off: the end
+ *     L:  rr(); RERAISE 0                    <- the else part, then the end
+ *
+ * Read as code after the try, rr() ran after a KeyError too.  (Not in a
+ * loop of the finally body, whose break to the body's end is such a copy
+ * too.) */
+static int clause_skips_rest(const rec *r, int32_t h, int32_t past,
+                             const region *rg) {
+    int32_t b;
+    if (!rg->finally_end || rg->brk != UPY_NO_BLOCK || past <= h ||
+        past >= rg->end)
+        return 0;
+    for (b = h; b < past; b++) {
+        int32_t t = blk(r, b)->jump;
+        if (rec_ends_finally_early(r, blk(r, b)->end - 1, rg->finally_end) ||
+            (t != UPY_NO_BLOCK && blk(r, t)->start == rg->finally_end))
+            return 1;
+    }
+    return 0;
+}
+
 /* The rest of region rg from exit, where the try body goes on, when no
  * handler goes on after the try: a first part of it may be the else part.
  * When the clauses end in a copy of the code after the try (cc), that
@@ -3629,6 +3663,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * handlers, 3.11's, which then holds no statement.) */
             if (follow == h || (follow == UPY_NO_BLOCK && !orelse.len))
                 follow = else_jumps_past(r, exit, h, rg);
+            if (follow != UPY_NO_BLOCK && !orelse.len &&
+                clause_skips_rest(r, h, follow, rg)) {
+                erg.start = follow;
+                erg.end = rg->end;
+                erg.follow = rg->follow;
+                RETURN_IF_ERROR(rec_region(r, follow, &erg, &orelse));
+                follow = r->exit_block;
+            }
             if (follow == UPY_NO_BLOCK && !orelse.len &&
                 breaks_over_handlers(r, exit, rg) &&
                 emit_break_at(r, blk(r, exit)->start, &orelse))
