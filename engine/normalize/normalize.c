@@ -638,6 +638,28 @@ static int alloc_tables(norm *nm, uint32_t count) {
     return 0;
 }
 
+/* The line of the POP_BLOCKs right before decoded instruction i, the
+ * start of a with's __exit__ call, where the first of them starts a line
+ * of its own that i does not go on with, -1 otherwise.  A `return` in a
+ * try body unwinds the try's block first (compile.c
+ * compiler_unwind_fblock), the POP_BLOCK on the return's line; 3.11 makes
+ * it a NOP it keeps for the line (remove_redundant_nops), the lead_line
+ * of what follows.  Example (3.10): `with c:` / `try:` / `if a or b:` /
+ * `return 1`: POP_BLOCK (the return's line); POP_BLOCK; the __exit__ call
+ * (the with's line); LOAD_CONST 1; RETURN_VALUE.  Without it the return
+ * read as code after the try: `if a or b: pass` + `else: return 1`.
+ * (3.8 / 3.9 give the __exit__ call the return's line: none there.) */
+static int32_t popped_block_line(const norm *nm, uint32_t i) {
+    uint32_t k = i;
+    while (k > 0 && op_is(nm, k - 1, UPY_OP_POP_BLOCK) && !nm->is_target[--k])
+        ;
+    if (k == i || k == 0 || at(nm, k)->line == at(nm, i)->line ||
+        at(nm, k - 1)->line >= at(nm, k)->line ||
+        norm_with_exit_call(nm, i) < 0)
+        return -1;
+    return at(nm, k)->line;
+}
+
 upy_nin *norm_emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
                    uint32_t i) {
     upy_nin *in;
@@ -659,6 +681,9 @@ upy_nin *norm_emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
     if (nm->first_of[i] == UNSET && i > 0 && op_is(nm, i - 1, UPY_OP_NOP) &&
         (i < 2 || at(nm, i - 2)->line < at(nm, i - 1)->line))
         in->lead_line = at(nm, i - 1)->line;
+    else if (nm->first_of[i] == UNSET && i > 0 &&
+             op_is(nm, i - 1, UPY_OP_POP_BLOCK))
+        in->lead_line = popped_block_line(nm, i);
     if (nm->first_of[i] == UNSET)
         in->lead_nops = lead_nops(nm, i, &in->lead_nops_joined);
     nm->src[nm->n] = (int32_t)i;

@@ -3962,6 +3962,19 @@ static int body_reaches(const rec *r, int32_t b, int32_t h) {
     return 1;
 }
 
+/* Whether instruction i of block b has the line of the code that runs
+ * or jumps into b: 3.10 gives a copy of an exit with no line (the
+ * implicit `return None`) the line of the jump it took the place of
+ * (compile.c propagate_line_numbers). */
+static int has_line_of_a_pred(const rec *r, int32_t b, uint32_t i) {
+    const upy_block *bb = blk(r, b);
+    uint32_t k;
+    for (k = 0; k < bb->npreds; k++)
+        if (ins(r, blk(r, bb->preds[k])->end - 1)->line == ins(r, i)->line)
+            return 1;
+    return 0;
+}
+
 /* Whether block b is a constant's `return` in the body of a try with
  * handler h that the protected range leaves out: the compiler pops the
  * try's block (and the handlers of clauses around it: POP_EXCEPT) before
@@ -3990,8 +4003,17 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
     /* 3.12+ lays the code after the try out right after the body when
      * only the handlers (moved away) jump there: a branch of the body
      * jumping past the return to it is the body's way on.  (Code that
-     * only the handlers reach, after an else part, goes with them.) */
-    if (!r->ncode.layout->cold_handlers)
+     * only the handlers reach, after an else part, goes with them.)
+     * 3.10 copies a written return after the try into the body's way out
+     * (compile.c extend_block), where 3.11 keeps the jump: `try:` / `if a
+     * or b: return 1` / `except E: pass` / `return 2` lays out `return
+     * 1`, which a's jump and b's fall-through reach, then the copy of
+     * `return 2`, which b's jump reaches.  Read as code after the try,
+     * the return made `if a or b: pass`, returning 1 either way.  (b is
+     * a written return, on a line of its own: a copy of the implicit
+     * `return None` takes the line of the code before it.) */
+    if (!r->ncode.layout->cold_handlers &&
+        (!is_copied_exit(r, b + 1) || has_line_of_a_pred(r, b, i)))
         return 0;
     for (k = 0; k < nb->npreds; k++)
         if (nb->preds[k] < b && blk(r, nb->preds[k])->handler == h &&

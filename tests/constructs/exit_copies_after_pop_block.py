@@ -1,4 +1,4 @@
-"""Exit blocks that 3.10 copies into each jump to them because they start with a POP_BLOCK, which has no line (compile.c duplicate_exits_without_lineno): the end of a try body before its finally body, of a with body before the __exit__ call, with the return after it.  Read as ends of branches, the copies once lost a branch's body without a mark (os.fwalk) or left one copy "unheld" (tempfile._get_candidate_names, _compression.readinto)."""
+"""Exit blocks that 3.10 copies into each jump to them because they start with a POP_BLOCK, which has no line (compile.c duplicate_exits_without_lineno): the end of a try body before its finally body, of a with body before the __exit__ call, with the return after it.  Read as ends of branches, the copies once lost a branch's body without a mark (os.fwalk) or left one copy "unheld" (tempfile._get_candidate_names, _compression.readinto).  3.10 also copies a written return after a try into the body's way out (compile.c extend_block), where 3.11 keeps the jump, and the POP_BLOCK that starts a `return` in a try body holds the return's line, the NOP 3.11 keeps: `try: if a or (b and c): return X / except E: pass` then `return Y` once returned X whatever the test (`if ...: pass` + `else: return X`, unmarked; pydantic v1 typing._generic_get_args), inside a with too."""
 
 
 # os.fwalk: each jump of the test out of the if goes to its own copy of
@@ -108,3 +108,36 @@ def handler_if_then_const_return(self, name):
         if self.warn and name in names:
             warn(error)
     return None
+
+
+# pydantic v1 typing._generic_get_args (3.10): the return in the try body,
+# outside its range, which a's jump reaches; `return ()` copied into the
+# false exits and into the clause.
+def or_test_return_in_try(tp, T, U, v):
+    try:
+        if tp == T or (v >= (3, 9) and tp == U):
+            return ((),)
+    except TypeError:
+        pass
+    return ()
+
+
+def or_test_return_in_try_simple(a, b):
+    try:
+        if a or b:
+            return 1
+    except TypeError:
+        pass
+    return 2
+
+
+# The return unwinds the with too: POP_BLOCK (the return's line);
+# POP_BLOCK; __exit__ call; LOAD_CONST 1; RETURN_VALUE.
+def or_test_return_in_try_in_with(a, b, c):
+    with c:
+        try:
+            if a or b:
+                return 1
+        except TypeError:
+            pass
+        return 2

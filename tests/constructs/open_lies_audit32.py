@@ -1,8 +1,6 @@
 """Unmarked lies still open, found by audit32 (stop 32), listed as UNMARKED LIE where they lie so that the suite counts them and a fix shows as FIXED.
 
-while_ending_try_body, 3.8 / 3.9: `while True: try: (while c < n: ...) / except StopIteration: ... / yield ...`: the inner while's exit, the try body's way out (POP_BLOCK; JUMP after the try), prints as nothing: `while 1: if c < n: ...; continue`, an endless inner loop (real world jinja2 TemplateStream._buffered_generator).
-
-or_test_return_in_try, 3.10: `try: if a or (b and c): return X / except E: pass` then `return Y`: the condition's tests leave the try two ways (3.10 puts the return outside the try's range and copies `return Y` into the false exit), and the output returned X whatever the test said (`if ...: pass` + `else: return X`; real world pydantic v1 typing._generic_get_args)."""
+while_ending_try_body, 3.8 / 3.9: `while True: try: (while c < n: ...) / except StopIteration: ... / yield ...`: the inner while's exit, the try body's way out (POP_BLOCK; JUMP after the try), prints as nothing: `while 1: if c < n: ...; continue`, an endless inner loop (real world jinja2 TemplateStream._buffered_generator)."""
 
 
 def while_ending_try_body(gen, size):
@@ -23,11 +21,3 @@ def while_ending_try_body(gen, size):
         del buf[:]
         c_size = 0
 
-
-def or_test_return_in_try(tp, T, U, v):
-    try:
-        if tp == T or (v >= (3, 9) and tp == U):
-            return ((),)
-    except TypeError:
-        pass
-    return ()
