@@ -184,6 +184,83 @@ void rec_else_before_clause_jumps(const rec *r, upy_stmt_list *body) {
     }
 }
 
+/* Whether the code of statement s starts in a block nothing reaches. */
+static int starts_unreached(const rec *r, const upy_stmt *s) {
+    return s->start < r->ncode.count &&
+           blk(r, r->cfg.block_of[s->start])->rpo == UINT32_MAX;
+}
+
+/* Whether s is `name = None` or `del name` (which), for a name an except
+ * clause of try t binds. */
+static int clears_clause_name(const upy_stmt *t, const upy_stmt *s,
+                              upy_stmt_kind which) {
+    const upy_expr *x;
+    uint32_t k;
+    if (s->kind != which)
+        return 0;
+    if (which == UPY_S_ASSIGN) {
+        if (s->u.assign.targets.len != 1 ||
+            s->u.assign.value->kind != UPY_E_CONST ||
+            s->u.assign.value->u.constant->kind != UPY_NONE)
+            return 0;
+        x = s->u.assign.targets.items[0];
+    } else {
+        if (s->u.targets.len != 1)
+            return 0;
+        x = s->u.targets.items[0];
+    }
+    if (x->kind != UPY_E_NAME)
+        return 0;
+    for (k = 0; k < t->u.try_.n_handlers; k++)
+        if (t->u.try_.handlers[k].name &&
+            strcmp(t->u.try_.handlers[k].name, x->u.name) == 0)
+            return 1;
+    return 0;
+}
+
+static void dead_clause_cleanups_in(upy_stmt_list *list, upy_list_role role,
+                                    const upy_stmt *holder, void *arg) {
+    (void)role;
+    (void)holder;
+    rec_drop_dead_clause_cleanups((const rec *)arg, list);
+}
+
+/* The dead end of a clause `except E as e:` whose body cannot fall off
+ * (3.8-3.9 keep POP_EXCEPT; e = None; del e; JUMP_FORWARD end after it,
+ * which nothing reaches, see the header) read as statements after its try,
+ * as in a with whose body holds the try and an if / else ending the clause
+ * (3.9, shutil.py copyfile):
+ *
+ *     except IsADirectoryError as e:
+ *         if not exists(dst): raise ... from e   ... RAISE_VARARGS 2
+ *                                                JUMP_FORWARD x   (dead)
+ *         else: raise                            RERAISE 0
+ *                                             x: POP_EXCEPT       (dead)
+ *                                                LOAD_CONST None; STORE e
+ *                                                DELETE e; JUMP_FORWARD w
+ *
+ * Written after the try, the two statements would unbind a name e the code
+ * after it reads; they run nowhere in the code: they go. */
+void rec_drop_dead_clause_cleanups(const rec *r, upy_stmt_list *body) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++)
+        upy_stmt_each_list(body->items[k], dead_clause_cleanups_in, (void *)r);
+    if (!r->ncode.layout->keeps_jump_after_exit)
+        return;
+    for (k = 0; k + 2 < body->len; k++) {
+        const upy_stmt *t = body->items[k];
+        if (t->kind != UPY_S_TRY ||
+            !clears_clause_name(t, body->items[k + 1], UPY_S_ASSIGN) ||
+            !clears_clause_name(t, body->items[k + 2], UPY_S_DELETE) ||
+            !starts_unreached(r, body->items[k + 1]) ||
+            !starts_unreached(r, body->items[k + 2]))
+            continue;
+        memmove(body->items + k + 1, body->items + k + 3,
+                (body->len - k - 3) * sizeof *body->items);
+        body->len -= 2;
+    }
+}
+
 void rec_else_before_dead_code(const rec *r, upy_stmt_list *body) {
     uint32_t k;
     for (k = 0; k < body->len; k++)
