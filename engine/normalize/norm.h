@@ -67,6 +67,10 @@ typedef struct norm_rules {
     /* 3.8's compile.c compiler_assert raises the global AssertionError;
      * 3.9+ load it with LOAD_ASSERTION_ERROR (asserts.c). */
     uint8_t asserts_load_global;
+    /* 3.8-3.9's compile.c compiler_return loads a returned constant
+     * after the POP_BLOCKs of the tries it leaves, where no copy of an
+     * else part's return goes before 3.10 (constreturn.c). */
+    uint8_t loads_return_const_last;
     /* 3.10 copies an exit block that starts with POP_BLOCK (no line: the
      * end of a try body before its finally, of a with body before its
      * __exit__ call) into each jump to it (undo_duplicate_exits). */

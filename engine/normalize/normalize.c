@@ -45,6 +45,7 @@ static const norm_rules rules_table[] = {
      .threads_loop_breaks = 1,
      .threads_statement_ends = 1,
      .asserts_load_global = 1,
+     .loads_return_const_last = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .keeps_unreachable_ends = 1,
@@ -57,6 +58,7 @@ static const norm_rules rules_table[] = {
      .threads_try_exits = 1,
      .threads_loop_breaks = 1,
      .threads_statement_ends = 1,
+     .loads_return_const_last = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .keeps_unreachable_ends = 1,
@@ -1741,6 +1743,8 @@ unpyc_status upy_normalize_in(const upy_decoded *dec, upy_version version,
     st = resolve(&nm, out);
     if (st == UNPYC_OK)
         st = upy_normalize_finally(out, arena, err);
+    if (st == UNPYC_OK && nm.rules->loads_return_const_last)
+        st = upy_normalize_const_returns(out, arena, err);
     if (st == UNPYC_OK)
         st = upy_normalize_blocks(out, arena, err);
     if (st == UNPYC_OK && nm.rules->threads_try_exits)

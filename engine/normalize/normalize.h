@@ -45,6 +45,12 @@ unpyc_status upy_normalize_finally(upy_ncode *code, upy_arena *arena,
  * (upy_normalize runs it first). */
 unpyc_status upy_normalize_blocks(upy_ncode *code, upy_arena *arena,
                                   unpyc_error *err);
+/* constreturn.c: loads the constant of 3.8-3.9's return from a try body
+ * before the body's POP_BLOCKs, as compile.c compiler_return loads any
+ * other value (upy_normalize runs it before upy_normalize_blocks; the
+ * rules table says which versions). */
+unpyc_status upy_normalize_const_returns(upy_ncode *code, upy_arena *arena,
+                                         unpyc_error *err);
 /* uncopy.c: turns copies of small exit blocks back into jumps to the
  * block where co_consts and co_names tell they were jumps (upy_normalize
  * runs it before upy_normalize_layout). */

@@ -24,8 +24,28 @@
  * else part runs where the end of its body goes, unprotected, as the code
  * after the try does).  The statements after that if or try go into its
  * else part, which runs them the same.
+ *
+ * The jump after an except clause that ends in a raise, break or continue
+ * stays too (compile.c compiler_try_except: POP_EXCEPT; JUMP_FORWARD end,
+ * peephole.c dropping only what follows a RETURN_VALUE): it goes to the
+ * end of the try, past its else part, where the code after a try without
+ * one starts.  Worked example (3.9, _pyio.py BytesIO.read):
+ *
+ *     try:                        SETUP_FINALLY h; ...; POP_BLOCK
+ *         i = size.__index__      JUMP_FORWARD e
+ *     except AttributeError:   h: ...; RAISE_VARARGS 1
+ *         raise TypeError(size)      POP_EXCEPT; JUMP_FORWARD end
+ *     else:                          (unreachable)
+ *         size = i()           e: LOAD i; CALL 0; STORE size
+ *     return size            end: LOAD size; RETURN_VALUE
+ *
+ * So the statements after such a try that start before the end its
+ * clauses' jumps give go into its else part, which runs them the same
+ * where no clause goes on to them.
  */
 #include "recover/rec.h"
+
+#include <string.h>
 
 /* The statement whose code ends that of s: the last of s's else part
  * where s is an if / else or a try with an else part and no finally. */
@@ -91,6 +111,154 @@ static void else_in(upy_stmt_list *list, upy_list_role role,
     (void)role;
     (void)holder;
     rec_else_before_dead_code((const rec *)arg, list);
+}
+
+/* Where the jumps after the clauses of try s go (see the header), when
+ * they go past after, the start of the statement after s, and agree; else
+ * after.  Each is a jump nothing reaches between the two.  One that goes
+ * back before the try is one peephole.c threaded through the jump back of
+ * a loop the try ends the body of: past every statement after s. */
+static uint32_t dead_clause_jumps_end(const rec *r, const upy_stmt *s,
+                                      uint32_t after) {
+    uint32_t i, end = after, to;
+    for (i = s->start; i < after && i < r->ncode.count; i++) {
+        const upy_nin *in = ins(r, i);
+        if (in->op != N_JUMP || in->target < 0 ||
+            ((uint32_t)in->target < after &&
+             (uint32_t)in->target >= s->start) ||
+            blk(r, r->cfg.block_of[i])->rpo != UINT32_MAX)
+            continue;
+        to = (uint32_t)in->target < after ? UINT32_MAX : (uint32_t)in->target;
+        if (end != after && end != to)
+            return after;
+        end = to;
+    }
+    return end;
+}
+
+/* Whether no clause of try s goes on to the code after it. */
+static int clauses_end_terminal(const upy_stmt *s) {
+    uint32_t k;
+    for (k = 0; k < s->u.try_.n_handlers; k++)
+        if (!rec_ends_terminal(&s->u.try_.handlers[k].body))
+            return 0;
+    return s->u.try_.n_handlers > 0;
+}
+
+static void else_before_clause_jumps_in(upy_stmt_list *list, upy_list_role role,
+                                        const upy_stmt *holder, void *arg) {
+    (void)role;
+    (void)holder;
+    rec_else_before_clause_jumps((const rec *)arg, list);
+}
+
+void rec_else_before_clause_jumps(const rec *r, upy_stmt_list *body) {
+    uint32_t k, m, end;
+    upy_stmt **orelse;
+    for (k = 0; k < body->len; k++)
+        upy_stmt_each_list(body->items[k], else_before_clause_jumps_in,
+                           (void *)r);
+    if (!r->ncode.layout->keeps_jump_after_exit)
+        return;
+    for (k = 0; k + 1 < body->len; k++) {
+        upy_stmt *s = body->items[k];
+        if (s->kind != UPY_S_TRY || s->u.try_.orelse.len ||
+            s->u.try_.finalbody.len || !clauses_end_terminal(s))
+            continue;
+        end = dead_clause_jumps_end(r, s, body->items[k + 1]->start);
+        /* (A continue after the try is a jump back the jumps went
+         * through as well.) */
+        if (end == UINT32_MAX && body->items[k + 1]->kind == UPY_S_CONTINUE)
+            continue;
+        for (m = k + 1; m < body->len && body->items[m]->start < end; m++)
+            ;
+        if (m == k + 1 ||
+            !(orelse = upy_arena_array(r->arena, m - k - 1, sizeof *orelse)))
+            continue;
+        memcpy(orelse, body->items + k + 1, (m - k - 1) * sizeof *orelse);
+        s->u.try_.orelse.items = orelse;
+        s->u.try_.orelse.len = m - k - 1;
+        memmove(body->items + k + 1, body->items + m,
+                (body->len - m) * sizeof *body->items);
+        body->len -= m - k - 1;
+    }
+}
+
+/* Whether the code of statement s starts in a block nothing reaches. */
+static int starts_unreached(const rec *r, const upy_stmt *s) {
+    return s->start < r->ncode.count &&
+           blk(r, r->cfg.block_of[s->start])->rpo == UINT32_MAX;
+}
+
+/* Whether s is `name = None` or `del name` (which), for a name an except
+ * clause of try t binds. */
+static int clears_clause_name(const upy_stmt *t, const upy_stmt *s,
+                              upy_stmt_kind which) {
+    const upy_expr *x;
+    uint32_t k;
+    if (s->kind != which)
+        return 0;
+    if (which == UPY_S_ASSIGN) {
+        if (s->u.assign.targets.len != 1 ||
+            s->u.assign.value->kind != UPY_E_CONST ||
+            s->u.assign.value->u.constant->kind != UPY_NONE)
+            return 0;
+        x = s->u.assign.targets.items[0];
+    } else {
+        if (s->u.targets.len != 1)
+            return 0;
+        x = s->u.targets.items[0];
+    }
+    if (x->kind != UPY_E_NAME)
+        return 0;
+    for (k = 0; k < t->u.try_.n_handlers; k++)
+        if (t->u.try_.handlers[k].name &&
+            strcmp(t->u.try_.handlers[k].name, x->u.name) == 0)
+            return 1;
+    return 0;
+}
+
+static void dead_clause_cleanups_in(upy_stmt_list *list, upy_list_role role,
+                                    const upy_stmt *holder, void *arg) {
+    (void)role;
+    (void)holder;
+    rec_drop_dead_clause_cleanups((const rec *)arg, list);
+}
+
+/* The dead end of a clause `except E as e:` whose body cannot fall off
+ * (3.8-3.9 keep POP_EXCEPT; e = None; del e; JUMP_FORWARD end after it,
+ * which nothing reaches, see the header) read as statements after its try,
+ * as in a with whose body holds the try and an if / else ending the clause
+ * (3.9, shutil.py copyfile):
+ *
+ *     except IsADirectoryError as e:
+ *         if not exists(dst): raise ... from e   ... RAISE_VARARGS 2
+ *                                                JUMP_FORWARD x   (dead)
+ *         else: raise                            RERAISE 0
+ *                                             x: POP_EXCEPT       (dead)
+ *                                                LOAD_CONST None; STORE e
+ *                                                DELETE e; JUMP_FORWARD w
+ *
+ * Written after the try, the two statements would unbind a name e the code
+ * after it reads; they run nowhere in the code: they go. */
+void rec_drop_dead_clause_cleanups(const rec *r, upy_stmt_list *body) {
+    uint32_t k;
+    for (k = 0; k < body->len; k++)
+        upy_stmt_each_list(body->items[k], dead_clause_cleanups_in, (void *)r);
+    if (!r->ncode.layout->keeps_jump_after_exit)
+        return;
+    for (k = 0; k + 2 < body->len; k++) {
+        const upy_stmt *t = body->items[k];
+        if (t->kind != UPY_S_TRY ||
+            !clears_clause_name(t, body->items[k + 1], UPY_S_ASSIGN) ||
+            !clears_clause_name(t, body->items[k + 2], UPY_S_DELETE) ||
+            !starts_unreached(r, body->items[k + 1]) ||
+            !starts_unreached(r, body->items[k + 2]))
+            continue;
+        memmove(body->items + k + 1, body->items + k + 3,
+                (body->len - k - 3) * sizeof *body->items);
+        body->len -= 2;
+    }
 }
 
 void rec_else_before_dead_code(const rec *r, upy_stmt_list *body) {

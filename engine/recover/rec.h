@@ -880,6 +880,12 @@ int rec_fold_spills(rec *r, upy_stmt_list *body);
 /* deadelse.c: the statements after an if or try that went in its else
  * part, where code nothing reaches after a return tells (3.8-3.9). */
 void rec_else_before_dead_code(const rec *r, upy_stmt_list *body);
+/* deadelse.c: the statements after a try that went in its else part,
+ * as the jumps 3.8-3.9 keep after its clauses tell. */
+void rec_else_before_clause_jumps(const rec *r, upy_stmt_list *body);
+/* deadelse.c: drops the name cleanup of an except clause's dead end read
+ * as statements after its try (3.8-3.9). */
+void rec_drop_dead_clause_cleanups(const rec *r, upy_stmt_list *body);
 
 /* tidy.c */
 void rec_drop_final_return(const rec *r, upy_stmt_list *body);
