@@ -3500,15 +3500,6 @@ static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
     return blk(r, header)->start - blk(r, c->last)->end;
 }
 
-/* Whether a block of test c jumps past block exit. */
-static int test_leaves_past(const rec *r, const rec_cond *c, int32_t exit) {
-    int32_t b;
-    for (b = c->first; b <= c->last; b++)
-        if (blk(r, b)->jump > exit)
-            return 1;
-    return 0;
-}
-
 /* Where an inner `while True:` that starts the body [from, to) of a while
  * loop whose test is not at its header ends, UPY_NO_BLOCK when there is
  * none: a block of the body that jumps back to the header (outside the
@@ -3606,14 +3597,6 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (top_only) {
         tail_breaks = tail_breaks_unjumped(r, c, exit, rg);
         exit = end = top_only_end(r, c, exit, rg);
-        /* A test of several blocks whose body's end is not found (a block
-         * of it leaves past the loop's code) is left to `while True:` and
-         * an if in it, which keep the code.  (3.8-3.9 lay every while
-         * loop out so, `while a and b:` with all of its test leaving to
-         * right after the loop.) */
-        if (exit == last + 1 && c->first != c->last &&
-            test_leaves_past(r, c, exit))
-            return NOT_THIS;
     }
     /* The test's failing jump into the middle of the loop's blocks, to code
      * outside the loop: the body ends there, and the blocks of the loop
