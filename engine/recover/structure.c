@@ -3391,19 +3391,6 @@ static int top_only_test(const rec *r, int32_t b) {
            rec_while_test_at(r, bb->start) == UPY_NO_BLOCK;
 }
 
-/* Whether the blocks of test c after its first, which heads a loop with
- * no copy of the test at the bottom, are only the rest of the test
- * (`while a and b:`): none is another loop's header. */
-static int rest_of_top_test(const rec *r, const rec_cond *c) {
-    int32_t b;
-    if (c->last >= (int32_t)r->cfg.count)
-        return 0;
-    for (b = c->first + 1; b <= c->last; b++)
-        if (blk(r, b)->is_loop_header || !rec_is_test_block(r, b))
-            return 0;
-    return 1;
-}
-
 /* Where the body of a while loop with no bottom test (top_only_test) ends,
  * its last jump back ending before block exit.  The compiler lays the
  * code after the body's last `continue` there, up to where the test
@@ -3585,8 +3572,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!bottom_test(r, header, c->start, test_len, gap, &bottom)) {
         if (gap)
             return NOT_THIS;
-        if (c->start != blk(r, c->first)->start ||
-            !top_only_test(r, c->first) || !rest_of_top_test(r, c))
+        if (c->start != blk(r, c->first)->start || !top_only_test(r, c->first))
             return NOT_THIS;
         /* The test heads the loop; the body is what it holds into. */
         header = c->first;
