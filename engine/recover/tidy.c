@@ -365,19 +365,6 @@ static int later_const_before(const rec *r, size_t k, uint32_t before) {
     return 0;
 }
 
-/* Whether an instruction in [from, to], or in the skipped code right
- * before (the exits of inner withs the return leaves first), keeps the
- * line of a NOP dropped before it (upy_nin.lead_line). */
-static int leaves_line(const rec *r, uint32_t from, uint32_t to) {
-    uint32_t i;
-    while (from > 0 && r->skip[from - 1])
-        from--;
-    for (i = from; i <= to && i < r->ncode.count; i++)
-        if (ins(r, i)->lead_line >= 0)
-            return 1;
-    return 0;
-}
-
 /* Whether return statement s leaves a with body by a copy of the with's
  * exit (LOAD_CONST None x3; CALL 2; [AWAIT;] POP_TOP) that runs on from
  * the code before it, in one block.  The compiler makes such a copy for
@@ -403,12 +390,6 @@ static int returns_through_with(const rec *r, const upy_stmt *s) {
     if (at < 5 || at - 4 < s->start || in[at - 1].op != N_CALL ||
         in[at - 1].arg != 2 || !upy_nin_loads_none(&in[at - 2]) ||
         !upy_nin_loads_none(&in[at - 3]) || !upy_nin_loads_none(&in[at - 4]))
-        return 0;
-    /* (A written return leaves its line before the exits, as a NOP their
-     * code does not cover (compiler_unwind_fblock gives each exit its
-     * with's line): without one, the exit is the with's own, run on into
-     * a copy of the implicit return.) */
-    if (!leaves_line(r, s->start, at - 4))
         return 0;
     b = r->cfg.block_of[at - 4];
     bb = blk(r, b);

@@ -146,3 +146,30 @@ def while_of_withs_in_with(b, c, d):
         while c:
             with d:
                 d()
+
+
+# The if / else ends the then part of an outer if, and a return follows:
+# 3.12+ copy that small exit block where the swallowing __exit__ goes on
+# (flowgraph.c inline_small_exit_blocks); the copy is the return's, not a
+# statement of the else part (structure.c then_with_leaves_region, the one
+# construct that takes its copy branch: no corpus measured at stop 33 did).
+
+def nested_then_return_after(d, c, a, b):
+    if d:
+        if c:
+            with a as p:
+                return p
+        else:
+            with b as p:
+                return p
+    return 5
+
+
+def nested_then_else_code_return_after(d, c, a, g, x):
+    if d:
+        if c:
+            with a as p:
+                return p
+        else:
+            g()
+    return x
