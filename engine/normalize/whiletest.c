@@ -280,10 +280,18 @@ static int ran_off_end(const whiletest *w, const while_loop *lp, uint32_t j) {
     if (in->target != (int32_t)lp->head || j < lp->body || j >= lp->end ||
         (lp->replaces && j == lp->end - 1))
         return 0;
-    return in->op == N_POP_JUMP_IF ||
-           (in->op == N_JUMP &&
-            ((shares_line(w, j) && !threaded_through_continue(w, lp, j)) ||
-             in_inner_loop(w, lp, j)));
+    if (in->op == N_JUMP && in_inner_loop(w, lp, j))
+        return 1;
+    /* (A jump over an else part that is a lone `break` stays a
+     * `continue`: unthread.c may have aimed another branch's own break at
+     * that one, which would read as the join of the if.  Example (3.8,
+     * pyparsing reduce_operators): `if a: break` / `if b: g()` / `else:
+     * break` ending a while body.) */
+    if (in->op == N_JUMP && j + 1 < lp->end && ins(w, j + 1)->op == N_JUMP &&
+        ins(w, j + 1)->target != (int32_t)lp->head)
+        return 0;
+    return in->op == N_POP_JUMP_IF || (in->op == N_JUMP && shares_line(w, j) &&
+                                       !threaded_through_continue(w, lp, j));
 }
 
 /* How many ways reach the copy of loop lp's test: the jumps that ran off

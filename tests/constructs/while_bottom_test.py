@@ -109,3 +109,13 @@ def while_for_break_ends_body(pos, n, m, g):
                 pos += group
                 break
     return pos
+
+def while_break_then_if_else_break(s, m, g):
+    while s:
+        top = s[-1]
+        if top in (1, 2):
+            break
+        if top > m:
+            g(s.pop())
+        else:
+            break
