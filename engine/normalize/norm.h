@@ -67,6 +67,9 @@ typedef struct norm_rules {
     /* 3.8's compile.c compiler_assert raises the global AssertionError;
      * 3.9+ load it with LOAD_ASSERTION_ERROR (asserts.c). */
     uint8_t asserts_load_global;
+    /* 3.8-3.9's compile.c compiler_while tests a while loop on top only;
+     * 3.10+ copy the test to the bottom of the body (whiletest.c). */
+    uint8_t tests_while_on_top;
     /* 3.10 copies an exit block that starts with POP_BLOCK (no line: the
      * end of a try body before its finally, of a with body before its
      * __exit__ call) into each jump to it (undo_duplicate_exits). */

@@ -45,6 +45,7 @@ static const norm_rules rules_table[] = {
      .threads_loop_breaks = 1,
      .threads_statement_ends = 1,
      .asserts_load_global = 1,
+     .tests_while_on_top = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .keeps_unreachable_ends = 1,
@@ -57,6 +58,7 @@ static const norm_rules rules_table[] = {
      .threads_try_exits = 1,
      .threads_loop_breaks = 1,
      .threads_statement_ends = 1,
+     .tests_while_on_top = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .keeps_unreachable_ends = 1,
@@ -1724,6 +1726,8 @@ static unpyc_status normalize_in(const upy_decoded *dec, upy_version version,
         st = upy_normalize_unthread_breaks(out);
     if (st == UNPYC_OK && nm.rules->threads_statement_ends)
         st = upy_normalize_unthread_ends(out, arena, err);
+    if (st == UNPYC_OK && nm.rules->tests_while_on_top)
+        st = upy_normalize_while_tests(out, arena, err);
     if (st == UNPYC_OK && nm.rules->no_exit_copies)
         st = upy_normalize_exit_copies(out, arena, err);
     if (st == UNPYC_OK)

@@ -3391,19 +3391,6 @@ static int top_only_test(const rec *r, int32_t b) {
            rec_while_test_at(r, bb->start) == UPY_NO_BLOCK;
 }
 
-/* Whether the blocks of test c after its first, which heads a loop with
- * no copy of the test at the bottom, are only the rest of the test
- * (`while a and b:`): none is another loop's header. */
-static int rest_of_top_test(const rec *r, const rec_cond *c) {
-    int32_t b;
-    if (c->last >= (int32_t)r->cfg.count)
-        return 0;
-    for (b = c->first + 1; b <= c->last; b++)
-        if (blk(r, b)->is_loop_header || !rec_is_test_block(r, b))
-            return 0;
-    return 1;
-}
-
 /* Where the body of a while loop with no bottom test (top_only_test) ends,
  * its last jump back ending before block exit.  The compiler lays the
  * code after the body's last `continue` there, up to where the test
@@ -3500,15 +3487,6 @@ static uint32_t chain_gap(const rec *r, const rec_cond *c, int32_t header) {
     return blk(r, header)->start - blk(r, c->last)->end;
 }
 
-/* Whether a block of test c jumps past block exit. */
-static int test_leaves_past(const rec *r, const rec_cond *c, int32_t exit) {
-    int32_t b;
-    for (b = c->first; b <= c->last; b++)
-        if (blk(r, b)->jump > exit)
-            return 1;
-    return 0;
-}
-
 /* Where an inner `while True:` that starts the body [from, to) of a while
  * loop whose test is not at its header ends, UPY_NO_BLOCK when there is
  * none: a block of the body that jumps back to the header (outside the
@@ -3594,8 +3572,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (!bottom_test(r, header, c->start, test_len, gap, &bottom)) {
         if (gap)
             return NOT_THIS;
-        if (c->start != blk(r, c->first)->start ||
-            !top_only_test(r, c->first) || !rest_of_top_test(r, c))
+        if (c->start != blk(r, c->first)->start || !top_only_test(r, c->first))
             return NOT_THIS;
         /* The test heads the loop; the body is what it holds into. */
         header = c->first;
@@ -3606,14 +3583,6 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     if (top_only) {
         tail_breaks = tail_breaks_unjumped(r, c, exit, rg);
         exit = end = top_only_end(r, c, exit, rg);
-        /* A test of several blocks whose body's end is not found (a block
-         * of it leaves past the loop's code) is left to `while True:` and
-         * an if in it, which keep the code.  (3.8-3.9 lay every while
-         * loop out so, `while a and b:` with all of its test leaving to
-         * right after the loop.) */
-        if (exit == last + 1 && c->first != c->last &&
-            test_leaves_past(r, c, exit))
-            return NOT_THIS;
     }
     /* The test's failing jump into the middle of the loop's blocks, to code
      * outside the loop: the body ends there, and the blocks of the loop
