@@ -201,6 +201,18 @@ static int is_unwind_code(const upy_nin *in) {
     }
 }
 
+/* Whether jump j is the way out of a with or try body, blocks.c's
+ * handler right after it: a `continue` there is followed by the body's
+ * own way out, which compile.c emits after it all the same (dead code).
+ * Its line, the body's last, is on no code before it where that line is
+ * `pass` or a try's end, whose handler code is laid out before the with's
+ * exit (campaign marked_region_from_LOAD_CONST: `while f: with 0: pass`;
+ * real world trio FdStream.send_all: `while c: with v: try: ... / except
+ * E as e: raise Y from e`). */
+static int leaves_protected_body(const whiletest *w, uint32_t j) {
+    return j + 1 < w->code->count && ins(w, j + 1)->op == N_PUSH_EXC_INFO;
+}
+
 /* Whether the unconditional jump j has the line of code before it, not
  * one of its own: a `continue` starts a line (after any code that
  * unwinds the blocks it leaves); the jump over an else part, or out of a
@@ -213,6 +225,8 @@ static int shares_line(const whiletest *w, uint32_t j) {
     uint32_t k = j;
     if (in->lead_line >= 0 || in->lead_nops)
         return 0;
+    if (leaves_protected_body(w, j))
+        return 1;
     while (k-- > 0 && j - k <= MAX_TEST_LEN) {
         const upy_nin *before = ins(w, k);
         if (before->line < 0 && !upy_nin_falls_through(before))
@@ -236,13 +250,20 @@ static int shares_line(const whiletest *w, uint32_t j) {
  *         i += 1
  *     continue                 JUMP head
  *
+ * The jumps to the header on the way there that code after them jumps
+ * around (the ends of the else part's own branches, threaded alike) are
+ * not that end (rich cells.py split_graphemes: `if a: x / else: y; if b:
+ * z / else: w` then `continue`, ending an outer if's body).
  * Past the most steps it walks it answers yes: j stays as it is. */
 static int threaded_through_continue(const whiletest *w, const while_loop *lp,
                                      uint32_t j) {
     uint32_t k;
+    int32_t far = -1;
     for (k = j + 1; k < lp->end && k - j <= 4 * MAX_TEST_LEN; k++) {
         const upy_nin *in = ins(w, k);
-        if (in->target != (int32_t)lp->head ||
+        if (in->target > far && in->target < (int32_t)lp->end)
+            far = in->target;
+        if (in->target != (int32_t)lp->head || far > (int32_t)k ||
             (lp->replaces && k == lp->end - 1))
             continue;
         return in->op == N_JUMP && !shares_line(w, k) &&
@@ -294,14 +315,23 @@ static int ran_off_end(const whiletest *w, const while_loop *lp, uint32_t j) {
                                        !threaded_through_continue(w, lp, j));
 }
 
+/* Whether instruction k (past the first) is reached: jumped to, or run
+ * into. */
+static int is_reached(const whiletest *w, uint32_t k) {
+    return w->from_min[k] >= 0 || upy_nin_falls_through(ins(w, k - 1));
+}
+
 /* How many ways reach the copy of loop lp's test: the jumps that ran off
- * the body's end, and the jump back it replaces where that is reached. */
+ * the body's end, and the jump back it replaces, where they are reached.
+ * (A dead jump back under no handler, after an `else: break` in a try
+ * body, is not replaced: the copy it alone went to would be dead code,
+ * read as a loop with no way round (constructs try_loop_else_break.py
+ * else_break).) */
 static uint32_t ways_to_copy(const whiletest *w, const while_loop *lp) {
     uint32_t j, ways = 0;
     for (j = lp->body; j < lp->end; j++)
-        ways += (uint32_t)ran_off_end(w, lp, j);
-    if (lp->replaces && (w->from_min[lp->end - 1] >= 0 ||
-                         upy_nin_falls_through(ins(w, lp->end - 2))))
+        ways += (uint32_t)(ran_off_end(w, lp, j) && is_reached(w, j));
+    if (lp->replaces && is_reached(w, lp->end - 1))
         ways++;
     return ways;
 }

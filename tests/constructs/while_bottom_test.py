@@ -119,3 +119,43 @@ def while_break_then_if_else_break(s, m, g):
             g(s.pop())
         else:
             break
+
+def while_elif_chain_then_continue(text, n, spans, last):
+    index = 0
+    while index < n:
+        if text[index] in 'ab':
+            if not spans:
+                spans.append(index)
+                continue
+            if text[index] == 'a':
+                index += 2
+                spans[-1] = index
+            else:
+                index += 1
+                if last:
+                    spans[-1] = 1
+                else:
+                    spans[-1] = 2
+            continue
+        index += 1
+    return spans
+
+def while_with_try_raise_from_ends_body(view, length, g):
+    sent = 0
+    while sent < length:
+        with view as remaining:
+            try:
+                sent += g(remaining)
+            except OSError as e:
+                raise ValueError from e
+
+def while_with_pass_ends_body(c):
+    while c():
+        with c:
+            pass
+
+def while_with_continue_ends_body(c, g):
+    while c():
+        with c:
+            g()
+            continue
