@@ -159,3 +159,15 @@ def while_with_continue_ends_body(c, g):
         with c:
             g()
             continue
+
+def while_if_break_else_continue(self, timeout, sel):
+    while not self.eof:
+        if timeout is not None:
+            ready = sel()
+            if not ready:
+                if timeout < 0:
+                    break
+                else:
+                    continue
+        self.fill()
+    return 1
