@@ -528,6 +528,40 @@ for a, d in ([int, k, int], []), ([int, k, int], [0]), ([k, int, k], []):
     f(a, d)
     print(d)
 """,
+    # 3.8 / 3.9 (preds3b, never committed): a while loop inside `while
+    # True` whose try body's break peephole.c threads to the outer loop's
+    # top, given the bottom test by whiletest.c, read as `if stack: while
+    # True: try ...` without the break, endless (graphlib
+    # TopologicalSorter._find_cycle, test_generators flat_conjoin).
+    "inner_while_break_to_outer_top.py": """\
+def f(graph):
+    out = []
+    seen = set()
+    for start in graph:
+        node = start
+        stack = []
+        its = []
+        while True:
+            if node not in seen:
+                seen.add(node)
+                its.append(iter(graph[node]))
+                stack.append(node)
+            else:
+                out.append(node)
+            while stack:
+                try:
+                    node = next(its[-1])
+                    break
+                except StopIteration:
+                    stack.pop()
+                    its.pop()
+            else:
+                break
+    return out, sorted(seen)
+
+
+print(f({1: [2, 3], 2: [3], 3: [1]}))
+""",
 }
 
 

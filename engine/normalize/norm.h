@@ -71,6 +71,9 @@ typedef struct norm_rules {
      * after the POP_BLOCKs of the tries it leaves, where no copy of an
      * else part's return goes before 3.10 (constreturn.c). */
     uint8_t loads_return_const_last;
+    /* 3.8-3.9's compile.c compiler_while tests a while loop on top only;
+     * 3.10+ copy the test to the bottom of the body (whiletest.c). */
+    uint8_t tests_while_on_top;
     /* 3.10 copies an exit block that starts with POP_BLOCK (no line: the
      * end of a try body before its finally, of a with body before its
      * __exit__ call) into each jump to it (undo_duplicate_exits). */

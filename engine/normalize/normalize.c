@@ -46,6 +46,7 @@ static const norm_rules rules_table[] = {
      .threads_statement_ends = 1,
      .asserts_load_global = 1,
      .loads_return_const_last = 1,
+     .tests_while_on_top = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .keeps_unreachable_ends = 1,
@@ -59,6 +60,7 @@ static const norm_rules rules_table[] = {
      .threads_loop_breaks = 1,
      .threads_statement_ends = 1,
      .loads_return_const_last = 1,
+     .tests_while_on_top = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .keeps_unreachable_ends = 1,
@@ -1753,6 +1755,8 @@ unpyc_status upy_normalize_in(const upy_decoded *dec, upy_version version,
         st = upy_normalize_unthread_breaks(out);
     if (st == UNPYC_OK && nm.rules->threads_statement_ends)
         st = upy_normalize_unthread_ends(out, arena, err);
+    if (st == UNPYC_OK && nm.rules->tests_while_on_top)
+        st = upy_normalize_while_tests(out, arena, err);
     if (st == UNPYC_OK && nm.rules->no_exit_copies)
         st = upy_normalize_exit_copies(out, arena, err);
     if (st == UNPYC_OK)

@@ -87,4 +87,10 @@ unpyc_status upy_normalize_unthread_breaks(upy_ncode *code);
 unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
                                          unpyc_error *err);
 
+/* whiletest.c: copies the test of a 3.8-3.9 while loop to the bottom of
+ * its body, as 3.10's compile.c compiler_while does (the rules table says
+ * which versions test on top only). */
+unpyc_status upy_normalize_while_tests(upy_ncode *code, upy_arena *arena,
+                                       unpyc_error *err);
+
 #endif /* UPY_NORMALIZE_H */
