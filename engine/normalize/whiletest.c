@@ -66,6 +66,29 @@ static const upy_nin *ins(const whiletest *w, uint32_t i) {
     return &w->code->ins[i];
 }
 
+/* Whether jump back i to t comes from past the handler that protects t:
+ * the jump back of a loop around a try (or with) whose body starts with
+ * an inner loop, which 3.8-3.9 aim at the inner loop's header (the
+ * SETUP_FINALLY they go to is no instruction here).  It is no jump back
+ * of the inner loop, all of whose code lies in the body, before the
+ * handler.  Worked example (3.8, jinja2
+ * TemplateStream._buffered_generator):
+ *
+ *     while True:              7 LOAD c_size ... 10 POP_JUMP_IF_FALSE 26
+ *         try:                   (under handler 27)
+ *             while c_size < n: 11 ... 25 JUMP 7
+ *                 ...          26 JUMP 43   (the try body's way out)
+ *         except E: ...        27 handler ...
+ *         ...                  56 JUMP 7
+ *
+ * Taking 56 as the inner loop's last jump back, the test's failing jump
+ * to 26 fell inside the loop, which stayed tested on top only, read as
+ * `while 1: if c_size < n: ...` that never leaves. */
+static int from_past_handler(const whiletest *w, uint32_t i, int32_t t) {
+    int32_t h = ins(w, (uint32_t)t)->handler;
+    return h >= 0 && (int32_t)i >= h;
+}
+
 static void find_jumps(whiletest *w) {
     uint32_t i;
     for (i = 0; i < w->code->count; i++) {
@@ -75,7 +98,7 @@ static void find_jumps(whiletest *w) {
         int32_t t = ins(w, i)->target;
         if (t < 0 || (uint32_t)t >= w->code->count)
             continue;
-        if (t <= (int32_t)i)
+        if (t <= (int32_t)i && !from_past_handler(w, i, t))
             w->last_back[t] = (int32_t)i;
         if (w->from_min[t] < 0)
             w->from_min[t] = (int32_t)i;
