@@ -110,22 +110,12 @@ static int leaves_branch(const upy_ncode *code, const uint8_t *entered,
 /* Whether the condition that tests at j holds a conditional expression:
  * a jump between the statement's start and its end, where its tests go
  * to the expression's parts (stdlib dataclasses _hash_add: `[f for f in
- * fs if (f.compare if f.hash is None else f.hash)]`).  Before j, that
- * jump goes on into the condition; one that goes elsewhere ends the
- * branch before an `elif` whose condition starts after it.  A jump right
- * after j is the if's body (`break`). */
+ * fs if (f.compare if f.hash is None else f.hash)]`). */
 static int holds_ifexp(const upy_ncode *code, uint32_t j) {
     uint32_t k;
-    for (k = j; k-- > 0 && !upy_nin_ends_statement(&code->ins[k]);) {
-        int32_t t = code->ins[k].target;
-        if (code->ins[k].op == N_JUMP_IF_OR_POP ||
-            (code->ins[k].op == N_JUMP && t > (int32_t)k && t <= (int32_t)j))
+    for (k = j; k-- > 0 && !upy_nin_ends_statement(&code->ins[k]);)
+        if (code->ins[k].op == N_JUMP || code->ins[k].op == N_JUMP_IF_OR_POP)
             return 1;
-        if (code->ins[k].op == N_JUMP)
-            break;
-    }
-    if (j + 1 < code->count && code->ins[j + 1].op == N_JUMP)
-        return 0;
     for (k = j + 1; k < code->count && !upy_nin_ends_statement(&code->ins[k]);
          k++)
         if (code->ins[k].op == N_JUMP || code->ins[k].op == N_JUMP_IF_OR_POP)
@@ -153,18 +143,6 @@ static int32_t next_test(const upy_ncode *code, uint32_t j) {
 static int goes_on_past(const upy_ncode *code, uint32_t j, int32_t x,
                         uint32_t last) {
     return x > (int32_t)j && x <= (int32_t)last && x != code->ins[j].handler;
-}
-
-/* Whether jump k, the first after the test at j that all code between
- * jumps around, leaves the loop whose last jump back is `last`: a `break`
- * that ends the if's body, where the statement goes on past it, as it
- * does past a return.  (3.9, stdlib random gammavariate: `while True:` /
- * ... / `if p > 1.0: ...` / `elif u1 <= _exp(-x): break`, the elif's test
- * threaded through the loop's jump back after the break.) */
-static int breaks_if_body(const upy_ncode *code, uint32_t j, uint32_t k,
-                          uint32_t last) {
-    return code->ins[j].op == N_POP_JUMP_IF &&
-           code->ins[k].target > (int32_t)last;
 }
 
 /* Whether jump k, the first after j that all code between jumps around,
@@ -207,8 +185,8 @@ static int dead_jump_over_else(const upy_ncode *code, const uint8_t *reached,
  * line of the code before it.  -1 when there is none: the jump over an
  * else part (j is the if's test, which goes to the else part: one that
  * starts with a `continue` is threaded through it), a `continue` or
- * `break` of the source (but one that ends the if's body, breaks_if_body,
- * or the part before the loop's last jump back, continue_ends_part); or
+ * `break` of the source (but a `continue` that ends the part before the
+ * loop's last jump back, continue_ends_part); or
  * when that jump has another handler (the way out of a try body: j ends an
  * if in it, and goes there already) or is unreachable: unthread.c undoes
  * the threading through those where it can tell the shape, and blocks.c
@@ -227,9 +205,6 @@ static int32_t statement_end(const upy_ncode *code, const uint8_t *reached,
         if (!*budget)
             return -1;
         --*budget;
-        if (in->op == N_JUMP && far <= (int32_t)k &&
-            breaks_if_body(code, j, k, last))
-            continue;
         if (in->op == N_JUMP && far <= (int32_t)k &&
             continue_ends_part(code, reached, k, h) && k + 1 == last)
             return (int32_t)k + 1;
