@@ -32,6 +32,11 @@
  * else part, the if body, the other clauses and their handlers) jumps
  * around, when it leads where the jump does, with the line of the code
  * before it (a `continue` of the source has a line of its own).
+ *
+ * The test of an if followed by a `continue` or `break` statement (its
+ * own line) is threaded through that jump the same way, the jump staying
+ * reached from the if's body: the test goes to it again
+ * (jump_after_if).
  */
 #include "normalize/normalize.h"
 
@@ -140,17 +145,56 @@ static int goes_on_past(const upy_ncode *code, uint32_t j, int32_t x,
     return x > (int32_t)j && x <= (int32_t)last && x != code->ins[j].handler;
 }
 
+/* Whether jump k, the first after j that all code between jumps around,
+ * is a `continue` of the source (a line of its own) that ends the else
+ * part or the if body after j, the statement's end right after it: a
+ * jump to the header h with its line, which nothing reaches (its
+ * statement's way out, past the `continue`).  Worked example (3.9,
+ * `for x in b:` / `if c: f()` / `else: continue`):
+ *
+ *     if c:         5  POP_JUMP_IF_FALSE 10
+ *         f()       9  JUMP 2    was JUMP 11
+ *     else:
+ *         continue 10  JUMP 2
+ *                  11  JUMP 2    (end of the body, unreachable)
+ */
+static int continue_ends_part(const upy_ncode *code, const uint8_t *reached,
+                              uint32_t k, uint32_t h) {
+    const upy_nin *end = &code->ins[k + 1];
+    return k + 1 < code->count &&
+           upy_ncode_jump_end(code, (int32_t)k) == (int32_t)h &&
+           !line_of_code_before(code, k) && !reached[k + 1] &&
+           end->op == N_JUMP && end->target == (int32_t)h &&
+           end->line == code->ins[k].line;
+}
+
+/* Whether jump k, which nothing reaches, is the jump over an else part
+ * that 3.8-3.9 keep after an if body ending in raise, break or continue
+ * (peephole.c drops unreachable code after a RETURN_VALUE only;
+ * upy_layout.keeps_jump_after_exit). */
+static int dead_jump_over_else(const upy_ncode *code, const uint8_t *reached,
+                               uint32_t k) {
+    return !reached[k] && k > 0 && code->ins[k].op == N_JUMP &&
+           !upy_nin_falls_through(&code->ins[k - 1]) &&
+           code->ins[k - 1].op != N_RETURN;
+}
+
 /* The jump that ends the statement whose branch jump j leaves for the
  * loop header h, in the loop body that ends at `last`: the first jump
  * between that all else between jumps around, if it leads to h with the
  * line of the code before it.  -1 when there is none: the jump over an
  * else part (j is the if's test, which goes to the else part: one that
  * starts with a `continue` is threaded through it), a `continue` or
- * `break` of the source; or when that jump has another handler (the way out of
- * a try body: j ends an if in it, and goes there already) or is unreachable:
- * unthread.c undoes the threading through those where it can tell the shape,
- * and blocks.c gives them no handler (the end of a loop body in a with body,
- * after an else part that raises, runs under the with). */
+ * `break` of the source (but a `continue` that ends the part before the
+ * loop's last jump back, continue_ends_part); or
+ * when that jump has another handler (the way out of a try body: j ends an
+ * if in it, and goes there already) or is unreachable: unthread.c undoes
+ * the threading through those where it can tell the shape, and blocks.c
+ * gives them no handler (the end of a loop body in a with body, after an
+ * else part that raises, runs under the with).  The loop's last jump back
+ * ends the body unreachable where every branch before leaves (stdlib 3.9
+ * base64.a85decode: `elif x in ignorechars: continue` / `else: raise`), and
+ * under no handler ends the statement still. */
 static int32_t statement_end(const upy_ncode *code, const uint8_t *reached,
                              uint32_t j, uint32_t h, uint32_t last,
                              uint64_t *budget) {
@@ -161,10 +205,14 @@ static int32_t statement_end(const upy_ncode *code, const uint8_t *reached,
         if (!*budget)
             return -1;
         --*budget;
+        if (in->op == N_JUMP && far <= (int32_t)k &&
+            continue_ends_part(code, reached, k, h) && k + 1 == last)
+            return (int32_t)k + 1;
         if (in->op == N_JUMP && far <= (int32_t)k)
             return upy_ncode_jump_end(code, (int32_t)k) == (int32_t)h &&
                            in->line == code->ins[k - 1].line &&
-                           in->handler == code->ins[j].handler && reached[k]
+                           in->handler == code->ins[j].handler &&
+                           (reached[k] || k == last)
                        ? (int32_t)k
                        : -1;
         if (in->target >= 0 && goes_on_past(code, j, in->target, last) &&
@@ -226,7 +274,8 @@ static int after_threaded_break(const upy_ncode *code, uint32_t j, int32_t h,
  * others (unthread_condition). */
 static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
     int32_t t = code->ins[j].target, h, d;
-    if (t < 0 || (uint32_t)t >= code->count || !tb->reached[j] ||
+    if (t < 0 || (uint32_t)t >= code->count ||
+        (!tb->reached[j] && !dead_jump_over_else(code, tb->reached, j)) ||
         !leaves_branch(code, tb->entered, j))
         return;
     if (code->ins[j].op == N_POP_JUMP_IF &&
@@ -245,6 +294,66 @@ static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
         unthread_condition(code, j, h, d);
 }
 
+/* The `continue` or `break` right after the if whose last test, at j,
+ * peephole.c threaded through it: the first jump after j that the code
+ * between (the if's body, which falls into it) does not reach past, a
+ * statement of its own (no line_of_code_before) that goes where j goes,
+ * back to the header or on past itself (a jump back past j's own target
+ * goes back to a loop after the if); -1 if none.  Read as it is, the test
+ * leaves on its own: `if not c: continue` / body / `continue`.  Worked example
+ * (3.9, stdlib lib2to3 pgen2/driver.py Driver.parse_tokens, shortened):
+ *
+ *     for quintuple in proxy:         8  FOR_ITER 60
+ *         if type in (COMMENT, NL):     ...
+ *             if value.endswith('\n'): 30  POP_JUMP_IF_FALSE 8   was 38
+ *                 lineno += 1           ...
+ *                 column = 0        37  STORE column
+ *             continue              38  JUMP 8
+ */
+static int32_t jump_after_if(const upy_ncode *code, const uint8_t *reached,
+                             uint32_t j, uint64_t *budget) {
+    int32_t t = code->ins[j].target, far = (int32_t)j;
+    uint32_t k;
+    for (k = j + 1; k < code->count; k++) {
+        const upy_nin *in = &code->ins[k];
+        if (!*budget)
+            return -1;
+        --*budget;
+        if (in->op == N_JUMP && far <= (int32_t)k)
+            return k > j + 1 && in->target == t &&
+                           (t < (int32_t)j || (int32_t)k < t) && reached[k] &&
+                           upy_nin_falls_through(&code->ins[k - 1]) &&
+                           in->handler == code->ins[j].handler &&
+                           !line_of_code_before(code, k)
+                       ? (int32_t)k
+                       : -1;
+        if (in->target > far && in->target != t)
+            far = in->target;
+        if (in->handler > far && in->handler != code->ins[j].handler)
+            far = in->handler;
+    }
+    return -1;
+}
+
+/* Points the test at j, the last of its condition, back at the
+ * `continue` or `break` after its if (jump_after_if), with the other
+ * tests of the condition that went there. */
+static void unthread_to_jump_after(upy_ncode *code, ends_tables *tb,
+                                   uint32_t j) {
+    int32_t t = code->ins[j].target, d;
+    if (code->ins[j].op != N_POP_JUMP_IF || t < 0 || t == (int32_t)j + 1 ||
+        (uint32_t)t >= code->count || !tb->reached[j] ||
+        (j > 0 && code->ins[j - 1].op == N_EXC_MATCH) ||
+        next_test(code, j) >= 0 || holds_ifexp(code, j) ||
+        upy_ncode_may_test_while(code, j, &tb->budget))
+        return;
+    d = jump_after_if(code, tb->reached, j, &tb->budget);
+    if (d < 0)
+        return;
+    code->ins[j].target = d;
+    unthread_condition(code, j, upy_ncode_jump_end(code, t), d);
+}
+
 unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
                                          unpyc_error *err) {
     uint32_t n = code->count + 1, j;
@@ -261,7 +370,9 @@ unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
     upy_ncode_mark_reached(code, reached, work);
     /* Inner statements first: their jumps then go to their ends, inside
      * the outer statement's parts. */
-    for (j = code->count; j-- > 0;)
+    for (j = code->count; j-- > 0;) {
+        unthread_to_jump_after(code, &tb, j);
         unthread_end(code, &tb, j);
+    }
     return UNPYC_OK;
 }

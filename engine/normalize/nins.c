@@ -235,6 +235,26 @@ int32_t upy_ncode_jump_end(const upy_ncode *code, int32_t t) {
     return t;
 }
 
+int upy_ncode_may_test_while(const upy_ncode *code, uint32_t k,
+                             uint64_t *budget) {
+    int32_t t = code->ins[k].target, h;
+    uint32_t i;
+    if (code->ins[k].op != N_POP_JUMP_IF || t <= (int32_t)k + 1 ||
+        (uint32_t)t > code->count || code->ins[t - 1].op != N_JUMP)
+        return 0;
+    h = code->ins[t - 1].target;
+    if (h < 0 || h > (int32_t)k)
+        return 0;
+    for (i = (uint32_t)h; i < k; i++) {
+        if (!*budget)
+            return 1;
+        --*budget;
+        if (upy_nin_ends_statement(&code->ins[i]))
+            return 0;
+    }
+    return 1;
+}
+
 int upy_nin_ends_statement(const upy_nin *in) {
     switch (in->op) {
     case N_POP_TOP:

@@ -422,6 +422,15 @@ void upy_ncode_mark_reached(const upy_ncode *code, uint8_t *reached,
 /* Where a jump to instruction t leads at last, through a few jumps. */
 int32_t upy_ncode_jump_end(const upy_ncode *code, int32_t t);
 
+/* Whether the test at k can be that of a 3.8-3.9 while loop, which
+ * compile.c's compiler_while puts at the top: it goes right after a jump
+ * back to a header at or before k, with no statement between that header
+ * and k.  (`while c: x()` / `break` and `while True: if c: x()` / `break`
+ * compile alike.)  Each instruction walked costs one of *budget; 1 when
+ * it runs out. */
+int upy_ncode_may_test_while(const upy_ncode *code, uint32_t k,
+                             uint64_t *budget);
+
 /* Whether the n instructions at c start with the handler of the body of
  * `except E as x:`: the clearing of the name, then RERAISE. */
 int upy_nin_is_name_cleanup(const upy_nin *c, size_t n);

@@ -78,7 +78,9 @@ static int starts_cleanup(const upy_ncode *code, uint32_t i) {
 }
 
 /* Whether jump j, reached, is the way out of a try body (right before
- * the handler of the code before it) or of an except clause (after its
+ * the handler of the code before it, or before a handler where the code
+ * before it does not fall through: `try: if c: return x` jumps there from
+ * the if's test, the return under no handler) or of an except clause (after its
  * POP_EXCEPT, right before what follows the clause: the reraise of an
  * exception no clause matched, the next clause, the cleanup block, or,
  * after `except E as name:`, the name's cleanup).  A `continue` that ends
@@ -92,7 +94,9 @@ static int ends_try_part(const upy_ncode *code, const uint8_t *reached,
     before = &code->ins[j - 1];
     p = clause_pop_except(code, j);
     if (p < 0)
-        return before->handler == (int32_t)j + 1 &&
+        return (before->handler == (int32_t)j + 1 ||
+                (!upy_nin_falls_through(before) &&
+                 code->ins[j + 1].op == N_PUSH_EXC_INFO)) &&
                in->handler != (int32_t)j + 1;
     if (p + 1 < (int32_t)j) /* compile.c lays the name's cleanup out here */
         return upy_nin_is_name_cleanup(&code->ins[j + 1], code->count - j - 1);
@@ -110,7 +114,7 @@ static int ends_try_part(const upy_ncode *code, const uint8_t *reached,
 static uint32_t after_cleanup(const upy_ncode *code, uint32_t j) {
     int32_t p = clause_pop_except(code, j), c;
     if (p < 0) {
-        int32_t h = code->ins[j - 1].handler;
+        int32_t h = (int32_t)j + 1;
         c = code->ins[h].op == N_PUSH_EXC_INFO ? code->ins[h].handler : -1;
     } else if (starts_cleanup(code, j + 1)) {
         c = (int32_t)j + 1;
@@ -144,10 +148,24 @@ static void take_handler_of(upy_ncode *code, uint32_t i, uint32_t d) {
  * laid out: after its cleanup block (after_cleanup), and after a bare
  * `except:` clause past the reraise of an exception that no clause
  * matched, which compile.c's compiler_try_except still puts there
- * unreachable (3.8 END_FINALLY); 0 when there is no cleanup block. */
+ * unreachable (3.8 END_FINALLY), and, for j the way out of the try body,
+ * past the clause's own way out (POP_EXCEPT; JUMP), unreachable where the
+ * clause ends in a raise (in a `continue`, j is that `continue`):
+ * `for t in xs: try: x() / except: print(t); raise` (stdlib 3.9
+ * ctypes test_pep3118 test_native_types) has, after blocks.c,
+ *
+ *     7  JUMP 2    was JUMP 21      15  COPY 3; POP_EXCEPT; RERAISE 1
+ *    14  RAISE                      18  POP_EXCEPT; 19 JUMP 2 (dead)
+ *                                   20  RERAISE (dead); 21 JUMP 2 (dead)
+ *
+ * 0 when there is no cleanup block. */
 static uint32_t after_clauses(const upy_ncode *code, const uint8_t *reached,
                               uint32_t j) {
     uint32_t d = after_cleanup(code, j);
+    if (d && d + 2 < code->count && clause_pop_except(code, j) < 0 &&
+        code->ins[d].op == N_POP_EXCEPT && code->ins[d + 1].op == N_JUMP &&
+        !reached[d] && !reached[d + 1])
+        d += 2;
     if (d && d < code->count && code->ins[d].op == N_RERAISE && !reached[d])
         d++;
     return d;
@@ -350,17 +368,36 @@ static int32_t if_threaded_through(const upy_ncode *code,
     return (int32_t)d;
 }
 
+/* Whether the test at k, before the last test i2 of a condition, belongs
+ * to it: it goes to the body (threaded, to where the body's jump goes),
+ * where i2 goes, or to another test's operands (`(a and b) or c`); the
+ * test of an if around it goes past the body, that of a while loop around
+ * it (upy_ncode_may_test_while) where the body's `break` goes. */
+static int in_condition(const upy_ncode *code, uint32_t k, uint32_t i2,
+                        uint64_t *budget) {
+    int32_t t = code->ins[k].target;
+    if (t == code->ins[i2 + 1].target)
+        return !upy_ncode_may_test_while(code, k, budget);
+    return t <= (int32_t)i2 || t == code->ins[i2].target;
+}
+
 /* The tests before the last one, i2, of `if a or b:` go to the body when
  * true; where the body starts with a jump (`break`), peephole.c threaded
  * them through it too, and it is reached only from i2 on.  Undoing i2
  * alone leaves the body that the tests share split: those tests go to
- * that jump again. */
-static void unthread_or_tests(upy_ncode *code, uint32_t i2) {
+ * that jump again.  The condition starts after a statement, or at a
+ * loop's header (loop_head[], a jump back goes there), or after the test
+ * of an if or a while loop around it (in_condition). */
+static void unthread_or_tests(upy_ncode *code, const uint8_t *loop_head,
+                              uint32_t i2, uint64_t *budget) {
     uint32_t i = i2;
     const upy_nin *body = &code->ins[i2 + 1];
     if (i2 + 1 >= code->count || body->op != N_JUMP)
         return;
-    while (i-- > 0) {
+    while (i-- > 0 && !loop_head[i + 1]) {
+        if (code->ins[i].op == N_POP_JUMP_IF &&
+            !in_condition(code, i, i2, budget))
+            break;
         if (code->ins[i].op == N_POP_JUMP_IF &&
             code->ins[i].target == body->target)
             code->ins[i].target = (int32_t)i2 + 1;
@@ -371,7 +408,8 @@ static void unthread_or_tests(upy_ncode *code, uint32_t i2) {
 
 /* Inner ifs come after outer ones, and the last test of a condition
  * after the others: they are undone first. */
-static void unthread_ifs(upy_ncode *code, uint8_t *reached) {
+static void unthread_ifs(upy_ncode *code, uint8_t *reached,
+                         const uint8_t *loop_head, uint64_t *budget) {
     uint32_t i = code->count;
     while (i--) {
         int32_t d;
@@ -383,7 +421,36 @@ static void unthread_ifs(upy_ncode *code, uint8_t *reached) {
         code->ins[i].target = d;
         reached[d] = TAKEN_AGAIN;
         take_handler_of(code, (uint32_t)i, (uint32_t)d);
-        unthread_or_tests(code, i);
+        unthread_or_tests(code, loop_head, i, budget);
+    }
+}
+
+/* Each `if a or b:` whose body is a jump that stays reached (the if does
+ * not end the loop body, unthread_ifs): its tests before the last go to
+ * that jump again.  Worked example (3.9, stdlib rlcompleter
+ * Completer.attr_matches, shortened):
+ *
+ *     while True:              0  ...
+ *         if matches or        4  POP_JUMP_IF_TRUE 18   was 7
+ *                not noprefix: 6  POP_JUMP_IF_TRUE 8
+ *             break            7  JUMP 18
+ *         if noprefix == '_':  8  ...
+ *
+ * Read as it is, the first test leaves the loop on its own: `if not
+ * matches: if not noprefix: break ... continue` / `break`.  Where the
+ * last test leads where the body does (`if a and b: continue` ending a
+ * loop body, both threaded to the header), the tests stay: each reading
+ * runs the same, and ifends.c sends them to the statement's end. */
+static void unthread_jump_bodies(upy_ncode *code, const uint8_t *reached,
+                                 const uint8_t *loop_head, uint64_t *budget) {
+    uint32_t i2;
+    for (i2 = 0; i2 + 1 < code->count; i2++) {
+        const upy_nin *in = &code->ins[i2], *body = &code->ins[i2 + 1];
+        if (in->op == N_POP_JUMP_IF && body->op == N_JUMP && reached[i2] &&
+            reached[i2 + 1] && in->target > (int32_t)i2 + 1 &&
+            upy_ncode_jump_end(code, in->target) !=
+                upy_ncode_jump_end(code, body->target))
+            unthread_or_tests(code, loop_head, i2, budget);
     }
 }
 
@@ -448,30 +515,51 @@ static int32_t while_test_target(const upy_ncode *code, uint32_t h,
     return -1;
 }
 
-/* The jump that ends the else part of a while loop starting at t, where
- * no break goes (all threaded through it): the first jump after t, where
- * the else part goes on to it, no loop or return in it; -1 if none.
- * (`else: h()` / `continue`: the break went to the `continue`.) */
-static int32_t jump_ending_else(const upy_ncode *code, uint32_t t) {
+/* Where the loop with head h and last jump back e goes when done: a for
+ * loop to its FOR_ITER's target, a while loop where its test goes
+ * (while_test_target); -1 for `while True:`. */
+static int32_t loop_exit(const upy_ncode *code, uint32_t h, uint32_t e) {
+    int32_t t = code->ins[h].target;
+    if (code->ins[h].op != N_FOR_ITER)
+        return while_test_target(code, h, e);
+    return t > (int32_t)e && (uint32_t)t < code->count ? t : -1;
+}
+
+/* The jump that ends the else part of a loop starting at t, where no
+ * break goes (all threaded through it): the first jump after t that the
+ * else part goes on to, past its inner statements (the furthest that a
+ * jump, a loop's exit or a handler before it reaches), no return or raise
+ * before it; -1 if none.  (`else: h()` / `continue`: the break went to
+ * the `continue`.)  Each instruction walked costs one of *budget. */
+static int32_t jump_ending_else(const upy_ncode *code, uint32_t t,
+                                uint64_t *budget) {
+    int32_t far = (int32_t)t;
     uint32_t x;
     for (x = t; x < code->count; x++) {
         const upy_nin *in = &code->ins[x];
         int loops = in->target >= (int32_t)t && in->target <= (int32_t)x;
-        if (in->op == N_JUMP)
-            return loops ? -1 : (int32_t)x;
-        if (loops || !upy_nin_falls_through(in))
+        if (!*budget)
             return -1;
+        --*budget;
+        if (far <= (int32_t)x && in->op == N_JUMP && !loops)
+            return (int32_t)x;
+        if (far <= (int32_t)x && in->op != N_JUMP && !upy_nin_falls_through(in))
+            return -1;
+        if (in->target > far)
+            far = in->target;
+        if (in->handler > far)
+            far = in->handler;
     }
     return -1;
 }
 
-/* Where the breaks of that while loop go when it has an else part: the
- * test goes to the else part at t, laid out before the code after the
- * loop, and a break (unthreaded) goes past it, to the first instruction
- * after t that a jump in the loop goes to, or the jump ending the else
- * part; -1 where t starts with a jump (no else part: unthread_breaks).  Worked
- * example (3.9, stdlib idlelib pyparse Parser._study1; while_else_in_if in
- * tests/constructs/loop_exit_jumps.py):
+/* Where the breaks of that while loop (or for loop, loop_exit) go when
+ * it has an else part: the test (FOR_ITER) goes to the else part at t,
+ * laid out before the code after the loop, and a break (unthreaded) goes past
+ * it, to the first instruction after t that a jump in the loop goes to, or the
+ * jump ending the else part; -1 where t starts with a jump (no else part:
+ * unthread_breaks).  Worked example (3.9, stdlib idlelib pyparse
+ * Parser._study1; while_else_in_if in tests/constructs/loop_exit_jumps.py):
  *
  *     while i < n:             2  i < n; POP_JUMP_IF_FALSE 67
  *         if ch == 'q':       13  POP_JUMP_IF_FALSE 58
@@ -488,9 +576,14 @@ static int32_t jump_ending_else(const upy_ncode *code, uint32_t t) {
  *
  * The break, threaded through the `continue` after the loop, comes out
  * as a `continue` of the outer loop, and that `continue` moves into the
- * else part: the break is lost.  It goes to 57 again, where 37 goes. */
+ * else part: the break is lost.  It goes to 57 again, where 37 goes.  A
+ * for loop's break that peephole.c threaded through the end of its else
+ * part to the outer loop's header goes back there the same way (stdlib
+ * stat.filemode: `for table in t:` / `for bit, char in table:` / `if m:
+ * perm.append(char); break` / `else: perm.append("-")`): read as it is,
+ * the else part ends in `continue`. */
 static int32_t while_else_exit(const upy_ncode *code, const uint8_t *reached,
-                               uint32_t h, int32_t t) {
+                               uint32_t h, int32_t t, uint64_t *budget) {
     int32_t x = -1;
     uint32_t j;
     if (t < 0 || code->ins[t].op == N_JUMP)
@@ -499,7 +592,7 @@ static int32_t while_else_exit(const upy_ncode *code, const uint8_t *reached,
         if (reached[j] && code->ins[j].target > t &&
             (x < 0 || code->ins[j].target < x))
             x = code->ins[j].target;
-    return x >= 0 ? x : jump_ending_else(code, (uint32_t)t);
+    return x >= 0 ? x : jump_ending_else(code, (uint32_t)t, budget);
 }
 
 /* The tests of ifs in the body [h, b) of a while loop with an else part,
@@ -534,7 +627,8 @@ static void unthread_tests_to_break(upy_ncode *code, const uint8_t *reached,
 
 /* Each loop: the last jump back to its head, where a jump follows. */
 static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
-                                    upy_arena *arena, unpyc_error *err) {
+                                    upy_arena *arena, uint64_t *budget,
+                                    unpyc_error *err) {
     int32_t *last_back = upy_arena_array(arena, code->count, sizeof *last_back);
     uint32_t b;
     if (!last_back)
@@ -549,8 +643,8 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
         int32_t e = last_back[b], t, x;
         if (e < 0)
             continue;
-        t = while_test_target(code, b, (uint32_t)e);
-        x = while_else_exit(code, reached, b, t);
+        t = loop_exit(code, b, (uint32_t)e);
+        x = while_else_exit(code, reached, b, t, budget);
         if (x >= 0) {
             unthread_loop_breaks(code, reached, b, (uint32_t)t - 1,
                                  (uint32_t)x);
@@ -567,15 +661,19 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
 unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
                                     unpyc_error *err) {
     uint8_t *reached = upy_arena_array(arena, code->count + 1, 1);
+    uint8_t *loop_head = upy_arena_array(arena, code->count + 1, 1);
     uint32_t *work = upy_arena_array(arena, code->count + 1, sizeof *work);
     unpyc_status st;
     uint64_t budget = ELSE_EXIT_BUDGET;
     uint32_t j;
-    if (!reached || !work)
+    if (!reached || !loop_head || !work)
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     if (!code->count)
         return UNPYC_OK;
     upy_ncode_mark_reached(code, reached, work);
+    for (j = 0; j < code->count; j++)
+        if (code->ins[j].target >= 0 && code->ins[j].target <= (int32_t)j)
+            loop_head[code->ins[j].target] = 1;
     for (j = 0; j < code->count; j++) {
         int32_t d;
         if (!ends_try_part(code, reached, j))
@@ -598,9 +696,11 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
      * its last jump back again, and a break unthreaded can end the body of
      * an if around the loop again (inner_while_or_break in
      * tests/constructs/loop_if_threaded.py): ifs, loops, then ifs. */
-    unthread_ifs(code, reached);
-    st = unthread_breaks(code, reached, arena, err);
-    if (st == UNPYC_OK)
-        unthread_ifs(code, reached);
+    unthread_ifs(code, reached, loop_head, &budget);
+    st = unthread_breaks(code, reached, arena, &budget, err);
+    if (st == UNPYC_OK) {
+        unthread_ifs(code, reached, loop_head, &budget);
+        unthread_jump_bodies(code, reached, loop_head, &budget);
+    }
     return st;
 }

@@ -943,14 +943,14 @@ static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
 
 /* Whether block b, which no code reaches, is the jump over an else part
  * that 3.8-3.9 leave after a then part ending in raise, break or continue
- * (upy_layout.keeps_jump_after_exit): a lone jump after an instruction that
+ * (upy_layout.keeps_jump_after_exit), or in an if / else whose parts
+ * return (rec_drops_jump_over_else): a lone jump after an instruction that
  * does not fall through. */
 static int dead_jump_over_else(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     return r->ncode.layout->keeps_jump_after_exit &&
            rec_is_lone(r, bb, N_JUMP) && bb->start > 0 &&
-           !upy_nin_falls_through(ins(r, bb->start - 1)) &&
-           ins(r, bb->start - 1)->op != N_RETURN;
+           !upy_nin_falls_through(ins(r, bb->start - 1));
 }
 
 /* The nearest place past else_start that the then part [then_start,
