@@ -455,10 +455,10 @@ static void unthread_jump_bodies(upy_ncode *code, const uint8_t *reached,
 }
 
 /* The loop whose last jump back is b, from its head h: each jump in it
- * that leaves it for where its way out w (the jump right after b) leads, a
- * `break` that peephole.c threaded through that jump (to the outer loop's
- * header, say), goes to that jump again, the way out of the loop.
- * Worked example (3.9; inner_break_to_outer_header in
+ * from `from` on that leaves it for where its way out w (the jump right after
+ * b) leads, a `break` that peephole.c threaded through that jump (to the outer
+ * loop's header, say), goes to that jump again, the way out of the loop. Worked
+ * example (3.9; inner_break_to_outer_header in
  * tests/constructs/loop_exit_jumps.py, shortened):
  *
  *     for c in classes:        2  FOR_ITER 30
@@ -480,10 +480,10 @@ static void unthread_jump_bodies(upy_ncode *code, const uint8_t *reached,
  * with an else part is left at w, past the else part (while_else_exit),
  * rather than at b + 1. */
 static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
-                                 uint32_t b, uint32_t w) {
+                                 uint32_t from, uint32_t b, uint32_t w) {
     int32_t end = upy_ncode_jump_end(code, (int32_t)w);
     uint32_t j;
-    for (j = h + 1; j < b; j++) {
+    for (j = from; j < b; j++) {
         upy_nin *in = &code->ins[j];
         if ((in->op != N_JUMP && in->op != N_POP_JUMP_IF) || !reached[j] ||
             (in->target >= (int32_t)h && in->target <= (int32_t)w) ||
@@ -625,20 +625,45 @@ static void unthread_tests_to_break(upy_ncode *code, const uint8_t *reached,
     }
 }
 
-/* Each loop: the last jump back to its head, where a jump follows. */
+/* The first instruction past the test at the head h of a loop. */
+static uint32_t test_end(const upy_ncode *code, uint32_t h) {
+    uint32_t k;
+    for (k = h; k < code->count && !upy_nin_ends_statement(&code->ins[k]); k++)
+        ;
+    return k;
+}
+
+/* Each loop: the last jump back to its head, where a jump follows.  When
+ * a dead jump back to the head comes later (last_dead), that jump is in
+ * the body, a dead `break` that peephole.c threaded the test before it
+ * through, and the loop's own test stays where it goes: a body ending in
+ * `if d: x = 3` / `else: break` (3.9):
+ *
+ *     4  LOAD scan_pos ...; POP_JUMP_IF_FALSE 70   <- the loop's test
+ *        ...
+ *    58  POP_JUMP_IF_FALSE 70; x = 3; 64 JUMP_ABSOLUTE 4
+ *    66  JUMP_ABSOLUTE 70                          <- the dead break
+ *    68  JUMP_ABSOLUTE 4                           <- the body's dead end
+ *    70  ...
+ *
+ * Drawn to the break too, the test made it the loop's exit, and the
+ * `else: break` printed as nothing: the loop ran on where the source left
+ * it (real world werkzeug http.parse_options_header, 3.8 / 3.9). */
 static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
                                     upy_arena *arena, uint64_t *budget,
                                     unpyc_error *err) {
     int32_t *last_back = upy_arena_array(arena, code->count, sizeof *last_back);
+    int32_t *last_dead = upy_arena_array(arena, code->count, sizeof *last_dead);
     uint32_t b;
-    if (!last_back)
+    if (!last_back || !last_dead)
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     for (b = 0; b < code->count; b++)
-        last_back[b] = -1;
+        last_back[b] = last_dead[b] = -1;
     for (b = 0; b < code->count; b++)
-        if (code->ins[b].op == N_JUMP && reached[b] &&
-            code->ins[b].target >= 0 && code->ins[b].target < (int32_t)b)
-            last_back[code->ins[b].target] = (int32_t)b;
+        if (code->ins[b].op == N_JUMP && code->ins[b].target >= 0 &&
+            code->ins[b].target < (int32_t)b)
+            (reached[b] ? last_back : last_dead)[code->ins[b].target] =
+                (int32_t)b;
     for (b = 0; b < code->count; b++) {
         int32_t e = last_back[b], t, x;
         if (e < 0)
@@ -646,14 +671,15 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
         t = loop_exit(code, b, (uint32_t)e);
         x = while_else_exit(code, reached, b, t, budget);
         if (x >= 0) {
-            unthread_loop_breaks(code, reached, b, (uint32_t)t - 1,
+            unthread_loop_breaks(code, reached, b, b + 1, (uint32_t)t - 1,
                                  (uint32_t)x);
             unthread_tests_to_break(code, reached, b, (uint32_t)t - 1,
                                     (uint32_t)x);
         } else if ((uint32_t)e + 1 < code->count &&
                    code->ins[e + 1].op == N_JUMP)
-            unthread_loop_breaks(code, reached, b, (uint32_t)e,
-                                 (uint32_t)e + 1);
+            unthread_loop_breaks(code, reached, b,
+                                 last_dead[b] > e ? test_end(code, b) : b + 1,
+                                 (uint32_t)e, (uint32_t)e + 1);
     }
     return UNPYC_OK;
 }

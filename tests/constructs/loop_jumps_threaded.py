@@ -190,3 +190,25 @@ def for_else_with_loops_in_else(stack, blocked, B, G, path, closed):
             else:
                 for w in G[v]:
                     B[w].add(v)
+
+
+def else_break_ends_body_after_inner_while_else(rest, length, K, T, D):
+    # A lie of the merged stop-33 engine on 3.8 / 3.9 (werkzeug
+    # http.parse_options_header): the dead `else: break` was taken for the
+    # loop's way out and printed as nothing.
+    scan_pos = 0
+    while scan_pos < length:
+        if K(scan_pos):
+            if T(scan_pos):
+                pass
+            elif rest:
+                while scan_pos < length:
+                    if rest:
+                        break
+                else:
+                    break
+        if D(scan_pos):
+            scan_pos = 3
+        else:
+            break
+    return scan_pos
