@@ -2077,11 +2077,58 @@ static int unread_loop_jump_then(const rec *r, const region *rg,
            (is_break(rg, tb->jump) || tb->jump == rg->cont);
 }
 
+/* Whether the then part `body` of an if, read up to on_false, ends in a
+ * with statement whose way on where __exit__ swallowed an exception is
+ * block then_exit, outside the then part and not on_false (nor where the
+ * test jumps when false, out of the region, nor where a lone jump at
+ * on_false goes: 3.8's jump over the elif parts): 3.12+
+ * flowgraph.c push_cold_blocks_to_end lays the join of the if (a while
+ * loop's test, the code after a try whose body the if ends) after the
+ * handlers, so both branches end in the with and the return of their
+ * bodies (`while d:` / `if c:` / `with a as p: return p` / `else:` /
+ * `with b as p: return p`): read as if with no else, the swallowing way
+ * would run into the else part.  Example: the with's handler ends
+ * POP_TOP; POP_EXCEPT; POP_TOP; POP_TOP; JUMP to the loop's test.  (In
+ * `try:` / `if c: with a as p: return p` / `else: g()` / `except E:
+ * pass` / `return 5`, 3.12 copies `return 5` after those pops,
+ * inline_small_exit_blocks: no block of the try body's region.) */
+static int with_goes_on_elsewhere(const rec *r, const rec_cond *c,
+                                  const upy_ptr_vec *body, int32_t then_exit,
+                                  int32_t on_false) {
+    return body->len &&
+           ((const upy_stmt *)body->items[body->len - 1])->kind == UPY_S_WITH &&
+           then_exit != UPY_NO_BLOCK && then_exit != on_false &&
+           then_exit != c->on_false && then_exit < (int32_t)r->cfg.count &&
+           on_false < (int32_t)r->cfg.count &&
+           rec_jumped_to(r, blk(r, then_exit)->start) !=
+               rec_jumped_to(r, blk(r, on_false)->start);
+}
+
+/* Whether block b of region rg, the rest of a loop body, is the bottom
+ * of that body (3.12+ lays it after the handlers, push_cold_blocks_to_end,
+ * where only a with's swallowing way reaches it): the jump back of a
+ * `while True:` loop, or the copy of a while loop's test, the code of the
+ * test at rg->cont, jumping back to the loop's header when true. */
+static int is_bottom_test_of(const rec *r, const region *rg, int32_t b) {
+    const upy_block *bb, *tb;
+    if (rg->loop == UPY_NO_BLOCK || rg->cont == UPY_NO_BLOCK ||
+        !inside(rg, b) || !falls_to_loop(r, rg))
+        return 0;
+    bb = blk(r, b);
+    if (rec_is_lone(r, bb, N_JUMP))
+        return bb->jump == rg->loop && rg->cont == rg->loop;
+    tb = blk(r, rg->cont);
+    return rg->cont != rg->loop && ins(r, bb->end - 1)->op == N_POP_JUMP_IF &&
+           bb->jump == rg->loop && bb->end - bb->start == tb->end - tb->start &&
+           ins(r, tb->end - 1)->op == N_POP_JUMP_IF &&
+           rec_same_code(r, bb->start, tb->start, bb->end - bb->start - 1);
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
     int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
-    int32_t way_out = UPY_NO_BLOCK, pass_jump, tail_end, tb;
+    int32_t way_out = UPY_NO_BLOCK, pass_jump, tail_end, tb, then_exit;
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
     sval *saved = NULL;
@@ -2225,6 +2272,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         els_end == UPY_NO_BLOCK && !saved &&
         then_goes_to_loop(r, c, rg, on_true, on_false, then_end);
     RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body));
+    then_exit = r->exit_block;
     if (saved) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, way_out);
         memcpy(r->stack, saved, sp * sizeof *saved);
@@ -2306,6 +2354,15 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         }
         return emit_if(r, c->start, test, &body, &orelse, out) ||
                return_after_if(r, ret, out);
+    } else if (with_goes_on_elsewhere(r, c, &body, then_exit, on_false)) {
+        /* Where the with goes on back to the loop the region is the rest
+         * of the body of, as the rest of the region does, that rest is
+         * the else part.  Elsewhere (a copy of the code after a try) not
+         * recovered. */
+        if (!is_bottom_test_of(r, rg, then_exit))
+            return rec_fail_region(r, c->first, rg, out);
+        RETURN_IF_ERROR(else_back_to_loop(r, on_false, rg, &body, &orelse));
+        *next = UPY_NO_BLOCK;
     } else {
         *next = on_false;
     }
