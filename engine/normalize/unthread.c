@@ -626,7 +626,7 @@ static void unthread_tests_to_break(upy_ncode *code, const uint8_t *reached,
 }
 
 /* The first instruction past the test at the head h of a loop. */
-static uint32_t test_end(const upy_ncode *code, uint32_t h) {
+static uint32_t head_statement_end(const upy_ncode *code, uint32_t h) {
     uint32_t k;
     for (k = h; k < code->count && !upy_nin_ends_statement(&code->ins[k]); k++)
         ;
@@ -678,7 +678,8 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
         } else if ((uint32_t)e + 1 < code->count &&
                    code->ins[e + 1].op == N_JUMP)
             unthread_loop_breaks(code, reached, b,
-                                 last_dead[b] > e ? test_end(code, b) : b + 1,
+                                 last_dead[b] > e ? head_statement_end(code, b)
+                                                  : b + 1,
                                  (uint32_t)e, (uint32_t)e + 1);
     }
     return UNPYC_OK;
