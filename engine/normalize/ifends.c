@@ -112,12 +112,8 @@ static int leaves_branch(const upy_ncode *code, const uint8_t *entered,
  * to the expression's parts (stdlib dataclasses _hash_add: `[f for f in
  * fs if (f.compare if f.hash is None else f.hash)]`). */
 static int holds_ifexp(const upy_ncode *code, uint32_t j) {
-    uint32_t k;
-    for (k = j; k-- > 0 && !upy_nin_ends_statement(&code->ins[k]);)
-        if (code->ins[k].op == N_JUMP || code->ins[k].op == N_JUMP_IF_OR_POP)
-            return 1;
-    for (k = j + 1; k < code->count && !upy_nin_ends_statement(&code->ins[k]);
-         k++)
+    uint32_t k, end = upy_ncode_statement_end(code, j + 1);
+    for (k = upy_ncode_statement_start(code, j); k < end; k++)
         if (code->ins[k].op == N_JUMP || code->ins[k].op == N_JUMP_IF_OR_POP)
             return 1;
     return 0;
@@ -126,9 +122,8 @@ static int holds_ifexp(const upy_ncode *code, uint32_t j) {
 /* The next test of the condition that tests at j (`if a and b:`, j at
  * a): a test before the next statement ends; -1 when j is the last. */
 static int32_t next_test(const upy_ncode *code, uint32_t j) {
-    uint32_t k;
-    for (k = j + 1; k < code->count && !upy_nin_ends_statement(&code->ins[k]);
-         k++)
+    uint32_t k, end = upy_ncode_statement_end(code, j + 1);
+    for (k = j + 1; k < end; k++)
         if (code->ins[k].op == N_POP_JUMP_IF)
             return (int32_t)k;
     return -1;
@@ -239,8 +234,8 @@ typedef struct ends_tables {
  * is threaded to h too, and then goes to d: it runs the same). */
 static void unthread_condition(upy_ncode *code, uint32_t j, int32_t h,
                                int32_t d) {
-    uint32_t k = j;
-    while (k-- > 0 && !upy_nin_ends_statement(&code->ins[k]))
+    uint32_t k;
+    for (k = upy_ncode_statement_start(code, j); k < j; k++)
         if (code->ins[k].op == N_POP_JUMP_IF &&
             upy_ncode_jump_end(code, code->ins[k].target) == h)
             code->ins[k].target = d;

@@ -255,6 +255,18 @@ int upy_ncode_may_test_while(const upy_ncode *code, uint32_t k,
     return 1;
 }
 
+uint32_t upy_ncode_statement_start(const upy_ncode *code, uint32_t i) {
+    while (i > 0 && !upy_nin_ends_statement(&code->ins[i - 1]))
+        i--;
+    return i;
+}
+
+uint32_t upy_ncode_statement_end(const upy_ncode *code, uint32_t from) {
+    while (from < code->count && !upy_nin_ends_statement(&code->ins[from]))
+        from++;
+    return from;
+}
+
 int upy_nin_ends_statement(const upy_nin *in) {
     switch (in->op) {
     case N_POP_TOP:

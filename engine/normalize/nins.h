@@ -405,6 +405,14 @@ int upy_nin_uses_names(const upy_nin *in);
  * handler's code (PUSH_EXC_INFO, FOR_ITER's exit). */
 int upy_nin_ends_statement(const upy_nin *in);
 
+/* The statement instruction i belongs to, as the instructions between two
+ * that end a statement: its first is the one after the last end before i
+ * (0 when none), its end the first instruction at or after from that ends
+ * a statement (code->count when none).  The scans that undo a jump
+ * threaded through one statement's tests read that statement only. */
+uint32_t upy_ncode_statement_start(const upy_ncode *code, uint32_t i);
+uint32_t upy_ncode_statement_end(const upy_ncode *code, uint32_t from);
+
 /* Whether `in` loads the constant None. */
 int upy_nin_loads_none(const upy_nin *in);
 

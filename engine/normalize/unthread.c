@@ -245,16 +245,16 @@ static int other_test_there(const upy_ncode *code, uint32_t i, uint32_t k,
  * tests peephole.c threaded to the loop's header; moving one alone splits
  * the assert (real world networkx test_relabel). */
 static int other_test_goes_there(const upy_ncode *code, uint32_t i) {
-    uint32_t k = i;
+    uint32_t k = i, start = upy_ncode_statement_start(code, i);
+    uint32_t end = upy_ncode_statement_end(code, i + 1);
     int split = 0;
-    while (k-- > 0 && !upy_nin_ends_statement(&code->ins[k])) {
+    while (k-- > start) {
         if (other_test_there(code, i, k, split))
             return 1;
         split |= splits_condition(code, i, k);
     }
     split = 0;
-    for (k = i + 1; k < code->count && !upy_nin_ends_statement(&code->ins[k]);
-         k++) {
+    for (k = i + 1; k < end; k++) {
         if (other_test_there(code, i, k, split))
             return 1;
         split |= splits_condition(code, i, k);
@@ -504,8 +504,8 @@ static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
  * when it has no test (`while True:`). */
 static int32_t while_test_target(const upy_ncode *code, uint32_t h,
                                  uint32_t e) {
-    uint32_t k;
-    for (k = h; k < e && !upy_nin_ends_statement(&code->ins[k]); k++) {
+    uint32_t k, end = upy_ncode_statement_end(code, h);
+    for (k = h; k < e && k < end; k++) {
         int32_t t = code->ins[k].target;
         if (code->ins[k].op == N_POP_JUMP_IF && t > (int32_t)e &&
             (uint32_t)t < code->count && code->ins[t - 1].op == N_JUMP &&
@@ -625,14 +625,6 @@ static void unthread_tests_to_break(upy_ncode *code, const uint8_t *reached,
     }
 }
 
-/* The first instruction past the test at the head h of a loop. */
-static uint32_t head_statement_end(const upy_ncode *code, uint32_t h) {
-    uint32_t k;
-    for (k = h; k < code->count && !upy_nin_ends_statement(&code->ins[k]); k++)
-        ;
-    return k;
-}
-
 /* Each loop: the last jump back to its head, where a jump follows.  When
  * a dead jump back to the head comes later (last_dead), that jump is in
  * the body, a dead `break` that peephole.c threaded the test before it
@@ -677,10 +669,10 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
                                     (uint32_t)x);
         } else if ((uint32_t)e + 1 < code->count &&
                    code->ins[e + 1].op == N_JUMP)
-            unthread_loop_breaks(code, reached, b,
-                                 last_dead[b] > e ? head_statement_end(code, b)
-                                                  : b + 1,
-                                 (uint32_t)e, (uint32_t)e + 1);
+            unthread_loop_breaks(
+                code, reached, b,
+                last_dead[b] > e ? upy_ncode_statement_end(code, b) : b + 1,
+                (uint32_t)e, (uint32_t)e + 1);
     }
     return UNPYC_OK;
 }
