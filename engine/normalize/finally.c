@@ -230,6 +230,10 @@ static void add_exit_call(const fin *f, build *b, const upy_nin *from,
     for (k = 0; k < 3; k++) {
         o = add(b, from, N_LOAD_CONST, f->none_arg);
         o->obj = f->none;
+        /* The call stands where BEGIN_FINALLY stood: the line of the
+         * POP_BLOCK of a return's try before it (popped_block_line). */
+        if (k == 0)
+            o->lead_line = from->lead_line;
     }
     add(b, from, N_CALL, 2);
     if (await)

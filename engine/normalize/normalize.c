@@ -642,9 +642,18 @@ static int alloc_tables(norm *nm, uint32_t count) {
     return 0;
 }
 
+/* Whether decoded instruction i starts a with's __exit__ call on the
+ * normal way out: 3.9-3.10 `LOAD_CONST None; DUP_TOP; DUP_TOP;
+ * CALL_FUNCTION 3`, 3.8 `BEGIN_FINALLY; WITH_CLEANUP_START`. */
+static int starts_with_exit(const norm *nm, uint32_t i) {
+    return norm_with_exit_call(nm, i) >= 0 ||
+           (op_is(nm, i, UPY_OP_BEGIN_FINALLY) &&
+            op_is(nm, i + 1, UPY_OP_WITH_CLEANUP_START));
+}
+
 /* The line of the POP_BLOCKs right before decoded instruction i, the
  * start of a with's __exit__ call, where the first of them starts a line
- * of its own that i does not go on with, -1 otherwise.  A `return` in a
+ * of its own, -1 otherwise.  A `return` in a
  * try body unwinds the try's block first (compile.c
  * compiler_unwind_fblock), the POP_BLOCK on the return's line; 3.11 makes
  * it a NOP it keeps for the line (remove_redundant_nops), the lead_line
@@ -652,14 +661,16 @@ static int alloc_tables(norm *nm, uint32_t count) {
  * `return 1`: POP_BLOCK (the return's line); POP_BLOCK; the __exit__ call
  * (the with's line); LOAD_CONST 1; RETURN_VALUE.  Without it the return
  * read as code after the try: `if a or b: pass` + `else: return 1`.
- * (3.8 / 3.9 give the __exit__ call the return's line: none there.) */
+ * 3.8 / 3.9 give the __exit__ call the return's line too (3.8 spells it
+ * BEGIN_FINALLY; WITH_CLEANUP_START, which finally.c turns into 3.9's
+ * call, keeping the lead line); a with's body that ends in a statement
+ * puts its POP_BLOCK on that statement's line, which starts none. */
 static int32_t popped_block_line(const norm *nm, uint32_t i) {
     uint32_t k = i;
     while (k > 0 && op_is(nm, k - 1, UPY_OP_POP_BLOCK) && !nm->is_target[--k])
         ;
-    if (k == i || k == 0 || at(nm, k)->line == at(nm, i)->line ||
-        at(nm, k - 1)->line >= at(nm, k)->line ||
-        norm_with_exit_call(nm, i) < 0)
+    if (k == i || k == 0 || at(nm, k - 1)->line >= at(nm, k)->line ||
+        !starts_with_exit(nm, i))
         return -1;
     return at(nm, k)->line;
 }
