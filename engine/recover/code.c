@@ -236,7 +236,6 @@ int rec_fail_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
     for (k = b; k < end; k++)
         r->done[k] = 1;
     rec_unrecovered(r, out, blk(r, b)->start, to, "region");
-    r->exit_block = UPY_NO_BLOCK;
     return SUCCESS;
 }
 
@@ -2237,7 +2236,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     rg.brk = rg.brk_threaded = rg.cont = rg.loop = UPY_NO_BLOCK;
     rg.handler = UPY_NO_BLOCK;
     rg.alt_handler = REC_NO_ALT;
-    if (r.cfg.count && rec_region(&r, 0, &rg, &out))
+    if (r.cfg.count && rec_region(&r, 0, &rg, &out, NULL))
         return ERROR;
     if (r.failed)
         return ERROR;

@@ -1630,7 +1630,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
             r->resume_block = bs;
             r->resume_at = body_at;
             r->done[bs] = 0;
-            if (rec_region(r, bs, &body_rg, &body))
+            if (rec_region(r, bs, &body_rg, &body, NULL))
                 return ERROR;
             r->resume_block = UPY_NO_BLOCK;
         }
@@ -1655,7 +1655,7 @@ int rec_match(rec *r, int32_t b, uint32_t i, const region *rg, int32_t *next,
         region default_rg = rec_sub_region(rg, default_start, end, end);
         upy_match_case *c = &cases[ncases];
         resume_in(r, default_start, last_at);
-        if (rec_region(r, default_start, &default_rg, &body))
+        if (rec_region(r, default_start, &default_rg, &body, NULL))
             return ERROR;
         c->pattern = new_pattern(r, UPY_P_AS);
         if (!c->pattern)

@@ -325,9 +325,6 @@ typedef struct rec {
     uint32_t stmt_start;
     /* The instruction rec_eval is evaluating. */
     uint32_t eval_at;
-    /* Where the last rec_region() left its region: the block control went
-     * to, or UPY_NO_BLOCK after a return, raise, break or continue. */
-    int32_t exit_block;
     /* Code objects are decompiled recursively; depth bounds it. */
     int depth;
     unsigned unrecovered;
@@ -623,12 +620,18 @@ int rec_is_test_block(const rec *r, int32_t b);
 /* Region rg narrowed to the blocks [start, end), followed by `follow`. */
 region rec_sub_region(const region *rg, int32_t start, int32_t end,
                       int32_t follow);
-int rec_region(rec *r, int32_t entry, const region *rg, upy_ptr_vec *out);
+/* Structures region rg from block entry into out; *exit (when exit is not
+ * NULL) is where control left the region: the block it went to, or
+ * UPY_NO_BLOCK after a return, raise, break or continue. */
+int rec_region(rec *r, int32_t entry, const region *rg, upy_ptr_vec *out,
+               int32_t *exit);
 /* The body of a loop, region body_rg, that starts with an inner `while
  * True:` sharing its header and ending at block inner_end: that loop,
- * then the rest of the body from where its breaks go. */
+ * then the rest of the body from where its breaks go; *exit (exit not
+ * NULL) as rec_region gives it. */
 int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
-                         const region *body_rg, upy_ptr_vec *body);
+                         const region *body_rg, upy_ptr_vec *body,
+                         int32_t *exit);
 /* 3.12+: block b, run up to the FOR_ITER that ends it, loops a
  * comprehension inlined into an expression with control flow around it
  * (`[x for x in y] if c else d`, an operand of `and`): the loop becomes

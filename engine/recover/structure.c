@@ -1724,7 +1724,7 @@ static int else_back_to_loop(rec *r, int32_t on_false, const region *rg,
     region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
     if (((upy_stmt *)body->items[body->len - 1])->kind == UPY_S_CONTINUE)
         body->len--;
-    RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, orelse));
+    RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, orelse, NULL));
     if (orelse->len &&
         ((upy_stmt *)orelse->items[orelse->len - 1])->kind == UPY_S_CONTINUE)
         orelse->len--;
@@ -2166,7 +2166,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         on_false == rg->cont && !c->prefer_negated && inside(rg, on_true) &&
         on_true < rg->end && falls_to_loop(r, rg)) {
         region then_rg = rec_sub_region(rg, on_true, rg->end, rg->follow);
-        RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body));
+        RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body, NULL));
         /* Its end goes back to the loop anyway. */
         if (body.len &&
             ((upy_stmt *)body.items[body.len - 1])->kind == UPY_S_CONTINUE)
@@ -2194,7 +2194,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         /* Running off the body runs into that break: a jump back to the
          * header in it is a `continue` of its own. */
         then_rg.falls_to_loop = 0;
-        RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body));
+        RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body, NULL));
         RETURN_IF_ERROR(emit_if(r, c->start, test, &body, NULL, out));
         *next = UPY_NO_BLOCK;
         return emit_simple(r, out, UPY_S_BREAK);
@@ -2223,7 +2223,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         region else_rg = rec_sub_region(rg, on_false, on_true, on_true);
         r->done[pass_jump] = 1;
         r->done[blk(r, c->last)->next] = 1;
-        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse, NULL));
         *next = on_true;
         return emit_if(r, c->start, test, &body, &orelse, out);
     }
@@ -2232,7 +2232,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
          * continue, whose lone jump is left out of the protected range:
          * the test jumps over it to where the body goes on. */
         region then_rg = rec_sub_region(rg, on_true, rg->end, rg->end);
-        if (rec_region(r, on_true, &then_rg, &body) ||
+        if (rec_region(r, on_true, &then_rg, &body, NULL) ||
             loop_jump(r, lone_loop_jump(r, rg, rg->end), rg, &body) < 0)
             return ERROR;
         r->done[rg->end] = 1;
@@ -2271,13 +2271,12 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     then_rg.falls_to_loop =
         els_end == UPY_NO_BLOCK && !saved &&
         then_goes_to_loop(r, c, rg, on_true, on_false, then_end);
-    RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body));
-    then_exit = r->exit_block;
+    RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body, &then_exit));
     if (saved) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, way_out);
         memcpy(r->stack, saved, sp * sizeof *saved);
         r->sp = sp;
-        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse, NULL));
         *next = way_out;
     } else if (els_end == UPY_NO_BLOCK && on_false < rg->end &&
                ends_finally(r, on_true, then_end, rg)) {
@@ -2285,13 +2284,12 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         if (finally_goes_on_after(r, rg))
             return rec_fail_region(r, c->first, rg, out);
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
-        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
-        *next = r->exit_block;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse, next));
     } else if (els_end == rg->end && on_false < els_end &&
                (tail_end = else_runs_past_body(r, rg, on_true, on_false,
                                                &way_out)) != UPY_NO_BLOCK) {
         region else_rg = rec_sub_region(rg, on_false, tail_end, way_out);
-        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse, NULL));
         /* (A block of the tail the walk did not read as its break,
          * continue or return would be lost: not recovered.) */
         for (tb = rg->end; tb < tail_end; tb++)
@@ -2300,7 +2298,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = way_out;
     } else if (els_end != UPY_NO_BLOCK && on_false < els_end) {
         region else_rg = rec_sub_region(rg, on_false, els_end, els_end);
-        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse, NULL));
         *next = els_end;
     } else if (then_rg.falls_to_loop && body.len) {
         /* At the end of a loop body, the then part goes back to the loop
@@ -2323,14 +2321,13 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
          * the loop's own way back, where the region runs off. */
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->end);
         body.len--;
-        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse, NULL));
         *next = UPY_NO_BLOCK;
     } else if (on_false == c->on_false && on_false < rg->end &&
                chain_else(r, c, &body)) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
         uint32_t m, k;
-        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
-        *next = r->exit_block;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse, next));
         /* The code after the if / else, copied into both. */
         m = copied_tail(r, &body, &orelse);
         body.len -= m;
@@ -2344,8 +2341,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     } else if (then_with_leaves_region(r, rg, on_false, &body, &ret,
                                        &copy_len)) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, rg->follow);
-        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse));
-        *next = r->exit_block;
+        RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse, next));
         if (copy_len) {
             /* The copy of the code after the region is that code's. */
             rec_skip_range(r, ret, copy_len);
@@ -2897,12 +2893,12 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = first;
-    RETURN_IF_ERROR(rec_region(r, body_start, &body_rg, &body));
+    RETURN_IF_ERROR(rec_region(r, body_start, &body_rg, &body, NULL));
     r->sp = depth - 1;
     r->base = rg->base;
     if (brk > exit) {
         region else_rg = rec_sub_region(rg, exit, brk, brk);
-        RETURN_IF_ERROR(rec_region(r, exit, &else_rg, &orelse));
+        RETURN_IF_ERROR(rec_region(r, exit, &else_rg, &orelse, NULL));
     }
     s = rec_stmt(r, UPY_S_FOR);
     if (!s)
@@ -3346,7 +3342,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
              upy_nin_falls_through(ins(r, blk(r, b)->end - 1))))
             body_rg.brk_moved = 0;
     r->moved_exit = UPY_NO_BLOCK;
-    if (rec_region(r, header, &body_rg, &body) ||
+    if (rec_region(r, header, &body_rg, &body, NULL) ||
         (runs_into && emit_simple(r, &body, UPY_S_BREAK)))
         return ERROR;
     r->sp = rg->base;
@@ -3673,7 +3669,7 @@ static int tail_into_body(rec *r, int32_t from, int32_t to,
         return rec_fail_region(r, from, &tail_rg, body) < 0 ? ERROR : SUCCESS;
     brk = body->items[--body->len];
     r->done[from] = 0;
-    RETURN_IF_ERROR(rec_region(r, from, &tail_rg, &tail));
+    RETURN_IF_ERROR(rec_region(r, from, &tail_rg, &tail, NULL));
     r->sp = body_rg->base;
     for (k = 0; k < tail.len; k++)
         if (upy_vec_push(r->arena, body, tail.items[k]))
@@ -3724,7 +3720,8 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
  * `while True:` ending at block inner_end (shared_header_end): that loop,
  * then the rest of the body from where its breaks go. */
 int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
-                         const region *body_rg, upy_ptr_vec *body) {
+                         const region *body_rg, upy_ptr_vec *body,
+                         int32_t *exit) {
     region inner_rg = rec_sub_region(body_rg, header, inner_end, inner_end);
     int32_t after = UPY_NO_BLOCK, h = blk(r, header)->handler;
     /* A try that starts at the header, around the inner loop: the inner
@@ -3736,15 +3733,20 @@ int rec_inner_while_true(rec *r, int32_t header, int32_t inner_end,
      * try.c). */
     if (h != UPY_NO_BLOCK && h != body_rg->handler &&
         blk(r, inner_end - 1)->handler == h)
-        return rec_region(r, header, body_rg, body);
+        return rec_region(r, header, body_rg, body, exit);
     inner_rg.loop = inner_rg.cont = inner_rg.brk = UPY_NO_BLOCK;
     inner_rg.brk_ends_finally = 0;
     inner_rg.brk_threaded = UPY_NO_BLOCK;
     inner_rg.falls_to_loop = 0;
     RETURN_IF_ERROR(structure_while_true(r, header, &inner_rg, &after, body));
-    if (after == UPY_NO_BLOCK || !inside(body_rg, after))
+    /* (Breaks that leave the body leave it as a break does: no block of
+     * the body's follows.) */
+    if (after == UPY_NO_BLOCK || !inside(body_rg, after)) {
+        if (exit)
+            *exit = UPY_NO_BLOCK;
         return SUCCESS;
-    return rec_region(r, after, body_rg, body);
+    }
+    return rec_region(r, after, body_rg, body, exit);
 }
 
 /* Whether block b is a lone forward jump that reaches block to, itself or
@@ -3869,8 +3871,8 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     r->done[body_start] = 0;
     if (inner_end != UPY_NO_BLOCK) {
         RETURN_IF_ERROR(
-            rec_inner_while_true(r, header, inner_end, &body_rg, &body));
-    } else if (rec_region(r, body_start, &body_rg, &body)) {
+            rec_inner_while_true(r, header, inner_end, &body_rg, &body, NULL));
+    } else if (rec_region(r, body_start, &body_rg, &body, NULL)) {
         return ERROR;
     }
     if (tail_breaks &&
@@ -3879,7 +3881,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
     r->sp = rg->base;
     if (brk > anchor) {
         region else_rg = rec_sub_region(rg, anchor, brk, brk);
-        RETURN_IF_ERROR(rec_region(r, anchor, &else_rg, &orelse));
+        RETURN_IF_ERROR(rec_region(r, anchor, &else_rg, &orelse, NULL));
     }
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
@@ -4424,7 +4426,7 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
     if (last == N_RETURN || last == N_JUMP) {
         r->resume_block = wb;
         r->resume_at = at;
-        RETURN_IF_ERROR(rec_region(r, wb, rg, body));
+        RETURN_IF_ERROR(rec_region(r, wb, rg, body, NULL));
         r->resume_block = UPY_NO_BLOCK;
         placed = body->len == len + 1 &&
                  is_way_out((const upy_stmt *)body->items[len]);
@@ -4585,11 +4587,10 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     body_rg.base = depth;
     r->resume_block = body_start;
     r->resume_at = k;
-    RETURN_IF_ERROR(rec_region(r, body_start, &body_rg, &body));
     /* Skip the normal exit, __exit__(None, None, None); without one (the
      * body never ends normally) the with goes on where the handler goes
      * when __exit__ swallows an exception. */
-    cont = r->exit_block;
+    RETURN_IF_ERROR(rec_region(r, body_start, &body_rg, &body, &cont));
     exit_len = cont != UPY_NO_BLOCK && cont < (int32_t)r->cfg.count
                    ? with_exit_at(r,
                                   r->resume_block == cont ? r->resume_at
@@ -4679,7 +4680,8 @@ static int loop_around_try(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
-static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out);
+static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
+                int32_t *exit);
 
 /* Whether block x goes on to block b as the way out of an except clause:
  * by a jump, or running on from the clause's POP_EXCEPT (3.13 copies a
@@ -4738,15 +4740,17 @@ static int cold_rest(rec *r, int32_t *b, const region *rg, upy_ptr_vec *out) {
     crg = *rg;
     crg.start = *b;
     crg.end = cold_end(r, *b);
-    RETURN_IF_ERROR(rec_region(r, *b, &crg, out));
-    *b = r->exit_block;
-    return SUCCESS;
+    return rec_region(r, *b, &crg, out, b);
 }
 
-int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
+int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
+               int32_t *exit) {
+    int32_t left = UPY_NO_BLOCK;
     int st;
     uint32_t sp = r->sp, len;
     sval *saved;
+    if (exit)
+        *exit = UPY_NO_BLOCK;
     if (rec_too_deep(r))
         return b == UPY_NO_BLOCK ? 0 : rec_fail_region(r, b, rg, out);
     /* A region that ends in a return, raise, break or continue may first
@@ -4760,7 +4764,7 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         memcpy(saved, r->stack, sp * sizeof *saved);
     r->nesting++;
     len = out->len;
-    st = walk(r, b, rg, out);
+    st = walk(r, b, rg, out, &left);
     r->nesting--;
     if (st < 0 && !r->failed && b != UPY_NO_BLOCK) {
         /* The walk met code no structuring rule knows (an instruction
@@ -4773,10 +4777,12 @@ int rec_region(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         r->sp = sp;
         return rec_fail_region(r, b, rg, out);
     }
-    if (st == 0 && r->exit_block == UPY_NO_BLOCK && sp && sp <= r->cap) {
+    if (st == 0 && left == UPY_NO_BLOCK && sp && sp <= r->cap) {
         memcpy(r->stack, saved, sp * sizeof *saved);
         r->sp = sp;
     }
+    if (exit)
+        *exit = left;
     return st;
 }
 
@@ -4911,10 +4917,11 @@ static void drop_copied_statements(const rec *r, const upy_block *bb,
 }
 
 /* The region ends where control goes to block b, outside it: finishes a
- * statement still under way there first. */
-static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
+ * statement still under way there first; *exit is where control left. */
+static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
+                 int32_t *exit) {
     if (b < 0 || b >= (int32_t)r->cfg.count) {
-        r->exit_block = UPY_NO_BLOCK;
+        *exit = UPY_NO_BLOCK;
         return SUCCESS;
     }
     if (inside(rg, b) && is_exit_copy(r, b) &&
@@ -4932,7 +4939,7 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         if (stop < 0)
             return ERROR;
         r->done[b] = 1;
-        r->exit_block = UPY_NO_BLOCK;
+        *exit = UPY_NO_BLOCK;
         /* (Or the loop's exit, copied in place of a break.) */
         if (is_break_copy(r, bb, bb->end - 1, rg)) {
             rec_pop(r);
@@ -4946,11 +4953,11 @@ static int leave(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         if (st < 0)
             return ERROR;
         if (st > 0) {
-            r->exit_block = UPY_NO_BLOCK;
+            *exit = UPY_NO_BLOCK;
             return SUCCESS;
         }
     }
-    r->exit_block = b;
+    *exit = b;
     return SUCCESS;
 }
 
@@ -5992,12 +5999,13 @@ static int loop_breaks_outer(const rec *r, int32_t b, const region *rg,
 }
 
 /* The walk of rec_region(). */
-static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
+static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
+                int32_t *exit) {
     /* Each step structures at least one new block, so more steps than
      * blocks means the structure went round in circles. */
     uint32_t steps = 0, max_steps = 2 * r->cfg.count + 8;
     int32_t next;
-    r->exit_block = UPY_NO_BLOCK;
+    *exit = UPY_NO_BLOCK;
     while (b != UPY_NO_BLOCK && b != rg->follow) {
         if (++steps > max_steps)
             return rec_fail_region(r, b, rg, out);
@@ -6016,14 +6024,14 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                 continue;
             if (pops_into_break(r, b, rg) || loop_breaks_outer(r, b, rg, out))
                 return emit_simple(r, out, UPY_S_BREAK);
-            return leave(r, b, rg, out);
+            return leave(r, b, rg, out, exit);
         }
         if (returns_through_clauses(r, b, rg)) {
             st = finish_statement(r, &b, rg, out);
             if (st < 0)
                 return ERROR;
             if (st > 0) {
-                r->exit_block = UPY_NO_BLOCK;
+                *exit = UPY_NO_BLOCK;
                 return SUCCESS;
             }
         }
@@ -6062,7 +6070,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
                         return st < 0 ? ERROR : SUCCESS;
                     }
                 }
-                return leave(r, b, rg, out);
+                return leave(r, b, rg, out, exit);
             }
             if (h != UPY_NO_BLOCK &&
                 (b == rg->loop || !loop_around_try(r, b, h))) {
@@ -6075,7 +6083,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             }
         }
         if (r->done[b]) {
-            r->exit_block = UPY_NO_BLOCK;
+            *exit = UPY_NO_BLOCK;
             if (loop_jump(r, b, rg, out))
                 return SUCCESS;
             /* The lone jump ending the region, which the statement around
@@ -6091,7 +6099,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
              * out): the else part is empty. */
             if (is_loop_exit_jump(r, b) && bb->jump == rg->follow &&
                 rg->follow != UPY_NO_BLOCK) {
-                r->exit_block = rg->follow;
+                *exit = rg->follow;
                 return SUCCESS;
             }
             /* And a lone forward jump where the code after a try goes on,
@@ -6151,7 +6159,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         }
         if (moved_exit_from(r, b, &start, rg)) {
             r->resume_block = UPY_NO_BLOCK;
-            r->exit_block = UPY_NO_BLOCK;
+            *exit = UPY_NO_BLOCK;
             if (copies_moved_exit(r, b, start)) {
                 rec_skip_range(r, start, bb->end - start);
                 r->done[b] = 1;
@@ -6219,7 +6227,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         }
         last = ins(r, (uint32_t)stop);
         /* Returns and raises leave the region going nowhere. */
-        r->exit_block = UPY_NO_BLOCK;
+        *exit = UPY_NO_BLOCK;
         switch ((upy_nop)last->op) {
         case N_RETURN:
             if (is_break_copy(r, bb, (uint32_t)stop, rg)) {
@@ -6271,7 +6279,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
             if (st)
                 return st < 0 ? ERROR : SUCCESS;
             if (!inside(rg, bb->jump)) {
-                r->exit_block = bb->jump;
+                *exit = bb->jump;
                 return SUCCESS;
             }
             b = bb->jump;
@@ -6325,7 +6333,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out) {
         }
     }
     if (b != UPY_NO_BLOCK && r->sp > rg->base)
-        return leave(r, b, rg, out);
-    r->exit_block = b;
+        return leave(r, b, rg, out, exit);
+    *exit = b;
     return SUCCESS;
 }

@@ -132,10 +132,7 @@ static int clause_body(rec *r, uint32_t start, int32_t end_block,
     crg.except_name = name;
     r->resume_block = b;
     r->resume_at = start;
-    r->exit_block = UPY_NO_BLOCK;
-    RETURN_IF_ERROR(rec_region(r, b, &crg, body));
-    *exit = r->exit_block;
-    return SUCCESS;
+    return rec_region(r, b, &crg, body, exit);
 }
 
 /* The length of the exit block the compiler may copy at instruction i: up
@@ -1366,10 +1363,7 @@ static int walk_rest(rec *r, const region *rg, int32_t exit, int32_t *follow,
                      upy_ptr_vec *after) {
     region rest_rg = *rg;
     rest_rg.start = exit;
-    r->exit_block = UPY_NO_BLOCK;
-    RETURN_IF_ERROR(rec_region(r, exit, &rest_rg, after));
-    *follow = r->exit_block;
-    return SUCCESS;
+    return rec_region(r, exit, &rest_rg, after, follow);
 }
 
 /* Moves the first n_else statements of after to the else part. */
@@ -3427,13 +3421,11 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         body_rg.base = end < (int32_t)r->cfg.count && blk(r, end)->depth_in >= 0
                            ? (uint32_t)blk(r, end)->depth_in
                            : try_depth;
-    r->exit_block = UPY_NO_BLOCK;
     inner_end = inner_loop_end(r, b, h, end, rg);
     if (inner_end != UPY_NO_BLOCK
-            ? rec_inner_while_true(r, b, inner_end, &body_rg, &body)
-            : rec_region(r, b, &body_rg, &body))
+            ? rec_inner_while_true(r, b, inner_end, &body_rg, &body, &exit)
+            : rec_region(r, b, &body_rg, &body, &exit))
         return ERROR;
-    exit = r->exit_block;
     if (exit != UPY_NO_BLOCK && exit < (int32_t)r->cfg.count)
         exit_at = r->resume_block == exit ? r->resume_at : blk(r, exit)->start;
     depth_after = try_depth;
@@ -3460,7 +3452,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         r->resume_block = fb;
         r->resume_at = first;
         r->done[fb] = 0;
-        RETURN_IF_ERROR(rec_region(r, fb, &frg, &finalbody));
+        RETURN_IF_ERROR(rec_region(r, fb, &frg, &finalbody, NULL));
         /* The copy on the normal way out of the body. */
         if (exit != UPY_NO_BLOCK) {
             uint32_t at = normal_copy_at(r, exit, exit_at), n = reraise - first;
@@ -3611,7 +3603,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             erg.end = follow <= rg->end || star ? follow : h;
             erg.follow = follow;
             r->sp = depth_after;
-            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse));
+            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse, NULL));
         } else if ((!in_place && exit != UPY_NO_BLOCK &&
                     follow != UPY_NO_BLOCK && exit >= rg->start &&
                     exit < rg->end && follow >= rg->end && follow != rg->brk) ||
@@ -3631,7 +3623,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             erg.start = exit;
             erg.follow = follow;
             r->sp = depth_after;
-            if (rec_region(r, exit, &erg, &orelse) ||
+            if (rec_region(r, exit, &erg, &orelse, NULL) ||
                 split_else_at_loop_exit(r, h, exit, rg, &orelse))
                 return ERROR;
         } else if (exit != UPY_NO_BLOCK && exit < h &&
@@ -3639,13 +3631,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             /* The else part is the cold code up to the handlers; the try
              * goes on where they do, or where the else part does. */
             region erg = *rg;
+            int32_t else_exit;
             erg.start = exit;
             erg.end = h;
             erg.follow = follow;
             r->sp = depth_after;
-            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse));
+            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse, &else_exit));
             if (follow == UPY_NO_BLOCK)
-                follow = r->exit_block;
+                follow = else_exit;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK && in_place &&
                    exit < h && exit >= rg->start) {
             /* No handler goes on after the try, but the body does, and
@@ -3656,8 +3649,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             erg.end = h;
             erg.follow = UPY_NO_BLOCK;
             r->sp = depth_after;
-            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse));
-            follow = r->exit_block;
+            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse, &follow));
             /* (So when the else part is empty: the body's last if
              * statement read its test through the lone jump over the
              * handlers, 3.11's, which then holds no statement.) */
@@ -3668,8 +3660,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 erg.start = follow;
                 erg.end = rg->end;
                 erg.follow = rg->follow;
-                RETURN_IF_ERROR(rec_region(r, follow, &erg, &orelse));
-                follow = r->exit_block;
+                RETURN_IF_ERROR(rec_region(r, follow, &erg, &orelse, &follow));
             }
             if (follow == UPY_NO_BLOCK && !orelse.len &&
                 breaks_over_handlers(r, exit, rg) &&
