@@ -553,6 +553,50 @@ static int32_t jump_ending_else(const upy_ncode *code, uint32_t t,
     return -1;
 }
 
+/* The jump ending the else part of a loop that starts at t, where the
+ * loop's jumps to x were threaded through it: a jump before x that ends
+ * where x does, which the else part runs into (the jumps in it go no
+ * further, but for those that end where x does: the outer loop's
+ * breaks); -1 if none.  The code right after the loop was then a jump
+ * too, the outer loop's `break` (stdlib textwrap
+ * TextWrapper._wrap_chunks, 3.8 / 3.9):
+ *
+ *     while chunks:               0  ...; POP_JUMP_IF_FALSE 74
+ *         ...
+ *         while cur_line:        28  ...; POP_JUMP_IF_FALSE 60
+ *             if cur_line[-1]:   38  POP_JUMP_IF_FALSE 52
+ *                 lines.append(p)
+ *                 break          50  JUMP_ABSOLUTE 74  was 70
+ *             del cur_line[-1]   58  JUMP_ABSOLUTE 28
+ *         else:
+ *             lines.append(q)    60  ...
+ *         break                  70  JUMP_ABSOLUTE 74
+ *     return lines               74
+ *
+ * Sent to 74, the inner break read as the outer loop's: the outer
+ * `break` moved into the else part, and after the inner break the outer
+ * loop ran on.  Each instruction walked costs one of *budget. */
+static int32_t else_end_threaded_to(const upy_ncode *code, uint32_t t,
+                                    int32_t x, uint64_t *budget) {
+    int32_t end = upy_ncode_jump_end(code, x), far = (int32_t)t;
+    uint32_t k;
+    for (k = t; k < (uint32_t)x; k++) {
+        const upy_nin *in = &code->ins[k];
+        int leaves =
+            in->op == N_JUMP && upy_ncode_jump_end(code, (int32_t)k) == end;
+        if (!*budget)
+            return -1;
+        --*budget;
+        if (leaves && far <= (int32_t)k)
+            return (int32_t)k;
+        if (far <= (int32_t)k && !upy_nin_falls_through(in))
+            return -1;
+        if (!leaves && in->target > far)
+            far = in->target;
+    }
+    return -1;
+}
+
 /* Where the breaks of that while loop (or for loop, loop_exit) go when
  * it has an else part: the test (FOR_ITER) goes to the else part at t,
  * laid out before the code after the loop, and a break (unthreaded) goes past
@@ -584,7 +628,7 @@ static int32_t jump_ending_else(const upy_ncode *code, uint32_t t,
  * the else part ends in `continue`. */
 static int32_t while_else_exit(const upy_ncode *code, const uint8_t *reached,
                                uint32_t h, int32_t t, uint64_t *budget) {
-    int32_t x = -1;
+    int32_t x = -1, y;
     uint32_t j;
     if (t < 0 || code->ins[t].op == N_JUMP)
         return -1;
@@ -592,7 +636,10 @@ static int32_t while_else_exit(const upy_ncode *code, const uint8_t *reached,
         if (reached[j] && code->ins[j].target > t &&
             (x < 0 || code->ins[j].target < x))
             x = code->ins[j].target;
-    return x >= 0 ? x : jump_ending_else(code, (uint32_t)t, budget);
+    if (x < 0)
+        return jump_ending_else(code, (uint32_t)t, budget);
+    y = else_end_threaded_to(code, (uint32_t)t, x, budget);
+    return y >= 0 ? y : x;
 }
 
 /* The tests of ifs in the body [h, b) of a while loop with an else part,

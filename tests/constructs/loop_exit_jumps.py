@@ -135,3 +135,47 @@ def while_else_in_if(code, n, level, w):
         if ch == '#':
             i += 2
     return i
+
+
+# 3.8 / 3.9 peephole.c threads the inner break through the outer `break`
+# right after the while / else to the outer loop's exit; read so, the
+# outer loop ran on after the inner break (stdlib textwrap
+# TextWrapper._wrap_chunks, distutils fancy_getopt wrap_text).
+def inner_while_else_then_outer_break(chunks, cur_line, lines, width):
+    while chunks:
+        cur_len = 0
+        if cur_line:
+            if width:
+                lines.append(1)
+            else:
+                while cur_line:
+                    if cur_line[-1]:
+                        lines.append(2)
+                        break
+                    del cur_line[-1]
+                else:
+                    lines.append(3)
+                break
+    return lines
+
+
+# The same with an outer `break` inside the else part (textwrap's form).
+def inner_while_else_breaking_then_outer_break(chunks, cur_line, lines, width):
+    while chunks:
+        if cur_line:
+            if width:
+                lines.append(1)
+            else:
+                while cur_line:
+                    if cur_line[-1]:
+                        lines.append(2)
+                        break
+                    del cur_line[-1]
+                else:
+                    if lines:
+                        if width > 3:
+                            lines[-1] = 5
+                            break
+                    lines.append(3)
+                break
+    return lines
