@@ -1380,8 +1380,12 @@ static int move_to_else(rec *r, upy_ptr_vec *after, uint32_t n_else,
         if (upy_vec_push(r->arena, orelse, after->items[k]))
             return rec_oom(r);
     if (n_else) { /* (items is NULL when the rest is empty) */
+        /* (The room left shrinks too: a push into after, the copy of the
+         * code after the try put back, wrote past its array when the
+         * else part took all of it and the array was full.) */
         after->items += n_else;
         after->len -= n_else;
+        after->cap -= n_else;
     }
     return SUCCESS;
 }
@@ -3692,6 +3696,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     r->base = rg->base;
     s->u.try_.body = upy_vec_stmts(&body);
     *next = follow;
+    /* (Room for the try and the rest at once: in a body of n tries each
+     * try's rest is emitted again into its parent's, n^2 / 2 pushes, and
+     * growing `out` by doubling copied and cleared each rest's arrays
+     * again: half the cost of 800 `try: ... except E: break` in a while.
+     * upy_vec_reserve is kept out of this frame, whose size bounds how
+     * many such tries fit in REC_STACK_BUDGET.) */
+    if (upy_vec_reserve(r->arena, out, after.len + 1))
+        return rec_oom(r);
     RETURN_IF_ERROR(rec_emit(r, out, s));
     if (uncopied) {
         region rest = rec_sub_region(rg, exit, rg->end > exit ? rg->end : exit + 1,
