@@ -3378,7 +3378,6 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     uint32_t exit_at = 0;
     upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0}, after = {0};
     region body_rg;
-    uint32_t k;
     upy_stmt *s = rec_stmt(r, UPY_S_TRY);
     int kept = r->sp > handler_depth(r, h);
     kept_stack body_stack = {NULL, 0};
@@ -3696,14 +3695,6 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     r->base = rg->base;
     s->u.try_.body = upy_vec_stmts(&body);
     *next = follow;
-    /* (Room for the try and the rest at once: in a body of n tries each
-     * try's rest is emitted again into its parent's, n^2 / 2 pushes, and
-     * growing `out` by doubling copied and cleared each rest's arrays
-     * again: half the cost of 800 `try: ... except E: break` in a while.
-     * upy_vec_reserve is kept out of this frame, whose size bounds how
-     * many such tries fit in REC_STACK_BUDGET.) */
-    if (upy_vec_reserve(r->arena, out, after.len + 1))
-        return rec_oom(r);
     RETURN_IF_ERROR(rec_emit(r, out, s));
     if (uncopied) {
         region rest = rec_sub_region(rg, exit, rg->end > exit ? rg->end : exit + 1,
@@ -3711,7 +3702,6 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         *next = UPY_NO_BLOCK;
         return rec_fail_region(r, exit, &rest, out);
     }
-    for (k = 0; k < after.len; k++)
-        RETURN_IF_ERROR(rec_emit(r, out, after.items[k]));
+    RETURN_IF_ERROR(rec_emit_all(r, out, &after));
     return SUCCESS;
 }
