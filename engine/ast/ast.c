@@ -3,6 +3,8 @@
  */
 #include "ast/ast.h"
 
+#include <string.h>
+
 upy_expr *upy_expr_new(upy_arena *arena, upy_expr_kind kind) {
     upy_expr *e = upy_arena_alloc(arena, sizeof *e);
     if (e)
@@ -56,6 +58,27 @@ void upy_stmt_each_list(upy_stmt *s, upy_list_visit visit, void *arg) {
     default:
         break;
     }
+}
+
+/* (Not inlined: rec_try calls it, whose frame, repeated for each try of a
+ * body in the rest of the one before, bounds how many tries fit in the
+ * structurer's stack budget.) */
+__attribute__((noinline)) int upy_vec_reserve(upy_arena *arena,
+                                              upy_ptr_vec *vec, uint32_t more) {
+    void **grown;
+    if (more <= vec->cap - vec->len)
+        return 0;
+    if (more > UINT32_MAX - vec->len)
+        return -1;
+    grown = upy_arena_array_uncleared(arena, (size_t)vec->len + more,
+                                      sizeof *grown);
+    if (!grown)
+        return -1;
+    if (vec->len)
+        memcpy(grown, vec->items, vec->len * sizeof *grown);
+    vec->items = grown;
+    vec->cap = vec->len + more;
+    return 0;
 }
 
 int upy_vec_push(upy_arena *arena, upy_ptr_vec *vec, void *p) {

@@ -527,6 +527,11 @@ typedef struct upy_ptr_vec {
     uint32_t cap;
 } upy_ptr_vec;
 
+/* Makes room for `more` items past len at once (a known count of pushes
+ * to come, without the copies of doubling); 0, or -1 when the arena is
+ * exhausted. */
+int upy_vec_reserve(upy_arena *arena, upy_ptr_vec *vec, uint32_t more);
+
 /* Appends p; returns 0, or -1 when the arena is exhausted. */
 int upy_vec_push(upy_arena *arena, upy_ptr_vec *vec, void *p);
 

@@ -527,6 +527,9 @@ upy_stmt *rec_stmt(rec *r, upy_stmt_kind kind);
 /* The statement's code starts at instruction `start`. */
 void rec_set_start(const rec *r, upy_stmt *s, uint32_t start);
 int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s);
+/* rec_emit of each statement of `stmts`, in order (a try's rest, emitted
+ * again after the try). */
+int rec_emit_all(rec *r, upy_ptr_vec *out, const upy_ptr_vec *stmts);
 int rec_oom(rec *r);
 /* Emits the instructions [from, to) as an unrecovered region. */
 void rec_unrecovered(rec *r, upy_ptr_vec *out, uint32_t from, uint32_t to,

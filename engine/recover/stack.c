@@ -204,3 +204,33 @@ int rec_emit(rec *r, upy_ptr_vec *out, upy_stmt *s) {
         return rec_oom(r);
     return SUCCESS;
 }
+
+/* Where no value of this frame is on the stack, no multiple store is under
+ * way and every placeholder has its comment, rec_emit of a statement is its
+ * push (none for an expression statement spilled already): nothing waits
+ * to go before it (rec_del_passes_waiting, rec_spill find nothing).  Then
+ * the statements are copied without the per-statement checks, which were
+ * a quarter of the cost of 800 `try: ... except E: break` in a while:
+ * each try's rest is emitted again into the rest of the try before it,
+ * n^2 / 2 statements for n tries.  (Not inlined into rec_try, whose
+ * frame bounds how many tries fit in REC_STACK_BUDGET.) */
+__attribute__((noinline)) int rec_emit_all(rec *r, upy_ptr_vec *out,
+                                           const upy_ptr_vec *stmts) {
+    uint32_t k;
+    /* (Room for them at once: growing `out` by doubling copied and
+     * cleared each try's rest again, half the cost of the tries above.) */
+    if (upy_vec_reserve(r->arena, out, stmts->len))
+        return rec_oom(r);
+    if (r->sp > r->base || r->multi.len ||
+        r->placeholders > r->placeholders_marked) {
+        for (k = 0; k < stmts->len; k++)
+            RETURN_IF_ERROR(rec_emit(r, out, stmts->items[k]));
+        return SUCCESS;
+    }
+    for (k = 0; k < stmts->len; k++) {
+        upy_stmt *s = stmts->items[k];
+        if (s->kind != UPY_S_EXPR || !rec_is_spilled(s->u.expr))
+            out->items[out->len++] = s;
+    }
+    return SUCCESS;
+}

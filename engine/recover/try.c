@@ -1374,8 +1374,12 @@ static int move_to_else(rec *r, upy_ptr_vec *after, uint32_t n_else,
         if (upy_vec_push(r->arena, orelse, after->items[k]))
             return rec_oom(r);
     if (n_else) { /* (items is NULL when the rest is empty) */
+        /* (The room left shrinks too: a push into after, the copy of the
+         * code after the try put back, wrote past its array when the
+         * else part took all of it and the array was full.) */
         after->items += n_else;
         after->len -= n_else;
+        after->cap -= n_else;
     }
     return SUCCESS;
 }
@@ -3368,7 +3372,6 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     uint32_t exit_at = 0;
     upy_ptr_vec body = {0}, orelse = {0}, finalbody = {0}, after = {0};
     region body_rg;
-    uint32_t k;
     upy_stmt *s = rec_stmt(r, UPY_S_TRY);
     int kept = r->sp > handler_depth(r, h);
     kept_stack body_stack = {NULL, 0};
@@ -3690,7 +3693,6 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         *next = UPY_NO_BLOCK;
         return rec_fail_region(r, exit, &rest, out);
     }
-    for (k = 0; k < after.len; k++)
-        RETURN_IF_ERROR(rec_emit(r, out, after.items[k]));
+    RETURN_IF_ERROR(rec_emit_all(r, out, &after));
     return SUCCESS;
 }
