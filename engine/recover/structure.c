@@ -6287,10 +6287,21 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
         case N_POP_JUMP_IF: {
             rec_cond c;
             uint32_t values = r->sp - rg->base;
+            /* The stack under the test's value, which a value the test
+             * chooses (a conditional expression) stands above where the
+             * ways join. */
+            int32_t under = (int32_t)r->sp - 1;
             /* A chained comparison in a test keeps its middle operand under
-             * the test: still a statement-level condition. */
-            if (values == 2 && chain_pending(r))
+             * the test: still a statement-level condition.  Where the ways
+             * join past the chain's next link and cleanup, which hold that
+             * operand, it is no part of the stack under the test either:
+             * `t = a if lo <= a <= hi else b` (a `while True:` body that
+             * only leaves through the next link joins there). */
+            if (values == 2 && chain_pending(r)) {
                 values = 1;
+                if (bb->ipdom != bb->next && bb->ipdom != bb->jump)
+                    under--;
+            }
             if (values > 1 &&
                 (rec_spilled_below(r, rg->base, r->sp - 1) || r->multi.len)) {
                 /* Values kept across statements wait under the test (see
@@ -6302,7 +6313,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             }
             if (values > 1 ||
                 (bb->ipdom != UPY_NO_BLOCK &&
-                 blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1) ||
+                 blk(r, bb->ipdom)->depth_in > under) ||
                 (values == 1 && is_returned_ifexp(r, b, rg))) {
                 rec_resume way;
                 RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &way, out));
