@@ -2129,6 +2129,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     upy_expr *test = c->test;
     int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
     int32_t way_out = UPY_NO_BLOCK, pass_jump, tail_end, tb, then_exit;
+    uint32_t then_sp;
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
     sval *saved = NULL;
@@ -2271,7 +2272,14 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     then_rg.falls_to_loop =
         els_end == UPY_NO_BLOCK && !saved &&
         then_goes_to_loop(r, c, rg, on_true, on_false, then_end);
+    then_sp = r->sp;
     RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body, &then_exit));
+    /* A then part that runs on with a value left on the stack was the
+     * first value of a conditional expression the test missed: read as a
+     * statement, that value would be lost (a chained comparison as the
+     * test hid one so until stop 34): not recovered. */
+    if (then_exit != UPY_NO_BLOCK && r->sp > then_sp)
+        return rec_fail_region(r, c->first, rg, out);
     if (saved) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, way_out);
         memcpy(r->stack, saved, sp * sizeof *saved);

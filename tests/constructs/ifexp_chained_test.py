@@ -46,3 +46,23 @@ def chain_test_ends_while_true_body(random):
             continue
         if u1 > 0.5:
             return u1
+
+
+def returned_through_finally_in_with(self, ctx, kwargs):
+    """3.11: the returned value, kept on the stack across the finally
+    copy, was lost: `if not done(): return f(kwargs)` printed as `if not
+    done(): pass` (s3transfer tasks.Task.__call__); marked now, as a then
+    part that runs on with a value left."""
+    with ctx:
+        try:
+            self.wait()
+            kwargs = self.get_kwargs()
+            if not self.done():
+                return self.execute(kwargs)
+        except Exception as e:
+            self.log(e)
+        finally:
+            for cb in self.callbacks:
+                cb()
+            if self.is_final:
+                self.announce()
