@@ -2129,6 +2129,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     upy_expr *test = c->test;
     int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
     int32_t way_out = UPY_NO_BLOCK, pass_jump, tail_end, tb, then_exit;
+    uint32_t then_sp;
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
     sval *saved = NULL;
@@ -2271,7 +2272,14 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     then_rg.falls_to_loop =
         els_end == UPY_NO_BLOCK && !saved &&
         then_goes_to_loop(r, c, rg, on_true, on_false, then_end);
+    then_sp = r->sp;
     RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body, &then_exit));
+    /* A then part that runs on with a value left on the stack was the
+     * first value of a conditional expression the test missed: read as a
+     * statement, that value would be lost (a chained comparison as the
+     * test hid one so until stop 34): not recovered. */
+    if (then_exit != UPY_NO_BLOCK && r->sp > then_sp)
+        return rec_fail_region(r, c->first, rg, out);
     if (saved) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, way_out);
         memcpy(r->stack, saved, sp * sizeof *saved);
@@ -6287,10 +6295,21 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
         case N_POP_JUMP_IF: {
             rec_cond c;
             uint32_t values = r->sp - rg->base;
+            /* The stack under the test's value, which a value the test
+             * chooses (a conditional expression) stands above where the
+             * ways join. */
+            int32_t under = (int32_t)r->sp - 1;
             /* A chained comparison in a test keeps its middle operand under
-             * the test: still a statement-level condition. */
-            if (values == 2 && chain_pending(r))
+             * the test: still a statement-level condition.  Where the ways
+             * join past the chain's next link and cleanup, which hold that
+             * operand, it is no part of the stack under the test either:
+             * `t = a if lo <= a <= hi else b` (a `while True:` body that
+             * only leaves through the next link joins there). */
+            if (values == 2 && chain_pending(r)) {
                 values = 1;
+                if (bb->ipdom != bb->next && bb->ipdom != bb->jump)
+                    under--;
+            }
             if (values > 1 &&
                 (rec_spilled_below(r, rg->base, r->sp - 1) || r->multi.len)) {
                 /* Values kept across statements wait under the test (see
@@ -6302,7 +6321,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             }
             if (values > 1 ||
                 (bb->ipdom != UPY_NO_BLOCK &&
-                 blk(r, bb->ipdom)->depth_in > (int32_t)r->sp - 1) ||
+                 blk(r, bb->ipdom)->depth_in > under) ||
                 (values == 1 && is_returned_ifexp(r, b, rg))) {
                 rec_resume way;
                 RETURN_IF_ERROR(rec_cond_expr(r, b, rg, &way, out));
