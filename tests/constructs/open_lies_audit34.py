@@ -115,3 +115,21 @@ def loop_try_return_in_handler_with_finally_if(hooks, m, c):
     finally:
         if c:
             h()
+
+
+def elif_chain_continue_in_while(args, ops):
+    """3.8/3.9: the `ops.append(2)` way has no continue in the output and
+    runs on into `if a.is_Pow` (sympy function.count_ops)."""
+    while args:
+        a = args.pop()
+        if a.is_Rational:
+            ops.append(1)
+        elif a.is_Add:
+            if a.n == 1:
+                ops.append(2)
+            elif a.neg:
+                ops.append(3)
+            continue
+        if a.is_Pow:
+            ops.append(4)
+    return ops
