@@ -2875,10 +2875,15 @@ static int structure_for(rec *r, int32_t header, const region *rg,
     if (exit == UPY_NO_BLOCK ||
         (exit > rg->end && !unprotected_exits(r, rg->end, exit, rg)))
         exit = rg->end;
-    brk = break_target(r, body_start, exit, rg, &far);
-    clause_end =
-        breaks_past_clause_end(r, header, body_start, exit, rg, 1, &brk, &far);
-    ends_finally = brk == exit && far == UPY_NO_BLOCK &&
+    /* (A comprehension has no break: its loop ends at its exit, whatever
+     * the jumps of the code around it, as those of an except clause
+     * inlined into a loop, look like.) */
+    far = UPY_NO_BLOCK;
+    brk = inlined ? exit : break_target(r, body_start, exit, rg, &far);
+    clause_end = inlined ? UPY_NO_BLOCK
+                         : breaks_past_clause_end(r, header, body_start, exit,
+                                                  rg, 1, &brk, &far);
+    ends_finally = !inlined && brk == exit && far == UPY_NO_BLOCK &&
                    breaks_end_finally(r, body_start, exit, rg);
     if (ends_finally)
         brk = rg->end;

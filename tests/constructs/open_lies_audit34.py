@@ -1,0 +1,135 @@
+"""Lies (output that runs differently, unmarked) found by audit34 on a fresh
+real-world corpus (astroid, hypothesis, sqlalchemy, babel 2026 releases),
+reduced; the open ones are listed as UNMARKED LIE in the known lists."""
+
+
+def inlined_comprehension_in_loop_handler(xs, out):
+    """3.12/3.13 printed the handler as `continue`: the loop of the
+    comprehension inlined there took the outer loop's breaks for its own
+    and ended past the handler (hypothesis _array_helpers)."""
+    for x in xs:
+        try:
+            f()
+        except E:
+            a = [n for n in out]
+            g(a)
+
+
+def ternary_chained_compare_store(xs, lo, hi, f):
+    """The true arm's value of a conditional expression tested by a chained
+    comparison is lost: `if lo <= a <= hi: pass` / `else: t = ...`
+    (hypothesis statistics.stdtrit)."""
+    t = 0
+    for _ in xs:
+        if f == 0.0:
+            t = 1
+        else:
+            a = t - f
+            t = a if lo <= a <= hi else 0.5 * (lo + hi)
+        if hi - lo < 1:
+            break
+    return t
+
+
+def multiline_ternary_true_arm_in_or(a, x, s, c):
+    """The folded `else True` arm keeps a NOP for its line: the test reads
+    as nested ifs whose (x in c, not c) way falls off without the return
+    (sqlalchemy decl_base._get_immediate_cls_attr)."""
+    if a and (x is c
+        or (
+            (x in c if s else True)
+            and not c
+        )
+    ):
+        return x
+
+
+def loop_returning_in_try_after_same_return(m):
+    """The for loop (its body always returns) vanishes: `try: pass`
+    (astroid bases._infer_method_result_truth)."""
+    if m:
+        if m:
+            return U
+        try:
+            for v in m:
+                return v
+        except E:
+            pass
+    return U
+
+
+def try_return_then_else_try_return(a):
+    """The else part is printed after the if: 3.12 lays the handlers out
+    cold, so the then part ends in a return (babel dates.get_timezone)."""
+    if a:
+        try:
+            return f(a)
+        except E:
+            x = 1
+    else:
+        try:
+            return g(a)
+        except F:
+            x = 2
+    raise L(a, x)
+
+
+def try_else_if_try_return_else_return(c, k):
+    """The else part `c[k] = 0; return 0` is printed after the second try,
+    where the source goes on to the code after the try statement
+    (hypothesis engine.cached_test_function)."""
+    try:
+        d = f()
+    except P:
+        pass
+    else:
+        if d > 1:
+            try:
+                return c[k]
+            except KeyError:
+                pass
+        else:
+            c[k] = 0
+            return 0
+        try:
+            return c[k]
+        except KeyError:
+            pass
+    x = g()
+    h(x)
+    return x.r()
+
+
+def loop_try_return_in_handler_with_finally_if(hooks, m, c):
+    """The loop's inner try is dropped: `for hook in hooks: return
+    hook(m)` (astroid manager.ast_from_module_name)."""
+    try:
+        return g(m)
+    except E as e:
+        for hook in hooks:
+            try:
+                return hook(m)
+            except E:
+                pass
+        raise e
+    finally:
+        if c:
+            h()
+
+
+def elif_chain_continue_in_while(args, ops):
+    """3.8/3.9: the `ops.append(2)` way has no continue in the output and
+    runs on into `if a.is_Pow` (sympy function.count_ops)."""
+    while args:
+        a = args.pop()
+        if a.is_Rational:
+            ops.append(1)
+        elif a.is_Add:
+            if a.n == 1:
+                ops.append(2)
+            elif a.neg:
+                ops.append(3)
+            continue
+        if a.is_Pow:
+            ops.append(4)
+    return ops
