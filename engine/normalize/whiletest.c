@@ -398,11 +398,13 @@ static uint32_t ways_to_copy(const whiletest *w, const while_loop *lp) {
  * reaches (before the jump back it replaces, if any): peephole.c threaded
  * the if's test through it, which unthread.c did not undo.  The loop
  * stays as it is, read as a body whose if ends in `continue`, and a
- * `break`, which compile the same. */
+ * `break`, which compile the same.  (A break that code runs into is no
+ * such break: `while q: w = q.pop()` / `if not w.done(): w.set(); break`,
+ * stdlib asyncio/queues.py _wakeup_next, gets the copy as in 3.10.) */
 static int ends_in_dead_break(const whiletest *w, const while_loop *lp) {
     uint32_t b = lp->end - 1 - lp->replaces;
     return b >= lp->body && ins(w, b)->op == N_JUMP &&
-           ins(w, b)->target == lp->fails_to && w->from_min[b] < 0;
+           ins(w, b)->target == lp->fails_to && !is_reached(w, b);
 }
 
 /* Whether the body of loop lp ends in a written `continue`, the jump back
