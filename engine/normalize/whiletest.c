@@ -364,9 +364,13 @@ static int ran_off_end(const whiletest *w, const while_loop *lp, uint32_t j) {
      * `continue`: unthread.c may have aimed another branch's own break at
      * that one, which would read as the join of the if.  Example (3.8,
      * pyparsing reduce_operators): `if a: break` / `if b: g()` / `else:
-     * break` ending a while body.) */
+     * break` ending a while body.  A break that only the if's test
+     * reaches is that else part alone, and the jump goes to the copy as
+     * in 3.10: stdlib pydoc locate, `while n < len(parts): m = f(n)` /
+     * `if m: module, n = m, n + 1` / `else: break`.) */
     if (in->op == N_JUMP && j + 1 < lp->end && ins(w, j + 1)->op == N_JUMP &&
-        ins(w, j + 1)->target != (int32_t)lp->head)
+        ins(w, j + 1)->target != (int32_t)lp->head &&
+        !(w->from_min[j + 1] >= 0 && w->from_min[j + 1] == w->from_max[j + 1]))
         return 0;
     /* (A test threaded through the `continue` its statement runs into
      * keeps its jump too: boltons remap, `if trace: print(..)` +
@@ -398,11 +402,13 @@ static uint32_t ways_to_copy(const whiletest *w, const while_loop *lp) {
  * reaches (before the jump back it replaces, if any): peephole.c threaded
  * the if's test through it, which unthread.c did not undo.  The loop
  * stays as it is, read as a body whose if ends in `continue`, and a
- * `break`, which compile the same. */
+ * `break`, which compile the same.  (A break that code runs into is no
+ * such break: `while q: w = q.pop()` / `if not w.done(): w.set(); break`,
+ * stdlib asyncio/queues.py _wakeup_next, gets the copy as in 3.10.) */
 static int ends_in_dead_break(const whiletest *w, const while_loop *lp) {
     uint32_t b = lp->end - 1 - lp->replaces;
     return b >= lp->body && ins(w, b)->op == N_JUMP &&
-           ins(w, b)->target == lp->fails_to && w->from_min[b] < 0;
+           ins(w, b)->target == lp->fails_to && !is_reached(w, b);
 }
 
 /* Whether the body of loop lp ends in a written `continue`, the jump back
