@@ -680,7 +680,8 @@ int32_t rec_finally_cleanup(const rec *r, uint32_t end);
 /* Whether instruction i of a finally body ending at `end` (its RERAISE,
  * or its cleanup where it never runs off its end: rec_finally_cleanup)
  * ends a branch that ends the body early: a RERAISE of its own, a copy of
- * that at the end (the compiler copies that small exit block). */
+ * that at the end (the compiler copies that small exit block).  `end` 0
+ * is no finally body (region.finally_end outside one): no. */
 int rec_ends_finally_early(const rec *r, uint32_t i, uint32_t end);
 /* Whether block b ends in the jump back to the header of a loop in the
  * blocks [from, b]: the end of the body of a loop in a copy of a finally

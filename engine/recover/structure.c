@@ -1052,15 +1052,9 @@ int32_t rec_finally_cleanup(const rec *r, uint32_t end) {
 }
 
 int rec_ends_finally_early(const rec *r, uint32_t i, uint32_t end) {
-    return i != end && end < r->ncode.count && ins(r, i)->op == N_RERAISE &&
-           ins(r, i)->arg == 0 &&
+    return end && i != end && end < r->ncode.count &&
+           ins(r, i)->op == N_RERAISE && ins(r, i)->arg == 0 &&
            ins(r, i)->handler == rec_finally_cleanup(r, end);
-}
-
-/* Whether instruction i is a copy of the RERAISE ending the finally body
- * region rg is in: the end of a branch that ends that body early. */
-static int is_finally_exit(const rec *r, const region *rg, uint32_t i) {
-    return rg->finally_end && rec_ends_finally_early(r, i, rg->finally_end);
 }
 
 /* Whether the loop [start, exit) in region rg, whose exit is not the end
@@ -1079,21 +1073,22 @@ static int breaks_end_finally(const rec *r, int32_t start, int32_t exit,
     int32_t b;
     if (!rg->finally_end || exit >= rg->end ||
         blk(r, exit)->start == rg->finally_end ||
-        is_finally_exit(r, rg, blk(r, exit)->start))
+        rec_ends_finally_early(r, blk(r, exit)->start, rg->finally_end))
         return 0;
     for (b = start; b < exit; b++)
-        if (is_finally_exit(r, rg, blk(r, b)->end - 1))
+        if (rec_ends_finally_early(r, blk(r, b)->end - 1, rg->finally_end))
             return 1;
     return 0;
 }
 
 /* Whether the then part [then_start, else_start) of an if ends the
- * finally body early (see is_finally_exit): its last block does, and so
+ * finally body early (see rec_ends_finally_early): its last block does, and so
  * the rest of the region is the else part. */
 static int ends_finally(const rec *r, int32_t then_start, int32_t else_start,
                         const region *rg) {
     return else_start > then_start &&
-           is_finally_exit(r, rg, blk(r, else_start - 1)->end - 1);
+           rec_ends_finally_early(r, blk(r, else_start - 1)->end - 1,
+                                  rg->finally_end);
 }
 
 static int falls_to_loop(const rec *r, const region *rg);
@@ -3405,18 +3400,6 @@ uint32_t rec_copy_size(const rec *r, uint32_t from, uint32_t to) {
     return n;
 }
 
-/* Whether instruction targets a and b lead to the same place: the same
- * instruction, or the starts of copies of one small exit block
- * (rec_copies_of_exit: the top and bottom tests of a while loop at the
- * end of a function can each leave to a copy). */
-static int same_exit(const rec *r, int32_t a, int32_t b) {
-    int32_t ab = r->cfg.block_of[a], bb = r->cfg.block_of[b];
-    if (a == b)
-        return 1;
-    return blk(r, ab)->start == (uint32_t)a &&
-           blk(r, bb)->start == (uint32_t)b && rec_copies_of_exit(r, ab, bb);
-}
-
 /* The copy `copy` of the exit block of the loop whose blocks (its test's
  * first on) are [first, last], which the loop's tests also leave to (a
  * chained comparison's last link, and its cleanup in the copy of the test
@@ -3444,7 +3427,9 @@ static void drop_exit_copy(rec *r, int32_t copy, int32_t first,
 }
 
 /* rec_same_code() for a test and its copy: jumps may leave to copies of
- * one exit block. */
+ * one exit block (rec_copies_of_exit, of the blocks the targets start:
+ * the top and bottom tests of a while loop at the end of a function can
+ * each leave to a copy). */
 static int same_test_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
     uint32_t k;
     for (k = 0; k < n; k++) {
@@ -3454,7 +3439,8 @@ static int same_test_code(const rec *r, uint32_t a, uint32_t b, uint32_t n) {
         if (!rec_same_code(r, a + k, b + k, 1) &&
             !(x->op == y->op && x->arg == y->arg && x->obj == y->obj &&
               x->flags == y->flags && x->target >= 0 && y->target >= 0 &&
-              (same_exit(r, x->target, y->target) ||
+              (rec_copies_of_exit(r, r->cfg.block_of[x->target],
+                                  r->cfg.block_of[y->target]) ||
                (ins(r, (uint32_t)x->target)->op == N_POP_TOP &&
                 ins(r, (uint32_t)y->target)->op == N_POP_TOP))))
             return 0;
@@ -3847,8 +3833,7 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
      * can lie past the end of the region (after the else part of an if the
      * loop ends). */
     if (anchor > exit && exit < (int32_t)r->cfg.count &&
-        same_exit(r, (int32_t)blk(r, exit)->start,
-                  (int32_t)blk(r, anchor)->start)) {
+        rec_copies_of_exit(r, exit, anchor)) {
         copy = anchor;
         anchor = exit;
     }
@@ -5094,14 +5079,14 @@ static int is_break_copy(const rec *r, const upy_block *bb, uint32_t ret,
  * iterator) in place of the jump; it is a statement of its own. */
 static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
     uint32_t exit;
-    if (!is_finally_exit(r, rg, i) || rg->brk == UPY_NO_BLOCK ||
-        rg->brk >= (int32_t)r->cfg.count ||
+    if (!rec_ends_finally_early(r, i, rg->finally_end) ||
+        rg->brk == UPY_NO_BLOCK || rg->brk >= (int32_t)r->cfg.count ||
         (i != r->stmt_start && !(in_for_loop(r, rg) && i == r->stmt_start + 1 &&
                                  ins(r, r->stmt_start)->op == N_POP_TOP)))
         return 0;
     exit = blk(r, rg->brk)->start;
     return rg->brk_ends_finally || exit == rg->finally_end ||
-           is_finally_exit(r, rg, exit);
+           rec_ends_finally_early(r, exit, rg->finally_end);
 }
 
 /* The most instructions looked at from a loop's exit for the return its
@@ -6275,7 +6260,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             /* (A copy of the end of the finally body in a loop of that
              * body not read as its break: ending the region there would
              * drop the break.) */
-            if (is_finally_exit(r, rg, (uint32_t)stop) &&
+            if (rec_ends_finally_early(r, (uint32_t)stop, rg->finally_end) &&
                 rg->loop != UPY_NO_BLOCK && rg->loop >= rg->finally_start)
                 return rec_fail_region(r, b, rg, out);
             return SUCCESS;
