@@ -291,14 +291,21 @@ void rec_else_before_dead_code(const rec *r, upy_stmt_list *body) {
  *         pass                   5  LOAD_CONST None; 6 RETURN
  *
  * So a then part whose last block ends in a jump to the instruction right
- * after it, where the test's false way goes too, had an else part: `pass`. */
+ * after it, where the test's false way goes too, had an else part: `pass`
+ * (upy_layout.keeps_jump_to_next). */
 int rec_jumps_over_empty_else(const rec *r, int32_t then_end, int32_t join) {
     const upy_block *last;
     uint32_t j;
-    if (then_end <= 0 || join == UPY_NO_BLOCK || join >= (int32_t)r->cfg.count)
+    if (!r->ncode.layout->keeps_jump_to_next || then_end <= 0 ||
+        join == UPY_NO_BLOCK || join >= (int32_t)r->cfg.count)
         return 0;
     last = blk(r, then_end - 1);
     j = last->end - 1;
+    /* (Not the cleanup of a chained comparison, `POP_TOP; JUMP_FORWARD 0`
+     * after the then part, which only the test's jump reaches.) */
+    if (last->end - last->start == 2 && ins(r, last->start)->op == N_POP_TOP &&
+        last->start > 0 && !upy_nin_falls_through(ins(r, last->start - 1)))
+        return 0;
     return ins(r, j)->op == N_JUMP && ins(r, j)->target == (int32_t)j + 1 &&
            blk(r, join)->start == j + 1;
 }
