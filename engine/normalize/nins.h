@@ -317,6 +317,12 @@ typedef struct upy_layout {
      * in its basic block only; 3.10+ drop every unreachable block
      * (compile.c mark_reachable; recover/deadelse.c). */
     uint8_t keeps_unreachable_ends;
+    /* 3.8-3.9 keep a jump to the next instruction: compile.c compiler_if's
+     * jump over an else part that compiles to nothing (`else: pass`),
+     * which peephole.c leaves; 3.10+ drop it (optimize_cfg).  Elsewhere
+     * (3.12's break out of a loop laid out right before the code after
+     * the if) such a jump is no else part (recover/deadelse.c). */
+    uint8_t keeps_jump_to_next;
     /* 3.10-3.11 keep True in co_consts for every `while True`, one whose
      * loop never ends too (compile.c adds the constant before it folds
      * the test away); 3.12+ do not, and 3.8-3.9 never test a constant

@@ -278,3 +278,34 @@ void rec_else_before_dead_code(const rec *r, upy_stmt_list *body) {
         }
     }
 }
+
+/* An else part whose statements compile to nothing (`else: pass`, a
+ * constant expression) still gets the jump over it: 3.8-3.9's compile.c
+ * compiler_if puts a JUMP_FORWARD after the body whatever the else part
+ * holds, and peephole.c keeps a jump to the next instruction (3.10's
+ * optimize_cfg drops it).  Worked example (3.8):
+ *
+ *     if c:                      0  LOAD c; 1 POP_JUMP_IF_FALSE -> 4
+ *         x                      2  LOAD x; 3 POP_TOP
+ *     else:                      4  JUMP_FORWARD -> 5
+ *         pass                   5  LOAD_CONST None; 6 RETURN
+ *
+ * So a then part whose last block ends in a jump to the instruction right
+ * after it, where the test's false way goes too, had an else part: `pass`
+ * (upy_layout.keeps_jump_to_next). */
+int rec_jumps_over_empty_else(const rec *r, int32_t then_end, int32_t join) {
+    const upy_block *last;
+    uint32_t j;
+    if (!r->ncode.layout->keeps_jump_to_next || then_end <= 0 ||
+        join == UPY_NO_BLOCK || join >= (int32_t)r->cfg.count)
+        return 0;
+    last = blk(r, then_end - 1);
+    j = last->end - 1;
+    /* (Not the cleanup of a chained comparison, `POP_TOP; JUMP_FORWARD 0`
+     * after the then part, which only the test's jump reaches.) */
+    if (last->end - last->start == 2 && ins(r, last->start)->op == N_POP_TOP &&
+        last->start > 0 && !upy_nin_falls_through(ins(r, last->start - 1)))
+        return 0;
+    return ins(r, j)->op == N_JUMP && ins(r, j)->target == (int32_t)j + 1 &&
+           blk(r, join)->start == j + 1;
+}

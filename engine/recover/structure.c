@@ -2364,6 +2364,11 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = UPY_NO_BLOCK;
     } else {
         *next = on_false;
+        /* (An else part that compiles to nothing: `else: pass`.) */
+        if (on_false == then_end &&
+            rec_jumps_over_empty_else(r, then_end, on_false) &&
+            emit_simple(r, &orelse, UPY_S_PASS))
+            return ERROR;
     }
     /* An if / else ending the loop body: its then part's with runs off
      * to the end (see ends_in_with_off_to_loop), with no continue. */
