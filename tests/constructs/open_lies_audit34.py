@@ -15,22 +15,6 @@ def inlined_comprehension_in_loop_handler(xs, out):
             g(a)
 
 
-def ternary_chained_compare_store(xs, lo, hi, f):
-    """The true arm's value of a conditional expression tested by a chained
-    comparison is lost: `if lo <= a <= hi: pass` / `else: t = ...`
-    (hypothesis statistics.stdtrit)."""
-    t = 0
-    for _ in xs:
-        if f == 0.0:
-            t = 1
-        else:
-            a = t - f
-            t = a if lo <= a <= hi else 0.5 * (lo + hi)
-        if hi - lo < 1:
-            break
-    return t
-
-
 def multiline_ternary_true_arm_in_or(a, x, s, c):
     """The folded `else True` arm keeps a NOP for its line: the test reads
     as nested ifs whose (x in c, not c) way falls off without the return
