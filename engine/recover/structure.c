@@ -2362,6 +2362,18 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
             return rec_fail_region(r, c->first, rg, out);
         RETURN_IF_ERROR(else_back_to_loop(r, on_false, rg, &body, &orelse));
         *next = UPY_NO_BLOCK;
+    } else if (then_exit != UPY_NO_BLOCK && then_exit > on_false &&
+               inside(rg, then_exit) &&
+               !rec_is_lone(r, blk(r, on_false), N_JUMP) &&
+               !rec_copies_of_exit(r, then_exit, on_false)) {
+        /* The then part goes on past where the test's false way goes, and
+         * not to a copy of it: the code between is an else part whose end
+         * no jump shows, as where 3.12+ lays the then part's handlers out
+         * cold and the then part ends in a return (`if a: try: return
+         * f(a) / except E: x = 1` / `else: try: return g(a) / except F:
+         * x = 2` + `raise L(a, x)`; babel dates.get_timezone).  Read as
+         * code after the if, it ran after the then part: not recovered. */
+        return rec_fail_region(r, c->first, rg, out);
     } else {
         *next = on_false;
         /* (An else part that compiles to nothing: `else: pass`.) */
