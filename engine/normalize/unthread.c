@@ -311,6 +311,30 @@ static int same_handler(const upy_ncode *code, const uint8_t *reached,
            (!reached[d] && code->ins[d].handler < 0);
 }
 
+/* Whether the code right after the dead jump d is the jump the body
+ * before d ends in, with its target: the loop's jump back that ends a
+ * loop body, where an if / else ending it joins, so a test in the body
+ * that goes there goes past the else part d.  Worked example (3.8,
+ * stdlib idlelib pyparse Parser.find_good_parse_start):
+ *
+ *     while 1:                  0  m = g(code, i)
+ *         m = g(code, i)       12  POP_JUMP_IF_FALSE 44  was 40
+ *         if m:                   ...
+ *             if not f(s):     32  POP_JUMP_IF_TRUE 42
+ *                 pos = s      38  JUMP_ABSOLUTE 0
+ *         else:
+ *             break            40  JUMP_ABSOLUTE 44  (unreachable)
+ *                              42  JUMP_ABSOLUTE 0
+ *     return pos               44
+ *
+ * Left threaded, the test left the loop where the body ends, and the
+ * break was lost: the loop never ended. */
+static int joins_past_else(const upy_ncode *code, uint32_t d) {
+    return d + 1 < code->count && code->ins[d - 1].op == N_JUMP &&
+           code->ins[d + 1].op == N_JUMP &&
+           code->ins[d + 1].target == code->ins[d - 1].target;
+}
+
 /* Whether the code from i + 1 to jump d - 1 can be the body of the if
  * that tests at i, d its else part: it ends in a jump, a return or a
  * raise (not the reraise of a handler's cleanup), and no test in it goes
@@ -323,6 +347,8 @@ static int ends_if_body(const upy_ncode *code, uint32_t i, uint32_t d) {
     uint32_t k;
     if (last != N_JUMP && last != N_RETURN && last != N_RAISE)
         return 0;
+    if (joins_past_else(code, d))
+        return 1;
     for (k = i + 1; k < d; k++)
         if ((code->ins[k].op == N_POP_JUMP_IF ||
              code->ins[k].op == N_JUMP_IF_OR_POP ||

@@ -121,3 +121,19 @@ def inner_while_or_break(adv, tp, v):
         else:
             break
     return 1
+
+
+def else_break_after_inner_if(code, i, pos, s_in):
+    """3.8 / 3.9: the inner if's test goes to the loop's jump back after
+    the dead `else: break`; the outer test, threaded through that break to
+    the loop's end, was left so and the break was lost: the loop never
+    ended (stdlib idlelib pyparse Parser.find_good_parse_start)."""
+    while 1:
+        m = g(code, i)
+        if m:
+            s, i = m.span()
+            if not s_in(s):
+                pos = s
+        else:
+            break
+    return pos
