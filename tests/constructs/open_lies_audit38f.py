@@ -1,0 +1,79 @@
+"""Unmarked lies on 3.8 / 3.9 found by audit38f (stop 34) reading the
+functions of the stdlib and the real-world corpus that differ with no mark;
+open, listed as UNMARKED LIE in the known lists."""
+
+
+def try_handlers_then_break(self):
+    """tarfile TarFile.next (3.8 / 3.9): the break after the try is
+    printed in the first handler only; after a try body that succeeds the
+    loop runs on."""
+    while 1:
+        try:
+            tarinfo = self.tarinfo.fromtarfile(self)
+        except EOFHeaderError as e:
+                continue
+        except InvalidHeaderError as e:
+            if self.ignore_zeros:
+                self.offset += BLOCKSIZE
+                continue
+            elif self.offset == 0:
+                raise ReadError(str(e))
+        except EmptyHeaderError:
+            if self.offset == 0:
+                raise ReadError("empty file")
+        except TruncatedHeaderError as e:
+            if self.offset == 0:
+                raise ReadError(str(e))
+        except SubsequentHeaderError as e:
+            raise ReadError(str(e))
+        break
+
+
+def or_chain_test_past_extended_arg(ns, a, b, c, e, g):
+    """networkx triadic_census (3.8 / 3.9): `if a or (b < w < c and e):`
+    in a function long enough for EXTENDED_ARG jumps prints as `if not a:
+    (if b < w < c: if not e: continue) else: BODY`: BODY skipped when a is
+    false and the chained part true."""
+    g(0, 0, 0)
+    g(1, 1, 1)
+    g(2, 2, 2)
+    g(3, 3, 3)
+    g(4, 4, 4)
+    g(5, 5, 5)
+    g(6, 6, 6)
+    g(7, 7, 7)
+    g(8, 8, 8)
+    g(9, 9, 9)
+    g(10, 10, 10)
+    g(11, 11, 11)
+    g(12, 12, 12)
+    g(13, 13, 13)
+    g(14, 14, 14)
+    g(15, 15, 15)
+    g(16, 16, 16)
+    g(17, 17, 17)
+    g(18, 18, 18)
+    g(19, 19, 19)
+    g(20, 20, 20)
+    g(21, 21, 21)
+    g(22, 22, 22)
+    g(23, 23, 23)
+    g(24, 24, 24)
+    g(25, 25, 25)
+    g(26, 26, 26)
+    g(27, 27, 27)
+    g(28, 28, 28)
+    g(29, 29, 29)
+    g(30, 30, 30)
+    g(31, 31, 31)
+    g(32, 32, 32)
+    g(33, 33, 33)
+    g(34, 34, 34)
+    g(35, 35, 35)
+    g(36, 36, 36)
+    g(37, 37, 37)
+    g(38, 38, 38)
+    g(39, 39, 39)
+    for w in ns:
+        if a or (b < w < c and e):
+            g(w)
