@@ -210,10 +210,20 @@ static int32_t end_after_bare_except(const upy_ncode *code,
 }
 
 /* The jump j was threaded through: one of the unreachable jumps right
- * after its try's cleanup block with j's target, or -1. */
+ * after its try's cleanup block with j's target, or -1.  The first one
+ * may be reached: where peephole.c could not thread the clauses' jumps
+ * to it (a JUMP_FORWARD whose new target needs an EXTENDED_ARG it has
+ * no room for) they still go there, and the try body's JUMP_ABSOLUTE,
+ * threaded past it, read as leaving the loop by itself (stdlib 3.8 / 3.9
+ * tarfile TarFile.next: `while True: try: ... / except ...` x5 +
+ * `break`; the break was printed in the first clause only, and after a
+ * try body that succeeded the loop ran on). */
 static int32_t threaded_through(const upy_ncode *code, const uint8_t *reached,
                                 uint32_t j) {
     uint32_t d = after_cleanup(code, j);
+    if (d > j && d < code->count && reached[d] == REACHED &&
+        code->ins[d].op == N_JUMP && code->ins[d].target == code->ins[j].target)
+        return (int32_t)d;
     for (; d > j && d < code->count && reached[d] != REACHED &&
            code->ins[d].op == N_JUMP;
          d++)

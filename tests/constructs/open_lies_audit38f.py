@@ -4,9 +4,9 @@ open, listed as UNMARKED LIE in the known lists."""
 
 
 def try_handlers_then_break(self):
-    """tarfile TarFile.next (3.8 / 3.9): the break after the try is
+    """tarfile TarFile.next (3.8 / 3.9): the break after the try was
     printed in the first handler only; after a try body that succeeds the
-    loop runs on."""
+    loop ran on.  Fixed stop 34 (runs the same, printed differently)."""
     while 1:
         try:
             tarinfo = self.tarinfo.fromtarfile(self)
