@@ -2163,6 +2163,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     rec r;
     upy_ptr_vec out = {0};
     region rg;
+    rec_resume moved_exit = {UPY_NO_BLOCK, 0};
     unpyc_status st;
     unpyc_error local;
     uint32_t k;
@@ -2191,7 +2192,6 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         r.n_hidden++;
     }
     r.resume_block = UPY_NO_BLOCK;
-    r.moved_exit = UPY_NO_BLOCK;
     /* Names are mangled with the innermost class's name, in its body and
      * in every function, lambda and comprehension nested in it. */
     r.class_name = kind == CODE_CLASS ? rec_str(co->name)
@@ -2236,6 +2236,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     rg.brk = rg.brk_threaded = rg.cont = rg.loop = UPY_NO_BLOCK;
     rg.handler = UPY_NO_BLOCK;
     rg.alt_handler = REC_NO_ALT;
+    rg.moved_exit = &moved_exit;
     if (r.cfg.count && rec_region(&r, 0, &rg, &out, NULL))
         return ERROR;
     if (r.failed)

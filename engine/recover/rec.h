@@ -144,6 +144,15 @@ typedef struct held_value {
     uint32_t id;
 } held_value;
 
+/* Where control goes on in the middle of a block: the block, and the
+ * instruction in it.  For an expression, where its value is complete;
+ * block is UPY_NO_BLOCK where nothing follows (the expression could not be
+ * recovered). */
+typedef struct rec_resume {
+    int32_t block;
+    uint32_t at;
+} rec_resume;
+
 /* The structuring context of a region: which blocks it spans, where it
  * ends and what a jump to the enclosing loop's targets means. */
 typedef struct region {
@@ -169,6 +178,12 @@ typedef struct region {
      * breaks leave it, and the compiler moved the code after it in place
      * of the break (copied a small exit into its one way in). */
     int brk_moved;
+    /* Where the innermost `while True:` (brk_moved) goes on: the code
+     * after it, found in place of one of its breaks (block UPY_NO_BLOCK
+     * until found).  The loop owns it and prints that code after itself;
+     * the walks of its body write it.  Outside such a loop, a slot of the
+     * code object's that nothing reads. */
+    rec_resume *moved_exit;
     uint32_t base; /* stack depth at statement boundaries */
     /* Blocks from here to `end` unwind a `return value` of a try body
      * (try.c): copies of exits, then the RETURN; they belong to the region
@@ -315,12 +330,6 @@ typedef struct rec {
      * target's stores, at the join of an expression). */
     int32_t resume_block;
     uint32_t resume_at;
-    /* The code after a `while True:` with no exit of its own
-     * (region.brk_moved), found where its break went: the block and the
-     * instruction it starts at, printed after the loop.  UPY_NO_BLOCK when
-     * none. */
-    int32_t moved_exit;
-    uint32_t moved_exit_at;
     /* The first instruction of the statement being evaluated. */
     uint32_t stmt_start;
     /* The instruction rec_eval is evaluating. */
@@ -589,13 +598,6 @@ int rec_spilled_below(const rec *r, uint32_t from, uint32_t to);
 int rec_mutate_copy(rec *r, sval *target, const char *method, upy_expr *arg,
                     upy_ptr_vec *out);
 
-/* Where an expression's control flow goes on: the block, and the
- * instruction in it (its value complete there).  block is UPY_NO_BLOCK
- * where nothing follows (the expression could not be recovered). */
-typedef struct rec_resume {
-    int32_t block;
-    uint32_t at;
-} rec_resume;
 /* boolexpr.c: reduces the conditional control flow of one expression
  * starting with the conditional jump ending block b; the value is left on
  * the stack, *resume is where it goes on. */

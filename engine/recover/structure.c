@@ -3316,9 +3316,8 @@ static void resume_past_clause_break(rec *r, int32_t header, int32_t brk) {
 static int structure_while_true(rec *r, int32_t header, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
     int32_t last = while_true_last(r, header, rg), exit = last + 1, brk, far, b;
-    int32_t outer_moved = r->moved_exit;
     int runs_into;
-    uint32_t outer_moved_at = r->moved_exit_at;
+    rec_resume moved_exit = {UPY_NO_BLOCK, 0};
     upy_ptr_vec body = {0};
     region body_rg;
     upy_stmt *s;
@@ -3366,25 +3365,21 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
             (blk(r, b)->next == brk &&
              upy_nin_falls_through(ins(r, blk(r, b)->end - 1))))
             body_rg.brk_moved = 0;
-    r->moved_exit = UPY_NO_BLOCK;
+    body_rg.moved_exit = &moved_exit;
     if (rec_region(r, header, &body_rg, &body, NULL) ||
         (runs_into && emit_simple(r, &body, UPY_S_BREAK)))
         return ERROR;
     r->sp = rg->base;
-    if (r->moved_exit != UPY_NO_BLOCK) {
-        brk = r->moved_exit;
+    if (moved_exit.block != UPY_NO_BLOCK) {
+        brk = moved_exit.block;
         r->done[brk] = 0;
         r->resume_block = brk;
-        r->resume_at = r->moved_exit_at;
+        r->resume_at = moved_exit.at;
         if (moved_exit_unreached(r, brk, rg)) {
-            r->moved_exit = outer_moved;
-            r->moved_exit_at = outer_moved_at;
             r->resume_block = UPY_NO_BLOCK;
             return rec_fail_region(r, header, rg, out);
         }
     }
-    r->moved_exit = outer_moved;
-    r->moved_exit_at = outer_moved_at;
     resume_past_clause_break(r, header, brk);
     s = rec_stmt(r, UPY_S_WHILE);
     if (!s)
@@ -4431,8 +4426,7 @@ static int way_out_in_body(rec *r, int32_t handler, const region *rg,
     if (exit_from < at &&
         moved_exit_after(r, wb, at, ins(r, exit_from)->lead_line, rg)) {
         RETURN_IF_ERROR(emit_simple(r, body, UPY_S_BREAK));
-        r->moved_exit = wb;
-        r->moved_exit_at = at;
+        *rg->moved_exit = (rec_resume){wb, at};
         *cont = sb;
         *cont_offset = soff;
         return SUCCESS;
@@ -5391,24 +5385,25 @@ static int break_alone_in_clause(const rec *r, uint32_t i, const region *rg) {
 
 /* Whether the code from instruction `at` to the end of block b is a copy
  * of the code after the loop that an earlier break of it was read as
- * (r->moved_exit): the compiler copies that small exit block, with its
+ * (rg->moved_exit): the compiler copies that small exit block, with its
  * lines, into each break's place (flowgraph.c inline_small_exit_blocks).
  * Example: `while True:` / `try: x = f()` / `except A: break` / `except
  * B: break` / `g(x)` / then `g()` after the loop: each clause ends in its
  * own copy of `g(); return None`; the first is the code after the loop,
  * the second only a break.  (Both a block of their own, ending in the
  * return.) */
-static int copies_moved_exit(const rec *r, int32_t b, uint32_t at) {
+static int copies_moved_exit(const rec *r, const region *rg, int32_t b,
+                             uint32_t at) {
     const upy_block *mb, *bb = blk(r, b);
+    const rec_resume *moved = rg->moved_exit;
     uint32_t n = bb->end - at;
-    if (r->moved_exit == UPY_NO_BLOCK || r->moved_exit == b)
+    if (moved->block == UPY_NO_BLOCK || moved->block == b)
         return 0;
-    mb = blk(r, r->moved_exit);
-    return mb->end - r->moved_exit_at == n &&
-           ins(r, bb->end - 1)->op == N_RETURN &&
+    mb = blk(r, moved->block);
+    return mb->end - moved->at == n && ins(r, bb->end - 1)->op == N_RETURN &&
            ins(r, mb->end - 1)->op == N_RETURN &&
-           rec_same_code(r, at, r->moved_exit_at, n) &&
-           copied_lines(r, at, r->moved_exit_at, n);
+           rec_same_code(r, at, moved->at, n) &&
+           copied_lines(r, at, moved->at, n);
 }
 
 static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
@@ -6175,12 +6170,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
         if (moved_exit_from(r, b, &start, rg)) {
             r->resume_block = UPY_NO_BLOCK;
             *exit = UPY_NO_BLOCK;
-            if (copies_moved_exit(r, b, start)) {
+            if (copies_moved_exit(r, rg, b, start)) {
                 rec_skip_range(r, start, bb->end - start);
                 r->done[b] = 1;
             } else {
-                r->moved_exit = b;
-                r->moved_exit_at = start;
+                *rg->moved_exit = (rec_resume){b, start};
             }
             return emit_simple(r, out, UPY_S_BREAK);
         }
@@ -6252,8 +6246,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             }
             if (is_moved_exit(r, bb, (uint32_t)stop, rg)) {
                 rec_pop(r);
-                r->moved_exit = b;
-                r->moved_exit_at = r->stmt_start;
+                *rg->moved_exit = (rec_resume){b, r->stmt_start};
                 return emit_simple(r, out, UPY_S_BREAK);
             }
             if (is_break_to_tail(r, bb, (uint32_t)stop, rg, &tail)) {

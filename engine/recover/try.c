@@ -1219,10 +1219,8 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
     if (!brk)
         return ERROR;
     rec_set_start(r, brk, cc->at);
-    if (moved) {
-        r->moved_exit = r->cfg.block_of[cc->at];
-        r->moved_exit_at = cc->at;
-    }
+    if (moved)
+        *rg->moved_exit = (rec_resume){r->cfg.block_of[cc->at], cc->at};
     strip_clause_copies(r, s, cc, brk);
     return 1;
 }
@@ -1299,10 +1297,8 @@ static int strip_break_copies_in(rec *r, const region *rg, upy_stmt_list *L,
         if (!brk)
             return ERROR;
         rec_set_start(r, brk, at);
-        if (!rec_same_code(r, blk(r, rg->brk)->start, at, n)) {
-            r->moved_exit = r->cfg.block_of[at];
-            r->moved_exit_at = at;
-        }
+        if (!rec_same_code(r, blk(r, rg->brk)->start, at, n))
+            *rg->moved_exit = (rec_resume){r->cfg.block_of[at], at};
         L->items[k] = brk;
         L->len = k + 1;
     }
@@ -3047,7 +3043,7 @@ static int split_else_at_loop_exit(rec *r, int32_t h, int32_t exit,
     upy_stmt *last = orelse->len ? orelse->items[orelse->len - 1] : NULL;
     int32_t b;
     if (!last || last->kind != UPY_S_BREAK || orelse->len < 2 ||
-        rg->loop == UPY_NO_BLOCK || r->moved_exit != UPY_NO_BLOCK ||
+        rg->loop == UPY_NO_BLOCK || rg->moved_exit->block != UPY_NO_BLOCK ||
         ins(r, blk(r, rg->loop)->end - 1)->op == N_FOR_ITER ||
         rg->brk_threaded == UPY_NO_BLOCK || ins(r, last->start)->op != N_JUMP ||
         ins(r, last->start)->target != (int32_t)blk(r, rg->brk_threaded)->start)
@@ -3061,9 +3057,8 @@ static int split_else_at_loop_exit(rec *r, int32_t h, int32_t exit,
         return SUCCESS;
     orelse->len = n_else;
     RETURN_IF_ERROR(emit_break_at(r, at, orelse));
-    r->moved_exit = r->cfg.block_of[at];
-    r->moved_exit_at = at;
-    for (b = r->moved_exit; b < h; b++)
+    *rg->moved_exit = (rec_resume){r->cfg.block_of[at], at};
+    for (b = rg->moved_exit->block; b < h; b++)
         r->done[b] = 0;
     return SUCCESS;
 }
