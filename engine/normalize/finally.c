@@ -817,9 +817,11 @@ static void find_none(fin *f, const upy_code *code) {
 
 /* The rewrites of code in f, innermost body first. */
 static unpyc_status take_bodies(fin *f) {
-    int32_t *pending;
-    uint8_t *kind;
-    uint32_t count, i;
+    /* (Set by list_handlers; gcc -O2 cannot tell that its error returns
+     * leave them unread.) */
+    int32_t *pending = NULL;
+    uint8_t *kind = NULL;
+    uint32_t count = 0, i;
     unpyc_status st;
     next_arena(f);
     if ((st = rewrite(f, NULL, NULL, 0)) != UNPYC_OK ||
