@@ -490,7 +490,9 @@ static void exit_range(const rec *r, const upy_stmt_list *l, uint32_t a,
            ins(r, i)->op != N_RAISE)
         i++;
     *from = l->items[a]->start;
-    *to = i + 1;
+    /* (Crafted code may run off its end with no return: the range ends
+     * there; fuzz/regressions/exit-range-past-end.) */
+    *to = i < r->ncode.count ? i + 1 : i;
 }
 
 /* Finds the loads of None (rec.none_loads) and None's co_consts slot
