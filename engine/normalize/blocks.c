@@ -769,6 +769,14 @@ static block *dead_with_exit_block(const bs *b, uint32_t p) {
     return k;
 }
 
+/* Whether the code at i is the end of an except clause: [POP_BLOCK;]
+ * POP_EXCEPT. */
+static int pops_except_next(const bs *b, uint32_t i) {
+    if (i < b->n && ins(b, i)->op == N_POP_BLOCK)
+        i++;
+    return i < b->n && ins(b, i)->op == N_POP_EXCEPT;
+}
+
 /* The frame the dead end of an except clause nested in another clause
  * takes, after instruction p (a raise or return ending the clause's
  * body): the clause's own, whose cleanup block covers the code around it.
@@ -784,22 +792,32 @@ static block *dead_with_exit_block(const bs *b, uint32_t p) {
  * Left without a handler, the dead code would split the outer clause's
  * body, and its POP_EXCEPT pop an exception no handler pushed ("a value
  * missing from the stack"); in a with's body (a try in it) it would split
- * the with, whose exit then belongs to no statement.  NULL where p is not
+ * the with, whose exit then belongs to no statement; in a try body it
+ * would split the body, whose code after it then reads as code after the
+ * try (`try:` / `if c:` / `try: return f()` / `except E: raise` / `else:
+ * x()` + `except ImportError: pass`: the else part and the outer try were
+ * not recovered; networkx convert.to_networkx_graph).  NULL where p is not
  * in such a clause. */
 static block *dead_clause_end_frame(const bs *b, uint32_t p) {
     block *k = b->st[p].top, *below;
+    int under_try = 0;
     if (upy_nin_falls_through(ins(b, p)))
         return NULL;
     while (k && k->kind == B_CLEANUP)
         k = k->up;
     if (!k || k->kind != B_FRAME)
         return NULL;
-    /* (Under a try only, the dead code reads as the try's, see below.) */
+    /* (In a try body, only the clause's end itself, [POP_BLOCK;]
+     * POP_EXCEPT: other dead code of the clause, as a loop's written
+     * `else: break` that peephole.c threaded the test past, reads as it
+     * did with no handler.) */
     for (below = k->up;
-         below && (below->kind == B_TRY || below->kind == B_CLEANUP);)
-        below = below->up;
-    return below && (below->kind == B_FRAME || below->kind == B_WITH) ? k
-                                                                      : NULL;
+         below && (below->kind == B_TRY || below->kind == B_CLEANUP);
+         below = below->up)
+        under_try |= below->kind == B_TRY;
+    if (below && (below->kind == B_FRAME || below->kind == B_WITH))
+        return k;
+    return under_try && pops_except_next(b, p + 1) ? k : NULL;
 }
 
 /* The with dead code at i is covered by, or NULL.  3.8 and 3.9 keep the

@@ -288,3 +288,24 @@ int upy_nin_ends_statement(const upy_nin *in) {
         return 0;
     }
 }
+
+unpyc_status upy_ncode_drop(upy_ncode *code, const uint8_t *dropped,
+                            upy_arena *arena) {
+    uint32_t *new_index = upy_arena_array(arena, code->count, sizeof(uint32_t));
+    uint32_t i, at = 0;
+    if (!new_index)
+        return UNPYC_E_NOMEM;
+    for (i = 0; i < code->count; i++) {
+        new_index[i] = at;
+        if (!dropped[i])
+            code->ins[at++] = code->ins[i];
+    }
+    for (i = 0; i < at; i++) {
+        if (code->ins[i].target >= 0)
+            code->ins[i].target = (int32_t)new_index[code->ins[i].target];
+        if (code->ins[i].handler >= 0)
+            code->ins[i].handler = (int32_t)new_index[code->ins[i].handler];
+    }
+    code->count = at;
+    return UNPYC_OK;
+}

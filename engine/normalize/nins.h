@@ -28,6 +28,8 @@
 
 #include "ast/ast.h"
 #include "read/object.h"
+#include "unpyc.h"
+#include "util/arena.h"
 
 typedef enum upy_nop {
     /* Stack shuffles. */
@@ -448,5 +450,12 @@ int upy_ncode_may_test_while(const upy_ncode *code, uint32_t k,
 /* Whether the n instructions at c start with the handler of the body of
  * `except E as x:`: the clearing of the name, then RERAISE. */
 int upy_nin_is_name_cleanup(const upy_nin *c, size_t n);
+
+/* Drops each instruction i with dropped[i] set (dropped holds
+ * code->count entries) and renumbers the jumps and handlers: one to a
+ * dropped instruction goes to the first kept one after it.  Fails only
+ * with UNPYC_E_NOMEM. */
+unpyc_status upy_ncode_drop(upy_ncode *code, const uint8_t *dropped,
+                            upy_arena *arena);
 
 #endif /* UPY_NINS_H */

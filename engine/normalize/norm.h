@@ -74,6 +74,10 @@ typedef struct norm_rules {
     /* 3.8-3.9's compile.c compiler_while tests a while loop on top only;
      * 3.10+ copy the test to the bottom of the body (whiletest.c). */
     uint8_t tests_while_on_top;
+    /* 3.8-3.9 keep the code nothing reaches but after a RETURN_VALUE in
+     * its basic block (peephole.c); 3.10's compile.c remove_unreachable
+     * drops it (unreached.c). */
+    uint8_t keeps_unreached_code;
     /* 3.10 copies an exit block that starts with POP_BLOCK (no line: the
      * end of a try body before its finally, of a with body before its
      * __exit__ call) into each jump to it (undo_duplicate_exits). */

@@ -47,6 +47,7 @@ static const norm_rules rules_table[] = {
      .asserts_load_global = 1,
      .loads_return_const_last = 1,
      .tests_while_on_top = 1,
+     .keeps_unreached_code = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .keeps_unreachable_ends = 1,
@@ -62,6 +63,7 @@ static const norm_rules rules_table[] = {
      .threads_statement_ends = 1,
      .loads_return_const_last = 1,
      .tests_while_on_top = 1,
+     .keeps_unreached_code = 1,
      .layout = {.while_test_on_top = 1,
                 .keeps_jump_after_exit = 1,
                 .keeps_unreachable_ends = 1,
@@ -1762,6 +1764,8 @@ unpyc_status upy_normalize_in(const upy_decoded *dec, upy_version version,
         st = upy_normalize_const_returns(out, arena, err);
     if (st == UNPYC_OK)
         st = upy_normalize_blocks(out, arena, err);
+    if (st == UNPYC_OK && nm.rules->keeps_unreached_code)
+        st = upy_normalize_unreached_cleanups(out, arena, err);
     if (st == UNPYC_OK && nm.rules->threads_try_exits)
         st = upy_normalize_unthread(out, arena, err);
     if (st == UNPYC_OK && nm.rules->threads_loop_breaks)

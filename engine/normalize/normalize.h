@@ -87,6 +87,13 @@ unpyc_status upy_normalize_unthread_breaks(upy_ncode *code);
 unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
                                          unpyc_error *err);
 
+/* unreached.c: drops the name cleanup 3.8-3.9 leave unreached after an
+ * except clause that cannot fall off its end, as 3.10's compile.c
+ * remove_unreachable does (the rules table says which versions keep it;
+ * upy_normalize runs it after upy_normalize_blocks). */
+unpyc_status upy_normalize_unreached_cleanups(upy_ncode *code, upy_arena *arena,
+                                              unpyc_error *err);
+
 /* whiletest.c: copies the test of a 3.8-3.9 while loop to the bottom of
  * its body, as 3.10's compile.c compiler_while does (the rules table says
  * which versions test on top only). */

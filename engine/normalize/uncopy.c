@@ -325,29 +325,6 @@ static int join_copy(uncopy *u, uint32_t e) {
     return 0;
 }
 
-/* Drops the instructions joined back and renumbers jumps and handlers
- * (no jump leads to a dropped one). */
-static unpyc_status compact(uncopy *u) {
-    upy_ncode *c = u->code;
-    uint32_t *new_index = upy_arena_array(u->arena, c->count, sizeof(uint32_t));
-    uint32_t i, at = 0;
-    if (!new_index)
-        return UNPYC_E_NOMEM;
-    for (i = 0; i < c->count; i++) {
-        new_index[i] = at;
-        if (!u->dropped[i])
-            c->ins[at++] = c->ins[i];
-    }
-    for (i = 0; i < at; i++) {
-        if (c->ins[i].target >= 0)
-            c->ins[i].target = (int32_t)new_index[c->ins[i].target];
-        if (c->ins[i].handler >= 0)
-            c->ins[i].handler = (int32_t)new_index[c->ins[i].handler];
-    }
-    c->count = at;
-    return UNPYC_OK;
-}
-
 /* Fills plain_exits and last_plain from plain. */
 static unpyc_status find_plain_exits(uncopy *u) {
     const upy_ncode *c = u->code;
@@ -443,7 +420,7 @@ unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,
         joined = 1;
         find_first_uses(&u);
     }
-    if (joined && compact(&u) != UNPYC_OK)
+    if (joined && upy_ncode_drop(code, u.dropped, arena) != UNPYC_OK)
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     return UNPYC_OK;
 }

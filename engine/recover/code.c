@@ -2259,7 +2259,6 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         rec_unwound_returns(&r, body);
         rec_fold_tail_returns(&r, body);
         rec_strip_tail_copies(&r, body);
-        rec_drop_dead_clause_cleanups(&r, body);
         rec_else_before_clause_jumps(&r, body);
         rec_else_before_dead_code(&r, body);
         rec_drop_final_return(&r, body);

@@ -892,9 +892,6 @@ void rec_else_before_dead_code(const rec *r, upy_stmt_list *body);
 /* deadelse.c: the statements after a try that went in its else part,
  * as the jumps 3.8-3.9 keep after its clauses tell. */
 void rec_else_before_clause_jumps(const rec *r, upy_stmt_list *body);
-/* deadelse.c: drops the name cleanup of an except clause's dead end read
- * as statements after its try (3.8-3.9). */
-void rec_drop_dead_clause_cleanups(const rec *r, upy_stmt_list *body);
 /* deadelse.c: whether the then part of an if, ending before block
  * then_end, ends in 3.8-3.9's jump over an else part that compiles to
  * nothing, to block join (where its test's false way goes). */

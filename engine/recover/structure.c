@@ -1168,8 +1168,9 @@ static int32_t pass_body_jump(const rec *r, const rec_cond *c, int32_t over) {
  *     [from, to) is the header (or leaves the function): their
  *     successors, whatever the last block ends in;
  *   - goes_on_to_loop(from, to, loop): that, and the stretch goes back by
- *     a jump the compiler threaded there (copied_loop_jump, after_assert),
- *     not by a written `continue`, which keeps a jump of its own.
+ *     a jump the compiler threaded there (copied_loop_jump, after_assert,
+ *     a test's jump), not by a written `continue`, which keeps a jump of
+ *     its own.
  * Whether running off region rg's end goes back to its loop's header: it
  * is the rest of the loop body, or what follows it only jumps there. */
 static int falls_to_loop(const rec *r, const region *rg) {
@@ -1240,7 +1241,11 @@ static int copied_loop_jump(const rec *r, const upy_block *lb, int32_t loop) {
  * reaching the end are the same.  (A jump with a line of its own, or one
  * alone or after an except clause's POP_EXCEPT only, is a written
  * `continue`: 3.12 keeps its jump apart rather than thread others through
- * it.) */
+ * it.)  Or the last by a jump and one of them by a test's jump there:
+ * 3.12 threads the way a test fails, on to the end of the then part of an
+ * if / else, over the else part to the end of a loop body, into a jump
+ * back (normalizing made it a test jumping back, inverted_back_jump); a
+ * `continue` written there would keep its jump. */
 static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
                            int32_t loop) {
     const upy_block *lb;
@@ -1253,9 +1258,16 @@ static int goes_on_to_loop(const rec *r, int32_t from, int32_t to,
         return 1;
     if (copied_loop_jump(r, lb, loop))
         return 1;
+    last_op = ins(r, lb->end - 1)->op;
+    if (last_op == N_JUMP && lb->jump == loop) {
+        for (b = from; b < to - 1; b++)
+            if (ins(r, blk(r, b)->end - 1)->op == N_POP_JUMP_IF &&
+                blk(r, b)->jump == loop)
+                return 1;
+        return 0;
+    }
     /* (Its last branch may raise or return: an earlier one runs off, by
      * such a jump.) */
-    last_op = ins(r, lb->end - 1)->op;
     if (last_op != N_RAISE && last_op != N_RETURN)
         return 0;
     for (b = to - 2; b >= from; b--)
@@ -1726,26 +1738,6 @@ static int else_back_to_loop(rec *r, int32_t on_false, const region *rg,
     return SUCCESS;
 }
 
-/* Whether blocks [from, to) go on only to the header of loop, the last
- * by a jump, and one of them by a test's jump there: 3.12 threads the way
- * a test fails, on to the end of the then part of an if / else, over the
- * else part to the end of a loop body, into a jump back (normalizing made
- * it a test jumping back, inverted_back_jump).  A `continue` written there
- * would keep its jump. */
-static int test_threaded_to_loop(const rec *r, int32_t from, int32_t to,
-                                 int32_t loop) {
-    int32_t b;
-    if (!leaves_only_to_loop(r, from, to, loop) ||
-        ins(r, blk(r, to - 1)->end - 1)->op != N_JUMP ||
-        blk(r, to - 1)->jump != loop)
-        return 0;
-    for (b = from; b < to - 1; b++)
-        if (ins(r, blk(r, b)->end - 1)->op == N_POP_JUMP_IF &&
-            blk(r, b)->jump == loop)
-            return 1;
-    return 0;
-}
-
 static int in_cold_handler(const rec *r, int32_t b, int32_t start,
                            int32_t exit);
 
@@ -1793,8 +1785,7 @@ static int then_goes_to_loop(const rec *r, const rec_cond *c,
                              int32_t on_false, int32_t then_end) {
     return on_false == c->on_false && on_false < rg->end &&
            ((r->ncode.layout->threads_loop_jumps && falls_to_loop(r, rg) &&
-             (goes_on_to_loop(r, on_true, then_end, rg->loop) ||
-              test_threaded_to_loop(r, on_true, then_end, rg->loop))) ||
+             goes_on_to_loop(r, on_true, then_end, rg->loop)) ||
             while_true_breaks_to_loop(r, on_true, then_end, rg->loop)) &&
            leaves_only_to_loop(r, on_false, rg->end, rg->loop) &&
            blk(r, on_false)->end - blk(r, on_false)->start > 1;
