@@ -2089,14 +2089,22 @@ static void print_match(printer *p, const upy_stmt *s, int level) {
     }
 }
 
+#define DOT_RUN 64
+static const char dot_run[DOT_RUN + 1] =
+    "................................................................";
+
 static void print_import(printer *p, const upy_stmt *s) {
     uint32_t i;
 
     if (s->kind == UPY_S_IMPORT_FROM) {
         int dots;
         puts_(p, "from ");
-        for (dots = 0; dots < s->u.import.level && !p->sb->failed; dots++)
-            putc_(p, '.');
+        /* (In runs: crafted code may give a level of millions, which
+         * fails the text at its size limit.) */
+        for (dots = s->u.import.level; dots > 0 && !p->sb->failed;
+             dots -= DOT_RUN)
+            upy_sb_append(p->sb, dot_run,
+                          dots < DOT_RUN ? (size_t)dots : DOT_RUN);
         if (s->u.import.module)
             puts_(p, s->u.import.module);
         puts_(p, " import ");
