@@ -37,6 +37,11 @@
  * own line) is threaded through that jump the same way, the jump staying
  * reached from the if's body: the test goes to it again
  * (jump_after_if).
+ *
+ * Where peephole.c had no room to thread a chained comparison's cleanup
+ * jump as it threaded the comparison's test (a long function), the
+ * cleanup jump is threaded like the test (thread_chain_cleanup), so that
+ * the condition reads as it does in a short one.
  */
 #include "normalize/normalize.h"
 
@@ -110,10 +115,18 @@ static int leaves_branch(const upy_ncode *code, const uint8_t *entered,
 /* Whether the condition that tests at j holds a conditional expression:
  * a jump between the statement's start and its end, where its tests go
  * to the expression's parts (stdlib dataclasses _hash_add: `[f for f in
- * fs if (f.compare if f.hash is None else f.hash)]`). */
-static int holds_ifexp(const upy_ncode *code, uint32_t j) {
-    uint32_t k, end = upy_ncode_statement_end(code, j + 1);
-    for (k = upy_ncode_statement_start(code, j); k < end; k++)
+ * fs if (f.compare if f.hash is None else f.hash)]`).  The jumps the
+ * statement starts with, after a statement that no test enters, end the
+ * branch before it (the if body before an `elif`): an expression's jump
+ * follows the value of its first part, or a chained comparison's cleanup
+ * (POP_TOP), which its test enters. */
+static int holds_ifexp(const upy_ncode *code, const uint8_t *entered,
+                       uint32_t j) {
+    uint32_t k = upy_ncode_statement_start(code, j);
+    uint32_t end = upy_ncode_statement_end(code, j + 1);
+    while (k < j && code->ins[k].op == N_JUMP && (k == 0 || !entered[k - 1]))
+        k++;
+    for (; k < end; k++)
         if (code->ins[k].op == N_JUMP || code->ins[k].op == N_JUMP_IF_OR_POP)
             return 1;
     return 0;
@@ -163,6 +176,31 @@ static int continue_ends_part(const upy_ncode *code, const uint8_t *reached,
            end->line == code->ins[k].line;
 }
 
+/* Whether jump k, the first after j that all code between jumps around,
+ * is a `continue` of the source (a line of its own) to the header h that
+ * follows the statement j leaves, with reached code that is no jump right
+ * after it: compile.c's jump to an end past the `continue` would go to
+ * that code, which peephole.c leaves as it is, so j went to the
+ * `continue`.  Worked example (3.8, sympy function.count_ops, in `while
+ * args:`):
+ *
+ *     elif a.is_Add:
+ *         if a.n == 1:    22  POP_JUMP_IF_FALSE 29
+ *             f(2)        28  JUMP 0    was JUMP 37
+ *         elif a.neg:     31  POP_JUMP_IF_FALSE 0   was 37
+ *             f(3)        36  POP_TOP
+ *         continue        37  JUMP 0
+ *     if a.is_Pow:        38  ...
+ */
+static int continue_after_statement(const upy_ncode *code,
+                                    const uint8_t *reached, uint32_t k,
+                                    uint32_t h) {
+    return k + 1 < code->count &&
+           upy_ncode_jump_end(code, (int32_t)k) == (int32_t)h &&
+           !line_of_code_before(code, k) && reached[k] && reached[k + 1] &&
+           code->ins[k + 1].op != N_JUMP;
+}
+
 /* Whether jump k, which nothing reaches, is the jump over an else part
  * that 3.8-3.9 keep after an if body ending in raise, break or continue
  * (peephole.c drops unreachable code after a RETURN_VALUE only;
@@ -203,6 +241,10 @@ static int32_t statement_end(const upy_ncode *code, const uint8_t *reached,
         if (in->op == N_JUMP && far <= (int32_t)k &&
             continue_ends_part(code, reached, k, h) && k + 1 == last)
             return (int32_t)k + 1;
+        if (in->op == N_JUMP && far <= (int32_t)k &&
+            continue_after_statement(code, reached, k, h) &&
+            in->handler == code->ins[j].handler)
+            return (int32_t)k;
         if (in->op == N_JUMP && far <= (int32_t)k)
             return upy_ncode_jump_end(code, (int32_t)k) == (int32_t)h &&
                            in->line == code->ins[k - 1].line &&
@@ -274,7 +316,7 @@ static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
         !leaves_branch(code, tb->entered, j))
         return;
     if (code->ins[j].op == N_POP_JUMP_IF &&
-        (next_test(code, j) >= 0 || holds_ifexp(code, j)))
+        (next_test(code, j) >= 0 || holds_ifexp(code, tb->entered, j)))
         return;
     h = upy_ncode_jump_end(code, t);
     if (h < 0 || h >= (int32_t)j || tb->last_back[h] <= (int32_t)j ||
@@ -339,7 +381,7 @@ static void unthread_to_jump_after(upy_ncode *code, ends_tables *tb,
     if (code->ins[j].op != N_POP_JUMP_IF || t < 0 || t == (int32_t)j + 1 ||
         (uint32_t)t >= code->count || !tb->reached[j] ||
         (j > 0 && code->ins[j - 1].op == N_EXC_MATCH) ||
-        next_test(code, j) >= 0 || holds_ifexp(code, j) ||
+        next_test(code, j) >= 0 || holds_ifexp(code, tb->entered, j) ||
         upy_ncode_may_test_while(code, j, &tb->budget))
         return;
     d = jump_after_if(code, tb->reached, j, &tb->budget);
@@ -347,6 +389,42 @@ static void unthread_to_jump_after(upy_ncode *code, ends_tables *tb,
         return;
     code->ins[j].target = d;
     unthread_condition(code, j, upy_ncode_jump_end(code, t), d);
+}
+
+/* Points the jump at j, the end of a chained comparison's cleanup in a
+ * condition, where peephole.c pointed the comparison's last test, which
+ * compile.c (compiler_jump_if) sent to the same place: the jump that
+ * place holds, where the cleanup's jump still goes.  peephole.c threads
+ * both alike, but leaves a jump whose new argument needs more room than
+ * the old one (copy_op_arg): the cleanup's JUMP_FORWARD, of a small
+ * argument, to a loop header past offset 255 in a long function.  Read
+ * as it is, the condition fails two ways, one of them a `continue`.
+ * Worked example (3.8, networkx triadic_census, in `for w in ns:` at
+ * offset 484):
+ *
+ *     if a or (b < w < c     251  POP_JUMP_IF_FALSE 256
+ *                            254  POP_JUMP_IF_FALSE 242   was 264
+ *                            255  JUMP 258
+ *                            256  POP_TOP
+ *                            257  JUMP 264    (the one left)
+ *              and e):       259  POP_JUMP_IF_FALSE 242   was 264
+ *         g(w)               ...
+ *                            264  JUMP 242
+ */
+static void thread_chain_cleanup(upy_ncode *code, const uint8_t *entered,
+                                 uint32_t j) {
+    const upy_nin *test;
+    int32_t t = code->ins[j].target;
+    if (code->ins[j].op != N_JUMP || j < 3 || t < 0 ||
+        code->ins[j - 1].op != N_POP_TOP || !entered[j - 1] ||
+        code->ins[j - 2].op != N_JUMP ||
+        code->ins[j - 2].target != (int32_t)j + 1)
+        return;
+    test = &code->ins[j - 3];
+    if (test->op == N_POP_JUMP_IF && test->target != t &&
+        test->handler == code->ins[j].handler &&
+        upy_ncode_jump_end(code, t) == test->target)
+        code->ins[j].target = test->target;
 }
 
 unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
@@ -363,6 +441,8 @@ unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
         return UNPYC_OK;
     find_entries_and_loops(code, entered, last_back);
     upy_ncode_mark_reached(code, reached, work);
+    for (j = 0; j < code->count; j++)
+        thread_chain_cleanup(code, entered, j);
     /* Inner statements first: their jumps then go to their ends, inside
      * the outer statement's parts. */
     for (j = code->count; j-- > 0;) {
