@@ -37,11 +37,6 @@
  * own line) is threaded through that jump the same way, the jump staying
  * reached from the if's body: the test goes to it again
  * (jump_after_if).
- *
- * Where peephole.c had no room to thread a chained comparison's cleanup
- * jump as it threaded the comparison's test (a long function), the
- * cleanup jump is threaded like the test (thread_chain_cleanup), so that
- * the condition reads as it does in a short one.
  */
 #include "normalize/normalize.h"
 
@@ -391,42 +386,6 @@ static void unthread_to_jump_after(upy_ncode *code, ends_tables *tb,
     unthread_condition(code, j, upy_ncode_jump_end(code, t), d);
 }
 
-/* Points the jump at j, the end of a chained comparison's cleanup in a
- * condition, where peephole.c pointed the comparison's last test, which
- * compile.c (compiler_jump_if) sent to the same place: the jump that
- * place holds, where the cleanup's jump still goes.  peephole.c threads
- * both alike, but leaves a jump whose new argument needs more room than
- * the old one (copy_op_arg): the cleanup's JUMP_FORWARD, of a small
- * argument, to a loop header past offset 255 in a long function.  Read
- * as it is, the condition fails two ways, one of them a `continue`.
- * Worked example (3.8, networkx triadic_census, in `for w in ns:` at
- * offset 484):
- *
- *     if a or (b < w < c     251  POP_JUMP_IF_FALSE 256
- *                            254  POP_JUMP_IF_FALSE 242   was 264
- *                            255  JUMP 258
- *                            256  POP_TOP
- *                            257  JUMP 264    (the one left)
- *              and e):       259  POP_JUMP_IF_FALSE 242   was 264
- *         g(w)               ...
- *                            264  JUMP 242
- */
-static void thread_chain_cleanup(upy_ncode *code, const uint8_t *entered,
-                                 uint32_t j) {
-    const upy_nin *test;
-    int32_t t = code->ins[j].target;
-    if (code->ins[j].op != N_JUMP || j < 3 || t < 0 ||
-        code->ins[j - 1].op != N_POP_TOP || !entered[j - 1] ||
-        code->ins[j - 2].op != N_JUMP ||
-        code->ins[j - 2].target != (int32_t)j + 1)
-        return;
-    test = &code->ins[j - 3];
-    if (test->op == N_POP_JUMP_IF && test->target != t &&
-        test->handler == code->ins[j].handler &&
-        upy_ncode_jump_end(code, t) == test->target)
-        code->ins[j].target = test->target;
-}
-
 unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
                                          unpyc_error *err) {
     uint32_t n = code->count + 1, j;
@@ -441,8 +400,6 @@ unpyc_status upy_normalize_unthread_ends(upy_ncode *code, upy_arena *arena,
         return UNPYC_OK;
     find_entries_and_loops(code, entered, last_back);
     upy_ncode_mark_reached(code, reached, work);
-    for (j = 0; j < code->count; j++)
-        thread_chain_cleanup(code, entered, j);
     /* Inner statements first: their jumps then go to their ends, inside
      * the outer statement's parts. */
     for (j = code->count; j-- > 0;) {

@@ -178,3 +178,41 @@ def chain_test_then_code_past_extended_arg(ns, b, c, e, g):
         if not b < w < c or e:
             g(w)
         g(1)
+
+
+def chain_test_break_in_inner_loop_past_extended_arg(ts, inf, g):
+    """`if 0 < abs(dst) <= 10800: break` in an inner for loop past
+    EXTENDED_ARG (pytz tzfile.build_tzinfo): the chained comparison's
+    cleanup threaded leaves the inner loop's jump back unreachable."""
+    g(0, 0, 0)
+    g(1, 1, 1)
+    g(2, 2, 2)
+    g(3, 3, 3)
+    g(4, 4, 4)
+    g(5, 5, 5)
+    g(6, 6, 6)
+    g(7, 7, 7)
+    g(8, 8, 8)
+    g(9, 9, 9)
+    g(10, 10, 10)
+    g(11, 11, 11)
+    g(12, 12, 12)
+    g(13, 13, 13)
+    g(14, 14, 14)
+    g(15, 15, 15)
+    g(16, 16, 16)
+    g(17, 17, 17)
+    g(18, 18, 18)
+    g(19, 19, 19)
+    g(20, 20, 20)
+    g(21, 21, 21)
+    for i in ts:
+        if inf[1]:
+            dst = inf[0]
+            if dst <= 0:
+                for j in ts:
+                    if not j[1]:
+                        dst = inf[0] - j[0]
+                        if 0 < abs(dst) <= 10800:
+                            break
+        g(dst)
