@@ -331,8 +331,11 @@ static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
  * between (the if's body, which falls into it) does not reach past, a
  * statement of its own (no line_of_code_before) that goes where j goes,
  * back to the header or on past itself (a jump back past j's own target
- * goes back to a loop after the if); -1 if none.  Read as it is, the test
- * leaves on its own: `if not c: continue` / body / `continue`.  Worked example
+ * goes back to a loop after the if); -1 if none.  A for loop in the code
+ * between reaches past its jumps even where its exit is where j goes: a
+ * `break` that ends its body, its jump back unreachable, lies in it.
+ * Read as it is, the test leaves on its own: `if not c: continue` / body
+ * / `continue`.  Worked example
  * (3.9, stdlib lib2to3 pgen2/driver.py Driver.parse_tokens, shortened):
  *
  *     for quintuple in proxy:         8  FOR_ITER 60
@@ -359,7 +362,7 @@ static int32_t jump_after_if(const upy_ncode *code, const uint8_t *reached,
                            !line_of_code_before(code, k)
                        ? (int32_t)k
                        : -1;
-        if (in->target > far && in->target != t)
+        if (in->target > far && (in->target != t || in->op == N_FOR_ITER))
             far = in->target;
         if (in->handler > far && in->handler != code->ins[j].handler)
             far = in->handler;
