@@ -268,14 +268,24 @@ typedef struct ends_tables {
 /* The other tests of the condition whose last test, at j, goes to d
  * again: those threaded to h went there with it (`if a and b:`; where
  * a test of `if a or b:` goes to a body that starts with `continue`, it
- * is threaded to h too, and then goes to d: it runs the same). */
+ * is threaded to h too, and then goes to d: it runs the same).  A test
+ * of the condition goes to one of its operands, its body (j + 1) or
+ * where j goes; one before that goes elsewhere past j ends the
+ * condition: the tests before it are those of an if around (stdlib
+ * zipfile PyZipFile.writepy: `elif ext == ".py":` / `if f and not
+ * f(path):` / `if self.debug: print(...)` / `continue` / ...). */
 static void unthread_condition(upy_ncode *code, uint32_t j, int32_t h,
                                int32_t d) {
-    uint32_t k;
-    for (k = upy_ncode_statement_start(code, j); k < j; k++)
-        if (code->ins[k].op == N_POP_JUMP_IF &&
-            upy_ncode_jump_end(code, code->ins[k].target) == h)
+    uint32_t k = j, start = upy_ncode_statement_start(code, j);
+    while (k-- > start) {
+        int32_t t = code->ins[k].target;
+        if (code->ins[k].op != N_POP_JUMP_IF)
+            continue;
+        if (upy_ncode_jump_end(code, t) == h)
             code->ins[k].target = d;
+        else if (t > (int32_t)j + 1 && t != d)
+            return;
+    }
 }
 
 /* Whether jump j lies after an inner for loop of the loop at h (its else

@@ -182,3 +182,20 @@ def elif_chain_continue_then_loop(args, ops):
         while a.n:
             a.n -= 1
     return ops
+
+
+def nested_if_continue_in_elif_in_for(self, names, f, os):
+    """An if in the if before the `continue` (stdlib zipfile
+    PyZipFile.writepy): the elif's test, threaded to the loop's top too, is
+    no test of the inner if's condition (marked while the fix above took it
+    for one)."""
+    for name in names:
+        if os.path.isdir(name):
+            if os.path.isfile(name):
+                self.writepy(name)
+        elif name.endswith(".py"):
+            if f and not f(name):
+                if self.debug:
+                    print("skipped", name)
+                continue
+            self.write(name)
