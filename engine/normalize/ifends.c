@@ -214,7 +214,8 @@ static int dead_jump_over_else(const upy_ncode *code, const uint8_t *reached,
  * else part (j is the if's test, which goes to the else part: one that
  * starts with a `continue` is threaded through it), a `continue` or
  * `break` of the source (but a `continue` that ends the part before the
- * loop's last jump back, continue_ends_part); or
+ * loop's last jump back, continue_ends_part, and one that reached code
+ * follows, continue_after_statement); or
  * when that jump has another handler (the way out of a try body: j ends an
  * if in it, and goes there already) or is unreachable: unthread.c undoes
  * the threading through those where it can tell the shape, and blocks.c
