@@ -110,10 +110,18 @@ static int leaves_branch(const upy_ncode *code, const uint8_t *entered,
 /* Whether the condition that tests at j holds a conditional expression:
  * a jump between the statement's start and its end, where its tests go
  * to the expression's parts (stdlib dataclasses _hash_add: `[f for f in
- * fs if (f.compare if f.hash is None else f.hash)]`). */
-static int holds_ifexp(const upy_ncode *code, uint32_t j) {
-    uint32_t k, end = upy_ncode_statement_end(code, j + 1);
-    for (k = upy_ncode_statement_start(code, j); k < end; k++)
+ * fs if (f.compare if f.hash is None else f.hash)]`).  The jumps the
+ * statement starts with, after a statement that no test enters, end the
+ * branch before it (the if body before an `elif`): an expression's jump
+ * follows the value of its first part, or a chained comparison's cleanup
+ * (POP_TOP), which its test enters. */
+static int holds_ifexp(const upy_ncode *code, const uint8_t *entered,
+                       uint32_t j) {
+    uint32_t k = upy_ncode_statement_start(code, j);
+    uint32_t end = upy_ncode_statement_end(code, j + 1);
+    while (k < j && code->ins[k].op == N_JUMP && (k == 0 || !entered[k - 1]))
+        k++;
+    for (; k < end; k++)
         if (code->ins[k].op == N_JUMP || code->ins[k].op == N_JUMP_IF_OR_POP)
             return 1;
     return 0;
@@ -163,6 +171,31 @@ static int continue_ends_part(const upy_ncode *code, const uint8_t *reached,
            end->line == code->ins[k].line;
 }
 
+/* Whether jump k, the first after j that all code between jumps around,
+ * is a `continue` of the source (a line of its own) to the header h that
+ * follows the statement j leaves, with reached code that is no jump right
+ * after it: compile.c's jump to an end past the `continue` would go to
+ * that code, which peephole.c leaves as it is, so j went to the
+ * `continue`.  Worked example (3.8, sympy function.count_ops, in `while
+ * args:`):
+ *
+ *     elif a.is_Add:
+ *         if a.n == 1:    22  POP_JUMP_IF_FALSE 29
+ *             f(2)        28  JUMP 0    was JUMP 37
+ *         elif a.neg:     31  POP_JUMP_IF_FALSE 0   was 37
+ *             f(3)        36  POP_TOP
+ *         continue        37  JUMP 0
+ *     if a.is_Pow:        38  ...
+ */
+static int continue_after_statement(const upy_ncode *code,
+                                    const uint8_t *reached, uint32_t k,
+                                    uint32_t h) {
+    return k + 1 < code->count &&
+           upy_ncode_jump_end(code, (int32_t)k) == (int32_t)h &&
+           !line_of_code_before(code, k) && reached[k] && reached[k + 1] &&
+           code->ins[k + 1].op != N_JUMP;
+}
+
 /* Whether jump k, which nothing reaches, is the jump over an else part
  * that 3.8-3.9 keep after an if body ending in raise, break or continue
  * (peephole.c drops unreachable code after a RETURN_VALUE only;
@@ -181,7 +214,8 @@ static int dead_jump_over_else(const upy_ncode *code, const uint8_t *reached,
  * else part (j is the if's test, which goes to the else part: one that
  * starts with a `continue` is threaded through it), a `continue` or
  * `break` of the source (but a `continue` that ends the part before the
- * loop's last jump back, continue_ends_part); or
+ * loop's last jump back, continue_ends_part, and one that reached code
+ * follows, continue_after_statement); or
  * when that jump has another handler (the way out of a try body: j ends an
  * if in it, and goes there already) or is unreachable: unthread.c undoes
  * the threading through those where it can tell the shape, and blocks.c
@@ -203,6 +237,10 @@ static int32_t statement_end(const upy_ncode *code, const uint8_t *reached,
         if (in->op == N_JUMP && far <= (int32_t)k &&
             continue_ends_part(code, reached, k, h) && k + 1 == last)
             return (int32_t)k + 1;
+        if (in->op == N_JUMP && far <= (int32_t)k &&
+            continue_after_statement(code, reached, k, h) &&
+            in->handler == code->ins[j].handler)
+            return (int32_t)k;
         if (in->op == N_JUMP && far <= (int32_t)k)
             return upy_ncode_jump_end(code, (int32_t)k) == (int32_t)h &&
                            in->line == code->ins[k - 1].line &&
@@ -231,14 +269,24 @@ typedef struct ends_tables {
 /* The other tests of the condition whose last test, at j, goes to d
  * again: those threaded to h went there with it (`if a and b:`; where
  * a test of `if a or b:` goes to a body that starts with `continue`, it
- * is threaded to h too, and then goes to d: it runs the same). */
+ * is threaded to h too, and then goes to d: it runs the same).  A test
+ * of the condition goes to one of its operands, its body (j + 1) or
+ * where j goes; one before that goes elsewhere past j ends the
+ * condition: the tests before it are those of an if around (stdlib
+ * zipfile PyZipFile.writepy: `elif ext == ".py":` / `if f and not
+ * f(path):` / `if self.debug: print(...)` / `continue` / ...). */
 static void unthread_condition(upy_ncode *code, uint32_t j, int32_t h,
                                int32_t d) {
-    uint32_t k;
-    for (k = upy_ncode_statement_start(code, j); k < j; k++)
-        if (code->ins[k].op == N_POP_JUMP_IF &&
-            upy_ncode_jump_end(code, code->ins[k].target) == h)
+    uint32_t k = j, start = upy_ncode_statement_start(code, j);
+    while (k-- > start) {
+        int32_t t = code->ins[k].target;
+        if (code->ins[k].op != N_POP_JUMP_IF)
+            continue;
+        if (upy_ncode_jump_end(code, t) == h)
             code->ins[k].target = d;
+        else if (t > (int32_t)j + 1 && t != d)
+            return;
+    }
 }
 
 /* Whether jump j lies after an inner for loop of the loop at h (its else
@@ -274,7 +322,7 @@ static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
         !leaves_branch(code, tb->entered, j))
         return;
     if (code->ins[j].op == N_POP_JUMP_IF &&
-        (next_test(code, j) >= 0 || holds_ifexp(code, j)))
+        (next_test(code, j) >= 0 || holds_ifexp(code, tb->entered, j)))
         return;
     h = upy_ncode_jump_end(code, t);
     if (h < 0 || h >= (int32_t)j || tb->last_back[h] <= (int32_t)j ||
@@ -294,8 +342,11 @@ static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
  * between (the if's body, which falls into it) does not reach past, a
  * statement of its own (no line_of_code_before) that goes where j goes,
  * back to the header or on past itself (a jump back past j's own target
- * goes back to a loop after the if); -1 if none.  Read as it is, the test
- * leaves on its own: `if not c: continue` / body / `continue`.  Worked example
+ * goes back to a loop after the if); -1 if none.  A for loop in the code
+ * between reaches past its jumps even where its exit is where j goes: a
+ * `break` that ends its body, its jump back unreachable, lies in it.
+ * Read as it is, the test leaves on its own: `if not c: continue` / body
+ * / `continue`.  Worked example
  * (3.9, stdlib lib2to3 pgen2/driver.py Driver.parse_tokens, shortened):
  *
  *     for quintuple in proxy:         8  FOR_ITER 60
@@ -322,7 +373,7 @@ static int32_t jump_after_if(const upy_ncode *code, const uint8_t *reached,
                            !line_of_code_before(code, k)
                        ? (int32_t)k
                        : -1;
-        if (in->target > far && in->target != t)
+        if (in->target > far && (in->target != t || in->op == N_FOR_ITER))
             far = in->target;
         if (in->handler > far && in->handler != code->ins[j].handler)
             far = in->handler;
@@ -339,7 +390,7 @@ static void unthread_to_jump_after(upy_ncode *code, ends_tables *tb,
     if (code->ins[j].op != N_POP_JUMP_IF || t < 0 || t == (int32_t)j + 1 ||
         (uint32_t)t >= code->count || !tb->reached[j] ||
         (j > 0 && code->ins[j - 1].op == N_EXC_MATCH) ||
-        next_test(code, j) >= 0 || holds_ifexp(code, j) ||
+        next_test(code, j) >= 0 || holds_ifexp(code, tb->entered, j) ||
         upy_ncode_may_test_while(code, j, &tb->budget))
         return;
     d = jump_after_if(code, tb->reached, j, &tb->budget);

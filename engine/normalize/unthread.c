@@ -28,6 +28,10 @@
  * was threaded through.  A `break` or `continue` that ends a body or a
  * clause jumps there itself, and the compiler's own jump to the end of
  * the try, unreachable, follows it: those jumps are left alone.
+ *
+ * First, a chained comparison's cleanup jump that peephole.c had no room
+ * to thread is threaded like the comparison's test (thread_chain_cleanup),
+ * so that a long function's code reads as a short one's.
  */
 #include "normalize/normalize.h"
 
@@ -760,6 +764,43 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
     return UNPYC_OK;
 }
 
+/* Points the jump at j, the end of a chained comparison's cleanup in a
+ * condition, where peephole.c pointed the comparison's last test, which
+ * compile.c (compiler_jump_if) sent to the same place: the jump that
+ * place holds, where the cleanup's jump still goes.  peephole.c threads
+ * both alike, but leaves a jump whose new argument needs more room than
+ * the old one (copy_op_arg): the cleanup's JUMP_FORWARD, of a small
+ * argument, to a loop header past offset 255 in a long function.  Read
+ * as it is, the condition fails two ways, one of them a `continue`;
+ * threaded, it reads as in a short function, and the passes below undo
+ * the threading where it left the jump threaded through unreachable (the
+ * end of a loop body after a `break`, pytz tzfile.build_tzinfo).  Worked
+ * example (3.8, networkx triadic_census, in `for w in ns:` at
+ * offset 484):
+ *
+ *     if a or (b < w < c     251  POP_JUMP_IF_FALSE 256
+ *                            254  POP_JUMP_IF_FALSE 242   was 264
+ *                            255  JUMP 258
+ *                            256  POP_TOP
+ *                            257  JUMP 264    (the one left)
+ *              and e):       259  POP_JUMP_IF_FALSE 242   was 264
+ *         g(w)               ...
+ *                            264  JUMP 242
+ */
+static void thread_chain_cleanup(upy_ncode *code, uint32_t j) {
+    const upy_nin *test;
+    int32_t t = code->ins[j].target;
+    if (code->ins[j].op != N_JUMP || j < 3 || t < 0 ||
+        code->ins[j - 1].op != N_POP_TOP || code->ins[j - 2].op != N_JUMP ||
+        code->ins[j - 2].target != (int32_t)j + 1)
+        return;
+    test = &code->ins[j - 3];
+    if (test->op == N_POP_JUMP_IF && test->target != t &&
+        test->handler == code->ins[j].handler &&
+        upy_ncode_jump_end(code, t) == test->target)
+        code->ins[j].target = test->target;
+}
+
 unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
                                     unpyc_error *err) {
     uint8_t *reached = upy_arena_array(arena, code->count + 1, 1);
@@ -772,6 +813,8 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     if (!code->count)
         return UNPYC_OK;
+    for (j = 0; j < code->count; j++)
+        thread_chain_cleanup(code, j);
     upy_ncode_mark_reached(code, reached, work);
     for (j = 0; j < code->count; j++)
         if (code->ins[j].target >= 0 && code->ins[j].target <= (int32_t)j)

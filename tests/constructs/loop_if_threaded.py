@@ -137,3 +137,28 @@ def else_break_after_inner_if(code, i, pos, s_in):
         else:
             break
     return pos
+
+
+def for_loop_ending_in_break_in_if(ts, xs, p, g):
+    """3.8 / 3.9: the inner for loop's body ends in `break`, its jump back
+    unreachable; the if's test, which goes past the loop, was taken for the
+    test of an if followed by that `break` (ifends.c jump_after_if) and the
+    loop was marked."""
+    for i in ts:
+        if p:
+            for j in xs:
+                g(j)
+                break
+        g(i)
+
+
+def while_loop_ending_in_break_in_if(ts, xs, p, g):
+    """The same in a while loop, code after the inner loop."""
+    while ts:
+        if p:
+            for j in xs:
+                if g(j):
+                    continue
+                break
+            g(0)
+        ts.pop()

@@ -103,8 +103,10 @@ def loop_try_return_in_handler_with_finally_if(hooks, m, c):
 
 
 def elif_chain_continue_in_while(args, ops):
-    """3.8/3.9: the `ops.append(2)` way has no continue in the output and
-    runs on into `if a.is_Pow` (sympy function.count_ops)."""
+    """3.8/3.9: the `ops.append(2)` way had no continue in the output and
+    ran on into `if a.is_Pow` (sympy function.count_ops): peephole.c had
+    threaded its jump to the `continue` through to the loop's top.  Fixed
+    stop 35 (ifends.c)."""
     while args:
         a = args.pop()
         if a.is_Rational:
@@ -118,3 +120,82 @@ def elif_chain_continue_in_while(args, ops):
         if a.is_Pow:
             ops.append(4)
     return ops
+
+
+def elif_chain_continue_in_for(args, ops):
+    """The same in a for loop, an elif chain of three."""
+    for a in args:
+        if a.is_Rational:
+            ops.append(1)
+        elif a.is_Add:
+            if a.n == 1:
+                ops.append(2)
+            elif a.n == 2:
+                ops.append(5)
+            elif a.neg:
+                ops.append(3)
+            continue
+        if a.is_Pow:
+            ops.append(4)
+    return ops
+
+
+def if_else_continue_in_while(args, ops):
+    """An if / else part before the `continue`, code after the if."""
+    while args:
+        a = args.pop()
+        if a.is_Add:
+            if a.n == 1:
+                ops.append(2)
+            else:
+                ops.append(3)
+            continue
+        ops.append(4)
+    return ops
+
+
+def elif_chain_continue_in_try_body(args, ops):
+    """The if and its `continue` in a try body, code after the try."""
+    for a in args:
+        try:
+            if a.n == 1:
+                ops.append(2)
+            elif a.neg:
+                ops.append(3)
+            continue
+        except KeyError:
+            ops.append(5)
+        ops.append(4)
+    return ops
+
+
+def elif_chain_continue_then_loop(args, ops):
+    """Code after the `continue` that starts an inner loop."""
+    while args:
+        a = args.pop()
+        if a.is_Add:
+            if a.n == 1:
+                ops.append(2)
+            elif a.neg:
+                ops.append(3)
+            continue
+        while a.n:
+            a.n -= 1
+    return ops
+
+
+def nested_if_continue_in_elif_in_for(self, names, f, os):
+    """An if in the if before the `continue` (stdlib zipfile
+    PyZipFile.writepy): the elif's test, threaded to the loop's top too, is
+    no test of the inner if's condition (marked while the fix above took it
+    for one)."""
+    for name in names:
+        if os.path.isdir(name):
+            if os.path.isfile(name):
+                self.writepy(name)
+        elif name.endswith(".py"):
+            if f and not f(name):
+                if self.debug:
+                    print("skipped", name)
+                continue
+            self.write(name)
