@@ -140,21 +140,19 @@ def break_in_try_else_in_with_in_loop(self, starts):
                 break
 
 
-def inner_while_with_breaks_in_with(self, buf, n):
-    """asyncssh stream.SSHStreamSession.read (3.8 / 3.9; there in an
-    `async with`): a `while` loop with breaks, first in a `while True` in a
-    `with`, prints as an `if` without its breaks: it takes one item per
-    turn of the outer loop and the outer loop's tail runs in between
-    (items dropped)."""
-    data = []
-    with self.lock:
-        while True:
-            while buf and n != 0:
-                if buf[0] is None:
-                    break
-                data.append(buf.pop(0))
-                n -= 1
-            if n == 0 or not buf:
+
+def inner_while_with_break_first_in_while_true(a, i, r, p):
+    """nltk misc/sort._partition and asyncssh stream.SSHStreamSession.read
+    (3.8 / 3.9; the latter in an `async with`): a `while` loop with a
+    break, first statement of a `while True` body, prints as an `if`
+    without its break: one step per turn of the outer loop, whose tail
+    runs in between."""
+    out = []
+    while True:
+        while i < r:
+            i += 1
+            if a[i] >= p:
                 break
-            buf.pop(0)
-    return data
+        out.append(i)
+        if i >= r or len(out) > 5:
+            return out
