@@ -38,6 +38,7 @@ import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
+from types import CodeType
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 _MARK = re.compile(r"^[ \t]*# unpyc: (.*)$", re.MULTILINE)
@@ -167,41 +168,70 @@ def short_diff(before: List[str], after: List[str], context: int = 3,
     return hunk[2:][:limit]
 
 
-def _decompile(source: str, path: str) -> str:
+def _decompile(code: CodeType) -> str:
     # The unpyc of the round trip: same Python, same PYTHONPATH.
-    unpyc = importlib.import_module("unpyc")
-    code = compile(source, path, "exec", dont_inherit=True)
-    text: str = unpyc.decompile(code, verify=False)
+    text: str = importlib.import_module("unpyc").decompile(code, verify=False)
     return text
 
 
+def _scope_text(scope: Scope, lines: List[str]) -> str:
+    return "\n".join(lines[i] for i in _own_lines(scope, lines))
+
+
 def module_unmarked(record: Dict[str, Any], root: Path) -> Iterator[Unmarked]:
-    """The functions of one module record that differ with no mark."""
+    """The functions of one module record that differ with no mark: in
+    the module's output, and decompiled alone (the standalone sample)."""
     failing = [f for f in record.get("functions", []) if f["status"] != "equivalent"]
-    if not failing or record["status"] in ("skipped", "crash", "timeout", "invalid"):
+    alone = [f for f in record.get("standalone", []) if f["status"] != "equivalent"]
+    if not (failing or alone) or record["status"] in ("skipped", "crash", "timeout"):
         return
     path = root / record["path"]
     with open(path, "rb") as f:
         source = importlib.util.decode_source(f.read())
-    output = _decompile(source, str(path))
+    module = compile(source, str(path), "exec", dont_inherit=True)
+    source_scopes = _scopes(ast.parse(source))
+    if failing:
+        yield from _differing(record["path"], failing, source_scopes, source, _decompile(module))
+    codes = dict(importlib.import_module("unpyc.roundtrip").code_objects(module))
+    for function in alone:
+        code = codes[function["qualname"]]
+        yield from _differing(record["path"], [function], source_scopes, source,
+                              _decompile(code), code.co_name, " (standalone)")
+
+
+def _parent_marked(name: str, scopes: Dict[str, List[Scope]], lines: List[str]) -> bool:
+    """Whether the def or class around name (the module for a top-level
+    name) is in the output with a mark in its own text."""
+    parent = name.rsplit(".", 1)[0] if "." in name else ""
+    if parent.endswith(".<locals>"):
+        parent = parent[: -len(".<locals>")]
+    return any(is_marked(_scope_text(scope, lines)) for scope in scopes.get(parent, []))
+
+
+def _differing(module: str, failing: List[Dict[str, Any]], source_scopes: Dict[str, List[Scope]],
+               source: str, output: str, alone: str = "", suffix: str = "") -> Iterator[Unmarked]:
+    """Those of failing whose text in output carries no mark; alone: the
+    def's name where output is the function decompiled alone."""
     try:
-        original, printed = ast.parse(source), ast.parse(output)
+        output_scopes = _scopes(ast.parse(output))
     except SyntaxError:
-        return
-    source_scopes, output_scopes = _scopes(original), _scopes(printed)
+        return  # the round trip says "invalid": it does not run
     output_lines = output.splitlines()
     for function in failing:
         name, index = _scope_name(function["qualname"])
-        found = output_scopes.get(name, [])
-        if index >= len(found):
-            continue  # the def is missing from the output: the round trip says so
-        scope = found[index]
-        if is_marked("\n".join(output_lines[i] for i in _own_lines(scope, output_lines))):
-            continue
+        found = output_scopes.get(alone or name, [])
+        at = 0 if alone else index
         before = source_scopes.get(name, [])
-        diff = short_diff(_printed(before[index], source), _printed(scope, output)) \
-            if index < len(before) else []
-        yield Unmarked(record["path"], function["qualname"], function["status"],
+        if at >= len(found):
+            if _parent_marked(name, output_scopes, output_lines):
+                continue  # the def is in a region its parent's mark stands for
+            diff = ["(no def %s in the output)" % name]
+        elif is_marked(_scope_text(found[at], output_lines)):
+            continue
+        else:
+            diff = short_diff(_printed(before[index], source), _printed(found[at], output)) \
+                if index < len(before) else []
+        yield Unmarked(module, function["qualname"] + suffix, function["status"],
                        function.get("detail", ""), diff)
 
 
