@@ -5774,6 +5774,61 @@ static int continue_test(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether block b ends in a clause's POP_EXCEPT, or in the cleanup of the
+ * clause's name after it. */
+static int ends_clause_pop(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t e = bb->end;
+    if (e - bb->start >= 4 && ins(r, e - 2)->op == N_STORE &&
+        rec_is_name_cleanup(r, e - 3, rec_str(ins(r, e - 2)->obj)))
+        e -= 3;
+    return e > bb->start && ins(r, e - 1)->op == N_POP_EXCEPT;
+}
+
+/* The block holding the loop's jump of a break or continue that leaves
+ * except clauses of nested trys, where block b starts the rest of its way
+ * out (UPY_NO_BLOCK where b is none): the POP_EXCEPT of each clause it
+ * leaves, with the cleanup of the clause's name, then, for a break, the
+ * POP_TOP of the iterator of the for loop, and the jump.  compile.c
+ * compiler_unwind_fblock pops each clause's exception as the jump leaves
+ * it; the exception table puts the innermost POP_EXCEPT under the inner
+ * try's own handler (the clause's region reads it: its alt_handler) and
+ * each other under the handler of the try around its clause, in blocks of
+ * their own that the region would leave into as the end of the try.
+ * Example (asyncssh load_identities): `for x in y:` / `try: f()` /
+ * `except E:` / `try: g()` / `except F:` / `if c: continue` / `raise`
+ * printed `if c: pass` and ran the raise.  The block before b ends in the
+ * inner clause's own POP_EXCEPT (and name cleanup), which the region read:
+ * a try body's way out, [POP_EXCEPT; JUMP] of the clause around, is the
+ * end of the inner try (3.13 copies it there: `except: pass` at the end of
+ * a loop body compiles as `except: continue` would). */
+static int32_t clause_pops_to_loop_jump(const rec *r, int32_t b) {
+    uint32_t i = blk(r, b)->start, pops = 0;
+    if (b == 0 || blk(r, b - 1)->next != b || !ends_clause_pop(r, b - 1))
+        return UPY_NO_BLOCK;
+    for (;;) {
+        const upy_block *bb = blk(r, b);
+        if (i == bb->end) {
+            if (bb->next != b + 1 || b + 1 >= (int32_t)r->cfg.count ||
+                !upy_nin_falls_through(ins(r, i - 1)))
+                return UPY_NO_BLOCK;
+            i = blk(r, ++b)->start;
+        } else if (ins(r, i)->op == N_POP_EXCEPT) {
+            pops++;
+            i++;
+            if (i + 3 <= bb->end && ins(r, i + 1)->op == N_STORE &&
+                rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+                i += 3;
+        } else if (ins(r, i)->op == N_POP_TOP && pops) {
+            i++;
+        } else {
+            return pops && i + 1 == bb->end && ins(r, i)->op == N_JUMP
+                       ? b
+                       : UPY_NO_BLOCK;
+        }
+    }
+}
+
 /* Whether block b is a lone jump, but for copies of exits before it that
  * are marked skipped. */
 static int is_loop_exit_jump(const rec *r, int32_t b) {
@@ -6068,6 +6123,15 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                     st = loop_jump(r, bb->jump, rg, out);
                     if (st) {
                         r->done[b] = 1;
+                        return st < 0 ? ERROR : SUCCESS;
+                    }
+                }
+                if (inside(rg, b) && !r->done[b] &&
+                    (h = clause_pops_to_loop_jump(r, b)) != UPY_NO_BLOCK) {
+                    st = loop_jump(r, blk(r, h)->jump, rg, out);
+                    if (st) {
+                        for (; b <= h; b++)
+                            r->done[b] = 1;
                         return st < 0 ? ERROR : SUCCESS;
                     }
                 }
