@@ -190,6 +190,10 @@ typedef struct region {
      * whatever handler protects them.  0 when there are none (the entry
      * block never is one). */
     int32_t unwind_from;
+    /* And the end of the body they belong to: blocks from there on (the
+     * clauses of a try in the body, which 3.12+ lays out after it) are
+     * not among them. */
+    int32_t unwind_end;
     /* In a finally body in its handler: the RERAISE 0 that ends it, or,
      * where the body never runs off its end, its cleanup (COPY 3) after
      * it.  A branch that ends the body early ends in a copy of the RERAISE

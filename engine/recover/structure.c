@@ -2110,6 +2110,35 @@ static int is_bottom_test_of(const rec *r, const region *rg, int32_t b) {
            rec_same_code(r, bb->start, tb->start, bb->end - bb->start - 1);
 }
 
+/* The then part goes on at then_exit, past where the test's false way
+ * goes, and not to a copy of it: the code between is an else part whose
+ * end no jump shows.  So where 3.12+ lays the then part's handlers out
+ * cold (flowgraph.c push_cold_blocks_to_end) and the then part ends in a
+ * return: `if a: try: return f(a) / except E: x = 1` / `else: try: return
+ * g(a) / except F: x = 2` + `raise L(a, x)` (babel dates.get_timezone);
+ * or the handlers go on to code only they reach, laid out past the
+ * region (the then part's rest or the code after the if: the same code
+ * where the else part never runs off), read with the then part (`if d >
+ * 1: try: return c[k] / except KeyError: pass` / `else: c[k] = 0; return
+ * 0` + `try: return c[k] / ...`, hypothesis engine.cached_test_function).
+ * Read as code after the if, it ran after the then part.  Reads the else
+ * part into orelse: SUCCESS; NOT_THIS where it goes on elsewhere or leaves
+ * a block of it unread (not recovered); ERROR. */
+static int else_up_to_then_exit(rec *r, const region *rg, int32_t on_false,
+                                int32_t then_exit, upy_ptr_vec *orelse) {
+    int32_t end = inside(rg, then_exit) ? then_exit : rg->end, else_exit, b;
+    region else_rg = rec_sub_region(rg, on_false, end, then_exit);
+    RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, orelse, &else_exit));
+    if (else_exit != UPY_NO_BLOCK && else_exit != then_exit)
+        return NOT_THIS;
+    /* (The cleanup blocks of its clauses, handlers of their own, are
+     * never read as statements.) */
+    for (b = on_false; b < end; b++)
+        if (!r->done[b] && !blk(r, b)->is_handler)
+            return NOT_THIS;
+    return SUCCESS;
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -2354,17 +2383,16 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         RETURN_IF_ERROR(else_back_to_loop(r, on_false, rg, &body, &orelse));
         *next = UPY_NO_BLOCK;
     } else if (then_exit != UPY_NO_BLOCK && then_exit > on_false &&
-               inside(rg, then_exit) &&
+               on_false < rg->end &&
+               (inside(rg, then_exit) || then_exit >= rg->end) &&
                !rec_is_lone(r, blk(r, on_false), N_JUMP) &&
                !rec_copies_of_exit(r, then_exit, on_false)) {
-        /* The then part goes on past where the test's false way goes, and
-         * not to a copy of it: the code between is an else part whose end
-         * no jump shows, as where 3.12+ lays the then part's handlers out
-         * cold and the then part ends in a return (`if a: try: return
-         * f(a) / except E: x = 1` / `else: try: return g(a) / except F:
-         * x = 2` + `raise L(a, x)`; babel dates.get_timezone).  Read as
-         * code after the if, it ran after the then part: not recovered. */
-        return rec_fail_region(r, c->first, rg, out);
+        int st = else_up_to_then_exit(r, rg, on_false, then_exit, &orelse);
+        if (st < 0)
+            return ERROR;
+        if (st == NOT_THIS)
+            return rec_fail_region(r, c->first, rg, out);
+        *next = then_exit;
     } else {
         *next = on_false;
         /* (An else part that compiles to nothing: `else: pass`.) */
@@ -6098,7 +6126,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             !pops_to_return(r, b, r->sp == rg->base) &&
             !pops_iterator_to_exit_copy(r, rg, b) &&
             !is_return_in_body(r, b, rg->handler) &&
-            !(rg->unwind_from > 0 && b >= rg->unwind_from)) {
+            !(rg->unwind_from > 0 && b >= rg->unwind_from &&
+              b < rg->unwind_end)) {
             int32_t h;
             if (!nested_in(r, bb->handler, rg->handler, &h)) {
                 /* The copies of the with exits a break or continue

@@ -3411,6 +3411,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
     body_rg.handler = h;
     body_rg.alt_handler = REC_NO_ALT;
     body_rg.unwind_from = unwind_from;
+    body_rg.unwind_end = end;
     body_rg.falls_to_loop = runs_into_loop(r, rg, end);
     /* (With values kept, the body may take them and leave others: it ends
      * at its end all the same, not where those would be used.  Its

@@ -45,7 +45,8 @@ def loop_returning_in_try_after_same_return(m):
 def try_return_then_else_try_return(a):
     """The else part was printed after the if: 3.12 lays the handlers out
     cold, so the then part ends in a return (babel dates.get_timezone).
-    Marked on 3.12 / 3.13 since stop 34 (structure_if)."""
+    Marked on 3.12 / 3.13 at stop 34, recovered since stop 35 (lie35a:
+    structure_if reads the else part up to where the then part goes on)."""
     if a:
         try:
             return f(a)
@@ -83,6 +84,69 @@ def try_else_if_try_return_else_return(c, k):
     x = g()
     h(x)
     return x.r()
+
+
+def nested_if_try_return_else_return(a, c, k):
+    """Reduced from the one above (lie35a): the if in the then part of an
+    if; printed its else part after the second try, where the source goes
+    on past the outer if."""
+    if a:
+        if c:
+            try:
+                return c[k]
+            except KeyError:
+                pass
+        else:
+            c[k] = 0
+            return 0
+        try:
+            return c[k]
+        except KeyError:
+            pass
+    x = g()
+    return x
+
+
+def try_else_if_try_return_else_return_then_call(c, k):
+    """Reduced from the one above (lie35a): the then part goes on to a
+    call, not a try; printed its else part after the call."""
+    try:
+        d = f()
+    except P:
+        pass
+    else:
+        if d > 1:
+            try:
+                return c[k]
+            except KeyError:
+                pass
+        else:
+            c[k] = 0
+            return 0
+        h(d)
+    x = g()
+    return x
+
+
+def with_if_try_return_else_return(a, c, k):
+    """Reduced from the one above (lie35a): in a with body the then part
+    goes on past the with's exit (3.12 / 3.13 printed the else part after
+    the second try, and marked the with's exit block left over)."""
+    with a:
+        if c:
+            try:
+                return c[k]
+            except KeyError:
+                pass
+        else:
+            c[k] = 0
+            return 0
+        try:
+            return c[k]
+        except KeyError:
+            pass
+    x = g()
+    return x
 
 
 def loop_try_return_in_handler_with_finally_if(hooks, m, c):
