@@ -493,7 +493,11 @@ static int encloses(const norm *nm, const upy_exc_entry *outer,
  * the loop jumps back to, or comes right before a loop's header that no
  * branch joins -- `while True:` after the handlers of a try, which 3.12+
  * leaves in place inside a finally's handler; the statement gives it
- * back itself.) */
+ * back itself.  Nor is a NOP on the line of the jump laid out before it:
+ * an `else:` part is on a line of its own, after its then part, but the
+ * NOP of a folded constant test keeps the line of the expression around,
+ * `(x in c if s else True) and not c` written over lines, whose then arm
+ * jumps over it.) */
 static int is_pass_block(norm *nm, uint32_t i) {
     uint32_t first = i, j = i + 1, before;
     const upy_exc_entry *handler = norm_entry_at(nm, at(nm, i)->offset);
@@ -510,6 +514,7 @@ static int is_pass_block(norm *nm, uint32_t i) {
         before--;
     return nm->is_target[first] && j < nm->dec->count && nm->is_target[j] &&
            before > 0 && norm_ends_without_fall(nm, before - 1) &&
+           at(nm, before - 1)->line != at(nm, first)->line &&
            !jumped_back_into(nm, first, j) &&
            joined_from_before(nm, first, j) &&
            encloses(nm, norm_entry_at(nm, at(nm, j)->offset), handler) &&

@@ -2895,6 +2895,12 @@ static int structure_for(rec *r, int32_t header, const region *rg,
         r->resume_block = UPY_NO_BLOCK;
         if (r->sp <= r->base)
             start = from;
+    } else if (r->sp <= rg->base) {
+        /* (The walk reaches a loop header before it sets where a
+         * statement starts: what the statement before left there may be
+         * code that the try around takes for a copy of its own, `if a:
+         * return U` before `try: for ...` + `return U`.) */
+        start = from;
     }
     if (rec_run(r, from, h->end - 1, rg, out) != (int)h->end - 1)
         return rec_fail_region(r, header, rg, out);

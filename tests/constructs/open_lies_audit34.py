@@ -16,9 +16,11 @@ def inlined_comprehension_in_loop_handler(xs, out):
 
 
 def multiline_ternary_true_arm_in_or(a, x, s, c):
-    """The folded `else True` arm keeps a NOP for its line: the test reads
+    """The folded `else True` arm keeps a NOP for its line: the test read
     as nested ifs whose (x in c, not c) way falls off without the return
-    (sqlalchemy decl_base._get_immediate_cls_attr)."""
+    (sqlalchemy decl_base._get_immediate_cls_attr).  Fixed on 3.10 / 3.11
+    in stop 35 (is_pass_block: the NOP is on the line of the jump over
+    it, no `else: pass`); prints the equivalent `not s or x in c`."""
     if a and (x is c
         or (
             (x in c if s else True)
@@ -28,9 +30,21 @@ def multiline_ternary_true_arm_in_or(a, x, s, c):
         return x
 
 
+def multiline_ternary_true_arm_alone(x, s, c):
+    """Reduced: the same test alone, read on 3.10 / 3.11 as `if s: (if x
+    in c: pass) / else: pass` + `if not c: return x`, which returns x
+    where x is not in c."""
+    if (
+        (x in c if s else True)
+        and not c
+    ):
+        return x
+
+
 def loop_returning_in_try_after_same_return(m):
-    """The for loop (its body always returns) vanishes: `try: pass`
-    (astroid bases._infer_method_result_truth)."""
+    """The for loop (its body always returns) vanished: `try: pass`
+    (astroid bases._infer_method_result_truth).  Fixed in stop 35
+    (structure_for)."""
     if m:
         if m:
             return U
@@ -39,6 +53,21 @@ def loop_returning_in_try_after_same_return(m):
                 return v
         except E:
             pass
+    return U
+
+
+def loop_returning_in_try_after_if_return(m):
+    """Reduced: the for statement took its start from the `return U`
+    before it (the walk sets where a statement starts only after a loop
+    header), so the try took it for the clause's copy of `return U`."""
+    if m:
+        return U
+    try:
+        f()
+        for v in m:
+            return v
+    except E:
+        pass
     return U
 
 
