@@ -310,8 +310,10 @@ typedef struct upy_layout {
      * a jump. */
     uint8_t while_test_on_top;
     /* 3.8-3.9 keep the jump over an else part after an if body that ends
-     * in raise, break or continue: peephole.c drops the unreachable code
-     * after a RETURN_VALUE only.  3.10+ drop it after any. */
+     * in raise, break or continue, and any code the source wrote after
+     * such a statement (recover/structure.c written_dead_code):
+     * peephole.c drops the unreachable code after a RETURN_VALUE only.
+     * 3.10+ drop it after any. */
     uint8_t keeps_jump_after_exit;
     /* 3.8-3.9 keep the end of an if / else or a try whose every way
      * returns, which nothing reaches (the implicit return, a loop body's

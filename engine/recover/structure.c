@@ -941,16 +941,19 @@ static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
     return best;
 }
 
-/* Whether block b, which no code reaches, is the jump over an else part
- * that 3.8-3.9 leave after a then part ending in raise, break or continue
- * (upy_layout.keeps_jump_after_exit), or in an if / else whose parts
- * return (rec_drops_jump_over_else): a lone jump after an instruction that
- * does not fall through. */
+/* Whether block b, which no code reaches, ends in the jump over an else
+ * part that 3.8-3.9 leave after a then part ending in raise, break or
+ * continue (upy_layout.keeps_jump_after_exit), or in an if / else whose
+ * parts return (rec_drops_jump_over_else): a lone jump after an
+ * instruction that does not fall through, or the jump ending the code the
+ * source wrote after such a statement, which they keep too
+ * (written_dead_code). */
 static int dead_jump_over_else(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     return r->ncode.layout->keeps_jump_after_exit &&
-           rec_is_lone(r, bb, N_JUMP) && bb->start > 0 &&
-           !upy_nin_falls_through(ins(r, bb->start - 1));
+           ins(r, bb->end - 1)->op == N_JUMP && bb->start > 0 &&
+           (!rec_is_lone(r, bb, N_JUMP) ||
+            !upy_nin_falls_through(ins(r, bb->start - 1)));
 }
 
 /* The nearest place past else_start that the then part [then_start,
@@ -6088,6 +6091,33 @@ static int loop_breaks_outer(const rec *r, int32_t b, const region *rg,
     return 0;
 }
 
+/* The block after b, whose code ends in a raise, break or continue,
+ * where code the source wrote after that statement starts, which nothing
+ * reaches: 3.8-3.9 keep it (peephole.c drops unreachable code after a
+ * RETURN_VALUE only, upy_layout.keeps_jump_after_exit), so the output
+ * prints it for the code to compile the same.  It starts a statement on
+ * a line of its own, after that of the statement b ends in: the code the
+ * compiler adds after a statement has the statement's line (the way out
+ * of a with or a try around a break, POP_BLOCK; BEGIN_FINALLY ...).  Not
+ * a lone jump (the jump over an else part, a loop body's jump back), nor
+ * the implicit return at the end of the code, nor code under another
+ * handler (what a try leaves after its clauses); else UPY_NO_BLOCK. */
+static int32_t written_dead_code(const rec *r, int32_t b, const region *rg) {
+    int32_t d = b + 1;
+    const upy_block *db;
+    if (!r->ncode.layout->keeps_jump_after_exit || !inside(rg, d) ||
+        d == rg->follow || d >= (int32_t)r->cfg.count || r->done[d])
+        return UPY_NO_BLOCK;
+    db = blk(r, d);
+    if (db->rpo != UINT32_MAX || db->handler != blk(r, b)->handler ||
+        ins(r, db->start)->line <= ins(r, blk(r, b)->end - 1)->line ||
+        db->is_handler || rec_is_lone(r, db, N_JUMP) ||
+        (db->end - db->start == 2 && ins(r, db->start)->op == N_LOAD_CONST &&
+         ins(r, db->start + 1)->op == N_RETURN))
+        return UPY_NO_BLOCK;
+    return d;
+}
+
 /* The walk of rec_region(). */
 static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                 int32_t *exit) {
@@ -6321,7 +6351,11 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             }
             if ((uint32_t)stop < bb->end)
                 return rec_fail_region(r, b, rg, out);
-            b = skipped_block_way_on(r, b, rg);
+            next = skipped_block_way_on(r, b, rg);
+            /* (A raise, which rec_run wrote, ends its block.) */
+            if (next == UPY_NO_BLOCK && ins(r, bb->end - 1)->op == N_RAISE)
+                next = written_dead_code(r, b, rg);
+            b = next;
             continue;
         }
         last = ins(r, (uint32_t)stop);
@@ -6374,6 +6408,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                 continue;
             }
             st = loop_jump(r, bb->jump, rg, out);
+            if (st > 0 && written_dead_code(r, b, rg) != UPY_NO_BLOCK) {
+                b = written_dead_code(r, b, rg);
+                continue;
+            }
             if (st)
                 return st < 0 ? ERROR : SUCCESS;
             if (!inside(rg, bb->jump)) {
