@@ -834,8 +834,9 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
  *
  * Cold code.  This is CPython's definition (flowgraph.c mark_cold): a
  * block no path of normal edges from the entry reaches, found once per
- * code object (rec_normal_reach).  Every question in recover about cold
- * code asks it; two in structure.c add what this does not tell:
+ * code object (rec_normal_reach).  in_cold_clause, handlers_in_place and
+ * cold_else_part ask it; two questions in structure.c look like it and do
+ * not, because each asks something this does not tell:
  *   - in_cold_handler(b, start, exit): whether b is the code of a
  *     handler of a try in one loop body [start, exit), told by its
  *     instructions: the handler's entry (of a try in that body, not any
