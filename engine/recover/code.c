@@ -2222,12 +2222,13 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
     r.skip = upy_arena_array(scratch, r.ncode.count + 1, 1);
     r.evaluated = upy_arena_array(scratch, r.ncode.count + 1, 1);
     r.must_place = upy_arena_array(scratch, r.ncode.count + 1, 1);
+    r.normal_reach = rec_normal_reach(&r);
     r.assertion_name = rec_name(&r, "AssertionError");
     r.match_steps = 64 * (uint64_t)r.ncode.count + 4096;
     for (k = 0; k < r.ncode.count && !r.has_pop_jump_if; k++)
         r.has_pop_jump_if = r.ncode.ins[k].op == N_POP_JUMP_IF;
     if (!r.done || !r.skip || !r.evaluated || !r.must_place ||
-        !r.assertion_name)
+        !r.assertion_name || !r.normal_reach)
         return rec_oom(&r);
     memset(&rg, 0, sizeof rg);
     rg.start = 0;

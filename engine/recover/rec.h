@@ -373,8 +373,8 @@ typedef struct rec {
      * whole call (no store, delete or cell); NULL until first needed. */
     uint8_t *stable_args;
     /* try.c: for each block, whether the entry reaches it without an
-     * exception (1) or only through a handler (2); NULL until first
-     * needed. */
+     * exception (1) or only through a handler (2); found once per code
+     * object, before the walk (rec_normal_reach). */
     uint8_t *normal_reach;
     /* code.c: the names instructions give (variables: loads, stores,
      * deletes and closure references; used: any string operand but a
@@ -836,13 +836,13 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
 
 /* Whether instruction i is in code only a handler reaches that the
  * compiler laid out after all other code (3.12+ flowgraph.c
- * push_cold_blocks_to_end), out of the order it compiled it in.  ERROR when
- * out of memory.
+ * push_cold_blocks_to_end), out of the order it compiled it in.
  *
  * Cold code.  This is CPython's definition (flowgraph.c mark_cold): a
  * block no path of normal edges from the entry reaches, found once per
- * code object (try.c find_normal_reach).  Three questions in structure.c
- * look like it and are kept, because each asks something this does not:
+ * code object (rec_normal_reach).  in_cold_clause, handlers_in_place and
+ * cold_else_part ask it; two questions in structure.c look like it and do
+ * not, because each asks something this does not tell:
  *   - in_cold_handler(b, start, exit): whether b is the code of a
  *     handler of a try in one loop body [start, exit), told by its
  *     instructions: the handler's entry (of a try in that body, not any
@@ -852,11 +852,14 @@ upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
  *   - only_handlers_reach(b, from, to): whether b is cold code of the
  *     tries in [from, to) in particular, reached only by the ways out of
  *     their except clauses: which try's rest it is, not just cold.
- *   - in_cold_clause(k, h): whether k is the `continue` of an except
- *     clause (its POP_EXCEPT, then the jump back) dominated by a handler
- *     after loop header h: one loop's, asked through the dominator tree
- *     while the region is walked (const, with no memory to fail). */
-int rec_is_cold(rec *r, uint32_t i);
+ * (in_cold_clause(k), the `continue` of an except clause laid out cold,
+ * is its POP_EXCEPT and jump back in code rec_is_cold says is cold.) */
+int rec_is_cold(const rec *r, uint32_t i);
+/* What r->normal_reach holds: one walk of the normal edges from the entry
+ * for the whole code object, made before the walk of its regions, so
+ * that rec_is_cold asks a const rec and cannot fail.  NULL when out of
+ * memory. */
+uint8_t *rec_normal_reach(const rec *r);
 
 /* typeparams.c: 3.12+ type parameters (PEP 695). */
 /* Whether the MAKE_FUNCTION at instruction i makes a lazily evaluated

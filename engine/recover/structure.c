@@ -3585,15 +3585,14 @@ static int only_continues(const rec *r, int32_t b) {
     return 1;
 }
 
-/* Whether block k, after loop header h, ends in the `continue` of an
- * except clause that 3.12+ lays out after the function's code: the jump
- * right after the clause's POP_EXCEPT, in code a handler dominates.  (The
- * rest of a loop body that only a handler reaches, after a try whose body
- * always leaves, is laid out there too, and jumps back with no
- * POP_EXCEPT.)  (Not rec_is_cold: see there why.) */
-static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
+/* Whether block k ends in the `continue` of an except clause that 3.12+
+ * lays out after the function's code: the jump right after the clause's
+ * POP_EXCEPT, in cold code (rec_is_cold).  (The rest of a loop body that
+ * only a handler reaches, after a try whose body always leaves, is cold
+ * too, and jumps back with no POP_EXCEPT: not a `continue`, the loop's
+ * code as laid out ends there.) */
+static int in_cold_clause(const rec *r, int32_t k) {
     const upy_block *kb = blk(r, k);
-    int32_t steps;
     uint32_t pop = kb->end - 1;
     if (pop == kb->start && k > 0)
         pop = blk(r, k - 1)->end;
@@ -3601,12 +3600,8 @@ static int in_cold_clause(const rec *r, int32_t k, int32_t h) {
     if (pop >= 3 && ins(r, pop - 2)->op == N_STORE &&
         rec_is_name_cleanup(r, pop - 3, rec_str(ins(r, pop - 2)->obj)))
         pop -= 3;
-    if (!r->ncode.layout->cold_handlers || pop == 0 ||
-        ins(r, pop - 1)->op != N_POP_EXCEPT)
-        return 0;
-    for (steps = 0; k > h && steps < 64 && !blk(r, k)->is_handler; steps++)
-        k = blk(r, k)->idom;
-    return k > h && blk(r, k)->is_handler;
+    return pop > 0 && ins(r, pop - 1)->op == N_POP_EXCEPT &&
+           rec_is_cold(r, kb->start);
 }
 
 /* The last block of the loop at header that jumps back to it, leaving out
@@ -3616,7 +3611,7 @@ static int32_t hot_loop_last(const rec *r, int32_t header) {
     int32_t k;
     for (k = loop_last(r, header); k > header; k--)
         if ((blk(r, k)->jump == header || blk(r, k)->next == header) &&
-            !in_cold_clause(r, k, header))
+            !in_cold_clause(r, k))
             return k;
     return header;
 }
@@ -5805,7 +5800,7 @@ static int continue_test(const rec *r, int32_t b) {
         int32_t p = blk(r, b)->preds[k];
         /* (A `continue` in an except clause laid out after the function's
          * code jumps back from there.) */
-        if (p >= b && (p < h || p > last) && !in_cold_clause(r, p, h))
+        if (p >= b && (p < h || p > last) && !in_cold_clause(r, p))
             return 0;
     }
     return 1;

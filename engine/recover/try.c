@@ -695,8 +695,6 @@ static int index_order_users(rec *r) {
     return SUCCESS;
 }
 
-static int find_normal_reach(rec *r);
-
 /* Whether instruction i, of code neither in the try with handler h nor in
  * the rest after its body (which ends at end), was compiled after both:
  * code after the rest that no handler alone reaches (3.12+ keeps such
@@ -717,8 +715,6 @@ static int find_normal_reach(rec *r);
  * An entry used there too still tells the order; one used in code before
  * (or in a copy the compiler placed out of its order there) does not. */
 static int compiled_after_try(rec *r, int32_t h, uint32_t end, uint32_t i) {
-    if (!r->normal_reach && find_normal_reach(r))
-        return 0;
     if (r->normal_reach[r->cfg.block_of[i]] == 1)
         return i >= end;
     return i > blk(r, h)->start;
@@ -1570,16 +1566,16 @@ static int clause_copy_exit(rec *r, int32_t h, const region *rg, upy_stmt *s,
     return 1;
 }
 
-/* Fills r->normal_reach (see rec.h): one walk of the normal edges from
- * the entry for the whole code object, as every try asks.  -1 when out
- * of memory. */
-static int find_normal_reach(rec *r) {
-    int32_t *stack = upy_arena_array(r->scratch, r->cfg.count, sizeof *stack);
-    uint8_t *reach = upy_arena_array(r->scratch, r->cfg.count, 1);
+uint8_t *rec_normal_reach(const rec *r) {
+    int32_t *stack =
+        upy_arena_array(r->scratch, r->cfg.count + 1, sizeof *stack);
+    uint8_t *reach = upy_arena_array(r->scratch, r->cfg.count + 1, 1);
     uint32_t sp = 0;
     if (!stack || !reach)
-        return ERROR;
+        return NULL;
     memset(reach, 2, r->cfg.count);
+    if (!r->cfg.count)
+        return reach;
     stack[sp++] = 0;
     reach[0] = 1;
     while (sp) {
@@ -1595,15 +1591,12 @@ static int find_normal_reach(rec *r) {
                 stack[sp++] = succ[k];
             }
     }
-    r->normal_reach = reach;
-    return SUCCESS;
+    return reach;
 }
 
-int rec_is_cold(rec *r, uint32_t i) {
+int rec_is_cold(const rec *r, uint32_t i) {
     if (!r->ncode.layout->cold_handlers)
         return 0;
-    if (!r->normal_reach && find_normal_reach(r))
-        return rec_oom(r);
     return r->normal_reach[r->cfg.block_of[i]] != 1;
 }
 
@@ -1650,16 +1643,13 @@ static int breaks_over_handlers(const rec *r, int32_t exit, const region *rg) {
  * reaches (after a try whose else part returns, the handler's way on)
  * keeps its handlers in place.  There, a way on that ends the enclosing
  * handler (POP_EXCEPT first) is the code after the try, a small exit
- * block the compiler copied into the body's jump, not an else part.
- * 0 also when out of memory (the reading by co_names / co_consts). */
-static int handlers_in_place(rec *r, int32_t b, int32_t exit) {
+ * block the compiler copied into the body's jump, not an else part. */
+static int handlers_in_place(const rec *r, int32_t b, int32_t exit) {
     if (!r->ncode.layout->cold_handlers)
         return 1;
     if (exit != UPY_NO_BLOCK && ins(r, blk(r, exit)->start)->op == N_POP_EXCEPT)
         return 0;
-    if (!r->normal_reach && find_normal_reach(r))
-        return 0;
-    return r->normal_reach[b] != 1;
+    return rec_is_cold(r, blk(r, b)->start);
 }
 
 /* Whether block exit, where the body of a try with handlers at block h
@@ -1678,13 +1668,12 @@ static int handlers_in_place(rec *r, int32_t b, int32_t exit) {
  *
  * (A lone jump past the handlers, or the end of the with statement's way
  * on jumping there, goes to code after the try.) */
-static int cold_else_part(rec *r, int32_t exit, int32_t h, const region *rg) {
+static int cold_else_part(const rec *r, int32_t exit, int32_t h,
+                          const region *rg) {
     const upy_block *eb = blk(r, exit);
     if (!r->ncode.layout->cold_handlers || exit < rg->end)
         return 0;
-    if (!r->normal_reach && find_normal_reach(r))
-        return 0;
-    return r->normal_reach[exit] != 1 && !eb->is_handler &&
+    return rec_is_cold(r, eb->start) && !eb->is_handler &&
            !(ins(r, eb->end - 1)->op == N_JUMP && eb->jump > h &&
              (eb->end - eb->start == 1 ||
               ins(r, eb->start)->op == N_POP_EXCEPT));
