@@ -1384,6 +1384,19 @@ __attribute__((noinline)) static int index_alike_blocks(rec *r) {
     return status;
 }
 
+/* The first block from b on that enters a handler, or `end` when none
+ * comes before it (b itself from `end` on), read from r->next_handler:
+ * the rest after each try of a body of tries scanned the blocks up to
+ * its handlers (quadratic).  -1 when out of memory. */
+int32_t rec_first_handler_from(rec *r, int32_t b, int32_t end) {
+    if (!r->alike_last && index_alike_blocks(r))
+        return -1;
+    if (b >= end)
+        return b;
+    return (int32_t)r->next_handler[b] < end ? (int32_t)r->next_handler[b]
+                                             : end;
+}
+
 /* The join of an if / else whose then part [then_start, else_start) ends
  * (tested by cond) in a copy of the small exit block the statement goes
  * on to, or
