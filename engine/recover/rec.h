@@ -656,6 +656,7 @@ int rec_run(rec *r, uint32_t from, uint32_t to, const region *rg,
 int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
                upy_ptr_vec *out);
 int rec_same_code(const rec *r, uint32_t a, uint32_t b, uint32_t n);
+int32_t rec_first_handler_from(rec *r, int32_t b, int32_t end);
 /* The size of [from, to) as the compiler's limit on the blocks it copies
  * (flowgraph.c inline_small_exit_blocks) counts it. */
 uint32_t rec_copy_size(const rec *r, uint32_t from, uint32_t to);

@@ -1347,8 +1347,8 @@ static uint64_t code_hash(const rec *r, uint32_t start, uint32_t end) {
     return h;
 }
 
-/* Fills r->alike_before, alike_last (by a table of the blocks' hashes in
- * an arena released after) and next_handler; ERROR when out of memory.
+/* Fills r->alike_before and alike_last (by a table of the blocks' hashes
+ * in an arena released after); ERROR when out of memory.
  * (Never inlined: its locals would widen the frame of structure_if, which
  * recursion repeats for every statement nested or following a try, and
  * the stack budget, REC_STACK_BUDGET, would stop sooner.) */
@@ -1362,13 +1362,11 @@ __attribute__((noinline)) static int index_alike_blocks(rec *r) {
         size *= 2;
     r->alike_before = upy_arena_array(r->scratch, n + 1, sizeof(int32_t));
     r->alike_last = upy_arena_array(r->scratch, n + 1, sizeof(int32_t));
-    r->next_handler = upy_arena_array(r->scratch, n + 1, sizeof(uint32_t));
     upy_arena_init_scratch(&work, r->scratch);
     keys = upy_arena_array(&work, size, sizeof *keys);
     hash = upy_arena_array(&work, n + 1, sizeof *hash);
     group_last = upy_arena_array(&work, size, sizeof *group_last);
-    if (r->alike_before && r->alike_last && r->next_handler && keys && hash &&
-        group_last) {
+    if (r->alike_before && r->alike_last && keys && hash && group_last) {
         for (slot = 0; slot < size; slot++)
             group_last[slot] = -1;
         for (b = 0; b < n; b++) {
@@ -1385,10 +1383,6 @@ __attribute__((noinline)) static int index_alike_blocks(rec *r) {
                 slot = (slot + 1) & (size - 1);
             r->alike_last[b] = group_last[slot];
         }
-        r->next_handler[n] = n;
-        for (b = n; b-- > 0;)
-            r->next_handler[b] =
-                blk(r, b)->is_handler ? b : r->next_handler[b + 1];
         status = SUCCESS;
     }
     upy_arena_release(&work);
@@ -1397,6 +1391,32 @@ __attribute__((noinline)) static int index_alike_blocks(rec *r) {
         rec_oom(r);
     }
     return status;
+}
+
+/* Fills r->next_handler; ERROR when out of memory. */
+static int index_next_handler(rec *r) {
+    uint32_t n = r->cfg.count, b;
+    uint32_t *next = upy_arena_array(r->scratch, n + 1, sizeof *next);
+    if (!next)
+        return rec_oom(r);
+    next[n] = n;
+    for (b = n; b-- > 0;)
+        next[b] = blk(r, b)->is_handler ? b : next[b + 1];
+    r->next_handler = next;
+    return SUCCESS;
+}
+
+/* The first block from b on that enters a handler, or `end` when none
+ * comes before it (b itself from `end` on), read from r->next_handler:
+ * the rest after each try of a body of tries scanned the blocks up to
+ * its handlers (quadratic).  -1 when out of memory. */
+int32_t rec_first_handler_from(rec *r, int32_t b, int32_t end) {
+    if (!r->next_handler && index_next_handler(r))
+        return -1;
+    if (b >= end)
+        return b;
+    return (int32_t)r->next_handler[b] < end ? (int32_t)r->next_handler[b]
+                                             : end;
 }
 
 /* The join of an if / else whose then part [then_start, else_start) ends
@@ -1430,7 +1450,8 @@ static int32_t copied_join(rec *r, const rec_cond *cond, int32_t then_start,
         if ((blk(r, c)->preds[k] < then_start || blk(r, c)->preds[k] >= c) &&
             blk(r, c)->preds[k] != cond->last)
             return UPY_NO_BLOCK;
-    if (!r->alike_last && index_alike_blocks(r))
+    if ((!r->alike_last && index_alike_blocks(r)) ||
+        (!r->next_handler && index_next_handler(r)))
         return UPY_NO_BLOCK;
     /* The blocks after the else part's start, up to the last one or the
      * first handler block there, from the last back: the first of them

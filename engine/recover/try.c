@@ -1469,8 +1469,9 @@ static int rest_after_try(rec *r, int32_t h, const region *rg, int32_t exit,
         }
     }
     if (!cc) {
-        for (b2 = exit; b2 < rg->end && !blk(r, b2)->is_handler; b2++)
-            ;
+        b2 = rec_first_handler_from(r, exit, rg->end);
+        if (b2 < 0)
+            return ERROR;
         end = b2 < (int32_t)r->cfg.count ? blk(r, b2)->start : r->ncode.count;
         n_else = else_by_order(r, h, exit, rg->brk, after, end);
     }
