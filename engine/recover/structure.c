@@ -5853,11 +5853,16 @@ static int ends_clause_pop(const rec *r, int32_t b) {
  * printed `if c: pass` and ran the raise.  The block before b ends in the
  * inner clause's own POP_EXCEPT (and name cleanup), which the region read:
  * a try body's way out, [POP_EXCEPT; JUMP] of the clause around, is the
- * end of the inner try (3.13 copies it there: `except: pass` at the end of
- * a loop body compiles as `except: continue` would). */
-static int32_t clause_pops_to_loop_jump(const rec *r, int32_t b) {
+ * end of the inner try.  Where the compiler copies jump blocks (3.13), the
+ * clause's own end copies that way out too: `except: pass` at the end of a
+ * loop body compiles as `except: continue` would, and the clause region
+ * reads it as its end; a statement in the clause (a region with a
+ * follow, as an if's then part) that runs into the pops is a jump. */
+static int32_t clause_pops_to_loop_jump(const rec *r, int32_t b,
+                                        const region *rg) {
     uint32_t i = blk(r, b)->start, pops = 0;
-    if (b == 0 || blk(r, b - 1)->next != b || !ends_clause_pop(r, b - 1))
+    if (b == 0 || blk(r, b - 1)->next != b || !ends_clause_pop(r, b - 1) ||
+        (r->ncode.layout->copies_jump_blocks && rg->follow == UPY_NO_BLOCK))
         return UPY_NO_BLOCK;
     for (;;) {
         const upy_block *bb = blk(r, b);
@@ -6208,7 +6213,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                     }
                 }
                 if (inside(rg, b) && !r->done[b] &&
-                    (h = clause_pops_to_loop_jump(r, b)) != UPY_NO_BLOCK) {
+                    (h = clause_pops_to_loop_jump(r, b, rg)) != UPY_NO_BLOCK) {
                     st = loop_jump(r, blk(r, h)->jump, rg, out);
                     if (st) {
                         for (; b <= h; b++)
