@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,6 +45,13 @@ def _patch_level(path: str) -> int:
         return int(path.split(os.sep)[-3].split(".")[2])
     except (IndexError, ValueError):
         return -1
+
+
+def engine_sources() -> List[str]:
+    """The engine's .c files, as CMakeLists lists them (fuzz/run.sh reads
+    them the same way): the tests that build the engine with gcc directly."""
+    text = (REPO / "CMakeLists.txt").read_text()
+    return re.findall(r"^ *(engine/[a-z_/]*\.c)$", text, flags=re.M)
 
 
 def find_interpreters() -> Dict[str, Optional[str]]:

@@ -6,22 +6,15 @@ engine must survive them: no sanitizer report, no crash."""
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import List
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, engine_sources
 
 REGRESSIONS = sorted((REPO / "fuzz" / "regressions").iterdir())
-
-
-def _engine_sources() -> List[str]:
-    text = (REPO / "CMakeLists.txt").read_text()
-    return re.findall(r"^ *(engine/[a-z_/]*\.c)$", text, flags=re.M)
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +27,7 @@ def replay(tmp_path_factory: pytest.TempPathFactory) -> str:
         [gcc, "-std=c11", "-O1", "-g", "-fsanitize=address,undefined",
          "-fno-sanitize-recover=undefined", "-Iengine/include", "-Iengine",
          "-o", str(binary), "tests/c/fuzz_replay.c", "fuzz/fuzz_engine.c"]
-        + _engine_sources() + ["-lm"],
+        + engine_sources() + ["-lm"],
         cwd=REPO, capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-4000:]

@@ -27,7 +27,7 @@ from typing import Any, Dict, List
 
 import pytest
 
-from conftest import INTERPRETERS, REPO, VERSIONS
+from conftest import INTERPRETERS, REPO, VERSIONS, engine_sources
 
 TEST_SOURCE = REPO / "tests" / "c" / "test_print.c"
 
@@ -229,18 +229,12 @@ json.dump(failures, sys.stdout)
 '''
 
 
-def _engine_sources() -> List[str]:
-    """The engine's .c files, as fuzz/run.sh reads them from CMakeLists."""
-    text = (REPO / "CMakeLists.txt").read_text()
-    return re.findall(r"^ *(engine/[a-z_/]*\.c)$", text, flags=re.M)
-
-
 @pytest.fixture(scope="module")
 def test_binary(tmp_path_factory: pytest.TempPathFactory) -> str:
     gcc = shutil.which("gcc")
     if not gcc:
         pytest.fail("gcc is needed to build tests/c/test_print.c")
-    sources = _engine_sources()
+    sources = engine_sources()
     assert "engine/print/source.c" in sources
     assert "engine/ast/ast.c" in sources
     binary = tmp_path_factory.mktemp("test-print") / "test_print"
