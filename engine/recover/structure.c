@@ -2708,8 +2708,7 @@ static int32_t clause_end_copy(const rec *r, int32_t b, int for_loop) {
         i++;
     if (i == bb->start)
         return UPY_NO_BLOCK;
-    if (i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
-        rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+    if (i + 3 < bb->end && rec_clears_a_name(r, i))
         i += 3;
     if (i == bb->end && bb->next == b + 1 && b + 1 < (int32_t)r->cfg.count &&
         upy_nin_falls_through(ins(r, i - 1))) {
@@ -3110,8 +3109,7 @@ static uint32_t past_clause_pop(const rec *r, int32_t header, int32_t b) {
     if (bb->end - bb->start < 2 || ins(r, bb->start)->op != N_POP_EXCEPT ||
         bb->depth_in != blk(r, header)->depth_in + 1)
         return 0;
-    if (i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
-        rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+    if (i + 3 < bb->end && rec_clears_a_name(r, i))
         i += 3;
     return i;
 }
@@ -3618,8 +3616,7 @@ static int in_cold_clause(const rec *r, int32_t k) {
     if (pop == kb->start && k > 0)
         pop = blk(r, k - 1)->end;
     /* (`except E as name:` deletes the name after POP_EXCEPT.) */
-    if (pop >= 3 && ins(r, pop - 2)->op == N_STORE &&
-        rec_is_name_cleanup(r, pop - 3, rec_str(ins(r, pop - 2)->obj)))
+    if (pop >= 3 && rec_clears_a_name(r, pop - 3))
         pop -= 3;
     return pop > 0 && ins(r, pop - 1)->op == N_POP_EXCEPT &&
            rec_is_cold(r, kb->start);
@@ -4368,8 +4365,7 @@ static uint32_t past_clause_pops(const rec *r, uint32_t i) {
     while (i + 1 < r->ncode.count &&
            (ins(r, i)->op == N_POP_EXCEPT || ins(r, i)->op == N_POP_TOP)) {
         i++;
-        if (ins(r, i - 1)->op == N_POP_EXCEPT && i + 1 < r->ncode.count &&
-            rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+        if (ins(r, i - 1)->op == N_POP_EXCEPT && rec_clears_a_name(r, i))
             i += 3;
         i = past_skipped(r, i);
     }
@@ -4922,8 +4918,7 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
          * each named one after its POP_EXCEPT.) */
         if (rec_is_name_cleanup(r, i, rg->except_name) ||
             (i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT &&
-             i + 1 < r->ncode.count && ins(r, i + 1)->op == N_STORE &&
-             rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))) {
+             rec_clears_a_name(r, i))) {
             i += 2;
             goto next;
         }
@@ -5832,8 +5827,7 @@ static int continue_test(const rec *r, int32_t b) {
 static int ends_clause_pop(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t e = bb->end;
-    if (e - bb->start >= 4 && ins(r, e - 2)->op == N_STORE &&
-        rec_is_name_cleanup(r, e - 3, rec_str(ins(r, e - 2)->obj)))
+    if (e - bb->start >= 4 && rec_clears_a_name(r, e - 3))
         e -= 3;
     return e > bb->start && ins(r, e - 1)->op == N_POP_EXCEPT;
 }
@@ -5874,8 +5868,7 @@ static int32_t clause_pops_to_loop_jump(const rec *r, int32_t b,
         } else if (ins(r, i)->op == N_POP_EXCEPT) {
             pops++;
             i++;
-            if (i + 3 <= bb->end && ins(r, i + 1)->op == N_STORE &&
-                rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+            if (i + 3 <= bb->end && rec_clears_a_name(r, i))
                 i += 3;
         } else if (ins(r, i)->op == N_POP_TOP && pops) {
             i++;
