@@ -4722,21 +4722,16 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
 
 /* --- try ---------------------------------------------------------------- */
 
-/* The handler one level out from handler h: the handler of h's own code
- * (its cleanup block), then that cleanup's handler. */
-static int is_real_handler(const rec *r, int32_t h) {
-    return h != UPY_NO_BLOCK && ins(r, blk(r, h)->start)->op == N_PUSH_EXC_INFO;
-}
-
 /* Whether handler h is nested inside handler `in` (or is it); *outermost
- * is the outermost real handler between them. */
+ * is the outermost real handler between them (one that starts with
+ * PUSH_EXC_INFO, not the cleanup block of a handler's own code). */
 static int nested_in(const rec *r, int32_t h, int32_t in, int32_t *outermost) {
     int steps = 0;
     *outermost = UPY_NO_BLOCK;
     while (h != in) {
         if (h == UPY_NO_BLOCK || ++steps > 64)
             return 0;
-        if (is_real_handler(r, h))
+        if (ins(r, blk(r, h)->start)->op == N_PUSH_EXC_INFO)
             *outermost = h;
         h = blk(r, h)->handler;
     }
@@ -5937,13 +5932,6 @@ static int leaves_loop_by_copy(const rec *r, int32_t b) {
            upy_nin_falls_through(ins(r, blk(r, b)->end - 1));
 }
 
-/* Whether block b ends in the FOR_ITER of a loop with no back edge (its
- * body always leaves). */
-static int is_open_for(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    return ins(r, bb->end - 1)->op == N_FOR_ITER && !bb->is_loop_header;
-}
-
 /* A break read from a copy of the return that ends at instruction
  * to_return - 1 (0: a plain break), with the value that return computes:
  * rec_breaks_to_tail (tidy.c) finds the loop's else part once the code
@@ -6280,8 +6268,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             b = exit;
             continue;
         }
-        if ((bb->is_loop_header || is_open_for(r, b)) && b != rg->loop &&
-            !continue_test(r, b) && !top_only_test(r, b)) {
+        if ((bb->is_loop_header || ins(r, bb->end - 1)->op == N_FOR_ITER) &&
+            b != rg->loop && !continue_test(r, b) && !top_only_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
             next = UPY_NO_BLOCK;
             if (l->op == N_FOR_ITER &&
