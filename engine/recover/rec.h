@@ -500,6 +500,10 @@ int rec_under(const rec *r, int32_t b, int32_t h);
 /* Whether instructions i, i + 1, i + 2 clear `name` (upy_nin_clears_name):
  * the end of `except E as name` on every way out of the clause. */
 int rec_is_name_cleanup(const rec *r, uint32_t i, const char *name);
+/* Whether instructions i, i + 1, i + 2 clear the name stored at i + 1,
+ * whichever it is: the end of a named clause whose name the caller does
+ * not hold (a clause in a clause, or one met before its region is read). */
+int rec_clears_a_name(const rec *r, uint32_t i);
 
 /* stack.c */
 int rec_push(rec *r, sv_kind kind, upy_expr *expr);

@@ -54,3 +54,8 @@ int rec_is_name_cleanup(const rec *r, uint32_t i, const char *name) {
            upy_nin_clears_name(ins(r, i), r->ncode.count - i) &&
            strcmp(rec_str(ins(r, i + 1)->obj), name) == 0;
 }
+
+int rec_clears_a_name(const rec *r, uint32_t i) {
+    return i + 1 < r->ncode.count &&
+           rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj));
+}

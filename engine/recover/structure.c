@@ -1528,17 +1528,60 @@ static uint32_t copied_tail(const rec *r, const upy_ptr_vec *body,
     return best;
 }
 
-/* Whether block b is the break of rg's for loop alone: the POP_TOP of the
- * iterator, on the stack's top, and the jump to the loop's exit, after
- * the copies of the finally bodies and with exits it leaves through
- * (skipped). */
-static int pops_iterator_to_break(const rec *r, const region *rg, int32_t b) {
+/* The pops before the jump of a way out of a loop: the POP_EXCEPTs (with
+ * the name cleanup of each named clause) of the except clauses it leaves,
+ * then the POP_TOPs (the iterator of a for loop that a break leaves). */
+typedef struct {
+    uint32_t clauses;
+    uint32_t iterators;
+} loop_pops;
+
+/* The block that ends in the jump of the way out of a loop that starts at
+ * block b, else UPY_NO_BLOCK: compile.c compiler_unwind_fblock lays out a
+ * break or continue (innermost block first) as the copies of the finally
+ * bodies and with exits it leaves through (skipped; read past only before
+ * the rest, and only where past_skipped), the pops (counted in *pops; none
+ * where pops is NULL), then the jump, over blocks that fall through into
+ * each other. */
+static int32_t loop_way_out(const rec *r, int32_t b, int past_skipped,
+                            loop_pops *pops) {
     const upy_block *bb = blk(r, b);
     uint32_t i = bb->start;
-    while (i + 2 < bb->end && r->skip[i])
+    while (past_skipped && i + 1 < bb->end && r->skip[i])
         i++;
-    return bb->end - i == 2 && rec_pops_and_jumps(r, bb) && r->sp &&
-           r->stack[r->sp - 1].kind == SV_ITER && is_break(rg, bb->jump);
+    for (;; bb = blk(r, b)) {
+        if (i == bb->end) {
+            if (bb->next != b + 1 || b + 1 >= (int32_t)r->cfg.count ||
+                !upy_nin_falls_through(ins(r, i - 1)))
+                return UPY_NO_BLOCK;
+            i = blk(r, ++b)->start;
+        } else if (ins(r, i)->op == N_POP_EXCEPT && pops && !pops->iterators) {
+            pops->clauses++;
+            i++;
+            if (i + 3 <= bb->end && rec_clears_a_name(r, i))
+                i += 3;
+        } else if (ins(r, i)->op == N_POP_TOP && pops) {
+            pops->iterators++;
+            i++;
+        } else {
+            return i + 1 == bb->end && ins(r, i)->op == N_JUMP ? b
+                                                               : UPY_NO_BLOCK;
+        }
+    }
+}
+
+/* Whether block b is a break or continue of rg's loop alone (see
+ * loop_way_out): its jump, or the pop of the for loop's iterator (on the
+ * stack's top) and the jump of a break. */
+static int breaks_or_continues(const rec *r, const region *rg, int32_t b) {
+    loop_pops pops = {0, 0};
+    int32_t to = blk(r, b)->jump;
+    if (loop_way_out(r, b, 1, &pops) != b || pops.clauses)
+        return 0;
+    if (pops.iterators)
+        return pops.iterators == 1 && r->sp &&
+               r->stack[r->sp - 1].kind == SV_ITER && is_break(rg, to);
+    return is_break(rg, to) || to == rg->cont;
 }
 
 /* Where block b, outside region rg, goes when it is the lone jump of a
@@ -1550,19 +1593,11 @@ static int pops_iterator_to_break(const rec *r, const region *rg, int32_t b) {
  * the then part runs on into `g(); JUMP <exit>` past the protected range
  * (subprocess Popen._wait, 3.8-3.11). */
 static int32_t lone_loop_jump(const rec *r, const region *rg, int32_t b) {
-    const upy_block *bb;
-    uint32_t i;
-    if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count || inside(rg, b))
+    if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count || inside(rg, b) ||
+        !breaks_or_continues(r, rg, b) ||
+        (blk(r, b)->is_handler && loop_way_out(r, b, 1, NULL) == b))
         return UPY_NO_BLOCK;
-    bb = blk(r, b);
-    if (pops_iterator_to_break(r, rg, b))
-        return bb->jump;
-    for (i = bb->start; i + 1 < bb->end && r->skip[i];)
-        i++;
-    if (bb->is_handler || bb->end - i != 1 || ins(r, i)->op != N_JUMP ||
-        !(is_break(rg, bb->jump) || bb->jump == rg->cont))
-        return UPY_NO_BLOCK;
-    return bb->jump;
+    return blk(r, b)->jump;
 }
 
 /* Whether an if with outcomes on_true, inside region rg, and on_false,
@@ -1610,9 +1645,7 @@ static int only_leaves(const rec *r, const region *rg, int32_t b) {
     while (i + 1 < bb->end && r->skip[i])
         i++;
     if (ins(r, bb->end - 1)->op == N_JUMP)
-        return (i + 1 == bb->end &&
-                (is_break(rg, bb->jump) || bb->jump == rg->cont)) ||
-               pops_iterator_to_break(r, rg, b);
+        return breaks_or_continues(r, rg, b);
     if (ins(r, bb->end - 1)->op != N_RETURN)
         return 0;
     if (i + 1 < bb->end && ins(r, i)->op == N_POP_TOP && in_for_loop(r, rg))
@@ -2687,7 +2720,6 @@ static int pops_to_outer_loop(const rec *r, const upy_block *b, int in_body,
 }
 
 static int jumps_back_to(const rec *r, int32_t b, int32_t header);
-static int is_loop_exit_jump(const rec *r, int32_t b);
 
 /* Where block b goes on as the end of an except clause, POP_EXCEPTs (and
  * the cleanup of the clause's name) then a jump, copied in place of the
@@ -2708,8 +2740,7 @@ static int32_t clause_end_copy(const rec *r, int32_t b, int for_loop) {
         i++;
     if (i == bb->start)
         return UPY_NO_BLOCK;
-    if (i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
-        rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+    if (i + 3 < bb->end && rec_clears_a_name(r, i))
         i += 3;
     if (i == bb->end && bb->next == b + 1 && b + 1 < (int32_t)r->cfg.count &&
         upy_nin_falls_through(ins(r, i - 1))) {
@@ -3024,8 +3055,8 @@ static int structure_for(rec *r, int32_t header, const region *rg,
      * go back to the loop around instead: that break is written. */
     if (brk > exit && *next == brk && rg->falls_to_loop && brk >= rg->end &&
         brk < (int32_t)r->cfg.count &&
-        (brk == rg->brk ||
-         (is_loop_exit_jump(r, brk) && blk(r, brk)->jump == rg->brk)))
+        (brk == rg->brk || (loop_way_out(r, brk, 1, NULL) == brk &&
+                            blk(r, brk)->jump == rg->brk)))
         return emit_simple(r, out, UPY_S_BREAK);
     return SUCCESS;
 }
@@ -3110,8 +3141,7 @@ static uint32_t past_clause_pop(const rec *r, int32_t header, int32_t b) {
     if (bb->end - bb->start < 2 || ins(r, bb->start)->op != N_POP_EXCEPT ||
         bb->depth_in != blk(r, header)->depth_in + 1)
         return 0;
-    if (i + 3 < bb->end && ins(r, i + 1)->op == N_STORE &&
-        rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+    if (i + 3 < bb->end && rec_clears_a_name(r, i))
         i += 3;
     return i;
 }
@@ -3618,8 +3648,7 @@ static int in_cold_clause(const rec *r, int32_t k) {
     if (pop == kb->start && k > 0)
         pop = blk(r, k - 1)->end;
     /* (`except E as name:` deletes the name after POP_EXCEPT.) */
-    if (pop >= 3 && ins(r, pop - 2)->op == N_STORE &&
-        rec_is_name_cleanup(r, pop - 3, rec_str(ins(r, pop - 2)->obj)))
+    if (pop >= 3 && rec_clears_a_name(r, pop - 3))
         pop -= 3;
     return pop > 0 && ins(r, pop - 1)->op == N_POP_EXCEPT &&
            rec_is_cold(r, kb->start);
@@ -4302,7 +4331,7 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * after the copy (3.11), claimed with it. */
             e = rec_past_claimed_handlers(r, e) - 1;
             end = e + 1;
-        } else if (is_loop_exit_jump(r, e) && !blk(r, e)->is_handler) {
+        } else if (loop_way_out(r, e, 1, NULL) == e && !blk(r, e)->is_handler) {
             /* The jump ending a branch of an if in the body, threaded to
              * where the body goes on (the loop header, for a try ending a
              * loop body): the compiler leaves it unprotected (the way out
@@ -4368,8 +4397,7 @@ static uint32_t past_clause_pops(const rec *r, uint32_t i) {
     while (i + 1 < r->ncode.count &&
            (ins(r, i)->op == N_POP_EXCEPT || ins(r, i)->op == N_POP_TOP)) {
         i++;
-        if (ins(r, i - 1)->op == N_POP_EXCEPT && i + 1 < r->ncode.count &&
-            rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+        if (ins(r, i - 1)->op == N_POP_EXCEPT && rec_clears_a_name(r, i))
             i += 3;
         i = past_skipped(r, i);
     }
@@ -4694,21 +4722,16 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
 
 /* --- try ---------------------------------------------------------------- */
 
-/* The handler one level out from handler h: the handler of h's own code
- * (its cleanup block), then that cleanup's handler. */
-static int is_real_handler(const rec *r, int32_t h) {
-    return h != UPY_NO_BLOCK && ins(r, blk(r, h)->start)->op == N_PUSH_EXC_INFO;
-}
-
 /* Whether handler h is nested inside handler `in` (or is it); *outermost
- * is the outermost real handler between them. */
+ * is the outermost real handler between them (one that starts with
+ * PUSH_EXC_INFO, not the cleanup block of a handler's own code). */
 static int nested_in(const rec *r, int32_t h, int32_t in, int32_t *outermost) {
     int steps = 0;
     *outermost = UPY_NO_BLOCK;
     while (h != in) {
         if (h == UPY_NO_BLOCK || ++steps > 64)
             return 0;
-        if (is_real_handler(r, h))
+        if (ins(r, blk(r, h)->start)->op == N_PUSH_EXC_INFO)
             *outermost = h;
         h = blk(r, h)->handler;
     }
@@ -4922,8 +4945,7 @@ static int finish_statement(rec *r, int32_t *b, const region *rg,
          * each named one after its POP_EXCEPT.) */
         if (rec_is_name_cleanup(r, i, rg->except_name) ||
             (i > 0 && ins(r, i - 1)->op == N_POP_EXCEPT &&
-             i + 1 < r->ncode.count && ins(r, i + 1)->op == N_STORE &&
-             rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))) {
+             rec_clears_a_name(r, i))) {
             i += 2;
             goto next;
         }
@@ -5832,15 +5854,15 @@ static int continue_test(const rec *r, int32_t b) {
 static int ends_clause_pop(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t e = bb->end;
-    if (e - bb->start >= 4 && ins(r, e - 2)->op == N_STORE &&
-        rec_is_name_cleanup(r, e - 3, rec_str(ins(r, e - 2)->obj)))
+    if (e - bb->start >= 4 && rec_clears_a_name(r, e - 3))
         e -= 3;
     return e > bb->start && ins(r, e - 1)->op == N_POP_EXCEPT;
 }
 
-/* The block holding the loop's jump of a break or continue that leaves
- * except clauses of nested trys, where block b starts the rest of its way
- * out (UPY_NO_BLOCK where b is none): the POP_EXCEPT of each clause it
+/* The block holding the loop's jump of a break or continue of rg's loop
+ * whose way out starts at block b (UPY_NO_BLOCK where b is none): b alone
+ * (breaks_or_continues), or, where the jump leaves except clauses of
+ * nested trys, the rest of its way out: the POP_EXCEPT of each clause it
  * leaves, with the cleanup of the clause's name, then, for a break, the
  * POP_TOP of the iterator of the for loop, and the jump.  compile.c
  * compiler_unwind_fblock pops each clause's exception as the jump leaves
@@ -5858,43 +5880,16 @@ static int ends_clause_pop(const rec *r, int32_t b) {
  * loop body compiles as `except: continue` would, and the clause region
  * reads it as its end; a statement in the clause (a region with a
  * follow, as an if's then part) that runs into the pops is a jump. */
-static int32_t clause_pops_to_loop_jump(const rec *r, int32_t b,
-                                        const region *rg) {
-    uint32_t i = blk(r, b)->start, pops = 0;
+static int32_t loop_jump_block(const rec *r, int32_t b, const region *rg) {
+    loop_pops pops = {0, 0};
+    int32_t h;
+    if (breaks_or_continues(r, rg, b))
+        return b;
     if (b == 0 || blk(r, b - 1)->next != b || !ends_clause_pop(r, b - 1) ||
         (r->ncode.layout->copies_jump_blocks && rg->follow == UPY_NO_BLOCK))
         return UPY_NO_BLOCK;
-    for (;;) {
-        const upy_block *bb = blk(r, b);
-        if (i == bb->end) {
-            if (bb->next != b + 1 || b + 1 >= (int32_t)r->cfg.count ||
-                !upy_nin_falls_through(ins(r, i - 1)))
-                return UPY_NO_BLOCK;
-            i = blk(r, ++b)->start;
-        } else if (ins(r, i)->op == N_POP_EXCEPT) {
-            pops++;
-            i++;
-            if (i + 3 <= bb->end && ins(r, i + 1)->op == N_STORE &&
-                rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
-                i += 3;
-        } else if (ins(r, i)->op == N_POP_TOP && pops) {
-            i++;
-        } else {
-            return pops && i + 1 == bb->end && ins(r, i)->op == N_JUMP
-                       ? b
-                       : UPY_NO_BLOCK;
-        }
-    }
-}
-
-/* Whether block b is a lone jump, but for copies of exits before it that
- * are marked skipped. */
-static int is_loop_exit_jump(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    uint32_t i = bb->start;
-    while (i + 1 < bb->end && r->skip[i])
-        i++;
-    return i + 1 == bb->end && ins(r, i)->op == N_JUMP;
+    h = loop_way_out(r, b, 0, &pops);
+    return pops.clauses ? h : UPY_NO_BLOCK;
 }
 
 /* Whether the code from instruction start of block b, in a region that
@@ -5935,13 +5930,6 @@ static int leaves_loop_by_copy(const rec *r, int32_t b) {
     nb = blk(r, blk(r, b)->next);
     return ins(r, nb->start)->op == N_POP_TOP &&
            upy_nin_falls_through(ins(r, blk(r, b)->end - 1));
-}
-
-/* Whether block b ends in the FOR_ITER of a loop with no back edge (its
- * body always leaves). */
-static int is_open_for(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    return ins(r, bb->end - 1)->op == N_FOR_ITER && !bb->is_loop_header;
 }
 
 /* A break read from a copy of the return that ends at instruction
@@ -6202,18 +6190,10 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                 /* The jump of a break or continue, split from the code
                  * before it where the protected range ends (after the
                  * copies of the with exits it leaves through; a for
-                 * loop's break pops the iterator first). */
+                 * loop's break pops the iterator first; one that leaves
+                 * except clauses pops each). */
                 if (inside(rg, b) && !r->done[b] &&
-                    (is_loop_exit_jump(r, b) ||
-                     pops_iterator_to_break(r, rg, b))) {
-                    st = loop_jump(r, bb->jump, rg, out);
-                    if (st) {
-                        r->done[b] = 1;
-                        return st < 0 ? ERROR : SUCCESS;
-                    }
-                }
-                if (inside(rg, b) && !r->done[b] &&
-                    (h = clause_pops_to_loop_jump(r, b, rg)) != UPY_NO_BLOCK) {
+                    (h = loop_jump_block(r, b, rg)) != UPY_NO_BLOCK) {
                     st = loop_jump(r, blk(r, h)->jump, rg, out);
                     if (st) {
                         for (; b <= h; b++)
@@ -6234,6 +6214,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             }
         }
         if (r->done[b]) {
+            /* (A lone jump, after copies of exits: see loop_way_out.) */
+            int lone_jump = loop_way_out(r, b, 1, NULL) == b;
             *exit = UPY_NO_BLOCK;
             if (loop_jump(r, b, rg, out))
                 return SUCCESS;
@@ -6242,13 +6224,13 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
              * part): a test in the region that jumps there was read
              * through it, so the region ran on to it.  It holds no code,
              * and the statement around placed its jump. */
-            if (b + 1 == rg->end && is_loop_exit_jump(r, b))
+            if (b + 1 == rg->end && lone_jump)
                 return SUCCESS;
             /* So is such a jump straight to where the region goes on (an
              * else part that starts at the jump over the handlers of its
              * try, which the body's last if statement took as its way
              * out): the else part is empty. */
-            if (is_loop_exit_jump(r, b) && bb->jump == rg->follow &&
+            if (lone_jump && bb->jump == rg->follow &&
                 rg->follow != UPY_NO_BLOCK) {
                 *exit = rg->follow;
                 return SUCCESS;
@@ -6257,8 +6239,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
              * over the try's handlers, that the body's last if statement
              * took as its way out (its test jumps there): it holds no
              * code, the code after the try is where it jumps. */
-            if (is_loop_exit_jump(r, b) && bb->jump > b &&
-                inside(rg, bb->jump) && !r->done[bb->jump]) {
+            if (lone_jump && bb->jump > b && inside(rg, bb->jump) &&
+                !r->done[bb->jump]) {
                 b = bb->jump;
                 continue;
             }
@@ -6286,8 +6268,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             b = exit;
             continue;
         }
-        if ((bb->is_loop_header || is_open_for(r, b)) && b != rg->loop &&
-            !continue_test(r, b) && !top_only_test(r, b)) {
+        if ((bb->is_loop_header || ins(r, bb->end - 1)->op == N_FOR_ITER) &&
+            b != rg->loop && !continue_test(r, b) && !top_only_test(r, b)) {
             const upy_nin *l = ins(r, bb->end - 1);
             next = UPY_NO_BLOCK;
             if (l->op == N_FOR_ITER &&

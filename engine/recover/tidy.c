@@ -76,8 +76,7 @@ static int jumped_to(const rec *r, const upy_block *b) {
 static uint32_t clause_exit_before(const rec *r, uint32_t at) {
     const upy_nin *in = r->ncode.ins;
     uint32_t k = at;
-    if (k >= 4 && in[k - 1].op == N_DELETE &&
-        rec_is_name_cleanup(r, k - 3, rec_str(in[k - 1].obj)))
+    if (k >= 4 && rec_clears_a_name(r, k - 3))
         k -= 3;
     return k > 0 && in[k - 1].op == N_POP_EXCEPT ? k - 1 : at;
 }

@@ -336,7 +336,7 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
         return body->len;
     i = p--;
     /* The name cleanup of `except E as name` comes first. */
-    if (i + 3 < e && rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj)))
+    if (i + 3 < e && rec_clears_a_name(r, i))
         i += 3;
     /* (A lone RETURN after it returns a value the clause kept under the
      * exception; a lone bare raise after it is a copy: raises in the
