@@ -608,12 +608,13 @@ static int only_jumped_to(const rec *r, int32_t b) {
 }
 
 /* Whether blocks a and b are copies of the RERAISE that ends a finally
- * body in its handler, each made for a jump to it (flowgraph.c
- * duplicate_exits_without_lineno, 3.12+: the block has no line of its
- * own): lone RERAISEs of one operand under one handler.  Read as two
- * exits, `if a or (b and c): g()` ending the finally body came out as
- * `if not a: (if b: if c: pass)` / `else: g()`, g() lost where a is
- * false and b and c true (textual MessagePump._process_messages_loop). */
+ * body in its handler, each made for a jump to it (3.10+
+ * duplicate_exits_without_lineno, compile.c, flowgraph.c from 3.12: the
+ * block has no line of its own): lone RERAISEs of one operand under one
+ * handler.  Read as two exits, `if a and b: g()` ending the finally body
+ * came out as nested ifs, and on 3.12+ `if a or (b and c): g()` as `if
+ * not a: (if b: if c: pass)` / `else: g()`, g() lost where a is false
+ * and b and c true (textual MessagePump._process_messages_loop). */
 static int reraise_copies(const rec *r, int32_t a, int32_t b) {
     const upy_block *ab = blk(r, a), *bb = blk(r, b);
     return rec_is_lone(r, ab, N_RERAISE) && rec_is_lone(r, bb, N_RERAISE) &&

@@ -6,12 +6,11 @@ or_of_and_in_finally_of_loop).
 protected range (compile.c compiler_unwind_fblock pops the try's block
 before it loads the constant); with an `or`, two tests jump into it, and
 read as code after the body it made `if a or b: pass` and `else: return
-True` on the try.  3.12+ copy the RERAISE ending a finally body in its
-handler into each jump to it (flowgraph.c
-duplicate_exits_without_lineno); the two failing tests of `a or (b and
-c)` then went to two copies, the network was read as nested ifs, and the
-jump of c into the body was lost: `if not a: (if b: if c: pass) else:
-BODY`."""
+True` on the try.  3.10+ copy the RERAISE ending a finally body in its
+handler into each jump to it (duplicate_exits_without_lineno); the two
+failing tests of `a or (b and c)` then went to two copies, the network
+was read as nested ifs, and on 3.12 / 3.13 the jump of c into the body
+was lost: `if not a: (if b: if c: pass) else: BODY`."""
 
 
 def return_or_ending_try_body(u, v, exists, warn):
