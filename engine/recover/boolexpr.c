@@ -607,6 +607,22 @@ static int only_jumped_to(const rec *r, int32_t b) {
     return 1;
 }
 
+/* Whether blocks a and b are copies of the RERAISE that ends a finally
+ * body in its handler, each made for a jump to it (3.10+
+ * duplicate_exits_without_lineno, compile.c, flowgraph.c from 3.12: the
+ * block has no line of its own): lone RERAISEs of one operand under one
+ * handler.  Read as two exits, `if a and b: g()` ending the finally body
+ * came out as nested ifs, and on 3.12+ `if a or (b and c): g()` as `if
+ * not a: (if b: if c: pass)` / `else: g()`, g() lost where a is false
+ * and b and c true (textual MessagePump._process_messages_loop). */
+static int reraise_copies(const rec *r, int32_t a, int32_t b) {
+    const upy_block *ab = blk(r, a), *bb = blk(r, b);
+    return rec_is_lone(r, ab, N_RERAISE) && rec_is_lone(r, bb, N_RERAISE) &&
+           ins(r, ab->start)->arg == ins(r, bb->start)->arg &&
+           ab->handler == bb->handler && only_jumped_to(r, a) &&
+           only_jumped_to(r, b);
+}
+
 static int same_dest(rec *r, int32_t a, int32_t b) {
     const upy_block *ab, *bb;
     const upy_nin *first;
@@ -619,6 +635,8 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
     ab = blk(r, a);
     bb = blk(r, b);
     n = ab->end - ab->start;
+    if (reraise_copies(r, a, b))
+        return 1;
     /* (A class body has no return of its own: each is a copy of its end,
      * which 3.13 makes six instructions long with a __classcell__.) */
     if (n != bb->end - bb->start || (n > 4 && !r->is_class_body) ||

@@ -4163,6 +4163,21 @@ static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
+/* Whether the blocks that reach block e, but for the one before it, are
+ * tests under handler h before it that jump to it when they hold. */
+static int tests_jump_into(const rec *r, int32_t e, int32_t h) {
+    const upy_block *bb = blk(r, e);
+    uint32_t k;
+    for (k = 0; k < bb->npreds; k++) {
+        int32_t p = bb->preds[k];
+        const upy_block *pb = blk(r, p);
+        if (p != e - 1 && (p > e || pb->handler != h || pb->jump != e ||
+                           ins(r, pb->end - 1)->op != N_POP_JUMP_IF))
+            return 0;
+    }
+    return 1;
+}
+
 /* Whether block e, which handler h does not protect, is the then part of
  * an if ending the body of the try (or with) with handler h that leaves
  * the body through a return, or a break that 3.12+ made a copy of the
@@ -4171,11 +4186,15 @@ static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
  * of the lone-jump case of rec_protected_end.)  The test before it falls
  * into it and jumps past it to code h does not protect either, where the
  * body goes on when it ends normally (the normal end of a body is its
- * last code, so the part the test falls into is no such end). */
+ * last code, so the part the test falls into is no such end).  The other
+ * tests of an `or` jump into it when they hold (tests_jump_into): `try:`
+ * / `if a or b: return True` / `except E: pass`, read with the return
+ * after the body, came out as `if a or b: pass` and `else: return True`
+ * on the try (3.11, setuptools egg_info FileList._safe_path). */
 static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
     const upy_block *bb = blk(r, e), *pb;
     if (e == 0 || h == UPY_NO_BLOCK || bb->handler == h || bb->is_handler ||
-        bb->npreds != 1 || bb->end - bb->start > 4 ||
+        !tests_jump_into(r, e, h) || bb->end - bb->start > 4 ||
         ins(r, bb->end - 1)->op != N_RETURN)
         return 0;
     pb = blk(r, e - 1);

@@ -79,7 +79,9 @@ def return_in_try_body_if(self, u, v, exists, warn):
     """setuptools command/egg_info.FileList._safe_path (3.11 only):
     `if exists(u) or exists(v): return True` ending a try body prints as
     `if ...: pass` and `else: return True` on the try, so the function
-    returns True where the source falls off the end (None)."""
+    returns True where the source falls off the end (None).  Fixed stop 36
+    (structure.c is_branch_way_out: the tests of an `or` jump into the
+    return; conditions_in_finally_and_try_body.py)."""
     try:
         if self.ignore and u:
             return False
@@ -94,7 +96,9 @@ def or_of_and_in_finally_of_loop(self):
     3.13; marked on 3.8 / 3.9): in a finally of a try whose handler
     breaks the loop, `if a or (b is not None and c > d): BODY` prints as
     `if not a: (if b is not None: if c > d: pass) else: BODY`, so BODY is
-    skipped when a is false and the and-part true."""
+    skipped when a is false and the and-part true.  Fixed on 3.12 / 3.13
+    stop 36 (boolexpr.c same_dest: copies of the finally body's RERAISE
+    are one way; conditions_in_finally_and_try_body.py)."""
     while not self.closed:
         message = self.get()
         try:
