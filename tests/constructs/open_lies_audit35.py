@@ -58,7 +58,9 @@ def bare_raise_in_handler_of_loop(read, parse):
     raise` of an if/else ending a handler in a `while True` prints as
     `break` in the handler and `raise` after the loop, where no exception
     is being handled: RuntimeError ("No active exception to reraise")
-    instead of the ValueError."""
+    instead of the ValueError.  Fixed in stop 36 (lie36a: the clause's
+    return before the raise is a way out of it, clause_exit_block; more
+    in handler_raise_in_loop.py)."""
     block = read()
     while True:
         try:
