@@ -114,7 +114,10 @@ def and_pass_else_raise_in_handler(self, lookup, entry, names):
     """nltk data.ZipFilePathPointer.__init__ (3.13; marked on 3.12): in a
     handler, `if a and [comprehension]: pass else: raise ...` prints as
     `if a: (if [comprehension]: pass) else: raise`, so when a is true and
-    the list empty nothing is raised where the source raises OSError."""
+    the list empty nothing is raised where the source raises OSError.
+    Fixed in stop 36 (lie36a: the jump over the comprehension's cleanup,
+    in line in a clause, is the comprehension's, past_cleanup_jump; more
+    in handler_comprehension_tests.py)."""
     if entry:
         try:
             lookup(entry)
