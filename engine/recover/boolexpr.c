@@ -308,6 +308,23 @@ static uint32_t past_restores(const rec *r, uint32_t i, uint32_t end,
     return i + 1 + n;
 }
 
+/* Where the code after the loop of an inlined comprehension headed by
+ * block h goes on from its exit, block b: past the jump over the
+ * comprehension's cleanup handler (the loop's) when b is that jump.  compile.c
+ * pop_inlined_comprehension_state lays the cleanup out in line, behind a jump
+ * over it; 3.12+ flowgraph.c push_cold_blocks_to_end moves it after all other
+ * code and drops the jump, unless the comprehension is cold code itself (an
+ * except clause), moved with it in line.  (`except E:` / `if a and [x for x in
+ * y]:`.) */
+static int32_t past_cleanup_jump(const rec *r, int32_t h, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    if (!rec_is_lone(r, bb, N_JUMP) || bb->jump <= b + 1 ||
+        blk(r, h)->handler != b + 1 || !blk(r, b + 1)->is_handler ||
+        !upy_cfg_entered_only_from(&r->cfg, b + 1, bb->jump, b + 1, bb->jump))
+        return b;
+    return bb->jump;
+}
+
 int32_t rec_flow_test_last(const rec *r, int32_t t) {
     int32_t b = t;
     int depth = 0, flows = 0, guard = 0;
@@ -332,7 +349,7 @@ int32_t rec_flow_test_last(const rec *r, int32_t t) {
         if (is_inlined_header(r, b) &&
             upy_cfg_entered_only_from(&r->cfg, b + 1, bb->jump, b, bb->jump)) {
             depth += upy_nin_stack_effect(last, 1);
-            b = bb->jump;
+            b = past_cleanup_jump(r, b, bb->jump);
             i = past_restores(r, blk(r, b)->start, blk(r, b)->end, &depth);
             flows++;
             continue;
@@ -861,7 +878,7 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
  * marked and its value missing. */
 static int run_through_flow(rec *r, const net_node *node, const region *rg,
                              upy_ptr_vec *out) {
-    int32_t b = node->block, next;
+    int32_t b = node->block, next, on;
     rec_resume way = {UPY_NO_BLOCK, 0};
     uint32_t from = blk(r, b)->start, entry = r->sp;
     const upy_block *lb = blk(r, node->last);
@@ -887,6 +904,12 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
                 return ERROR;
             st = st || next != bb->jump ||
                  (op == N_JUMP_IF_OR_POP && way.at != blk(r, next)->start);
+            /* (The jump over the loop's cleanup is the loop's.) */
+            if (!st && op == N_FOR_ITER &&
+                (on = past_cleanup_jump(r, b, next)) != next) {
+                r->done[next] = 1;
+                next = on;
+            }
         }
         b = next;
         if (b == UPY_NO_BLOCK) {

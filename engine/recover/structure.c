@@ -3242,16 +3242,24 @@ static int32_t break_after_handlers(const rec *r, int32_t header, int32_t exit,
 
 /* Whether block b, after the last jump back of the `while True:` loop at
  * header (before block exit), is the way out of an except clause in its
- * body that goes on in the loop: POP_EXCEPT, then a jump back to the code
- * after the try (3.12+ lays the handler out after the loop, so that jump
- * goes backward), reached from the clause only.  (`if t: continue`
- * ending the clause jumps back to the header after it.) */
-static int clause_way_back(const rec *r, int32_t header, int32_t exit,
-                           int32_t b) {
+ * body: POP_EXCEPT, then either a jump back to the code after the try
+ * (3.12+ lays the handler out after the loop, so that jump goes
+ * backward), reached from the clause only, or a return, entered from the
+ * loop with the clause's exception above the loop's own depth (code after
+ * the loop is entered at that depth).  (`if t: continue` ending the
+ * clause jumps back to the header after it; `if t: continue` / `return
+ * x` / `else: raise` returns from it before the raise.) */
+static int clause_exit_block(const rec *r, int32_t header, int32_t exit,
+                             int32_t b) {
     const upy_block *bb = blk(r, b);
-    if (b <= exit || ins(r, bb->start)->op != N_POP_EXCEPT ||
-        ins(r, bb->end - 1)->op != N_JUMP || bb->jump < header ||
-        bb->jump >= exit || !bb->npreds)
+    const upy_nin *last = ins(r, bb->end - 1);
+    if (ins(r, bb->start)->op != N_POP_EXCEPT || !bb->npreds)
+        return 0;
+    if (last->op == N_RETURN)
+        return bb->depth_in > blk(r, header)->depth_in &&
+               upy_cfg_entered_only_from(&r->cfg, b, b + 1, header, b);
+    if (b <= exit || last->op != N_JUMP || bb->jump < header ||
+        bb->jump >= exit)
         return 0;
     return upy_cfg_entered_only_from(&r->cfg, b, b + 1, exit, b);
 }
@@ -3260,7 +3268,8 @@ static int clause_way_back(const rec *r, int32_t header, int32_t exit,
  * block after its last jump back, exit, is the end of an except clause in
  * its body that raises (`if t: continue` then `raise`): code under the
  * clause's own cleanup handler (not a handler's entry, as the blocks of the
- * try statement's handler are), reached only from the loop.  3.12+ lays the
+ * try statement's handler are), and the clause's ways out between
+ * (clause_exit_block), reached only from the loop.  3.12+ lays the
  * handler after the function's code, so that block follows the last
  * `continue` there, and is the loop's, not code after it; 3.11 lays it
  * out at the end of the clause, which can be the last code of the loop
@@ -3270,7 +3279,7 @@ static int32_t clause_tail_end(const rec *r, int32_t header, int32_t exit,
     int32_t b = exit;
     for (; b < rg->end && b < (int32_t)r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
-        if (clause_way_back(r, header, exit, b))
+        if (clause_exit_block(r, header, exit, b))
             continue;
         if (bb->is_handler || bb->handler == UPY_NO_BLOCK ||
             bb->handler == rg->handler ||

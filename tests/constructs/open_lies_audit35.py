@@ -58,7 +58,9 @@ def bare_raise_in_handler_of_loop(read, parse):
     raise` of an if/else ending a handler in a `while True` prints as
     `break` in the handler and `raise` after the loop, where no exception
     is being handled: RuntimeError ("No active exception to reraise")
-    instead of the ValueError."""
+    instead of the ValueError.  Fixed in stop 36 (lie36a: the clause's
+    return before the raise is a way out of it, clause_exit_block; more
+    in handler_raise_in_loop.py)."""
     block = read()
     while True:
         try:
@@ -116,7 +118,10 @@ def and_pass_else_raise_in_handler(self, lookup, entry, names):
     """nltk data.ZipFilePathPointer.__init__ (3.13; marked on 3.12): in a
     handler, `if a and [comprehension]: pass else: raise ...` prints as
     `if a: (if [comprehension]: pass) else: raise`, so when a is true and
-    the list empty nothing is raised where the source raises OSError."""
+    the list empty nothing is raised where the source raises OSError.
+    Fixed in stop 36 (lie36a: the jump over the comprehension's cleanup,
+    in line in a clause, is the comprehension's, past_cleanup_jump; more
+    in handler_comprehension_tests.py)."""
     if entry:
         try:
             lookup(entry)
