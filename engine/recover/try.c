@@ -1050,15 +1050,6 @@ static uint32_t order_key(const rec *r, int kind, uint32_t i) {
     return in->handler >= 0 ? (uint32_t)in->handler : UINT32_MAX;
 }
 
-/* Whether an instruction has a key of kind (order_key). */
-static int has_key(const rec *r, int kind) {
-    uint32_t i;
-    for (i = 0; i < r->ncode.count; i++)
-        if (order_key(r, kind, i) != UINT32_MAX)
-            return 1;
-    return 0;
-}
-
 /* Fills r->key_tree[kind], once per code object (each try of a body
  * scanned the rest after it back from its end, and a chain of ever
  * smaller keys back from there still passed every try of the rest: 3.12
@@ -1076,7 +1067,9 @@ static int index_key_trees(rec *r) {
     }
     r->key_leaves = leaves;
     for (kind = 0; kind < 2; kind++) {
-        if (kind && !has_key(r, kind))
+        for (i = 0; kind && i < n && order_key(r, kind, i) == UINT32_MAX; i++)
+            ;
+        if (kind && i == n)
             continue;
         tree = upy_arena_array_uncleared(r->scratch, 2 * (size_t)leaves,
                                          sizeof *tree);
