@@ -208,9 +208,20 @@ static PyObject *pyc_version(PyObject *module, PyObject *args) {
  * one that needs a stand-in instead of being walked further. */
 #define CONSTANT_DEPTH_LIMIT 1000
 
+/* The attribute names the helpers read, interned once when the module is
+ * made: PyObject_GetAttrString makes a str each time, and interning them
+ * per call was a fifth of stand_ins_needed's cost on a small function. */
+typedef struct {
+    PyObject *co_consts, *co_code, *co_name, *co_varnames;
+} engine_state;
+
+static engine_state *state_of(PyObject *module) {
+    return (engine_state *)PyModule_GetState(module);
+}
+
 /* The running interpreter's opcodes the scan reads (from dis.opmap, so the
- * one binary serves every version), and the attribute names it reads,
- * made once per call (PyObject_GetAttrString makes a str each time). */
+ * one binary serves every version), and the module's attribute names
+ * (borrowed). */
 typedef struct {
     int load_const, make_function, extended_arg, cache;
     PyObject *co_consts, *co_code;
@@ -317,16 +328,28 @@ static Py_ssize_t argument(const unsigned char *raw, Py_ssize_t at,
     return arg > PY_SSIZE_T_MAX ? -1 : (Py_ssize_t)arg;
 }
 
+/* Whether the tuple consts holds an object of code_type. */
+static int holds_code(PyObject *consts, PyTypeObject *code_type) {
+    Py_ssize_t k, n = PyTuple_Size(consts);
+    for (k = 0; k < n; k++)
+        if (Py_TYPE(PyTuple_GetItem(consts, k)) == code_type)
+            return 1;
+    return 0;
+}
+
 /* Appends to values (when not NULL) the co_consts index of each code
  * object code loads as a value, not to make a function of: no source
  * makes such a value.  Returns how many it found (without values: 0 or 1,
  * it stops at the first), -1 on error. */
 static Py_ssize_t scan_code_values(PyObject *code, PyObject *consts,
                                    const value_ops *ops, PyObject *values) {
-    PyObject *code_bytes = PyObject_GetAttr(code, ops->co_code);
+    PyObject *code_bytes;
     Py_ssize_t found = -1, len, n, at, index;
     char *raw;
 
+    if (!holds_code(consts, Py_TYPE(code)))
+        return 0; /* nothing to load: most code, and its co_code unread */
+    code_bytes = PyObject_GetAttr(code, ops->co_code);
     if (code_bytes && PyBytes_AsStringAndSize(code_bytes, &raw, &len) == 0) {
         const unsigned char *ops_at = (const unsigned char *)raw;
         n = PyTuple_Size(consts);
@@ -393,17 +416,15 @@ static int code_needs_stand_ins(PyObject *code, const value_ops *ops,
 }
 
 /* A code object and the opcodes tuple (LOAD_CONST, MAKE_FUNCTION,
- * EXTENDED_ARG, CACHE) from the arguments, with the attribute names
- * (released by release_ops). */
-static int code_and_ops(PyObject *args, const char *format, PyObject **code,
-                        value_ops *ops) {
-    ops->co_consts = ops->co_code = NULL;
+ * EXTENDED_ARG, CACHE) from the arguments, with the module's attribute
+ * names. */
+static int code_and_ops(PyObject *module, PyObject *args, const char *format,
+                        PyObject **code, value_ops *ops) {
+    const engine_state *state = state_of(module);
+    ops->co_consts = state->co_consts;
+    ops->co_code = state->co_code;
     if (!PyArg_ParseTuple(args, format, code, &ops->load_const,
                           &ops->make_function, &ops->extended_arg, &ops->cache))
-        return -1;
-    ops->co_consts = PyUnicode_InternFromString("co_consts");
-    ops->co_code = PyUnicode_InternFromString("co_code");
-    if (!ops->co_consts || !ops->co_code)
         return -1;
     if (PyObject_HasAttr(*code, ops->co_code))
         return 0;
@@ -411,20 +432,14 @@ static int code_and_ops(PyObject *args, const char *format, PyObject **code,
     return -1;
 }
 
-static void release_ops(value_ops *ops) {
-    Py_XDECREF(ops->co_consts);
-    Py_XDECREF(ops->co_code);
-}
-
 static PyObject *stand_ins_needed(PyObject *module, PyObject *args) {
     PyObject *code;
     value_ops ops;
     int needed = -1;
 
-    (void)module;
-    if (code_and_ops(args, "O(iiii):stand_ins_needed", &code, &ops) == 0)
+    if (code_and_ops(module, args, "O(iiii):stand_ins_needed", &code, &ops) ==
+        0)
         needed = code_needs_stand_ins(code, &ops, 0);
-    release_ops(&ops);
     return needed < 0 ? NULL : PyBool_FromLong(needed);
 }
 
@@ -432,15 +447,50 @@ static PyObject *code_values(PyObject *module, PyObject *args) {
     PyObject *code, *consts = NULL, *values = NULL;
     value_ops ops;
 
-    (void)module;
-    if (code_and_ops(args, "O(iiii):code_values", &code, &ops) == 0)
+    if (code_and_ops(module, args, "O(iiii):code_values", &code, &ops) == 0)
         consts = PyObject_GetAttr(code, ops.co_consts);
     values = consts ? PyList_New(0) : NULL;
     if (values && scan_code_values(code, consts, &ops, values) < 0)
         Py_CLEAR(values);
     Py_XDECREF(consts);
-    release_ops(&ops);
     return values;
+}
+
+/* Whether every str of the tuple names is an identifier; -1 on error. */
+static int all_identifiers(PyObject *names) {
+    Py_ssize_t k, n = PyTuple_Size(names);
+    int valid = n < 0 ? -1 : 1;
+    for (k = 0; k < n && valid == 1; k++) {
+        PyObject *name = PyTuple_GetItem(names, k);
+        valid =
+            !name ? -1 : PyUnicode_Check(name) && PyUnicode_IsIdentifier(name);
+    }
+    return valid;
+}
+
+/* Whether the engine's statement for a code object alone is valid Python as
+ * far as names go: a module's, or a def or class whose name and variables
+ * are identifiers (a lambda's is a lambda expression when its body is one;
+ * the caller looks).  Asked of every code object decompiled: in Python,
+ * str.isidentifier over co_varnames took a fifth of the package's own
+ * cost around the engine on a small function. */
+static PyObject *names_printable(PyObject *module, PyObject *code) {
+    const engine_state *state = state_of(module);
+    PyObject *name = PyObject_GetAttr(code, state->co_name), *varnames = NULL;
+    int valid = -1;
+
+    if (name && PyUnicode_Check(name)) {
+        valid = PyUnicode_CompareWithASCIIString(name, "<module>") == 0;
+        if (!valid && PyUnicode_IsIdentifier(name)) {
+            varnames = PyObject_GetAttr(code, state->co_varnames);
+            valid = varnames ? all_identifiers(varnames) : -1;
+        }
+    } else if (name) {
+        PyErr_SetString(PyExc_TypeError, "a code object is needed");
+    }
+    Py_XDECREF(name);
+    Py_XDECREF(varnames);
+    return valid < 0 ? NULL : PyBool_FromLong(valid);
 }
 
 static PyMethodDef engine_methods[] = {
@@ -472,6 +522,10 @@ static PyMethodDef engine_methods[] = {
      "literal (nor a tuple or frozenset of them) or loads a code object as a "
      "value.  opcodes: LOAD_CONST, MAKE_FUNCTION, EXTENDED_ARG and CACHE "
      "of the running interpreter."},
+    {"names_printable", names_printable, METH_O,
+     "names_printable(code) -> bool\n\n"
+     "Whether code is a module's, or its name and co_varnames are all "
+     "identifiers (str.isidentifier)."},
     {"code_values", code_values, METH_VARARGS,
      "code_values(code, opcodes: (int, int, int, int)) -> list\n\n"
      "The co_consts indexes of the code objects code loads as values, not "
@@ -480,16 +534,39 @@ static PyMethodDef engine_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static void free_state(void *module) {
+    engine_state *state = state_of(module);
+    if (!state)
+        return;
+    Py_CLEAR(state->co_consts);
+    Py_CLEAR(state->co_code);
+    Py_CLEAR(state->co_name);
+    Py_CLEAR(state->co_varnames);
+}
+
+/* Interns the attribute names into the module's state; -1 on error. */
+static int init_state(PyObject *module) {
+    engine_state *state = state_of(module);
+    state->co_consts = PyUnicode_InternFromString("co_consts");
+    state->co_code = PyUnicode_InternFromString("co_code");
+    state->co_name = PyUnicode_InternFromString("co_name");
+    state->co_varnames = PyUnicode_InternFromString("co_varnames");
+    return state->co_consts && state->co_code && state->co_name &&
+                   state->co_varnames
+               ? 0
+               : -1;
+}
+
 static struct PyModuleDef engine_module = {
     PyModuleDef_HEAD_INIT,
     "unpyc._engine",
     "The unpyc engine (libunpyc), bytes in and text out.",
-    -1,
+    sizeof(engine_state),
     engine_methods,
     NULL,
     NULL,
     NULL,
-    NULL,
+    free_state,
 };
 
 PyMODINIT_FUNC PyInit__engine(void) {
@@ -498,6 +575,10 @@ PyMODINIT_FUNC PyInit__engine(void) {
 
     if (!module)
         return NULL;
+    if (init_state(module) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     error = PyErr_NewExceptionWithDoc(
         "unpyc._engine.EngineError",
         "A failure of the engine: args are (status name, message, offset "

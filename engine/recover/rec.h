@@ -442,11 +442,13 @@ typedef struct rec {
      * jumps_to[jumps_to_start[t + 1]] (index_jumps); NULL until first
      * needed. */
     uint32_t *jumps_to_start, *jumps_to;
-    /* try.c: for each instruction i, the latest one before it whose key
-     * is smaller than i's (UINT32_MAX: none), the keys being the start of
-     * the handler (0) and the throw_offset (1), each UINT32_MAX where
-     * none (index_earlier_keys); NULL until first needed. */
-    uint32_t *earlier_key[2];
+    /* try.c: trees of the least key under each node over the
+     * instructions, the keys being the start of the handler (0) and the
+     * throw_offset (1), each UINT32_MAX where none, leaves at [key_leaves,
+     * 2 * key_leaves) (index_key_trees; NULL for a kind no instruction
+     * has); key_leaves 0 until first needed. */
+    uint32_t *key_tree[2];
+    uint32_t key_leaves;
     /* try.c: the blocks in the order the walk of the dominator tree
      * enters them (upy_block.dom_enter; UPY_NO_BLOCK at the clock ticks
      * that leave one), so that the blocks a handler dominates are a range

@@ -135,7 +135,7 @@ def decompile(obj: Any, *, verify: bool = True, on_mismatch: str = "annotate",
     code = stand_ins.code
     stable = tuple(sorted(stable_globals)) if stable_globals else ()
     source, unrecovered = _decompile_marshal(code, stable)
-    if not _printable_name(code) and not source.startswith("lambda"):
+    if not _engine.names_printable(code) and not source.startswith("lambda"):
         code, note = with_valid_names(code)
         source, unrecovered = _decompile_marshal(code, stable)
         source = note + source
@@ -181,14 +181,6 @@ def _verification_problem(obj: Any, code: CodeType, source: str) -> Optional[str
         if verify_decompiled(code, source, module=scope(code)) is None:
             return None
     return problem
-
-
-def _printable_name(code: CodeType) -> bool:
-    """Whether the engine's statement for code alone is valid Python as
-    far as names go: a module's, or a def or class with a valid name
-    (a lambda's is a lambda expression when its body is one)."""
-    return code.co_name == "<module>" or (
-        code.co_name.isidentifier() and all(map(str.isidentifier, code.co_varnames)))
 
 
 def _decompile_marshal(code: CodeType, stable_globals: Tuple[str, ...]) -> Tuple[str, int]:

@@ -54,7 +54,11 @@ class StandIns:
         self.prefix = ""
         self.code = code
         self._names: Dict[bytes, str] = {}
-        if _needs_stand_ins(code):
+        # Whether code or its nested code holds a constant no literal makes
+        # (_LITERAL_TYPES, or tuples and frozensets of them at any depth,
+        # through code objects in them) or loads a code object as a value
+        # (_code_values): the C extension walks the tree.
+        if _engine.stand_ins_needed(code, _VALUE_OPS):
             self.prefix = _free_prefix(code)
             self.code = self._replaced_code(code)
             self._names = {name.encode("ascii"): name for name in self.objects}
@@ -201,17 +205,9 @@ def _code_values(code: types.CodeType) -> Set[int]:
     function is made of the code right after loading it (3.11+), or after
     also loading its qualified name (3.8-3.10); EXTENDED_ARG and CACHE
     entries may come between.  Read off co_code by the C extension: every
-    decompile asks this of every code object (_needs_stand_ins), and the
+    decompile asks this of every code object (StandIns), and the
     scan in Python took a quarter of the engine's time on a module."""
     return set(_engine.code_values(code, _VALUE_OPS))
-
-
-def _needs_stand_ins(root: types.CodeType) -> bool:
-    """Whether root or its nested code holds a constant no literal makes
-    (_LITERAL_TYPES, or tuples and frozensets of them at any depth, through
-    code objects in them) or loads a code object as a value
-    (_code_values); the C extension walks the tree."""
-    return _engine.stand_ins_needed(root, _VALUE_OPS)
 
 
 def _literal(const: object) -> bool:
