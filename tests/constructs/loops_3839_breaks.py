@@ -307,3 +307,25 @@ def while_with_continue(self):
             if b.skip():
                 continue
             b.run()
+
+
+def while_last_in_elif(v, f):
+    """pyflakes checker.ExportBinding.__init__ (3.8 / 3.9, holdout; open):
+    a while loop ending an elif branch whose body ends in `elif c: ...;
+    break` / `else: break` prints as an `if`: the loop runs once where the
+    source goes round while the first branch holds."""
+    if isinstance(v, list):
+        f(v)
+    elif isinstance(v, tuple):
+        cur = v
+        while isinstance(cur[1], list):
+            left = cur[0]
+            f(cur[1])
+            if isinstance(left, tuple):
+                cur = left
+            elif isinstance(left, list):
+                f(left)
+                break
+            else:
+                break
+    f(None)
