@@ -257,14 +257,15 @@ int upy_ncode_may_test_while(const upy_ncode *code, uint32_t k,
 
 /* Whether the body of the while loop tested at k, whose test fails to t,
  * breaks before jump j: a jump past the test's statement to t, or past t
- * up to j (a while loop's else part, which the break jumps over).  (The
- * longest body it walks, in instructions: past it, no.) */
+ * before j (a while loop's else part, which the break jumps over; the way
+ * out of an if body that ends an outer loop's, unthread.c sends to j).
+ * (The longest body it walks, in instructions: past it, no.) */
 static int while_body_breaks(const upy_ncode *code, uint32_t k, int32_t t,
                              uint32_t j) {
     uint32_t i = upy_ncode_statement_end(code, k);
     for (; i + 1 < (uint32_t)t && i - k < 4096; i++) {
         int32_t x = code->ins[i].target;
-        if (x >= t && x <= (int32_t)j &&
+        if (x >= t && x < (int32_t)j &&
             (code->ins[i].op == N_JUMP || code->ins[i].op == N_POP_JUMP_IF))
             return 1;
     }
