@@ -63,7 +63,8 @@ static void find_entries_and_loops(const upy_ncode *code, uint8_t *entered,
             continue;
         if (in->op == N_POP_JUMP_IF)
             entered[in->target] = 1;
-        if (in->op == N_JUMP && in->target < (int32_t)j)
+        if (in->op == N_JUMP && in->target < (int32_t)j &&
+            !upy_ncode_past_inner_while(code, j, (uint32_t)in->target))
             last_back[in->target] = (int32_t)j;
     }
 }

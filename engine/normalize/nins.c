@@ -255,6 +255,40 @@ int upy_ncode_may_test_while(const upy_ncode *code, uint32_t k,
     return 1;
 }
 
+/* Whether the body of the while loop tested at k, whose test fails to t,
+ * breaks before jump j: a jump past the test's statement to t, or past t
+ * before j (a while loop's else part, which the break jumps over; the way
+ * out of an if body that ends an outer loop's, unthread.c sends to j).
+ * (The longest body it walks, in instructions: past it, no.) */
+static int while_body_breaks(const upy_ncode *code, uint32_t k, int32_t t,
+                             uint32_t j) {
+    uint32_t i = upy_ncode_statement_end(code, k);
+    for (; i + 1 < (uint32_t)t && i - k < 4096; i++) {
+        int32_t x = code->ins[i].target;
+        if (x >= t && x < (int32_t)j &&
+            (code->ins[i].op == N_JUMP || code->ins[i].op == N_POP_JUMP_IF))
+            return 1;
+    }
+    return 0;
+}
+
+int upy_ncode_past_inner_while(const upy_ncode *code, uint32_t j, uint32_t h) {
+    uint32_t k;
+    for (k = h; k < code->count && k - h < 64 &&
+                !upy_nin_ends_statement(&code->ins[k]);
+         k++) {
+        int32_t t = code->ins[k].target;
+        if (code->ins[k].op == N_POP_JUMP_IF && t > (int32_t)k + 1 &&
+            (uint32_t)t <= code->count && code->ins[t - 1].op == N_JUMP &&
+            code->ins[t - 1].target == (int32_t)h &&
+            code->ins[t - 1].line == code->ins[t - 2].line)
+            return (int32_t)j >= t &&
+                   code->ins[j].handler == code->ins[h].handler &&
+                   while_body_breaks(code, k, t, j);
+    }
+    return 0;
+}
+
 uint32_t upy_ncode_statement_start(const upy_ncode *code, uint32_t i) {
     while (i > 0 && !upy_nin_ends_statement(&code->ins[i - 1]))
         i--;

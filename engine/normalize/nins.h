@@ -449,6 +449,21 @@ int32_t upy_ncode_jump_end(const upy_ncode *code, int32_t t);
 int upy_ncode_may_test_while(const upy_ncode *code, uint32_t k,
                              uint64_t *budget);
 
+/* Whether jump j back to header h comes from past the end of the while
+ * loop that 3.8-3.9's compile.c compiler_while tests at h: past where its
+ * test fails to, right after the loop's own jump back (which has the line
+ * of the body's last statement; a `continue` has one of its own).  Such a
+ * jump, under the header's handler, is that of a `while True:` loop whose
+ * body starts with the inner loop: its test compiles to no code, the outer
+ * loop's top is the inner loop's (nltk misc/sort._partition: `while
+ * True:` / `while i < r:` / `... break` / `out.append(i)`).  Read as the
+ * inner loop's last jump back, it made the inner loop an if, its break
+ * lost.  Only a body that
+ * breaks (jumps to where the test fails to, or past it, over an else part,
+ * before j) tells the inner loop from `while True:` / `if c: x()` / `else:
+ * y()`, which compiles alike; without a break both read the same. */
+int upy_ncode_past_inner_while(const upy_ncode *code, uint32_t j, uint32_t h);
+
 /* Whether the n instructions at c start with the handler of the body of
  * `except E as x:`: the clearing of the name, then RERAISE. */
 int upy_nin_is_name_cleanup(const upy_nin *c, size_t n);

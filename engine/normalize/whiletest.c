@@ -98,7 +98,8 @@ static void find_jumps(whiletest *w) {
         int32_t t = ins(w, i)->target;
         if (t < 0 || (uint32_t)t >= w->code->count)
             continue;
-        if (t <= (int32_t)i && !from_past_handler(w, i, t))
+        if (t <= (int32_t)i && !from_past_handler(w, i, t) &&
+            !upy_ncode_past_inner_while(w->code, i, (uint32_t)t))
             w->last_back[t] = (int32_t)i;
         if (w->from_min[t] < 0)
             w->from_min[t] = (int32_t)i;

@@ -4652,6 +4652,42 @@ static int32_t body_end_past_return(const rec *r, int32_t start, int32_t end) {
     return end;
 }
 
+/* Whether block b of a with body ends in the way out of a try body to
+ * block x: a jump under another handler than the code before it. */
+static int try_body_way_out(const rec *r, int32_t b, int32_t x) {
+    uint32_t k = blk(r, b)->end - 1;
+    return blk(r, b)->jump == x && ins(r, k)->op == N_JUMP && k > 0 &&
+           ins(r, k - 1)->handler >= 0 &&
+           ins(r, k - 1)->handler != ins(r, k)->handler;
+}
+
+/* Whether the body [start, end) of a with whose normal exit, the
+ * __exit__(None, None, None) call, would start block end goes there from
+ * a try body's way out, and jumps to another copy of that call after it:
+ * 3.8-3.10 lay the `break` or `continue` that makes the try's else part
+ * out right where the with's protected range ends (the with's unwinding:
+ * POP_BLOCK, the call, the jump), so that copy read as the normal exit
+ * and the jump after it was lost, the loop running on where the source
+ * leaves (pip _internal/network/lazy_wheel LazyZipOverHTTP._check_zip:
+ * `with f():` / `try: check()` / `except E: pass` / `else: break`).  Such
+ * a with is marked. */
+static int else_exit_reads_as_normal(const rec *r, int32_t start, int32_t end,
+                                     int is_async) {
+    int32_t b;
+    int from_try = 0, other = 0;
+    if (end >= (int32_t)r->cfg.count ||
+        !with_exit_at(r, blk(r, end)->start, is_async))
+        return 0;
+    for (b = start; b < end; b++) {
+        int32_t x = blk(r, b)->jump;
+        from_try |= try_body_way_out(r, b, end);
+        other |= x > end && x < (int32_t)r->cfg.count &&
+                 !blk(r, x)->is_handler &&
+                 with_exit_at(r, blk(r, x)->start, is_async) != 0;
+    }
+    return from_try && other;
+}
+
 /* BEFORE_WITH at instruction i of block b: binds the target, structures
  * the body (the blocks protected by the with's handler) and skips the
  * normal exit.  *resume_at is the instruction after the with. */
@@ -4690,6 +4726,8 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     end = rec_protected_end(r, body_start, handler, rg);
     skip_with_exits(r, body_start, end, handler, is_async);
     end = body_end_past_return(r, body_start, end);
+    if (else_exit_reads_as_normal(r, body_start, end, is_async))
+        return rec_fail_region(r, b, rg, out);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
     body_rg.alt_handler = REC_NO_ALT;
