@@ -346,9 +346,12 @@ static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
  * goes back to a loop after the if); -1 if none.  A for loop in the code
  * between reaches past its jumps even where its exit is where j goes: a
  * `break` that ends its body, its jump back unreachable, lies in it.
- * Read as it is, the test leaves on its own: `if not c: continue` / body
- * / `continue`.  Worked example
- * (3.9, stdlib lib2to3 pgen2/driver.py Driver.parse_tokens, shortened):
+ * A jump to the instruction right after it is neither: the jump over an
+ * empty else part (upy_layout.keeps_jump_to_next) after an if body that
+ * ends in a `pass`, whose line the jump has (`if c: f()` / `pass` /
+ * `else: pass`).  Read as it is, the test leaves on its own: `if not c:
+ * continue` / body / `continue`.  Worked example (3.9, stdlib lib2to3
+ * pgen2/driver.py Driver.parse_tokens, shortened):
  *
  *     for quintuple in proxy:         8  FOR_ITER 60
  *         if type in (COMMENT, NL):     ...
@@ -368,7 +371,8 @@ static int32_t jump_after_if(const upy_ncode *code, const uint8_t *reached,
         --*budget;
         if (in->op == N_JUMP && far <= (int32_t)k)
             return k > j + 1 && in->target == t &&
-                           (t < (int32_t)j || (int32_t)k < t) && reached[k] &&
+                           (t < (int32_t)j || (int32_t)k + 1 < t) &&
+                           reached[k] &&
                            upy_nin_falls_through(&code->ins[k - 1]) &&
                            in->handler == code->ins[j].handler &&
                            !line_of_code_before(code, k)

@@ -543,6 +543,14 @@ static int has_annotation(upy_stmt_list *list) {
     return found;
 }
 
+int rec_sets_up_annotations(const rec *r) {
+    uint32_t i;
+    for (i = 0; i < r->ncode.count; i++)
+        if (ins(r, i)->op == N_SETUP_ANNOTATIONS)
+            return 1;
+    return 0;
+}
+
 /* A module or class body sets up __annotations__ (SETUP_ANNOTATIONS)
  * when compile.c find_ann finds an annotated assignment in it, dead code
  * included, where the optimizer dropped the annotation itself.  Without
@@ -551,11 +559,7 @@ static int has_annotation(upy_stmt_list *list) {
 static int add_dead_annotation(rec *r, upy_stmt_list *body) {
     upy_stmt *ann;
     upy_expr *test;
-    uint32_t i;
-    for (i = 0; i < r->ncode.count; i++)
-        if (ins(r, i)->op == N_SETUP_ANNOTATIONS)
-            break;
-    if (i == r->ncode.count || has_annotation(body))
+    if (!rec_sets_up_annotations(r) || has_annotation(body))
         return SUCCESS;
     ann = rec_stmt(r, UPY_S_ANNASSIGN);
     if (!ann)

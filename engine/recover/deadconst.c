@@ -402,6 +402,11 @@ int rec_dead_place(const rec *r, upy_stmt_list *body, uint32_t lead,
                    uint32_t lo, uint32_t hi, upy_stmt_list **list,
                    uint32_t *at, uint32_t *start) {
     dead_place p = {&r->ncode, lo, hi, NULL, 0, 0, 0};
+    /* A body of dead code only (a module of `while 0: pass`): its start. */
+    if (!body->len) {
+        p.list = body;
+        p.found = 1;
+    }
     find_in(body, lead, &p);
     *list = p.list;
     *at = p.at;

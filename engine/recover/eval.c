@@ -917,6 +917,29 @@ static upy_expr *dropped_str(rec *r, upy_expr *e) {
     return text && text[0] ? as_fstring(r, e) : new_expr(r, UPY_E_JOINEDSTR);
 }
 
+/* The statement of a value computed and dropped.  The compiler drops a
+ * constant expression statement (compile.c compiler_visit_stmt_expr), so
+ * a constant loaded and popped that is no str (dropped_str) is the
+ * annotation of a target that is no simple name, `(x): 0`, which module
+ * and class bodies evaluate and drop (compiler_annassign,
+ * check_annotation): `(_): 0` again, where the code sets up
+ * __annotations__.  NULL on error. */
+static upy_stmt *dropped_value(rec *r, upy_expr *e) {
+    upy_stmt *s;
+    if (e && e->kind == UPY_E_CONST && e->u.constant &&
+        e->u.constant->kind != UPY_STR && rec_sets_up_annotations(r)) {
+        s = rec_stmt(r, UPY_S_ANNASSIGN);
+        if (!s || !(s->u.annassign.target = rec_name(r, "_")))
+            return NULL;
+        s->u.annassign.annotation = e;
+        return s;
+    }
+    s = rec_stmt(r, UPY_S_EXPR);
+    if (s && !(s->u.expr = dropped_str(r, e)))
+        return NULL;
+    return s;
+}
+
 static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
     sval v = rec_pop(r);
     upy_stmt *s;
@@ -961,11 +984,8 @@ static int pop_top(rec *r, uint32_t i, upy_ptr_vec *out) {
                 return ERROR;
             v = rec_pop(r);
         }
-        s = rec_stmt(r, UPY_S_EXPR);
-        if (!s)
-            return ERROR;
-        s->u.expr = dropped_str(r, v.expr);
-        return s->u.expr ? rec_emit(r, out, s) : ERROR;
+        s = dropped_value(r, v.expr);
+        return s ? rec_emit(r, out, s) : ERROR;
     default:
         return SUCCESS;
     }

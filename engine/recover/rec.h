@@ -777,6 +777,9 @@ void rec_index_const_loads(rec *r);
 uint32_t *rec_first_name_uses(rec *r);
 /* Whether o is a constant the source may write that is false. */
 int rec_false_literal(const upy_object *o);
+/* code.c: whether the code sets up __annotations__ (SETUP_ANNOTATIONS: a
+ * module or class body with an annotated assignment). */
+int rec_sets_up_annotations(const rec *r);
 /* The test of an `assert` that always fails at instruction `at` (the
  * compiler drops the test, keeping its constant numbered): the false
  * constant no instruction loads in the slot the code's order leaves for

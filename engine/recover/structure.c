@@ -2466,25 +2466,51 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     return emit_if(r, c->start, test, &body, &orelse, out);
 }
 
-/* `assert test, msg`: the failing outcome raises AssertionError(msg).
- * Returns 1 when that is what c leads to. */
+/* `assert test, msg`: the failing outcome raises AssertionError(msg),
+ * which only an assert loads (LOAD_ASSERTION_ERROR).  Returns 1 when that
+ * is what c leads to. */
 static int is_assertion_block(const rec *r, int32_t b) {
-    const upy_block *f;
-    if (b == UPY_NO_BLOCK || r->done[b])
-        return 0;
-    f = blk(r, b);
-    return ins(r, f->start)->op == N_LOAD_ASSERTION_ERROR &&
-           ins(r, f->end - 1)->op == N_RAISE && ins(r, f->end - 1)->arg == 1;
+    return b != UPY_NO_BLOCK && !r->done[b] &&
+           ins(r, blk(r, b)->start)->op == N_LOAD_ASSERTION_ERROR;
+}
+
+/* What failing_assert found besides ERROR. */
+enum { NO_ASSERT = 0, ONE_ASSERT = 1, BRANCHES_NOT_ASSERT = 2 };
+
+/* The statements of the failing outcome of an assert, block fb, into
+ * tmp: its raise, or where the message branches (`assert a, b if c else
+ * d`), the blocks from fb up to ok (where the assert goes on) or the
+ * region's end, each way ending in a copy of the raise (3.9+ copy it,
+ * compile.c / flowgraph.c duplicate_exits_without_lineno and the like).
+ * BRANCHES_NOT_ASSERT: those blocks, taken, are not one assert. */
+static int failing_assert(rec *r, int32_t fb, int32_t ok, const region *rg,
+                          upy_ptr_vec *tmp) {
+    const upy_block *f = blk(r, fb);
+    const upy_stmt *s;
+    if (ins(r, f->end - 1)->op == N_RAISE && ins(r, f->end - 1)->arg == 1) {
+        r->done[fb] = 1;
+        if (rec_run(r, f->start, f->end - 1, rg, tmp) < 0 ||
+            rec_eval(r, f->end - 1, tmp) < 0)
+            return ERROR;
+    } else {
+        int32_t end = ok > fb && ok < rg->end ? ok : rg->end, exit;
+        region fail_rg = rec_sub_region(rg, fb, end, ok);
+        RETURN_IF_ERROR(rec_region(r, fb, &fail_rg, tmp, &exit));
+        if (exit != UPY_NO_BLOCK || tmp->len != 1 ||
+            ((upy_stmt *)tmp->items[0])->kind != UPY_S_ASSERT)
+            return BRANCHES_NOT_ASSERT;
+    }
+    s = tmp->len ? tmp->items[tmp->len - 1] : NULL;
+    return s && s->kind == UPY_S_ASSERT ? ONE_ASSERT : NO_ASSERT;
 }
 
 int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
                upy_ptr_vec *out) {
     int32_t fb = c->on_false, ok = c->on_true, b;
     upy_expr *test = c->test;
-    const upy_block *f;
     upy_ptr_vec tmp = {0};
     upy_stmt *s;
-    int stop;
+    int found;
 
     if (!is_assertion_block(r, fb)) {
         /* The test oriented to what follows it: the raise comes first. */
@@ -2510,16 +2536,14 @@ int rec_assert(rec *r, const rec_cond *c, const region *rg, int32_t *next,
     }
     if (fb <= c->last)
         return 0;
-    f = blk(r, fb);
-    r->done[fb] = 1;
-    stop = rec_run(r, f->start, f->end - 1, rg, &tmp);
-    if (stop < 0)
-        return ERROR;
-    if (rec_eval(r, f->end - 1, &tmp) < 0)
-        return ERROR;
-    s = tmp.len ? tmp.items[tmp.len - 1] : NULL;
-    if (!s || s->kind != UPY_S_ASSERT)
-        return 0;
+    found = failing_assert(r, fb, ok, rg, &tmp);
+    if (found == BRANCHES_NOT_ASSERT) {
+        RETURN_IF_ERROR(rec_fail_region(r, c->first, rg, out));
+        return 1;
+    }
+    if (found != ONE_ASSERT)
+        return found;
+    s = tmp.items[tmp.len - 1];
     /* (The false constant the raise alone took for the dropped test of
      * `assert 0` is dead code's again: `if a: assert (), m` reads as
      * `assert not a, m`, and the () is numbered by itself.) */
