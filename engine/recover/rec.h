@@ -771,6 +771,9 @@ void rec_index_const_loads(rec *r);
 uint32_t *rec_first_name_uses(rec *r);
 /* Whether o is a constant the source may write that is false. */
 int rec_false_literal(const upy_object *o);
+/* Whether the statements cannot fall off their end: they end in a return
+ * or raise, or in an if or try every way through which does. */
+int rec_always_leaves(const upy_stmt_list *body);
 /* The test of an `assert` that always fails at instruction `at` (the
  * compiler drops the test, keeping its constant numbered): the false
  * constant no instruction loads in the slot the code's order leaves for
