@@ -376,10 +376,9 @@ static int is_try_else(const upy_stmt *x) {
 
 /* Finds a copy at the end of statements L, at the end of a branch of an
  * if that ends them, at the end of the else part of a try that ends them,
- * or, where L cannot fall off its end, at the end of
- * the body of an if without an else part in L (the branch left the clause
- * there: `if c: m = f()` + the copy, then `raise E`): 1 when found
- * (*found set). */
+ * or, where L cannot fall off its end, at the end of the body of an if
+ * without an else part in L (the branch left the clause there: `if c: m =
+ * f()` + the copy, then `raise E`): 1 when found (*found set). */
 static int find_copy_in(const rec *r, const upy_stmt_list *L,
                         clause_copy *found) {
     uint32_t k = copy_in_clause(r, L, &found->at, &found->n);
@@ -408,25 +407,23 @@ static int find_copy_in(const rec *r, const upy_stmt_list *L,
 
 static uint32_t copy_in_body(const rec *r, int32_t h, int32_t exit,
                              const upy_stmt_list *L, const clause_copy *cc);
-static int branch_ends_in_copy(const rec *r, const upy_stmt_list *L,
-                               const clause_copy *cc, int32_t h, int32_t exit);
 static void strip_branch(const rec *r, upy_stmt_list *L, const clause_copy *cc,
                          upy_stmt *brk);
-static int try_ends_in_copy(const rec *r, const upy_stmt *x,
-                            const clause_copy *cc);
 
 /* Whether every way out of statements L ends in the copy cc or leaves
  * otherwise (a return or raise), and one ends in it: at their end, at the
- * ends of the branches of an if that ends them, or at the end of the body
- * of an if without an else part in them where they cannot fall off their
- * end (its test's failing runs the statements after it: their else
- * part).  L is an except clause's statements (h UPY_NO_BLOCK), or the
- * body of the try with handler h going on at block exit (see
- * copy_in_body). */
+ * ends of the branches of an if that ends them, at the end of the else
+ * part of a try that ends a clause (its clauses ending in it or leaving),
+ * or at the end of the body of an if without an else part in them where
+ * they cannot fall off their end (its test's failing runs the statements
+ * after it: their else part).  L is an except clause's statements (h
+ * UPY_NO_BLOCK), or the body of the try with handler h going on at block
+ * exit (see copy_in_body). */
 static int ends_in_copy(const rec *r, const upy_stmt_list *L,
                         const clause_copy *cc, int32_t h, int32_t exit) {
     uint32_t at, n, k;
     const upy_stmt *last;
+    int in_body, in_else;
     if (h != UPY_NO_BLOCK) {
         if (copy_in_body(r, h, exit, L, cc) < L->len)
             return 1;
@@ -434,15 +431,22 @@ static int ends_in_copy(const rec *r, const upy_stmt_list *L,
         return n == cc->n && rec_same_code(r, at, cc->at, n);
     }
     last = L->len ? L->items[L->len - 1] : NULL;
+    /* (`|`: both branches are asked, the one without the copy must leave.) */
     if (last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
-        ((ends_in_copy(r, &last->u.if_.body, cc, h, exit) &&
-          branch_ends_in_copy(r, &last->u.if_.orelse, cc, h, exit)) ||
-         (branch_ends_in_copy(r, &last->u.if_.body, cc, h, exit) &&
-          ends_in_copy(r, &last->u.if_.orelse, cc, h, exit))))
+        ((in_body = ends_in_copy(r, &last->u.if_.body, cc, h, exit)) |
+         (in_else = ends_in_copy(r, &last->u.if_.orelse, cc, h, exit))) &&
+        (in_body || rec_always_leaves(&last->u.if_.body)) &&
+        (in_else || rec_always_leaves(&last->u.if_.orelse)))
         return 1;
     if (h == UPY_NO_BLOCK && last && is_try_else(last) &&
-        try_ends_in_copy(r, last, cc))
-        return 1;
+        ends_in_copy(r, &last->u.try_.orelse, cc, h, exit)) {
+        for (k = 0; k < last->u.try_.n_handlers; k++)
+            if (!rec_always_leaves(&last->u.try_.handlers[k].body) &&
+                !ends_in_copy(r, &last->u.try_.handlers[k].body, cc, h, exit))
+                break;
+        if (k == last->u.try_.n_handlers)
+            return 1;
+    }
     if (!rec_always_leaves(L))
         return 0;
     for (k = L->len; k > 0; k--)
@@ -450,27 +454,6 @@ static int ends_in_copy(const rec *r, const upy_stmt_list *L,
             ends_in_copy(r, &L->items[k - 1]->u.if_.body, cc, h, exit))
             return 1;
     return 0;
-}
-
-/* Whether the else part of try x in a clause ends in the copy cc and each
- * of its clauses ends in it or leaves. */
-static int try_ends_in_copy(const rec *r, const upy_stmt *x,
-                            const clause_copy *cc) {
-    uint32_t k;
-    if (!ends_in_copy(r, &x->u.try_.orelse, cc, UPY_NO_BLOCK, UPY_NO_BLOCK))
-        return 0;
-    for (k = 0; k < x->u.try_.n_handlers; k++)
-        if (!branch_ends_in_copy(r, &x->u.try_.handlers[k].body, cc,
-                                 UPY_NO_BLOCK, UPY_NO_BLOCK))
-            return 0;
-    return 1;
-}
-
-/* Whether branch L of an if ends in the copy cc (ends_in_copy) or cannot
- * fall off its end. */
-static int branch_ends_in_copy(const rec *r, const upy_stmt_list *L,
-                               const clause_copy *cc, int32_t h, int32_t exit) {
-    return rec_always_leaves(L) || ends_in_copy(r, L, cc, h, exit);
 }
 
 /* Takes the copies out of statements L that ends_in_copy() accepts; with
@@ -509,7 +492,8 @@ static void strip_copy(const rec *r, upy_stmt_list *L, const clause_copy *cc,
     }
 }
 
-/* Takes the copies out of branch L of an if, where it ends in one. */
+/* Takes the copies out of branch L of an if or a try, where it ends in
+ * one. */
 static void strip_branch(const rec *r, upy_stmt_list *L, const clause_copy *cc,
                          upy_stmt *brk) {
     if (ends_in_copy(r, L, cc, UPY_NO_BLOCK, UPY_NO_BLOCK))
