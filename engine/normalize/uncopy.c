@@ -286,6 +286,15 @@ static int join_copy(uncopy *u, uint32_t e) {
          * reads its copies, try.c handler_falls_off_end). */
         if (k == 2 && upy_nin_loads_none(&ins[e - 1]) && ends_plain_code(u, b))
             return 0;
+        /* A copy right after an except clause's POP_EXCEPT is the code
+         * after the try, which recovery reads from it (try.c
+         * copy_in_clause: only a constant's return reads as the clause's
+         * own too).  Joined, the clause's jump to a return after the try's
+         * else part lost the else part (3.10 `if c: m = f()` / `else:
+         * raise` in the clause, `else: m.x = 1`, `return m.R`). */
+        if (e + 1 > k && ins[e - k].op == N_POP_EXCEPT &&
+            !(k == 2 && ins[e - 1].op == N_LOAD_CONST))
+            return 0;
         /* (Where nothing between tells, the tables read the same either
          * way: a copy of a block another copy before it was is one too,
          * the rest of the branches of one if.) */

@@ -902,9 +902,7 @@ static int add_dead_code(rec *r, upy_stmt_list *body) {
     return SUCCESS;
 }
 
-/* Whether the statements cannot fall off their end: they end in a return
- * or raise, or in an if or try every way through which does. */
-static int always_leaves(const upy_stmt_list *body) {
+int rec_always_leaves(const upy_stmt_list *body) {
     const upy_stmt *s = body->len ? body->items[body->len - 1] : NULL;
     uint32_t h;
     if (!s)
@@ -914,15 +912,16 @@ static int always_leaves(const upy_stmt_list *body) {
     case UPY_S_RAISE:
         return 1;
     case UPY_S_IF:
-        return always_leaves(&s->u.if_.body) && always_leaves(&s->u.if_.orelse);
+        return rec_always_leaves(&s->u.if_.body) &&
+               rec_always_leaves(&s->u.if_.orelse);
     case UPY_S_TRY:
-        if (always_leaves(&s->u.try_.finalbody))
+        if (rec_always_leaves(&s->u.try_.finalbody))
             return 1;
-        if (!always_leaves(s->u.try_.orelse.len ? &s->u.try_.orelse
-                                                : &s->u.try_.body))
+        if (!rec_always_leaves(s->u.try_.orelse.len ? &s->u.try_.orelse
+                                                    : &s->u.try_.body))
             return 0;
         for (h = 0; h < s->u.try_.n_handlers; h++)
-            if (!always_leaves(&s->u.try_.handlers[h].body))
+            if (!rec_always_leaves(&s->u.try_.handlers[h].body))
                 return 0;
         return 1;
     default:
@@ -1317,8 +1316,7 @@ static uint32_t dead_code_at(const rec *r, const upy_stmt_list *body,
             return lead;
     if (!dead_code_span(r, body, lead, 0, nparams, &lo, &hi) ||
         (with_names && !dead_code_span(r, body, lead, 1, 0, &lo, &hi)) ||
-        lo > hi ||
-        (lo == body->len && !always_leaves(body)))
+        lo > hi || (lo == body->len && !rec_always_leaves(body)))
         return lead;
     return lo;
 }
@@ -1384,7 +1382,7 @@ static upy_stmt_list *last_handler_end(upy_stmt_list *body) {
     upy_stmt *s = body->len ? body->items[body->len - 1] : NULL;
     if (!s || s->kind != UPY_S_TRY || !s->u.try_.n_handlers ||
         s->u.try_.orelse.len || s->u.try_.finalbody.len ||
-        !always_leaves(&s->u.try_.body))
+        !rec_always_leaves(&s->u.try_.body))
         return NULL;
     return &s->u.try_.handlers[s->u.try_.n_handlers - 1].body;
 }
@@ -1433,13 +1431,13 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
             return rec_oom(r);
     }
     RETURN_IF_ERROR(flush_dead_loads(r, &loads, &dead));
-    into = always_leaves(body) ? NULL : last_handler_end(body);
+    into = rec_always_leaves(body) ? NULL : last_handler_end(body);
     if (!into)
         into = body;
     for (k = 0; k < into->len; k++)
         if (upy_vec_push(r->arena, &out, into->items[k]))
             return rec_oom(r);
-    if (always_leaves(body)) {
+    if (rec_always_leaves(body)) {
         for (k = 0; k < dead.len; k++)
             if (upy_vec_push(r->arena, &out, dead.items[k]))
                 return rec_oom(r);

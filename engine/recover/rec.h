@@ -780,6 +780,9 @@ int rec_false_literal(const upy_object *o);
 /* code.c: whether the code sets up __annotations__ (SETUP_ANNOTATIONS: a
  * module or class body with an annotated assignment). */
 int rec_sets_up_annotations(const rec *r);
+/* Whether the statements cannot fall off their end: they end in a return
+ * or raise, or in an if or try every way through which does. */
+int rec_always_leaves(const upy_stmt_list *body);
 /* The test of an `assert` that always fails at instruction `at` (the
  * compiler drops the test, keeping its constant numbered): the false
  * constant no instruction loads in the slot the code's order leaves for

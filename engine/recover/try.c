@@ -317,7 +317,9 @@ static int ends_finally_body(const rec *r, uint32_t e) {
 static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
                                uint32_t *at, uint32_t *n) {
     uint32_t k, i, e, p;
-    if (!body->len)
+    /* (A break strip_break_copies made of a copy starts where the copy
+     * did.) */
+    if (!body->len || body->items[body->len - 1]->kind == UPY_S_BREAK)
         return body->len;
     /* The return or raise that ends the last statement, then the
      * POP_EXCEPT a few instructions before it. */
@@ -359,8 +361,24 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
     return k;
 }
 
-/* Finds a copy at the end of statements L, or at the ends of both
- * branches of an if that ends them: 1 when found (*found set). */
+/* Whether statement x is an if without an else part. */
+static int is_if_alone(const upy_stmt *x) {
+    return x->kind == UPY_S_IF && !x->u.if_.orelse.len;
+}
+
+/* Whether statement x is a try with an else part and no finally body:
+ * where 3.10 reads the way out of a try nested in a clause, its
+ * POP_BLOCK then the clause's POP_EXCEPT and the copy. */
+static int is_try_else(const upy_stmt *x) {
+    return x->kind == UPY_S_TRY && x->u.try_.orelse.len &&
+           !x->u.try_.finalbody.len;
+}
+
+/* Finds a copy at the end of statements L, at the end of a branch of an
+ * if that ends them, at the end of the else part of a try that ends them,
+ * or, where L cannot fall off its end, at the end of the body of an if
+ * without an else part in L (the branch left the clause there: `if c: m =
+ * f()` + the copy, then `raise E`): 1 when found (*found set). */
 static int find_copy_in(const rec *r, const upy_stmt_list *L,
                         clause_copy *found) {
     uint32_t k = copy_in_clause(r, L, &found->at, &found->n);
@@ -371,21 +389,41 @@ static int find_copy_in(const rec *r, const upy_stmt_list *L,
         return 1;
     }
     last = L->len ? L->items[L->len - 1] : NULL;
-    return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
-           find_copy_in(r, &last->u.if_.body, found);
+    if (last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
+        (find_copy_in(r, &last->u.if_.body, found) ||
+         find_copy_in(r, &last->u.if_.orelse, found)))
+        return 1;
+    if (last && is_try_else(last) &&
+        find_copy_in(r, &last->u.try_.orelse, found))
+        return 1;
+    if (!rec_always_leaves(L))
+        return 0;
+    for (k = L->len; k > 0; k--)
+        if (is_if_alone(L->items[k - 1]) &&
+            find_copy_in(r, &L->items[k - 1]->u.if_.body, found))
+            return 1;
+    return 0;
 }
 
 static uint32_t copy_in_body(const rec *r, int32_t h, int32_t exit,
                              const upy_stmt_list *L, const clause_copy *cc);
+static void strip_branch(const rec *r, upy_stmt_list *L, const clause_copy *cc,
+                         upy_stmt *brk);
 
-/* Whether every way out of statements L ends in the copy cc: at their end,
- * or at the ends of both branches of an if that ends them.  L is an except
- * clause's statements (h UPY_NO_BLOCK), or the body of the try with
- * handler h going on at block exit (see copy_in_body). */
+/* Whether every way out of statements L ends in the copy cc or leaves
+ * otherwise (a return or raise), and one ends in it: at their end, at the
+ * ends of the branches of an if that ends them, at the end of the else
+ * part of a try that ends a clause (its clauses ending in it or leaving),
+ * or at the end of the body of an if without an else part in them where
+ * they cannot fall off their end (its test's failing runs the statements
+ * after it: their else part).  L is an except clause's statements (h
+ * UPY_NO_BLOCK), or the body of the try with handler h going on at block
+ * exit (see copy_in_body). */
 static int ends_in_copy(const rec *r, const upy_stmt_list *L,
                         const clause_copy *cc, int32_t h, int32_t exit) {
     uint32_t at, n, k;
     const upy_stmt *last;
+    int in_body, in_else;
     if (h != UPY_NO_BLOCK) {
         if (copy_in_body(r, h, exit, L, cc) < L->len)
             return 1;
@@ -393,9 +431,29 @@ static int ends_in_copy(const rec *r, const upy_stmt_list *L,
         return n == cc->n && rec_same_code(r, at, cc->at, n);
     }
     last = L->len ? L->items[L->len - 1] : NULL;
-    return last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
-           ends_in_copy(r, &last->u.if_.body, cc, h, exit) &&
-           ends_in_copy(r, &last->u.if_.orelse, cc, h, exit);
+    /* (`|`: both branches are asked, the one without the copy must leave.) */
+    if (last && last->kind == UPY_S_IF && last->u.if_.orelse.len &&
+        ((in_body = ends_in_copy(r, &last->u.if_.body, cc, h, exit)) |
+         (in_else = ends_in_copy(r, &last->u.if_.orelse, cc, h, exit))) &&
+        (in_body || rec_always_leaves(&last->u.if_.body)) &&
+        (in_else || rec_always_leaves(&last->u.if_.orelse)))
+        return 1;
+    if (h == UPY_NO_BLOCK && last && is_try_else(last) &&
+        ends_in_copy(r, &last->u.try_.orelse, cc, h, exit)) {
+        for (k = 0; k < last->u.try_.n_handlers; k++)
+            if (!rec_always_leaves(&last->u.try_.handlers[k].body) &&
+                !ends_in_copy(r, &last->u.try_.handlers[k].body, cc, h, exit))
+                break;
+        if (k == last->u.try_.n_handlers)
+            return 1;
+    }
+    if (!rec_always_leaves(L))
+        return 0;
+    for (k = L->len; k > 0; k--)
+        if (is_if_alone(L->items[k - 1]) &&
+            ends_in_copy(r, &L->items[k - 1]->u.if_.body, cc, h, exit))
+            return 1;
+    return 0;
 }
 
 /* Takes the copies out of statements L that ends_in_copy() accepts; with
@@ -410,23 +468,36 @@ static void strip_copy(const rec *r, upy_stmt_list *L, const clause_copy *cc,
         L->len = k;
         if (brk)
             L->items[L->len++] = brk;
-    } else {
+    } else if (L->len && L->items[L->len - 1]->kind == UPY_S_IF) {
         upy_stmt *last = L->items[L->len - 1];
-        strip_copy(r, &last->u.if_.body, cc, brk);
-        strip_copy(r, &last->u.if_.orelse, cc, brk);
+        strip_branch(r, &last->u.if_.body, cc, brk);
+        strip_branch(r, &last->u.if_.orelse, cc, brk);
+    } else if (L->len && is_try_else(L->items[L->len - 1])) {
+        upy_stmt *last = L->items[L->len - 1];
+        strip_branch(r, &last->u.try_.orelse, cc, brk);
+        for (j = 0; j < last->u.try_.n_handlers; j++)
+            strip_branch(r, &last->u.try_.handlers[j].body, cc, brk);
     }
-    if (brk)
-        return;
     for (j = L->len; j > 0; j--) {
         upy_stmt *x = L->items[j - 1];
-        if (x->kind != UPY_S_IF || x->u.if_.orelse.len ||
+        if (!is_if_alone(x) ||
             !ends_in_copy(r, &x->u.if_.body, cc, UPY_NO_BLOCK, UPY_NO_BLOCK))
             continue;
-        strip_copy(r, &x->u.if_.body, cc, NULL);
+        strip_copy(r, &x->u.if_.body, cc, brk);
+        if (brk)
+            continue;
         x->u.if_.orelse.items = L->items + j;
         x->u.if_.orelse.len = L->len - j;
         L->len = j;
     }
+}
+
+/* Takes the copies out of branch L of an if or a try, where it ends in
+ * one. */
+static void strip_branch(const rec *r, upy_stmt_list *L, const clause_copy *cc,
+                         upy_stmt *brk) {
+    if (ends_in_copy(r, L, cc, UPY_NO_BLOCK, UPY_NO_BLOCK))
+        strip_copy(r, L, cc, brk);
 }
 
 /* Finds the copy in the clauses of try s: 1 when some clause ends in one

@@ -143,12 +143,13 @@ def or_test_return_in_try_in_with(a, b, c):
         return 2
 
 
-# docutils readers.get_reader_class (3.10, OPEN weak lie): 3.10 copies the
-# `return m.R` after the try into the nested try's way out, after the
-# outer handler's POP_EXCEPT (compile.c extend_block; 3.11 keeps the
-# jump); the copy is printed as the nested try's else part, inside the
-# outer handler, where an exception it raises carries the ImportError as
-# __context__ (the original's has none).
+# docutils readers.get_reader_class (3.10, weak lie fixed by lie36d): 3.10
+# copies the `return m.R` after the try into the nested try's way out,
+# after the outer handler's POP_EXCEPT (compile.c extend_block; 3.11 keeps
+# the jump); the copy was printed as the nested try's else part, inside
+# the outer handler, where an exception it raises carries the ImportError
+# as __context__ (the original's has none).  try.c find_copy_in reads it
+# at the end of the nested try's else part as the code after the try.
 def return_copy_after_nested_try_in_handler(load, name):
     try:
         m = load('x.' + name)
