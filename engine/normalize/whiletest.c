@@ -53,6 +53,7 @@ typedef struct whiletest {
     int32_t *last_back; /* per instruction: the last jump back to it */
     int32_t *from_min;  /* per instruction: the first jump to it */
     int32_t *from_max;  /* and the last */
+    uint8_t *reached;   /* per instruction: on a path from the first one */
     while_loop *loops;
     uint32_t nloops;
     /* Instructions of loop bodies the pass may still walk: each loop's
@@ -385,16 +386,21 @@ static int ran_off_end(const whiletest *w, const while_loop *lp, uint32_t j) {
 }
 
 /* How many ways reach the copy of loop lp's test: the jumps that ran off
- * the body's end, and the jump back it replaces, where they are reached.
- * (A dead jump back under no handler, after an `else: break` in a try
- * body, is not replaced: the copy it alone went to would be dead code,
- * read as a loop with no way round (constructs try_loop_else_break.py
- * else_break).) */
+ * the body's end, and the jump back it replaces, where a path from the
+ * code's start reaches them.  3.10's compile.c remove_unreachable drops a
+ * copy that none reaches.  (A dead jump back under no handler, after an
+ * `else: break` in a try body, is not replaced: the copy it alone went to
+ * would be dead code, read as a loop with no way round (constructs
+ * try_loop_else_break.py else_break).  Nor is a copy made for the jump
+ * that 3.8-3.9 leave after a clause's bare `raise`, which runs into it
+ * through the dead POP_EXCEPT only: read with the copy, the raise became
+ * a `break` and a `raise` after the loop (constructs
+ * open_lies_audit36b.py, peewee cockroachdb run_transaction).) */
 static uint32_t ways_to_copy(const whiletest *w, const while_loop *lp) {
     uint32_t j, ways = 0;
     for (j = lp->body; j < lp->end; j++)
-        ways += (uint32_t)(ran_off_end(w, lp, j) && is_reached(w, j));
-    if (lp->replaces && is_reached(w, lp->end - 1))
+        ways += (uint32_t)(ran_off_end(w, lp, j) && w->reached[j]);
+    if (lp->replaces && w->reached[lp->end - 1])
         ways++;
     return ways;
 }
@@ -606,9 +612,10 @@ static unpyc_status alloc_placing(upy_arena *arena, uint32_t n, uint32_t nloops,
 unpyc_status upy_normalize_while_tests(upy_ncode *code, upy_arena *arena,
                                        unpyc_error *err) {
     uint32_t n = code->count, i, count;
-    whiletest w = {code, NULL, NULL, NULL, NULL, 0, (uint64_t)1 << 26};
+    whiletest w = {code, NULL, NULL, NULL, NULL, NULL, 0, (uint64_t)1 << 26};
     placing pl;
     upy_nin *out;
+    uint32_t *work;
 
     if (!n)
         return UNPYC_OK;
@@ -616,8 +623,12 @@ unpyc_status upy_normalize_while_tests(upy_ncode *code, upy_arena *arena,
     w.from_min = upy_arena_array(arena, n, sizeof *w.from_min);
     w.from_max = upy_arena_array(arena, n, sizeof *w.from_max);
     w.loops = upy_arena_array(arena, n, sizeof *w.loops);
-    if (!w.last_back || !w.from_min || !w.from_max || !w.loops)
+    w.reached = upy_arena_array(arena, n, 1);
+    work = upy_arena_array_uncleared(arena, n, sizeof *work);
+    if (!w.last_back || !w.from_min || !w.from_max || !w.loops || !w.reached ||
+        !work)
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    upy_ncode_mark_reached(code, w.reached, work);
     find_jumps(&w);
     for (i = 0; i < n; i++)
         if (find_loop(&w, i, &w.loops[w.nloops]))
