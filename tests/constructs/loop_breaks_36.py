@@ -1,0 +1,115 @@
+"""The last `break` of a `while True:` body after an `if ...: continue`
+(lie36e, from audit36's pycparser CParser._parse_declaration_specifiers):
+3.10+ makes the break's jump to the code right after the loop a NOP, so
+the body runs off into that code, which earlier breaks jump to (or, where
+it is a small exit, 3.10+ copies in their place).  Read as running off
+the body, back to the loop's header, the break was lost: the loop ran
+on."""
+
+
+# The earlier break jumps past the last break's NOP to the code after
+# the loop.
+def break_after_continue_branch_jumped(toks):
+    out = []
+    while True:
+        t = toks.pop()
+        if t is None:
+            break
+        if t == "a":
+            out.append(t)
+            continue
+        break
+    return out.x
+
+
+# The code after the loop no return: it is never copied.
+def break_after_continue_branch_no_return(toks):
+    out = []
+    while True:
+        t = toks.pop()
+        if t is None:
+            break
+        if t == "a":
+            out.append(t)
+            continue
+        break
+    out.append(2)
+
+
+# The code after the loop a small exit, copied in place of both breaks
+# (two copies, each after its break's NOP: two statements, not one test
+# `t is not None and t == "a"`).
+def break_after_continue_branch_copied(toks):
+    out = []
+    while True:
+        t = toks.pop()
+        if t is None:
+            break
+        if t == "a":
+            out.append(t)
+            continue
+        break
+    return out
+
+
+# A statement before the last break.
+def code_then_break_after_continue_branch(toks):
+    out = []
+    while True:
+        t = toks.pop()
+        if t is None:
+            break
+        if t == "a":
+            out.append(t)
+            continue
+        out.append(1)
+        break
+    return out
+
+
+# Two continue branches before the break.
+def break_after_two_continue_branches(toks, log):
+    n = 0
+    while True:
+        t = toks.pop()
+        if not t:
+            break
+        if t == "a":
+            n += 1
+            continue
+        if t == "b":
+            log(t)
+            continue
+        break
+    log(n)
+    return n
+
+
+# In a for loop's body.
+def while_true_break_in_for(rows, log):
+    for r in rows:
+        while True:
+            t = r.pop()
+            if t is None:
+                break
+            if t == "a":
+                log(t)
+                continue
+            break
+        log(r)
+
+
+# The last break after an if / else whose parts both continue.
+def break_after_if_else_continue(toks, log):
+    while True:
+        t = toks.pop()
+        if t is None:
+            break
+        if t == "a":
+            log(1)
+            continue
+        elif t == "b":
+            log(2)
+            continue
+        break
+    log(3)
