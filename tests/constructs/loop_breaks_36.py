@@ -113,3 +113,84 @@ def break_after_if_else_continue(toks, log):
             continue
         break
     log(3)
+
+
+# A break in an except clause of a try in a for loop with an else part,
+# the loop in the body of a try (lie36e, from audit36's gunicorn
+# Arbiter._cleanup_orphaned_dirty_arbiter, 3.13): the clause's way out
+# pops the iterator, then jumps out of the outer try's protected range (a
+# block of its own); read as no break, the loop ran on after the OSError
+# and its else part ran.
+def for_else_break_in_clause_in_try(probe, log):
+    try:
+        for i in range(3):
+            try:
+                probe(i)
+            except OSError:
+                break
+        else:
+            log("else")
+    except ValueError:
+        pass
+    log("end")
+
+
+# The same with the exception named.
+def for_else_break_in_named_clause_in_try(probe, log):
+    try:
+        for i in range(3):
+            try:
+                probe(i)
+            except OSError as e:
+                log(e)
+                break
+        else:
+            log("else")
+    except ValueError:
+        pass
+    log("end")
+
+
+# No else part.
+def for_break_in_clause_in_try(probe, log):
+    try:
+        for i in range(3):
+            try:
+                probe(i)
+            except OSError:
+                break
+            log(i)
+    except ValueError:
+        pass
+    log("end")
+
+
+# A while loop with an else part.
+def while_else_break_in_clause_in_try(probe, log):
+    i = 0
+    try:
+        while i < 3:
+            try:
+                probe(i)
+            except OSError:
+                break
+            i += 1
+        else:
+            log("else")
+    except ValueError:
+        pass
+    log("end")
+
+
+# The try around with a finally.
+def for_else_break_in_clause_in_try_finally(probe, log):
+    try:
+        for i in range(3):
+            try:
+                probe(i)
+            except OSError:
+                break
+        else:
+            log("else")
+    finally:
+        log("end")
