@@ -194,3 +194,52 @@ def for_else_break_in_clause_in_try_finally(probe, log):
             log("else")
     finally:
         log("end")
+
+
+# A break ending the then part of an if in the body of `if t: ...` /
+# `else: break` in a while loop (lie36e, from audit36's markdown
+# FootnoteBlockProcessor.detectTabbed, 3.8 / 3.9): peephole.c threads the
+# outer test through the dead `else: break`, and unthread.c sent the
+# inner break, a jump of its own to the loop's exit, to that dead jump
+# too: read as going to the outer else part, the inner break was lost.
+def while_if_break_else_break(blocks, found):
+    out = []
+    while blocks:
+        if blocks[0].startswith(" "):
+            block = blocks.pop(0)
+            if found(block):
+                out.append(block)
+                break
+            else:
+                out.append(block.strip())
+        else:
+            break
+    return out
+
+
+# The inner break without an else part around it.
+def while_if_inner_break_else_break(xs, found, log):
+    while xs:
+        if xs[-1]:
+            x = xs.pop()
+            if found(x):
+                log(x)
+                break
+            log(0)
+        else:
+            break
+    log(1)
+
+
+# The inner break in a for loop inside the then part stays that loop's.
+def while_if_for_break_else_break(xs, found, log):
+    while xs:
+        if xs[-1]:
+            x = xs.pop()
+            for y in x:
+                if found(y):
+                    break
+            log(x)
+        else:
+            break
+    log(1)
