@@ -494,6 +494,15 @@ static void unthread_jump_bodies(upy_ncode *code, const uint8_t *reached,
     }
 }
 
+/* Whether jump j is a written `break` or `continue` ending a body, the
+ * compiler's own jump after it unreachable (the jump over an else part):
+ * it went where it goes itself, through no other jump. */
+static int written_loop_jump(const upy_ncode *code, const uint8_t *reached,
+                             uint32_t j) {
+    return code->ins[j].op == N_JUMP && j + 1 < code->count &&
+           !reached[j + 1] && code->ins[j + 1].op == N_JUMP;
+}
+
 /* The loop whose last jump back is b, from its head h: each jump in it
  * from `from` on that leaves it for where its way out w (the jump right after
  * b) leads, a `break` that peephole.c threaded through that jump (to the outer
@@ -518,14 +527,21 @@ static void unthread_jump_bodies(upy_ncode *code, const uint8_t *reached,
  * the end of the else part), goes back too: read as it is, the while
  * printed as an if (real world rich Segment.split_lines).  A while loop
  * with an else part is left at w, past the else part (while_else_exit),
- * rather than at b + 1. */
+ * rather than at b + 1.  Where w is a dead `break` in the body
+ * (w_in_body, see unthread_breaks), a written break of an inner if's
+ * body, which jumps to the loop's exit itself, stays: sent to w, the
+ * break read as going to the outer if's else part, and was lost (3.8 /
+ * 3.9 markdown FootnoteBlockProcessor.detectTabbed: `while b: if t: ...
+ * if f: ...; break / else: ... / else: break`). */
 static void unthread_loop_breaks(upy_ncode *code, uint8_t *reached, uint32_t h,
-                                 uint32_t from, uint32_t b, uint32_t w) {
+                                 uint32_t from, uint32_t b, uint32_t w,
+                                 int w_in_body) {
     int32_t end = upy_ncode_jump_end(code, (int32_t)w);
     uint32_t j;
     for (j = from; j < b; j++) {
         upy_nin *in = &code->ins[j];
         if ((in->op != N_JUMP && in->op != N_POP_JUMP_IF) || !reached[j] ||
+            (w_in_body && written_loop_jump(code, reached, j)) ||
             (in->target >= (int32_t)h && in->target <= (int32_t)w) ||
             upy_ncode_jump_end(code, in->target) != end ||
             !same_handler(code, reached, j, w))
@@ -751,7 +767,7 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
         x = while_else_exit(code, reached, b, t, budget);
         if (x >= 0) {
             unthread_loop_breaks(code, reached, b, b + 1, (uint32_t)t - 1,
-                                 (uint32_t)x);
+                                 (uint32_t)x, 0);
             unthread_tests_to_break(code, reached, b, (uint32_t)t - 1,
                                     (uint32_t)x);
         } else if ((uint32_t)e + 1 < code->count &&
@@ -759,7 +775,7 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
             unthread_loop_breaks(
                 code, reached, b,
                 last_dead[b] > e ? upy_ncode_statement_end(code, b) : b + 1,
-                (uint32_t)e, (uint32_t)e + 1);
+                (uint32_t)e, (uint32_t)e + 1, last_dead[b] > e);
     }
     return UNPYC_OK;
 }

@@ -661,6 +661,12 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
         !rec_same_code(r, ab->start, bb->start, n))
         return 0;
     first = ins(r, ab->start);
+    /* A NOP dropped before each on a line of its own: the mark of two
+     * statements that left no code there (the breaks of a `while True:`,
+     * each made a NOP before its copy of the code after the loop), not
+     * one copied. */
+    if (first->lead_line != ins(r, bb->start)->lead_line)
+        return 0;
     none = n == 2 && upy_nin_loads_none(first);
     /* inline_small_exit_blocks copies a block with its lines: two returns
      * on one line are copies of one statement, one made for a jump, the

@@ -2634,18 +2634,32 @@ static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
     return t == rg->loop && rg->cont == rg->loop && falls_to_loop(r, rg);
 }
 
+/* Whether block bb ends an except clause: its POP_EXCEPT, then the
+ * cleanup of the clause's name (`except E as e`), then, for a break of a
+ * for loop, the POP_TOP of the iterator. */
+static int ends_clause(const rec *r, const upy_block *bb) {
+    uint32_t i = bb->end - 1;
+    if (i > bb->start && ins(r, i)->op == N_POP_TOP)
+        i--;
+    if (i >= bb->start + 3 && ins(r, i - 1)->op == N_STORE &&
+        rec_is_name_cleanup(r, i - 2, rec_str(ins(r, i - 1)->obj)))
+        i -= 3;
+    return ins(r, i)->op == N_POP_EXCEPT;
+}
+
 /* Whether block b, at or after the end `exit` of a loop body starting at
  * `start`, is code of the handler of a try in that body, laid out after
  * the loop (3.12+ moves handlers there): the entry of such a handler or of
  * its cleanup, code the cleanup protects, or the way out of the handler:
- * its POP_EXCEPT, and the jump after it where the protection changes.
+ * its POP_EXCEPT (and, for a break of a for loop, the POP_TOP of the
+ * iterator), and the jump after it where the protection changes (3.13, a
+ * try around the loop: the jump is out of its protected range).
  * (Not rec_is_cold: see there why.) */
 static int in_cold_handler(const rec *r, int32_t b, int32_t start,
                            int32_t exit) {
     const upy_block *bb = blk(r, b);
     int32_t i;
-    if (b > exit && rec_is_lone(r, bb, N_JUMP) &&
-        ins(r, blk(r, b - 1)->end - 1)->op == N_POP_EXCEPT)
+    if (b > exit && rec_is_lone(r, bb, N_JUMP) && ends_clause(r, blk(r, b - 1)))
         return 1;
     if (ins(r, bb->start)->op == N_PUSH_EXC_INFO) {
         for (i = start; i < exit; i++)
@@ -3134,23 +3148,40 @@ static int32_t exit_past_return(const rec *r, int32_t header, int32_t exit,
 
 /* Where the `while True:` loop at header whose last back edge comes
  * before block `exit` ends when its breaks go past the code from `exit` to
- * brk, to where the region goes on (far, as threaded by break_target):
- * at brk when that code is reached from the loop only.  A `while True:`
- * has no else part (never reached, the compiler drops it), so that code
- * is the end of the body, after its last `continue`.  Example: `for r in
- * rs:` / `while True:` / `if a: break` / `if b: t = t.c; continue` /
- * `r.x()` / `break`: r.x() comes after the jump back of the continue.
- * Sets *runs_into where that code runs into brk (3.11's lone jump to
- * far): running off the body is that break, not the way back. */
+ * brk (where the breaks jump, or where the region goes on, far, as
+ * threaded by break_target): at brk when that code is reached from the
+ * loop only.  A `while True:` has no else part (never reached, the
+ * compiler drops it), so that code is the end of the body, after its last
+ * `continue`.  Example: `for r in rs:` / `while True:` / `if a: break` /
+ * `if b: t = t.c; continue` / `r.x()` / `break`: r.x() comes after the
+ * jump back of the continue.  Sets *runs_into where that code runs into
+ * brk (3.11's lone jump to far; the NOP of the last `break`, whose jump
+ * to the code after the loop right after it the compiler dropped):
+ * running off the body is that break, not the way back. */
 static int32_t body_past_continue(const rec *r, int32_t header, int32_t exit,
-                                  int32_t brk, int32_t far, int *runs_into) {
+                                  int32_t brk, int *runs_into) {
     *runs_into = 0;
-    if (far == UPY_NO_BLOCK || brk <= exit || brk >= (int32_t)r->cfg.count ||
+    if (brk <= exit || brk >= (int32_t)r->cfg.count ||
         upy_nin_falls_through(ins(r, blk(r, exit)->start - 1)) ||
         !upy_cfg_entered_only_from(&r->cfg, exit, brk, header, brk))
         return exit;
     *runs_into = upy_nin_falls_through(ins(r, blk(r, brk)->start - 1));
     return brk;
+}
+
+/* Ends the body of a `while True:` that runs off into brk, the code
+ * after the loop, with the break it is.  A `pass` ending the body whose
+ * NOP lies right before brk is that break: 3.10+ (flowgraph.c / compile.c
+ * optimize_cfg) turn the jump of a break to the next instruction into a
+ * NOP that keeps the break's line. */
+static int end_with_break(rec *r, upy_ptr_vec *body, int32_t brk) {
+    upy_stmt *last = body->len ? body->items[body->len - 1] : NULL;
+    if (last && last->kind == UPY_S_PASS &&
+        last->start + 1 == blk(r, brk)->start) {
+        last->kind = UPY_S_BREAK;
+        return SUCCESS;
+    }
+    return emit_simple(r, body, UPY_S_BREAK);
 }
 
 /* The first instruction of block b past the POP_EXCEPT that starts it,
@@ -3458,7 +3489,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
                                break_target(r, header, exit, rg, &far));
     if ((b = clause_break_past(r, header, exit, brk, rg, &far)) != brk)
         exit = brk = b;
-    exit = body_past_continue(r, header, exit, brk, far, &runs_into);
+    exit = body_past_continue(r, header, exit, brk, &runs_into);
     body_rg = rec_sub_region(rg, header, exit, exit);
     body_rg.brk = brk;
     body_rg.brk_threaded = far;
@@ -3479,7 +3510,7 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
             body_rg.brk_moved = 0;
     body_rg.moved_exit = &moved_exit;
     if (rec_region(r, header, &body_rg, &body, NULL) ||
-        (runs_into && emit_simple(r, &body, UPY_S_BREAK)))
+        (runs_into && end_with_break(r, &body, brk)))
         return ERROR;
     r->sp = rg->base;
     if (moved_exit.block != UPY_NO_BLOCK) {

@@ -9,7 +9,8 @@ known lists for each version where the output runs differently."""
 # _parse_specifier_qualifier_list (3.10-3.13; the corpus lies on 3.10-3.13,
 # 3.8 / 3.9 cannot compile the module): the `break` ending a `while True`
 # body after an `if ...: break` and an `if ...: continue` is dropped, so
-# the loop runs on (pycparser parses `int x;` forever).
+# the loop runs on (pycparser parses `int x;` forever).  Fixed by lie36e
+# (structure.c body_past_continue, boolexpr.c same_dest; loop_breaks_36.py).
 def while_true_break_after_continue_branch(toks):
     out = []
     while True:
@@ -67,7 +68,8 @@ def if_return_ending_try_body_with_finally(work, done, log):
 # `except OSError: break` of a try in the loop body prints as `pass` plus
 # `else: continue`, and the loop's else part after the loop: the loop goes
 # on after the OSError and the else part runs (gunicorn sends SIGKILL to a
-# process already gone).
+# process already gone).  Fixed by lie36e (structure.c in_cold_handler;
+# loop_breaks_36.py).
 def for_else_break_in_handler_in_try(probe, log):
     try:
         for i in range(3):
@@ -86,7 +88,9 @@ def for_else_break_in_handler_in_try(probe, log):
 # 3.9): `while xs: if test: ... if found: ...; break / else: ... / else:
 # break` prints as `while xs and test:` without the inner break, so the loop
 # takes the next item after the one found.  (In markdown the item put back
-# never passes the test, so detectTabbed itself runs the same.)
+# never passes the test, so detectTabbed itself runs the same.)  Fixed by
+# lie36e (unthread.c unthread_loop_breaks): the inner break kept, the loop
+# still read as `while xs and test:` (runs the same, listed).
 def while_if_break_else_break(blocks, found):
     out = []
     while blocks:
