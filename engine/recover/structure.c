@@ -4716,6 +4716,40 @@ static int try_body_way_out(const rec *r, int32_t b, int32_t x) {
            ins(r, k - 1)->handler != ins(r, k)->handler;
 }
 
+/* Whether block x starts another copy of the with's exit than block
+ * end, one that no handler enters. */
+static int other_exit_copy(const rec *r, int32_t x, int32_t end, int is_async) {
+    return x > end && x < (int32_t)r->cfg.count && !blk(r, x)->is_handler &&
+           with_exit_at(r, blk(r, x)->start, is_async) != 0;
+}
+
+/* Whether the try body that ends the with body [start, end) falls into
+ * block end, the exit's copy there ends in a jump, and a block under the
+ * with's handler after end (the end of an except clause: POP_EXCEPT, the
+ * jump) goes to another copy of the exit: push_cold_blocks_to_end
+ * (Python/flowgraph.c) moves the except clauses, and with them the
+ * with's normal exit, past the `continue` or `break` that makes the try's
+ * else part (NOPs dropped), so its unwinding (the __exit__ call, the
+ * jump) lies right where the body ends.  3.11's layout, the handler right
+ * after that jump, reads; 3.12 and later put the loop's exit (END_FOR)
+ * there, and the else part was lost. */
+static int cold_else_exit(const rec *r, int32_t start, int32_t end,
+                          int is_async) {
+    int32_t c, n = (int32_t)r->cfg.count;
+    int32_t handler = blk(r, start)->handler;
+    const upy_block *last = blk(r, end - 1);
+    if (end <= start || end + 1 >= n || blk(r, end + 1)->is_handler ||
+        ins(r, blk(r, end)->end - 1)->op != N_JUMP || last->next != end ||
+        last->jump != UPY_NO_BLOCK || last->handler < 0 ||
+        last->handler == handler)
+        return 0;
+    for (c = end + 1; c < n; c++)
+        if (blk(r, c)->handler == handler &&
+            other_exit_copy(r, blk(r, c)->jump, end, is_async))
+            return 1;
+    return 0;
+}
+
 /* Whether the body [start, end) of a with whose normal exit, the
  * __exit__(None, None, None) call, would start block end goes there from
  * a try body's way out, and jumps to another copy of that call after it:
@@ -4724,8 +4758,8 @@ static int try_body_way_out(const rec *r, int32_t b, int32_t x) {
  * POP_BLOCK, the call, the jump), so that copy read as the normal exit
  * and the jump after it was lost, the loop running on where the source
  * leaves (pip _internal/network/lazy_wheel LazyZipOverHTTP._check_zip:
- * `with f():` / `try: check()` / `except E: pass` / `else: break`).  Such
- * a with is marked. */
+ * `with f():` / `try: check()` / `except E: pass` / `else: break`); 3.12
+ * and later do the same through cold_else_exit.  Such a with is marked. */
 static int else_exit_reads_as_normal(const rec *r, int32_t start, int32_t end,
                                      int is_async) {
     int32_t b;
@@ -4733,12 +4767,11 @@ static int else_exit_reads_as_normal(const rec *r, int32_t start, int32_t end,
     if (end >= (int32_t)r->cfg.count ||
         !with_exit_at(r, blk(r, end)->start, is_async))
         return 0;
+    if (cold_else_exit(r, start, end, is_async))
+        return 1;
     for (b = start; b < end; b++) {
-        int32_t x = blk(r, b)->jump;
         from_try |= try_body_way_out(r, b, end);
-        other |= x > end && x < (int32_t)r->cfg.count &&
-                 !blk(r, x)->is_handler &&
-                 with_exit_at(r, blk(r, x)->start, is_async) != 0;
+        other |= other_exit_copy(r, blk(r, b)->jump, end, is_async);
     }
     return from_try && other;
 }
