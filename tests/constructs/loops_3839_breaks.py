@@ -310,10 +310,11 @@ def while_with_continue(self):
 
 
 def while_last_in_elif(v, f):
-    """pyflakes checker.ExportBinding.__init__ (3.8 / 3.9, holdout; open):
-    a while loop ending an elif branch whose body ends in `elif c: ...;
-    break` / `else: break` prints as an `if`: the loop runs once where the
-    source goes round while the first branch holds."""
+    """pyflakes checker.ExportBinding.__init__ (3.8 / 3.9, holdout): a
+    while loop ending an elif branch whose body ends in `elif c: ...;
+    break` / `else: break` printed as an `if` (ifends.c took the `break`
+    for the jump after the outer elif): the loop ran once where the source
+    goes round while the first branch holds."""
     if isinstance(v, list):
         f(v)
     elif isinstance(v, tuple):
