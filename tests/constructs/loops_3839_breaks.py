@@ -333,12 +333,10 @@ def while_last_in_elif(v, f):
 
 
 def for_else_break_in_while_true(node, ok):
-    """textual dom.DOMNode._css_bases (3.8 / 3.9, holdout; open): a for
-    loop with `else: break` ending a `while True:` body, its own break
-    threaded by peephole.c to the top of the while loop, prints as `if not
-    ok(b): break` / `node = b` / `break` with the else part lost: the for
-    loop stops at the first item that fails, and when none passes the
-    while loop runs on where the source leaves it."""
+    """textual dom.DOMNode._css_bases (3.8 / 3.9, holdout): a for loop
+    with `else: break` ending a `while True:` body, its own break threaded
+    by peephole.c to the top of the while loop, printed with its break and
+    the else part lost (breaks.c threaded_past_else undoes it)."""
     out = []
     while True:
         out.append(node)
