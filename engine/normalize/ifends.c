@@ -346,6 +346,13 @@ static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
  * goes back to a loop after the if); -1 if none.  A for loop in the code
  * between reaches past its jumps even where its exit is where j goes: a
  * `break` that ends its body, its jump back unreachable, lies in it.
+ * So does a while loop whose header lies between and whose last jump
+ * back (last_back, unreachable ones too) comes after the jump: a `break`
+ * ending an elif branch of its body, the branches after it leaving too
+ * (holdout pyflakes checker.ExportBinding.__init__; while_last_in_elif in
+ * tests/constructs/loops_3839_breaks.py).  Taken for the jump after the
+ * if that holds the loop, its test went there, and the loop's only
+ * reached jump back read as a jump out of it: the loop ran once.
  * A jump to the instruction right after it is neither: the jump over an
  * empty else part (upy_layout.keeps_jump_to_next) after an if body that
  * ends in a `pass`, whose line the jump has (`if c: f()` / `pass` /
@@ -360,17 +367,20 @@ static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
  *                 column = 0        37  STORE column
  *             continue              38  JUMP 8
  */
-static int32_t jump_after_if(const upy_ncode *code, const uint8_t *reached,
+static int32_t jump_after_if(const upy_ncode *code, const ends_tables *tb,
                              uint32_t j, uint64_t *budget) {
-    int32_t t = code->ins[j].target, far = (int32_t)j;
+    const uint8_t *reached = tb->reached;
+    int32_t t = code->ins[j].target, far = (int32_t)j, loop_end = -1;
     uint32_t k;
     for (k = j + 1; k < code->count; k++) {
         const upy_nin *in = &code->ins[k];
         if (!*budget)
             return -1;
         --*budget;
+        if (tb->last_back[k] > loop_end)
+            loop_end = tb->last_back[k];
         if (in->op == N_JUMP && far <= (int32_t)k)
-            return k > j + 1 && in->target == t &&
+            return k > j + 1 && in->target == t && loop_end < (int32_t)k &&
                            (t < (int32_t)j || (int32_t)k + 1 < t) &&
                            reached[k] &&
                            upy_nin_falls_through(&code->ins[k - 1]) &&
@@ -398,7 +408,7 @@ static void unthread_to_jump_after(upy_ncode *code, ends_tables *tb,
         next_test(code, j) >= 0 || holds_ifexp(code, tb->entered, j) ||
         upy_ncode_may_test_while(code, j, &tb->budget))
         return;
-    d = jump_after_if(code, tb->reached, j, &tb->budget);
+    d = jump_after_if(code, tb, j, &tb->budget);
     if (d < 0)
         return;
     code->ins[j].target = d;

@@ -310,10 +310,11 @@ def while_with_continue(self):
 
 
 def while_last_in_elif(v, f):
-    """pyflakes checker.ExportBinding.__init__ (3.8 / 3.9, holdout; open):
-    a while loop ending an elif branch whose body ends in `elif c: ...;
-    break` / `else: break` prints as an `if`: the loop runs once where the
-    source goes round while the first branch holds."""
+    """pyflakes checker.ExportBinding.__init__ (3.8 / 3.9, holdout): a
+    while loop ending an elif branch whose body ends in `elif c: ...;
+    break` / `else: break` printed as an `if` (ifends.c took the `break`
+    for the jump after the outer elif): the loop ran once where the source
+    goes round while the first branch holds."""
     if isinstance(v, list):
         f(v)
     elif isinstance(v, tuple):
@@ -332,12 +333,10 @@ def while_last_in_elif(v, f):
 
 
 def for_else_break_in_while_true(node, ok):
-    """textual dom.DOMNode._css_bases (3.8 / 3.9, holdout; open): a for
-    loop with `else: break` ending a `while True:` body, its own break
-    threaded by peephole.c to the top of the while loop, prints as `if not
-    ok(b): break` / `node = b` / `break` with the else part lost: the for
-    loop stops at the first item that fails, and when none passes the
-    while loop runs on where the source leaves it."""
+    """textual dom.DOMNode._css_bases (3.8 / 3.9, holdout): a for loop
+    with `else: break` ending a `while True:` body, its own break threaded
+    by peephole.c to the top of the while loop, printed with its break and
+    the else part lost (breaks.c threaded_past_else undoes it)."""
     out = []
     while True:
         out.append(node)
