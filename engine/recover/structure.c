@@ -2313,8 +2313,9 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         return emit_if(r, c->start, test, &body, NULL, out);
     }
     /* A false way out of the region elsewhere than where running off it
-     * goes would lose its code: the if is marked unrecovered instead. */
-    if (false_way_lost(r, rg, on_false) ||
+     * goes would lose its code: the if is marked unrecovered instead.  So
+     * is a test with no true way (crafted code, found by the fuzzer). */
+    if (on_true == UPY_NO_BLOCK || false_way_lost(r, rg, on_false) ||
         unread_loop_jump_then(r, rg, on_true, on_false))
         return rec_fail_region(r, c->first, rg, out);
     if (!inside(rg, on_false) || on_false < on_true)
