@@ -2642,8 +2642,7 @@ static int ends_clause(const rec *r, const upy_block *bb) {
     uint32_t i = bb->end - 1;
     if (i > bb->start && ins(r, i)->op == N_POP_TOP)
         i--;
-    if (i >= bb->start + 3 && ins(r, i - 1)->op == N_STORE &&
-        rec_is_name_cleanup(r, i - 2, rec_str(ins(r, i - 1)->obj)))
+    if (i >= bb->start + 3 && rec_clears_a_name(r, i - 2))
         i -= 3;
     return ins(r, i)->op == N_POP_EXCEPT;
 }
