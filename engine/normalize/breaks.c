@@ -86,19 +86,22 @@ unpyc_status upy_normalize_unthread_breaks(upy_ncode *code) {
             (uint32_t)e >= code->count || code->ins[e].op != N_JUMP)
             continue;
         for (j = k + 1; j < (uint32_t)e; j++) {
-            if (budget < code->count)
+            int32_t unthreaded;
+            /* One step costs at most 1 + (e - k) < count + 1 of the budget:
+             * the two readings are exclusive (one jump goes back before k,
+             * the other past e), so the check keeps it from wrapping. */
+            if (budget <= code->count)
                 return UNPYC_OK;
             budget--;
-            if (threaded_past_else(code, j, k, (uint32_t)e)) {
-                budget -= (uint32_t)e - k;
-                if (!in_inner_loop(code, k, j))
-                    code->ins[j].target = e + 1;
-            }
-            if (!threaded_break(code, j, (uint32_t)e))
+            if (threaded_past_else(code, j, k, (uint32_t)e))
+                unthreaded = e + 1;
+            else if (threaded_break(code, j, (uint32_t)e))
+                unthreaded = e;
+            else
                 continue;
             budget -= (uint32_t)e - k;
             if (!in_inner_loop(code, k, j))
-                code->ins[j].target = e;
+                code->ins[j].target = unthreaded;
         }
     }
     return UNPYC_OK;
