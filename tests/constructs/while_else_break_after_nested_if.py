@@ -8,7 +8,10 @@ inner if, jumping on the other value (`if not breaks:`), for one of
 its else part: the `else: break` was dropped and the loop ran on where the
 source stops (an unmarked lie, fixed by lie37a).  The variants nest the
 inner if otherwise, use `continue`, a for loop, an else part of the loop,
-and a condition of two tests."""
+conditions of two tests, an elif, and the if first in the loop body (main
+lied in nine of them on 3.8 / 3.9).  The last one has no loop: the
+`return` of a ternary ending an if body (stdlib json.detect_encoding),
+whose test now ends the walk over `if not b[1]:`'s condition too."""
 
 
 def else_break_after_nested_if(s, folded, breaks):
@@ -175,3 +178,51 @@ def else_break_in_while_true(s, folded, breaks):
         else:
             break
     return out
+
+
+def if_first_in_body_or_conditions(s, a, b):
+    out = []
+    while s.col() or a:
+        if s.peek() or b:
+            if not a:
+                out.append(1)
+            else:
+                out.append(3)
+        else:
+            break
+    return out
+
+
+def if_first_in_for_body(xs, a):
+    out = []
+    for x in xs:
+        if x:
+            if not a:
+                out.append(1)
+        else:
+            break
+    return out
+
+
+def elif_ending_while_body_else_break(s, a, b):
+    out = []
+    while s.col():
+        s.step()
+        if s.peek() == 1:
+            if not a:
+                out.append(1)
+        elif s.peek() == 2:
+            if not b:
+                out.append(2)
+        else:
+            break
+    return out
+
+
+def return_of_or_ternary_ending_if_body(b):
+    if len(b) >= 4:
+        if not b[1]:
+            return "x" if b[2] or b[3] else "y"
+    elif len(b) == 2:
+        return "z"
+    return "w"
