@@ -291,6 +291,21 @@ static int tests_inner_loop(const upy_ncode *code, uint32_t i, uint32_t k) {
            back->target <= (int32_t)k;
 }
 
+/* Whether k, a test after i, is that of an if or a while statement in
+ * the body of the if that tests at i, whose else part is the jump d: it
+ * jumps forward past `end`, the first statement end after i, short of d
+ * or to the if's end right after d.  The tests of i's condition jump over
+ * its operands only, to its other tests, to its body (which ends no
+ * statement before it starts) or to its else part (d, or where d goes
+ * while they are threaded). */
+static int tests_inner_statement(const upy_ncode *code, uint32_t k,
+                                 uint32_t end, uint32_t d) {
+    int32_t t = code->ins[k].target;
+    return code->ins[k].op == N_POP_JUMP_IF && t > (int32_t)end &&
+           t <= (int32_t)d + 1 && t != (int32_t)d &&
+           t != code->ins[d].target;
+}
+
 /* Whether d can be where the test at i went as the last test of its
  * condition: a later test of the condition (`if a or (b and c):`, i is
  * b) goes there too (undone first), or there is none and d was not taken
@@ -298,13 +313,21 @@ static int tests_inner_loop(const upy_ncode *code, uint32_t i, uint32_t k) {
  * a goes to the body.)  A later test that jumps on the value i jumps on
  * and goes elsewhere belongs to an inner if (`if w == 0:` / `if level ==
  * 0: g(i)` / `break` + `continue`, while_else_in_if): the last test of a
- * condition goes where i goes when i jumps to its else part. */
+ * condition goes where i goes when i jumps to its else part.  The walk
+ * stops at the test of an inner statement (tests_inner_statement), which
+ * may jump on the other value: `if d:` / `if f and b:` / `if not b: x()`
+ * / `else: y()` + `else: break` ending a while body (3.8 / 3.9 invoke's
+ * vendored yaml Scanner.scan_block_scalar; while_else_break_after_nested_if
+ * in tests/constructs) read as `if d` chained to `if not b`, so that the
+ * while loop's own test took the dead break for its else part, and the
+ * loop ran on where the source breaks. */
 static int ends_condition_at(const upy_ncode *code, const uint8_t *reached,
                              uint32_t i, uint32_t d) {
-    uint32_t k;
+    uint32_t k, end = upy_ncode_statement_end(code, i + 1);
     int chained = 0;
     for (k = i + 1; k < d; k++) {
-        if (tests_inner_loop(code, i, k))
+        if (tests_inner_loop(code, i, k) ||
+            tests_inner_statement(code, k, end, d))
             break;
         if (code->ins[k].op == N_POP_JUMP_IF) {
             if (code->ins[k].target == (int32_t)d)
