@@ -370,7 +370,11 @@ static int joins_past_else(const upy_ncode *code, uint32_t d) {
  *         log("after")         43  ...
  *
  * Left threaded, the test went on to the loop's jump back after
- * `log("after")` (ifends.c), and the `else: continue` was lost. */
+ * `log("after")` (ifends.c), and the `else: continue` was lost.  The
+ * dead `else: break` of an inner if that ends a while loop's body is no
+ * else part of the loop's test: the inner if's tests go where it goes
+ * (real world networkx smallworld lattice_reference, read as `while 1:
+ * if n < m: ... / else: break` without that check). */
 static int jumps_past_else(const upy_ncode *code, uint32_t i, uint32_t d) {
     int32_t out = upy_ncode_jump_end(code, (int32_t)d);
     uint32_t k;
