@@ -372,6 +372,45 @@ static int joins_past_else(const upy_ncode *code, uint32_t d) {
            code->ins[d + 1].target == code->ins[d - 1].target;
 }
 
+/* Whether the body of the if that tests at i ends in a jump over the
+ * dead jump d to the code right after it, the end of the statement, and
+ * no test in the body goes where d goes (d is no inner if's else part,
+ * whose test peephole.c threaded through it): then a test in the body
+ * that goes right after d, an inner if that ends the body, goes to the
+ * end of the statement, threaded through the body's jump.  Worked
+ * example (3.8, real world docutils transforms/peps Headers.apply;
+ * else_continue_after_elif_try_then_if in
+ * tests/constructs/open_lies_audit37b.py):
+ *
+ *     for x in xs:              2  FOR_ITER 48
+ *         if x == 1: ...
+ *         elif x == 2:         16  POP_JUMP_IF_FALSE 2   was 42
+ *             try: ...             ...
+ *             if log(x):       36  POP_JUMP_IF_FALSE 43  was 41
+ *                 log(x)       41  JUMP 43
+ *         else:
+ *             continue         42  JUMP 2    (unreachable)
+ *         log("after")         43  ...
+ *
+ * Left threaded, the test went on to the loop's jump back after
+ * `log("after")` (ifends.c), and the `else: continue` was lost.  The
+ * dead `else: break` of an inner if that ends a while loop's body is no
+ * else part of the loop's test: the inner if's tests go where it goes
+ * (real world networkx smallworld lattice_reference, read as `while 1:
+ * if n < m: ... / else: break` without that check). */
+static int jumps_past_else(const upy_ncode *code, uint32_t i, uint32_t d) {
+    int32_t out = upy_ncode_jump_end(code, (int32_t)d);
+    uint32_t k;
+    if (code->ins[d - 1].op != N_JUMP ||
+        code->ins[d - 1].target != (int32_t)d + 1)
+        return 0;
+    for (k = i + 1; k < d; k++)
+        if (code->ins[k].op == N_POP_JUMP_IF &&
+            upy_ncode_jump_end(code, code->ins[k].target) == out)
+            return 0;
+    return 1;
+}
+
 /* Whether the code from i + 1 to jump d - 1 can be the body of the if
  * that tests at i, d its else part: it ends in a jump, a return or a
  * raise (not the reraise of a handler's cleanup), and no test in it goes
@@ -382,12 +421,14 @@ static int joins_past_else(const upy_ncode *code, uint32_t d) {
 static int ends_if_body(const upy_ncode *code, uint32_t i, uint32_t d) {
     uint16_t last = code->ins[d - 1].op;
     uint32_t k;
+    int past;
     if (last != N_JUMP && last != N_RETURN && last != N_RAISE)
         return 0;
     if (joins_past_else(code, d))
         return 1;
+    past = jumps_past_else(code, i, d);
     for (k = i + 1; k < d; k++)
-        if ((code->ins[k].op == N_POP_JUMP_IF ||
+        if (((code->ins[k].op == N_POP_JUMP_IF && !past) ||
              code->ins[k].op == N_JUMP_IF_OR_POP ||
              code->ins[k].op == N_FOR_ITER) &&
             code->ins[k].target == (int32_t)d + 1)
