@@ -220,3 +220,26 @@ def in_if_last(self, starts):
                 else:
                     continue
             self.after(start)
+
+
+def else_break_with_finally(self, make):
+    # (Reduced from stdlib test_zipfile test_writing_errors, which main
+    # 5a3ee5e printed on 3.11 without its `else: break`, unmarked, the
+    # `while True:` running on; marked now (structure.c ends_in_else_exit).
+    # This reduction was marked already.)
+    stop = 0
+    while True:
+        f = make()
+        with self.open(f) as z:
+            z.first()
+            try:
+                with z.open() as g:
+                    g.write(stop)
+            except OSError:
+                stop += 1
+            else:
+                break
+            finally:
+                self.count = None
+        self.check(f)
+    return f
