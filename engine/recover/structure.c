@@ -4732,7 +4732,8 @@ static int other_exit_copy(const rec *r, int32_t x, int32_t end, int is_async) {
  * else part (NOPs dropped), so its unwinding (the __exit__ call, the
  * jump) lies right where the body ends.  3.11's layout, the handler right
  * after that jump, reads; 3.12 and later put the loop's exit (END_FOR)
- * there, and the else part was lost. */
+ * there, and the else part was lost.  Read where cold_else_copy tells
+ * the exits apart, else marked. */
 static int cold_else_exit(const rec *r, int32_t start, int32_t end,
                           int is_async) {
     int32_t c, n = (int32_t)r->cfg.count;
@@ -4748,6 +4749,97 @@ static int cold_else_exit(const rec *r, int32_t start, int32_t end,
             other_exit_copy(r, blk(r, c)->jump, end, is_async))
             return 1;
     return 0;
+}
+
+/* Whether block end of the with body [start, end) under handler is
+ * entered by falling off a try body (a block under another handler, not
+ * a handler's own code), past straight code under handler alone: the
+ * statements of the try's else part before its way out, no POP_EXCEPT
+ * ending an except clause among them. */
+static int falls_from_try_body(const rec *r, int32_t start, int32_t end,
+                               int32_t handler) {
+    int32_t p;
+    uint32_t i;
+    for (p = end - 1; p >= start; p--) {
+        const upy_block *pb = blk(r, p);
+        if (pb->next != p + 1 || pb->jump != UPY_NO_BLOCK || pb->is_handler)
+            return 0;
+        if (pb->handler != handler)
+            return pb->handler >= 0;
+        for (i = pb->start; i < pb->end; i++)
+            if (ins(r, i)->op == N_POP_EXCEPT)
+                return 0;
+    }
+    return 0;
+}
+
+/* Where the with whose body [start, end) is protected by handler goes
+ * on when the exit copy at block end, which the body falls into, is no
+ * normal exit but the way out of a `continue` or `break` that makes the
+ * else part of a try ending the body: the copy of the exit that the
+ * try's except clauses, under handler, jump to, when it goes on where the
+ * with goes after __exit__ swallowed an exception and the copy at end
+ * goes elsewhere (cold_else_exit's layout, told apart):
+ *
+ *     for s in xs:                   try body; NOP (line of continue)
+ *         with cm():          end:   __exit__(None, None, None); JUMP head
+ *             try: check()           END_FOR; RETURN_CONST None
+ *             except E: pass         PUSH_EXC_INFO ... POP_EXCEPT; JUMP n
+ *             else: continue    n:   __exit__(None, None, None); JUMP a
+ *         after(s)                   with's handler ... JUMP a
+ *                               a:   after(s); JUMP head
+ *
+ * (Statements of the else part before its way out, under handler, come
+ * before that copy too.)  3.11 lays the clauses out right after the copy,
+ * where the try reads it as its else part.  UPY_NO_BLOCK when not so. */
+static int32_t cold_else_copy(rec *r, int32_t start, int32_t end,
+                              int32_t handler, int is_async) {
+    int32_t c, x, follow, n = (int32_t)r->cfg.count;
+    uint32_t off;
+    const upy_block *eb;
+    if (end <= start || end + 1 >= n ||
+        !with_exit_at(r, blk(r, end)->start, is_async))
+        return UPY_NO_BLOCK;
+    eb = blk(r, end);
+    if (ins(r, eb->end - 1)->op != N_JUMP ||
+        !falls_from_try_body(r, start, end, handler) ||
+        with_suppress_follow(r, handler, &follow, &off) || off ||
+        eb->jump == follow)
+        return UPY_NO_BLOCK;
+    for (c = end + 1; c < n; c++) {
+        x = blk(r, c)->jump;
+        if (blk(r, c)->handler == handler &&
+            other_exit_copy(r, x, end, is_async) && blk(r, x)->jump == follow)
+            return x;
+    }
+    return UPY_NO_BLOCK;
+}
+
+/* Whether region rg, where a with statement is, goes on to its loop's
+ * next turn or exit, as a loop body does.  The code after the with,
+ * which only its cold normal exit reaches, is then the rest of the
+ * body; in a branch of an if statement it is no way on of the branch
+ * that the if statement found. */
+static int goes_on_as_loop_body(const region *rg) {
+    return rg->follow != UPY_NO_BLOCK &&
+           (rg->follow == rg->cont || rg->follow == rg->brk);
+}
+
+/* Whether the last statement of a with body is a try whose else part
+ * ends in a break, continue or return: the way out that cold_else_copy
+ * found, read so. */
+static int ends_in_else_exit(const upy_ptr_vec *body) {
+    const upy_stmt *t;
+    const upy_stmt_list *e;
+    upy_stmt_kind k;
+    if (!body->len)
+        return 0;
+    t = body->items[body->len - 1];
+    if (t->kind != UPY_S_TRY || !t->u.try_.orelse.len)
+        return 0;
+    e = &t->u.try_.orelse;
+    k = e->items[e->len - 1]->kind;
+    return k == UPY_S_BREAK || k == UPY_S_CONTINUE || k == UPY_S_RETURN;
 }
 
 /* Whether the body [start, end) of a with whose normal exit, the
@@ -4787,7 +4879,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     sval ctx = rec_pop(r);
     pending *target = rec_new_target(r);
     uint32_t k = i + 1, depth, exit_len, exit_from = 0, start = r->stmt_start;
-    int32_t handler, body_start, end, cont;
+    int32_t handler, body_start, end, cont, normal;
     upy_ptr_vec body = {0};
     region body_rg;
     upy_stmt *s;
@@ -4814,7 +4906,14 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     end = rec_protected_end(r, body_start, handler, rg);
     skip_with_exits(r, body_start, end, handler, is_async);
     end = body_end_past_return(r, body_start, end);
-    if (else_exit_reads_as_normal(r, body_start, end, is_async))
+    /* (The exit copy at end may be the way out of a try's else part: the
+     * body takes it in, and goes on to the normal exit.) */
+    normal = cold_else_copy(r, body_start, end, handler, is_async);
+    if (normal != UPY_NO_BLOCK && !blk(r, end + 1)->is_handler) {
+        if (!goes_on_as_loop_body(rg))
+            return rec_fail_region(r, b, rg, out);
+        end++;
+    } else if (else_exit_reads_as_normal(r, body_start, end, is_async))
         return rec_fail_region(r, b, rg, out);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
@@ -4826,6 +4925,12 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
      * body never ends normally) the with goes on where the handler goes
      * when __exit__ swallows an exception. */
     RETURN_IF_ERROR(rec_region(r, body_start, &body_rg, &body, &cont));
+    /* (Unless the body went on there, the copy at end read otherwise.) */
+    if (normal != UPY_NO_BLOCK &&
+        (cont != normal || !ends_in_else_exit(&body))) {
+        r->resume_block = UPY_NO_BLOCK;
+        return rec_fail_region(r, b, rg, out);
+    }
     exit_len = cont != UPY_NO_BLOCK && cont < (int32_t)r->cfg.count
                    ? with_exit_at(r,
                                   r->resume_block == cont ? r->resume_at
