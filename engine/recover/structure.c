@@ -1570,17 +1570,38 @@ static int32_t loop_way_out(const rec *r, int32_t b, int past_skipped,
     }
 }
 
+/* How many with statements the skipped copies of their exits at the start
+ * of block b leave, their bound __exit__s on the stack's top, the
+ * innermost last: each copy calls one and pops what it returned. */
+static uint32_t withs_left_at(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t i = bb->start, n, withs = 0;
+    while (i < bb->end && r->skip[i] && withs < r->sp &&
+           r->stack[r->sp - 1 - withs].kind == SV_WITH_EXIT &&
+           ((n = with_exit_at(r, i, 0)) != 0 ||
+            (n = with_exit_at(r, i, 1)) != 0)) {
+        i += n;
+        withs++;
+    }
+    return withs;
+}
+
 /* Whether block b is a break or continue of rg's loop alone (see
  * loop_way_out): its jump, or the pop of the for loop's iterator (on the
- * stack's top) and the jump of a break. */
+ * stack's top, or under the __exit__s of the withs the break leaves,
+ * their exits' copies skipped at the start of b: compile.c
+ * compiler_unwind_fblock calls them before it pops the iterator) and the
+ * jump of a break. */
 static int breaks_or_continues(const rec *r, const region *rg, int32_t b) {
     loop_pops pops = {0, 0};
     int32_t to = blk(r, b)->jump;
+    uint32_t withs;
     if (loop_way_out(r, b, 1, &pops) != b || pops.clauses)
         return 0;
+    withs = withs_left_at(r, b);
     if (pops.iterators)
-        return pops.iterators == 1 && r->sp &&
-               r->stack[r->sp - 1].kind == SV_ITER && is_break(rg, to);
+        return pops.iterators == 1 && r->sp > withs &&
+               r->stack[r->sp - 1 - withs].kind == SV_ITER && is_break(rg, to);
     return is_break(rg, to) || to == rg->cont;
 }
 
@@ -4842,30 +4863,45 @@ static int ends_in_else_exit(const upy_ptr_vec *body) {
     return k == UPY_S_BREAK || k == UPY_S_CONTINUE || k == UPY_S_RETURN;
 }
 
-/* Whether the body [start, end) of a with whose normal exit, the
- * __exit__(None, None, None) call, would start block end goes there from
- * a try body's way out, and jumps to another copy of that call after it:
- * 3.8-3.10 lay the `break` or `continue` that makes the try's else part
- * out right where the with's protected range ends (the with's unwinding:
- * POP_BLOCK, the call, the jump), so that copy read as the normal exit
- * and the jump after it was lost, the loop running on where the source
- * leaves (pip _internal/network/lazy_wheel LazyZipOverHTTP._check_zip:
- * `with f():` / `try: check()` / `except E: pass` / `else: break`); 3.12
- * and later do the same through cold_else_exit.  Such a with is marked. */
-static int else_exit_reads_as_normal(const rec *r, int32_t start, int32_t end,
-                                     int is_async) {
-    int32_t b;
-    int from_try = 0, other = 0;
+/* Where the normal exit of a with, the __exit__(None, None, None) call,
+ * starts when the copy of it at block end, where the with's protected
+ * range ends, is the way out of a `break`, `continue` or `return` that
+ * makes the else part of a try ending the body [start, end): 3.8-3.10 lay
+ * the else part out after the try's handlers (compile.c
+ * compiler_try_except) and that way out right where the range ends
+ * (compiler_unwind_fblock: POP_BLOCK, the call, the jump), so it read as
+ * the normal exit and the jump after it was lost, the loop running on
+ * where the source leaves (pip _internal/network/lazy_wheel
+ * LazyZipOverHTTP._check_zip: `with f():` / `try: check()` / `except E:
+ * pass` / `else: break`).  A try body's way out goes to end, and a block
+ * of the body (the end of an except clause) jumps to another copy after
+ * it: that copy is the normal exit, the code after the try, and the body
+ * runs up to it (the else part, a way out through the with, is the try's).
+ * end where there is no such copy, or where the copy is 3.12+'s cold
+ * one (cold_else_exit: structure_with reads it with cold_else_copy, or
+ * marks it); -1 where the with is marked: a normal exit that the loop around
+ * took for its exit is not read yet (`while True:` / `with a:` / `try:`
+ * ... `else: continue` + `break`: the loop's end, which the last jump
+ * back guessed, is the with's normal exit, and the clause read as a
+ * break). */
+static int32_t normal_exit_past_else(const rec *r, int32_t start, int32_t end,
+                                     const region *rg, int is_async) {
+    int32_t b, normal = UPY_NO_BLOCK;
+    int from_try = 0;
     if (end >= (int32_t)r->cfg.count ||
         !with_exit_at(r, blk(r, end)->start, is_async))
-        return 0;
+        return end;
     if (cold_else_exit(r, start, end, is_async))
-        return 1;
+        return end;
     for (b = start; b < end; b++) {
         from_try |= try_body_way_out(r, b, end);
-        other |= other_exit_copy(r, blk(r, b)->jump, end, is_async);
+        if (normal == UPY_NO_BLOCK &&
+            other_exit_copy(r, blk(r, b)->jump, end, is_async))
+            normal = blk(r, b)->jump;
     }
-    return from_try && other;
+    if (!from_try || normal == UPY_NO_BLOCK)
+        return end;
+    return is_break(rg, normal) ? -1 : normal;
 }
 
 /* BEFORE_WITH at instruction i of block b: binds the target, structures
@@ -4904,6 +4940,9 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     handler = blk(r, body_start)->handler;
     /* The body ends where the normal exit (the __exit__ call) starts. */
     end = rec_protected_end(r, body_start, handler, rg);
+    end = normal_exit_past_else(r, body_start, end, rg, is_async);
+    if (end < 0)
+        return rec_fail_region(r, b, rg, out);
     skip_with_exits(r, body_start, end, handler, is_async);
     end = body_end_past_return(r, body_start, end);
     /* (The exit copy at end may be the way out of a try's else part: the
@@ -4913,7 +4952,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
         if (!goes_on_as_loop_body(rg))
             return rec_fail_region(r, b, rg, out);
         end++;
-    } else if (else_exit_reads_as_normal(r, body_start, end, is_async))
+    } else if (cold_else_exit(r, body_start, end, is_async))
         return rec_fail_region(r, b, rg, out);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;

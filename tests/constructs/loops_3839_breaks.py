@@ -17,9 +17,10 @@ with body (pip _internal/network/lazy_wheel.LazyZipOverHTTP._check_zip;
 open_lies_audit35.py break_in_try_else_in_with_in_loop): its unwinding
 (POP_BLOCK, the __exit__ call, the jump) lies where the with's protected
 range ends and read as the with's normal exit, the jump lost (3.10 alike
-for `else: continue`; 3.12 / 3.13 lose it too, open).  Marked
-(recover/structure.c else_exit_reads_as_normal); the functions after
-them are the neighbours the mark must leave alone."""
+for `else: continue`; 3.12 / 3.13 mark it, structure.c cold_else_exit).
+Read on 3.8-3.10 (recover/structure.c normal_exit_past_else: the copy of
+the exit the except clauses jump to is the normal exit); the functions
+after them are the neighbours; with_try_else_exits.py holds more."""
 
 
 def plain_inner(a, i, r):

@@ -11,12 +11,12 @@ Read now (recover/structure.c cold_else_copy): that copy goes elsewhere
 than the with after __exit__ swallowed an exception, the one the clauses
 jump to goes there.  statements_before was an unmarked lie on 3.12 / 3.13
 (the continue dropped), else_break_then_code on 3.11 (the break
-dropped; marked now, structure.c ends_in_else_exit, as on 3.12 / 3.13).  Still marked:
-3.8-3.10 (else_exit_reads_as_normal and the with's other marks); nested
-withs whose inner else part leaves both (the outer with's normal exit
-follows the code after the inner one, no clause jumps to it); a with in
-a branch of an if (goes_on_as_loop_body); `else: continue` ending the
-loop body, `else: break` to a return after a while loop."""
+dropped).  3.8-3.10 read these through normal_exit_past_else
+(with_try_else_exits.py), all but statements_before and
+else_break_with_finally, still marked there.  Still marked on 3.11-3.13
+(the known lists say where): nested withs whose inner else part leaves
+both (the outer with's normal exit follows the code after the inner one,
+no clause jumps to it), a try with a finally part."""
 
 
 def else_continue(self, starts):
