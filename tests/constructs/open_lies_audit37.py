@@ -5,17 +5,17 @@ reading the functions whose round trip differs with no mark
 known lists for each version where the output runs differently."""
 
 
-# snowballstemmer (every *_stemmer.py; e.g. arabic_stemmer
-# ArabicStemmer.__r_Normalize_pre, dutch_stemmer DutchStemmer.__r_Step_1)
-# on 3.8 / 3.9 / 3.10 / 3.11: the Snowball compiler writes a block that can
-# be left early as a one-shot `while True: ...; break`.  A `break` ending the
-# body of a try inside it leaves the one-shot loop and goes to the
-# `continue` after it.  The output drops the one-shot loop and that jump:
-# the code after the try (the fallback) runs after a success too.  On 3.8 /
-# 3.9 the output loops forever (the outer `while True` never reaches its
-# break); on 3.10 / 3.11 it appends "none" after a popped item.  Right on
-# 3.12 / 3.13 (see the next one for those).
 def one_shot_loop_break_in_try(items, log):
+    """snowballstemmer (every *_stemmer.py; e.g. arabic_stemmer
+    ArabicStemmer.__r_Normalize_pre, dutch_stemmer DutchStemmer.__r_Step_1)
+    on 3.8 / 3.9 / 3.10 / 3.11: the Snowball compiler writes a block that can
+    be left early as a one-shot `while True: ...; break`.  A `break` ending the
+    body of a try inside it leaves the one-shot loop and goes to the
+    `continue` after it.  The output drops the one-shot loop and that jump:
+    the code after the try (the fallback) runs after a success too.  On 3.8 /
+    3.9 the output loops forever (the outer `while True` never reaches its
+    break); on 3.10 / 3.11 it appends "none" after a popped item.  Right on
+    3.12 / 3.13 (see the next one for those)."""
     while True:
         try:
             while True:
@@ -35,18 +35,18 @@ def one_shot_loop_break_in_try(items, log):
     return log
 
 
-# The same family with the cursor saved and restored around each block, as
-# snowballstemmer writes it (arabic_stemmer ArabicStemmer.__r_Normalize_pre,
-# 3.8-3.13): after a match (`pos += 1; break`) the output falls into
-# `pos = start` and the `raise IndexError` test of the fallback, and prints
-# the `pos = saved` of the handler after the loop: for "a" it returns
-# ([0], 0) where the source returns ([0], 1); 3.8 / 3.9 loop forever.
-# Replacing one stemmer method at a time by its output (bound to the
-# original module) changes the stems of generated words for 22 to 69
-# methods per version; the decompiled package as a whole stems differently
-# in 24 of its 36 languages on 3.13 and hangs in 10 (marked functions
-# included).
 def one_shot_loop_break_in_try_restore(word, out):
+    """The same family with the cursor saved and restored around each block, as
+    snowballstemmer writes it (arabic_stemmer ArabicStemmer.__r_Normalize_pre,
+    3.8-3.13): after a match (`pos += 1; break`) the output falls into
+    `pos = start` and the `raise IndexError` test of the fallback, and prints
+    the `pos = saved` of the handler after the loop: for "a" it returns
+    ([0], 0) where the source returns ([0], 1); 3.8 / 3.9 loop forever.
+    Replacing one stemmer method at a time by its output (bound to the
+    original module) changes the stems of generated words for 20 (3.12) to
+    78 (3.8 / 3.9) methods; the decompiled package as a whole stems differently
+    in 26 of its 36 languages on 3.13 and hangs in 9 (marked functions
+    included)."""
     pos = 0
     while True:
         saved = pos
@@ -74,15 +74,15 @@ def one_shot_loop_break_in_try_restore(word, out):
     return out, pos
 
 
-# snowballstemmer (every *_stemmer.py's loops, e.g. catalan_stemmer
-# CatalanStemmer.__r_cleaning, tamil_stemmer
-# TamilStemmer.__r_remove_tense_suffixes; 3.8 / 3.9, right on 3.10-3.13):
-# a `while True:` whose try body ends with `continue` and whose handler
-# falls into code and a `break` after the try prints the `continue` as the
-# try's `else` and moves that code after the loop without the `break`:
-# the handler's way goes round the loop again, forever (the source logs
-# "empty" and returns).
 def try_continue_then_code_and_break(queue, log):
+    """snowballstemmer (every *_stemmer.py's loops, e.g. catalan_stemmer
+    CatalanStemmer.__r_cleaning, tamil_stemmer
+    TamilStemmer.__r_remove_tense_suffixes; 3.8 / 3.9, right on 3.10-3.13):
+    a `while True:` whose try body ends with `continue` and whose handler
+    falls into code and a `break` after the try prints the `continue` as the
+    try's `else` and moves that code after the loop without the `break`:
+    the handler's way goes round the loop again, forever (the source logs
+    "empty" and returns)."""
     while True:
         try:
             log.append(queue.pop())
@@ -94,13 +94,13 @@ def try_continue_then_code_and_break(queue, log):
     return log
 
 
-# toml decoder._unescape (3.8 / 3.9; right on 3.10-3.13): a `continue`
-# ending the first branch of an if / elif chain, in a `while` loop whose
-# body ends with `i += 1` after the chain, is dropped: the output runs the
-# `i += 1` after that branch too and skips the character after each
-# escape ("a\\n\\nb" unescapes to "a\n\\nb" where the source gives
-# "a\n\nb").
 def continue_ending_if_branch_of_while(v):
+    """toml decoder._unescape (3.8 / 3.9; right on 3.10-3.13): a `continue`
+    ending the first branch of an if / elif chain, in a `while` loop whose
+    body ends with `i += 1` after the chain, is dropped: the output runs the
+    `i += 1` after that branch too and skips the character after each
+    escape ("a\\\\n\\\\nb" unescapes to "a\\n\\\\nb" where the source gives
+    "a\\n\\nb")."""
     i = 0
     escaped = False
     while i < len(v):
@@ -119,15 +119,15 @@ def continue_ending_if_branch_of_while(v):
     return v
 
 
-# toml decoder.TomlDecoder.load_line (3.8 / 3.9; right on 3.10-3.13): a
-# `while` whose test is `len(x) and (a and b and ... )` with eight terms,
-# and whose body starts with `try: float(x); break`, prints as two nested
-# loops, `while len(x) and a and ... and g:` around `while h:`.  Each
-# `break` then leaves the inner loop only and the outer loop runs again with
-# the same values: the output loops forever where the source returns (and
-# the inner loop no longer tests the outer terms after `pair` changes).
-# With fewer terms (three) the test prints right (`if not h: break`).
 def while_long_and_chain_break_in_try(line, is_date):
+    """toml decoder.TomlDecoder.load_line (3.8 / 3.9; right on 3.10-3.13): a
+    `while` whose test is `len(x) and (a and b and ... )` with eight terms,
+    and whose body starts with `try: float(x); break`, prints as two nested
+    loops, `while len(x) and a and ... and g:` around `while h:`.  Each
+    `break` then leaves the inner loop only and the outer loop runs again with
+    the same values: the output loops forever where the source returns (and
+    the inner loop no longer tests the outer terms after `pair` changes).
+    With fewer terms (three) the test prints right (`if not h: break`)."""
     i = 1
     pair = line.split("=", i)
     while len(pair[-1]) and (pair[-1][0] != " " and pair[-1][0] != "\t" and
