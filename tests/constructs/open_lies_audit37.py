@@ -43,10 +43,10 @@ def one_shot_loop_break_in_try_restore(word, out):
     the `pos = saved` of the handler after the loop: for "a" it returns
     ([0], 0) where the source returns ([0], 1); 3.8 / 3.9 loop forever.
     Replacing one stemmer method at a time by its output (bound to the
-    original module) changes the stems of generated words for 20 (3.12) to
-    78 (3.8 / 3.9) methods; the decompiled package as a whole stems differently
-    in 26 of its 36 languages on 3.13 and hangs in 9 (marked functions
-    included)."""
+    original module) changes the stems of generated words (or hangs) for 29
+    (3.12) to 97 (3.8 / 3.9) entries; the decompiled package as a whole stems
+    differently in 26 of its 36 languages on 3.13 and hangs in 9 (marked
+    functions included)."""
     pos = 0
     while True:
         saved = pos
@@ -72,6 +72,29 @@ def one_shot_loop_break_in_try_restore(word, out):
         pos = saved
         break
     return out, pos
+
+
+def one_shot_loop_try_break_or_fallback(c):
+    """The family's smallest form, as snowballstemmer writes a rule with two
+    ways (finnish_stemmer FinnishStemmer.__r_A, swedish_stemmer
+    SwedishStemmer.__r_main_suffix; 3.8 / 3.9 / 3.11, right on 3.10 / 3.12
+    / 3.13): `while True: try: ...; break / except: pass / fallback; break`
+    prints without the loop and without the try body's `break`: for "a" the
+    output runs the fallback too and returns False where the source returns
+    "matched"."""
+    while True:
+        try:
+            if c != "a":
+                raise KeyError
+            c = "matched"
+            break
+        except KeyError:
+            pass
+        if c != "'":
+            return False
+        c = "fallback"
+        break
+    return c
 
 
 def try_continue_then_code_and_break(queue, log):
