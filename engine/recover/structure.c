@@ -4227,21 +4227,6 @@ static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
-/* Whether the blocks that reach block e, but for the one before it, are
- * tests under handler h before it that jump to it when they hold. */
-static int tests_jump_into(const rec *r, int32_t e, int32_t h) {
-    const upy_block *bb = blk(r, e);
-    uint32_t k;
-    for (k = 0; k < bb->npreds; k++) {
-        int32_t p = bb->preds[k];
-        const upy_block *pb = blk(r, p);
-        if (p != e - 1 && (p > e || pb->handler != h || pb->jump != e ||
-                           ins(r, pb->end - 1)->op != N_POP_JUMP_IF))
-            return 0;
-    }
-    return 1;
-}
-
 /* Whether block e, which handler h does not protect, is the then part of
  * an if ending the body of the try (or with) with handler h that leaves
  * the body through a return, or a break that 3.12+ made a copy of the
@@ -4251,16 +4236,24 @@ static int tests_jump_into(const rec *r, int32_t e, int32_t h) {
  * into it and jumps past it to code h does not protect either, where the
  * body goes on when it ends normally (the normal end of a body is its
  * last code, so the part the test falls into is no such end).  The other
- * tests of an `or` jump into it when they hold (tests_jump_into): `try:`
- * / `if a or b: return True` / `except E: pass`, read with the return
- * after the body, came out as `if a or b: pass` and `else: return True`
- * on the try (3.11, setuptools egg_info FileList._safe_path). */
+ * tests of an `or` (every other block that reaches e, under h and before
+ * e) jump into it when they hold: `try:` / `if a or b: return True` /
+ * `except E: pass`, read with the return after the body, came out as `if
+ * a or b: pass` and `else: return True` on the try (3.11, setuptools
+ * egg_info FileList._safe_path). */
 static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
     const upy_block *bb = blk(r, e), *pb;
+    uint32_t k;
     if (e == 0 || h == UPY_NO_BLOCK || bb->handler == h || bb->is_handler ||
-        !tests_jump_into(r, e, h) || bb->end - bb->start > 4 ||
-        ins(r, bb->end - 1)->op != N_RETURN)
+        bb->end - bb->start > 4 || ins(r, bb->end - 1)->op != N_RETURN)
         return 0;
+    for (k = 0; k < bb->npreds; k++) {
+        int32_t p = bb->preds[k];
+        pb = blk(r, p);
+        if (p != e - 1 && (p > e || pb->handler != h || pb->jump != e ||
+                           ins(r, pb->end - 1)->op != N_POP_JUMP_IF))
+            return 0;
+    }
     pb = blk(r, e - 1);
     return pb->handler == h && pb->next == e && pb->jump != UPY_NO_BLOCK &&
            pb->jump != e && ins(r, pb->end - 1)->op == N_POP_JUMP_IF &&
@@ -5324,28 +5317,22 @@ static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
  * breaks lead to. */
 enum { MAX_TAIL_SCAN = 256 };
 
-/* Whether instruction t, past `to`, is a jump back into [from, to]: the
- * back edge of a loop there, laid out after the return its exit copied
- * (a while loop's break, the copy of that return). */
-static int jumps_back_within(const rec *r, int32_t t, uint32_t from,
-                             uint32_t to) {
-    int32_t back;
-    if ((uint32_t)t <= to || (uint32_t)t >= r->ncode.count ||
-        ins(r, t)->op != N_JUMP)
-        return 0;
-    back = ins(r, t)->target;
-    return back >= (int32_t)from && back <= (int32_t)to;
-}
-
 /* Whether the jumps among instructions [from, to] all land there: that
  * code runs on to its end (or raises), as an else part made of loops and
- * ifs does. */
+ * ifs does.  A jump past `to` may land on a jump back into [from, to]: the
+ * back edge of a loop there, laid out after the return its exit copied (a
+ * while loop's break, the copy of that return). */
 static int jumps_within(const rec *r, uint32_t from, uint32_t to) {
     uint32_t i;
     for (i = from; i <= to; i++) {
-        int32_t t = ins(r, i)->target;
-        if (t >= 0 && ((uint32_t)t < from || (uint32_t)t > to) &&
-            !jumps_back_within(r, t, from, to))
+        int32_t t = ins(r, i)->target, back;
+        if (t < 0 || ((uint32_t)t >= from && (uint32_t)t <= to))
+            continue;
+        if ((uint32_t)t <= to || (uint32_t)t >= r->ncode.count ||
+            ins(r, t)->op != N_JUMP)
+            return 0;
+        back = ins(r, t)->target;
+        if (back < (int32_t)from || back > (int32_t)to)
             return 0;
     }
     return 1;
@@ -5744,17 +5731,22 @@ int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
            bb->jump <= b;
 }
 
-/* Whether the copies before the constant's load ending block b all came
- * (skipped) from blocks falling into b, the first of them after the NOP
- * of the return's line: a copy with a branch of its own (a finally body
- * that ends early in an if) is split into blocks.  So are the copies of
- * the exits of a with in the try body before the finally body's, under
- * the try's handler (not skipped yet: the with is structured after the
- * try): `try:` / `with a:` / `return 1` / `finally: g()`. */
-static int copied_return_split(const rec *r, int32_t b) {
+int rec_is_copied_return(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i;
     int32_t p = b;
+    if (bb->end - bb->start < 3 || ins(r, bb->end - 1)->op != N_RETURN ||
+        ins(r, bb->end - 2)->op != N_LOAD_CONST)
+        return 0;
+    if (ins(r, bb->start)->lead_line >= 0)
+        return 1;
+    /* Else the copies before the constant's load all came (skipped) from
+     * blocks falling into b, the first of them after the NOP of the
+     * return's line: a copy with a branch of its own (a finally body that
+     * ends early in an if) is split into blocks.  So are the copies of the
+     * exits of a with in the try body before the finally body's, under the
+     * try's handler (not skipped yet: the with is structured after the
+     * try): `try:` / `with a:` / `return 1` / `finally: g()`. */
     for (i = bb->start; i + 2 < bb->end; i++)
         if (!r->skip[i])
             return 0;
@@ -5764,14 +5756,6 @@ static int copied_return_split(const rec *r, int32_t b) {
            ins(r, blk(r, p)->start)->lead_line < 0)
         p--;
     return p < b && ins(r, blk(r, p)->start)->lead_line >= 0;
-}
-
-int rec_is_copied_return(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    const upy_nin *first = ins(r, bb->start);
-    return bb->end - bb->start >= 3 && ins(r, bb->end - 1)->op == N_RETURN &&
-           ins(r, bb->end - 2)->op == N_LOAD_CONST &&
-           (first->lead_line >= 0 || copied_return_split(r, b));
 }
 
 /* Whether block b starts the way out of a `return` in nested withs or
