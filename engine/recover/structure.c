@@ -4700,15 +4700,6 @@ static int32_t body_end_past_return(const rec *r, int32_t start, int32_t end) {
     return end;
 }
 
-/* Whether block b of a with body ends in the way out of a try body to
- * block x: a jump under another handler than the code before it. */
-static int try_body_way_out(const rec *r, int32_t b, int32_t x) {
-    uint32_t k = blk(r, b)->end - 1;
-    return blk(r, b)->jump == x && ins(r, k)->op == N_JUMP && k > 0 &&
-           ins(r, k - 1)->handler >= 0 &&
-           ins(r, k - 1)->handler != ins(r, k)->handler;
-}
-
 /* Whether block x starts another copy of the with's exit than block
  * end, one that no handler enters. */
 static int other_exit_copy(const rec *r, int32_t x, int32_t end, int is_async) {
@@ -4763,7 +4754,12 @@ static int else_exit_reads_as_normal(const rec *r, int32_t start, int32_t end,
     if (cold_else_exit(r, start, end, is_async))
         return 1;
     for (b = start; b < end; b++) {
-        from_try |= try_body_way_out(r, b, end);
+        /* Block b ends in the way out of a try body to block end: a jump
+         * under another handler than the code before it. */
+        uint32_t k = blk(r, b)->end - 1;
+        from_try |= blk(r, b)->jump == end && ins(r, k)->op == N_JUMP &&
+                    k > 0 && ins(r, k - 1)->handler >= 0 &&
+                    ins(r, k - 1)->handler != ins(r, k)->handler;
         other |= other_exit_copy(r, blk(r, b)->jump, end, is_async);
     }
     return from_try && other;
@@ -5987,16 +5983,6 @@ static int continue_test(const rec *r, int32_t b) {
     return 1;
 }
 
-/* Whether block b ends in a clause's POP_EXCEPT, or in the cleanup of the
- * clause's name after it. */
-static int ends_clause_pop(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    uint32_t e = bb->end;
-    if (e - bb->start >= 4 && rec_clears_a_name(r, e - 3))
-        e -= 3;
-    return e > bb->start && ins(r, e - 1)->op == N_POP_EXCEPT;
-}
-
 /* The block holding the loop's jump of a break or continue of rg's loop
  * whose way out starts at block b (UPY_NO_BLOCK where b is none): b alone
  * (breaks_or_continues), or, where the jump leaves except clauses of
@@ -6020,11 +6006,21 @@ static int ends_clause_pop(const rec *r, int32_t b) {
  * follow, as an if's then part) that runs into the pops is a jump. */
 static int32_t loop_jump_block(const rec *r, int32_t b, const region *rg) {
     loop_pops pops = {0, 0};
+    const upy_block *before;
+    uint32_t e;
     int32_t h;
     if (breaks_or_continues(r, rg, b))
         return b;
-    if (b == 0 || blk(r, b - 1)->next != b || !ends_clause_pop(r, b - 1) ||
+    if (b == 0 || blk(r, b - 1)->next != b ||
         (r->ncode.layout->copies_jump_blocks && rg->follow == UPY_NO_BLOCK))
+        return UPY_NO_BLOCK;
+    /* The block before b ends in a clause's POP_EXCEPT, or in the cleanup
+     * of the clause's name after it. */
+    before = blk(r, b - 1);
+    e = before->end;
+    if (e - before->start >= 4 && rec_clears_a_name(r, e - 3))
+        e -= 3;
+    if (e <= before->start || ins(r, e - 1)->op != N_POP_EXCEPT)
         return UPY_NO_BLOCK;
     h = loop_way_out(r, b, 0, &pops);
     return pops.clauses ? h : UPY_NO_BLOCK;
