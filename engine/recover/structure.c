@@ -2635,18 +2635,6 @@ static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
     return t == rg->loop && rg->cont == rg->loop && falls_to_loop(r, rg);
 }
 
-/* Whether block bb ends an except clause: its POP_EXCEPT, then the
- * cleanup of the clause's name (`except E as e`), then, for a break of a
- * for loop, the POP_TOP of the iterator. */
-static int ends_clause(const rec *r, const upy_block *bb) {
-    uint32_t i = bb->end - 1;
-    if (i > bb->start && ins(r, i)->op == N_POP_TOP)
-        i--;
-    if (i >= bb->start + 3 && rec_clears_a_name(r, i - 2))
-        i -= 3;
-    return ins(r, i)->op == N_POP_EXCEPT;
-}
-
 /* Whether block b, at or after the end `exit` of a loop body starting at
  * `start`, is code of the handler of a try in that body, laid out after
  * the loop (3.12+ moves handlers there): the entry of such a handler or of
@@ -2659,8 +2647,19 @@ static int in_cold_handler(const rec *r, int32_t b, int32_t start,
                            int32_t exit) {
     const upy_block *bb = blk(r, b);
     int32_t i;
-    if (b > exit && rec_is_lone(r, bb, N_JUMP) && ends_clause(r, blk(r, b - 1)))
-        return 1;
+    if (b > exit && rec_is_lone(r, bb, N_JUMP)) {
+        /* The block before ends an except clause: its POP_EXCEPT, then the
+         * cleanup of the clause's name (`except E as e`), then, for a
+         * break of a for loop, the POP_TOP of the iterator. */
+        const upy_block *pb = blk(r, b - 1);
+        uint32_t k = pb->end - 1;
+        if (k > pb->start && ins(r, k)->op == N_POP_TOP)
+            k--;
+        if (k >= pb->start + 3 && rec_clears_a_name(r, k - 2))
+            k -= 3;
+        if (ins(r, k)->op == N_POP_EXCEPT)
+            return 1;
+    }
     if (ins(r, bb->start)->op == N_PUSH_EXC_INFO) {
         for (i = start; i < exit; i++)
             if (blk(r, i)->handler == b)
