@@ -58,7 +58,9 @@ typedef struct norm_rules {
      * jump there, which it leaves unreachable (unthread.c). */
     uint8_t threads_try_exits;
     /* 3.8-3.9's peephole.c threads a for loop's break through the jump
-     * after the loop, where the loop ends an if body (breaks.c). */
+     * after the loop, where the loop ends an if body (undone by unthread.c
+     * unthread_loop_breaks), or through the jump after its `else: break`
+     * (breaks.c). */
     uint8_t threads_loop_breaks;
     /* 3.8-3.9's peephole.c threads the jumps to the end of a statement
      * that ends a loop body through the jump there, which the last branch

@@ -570,21 +570,17 @@ static int renumber_code(rec *r, upy_stmt_list *body, const uint32_t *first,
     return s ? rec_insert_stmt(r, p.list, p.at, s) : SUCCESS;
 }
 
-/* Whether the constant first loaded at instruction `load` (of the
- * first[] of rec_first_const_loads) is unpacked right away: the value of
- * `a, b = 1, 2`, a tuple the AST optimizer folded, which the compiler
- * numbers where it compiles it, not the optimizer after all the others. */
-static int unpacked_at(const rec *r, uint32_t load) {
-    return load != UINT32_MAX && load + 1 < r->ncode.count &&
-           ins(r, load + 1)->op == N_UNPACK_SEQUENCE;
-}
-
 /* Whether slot j holds a tuple or frozenset the optimizer folded that is
- * not unpacked where it is first loaded (see late_folded). */
+ * not unpacked where it is first loaded (see late_folded; first[] of
+ * rec_first_const_loads).  One unpacked right away is the value of `a, b =
+ * 1, 2`, a tuple the AST optimizer folded, which the compiler numbers
+ * where it compiles it, not the optimizer after all the others. */
 static int folded_tuple(const rec *r, const uint32_t *first, uint32_t j) {
     const upy_object *c = upy_seq_item(r->code->consts, j);
-    return (c->kind == UPY_TUPLE || c->kind == UPY_FROZENSET) &&
-           !unpacked_at(r, first[j]);
+    uint32_t load = first[j];
+    int unpacked = load != UINT32_MAX && load + 1 < r->ncode.count &&
+                   ins(r, load + 1)->op == N_UNPACK_SEQUENCE;
+    return (c->kind == UPY_TUPLE || c->kind == UPY_FROZENSET) && !unpacked;
 }
 
 /* Whether slot j holds a tuple the optimizer folded, numbered after all

@@ -921,36 +921,31 @@ static int run(mparse *mp, mstate *st, mctx *cx) {
 
 /* --- reading the cases ---------------------------------------------------- */
 
-/* Whether guard_extent's scan from instruction i stops at instruction i
- * before it finds a guard's end (a return, raise, reraise or jump back)
- * and whether instruction i is such an end (a conditional jump followed
- * by a POP_TOP). */
-static int ends_guard_scan(const rec *r, uint32_t i) {
-    const upy_nin *in = ins(r, i);
-    return in->op == N_RETURN || in->op == N_RAISE || in->op == N_RERAISE ||
-           (in->op == N_JUMP && in->target < (int32_t)i);
-}
-
-static int is_guard_end(const rec *r, uint32_t i) {
-    return ins(r, i)->op == N_POP_JUMP_IF && i + 1 < r->ncode.count &&
-           ins(r, i + 1)->op == N_POP_TOP;
-}
-
 /* Fills r->guard_end_ahead, once per code object: rec_match_starts asks
  * guard_extent at every statement start, whose scan ran on to the next
  * return or jump back (over straight code, the rest of it: quadratic),
- * where most code has no guard's end at all.  Left NULL when out of
- * memory: guard_extent then scans as before. */
+ * where most code has no guard's end at all.  ahead[i]: whether the scan
+ * from instruction i finds a guard's end (a conditional jump followed by
+ * a POP_TOP) before it stops (at a return, raise, reraise or jump back).
+ * Left NULL when out of memory: guard_extent then scans as before. */
 static void index_guard_ends(rec *r) {
     uint32_t n = r->ncode.count, i = n;
     uint8_t *ahead = upy_arena_array_uncleared(r->scratch, n + 1, 1);
     if (!ahead)
         return;
     ahead[n] = 0;
-    while (i-- > 0)
-        ahead[i] = is_guard_end(r, i)      ? 1
-                   : ends_guard_scan(r, i) ? 0
-                                           : ahead[i + 1];
+    while (i-- > 0) {
+        const upy_nin *in = ins(r, i);
+        if (in->op == N_POP_JUMP_IF && i + 1 < n &&
+            ins(r, i + 1)->op == N_POP_TOP)
+            ahead[i] = 1;
+        else if (in->op == N_RETURN || in->op == N_RAISE ||
+                 in->op == N_RERAISE ||
+                 (in->op == N_JUMP && in->target < (int32_t)i))
+            ahead[i] = 0;
+        else
+            ahead[i] = ahead[i + 1];
+    }
     r->guard_end_ahead = ahead;
 }
 

@@ -2656,18 +2656,6 @@ static int leaves_to_follow(const rec *r, int32_t t, const region *rg) {
     return t == rg->loop && rg->cont == rg->loop && falls_to_loop(r, rg);
 }
 
-/* Whether block bb ends an except clause: its POP_EXCEPT, then the
- * cleanup of the clause's name (`except E as e`), then, for a break of a
- * for loop, the POP_TOP of the iterator. */
-static int ends_clause(const rec *r, const upy_block *bb) {
-    uint32_t i = bb->end - 1;
-    if (i > bb->start && ins(r, i)->op == N_POP_TOP)
-        i--;
-    if (i >= bb->start + 3 && rec_clears_a_name(r, i - 2))
-        i -= 3;
-    return ins(r, i)->op == N_POP_EXCEPT;
-}
-
 /* Whether block b, at or after the end `exit` of a loop body starting at
  * `start`, is code of the handler of a try in that body, laid out after
  * the loop (3.12+ moves handlers there): the entry of such a handler or of
@@ -2680,8 +2668,19 @@ static int in_cold_handler(const rec *r, int32_t b, int32_t start,
                            int32_t exit) {
     const upy_block *bb = blk(r, b);
     int32_t i;
-    if (b > exit && rec_is_lone(r, bb, N_JUMP) && ends_clause(r, blk(r, b - 1)))
-        return 1;
+    if (b > exit && rec_is_lone(r, bb, N_JUMP)) {
+        /* The block before ends an except clause: its POP_EXCEPT, then the
+         * cleanup of the clause's name (`except E as e`), then, for a
+         * break of a for loop, the POP_TOP of the iterator. */
+        const upy_block *pb = blk(r, b - 1);
+        uint32_t k = pb->end - 1;
+        if (k > pb->start && ins(r, k)->op == N_POP_TOP)
+            k--;
+        if (k >= pb->start + 3 && rec_clears_a_name(r, k - 2))
+            k -= 3;
+        if (ins(r, k)->op == N_POP_EXCEPT)
+            return 1;
+    }
     if (ins(r, bb->start)->op == N_PUSH_EXC_INFO) {
         for (i = start; i < exit; i++)
             if (blk(r, i)->handler == b)
@@ -4248,21 +4247,6 @@ static int is_copied_return_mid_body(const rec *r, int32_t b, int32_t h) {
     return 0;
 }
 
-/* Whether the blocks that reach block e, but for the one before it, are
- * tests under handler h before it that jump to it when they hold. */
-static int tests_jump_into(const rec *r, int32_t e, int32_t h) {
-    const upy_block *bb = blk(r, e);
-    uint32_t k;
-    for (k = 0; k < bb->npreds; k++) {
-        int32_t p = bb->preds[k];
-        const upy_block *pb = blk(r, p);
-        if (p != e - 1 && (p > e || pb->handler != h || pb->jump != e ||
-                           ins(r, pb->end - 1)->op != N_POP_JUMP_IF))
-            return 0;
-    }
-    return 1;
-}
-
 /* Whether block e, which handler h does not protect, is the then part of
  * an if ending the body of the try (or with) with handler h that leaves
  * the body through a return, or a break that 3.12+ made a copy of the
@@ -4272,16 +4256,24 @@ static int tests_jump_into(const rec *r, int32_t e, int32_t h) {
  * into it and jumps past it to code h does not protect either, where the
  * body goes on when it ends normally (the normal end of a body is its
  * last code, so the part the test falls into is no such end).  The other
- * tests of an `or` jump into it when they hold (tests_jump_into): `try:`
- * / `if a or b: return True` / `except E: pass`, read with the return
- * after the body, came out as `if a or b: pass` and `else: return True`
- * on the try (3.11, setuptools egg_info FileList._safe_path). */
+ * tests of an `or` (every other block that reaches e, under h and before
+ * e) jump into it when they hold: `try:` / `if a or b: return True` /
+ * `except E: pass`, read with the return after the body, came out as `if
+ * a or b: pass` and `else: return True` on the try (3.11, setuptools
+ * egg_info FileList._safe_path). */
 static int is_branch_way_out(const rec *r, int32_t e, int32_t h) {
     const upy_block *bb = blk(r, e), *pb;
+    uint32_t k;
     if (e == 0 || h == UPY_NO_BLOCK || bb->handler == h || bb->is_handler ||
-        !tests_jump_into(r, e, h) || bb->end - bb->start > 4 ||
-        ins(r, bb->end - 1)->op != N_RETURN)
+        bb->end - bb->start > 4 || ins(r, bb->end - 1)->op != N_RETURN)
         return 0;
+    for (k = 0; k < bb->npreds; k++) {
+        int32_t p = bb->preds[k];
+        pb = blk(r, p);
+        if (p != e - 1 && (p > e || pb->handler != h || pb->jump != e ||
+                           ins(r, pb->end - 1)->op != N_POP_JUMP_IF))
+            return 0;
+    }
     pb = blk(r, e - 1);
     return pb->handler == h && pb->next == e && pb->jump != UPY_NO_BLOCK &&
            pb->jump != e && ins(r, pb->end - 1)->op == N_POP_JUMP_IF &&
@@ -4728,15 +4720,6 @@ static int32_t body_end_past_return(const rec *r, int32_t start, int32_t end) {
     return end;
 }
 
-/* Whether block b of a with body ends in the way out of a try body to
- * block x: a jump under another handler than the code before it. */
-static int try_body_way_out(const rec *r, int32_t b, int32_t x) {
-    uint32_t k = blk(r, b)->end - 1;
-    return blk(r, b)->jump == x && ins(r, k)->op == N_JUMP && k > 0 &&
-           ins(r, k - 1)->handler >= 0 &&
-           ins(r, k - 1)->handler != ins(r, k)->handler;
-}
-
 /* Whether block x starts another copy of the with's exit than block
  * end, one that no handler enters. */
 static int other_exit_copy(const rec *r, int32_t x, int32_t end, int is_async) {
@@ -4894,7 +4877,12 @@ static int32_t normal_exit_past_else(const rec *r, int32_t start, int32_t end,
     if (cold_else_exit(r, start, end, is_async))
         return end;
     for (b = start; b < end; b++) {
-        from_try |= try_body_way_out(r, b, end);
+        /* Block b ends in the way out of a try body to block end: a jump
+         * under another handler than the code before it. */
+        uint32_t k = blk(r, b)->end - 1;
+        from_try |= blk(r, b)->jump == end && ins(r, k)->op == N_JUMP &&
+                    k > 0 && ins(r, k - 1)->handler >= 0 &&
+                    ins(r, k - 1)->handler != ins(r, k)->handler;
         if (normal == UPY_NO_BLOCK &&
             other_exit_copy(r, blk(r, b)->jump, end, is_async))
             normal = blk(r, b)->jump;
@@ -5468,28 +5456,22 @@ static int is_finally_break(const rec *r, const region *rg, uint32_t i) {
  * breaks lead to. */
 enum { MAX_TAIL_SCAN = 256 };
 
-/* Whether instruction t, past `to`, is a jump back into [from, to]: the
- * back edge of a loop there, laid out after the return its exit copied
- * (a while loop's break, the copy of that return). */
-static int jumps_back_within(const rec *r, int32_t t, uint32_t from,
-                             uint32_t to) {
-    int32_t back;
-    if ((uint32_t)t <= to || (uint32_t)t >= r->ncode.count ||
-        ins(r, t)->op != N_JUMP)
-        return 0;
-    back = ins(r, t)->target;
-    return back >= (int32_t)from && back <= (int32_t)to;
-}
-
 /* Whether the jumps among instructions [from, to] all land there: that
  * code runs on to its end (or raises), as an else part made of loops and
- * ifs does. */
+ * ifs does.  A jump past `to` may land on a jump back into [from, to]: the
+ * back edge of a loop there, laid out after the return its exit copied (a
+ * while loop's break, the copy of that return). */
 static int jumps_within(const rec *r, uint32_t from, uint32_t to) {
     uint32_t i;
     for (i = from; i <= to; i++) {
-        int32_t t = ins(r, i)->target;
-        if (t >= 0 && ((uint32_t)t < from || (uint32_t)t > to) &&
-            !jumps_back_within(r, t, from, to))
+        int32_t t = ins(r, i)->target, back;
+        if (t < 0 || ((uint32_t)t >= from && (uint32_t)t <= to))
+            continue;
+        if ((uint32_t)t <= to || (uint32_t)t >= r->ncode.count ||
+            ins(r, t)->op != N_JUMP)
+            return 0;
+        back = ins(r, t)->target;
+        if (back < (int32_t)from || back > (int32_t)to)
             return 0;
     }
     return 1;
@@ -5888,17 +5870,22 @@ int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
            bb->jump <= b;
 }
 
-/* Whether the copies before the constant's load ending block b all came
- * (skipped) from blocks falling into b, the first of them after the NOP
- * of the return's line: a copy with a branch of its own (a finally body
- * that ends early in an if) is split into blocks.  So are the copies of
- * the exits of a with in the try body before the finally body's, under
- * the try's handler (not skipped yet: the with is structured after the
- * try): `try:` / `with a:` / `return 1` / `finally: g()`. */
-static int copied_return_split(const rec *r, int32_t b) {
+int rec_is_copied_return(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i;
     int32_t p = b;
+    if (bb->end - bb->start < 3 || ins(r, bb->end - 1)->op != N_RETURN ||
+        ins(r, bb->end - 2)->op != N_LOAD_CONST)
+        return 0;
+    if (ins(r, bb->start)->lead_line >= 0)
+        return 1;
+    /* Else the copies before the constant's load all came (skipped) from
+     * blocks falling into b, the first of them after the NOP of the
+     * return's line: a copy with a branch of its own (a finally body that
+     * ends early in an if) is split into blocks.  So are the copies of the
+     * exits of a with in the try body before the finally body's, under the
+     * try's handler (not skipped yet: the with is structured after the
+     * try): `try:` / `with a:` / `return 1` / `finally: g()`. */
     for (i = bb->start; i + 2 < bb->end; i++)
         if (!r->skip[i])
             return 0;
@@ -5908,14 +5895,6 @@ static int copied_return_split(const rec *r, int32_t b) {
            ins(r, blk(r, p)->start)->lead_line < 0)
         p--;
     return p < b && ins(r, blk(r, p)->start)->lead_line >= 0;
-}
-
-int rec_is_copied_return(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    const upy_nin *first = ins(r, bb->start);
-    return bb->end - bb->start >= 3 && ins(r, bb->end - 1)->op == N_RETURN &&
-           ins(r, bb->end - 2)->op == N_LOAD_CONST &&
-           (first->lead_line >= 0 || copied_return_split(r, b));
 }
 
 /* Whether block b starts the way out of a `return` in nested withs or
@@ -6147,16 +6126,6 @@ static int continue_test(const rec *r, int32_t b) {
     return 1;
 }
 
-/* Whether block b ends in a clause's POP_EXCEPT, or in the cleanup of the
- * clause's name after it. */
-static int ends_clause_pop(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    uint32_t e = bb->end;
-    if (e - bb->start >= 4 && rec_clears_a_name(r, e - 3))
-        e -= 3;
-    return e > bb->start && ins(r, e - 1)->op == N_POP_EXCEPT;
-}
-
 /* The block holding the loop's jump of a break or continue of rg's loop
  * whose way out starts at block b (UPY_NO_BLOCK where b is none): b alone
  * (breaks_or_continues), or, where the jump leaves except clauses of
@@ -6180,11 +6149,21 @@ static int ends_clause_pop(const rec *r, int32_t b) {
  * follow, as an if's then part) that runs into the pops is a jump. */
 static int32_t loop_jump_block(const rec *r, int32_t b, const region *rg) {
     loop_pops pops = {0, 0};
+    const upy_block *before;
+    uint32_t e;
     int32_t h;
     if (breaks_or_continues(r, rg, b))
         return b;
-    if (b == 0 || blk(r, b - 1)->next != b || !ends_clause_pop(r, b - 1) ||
+    if (b == 0 || blk(r, b - 1)->next != b ||
         (r->ncode.layout->copies_jump_blocks && rg->follow == UPY_NO_BLOCK))
+        return UPY_NO_BLOCK;
+    /* The block before b ends in a clause's POP_EXCEPT, or in the cleanup
+     * of the clause's name after it. */
+    before = blk(r, b - 1);
+    e = before->end;
+    if (e - before->start >= 4 && rec_clears_a_name(r, e - 3))
+        e -= 3;
+    if (e <= before->start || ins(r, e - 1)->op != N_POP_EXCEPT)
         return UPY_NO_BLOCK;
     h = loop_way_out(r, b, 0, &pops);
     return pops.clauses ? h : UPY_NO_BLOCK;

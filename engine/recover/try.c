@@ -1966,29 +1966,22 @@ static int finally_range(rec *r, int32_t h, uint32_t *first,
     return 0;
 }
 
-/* Whether block b ends the body of a loop in the copy of the finally body
- * [fstart, fstart + flen) that starts at block `from`: it jumps back into
- * the blocks from `from` on, and their code up to its end is the start of
- * that body (not code after the try that holds a loop: a copy of the
- * same finally body may follow that, before another try's RETURN). */
-static int loops_in_copy(const rec *r, int32_t b, int32_t from, uint32_t fstart,
-                         uint32_t flen) {
-    uint32_t n = blk(r, b)->end - blk(r, from)->start;
-    return rec_loops_back_within(r, b, from) && n <= flen &&
-           rec_same_code(r, blk(r, from)->start, fstart, n);
-}
-
 /* Whether block b falls through to the next block, or jumps forward past
  * it (the jump over the else part of an if / else in a copy of a finally
  * body, which goes on in the blocks after), or back in the copy of the
- * finally body [fstart, fstart + flen) from block `from` on (the end of a
- * loop's body in that copy, whose exit goes on after it). */
+ * finally body [fstart, fstart + flen) from block `from` on: the end of a
+ * loop's body in that copy, whose exit goes on after it, where the code
+ * from `from` up to b's end is the start of that body (not code after the
+ * try that holds a loop: a copy of the same finally body may follow that,
+ * before another try's RETURN). */
 static int goes_on_to_next(const rec *r, int32_t b, int32_t from,
                            uint32_t fstart, uint32_t flen) {
     const upy_block *bb = blk(r, b);
+    uint32_t n = bb->end - blk(r, from)->start;
     return bb->next == b + 1 ||
            (ins(r, bb->end - 1)->op == N_JUMP && bb->jump > b + 1) ||
-           loops_in_copy(r, b, from, fstart, flen);
+           (rec_loops_back_within(r, b, from) && n <= flen &&
+            rec_same_code(r, blk(r, from)->start, fstart, n));
 }
 
 /* Where the copy of the finally body [fstart, fstart + flen) that returns
@@ -2031,27 +2024,22 @@ static int32_t return_after(rec *r, int32_t end, const region *rg,
     return ret;
 }
 
-/* Whether block x is a copy of the end of block ret, its RETURN or its
- * constant's load and RETURN: where a branch of the copy of the finally
- * body before that return ending the finally body early jumps (the
- * compiler copies that small exit block, inline_small_exit_blocks; the
- * value of `return value` was loaded before the copies, a constant's is
- * loaded after them). */
-static int copies_return_of(const rec *r, int32_t x, int32_t ret) {
-    uint32_t n = blk(r, x)->end - blk(r, x)->start;
-    return (n == 1 || n == 2) && blk(r, ret)->end - blk(r, ret)->start >= n &&
-           !blk(r, x)->is_handler &&
-           ins(r, blk(r, x)->end - 1)->op == N_RETURN &&
-           rec_same_code(r, blk(r, x)->start, blk(r, ret)->end - n, n);
-}
-
 /* The block after the way out of the return ending block ret: after the
- * copies of its end that branches ending the finally body early jump to
- * (copies_return_of). */
+ * copies of its end, its RETURN or its constant's load and RETURN, that
+ * branches of the copy of the finally body before that return ending the
+ * finally body early jump to (the compiler copies that small exit block,
+ * inline_small_exit_blocks; the value of `return value` was loaded before
+ * the copies, a constant's is loaded after them). */
 static int32_t past_return_copies(const rec *r, int32_t ret) {
-    int32_t on = ret + 1, count = (int32_t)r->cfg.count;
-    while (on < count && copies_return_of(r, on, ret))
-        on++;
+    int32_t on, count = (int32_t)r->cfg.count;
+    uint32_t ret_len = blk(r, ret)->end - blk(r, ret)->start;
+    for (on = ret + 1; on < count; on++) {
+        uint32_t n = blk(r, on)->end - blk(r, on)->start;
+        if ((n != 1 && n != 2) || ret_len < n || blk(r, on)->is_handler ||
+            ins(r, blk(r, on)->end - 1)->op != N_RETURN ||
+            !rec_same_code(r, blk(r, on)->start, blk(r, ret)->end - n, n))
+            break;
+    }
     return on;
 }
 
