@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "decode/linetable.h"
 #include "util/error.h"
 
 /* The input offset of byte `pos` of co_code, for error messages. */
@@ -154,16 +155,15 @@ static uint32_t count_instrs(const upy_opcode_table *table,
     return n;
 }
 
-/* The instructions of co, each with its line from lines, into
- * decoded->instrs (sized for them); sets decoded->count. */
+/* The instructions of co, their lines not set, into decoded->instrs (sized
+ * for them); sets decoded->count. */
 static unpyc_status decode_instrs(upy_version version, const upy_code *co,
-                                  const upy_line_table *lines,
                                   upy_decoded *decoded, unpyc_error *err) {
     const oparg_format *fmt = oparg_format_for(version);
     const upy_opcode_table *table = decoded->table;
     const uint8_t *code = co->code->u.bytes.data;
     uint32_t len = (uint32_t)co->code->u.bytes.len, pos, n = 0;
-    uint32_t extended = 0, line_cursor = 0;
+    uint32_t extended = 0;
     unpyc_status st;
 
     for (pos = 0; pos < len;) {
@@ -193,7 +193,6 @@ static unpyc_status decode_instrs(upy_version version, const upy_code *co,
             in->arg = 0;
             extended = 0;
         }
-        in->line = upy_linetable_line_at(lines, pos, &line_cursor);
         in->target = -1;
         in->argobj = in->argobj2 = NULL;
         if (in->has_arg) {
@@ -219,9 +218,8 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
     const upy_opcode_table *table = upy_opcode_table_for(version);
     const uint8_t *code;
     uint32_t len, slots;
-    upy_arena line_arena;
-    upy_line_table lines;
-    unpyc_status st;
+    unpyc_error ins_err;
+    unpyc_status st, ins_st;
 
     decoded->code = co;
     decoded->table = table;
@@ -243,8 +241,9 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
 
     /* Sized by the instructions, not the code units: 3.11+ caches take
      * most of them.  Not cleared: decode_instrs sets every field of each
-     * instruction, and the slots after the last are cleared after it
-     * (clearing the whole array was 2 % of the engine's time). */
+     * instruction but its line (upy_linetable_lines sets that), and the slots
+     * after the last are cleared after it (clearing the whole array was 2 % of
+     * the engine's time). */
     slots = count_instrs(table, code, len) + 1;
     decoded->instrs =
         upy_arena_array_uncleared(arena, slots, sizeof(upy_instr));
@@ -253,18 +252,25 @@ unpyc_status upy_decode_code(upy_version version, const upy_code *co,
             err, arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM, -1,
             "no memory for %u instructions", (unsigned)(len / 2));
 
-    /* The line table is read only here, into each instruction's line: it
-     * lives in an arena of its own, released before the code object's
-     * recovery takes its memory. */
-    upy_arena_init_scratch(&line_arena, arena);
-    st = upy_linetable_decode(version, co, &line_arena, &lines, err);
+    /* Each instruction's line is read from the line table after them, as
+     * its ranges are decoded (upy_linetable_lines); an error of the line
+     * table, then one of the exception table, is reported before one of
+     * the instructions. */
+    ins_err.status = UNPYC_OK;
+    ins_err.offset = -1;
+    ins_err.message[0] = '\0';
+    ins_st = decode_instrs(version, co, decoded, &ins_err);
+    st = upy_linetable_lines(version, co, decoded->instrs,
+                             ins_st == UNPYC_OK ? decoded->count : 0, err);
     if (st == UNPYC_OK)
         st = upy_exctable_decode(co, arena, &decoded->exceptions, err);
-    if (st == UNPYC_OK)
-        st = decode_instrs(version, co, &lines, decoded, err);
+    if (st == UNPYC_OK && ins_st != UNPYC_OK) {
+        if (err && err->status == UNPYC_OK)
+            *err = ins_err;
+        st = ins_st;
+    }
     if (st == UNPYC_OK)
         memset(&decoded->instrs[decoded->count], 0,
                (slots - decoded->count) * sizeof(upy_instr));
-    upy_arena_release(&line_arena);
     return st;
 }

@@ -12,7 +12,6 @@
 #include <stdint.h>
 
 #include "decode/exctable.h"
-#include "decode/linetable.h"
 #include "decode/opcode_table.h"
 #include "read/object.h"
 #include "unpyc.h"
@@ -26,7 +25,7 @@ typedef struct upy_instr {
     uint8_t has_arg; /* the opcode takes an oparg */
     int32_t arg;     /* oparg with EXTENDED_ARG folded in (int32 wrap, as
                         CPython); 0 when has_arg is 0 */
-    int32_t line;    /* see upy_linetable_line_at; -1 when none */
+    int32_t line;    /* see upy_linetable_lines; -1 when none */
     int64_t target;  /* jump target byte offset; -1 when not a jump */
     /* What the oparg names, resolved: the constant (hasconst), or the name
      * as a str object (hasname, haslocal, hasfree; for the 3.13 paired

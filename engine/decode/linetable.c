@@ -26,28 +26,33 @@ typedef struct table_reader {
     size_t pos;
 } table_reader;
 
+/* The ranges of the table, handed to the instructions as they are
+ * decoded (a list of them, in an arena of its own, was a tenth of the
+ * decode layer's time).  A range is dropped as a list of capacity ranges
+ * dropped those past it: tables CPython writes never have that many. */
 typedef struct range_list {
-    upy_line_table *table;
+    upy_instr *instrs;
+    uint32_t count;
+    uint32_t next; /* the first instruction no range has reached yet */
+    uint32_t ranges;
     uint32_t capacity;
     uint32_t code_len;
 } range_list;
 
-/* Appends [start, end) clipped to the code; empty ranges are dropped. */
+/* The range [start, end) of the code on line `line` (-1: none): the
+ * instructions before its end that no range before it reached get its
+ * line, or none when they lie before its start. */
 static void add_range(range_list *list, uint32_t start, uint64_t end,
-                      int32_t line, int32_t end_line, int32_t col,
-                      int32_t end_col) {
-    upy_line_range *r;
+                      int32_t line) {
     if (end > list->code_len)
         end = list->code_len;
-    if (start >= end || list->table->count == list->capacity)
+    if (start >= end || list->ranges == list->capacity)
         return;
-    r = &list->table->ranges[list->table->count++];
-    r->start = start;
-    r->end = (uint32_t)end;
-    r->line = line;
-    r->end_line = end_line;
-    r->col = col;
-    r->end_col = end_col;
+    list->ranges++;
+    for (; list->next < list->count && list->instrs[list->next].offset < end;
+         list->next++)
+        list->instrs[list->next].line =
+            list->instrs[list->next].offset >= start ? line : -1;
 }
 
 static unpyc_status corrupt(const upy_code *co, size_t pos, unpyc_error *err) {
@@ -69,7 +74,7 @@ typedef struct line_starts {
 
 static void yield_start(line_starts *s, uint32_t addr, int64_t line) {
     if (s->has_pending)
-        add_range(s->list, s->pending_start, addr, s->pending_line, -1, -1, -1);
+        add_range(s->list, s->pending_start, addr, s->pending_line);
     s->has_pending = 1;
     s->pending_start = addr;
     s->pending_line = (int32_t)line;
@@ -103,7 +108,7 @@ static unpyc_status decode_lnotab(const upy_code *co, range_list *list,
         yield_start(&starts, addr, line);
     if (starts.has_pending)
         add_range(list, starts.pending_start, list->code_len,
-                  starts.pending_line, -1, -1, -1);
+                  starts.pending_line);
     return UNPYC_OK;
 }
 
@@ -129,7 +134,7 @@ static unpyc_status decode_310(const upy_code *co, range_list *list,
             range_line = (int32_t)line;
         }
         if (start < list->code_len)
-            add_range(list, (uint32_t)start, end, range_line, -1, -1, -1);
+            add_range(list, (uint32_t)start, end, range_line);
     }
     return UNPYC_OK;
 }
@@ -173,96 +178,80 @@ static unpyc_status decode_locations(const upy_code *co, range_list *list,
         int code = (first >> 3) & 15;
         uint64_t end = addr + 2 * (uint64_t)((first & 7) + 1);
         int64_t end_line = 0, delta = 0;
-        int32_t col = -1, end_col = -1;
-        uint8_t b;
+        uint32_t end_delta, col1, end_col1;
 
         if (!(first & 0x80))
             return corrupt(co, entry, err);
         if (code == LOC_NONE) {
-            add_range(list, (uint32_t)addr, end, -1, -1, -1, -1);
+            add_range(list, (uint32_t)addr, end, -1);
             addr = end;
             continue;
         }
+        /* (The columns are read past: no instruction keeps them.) */
         if (code == LOC_LONG) {
             /* line delta, end-line delta, column + 1, end column + 1 */
-            uint32_t end_delta, col1, end_col1;
             if (read_svarint(&t, &delta) || read_varint(&t, &end_delta) ||
                 read_varint(&t, &col1) || read_varint(&t, &end_col1))
                 return corrupt(co, entry, err);
             line += delta;
             end_line = line + end_delta;
-            col = (int32_t)col1 - 1;
-            end_col = (int32_t)end_col1 - 1;
         } else if (code == LOC_NO_COLUMNS) {
             if (read_svarint(&t, &delta))
                 return corrupt(co, entry, err);
             line += delta;
             end_line = line;
         } else if (code >= LOC_ONE_LINE_FIRST) {
+            /* (column, end column) */
             if (t.len - t.pos < 2)
                 return corrupt(co, entry, err);
             line += code - LOC_ONE_LINE_FIRST;
             end_line = line;
-            col = t.p[t.pos];
-            end_col = t.p[t.pos + 1];
             t.pos += 2;
         } else {
+            /* one byte of the column and the end column */
             if (t.pos >= t.len)
                 return corrupt(co, entry, err);
-            b = t.p[t.pos++];
+            t.pos++;
             end_line = line;
-            col = code * 8 + ((b >> 4) & 7);
-            end_col = col + (b & 15);
         }
         if (line < 0 || line > INT32_MAX || end_line < 0 ||
             end_line > INT32_MAX)
             return corrupt(co, entry, err);
-        add_range(list, (uint32_t)addr, end, (int32_t)line, (int32_t)end_line,
-                  col, end_col);
+        add_range(list, (uint32_t)addr, end, (int32_t)line);
         addr = end;
     }
     return UNPYC_OK;
 }
 
-unpyc_status upy_linetable_decode(upy_version version, const upy_code *co,
-                                  upy_arena *arena, upy_line_table *table,
-                                  unpyc_error *err) {
+/* The instructions no range reached have no line. */
+static void end_ranges(range_list *list) {
+    for (; list->next < list->count; list->next++)
+        list->instrs[list->next].line = -1;
+}
+
+unpyc_status upy_linetable_lines(upy_version version, const upy_code *co,
+                                 upy_instr *instrs, uint32_t count,
+                                 unpyc_error *err) {
     range_list list;
     size_t table_len = co->linetable ? co->linetable->u.bytes.len : 0;
+    unpyc_status st = UNPYC_OK;
 
-    table->count = 0;
-    list.table = table;
+    list.instrs = instrs;
+    list.count = count;
+    list.next = 0;
+    list.ranges = 0;
     list.code_len = (uint32_t)co->code->u.bytes.len;
     /* Every format yields at most one range per table byte, plus the final
      * range of an lnotab. */
     list.capacity = (uint32_t)(table_len + 2 < list.code_len / 2 + 2
                                    ? table_len + 2
                                    : list.code_len / 2 + 2);
-    /* (add_range writes each range it counts.) */
-    table->ranges = upy_arena_array_uncleared(arena, list.capacity,
-                                              sizeof(upy_line_range));
-    if (!table->ranges)
-        return upy_fail(err,
-                        arena->over_limit ? UNPYC_E_TOO_LARGE : UNPYC_E_NOMEM,
-                        -1, "no memory for the line table");
-    if (!co->linetable)
-        return UNPYC_OK;
-    if (version.minor <= 9)
-        return decode_lnotab(co, &list, err);
-    if (version.minor == 10)
-        return decode_310(co, &list, err);
-    return decode_locations(co, &list, err);
-}
-
-int32_t upy_linetable_line_at(const upy_line_table *table, uint32_t offset,
-                              uint32_t *cursor) {
-    uint32_t k = *cursor;
-    /* The first range with end > offset: ranges come in the order of the
-     * code, so their ends only grow. */
-    while (k < table->count && table->ranges[k].end <= offset)
-        k++;
-    *cursor = k;
-    if (k < table->count && table->ranges[k].start <= offset)
-        return table->ranges[k].line;
-    return -1;
+    if (co->linetable && version.minor <= 9)
+        st = decode_lnotab(co, &list, err);
+    else if (co->linetable && version.minor == 10)
+        st = decode_310(co, &list, err);
+    else if (co->linetable)
+        st = decode_locations(co, &list, err);
+    end_ranges(&list);
+    return st;
 }

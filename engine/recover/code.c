@@ -652,6 +652,17 @@ static int index_names(rec *r) {
         if (in->op != N_LOAD_CONST && !is_local_use(in))
             upy_name_set_add(&r->used_names, name);
     }
+    n = (uint32_t)upy_seq_len(r->code->names);
+    r->name_used = upy_arena_array(r->scratch, n + 1, 1);
+    if (!r->name_used)
+        return rec_oom(r);
+    r->used_names_end = 0;
+    for (i = 0; i < n; i++) {
+        r->name_used[i] = (uint8_t)upy_name_set_has(&r->used_names,
+                                                    str_at(r->code->names, i));
+        if (r->name_used[i])
+            r->used_names_end = i + 1;
+    }
     return SUCCESS;
 }
 
@@ -937,20 +948,6 @@ static int in_names(const upy_object *names, const char *name) {
     return 0;
 }
 
-/* Whether an instruction other than a constant's load names `name`: a
- * variable, attribute, import... */
-static int uses_name(const rec *r, const char *name) {
-    return upy_name_set_has(&r->used_names, name);
-}
-
-/* Where the names no instruction uses at the end of co_names start. */
-static uint32_t trailing_names(const rec *r) {
-    uint32_t from = (uint32_t)upy_seq_len(r->code->names);
-    while (from > 0 && !uses_name(r, str_at(r->code->names, from - 1)))
-        from--;
-    return from;
-}
-
 /* Whether loading `name` bare numbers it in co_names: it must load a
  * global (a local would not be numbered; a module's are the variables of
  * comprehensions 3.12+ inline in it, a load of that name outside them the
@@ -966,10 +963,10 @@ static int global_name(const rec *r, const char *name) {
  * co_names before some used one, used by no instruction, and not placed
  * already. */
 static int push_dead_names(rec *r, const uint8_t *placed, upy_ptr_vec *names) {
-    uint32_t k, from = trailing_names(r);
+    uint32_t k, from = r->used_names_end;
     for (k = 0; k < from; k++) {
         const char *name = str_at(r->code->names, k);
-        if (!placed[k] && !uses_name(r, name) && global_name(r, name) &&
+        if (!placed[k] && !r->name_used[k] && global_name(r, name) &&
             push_name(r, names, name))
             return ERROR;
     }
@@ -1128,7 +1125,7 @@ static int after_leaving(const upy_stmt_list *list, uint32_t at) {
 static int place_dead_run(rec *r, upy_stmt_list *body, const uint32_t *first,
                           uint32_t from, uint32_t to, const upy_object *test,
                           uint32_t after, int used) {
-    uint32_t n = trailing_names(r), lo, hi, at, start, k;
+    uint32_t n = r->used_names_end, lo, hi, at, start, k;
     upy_stmt_list *list;
     upy_ptr_vec names = {0};
     upy_stmt *s;
@@ -1163,12 +1160,12 @@ static int place_early_names(rec *r, upy_stmt_list *body, const uint32_t *first,
                              const upy_object *test, uint32_t after) {
     /* first_after: the earliest first use of the entries after k (kept as
      * k goes down, not a scan of them per entry: co_names of thousands). */
-    uint32_t n = trailing_names(r), k = n, first_after = UINT32_MAX;
+    uint32_t n = r->used_names_end, k = n, first_after = UINT32_MAX;
     while (k-- > 0) {
         int late = first_after < first[k];
         if (first[k] < first_after)
             first_after = first[k];
-        if (!uses_name(r, str_at(r->code->names, k)))
+        if (!r->name_used[k])
             continue;
         if (late &&
             place_dead_run(r, body, first, k, k + 1, test, after, 1) < 0)
@@ -1184,19 +1181,19 @@ static int place_early_names(rec *r, upy_stmt_list *body, const uint32_t *first,
  * whether entry k went. */
 static int place_dead_names(rec *r, upy_stmt_list *body, uint8_t *placed) {
     uint32_t *first = rec_first_name_uses(r), *consts = rec_first_const_loads(r);
-    uint32_t to = trailing_names(r), from, after, k;
+    uint32_t to = r->used_names_end, from, after, k;
     const upy_object *test;
     if (!first || !consts)
         return ERROR;
     test = middle_test(r, consts, &after);
     while (test && to > 0) {
         int went;
-        if (uses_name(r, str_at(r->code->names, to - 1))) {
+        if (r->name_used[to - 1]) {
             to--;
             continue;
         }
         from = to;
-        while (from > 0 && !uses_name(r, str_at(r->code->names, from - 1)))
+        while (from > 0 && !r->name_used[from - 1])
             from--;
         went = place_dead_run(r, body, first, from, to, test, after, 0);
         if (went < 0)
@@ -1245,7 +1242,7 @@ static int dead_code_span(const rec *r, const upy_stmt_list *body,
                           uint32_t lead, int table, uint32_t first,
                           uint32_t *lo, uint32_t *hi) {
     const upy_object *t = table ? r->code->names : r->code->varnames;
-    uint32_t n = table ? trailing_names(r) : (uint32_t)upy_seq_len(t), i, e,
+    uint32_t n = table ? r->used_names_end : (uint32_t)upy_seq_len(t), i, e,
              *at = upy_arena_array(r->arena, n + 1, sizeof(uint32_t));
     int32_t dmin = -1, dmax = -1;
     if (!at)
@@ -1258,8 +1255,7 @@ static int dead_code_span(const rec *r, const upy_stmt_list *body,
             at[k] = stmt_of(body, lead, i);
     }
     for (e = first; e < n; e++)
-        if (table ? !uses_name(r, str_at(t, e))
-                  : !names_local(r, str_at(t, e))) {
+        if (table ? !r->name_used[e] : !names_local(r, str_at(t, e))) {
             dmin = dmin < 0 ? (int32_t)e : dmin;
             dmax = (int32_t)e;
         }
@@ -1409,7 +1405,7 @@ static int add_dead_names(rec *r, upy_stmt_list *body) {
     upy_ptr_vec loads = {0}, dead = {0}, out = {0};
     upy_stmt *s;
     upy_stmt_list *into;
-    uint32_t n = (uint32_t)upy_seq_len(co->names), from = trailing_names(r), k;
+    uint32_t n = (uint32_t)upy_seq_len(co->names), from = r->used_names_end, k;
     if (from == n)
         return SUCCESS;
     for (k = from; k < n; k++) {
@@ -1662,9 +1658,12 @@ static int enclosing_function_binds(const rec *r, const char *name) {
             return 1;
         /* (Not the variable of a comprehension 3.12+ inline there, which
          * the code nested in it does not see: three stores of it each.) */
+        if (!in_names(p->code->varnames, name))
+            continue;
+        /* (Counted only for a name the function has among its locals: a
+         * walk of its code per global load of the nested code.) */
         u = count_fast_uses(p, name);
-        if (in_names(p->code->varnames, name) &&
-            (!u.saves || u.binds > 3 * u.saves))
+        if (!u.saves || u.binds > 3 * u.saves)
             return 1;
     }
     return 0;

@@ -381,6 +381,12 @@ typedef struct rec {
      * constant's), so that asking after each entry of a name table costs
      * a look-up, not a scan of the code. */
     upy_name_set variable_names, used_names;
+    /* code.c: for each entry of co_names, whether used_names holds it, and
+     * where the entries none uses at its end start: the dead-code passes
+     * ask both of co_names again and again (four walks from its end per
+     * code object), found once. */
+    uint8_t *name_used;
+    uint32_t used_names_end;
     /* code.c: co_names (0) and co_consts (1) by address, each object with
      * its first index (rec_entry_index). */
     upy_index_map entries[2];
