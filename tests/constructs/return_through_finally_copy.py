@@ -189,3 +189,19 @@ def try_finally_with_try_ending_function(work, log):
             log("post")
         except Exception:
             log("post failed")
+
+
+def if_return_then_return_with_finally(self, sel, timeout):
+    """gunicorn gthread.TConn.wait_for_data.  3.10 reads the last return
+    as the try's else part (`else: return False`), which runs the same;
+    3.8-3.10 marked it before (3.8 / 3.9 equivalent now)."""
+    try:
+        events = sel.select(timeout=timeout)
+        if events:
+            self.data_ready = True
+            return True
+        return False
+    except (OSError, ValueError):
+        return False
+    finally:
+        sel.close()
