@@ -5769,11 +5769,15 @@ static int32_t split_copy_start(const rec *r, int32_t b) {
 
 /* Whether a test of the code before block p, under the handler of block
  * p - 1, jumps past block b: the copies [p, b] and the return ending b
- * are a branch of that code, not its way on. */
+ * are a branch of that code, not its way on.  (A test of the copy itself,
+ * skipped, is none: a finally body `if c: try: ...` splits its copy on
+ * the normal way out, and 3.12+ copy the implicit `return None` into
+ * both branches; read as the body's, it printed `return` ending the try
+ * body, tempfile _TemporaryFileCloser.cleanup.) */
 static int branch_skips(const rec *r, int32_t p, int32_t b) {
     int32_t q, h = p > 0 ? blk(r, p - 1)->handler : UPY_NO_BLOCK;
     for (q = p - 1; q >= 0 && blk(r, q)->handler == h; q--)
-        if (blk(r, q)->jump > b &&
+        if (blk(r, q)->jump > b && !r->skip[blk(r, q)->end - 1] &&
             ins(r, blk(r, q)->end - 1)->op == N_POP_JUMP_IF)
             return 1;
     return 0;
