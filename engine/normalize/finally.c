@@ -278,6 +278,8 @@ static void add_way_out(const fin *f, build *b, const body *s, uint32_t i) {
         add_copy(f, b, s,
                  (int32_t)i + 1 + (s->kind == K_LEAVING && !s->keeps[i]), 1,
                  s->kind == K_LEAVING && s->keeps[i]);
+        if (b->n > base)
+            b->out[base].lead_line = in->lead_line;
     } else if (s->kind == K_WITH) {
         add_exit_call(f, b, in, exit_await(f, (uint32_t)s->h));
         add_jump_to(f, b, in, after);

@@ -660,26 +660,40 @@ static int starts_with_exit(const norm *nm, uint32_t i) {
             op_is(nm, i + 1, UPY_OP_WITH_CLEANUP_START));
 }
 
-/* The line of the POP_BLOCKs right before decoded instruction i, the
- * start of a with's __exit__ call, where the first of them starts a line
- * of its own, -1 otherwise.  A `return` in a
- * try body unwinds the try's block first (compile.c
- * compiler_unwind_fblock), the POP_BLOCK on the return's line; 3.11 makes
- * it a NOP it keeps for the line (remove_redundant_nops), the lead_line
- * of what follows.  Example (3.10): `with c:` / `try:` / `if a or b:` /
- * `return 1`: POP_BLOCK (the return's line); POP_BLOCK; the __exit__ call
- * (the with's line); LOAD_CONST 1; RETURN_VALUE.  Without it the return
- * read as code after the try: `if a or b: pass` + `else: return 1`.
- * 3.8 / 3.9 give the __exit__ call the return's line too (3.8 spells it
- * BEGIN_FINALLY; WITH_CLEANUP_START, which finally.c turns into 3.9's
- * call, keeping the lead line); a with's body that ends in a statement
- * puts its POP_BLOCK on that statement's line, which starts none. */
+/* The line of the POP_BLOCKs right before decoded instruction i (and the
+ * SETUP_FINALLY of a try that starts there), where the first of them
+ * starts a line of its own and i starts a with's __exit__ call, the copy
+ * of a finally body (3.8: the CALL_FINALLY that finally.c turns into one)
+ * or code on a later line; -1 otherwise.  A `return` in a try body unwinds
+ * the try's block first (compile.c compiler_unwind_fblock), the POP_BLOCK
+ * on the return's line; 3.11 makes it a NOP it keeps for the line
+ * (remove_redundant_nops), the lead_line of what follows.  Example
+ * (3.10): `with c:` / `try:` / `if a or b:` / `return 1`: POP_BLOCK (the
+ * return's line); POP_BLOCK; the __exit__ call (the with's line);
+ * LOAD_CONST 1; RETURN_VALUE.  Without it the return read as code after
+ * the try: `if a or b: pass` + `else: return 1`.  The same through a
+ * finally body, copied on its own lines: `try:` / `if c: f()` / `return
+ * False` / `except E: pass` / `finally: g()` came out as `if c: f()` and
+ * `else: return False` on the try (3.8-3.10, gunicorn
+ * ThreadWorker.handle_request).  (A POP_BLOCK that a jump of its own line
+ * goes to is the join of the try's ways out, which 3.10 puts on the line
+ * of that jump: `except E: pass` / `finally: ...`.)  3.8 / 3.9 give the
+ * __exit__ call the return's line too (3.8 spells it BEGIN_FINALLY;
+ * WITH_CLEANUP_START, which finally.c turns into 3.9's call, keeping the lead
+ * line); a with's body that ends in a statement puts its POP_BLOCK on that
+ * statement's line, which starts none. */
 static int32_t popped_block_line(const norm *nm, uint32_t i) {
-    uint32_t k = i;
+    uint32_t j = i, k;
+    if (j > 1 && op_is(nm, j - 1, UPY_OP_SETUP_FINALLY) &&
+        !nm->is_target[j - 1])
+        j--;
+    k = j;
     while (k > 0 && op_is(nm, k - 1, UPY_OP_POP_BLOCK) && !nm->is_target[--k])
         ;
-    if (k == i || k == 0 || at(nm, k - 1)->line >= at(nm, k)->line ||
-        !starts_with_exit(nm, i))
+    if (k == j || k == 0 || at(nm, k - 1)->line >= at(nm, k)->line ||
+        nm->jumped_on_line[k] ||
+        !(starts_with_exit(nm, i) || op_is(nm, i, UPY_OP_CALL_FINALLY) ||
+          at(nm, i)->line > at(nm, k)->line))
         return -1;
     return at(nm, k)->line;
 }
@@ -705,8 +719,7 @@ upy_nin *norm_emit(norm *nm, upy_nop op, int32_t arg, const upy_object *obj,
     if (nm->first_of[i] == UNSET && i > 0 && op_is(nm, i - 1, UPY_OP_NOP) &&
         (i < 2 || at(nm, i - 2)->line < at(nm, i - 1)->line))
         in->lead_line = at(nm, i - 1)->line;
-    else if (nm->first_of[i] == UNSET && i > 0 &&
-             op_is(nm, i - 1, UPY_OP_POP_BLOCK))
+    else if (nm->first_of[i] == UNSET && i > 0)
         in->lead_line = popped_block_line(nm, i);
     if (nm->first_of[i] == UNSET)
         in->lead_nops = lead_nops(nm, i, &in->lead_nops_joined);

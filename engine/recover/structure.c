@@ -5870,31 +5870,67 @@ int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
            bb->jump <= b;
 }
 
-int rec_is_copied_return(const rec *r, int32_t b) {
+/* The first block of the copies before the constant's load ending block
+ * b, when they all came (skipped) from blocks falling into b, the first of
+ * them after the NOP of the return's line: a copy with a branch of its
+ * own (a finally body that ends early in an if) is split into blocks.  So
+ * are the copies of the exits of a with in the try body before the
+ * finally body's, under the try's handler (not skipped yet: the with is
+ * structured after the try): `try:` / `with a:` / `return 1` / `finally:
+ * g()`.  b when there is none. */
+static int32_t split_copy_start(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
     uint32_t i;
     int32_t p = b;
-    if (bb->end - bb->start < 3 || ins(r, bb->end - 1)->op != N_RETURN ||
-        ins(r, bb->end - 2)->op != N_LOAD_CONST)
-        return 0;
-    if (ins(r, bb->start)->lead_line >= 0)
-        return 1;
-    /* Else the copies before the constant's load all came (skipped) from
-     * blocks falling into b, the first of them after the NOP of the
-     * return's line: a copy with a branch of its own (a finally body that
-     * ends early in an if) is split into blocks.  So are the copies of the
-     * exits of a with in the try body before the finally body's, under the
-     * try's handler (not skipped yet: the with is structured after the
-     * try): `try:` / `with a:` / `return 1` / `finally: g()`. */
     for (i = bb->start; i + 2 < bb->end; i++)
         if (!r->skip[i])
-            return 0;
+            return b;
     while (p > 0 && blk(r, p - 1)->next == p &&
            (rec_is_unwinding(r, p - 1) ||
             (is_exit_copy(r, p - 1) & EXIT_LEAVES)) &&
            ins(r, blk(r, p)->start)->lead_line < 0)
         p--;
-    return p < b && ins(r, blk(r, p)->start)->lead_line >= 0;
+    return p < b && ins(r, blk(r, p)->start)->lead_line >= 0 ? p : b;
+}
+
+/* Whether a test of the code before block p, under the handler of block
+ * p - 1, jumps past block b: the copies [p, b] and the return ending b
+ * are a branch of that code, not its way on.  (A test of the copy itself,
+ * skipped, is none: a finally body `if c: try: ...` splits its copy on
+ * the normal way out, and 3.12+ copy the implicit `return None` into
+ * both branches; read as the body's, it printed `return` ending the try
+ * body, tempfile _TemporaryFileCloser.cleanup.) */
+static int branch_skips(const rec *r, int32_t p, int32_t b) {
+    int32_t q, h = p > 0 ? blk(r, p - 1)->handler : UPY_NO_BLOCK;
+    for (q = p - 1; q >= 0 && blk(r, q)->handler == h; q--)
+        if (blk(r, q)->jump > b && !r->skip[blk(r, q)->end - 1] &&
+            ins(r, blk(r, q)->end - 1)->op == N_POP_JUMP_IF)
+            return 1;
+    return 0;
+}
+
+/* (A block of the load and the return alone follows a copy that runs
+ * under handlers of its own, a try in the finally body (3.10+), whose mark
+ * is the NOP of that try's line (3.11+ keep the return's NOP before it, the
+ * copy takes the last): the copy on the try body's normal way out has it
+ * too, and with the implicit `return None` after it, read as the body's,
+ * it printed `return` at the end of the try body (3.12 / 3.13,
+ * finally_split_copy.py finally_try_except).  Only a branch of the body
+ * leaves through such a block: `try:` / `if c: f()` / `return False` /
+ * `except E: g()` / `finally: try: h()` / `except F: pass` read the return
+ * as code after the body, and printed `if c: f()` and `else: return False`
+ * on the try (gunicorn ThreadWorker.handle_request).) */
+int rec_is_copied_return(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t n = bb->end - bb->start;
+    int32_t p;
+    if (n < 2 || ins(r, bb->end - 1)->op != N_RETURN ||
+        ins(r, bb->end - 2)->op != N_LOAD_CONST)
+        return 0;
+    if (n >= 3 && ins(r, bb->start)->lead_line >= 0)
+        return 1;
+    p = split_copy_start(r, b);
+    return p < b && (n >= 3 || branch_skips(r, p, b));
 }
 
 /* Whether block b starts the way out of a `return` in nested withs or

@@ -29,7 +29,9 @@ def while_true_break_after_continue_branch(toks):
 # handlers and a finally whose body is itself a try prints as `if c: f()`
 # and `else: return False` on the try: False also when c is false, where
 # the source goes on to `return True` (3.8 / 3.9 mark blocks they could not
-# place).
+# place).  Fixed on 3.10-3.13 by lie37b (structure.c rec_is_copied_return:
+# the return block split from the copy, branch_skips; normalize.c
+# popped_block_line past the copy's SETUP_FINALLY; return_through_finally_copy.py).
 def if_return_ending_try_body_with_try_in_finally(work, done, log):
     try:
         work()
@@ -49,7 +51,9 @@ def if_return_ending_try_body_with_try_in_finally(work, done, log):
 # gunicorn workers/gthread.ThreadWorker.handle_request, the same shape with
 # a plain finally (3.8-3.10; equivalent on 3.11-3.13): `if c: f(); return
 # False` ending the try body prints as `else: return False` on the try, so
-# False also when c is false.
+# False also when c is false.  Fixed by lie37b (normalize.c
+# popped_block_line: the POP_BLOCKs on the return's line mark the copy of
+# the finally body, as 3.11's NOP does; return_through_finally_copy.py).
 def if_return_ending_try_body_with_finally(work, done, log):
     try:
         work()
