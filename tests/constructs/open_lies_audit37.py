@@ -117,6 +117,41 @@ def try_continue_then_code_and_break(queue, log):
     return log
 
 
+def try_continue_then_if_and_break_in_for(rows, log):
+    """try_continue_then_code_and_break inside a for loop (lie37d, stop
+    37): the `break` after the try goes to the for loop's header, not past
+    a `while True:`; 3.8 / 3.9 print a loop that never ends (the source
+    logs each row's items, then "empty", per row)."""
+    for row in rows:
+        while True:
+            try:
+                log.append(row.pop())
+                continue
+            except IndexError:
+                pass
+            if log:
+                log.append("empty")
+            break
+    return log
+
+
+def try_continue_then_code_and_break_while_test(queue, log):
+    """try_continue_then_code_and_break with a test on the while loop
+    (lie37d, stop 37): read right on 3.8 / 3.9 / 3.10 / 3.12 / 3.13,
+    marked on 3.11."""
+    n = 0
+    while n < 10:
+        n += 1
+        try:
+            log.append(queue.pop())
+            continue
+        except IndexError:
+            log.append("none")
+        log.append(n)
+        break
+    return log
+
+
 def continue_ending_if_branch_of_while(v):
     """toml decoder._unescape (3.8 / 3.9; right on 3.10-3.13): a `continue`
     ending the first branch of an if / elif chain, in a `while` loop whose
