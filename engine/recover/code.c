@@ -1656,12 +1656,12 @@ static int enclosing_function_binds(const rec *r, const char *name) {
             continue;
         if (in_names(p->code->cellvars, name))
             return 1;
-        /* (Not the variable of a comprehension 3.12+ inline there, which
-         * the code nested in it does not see: three stores of it each.) */
-        if (!in_names(p->code->varnames, name))
-            continue;
         /* (Counted only for a name the function has among its locals: a
          * walk of its code per global load of the nested code.) */
+        if (!in_names(p->code->varnames, name))
+            continue;
+        /* (Not the variable of a comprehension 3.12+ inline there, which
+         * the code nested in it does not see: three stores of it each.) */
         u = count_fast_uses(p, name);
         if (!u.saves || u.binds > 3 * u.saves)
             return 1;
