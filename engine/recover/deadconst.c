@@ -157,6 +157,14 @@ static uint8_t *folded_items(rec *r) {
     const_table t;
     uint32_t n = (uint32_t)upy_seq_len(r->code->consts), size = 2, k;
     uint8_t *folded = upy_arena_array(r->scratch, n + 1, 1);
+    int has_items = 0;
+    /* Only a tuple or frozenset has items: without one (most functions)
+     * no slot is folded, and the table is not built. */
+    for (k = 0; k < n && !has_items; k++)
+        has_items = upy_seq_item(r->code->consts, k)->kind == UPY_TUPLE ||
+                    upy_seq_item(r->code->consts, k)->kind == UPY_FROZENSET;
+    if (!has_items)
+        return folded;
     while (size < 2 * n)
         size *= 2;
     t.consts = r->code->consts;
