@@ -154,14 +154,21 @@ static upy_object *new_object(reader *r, upy_kind kind) {
     return o;
 }
 
-/* Copies n bytes of the input into a NUL-terminated arena buffer. */
-static const uint8_t *copy_bytes(reader *r, size_t n) {
-    uint8_t *p = upy_arena_alloc(r->arena, n + 1);
-    if (p) {
-        memcpy(p, r->data + r->pos, n);
-        p[n] = 0;
-    }
-    return p;
+/* A str object holding a NUL-terminated copy of the next n bytes of the
+ * input, the text right after the object in one allocation (a str and
+ * its text took two: names are most of a code object's objects). */
+static upy_object *new_str(reader *r, size_t n) {
+    /* (n is at most the input's length, under 4 GiB: no overflow.) */
+    upy_object *o = upy_arena_alloc(r->arena, sizeof *o + n + 1);
+    uint8_t *text;
+    if (!o)
+        return NULL;
+    text = (uint8_t *)(o + 1);
+    memcpy(text, r->data + r->pos, n);
+    text[n] = 0;
+    o->kind = UPY_STR;
+    o->u.bytes.data = text;
+    return o;
 }
 
 /* The index of the first byte of s[0, n) at or over 0x80, or n: eight
@@ -263,11 +270,11 @@ static unpyc_status read_text(reader *r, uint8_t type, upy_object **result) {
      * strings; bytes (co_code, the line and exception tables: a third of
      * a .pyc) stay where they are in the input, which the entry points'
      * callers hold for the whole call. */
-    o = new_object(r, kind);
-    if (o)
-        o->u.bytes.data = kind == UPY_STR ? copy_bytes(r, n) : r->data + r->pos;
-    if (!o || !o->u.bytes.data)
+    o = kind == UPY_STR ? new_str(r, n) : new_object(r, kind);
+    if (!o)
         return fail_alloc(r);
+    if (kind == UPY_BYTES)
+        o->u.bytes.data = r->data + r->pos;
     o->u.bytes.len = n;
     o->offset = r->base + r->pos;
     r->pos += n;
