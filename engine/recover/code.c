@@ -1622,6 +1622,10 @@ static int add_unbound_cells(rec *r, upy_stmt_list *body) {
             continue;
         RETURN_IF_ERROR(insert_bare_annotation(r, body, at++, name));
     }
+    /* (A code object whose locals are all parameters has none to ask
+     * about: the uses are not counted.) */
+    if (upy_seq_len(co->varnames) <= nparams)
+        return SUCCESS;
     fast_uses *uses = count_local_uses(r);
     if (!uses)
         return rec_oom(r);
