@@ -154,6 +154,24 @@ static upy_object *new_object(reader *r, upy_kind kind) {
     return o;
 }
 
+/* A sequence object of kind with room for n items, the array right after
+ * the object in one allocation (a tuple and its items took two; a code
+ * object has five tuples or more, three of them names_of_kind's);
+ * u.seq.len is left 0.  (n is at most the input's length, under 4 GiB.) */
+static upy_object *new_seq(reader *r, upy_kind kind, size_t n) {
+    upy_object *o;
+    _Static_assert(sizeof(upy_object) % _Alignof(upy_object *) == 0,
+                   "the items that follow an object are aligned");
+    if (n > (SIZE_MAX - sizeof *o) / sizeof(upy_object *))
+        return NULL;
+    o = upy_arena_alloc(r->arena, sizeof *o + n * sizeof(upy_object *));
+    if (o) {
+        o->kind = kind;
+        o->u.seq.items = (upy_object **)(o + 1);
+    }
+    return o;
+}
+
 /* A str object holding a NUL-terminated copy of the next n bytes of the
  * input, the text right after the object in one allocation (a str and
  * its text took two: names are most of a code object's objects). */
@@ -360,9 +378,6 @@ static unpyc_status read_items(reader *r, upy_object *o, size_t n) {
     size_t i;
     unpyc_status st;
     o->u.seq.len = n;
-    o->u.seq.items = upy_arena_array(r->arena, n ? n : 1, sizeof(upy_object *));
-    if (!o->u.seq.items)
-        return fail_alloc(r);
     for (i = 0; i < n; i++) {
         st = read_object(r, &o->u.seq.items[i], 0);
         if (st != UNPYC_OK)
@@ -471,10 +486,13 @@ static unpyc_status read_code_int(reader *r, int *value, const char *name) {
 static upy_object *names_of_kind(reader *r, const upy_code *co, uint8_t bit,
                                  int *count) {
     size_t n = co->localsplusnames->u.seq.len, i, k = 0;
-    upy_object *o = new_object(r, UPY_TUPLE);
-    if (!o || !(o->u.seq.items =
-                    upy_arena_array(r->arena, n ? n : 1, sizeof(upy_object *))))
+    upy_object *o;
+    for (i = 0; i < n; i++)
+        k += (co->localspluskinds->u.bytes.data[i] & bit) != 0;
+    o = new_seq(r, UPY_TUPLE, k);
+    if (!o)
         return NULL;
+    k = 0;
     for (i = 0; i < n; i++)
         if (co->localspluskinds->u.bytes.data[i] & bit)
             o->u.seq.items[k++] = co->localsplusnames->u.seq.items[i];
@@ -648,10 +666,12 @@ static unpyc_status read_value(reader *r, uint8_t type, upy_object **result,
         }
         if (st != UNPYC_OK)
             return st;
-        o = new_object(r, type == TYPE_LIST        ? UPY_LIST
-                          : type == TYPE_SET       ? UPY_SET
-                          : type == TYPE_FROZENSET ? UPY_FROZENSET
-                                                   : UPY_TUPLE);
+        o = new_seq(r,
+                    type == TYPE_LIST        ? UPY_LIST
+                    : type == TYPE_SET       ? UPY_SET
+                    : type == TYPE_FROZENSET ? UPY_FROZENSET
+                                             : UPY_TUPLE,
+                    n);
         if (o)
             st = read_items(r, o, n);
         break;
