@@ -4,6 +4,7 @@ someone has to read."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -74,3 +75,15 @@ def test_inline_code_is_judged_by_its_def() -> None:
     assert unmarked_diffs._scope_name("f.<locals>.<listcomp>[2]") == ("f", 0)
     assert unmarked_diffs._scope_name("C.m[3]") == ("C.m", 2)
     assert unmarked_diffs._scope_name("<lambda>") == ("", 0)
+
+
+def test_a_mark_in_the_nested_def_the_difference_names_counts() -> None:
+    # The standalone output of an outer function: the difference the round
+    # trip found is in the nested C._move, whose text is marked.
+    out = ("def play(self):\n    class C:\n        def _move(self):\n            return\n"
+           "            # unpyc: could not recover this block (offsets 4-8):\n    return C\n")
+    scopes, lines = unmarked_diffs._scopes(ast.parse(out)), out.splitlines()
+    nested = {"qualname": "P.play", "detail": "P.play.<locals>.C._move: instruction 4: x"}
+    assert unmarked_diffs._nested_marked(nested, "play", scopes, lines)
+    outer = {"qualname": "P.play", "detail": "P.play: instruction 4: x"}
+    assert not unmarked_diffs._nested_marked(outer, "play", scopes, lines)
