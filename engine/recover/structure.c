@@ -2610,18 +2610,60 @@ static upy_stmt_list loop_body(const rec *r, upy_ptr_vec *body) {
     return list;
 }
 
+/* Whether block b, a lone jump back to header that nothing reaches, is
+ * the jump 3.8 / 3.9 compile.c compiler_while emits after the body of a
+ * `while True:` (no test at the header) whose body ends in a break: the
+ * block before it, in the loop, ends in a jump (that break) to the block
+ * right after b, or to where that block jumps (peephole.c threads the
+ * break of a `while True:` that ends a for body to the for loop's header).
+ * peephole.c keeps the unreached jump; 3.10's remove_unreachable drops it.
+ * Without it the loop would end at its last `continue`, and the break
+ * would read as a jump to the code after the loop: the loop never ends. */
+static int dead_end_of_body(const rec *r, int32_t header, int32_t b) {
+    const upy_block *bb = blk(r, b), *prev, *hb = blk(r, header);
+    if (bb->npreds || b <= header + 1 || !rec_is_lone(r, bb, N_JUMP) ||
+        (ins(r, hb->end - 1)->op == N_POP_JUMP_IF && hb->jump >= b))
+        return 0;
+    prev = blk(r, b - 1);
+    return prev->npreds && ins(r, prev->end - 1)->op == N_JUMP &&
+           b + 1 < (int32_t)r->cfg.count &&
+           rec_jumped_to(r, ins(r, prev->end - 1)->target) ==
+               rec_jumped_to(r, blk(r, b + 1)->start) &&
+           upy_cfg_dominates(&r->cfg, header, b - 1);
+}
+
+/* Whether an exception handler that starts in the blocks (from, to) is on
+ * every way to block to - 1: the code there runs only after an exception
+ * (not a try's else part, which the body reaches). */
+static int after_handler_only(const rec *r, int32_t from, int32_t to) {
+    int32_t k;
+    for (k = from + 1; k < to - 1; k++)
+        if (blk(r, k)->is_handler && upy_cfg_dominates(&r->cfg, k, to - 1))
+            return 1;
+    return 0;
+}
+
 /* The last block of the loop at `header`: the furthest block in code
- * order with a back edge to it. */
+ * order with a back edge to it; or the unreached jump that ends a body
+ * whose break follows a try (dead_end_of_body), when only the handlers of
+ * that try, past the last back edge, lead to the break: the code they go
+ * on to, up to the break, is the loop's (`while True:` / `try: ...;
+ * continue` / `except E: pass` / `code` / `break`: the `continue` is the
+ * last back edge).  (A try's `else: break`, which the body leads to, is
+ * read as such without it.) */
 static int32_t loop_last(const rec *r, int32_t header) {
     uint32_t i;
-    int32_t last = header;
+    int32_t last = header, dead = UPY_NO_BLOCK;
     for (i = (uint32_t)header; i < r->cfg.count; i++) {
         const upy_block *b = blk(r, (int32_t)i);
-        if ((b->jump == header || b->next == header) &&
-            upy_cfg_dominates(&r->cfg, header, (int32_t)i))
+        if (b->jump != header && b->next != header)
+            continue;
+        if (upy_cfg_dominates(&r->cfg, header, (int32_t)i))
             last = (int32_t)i;
+        else if (dead_end_of_body(r, header, (int32_t)i))
+            dead = (int32_t)i;
     }
-    return last;
+    return dead > last && after_handler_only(r, last, dead) ? dead : last;
 }
 
 static int is_exit_copy(const rec *r, int32_t b);
