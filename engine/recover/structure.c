@@ -4888,6 +4888,29 @@ static int ends_in_else_exit(const upy_ptr_vec *body) {
     return k == UPY_S_BREAK || k == UPY_S_CONTINUE || k == UPY_S_RETURN;
 }
 
+/* Whether the way out at block end, entered from a try body in the with
+ * body [start, end), is the else part of a try nested in a try that ends
+ * the body: 3.8-3.10 lay each try's else part after its own handlers
+ * (compile.c compiler_try_except), so the inner try's else part (the
+ * break, continue or return through the with) comes before the outer
+ * try's handlers, and the inner try's end, under the with's handler
+ * again past end, jumps to the normal exit.  The outer try's range is
+ * then split by that way out, which is not read yet: the with is marked
+ * (`with a:` / `try:` / `try: f()` / `except E: pass` / `else: break` /
+ * `except F: pass` dropped the break).  3.12+ lays handlers cold, past
+ * end, where cold_else_exit reads them. */
+static int nested_else_exit(const rec *r, int32_t start, int32_t end,
+                            int is_async) {
+    int32_t b;
+    if (r->ncode.layout->cold_handlers)
+        return 0;
+    for (b = end + 1; b < (int32_t)r->cfg.count; b++)
+        if (blk(r, b)->handler == blk(r, start)->handler &&
+            other_exit_copy(r, blk(r, b)->jump, end, is_async))
+            return 1;
+    return 0;
+}
+
 /* Where the normal exit of a with, the __exit__(None, None, None) call,
  * starts when the copy of it at block end, where the with's protected
  * range ends, is the way out of a `break`, `continue` or `return` that
@@ -4908,7 +4931,8 @@ static int ends_in_else_exit(const upy_ptr_vec *body) {
  * took for its exit is not read yet (`while True:` / `with a:` / `try:`
  * ... `else: continue` + `break`: the loop's end, which the last jump
  * back guessed, is the with's normal exit, and the clause read as a
- * break). */
+ * break), or where the normal exit is only reached from past end
+ * (nested_else_exit). */
 static int32_t normal_exit_past_else(const rec *r, int32_t start, int32_t end,
                                      const region *rg, int is_async) {
     int32_t b, normal = UPY_NO_BLOCK;
@@ -4929,8 +4953,10 @@ static int32_t normal_exit_past_else(const rec *r, int32_t start, int32_t end,
             other_exit_copy(r, blk(r, b)->jump, end, is_async))
             normal = blk(r, b)->jump;
     }
-    if (!from_try || normal == UPY_NO_BLOCK)
+    if (!from_try)
         return end;
+    if (normal == UPY_NO_BLOCK)
+        return nested_else_exit(r, start, end, is_async) ? -1 : end;
     return is_break(rg, normal) ? -1 : normal;
 }
 
