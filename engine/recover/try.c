@@ -3679,9 +3679,22 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             region erg = *rg;
             erg.start = exit;
             erg.end = follow <= rg->end || star ? follow : h;
+            int32_t else_left = UPY_NO_BLOCK;
             erg.follow = follow;
             r->sp = depth_after;
-            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse, NULL));
+            RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse, &else_left));
+            /* (An else part that jumps past where the handlers go on, to
+             * code of the region -- or past the region, when the else part
+             * itself runs past it up to the handler -- that no loop or
+             * enclosing statement explains, skips that code, which the
+             * try's output would run after it: a `break` of a one-shot
+             * `while True:` whose back edge the compiler removed as
+             * unreachable.  Not recovered.) */
+            if (else_left > follow &&
+                (else_left <= rg->end || erg.end > rg->end) &&
+                else_left != rg->follow && else_left != rg->brk &&
+                else_left != rg->cont)
+                return rec_fail_region(r, b, rg, out);
         } else if ((!in_place && exit != UPY_NO_BLOCK &&
                     follow != UPY_NO_BLOCK && exit >= rg->start &&
                     exit < rg->end && follow >= rg->end && follow != rg->brk) ||
