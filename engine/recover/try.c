@@ -3677,9 +3677,9 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * which goes on after the else part only: 3.11 writes that
              * after the handler.) */
             region erg = *rg;
+            int32_t else_left = UPY_NO_BLOCK;
             erg.start = exit;
             erg.end = follow <= rg->end || star ? follow : h;
-            int32_t else_left = UPY_NO_BLOCK;
             erg.follow = follow;
             r->sp = depth_after;
             RETURN_IF_ERROR(rec_region(r, exit, &erg, &orelse, &else_left));
