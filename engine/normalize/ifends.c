@@ -47,6 +47,14 @@
  * would make quadratic.  Past the budget the jumps are left as they are. */
 enum { IFENDS_BUDGET = 1 << 24 };
 
+/* What the pass reads of the code as it came: see find_entries_and_loops,
+ * upy_ncode_mark_reached. */
+typedef struct ends_tables {
+    const uint8_t *entered, *reached;
+    const int32_t *last_back;
+    uint64_t budget;
+} ends_tables;
+
 /* Marks in entered[] the instructions a test (POP_JUMP_IF) goes to and
  * the handlers' first ones, and in last_back[h] the last jump back to
  * each instruction h, -1 if none. */
@@ -149,6 +157,51 @@ static int goes_on_past(const upy_ncode *code, uint32_t j, int32_t x,
     return x > (int32_t)j && x <= (int32_t)last && x != code->ins[j].handler;
 }
 
+/* Whether jump k, which nothing reaches, is the jump over an else part
+ * that 3.8-3.9 keep after an if body ending in raise, break or continue
+ * (peephole.c drops unreachable code after a RETURN_VALUE only;
+ * upy_layout.keeps_jump_after_exit). */
+static int dead_jump_over_else(const upy_ncode *code, const uint8_t *reached,
+                               uint32_t k) {
+    return !reached[k] && k > 0 && code->ins[k].op == N_JUMP &&
+           !upy_nin_falls_through(&code->ins[k - 1]) &&
+           code->ins[k - 1].op != N_RETURN;
+}
+
+/* Whether jump k, the first after j that all code between jumps around,
+ * is a `continue` of the source (a line of its own) to the header h that
+ * ends the if body after j, the if's else part after it (no test goes to
+ * it: it is no `else: continue`): 3.8-3.9 keep the
+ * jump over that else part, unreachable (dead_jump_over_else), so the
+ * `continue` is no end of the loop body, and the statement j leaves ends
+ * at it.  Worked example (3.8, holdout toml decoder._unescape, in `while
+ * i < len(v):`):
+ *
+ *     if escaped:            22  POP_JUMP_IF_FALSE 116
+ *         if v[i] == 'n':    38  POP_JUMP_IF_FALSE 78
+ *             v = ...        76  JUMP 8    was JUMP 112
+ *         elif v[i] == 'u':  88  POP_JUMP_IF_FALSE 100
+ *             i += 1         98  JUMP 8    was JUMP 112
+ *         else:
+ *             raise ...     110  RAISE
+ *         continue          112  JUMP 8    (unreachable)
+ *     elif v[i] == '\\':   114  JUMP 132  (over the elif, unreachable)
+ *         escaped = True    116  ...
+ *     i += 1                132  ...
+ *
+ * Read as it is, the inner if's branches go round the loop from where
+ * they end, and the output ran `i += 1` after them.  The jump j ends a
+ * branch that an else part follows; a test that goes to h is left alone:
+ * `if c: f()` / `continue` and `if c: f(); continue` in an if body that
+ * ends the loop body compile alike (lib2to3 fix_isinstance). */
+static int continue_before_else(const upy_ncode *code, const ends_tables *tb,
+                                uint32_t k, uint32_t h) {
+    return k + 1 < code->count && !tb->entered[k] &&
+           upy_ncode_jump_end(code, (int32_t)k) == (int32_t)h &&
+           !line_of_code_before(code, k) &&
+           dead_jump_over_else(code, tb->reached, k + 1);
+}
+
 /* Whether jump k, the first after j that all code between jumps around,
  * is a `continue` of the source (a line of its own) that ends the else
  * part or the if body after j, the statement's end right after it: a
@@ -197,17 +250,6 @@ static int continue_after_statement(const upy_ncode *code,
            code->ins[k + 1].op != N_JUMP;
 }
 
-/* Whether jump k, which nothing reaches, is the jump over an else part
- * that 3.8-3.9 keep after an if body ending in raise, break or continue
- * (peephole.c drops unreachable code after a RETURN_VALUE only;
- * upy_layout.keeps_jump_after_exit). */
-static int dead_jump_over_else(const upy_ncode *code, const uint8_t *reached,
-                               uint32_t k) {
-    return !reached[k] && k > 0 && code->ins[k].op == N_JUMP &&
-           !upy_nin_falls_through(&code->ins[k - 1]) &&
-           code->ins[k - 1].op != N_RETURN;
-}
-
 /* The jump that ends the statement whose branch jump j leaves for the
  * loop header h, in the loop body that ends at `last`: the first jump
  * between that all else between jumps around, if it leads to h with the
@@ -225,19 +267,23 @@ static int dead_jump_over_else(const upy_ncode *code, const uint8_t *reached,
  * ends the body unreachable where every branch before leaves (stdlib 3.9
  * base64.a85decode: `elif x in ignorechars: continue` / `else: raise`), and
  * under no handler ends the statement still. */
-static int32_t statement_end(const upy_ncode *code, const uint8_t *reached,
-                             uint32_t j, uint32_t h, uint32_t last,
-                             uint64_t *budget) {
+static int32_t statement_end(const upy_ncode *code, ends_tables *tb, uint32_t j,
+                             uint32_t h, uint32_t last) {
+    const uint8_t *reached = tb->reached;
     int32_t far = -1;
     uint32_t k;
     for (k = j + 1; k <= last; k++) {
         const upy_nin *in = &code->ins[k];
-        if (!*budget)
+        if (!tb->budget)
             return -1;
-        --*budget;
+        --tb->budget;
         if (in->op == N_JUMP && far <= (int32_t)k &&
             continue_ends_part(code, reached, k, h) && k + 1 == last)
             return (int32_t)k + 1;
+        if (in->op == N_JUMP && far <= (int32_t)k &&
+            code->ins[j].op == N_JUMP && continue_before_else(code, tb, k, h) &&
+            in->handler == code->ins[j].handler)
+            return (int32_t)k;
         if (in->op == N_JUMP && far <= (int32_t)k &&
             continue_after_statement(code, reached, k, h) &&
             in->handler == code->ins[j].handler)
@@ -258,14 +304,6 @@ static int32_t statement_end(const upy_ncode *code, const uint8_t *reached,
     }
     return -1;
 }
-
-/* What the pass reads of the code as it came: see find_entries_and_loops,
- * upy_ncode_mark_reached. */
-typedef struct ends_tables {
-    const uint8_t *entered, *reached;
-    const int32_t *last_back;
-    uint64_t budget;
-} ends_tables;
 
 /* The other tests of the condition whose last test, at j, goes to d
  * again: those threaded to h went there with it (`if a and b:`; where
@@ -329,8 +367,7 @@ static void unthread_end(upy_ncode *code, ends_tables *tb, uint32_t j) {
     if (h < 0 || h >= (int32_t)j || tb->last_back[h] <= (int32_t)j ||
         after_threaded_break(code, j, h, &tb->budget))
         return;
-    d = statement_end(code, tb->reached, j, (uint32_t)h,
-                      (uint32_t)tb->last_back[h], &tb->budget);
+    d = statement_end(code, tb, j, (uint32_t)h, (uint32_t)tb->last_back[h]);
     if (d < 0 || (t >= (int32_t)j && t <= d + 1))
         return;
     code->ins[j].target = d;
