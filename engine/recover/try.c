@@ -150,6 +150,51 @@ static uint32_t exit_copy_length(const rec *r, uint32_t i) {
     return 0;
 }
 
+/* Where clause code [first, end) goes on when its walk found no way out
+ * (or only the RERAISE of an exception no clause matched): the jump at
+ * the end of a block of it that code before falls into and code after
+ * follows, that starts with POP_EXCEPT, under the handler around the try,
+ * to a block outside the clause that is no `continue` or `break` of the
+ * loop around; UPY_NO_BLOCK when none, or before 3.13.  3.13's
+ * inline_small_or_no_lineno_blocks (Python/flowgraph.c; layout
+ * copies_jump_blocks) copies the clause's way out (POP_EXCEPT, the name's
+ * cleanup, the jump; no line of its own) into the branch that jumped to
+ * it, so an if statement that ends the clause ends in it, before its
+ * other branch.  Worked example (3.13, asyncssh sftp._request_ranges,
+ * try_else_break_clause_if_raise.py):
+ *
+ *     while True:               0  ... got = make(handle, size)
+ *         try:                  6  NOP; got; RETURN  (the else part's break)
+ *             got = make(...)   8  PUSH_EXC_INFO ... size > 5
+ *         except OSError:      17  size *= 2
+ *             if size > 5:     21  POP_EXCEPT; JUMP 28  (3.12: JUMP past 23)
+ *                 size *= 2    23  RAISE
+ *             else:            28  JUMP 0  (the loop's jump back)
+ *                 raise
+ *         else:
+ *             break
+ *
+ * Read as going on nowhere, the clause left the try no way on: the else
+ * part's break was printed after the try, and the loop ended after the
+ * clause. */
+static int32_t inlined_way_out(const rec *r, int32_t first, int32_t end,
+                               const region *rg) {
+    int32_t c;
+    if (!r->ncode.layout->copies_jump_blocks)
+        return UPY_NO_BLOCK;
+    for (c = first + 1; c + 1 < end && c < (int32_t)r->cfg.count; c++) {
+        const upy_block *cb = blk(r, c);
+        int32_t t = cb->jump;
+        if (blk(r, c - 1)->next != c || ins(r, cb->start)->op != N_POP_EXCEPT ||
+            ins(r, cb->end - 1)->op != N_JUMP || cb->handler != rg->handler ||
+            t == UPY_NO_BLOCK || (t >= first && t < end) || t == rg->cont ||
+            t == rg->brk)
+            continue;
+        return t;
+    }
+    return UPY_NO_BLOCK;
+}
+
 static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
                       upy_stmt *s, int32_t *follow, upy_ptr_vec *out) {
     uint32_t clause = blk(r, h)->start + 1, base;
@@ -164,7 +209,7 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
         const upy_block *cbb = blk(r, cb);
         upy_handler *hd;
         upy_ptr_vec body = {0};
-        int32_t exit;
+        int32_t exit, clause_end, way_out = UPY_NO_BLOCK;
         uint32_t body_start;
 
         if (ins(r, clause)->op == N_RERAISE) {
@@ -207,13 +252,19 @@ static int try_except(rec *r, int32_t b, int32_t h, const region *rg,
         r->done[r->cfg.block_of[body_start]] = 0;
         /* A clause's code ends at the next clause, the last one at the
          * handler's cleanup block, which closes the handler's code. */
-        RETURN_IF_ERROR(clause_body(
-            r, body_start,
+        clause_end =
             next_clause != UPY_NO_BLOCK ? next_clause
             : blk(r, h)->handler != UPY_NO_BLOCK && blk(r, h)->handler > h
                 ? blk(r, h)->handler
-                : rg->end,
-            hd->name, base, rg->handler, rg, &body, &exit));
+                : rg->end;
+        RETURN_IF_ERROR(clause_body(r, body_start, clause_end, hd->name, base,
+                                    rg->handler, rg, &body, &exit));
+        if (exit == UPY_NO_BLOCK ||
+            ins(r, blk(r, exit)->start)->op == N_RERAISE)
+            way_out =
+                inlined_way_out(r, r->cfg.block_of[body_start], clause_end, rg);
+        if (way_out != UPY_NO_BLOCK)
+            exit = way_out;
         hd->body = upy_vec_stmts(&body);
         if (upy_vec_push(r->arena, &handlers, hd))
             return rec_oom(r);
