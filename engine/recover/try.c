@@ -3505,6 +3505,30 @@ static int skips_exit_copy(const rec *r, int32_t end, int32_t exit) {
            !r->skip[blk(r, end)->end - 1];
 }
 
+/* Whether the else part read as the rest of the region [exit, rg->end)
+ * left it at its end, a lone jump to the loop's `continue`, while the
+ * handlers go on at follow, cold code past it: the else part then skips
+ * that code, which the try's output would run after it.  The body's
+ * `break` of a one-shot `while True:` (flowgraph.c drops its unreachable
+ * back edge) jumps to the `continue` after that loop, and the code after
+ * the try, which only the handlers reach, push_cold_blocks_to_end lays
+ * out past the handlers (open_lies_audit37.py
+ * one_shot_loop_break_in_try_restore, snowballstemmer arabic_stemmer
+ * ArabicStemmer.__r_Normalize_pre: `while True:` / `try:` / `while
+ * True:` / `try: ...; break` / `except KeyError: pass` / `pos = start`
+ * ... / `break` / `continue`, 3.12 / 3.13).  Not recovered. */
+static int else_skips_cold_follow(const rec *r, const region *rg,
+                                  int32_t follow, int32_t else_left) {
+    const upy_block *e;
+    if (else_left == UPY_NO_BLOCK || else_left != rg->end ||
+        follow <= else_left || rg->cont == UPY_NO_BLOCK ||
+        else_left >= (int32_t)r->cfg.count)
+        return 0;
+    e = blk(r, else_left);
+    return e->end - e->start == 1 && ins(r, e->start)->op == N_JUMP &&
+           e->jump == rg->cont;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -3782,12 +3806,15 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * does (to the next turn of the loop the try ends), unless
              * the body only jumps there too. */
             region erg = *rg;
+            int32_t else_left = UPY_NO_BLOCK;
             erg.start = exit;
             erg.follow = follow;
             r->sp = depth_after;
-            if (rec_region(r, exit, &erg, &orelse, NULL) ||
+            if (rec_region(r, exit, &erg, &orelse, &else_left) ||
                 split_else_at_loop_exit(r, h, exit, rg, &orelse))
                 return ERROR;
+            if (else_skips_cold_follow(r, rg, follow, else_left))
+                return rec_fail_region(r, b, rg, out);
         } else if (exit != UPY_NO_BLOCK && exit < h &&
                    cold_else_part(r, exit, h, rg)) {
             /* The else part is the cold code up to the handlers; the try
