@@ -3529,6 +3529,27 @@ static int else_skips_cold_follow(const rec *r, const region *rg,
            e->jump == rg->cont;
 }
 
+/* Whether the try body left the region [rg->start, rg->end) at its end,
+ * exit, while the handlers go on at follow, code past exit
+ * that the region's handler still protects and that no statement around
+ * explains: the code after the try, which only the handlers reach, laid
+ * out past them (push_cold_blocks_to_end), and which the body skips.  The
+ * body's `break` out of a one-shot `while True:` (flowgraph.c drops its
+ * unreachable back edge) that ends the body of an enclosing try goes
+ * straight to the code after that try.  Read as it is, the code after the
+ * inner try ran after its body too (snowballstemmer english_stemmer
+ * EnglishStemmer.__r_Step_1b, catalan_stemmer CatalanStemmer._stem, 3.12 /
+ * 3.13: `try:` / `while True:` / `try: ...; break` / `except lab1: pass` /
+ * code / `break` / `except lab0: pass`; one_shot_loops.py).  Not
+ * recovered. */
+static int body_skips_cold_follow(const rec *r, const region *rg, int32_t exit,
+                                  int32_t follow) {
+    return exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK && exit == rg->end &&
+           follow > exit && follow < (int32_t)r->cfg.count &&
+           blk(r, follow)->handler == rg->handler && exit != rg->follow &&
+           follow != rg->follow && exit != rg->brk && exit != rg->cont;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -3863,6 +3884,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }
+        if (!star && !orelse.len && body_skips_cold_follow(r, rg, exit, follow))
+            return rec_fail_region(r, b, rg, out);
         RETURN_IF_ERROR(break_ends_body(r, exit, h, &body, &orelse));
         s->u.try_.orelse = upy_vec_stmts(&orelse);
     }
