@@ -3529,8 +3529,8 @@ static int else_skips_cold_follow(const rec *r, const region *rg,
            e->jump == rg->cont;
 }
 
-/* Whether the try body left the region [rg->start, rg->end) at its end,
- * exit, while the handlers go on at follow, code past exit
+/* Whether the try body left the region [rg->start, rg->end) at its end
+ * (or past it, where nothing follows the region), at exit, while the handlers go on at follow, code past exit
  * that the region's handler still protects and that no statement around
  * explains: the code after the try, which only the handlers reach, laid
  * out past them (push_cold_blocks_to_end), and which the body skips.  The
@@ -3544,7 +3544,9 @@ static int else_skips_cold_follow(const rec *r, const region *rg,
  * recovered. */
 static int body_skips_cold_follow(const rec *r, const region *rg, int32_t exit,
                                   int32_t follow) {
-    return exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK && exit == rg->end &&
+    return exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
+           (exit == rg->end ||
+            (exit > rg->end && rg->follow == UPY_NO_BLOCK)) &&
            follow > exit && follow < (int32_t)r->cfg.count &&
            blk(r, follow)->handler == rg->handler && exit != rg->follow &&
            follow != rg->follow && exit != rg->brk && exit != rg->cont;
