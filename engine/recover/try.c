@@ -3552,6 +3552,35 @@ static int body_skips_cold_follow(const rec *r, const region *rg, int32_t exit,
            follow != rg->follow && exit != rg->brk && exit != rg->cont;
 }
 
+/* Whether the code after the try, at follow, laid out past the else
+ * part read at exit (push_cold_blocks_to_end: only the handlers reach
+ * it), jumps into that else part: it was no else part, but code that the
+ * body and the code after the try share, which a one-shot `while True:`
+ * whose body the try starts leaves for with a `break` (flowgraph.c drops
+ * the loop's unreachable back edge).  Read as it is, the shared code ran
+ * as the try's else part, and the code after the try after it
+ * (snowballstemmer english_stemmer EnglishStemmer.__r_mark_regions, 3.13:
+ * `while True:` / `try: ...; break` / `except lab1: pass` / code /
+ * `break`, then code; one_shot_loops.py).  The walk looks at the 64
+ * blocks from follow (the rule's few statements), so that many tries
+ * cost linear time.  Not recovered. */
+static int cold_follow_joins_else(const rec *r, const region *rg, int32_t exit,
+                                  int32_t follow) {
+    int32_t q;
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || follow <= exit ||
+        exit == rg->follow)
+        return 0;
+    for (q = follow; q < (int32_t)r->cfg.count && q - follow < 64; q++) {
+        const upy_block *c = blk(r, q);
+        /* (A lone jump has no handler: 3.12+ cover only what may raise.) */
+        int lone = c->end - c->start == 1 && ins(r, c->start)->op == N_JUMP;
+        if (c->jump == exit && !c->is_handler &&
+            (c->handler == rg->handler || (lone && c->handler < 0)))
+            return 1;
+    }
+    return 0;
+}
+
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
             upy_ptr_vec *out) {
     const upy_block *hb = blk(r, h);
@@ -3886,6 +3915,8 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         } else if (follow == UPY_NO_BLOCK) {
             follow = exit;
         }
+        if (!star && orelse.len && cold_follow_joins_else(r, rg, exit, follow))
+            return rec_fail_region(r, b, rg, out);
         if (!star && !orelse.len && body_skips_cold_follow(r, rg, exit, follow))
             return rec_fail_region(r, b, rg, out);
         RETURN_IF_ERROR(break_ends_body(r, exit, h, &body, &orelse));

@@ -1,0 +1,115 @@
+"""snowballstemmer's one-shot blocks (stop 39, mine39): a `while True:`
+whose body ends in `break`, the first way tried in a try whose body
+breaks, the fallback after it.  The compiler drops the loop's back edge as
+unreachable (3.10+: flowgraph.c mark_reachable / remove_unreachable), so
+no loop is left to read, and 3.12+ lay the code after the try, which only
+the handler reaches, past the handlers (push_cold_blocks_to_end).  Read
+as straight code, the fallback ran after a match too.  Marked where not
+read (recover/try.c else_skips_cold_follow, body_skips_cold_follow,
+cold_follow_joins_else); open_lies_audit37.py has the first forms."""
+
+
+class lab0(Exception):
+    pass
+
+
+class lab1(Exception):
+    pass
+
+
+def break_ends_outer_try(s, log):
+    # snowballstemmer catalan_stemmer CatalanStemmer._stem
+    try:
+        while True:
+            v = s.pos
+            try:
+                if not s.a():
+                    raise lab1()
+                break
+            except lab1:
+                pass
+            s.pos = v
+            if not s.b():
+                raise lab0()
+            break
+    except lab0:
+        pass
+    log.append(s.pos)
+    return True
+
+
+def break_to_shared_tail(s):
+    # snowballstemmer english_stemmer EnglishStemmer.__r_mark_regions
+    s.p1 = s.limit
+    v_1 = s.pos
+    try:
+        while True:
+            v_2 = s.pos
+            try:
+                if s.find() == 0:
+                    raise lab1()
+                break
+            except lab1:
+                pass
+            s.pos = v_2
+            if not s.out():
+                raise lab0()
+            s.pos += 1
+            break
+        s.p1 = s.pos
+        if not s.out():
+            raise lab0()
+        s.pos += 1
+    except lab0:
+        pass
+    s.pos = v_1
+    return True
+
+
+def inner_break_skips_fallback(s):
+    # snowballstemmer english_stemmer EnglishStemmer.__r_Step_1b
+    v_1 = s.pos
+    try:
+        if s.var == 1:
+            v_2 = s.pos
+            try:
+                if not s.r1():
+                    raise lab1()
+                while True:
+                    v_3 = s.pos
+                    try:
+                        if s.find() == 0:
+                            raise lab1()
+                        break
+                    except lab1:
+                        pass
+                    s.pos = v_3
+                    s.slice_from("ee")
+                    break
+            except lab1:
+                pass
+            s.pos = v_2
+        elif s.var == 2:
+            raise lab0()
+    except lab0:
+        pass
+    s.pos = v_1
+    return True
+
+
+def for_loop_one_shot(s, items):
+    for item in items:
+        try:
+            while True:
+                try:
+                    if not s.a(item):
+                        raise lab1()
+                    break
+                except lab1:
+                    pass
+                s.b(item)
+                break
+        except lab0:
+            pass
+        s.done(item)
+    return s
