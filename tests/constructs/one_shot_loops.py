@@ -113,3 +113,35 @@ def for_loop_one_shot(s, items):
             pass
         s.done(item)
     return s
+
+
+def inner_loop_then_continue(s):
+    # snowballstemmer persian_stemmer PersianStemmer.__r_Delete_ZWNJ,
+    # serbian_stemmer SerbianStemmer.__r_prelude (3.8 / 3.9: the output
+    # loops forever): an UNMARKED LIE on 3.8 / 3.9, open.  The try body's
+    # `break` leaves the unreachable jump over the handlers behind
+    # (peephole.c), which blocks.c gives no handler: the outer try's range
+    # ends there, the inner loop with it, and the inner loop's tail and the
+    # `continue` were read as the outer try's else part.
+    while True:
+        v_1 = s.pos
+        try:
+            while True:
+                v_2 = s.pos
+                try:
+                    if not s.match():
+                        raise lab1()
+                    s.pos = v_2
+                    break
+                except lab1:
+                    pass
+                s.pos = v_2
+                if s.pos >= s.limit:
+                    raise lab0()
+                s.pos += 1
+            continue
+        except lab0:
+            pass
+        s.pos = v_1
+        break
+    return True
