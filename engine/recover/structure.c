@@ -4960,6 +4960,28 @@ static int32_t normal_exit_past_else(const rec *r, int32_t start, int32_t end,
     return is_break(rg, normal) ? -1 : normal;
 }
 
+/* The end of a with's body (blocks from body_start under handler): where
+ * the normal exit (the __exit__ call) starts, or -1 where the with is
+ * marked.  *normal is the cold else copy the body takes in (the exit copy
+ * at end may be the way out of a try's else part: the body takes it in,
+ * and goes on to the normal exit), UPY_NO_BLOCK where there is none. */
+static int32_t with_body_end(rec *r, int32_t body_start, int32_t handler,
+                             const region *rg, int is_async, int32_t *normal) {
+    int32_t end = rec_protected_end(r, body_start, handler, rg);
+    end = normal_exit_past_else(r, body_start, end, rg, is_async);
+    *normal = UPY_NO_BLOCK;
+    if (end < 0)
+        return -1;
+    skip_with_exits(r, body_start, end, handler, is_async);
+    end = body_end_past_return(r, body_start, end);
+    *normal = cold_else_copy(r, body_start, end, handler, is_async);
+    if (*normal != UPY_NO_BLOCK && !blk(r, end + 1)->is_handler)
+        return goes_on_as_loop_body(rg) ? end + 1 : -1;
+    if (cold_else_exit(r, body_start, end, is_async))
+        return -1;
+    return end;
+}
+
 /* BEFORE_WITH at instruction i of block b: binds the target, structures
  * the body (the blocks protected by the with's handler) and skips the
  * normal exit.  *resume_at is the instruction after the with. */
@@ -4994,21 +5016,8 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
     if (body_start == UPY_NO_BLOCK)
         return rec_fail_region(r, b, rg, out);
     handler = blk(r, body_start)->handler;
-    /* The body ends where the normal exit (the __exit__ call) starts. */
-    end = rec_protected_end(r, body_start, handler, rg);
-    end = normal_exit_past_else(r, body_start, end, rg, is_async);
+    end = with_body_end(r, body_start, handler, rg, is_async, &normal);
     if (end < 0)
-        return rec_fail_region(r, b, rg, out);
-    skip_with_exits(r, body_start, end, handler, is_async);
-    end = body_end_past_return(r, body_start, end);
-    /* (The exit copy at end may be the way out of a try's else part: the
-     * body takes it in, and goes on to the normal exit.) */
-    normal = cold_else_copy(r, body_start, end, handler, is_async);
-    if (normal != UPY_NO_BLOCK && !blk(r, end + 1)->is_handler) {
-        if (!goes_on_as_loop_body(rg))
-            return rec_fail_region(r, b, rg, out);
-        end++;
-    } else if (cold_else_exit(r, body_start, end, is_async))
         return rec_fail_region(r, b, rg, out);
     body_rg = rec_sub_region(rg, body_start, end, end);
     body_rg.handler = handler;
