@@ -3530,11 +3530,12 @@ static int else_skips_cold_follow(const rec *r, const region *rg,
 }
 
 /* Whether the try body left the region [rg->start, rg->end) at its end
- * (or past it, where nothing follows the region), at exit, while the handlers go on at follow, code past exit
- * that the region's handler still protects and that no statement around
- * explains: the code after the try, which only the handlers reach, laid
- * out past them (push_cold_blocks_to_end), and which the body skips.  The
- * body's `break` out of a one-shot `while True:` (flowgraph.c drops its
+ * (or past it, where nothing follows the region), at exit, while the
+ * handlers go on at follow, code past exit that the region's handler
+ * still protects and that no statement around explains: the code after
+ * the try, which only the handlers reach, laid out past them
+ * (push_cold_blocks_to_end), and which the body skips.  The body's
+ * `break` out of a one-shot `while True:` (flowgraph.c drops its
  * unreachable back edge) that ends the body of an enclosing try goes
  * straight to the code after that try.  Read as it is, the code after the
  * inner try ran after its body too (snowballstemmer english_stemmer
