@@ -171,11 +171,10 @@ static int dead_jump_over_else(const upy_ncode *code, const uint8_t *reached,
 /* Whether jump k, the first after j that all code between jumps around,
  * is a `continue` of the source (a line of its own) to the header h that
  * ends the if body after j, the if's else part after it (no test goes to
- * it: it is no `else: continue`): 3.8-3.9 keep the
- * jump over that else part, unreachable (dead_jump_over_else), so the
- * `continue` is no end of the loop body, and the statement j leaves ends
- * at it.  Worked example (3.8, holdout toml decoder._unescape, in `while
- * i < len(v):`):
+ * it: it is no `else: continue`): 3.8-3.9 keep the jump over that else
+ * part, unreachable (dead_jump_over_else), so the `continue` is no end of
+ * the loop body, and the statement j leaves ends at it.  Worked example
+ * (3.8, holdout toml decoder._unescape, in `while i < len(v):`):
  *
  *     if escaped:            22  POP_JUMP_IF_FALSE 116
  *         if v[i] == 'n':    38  POP_JUMP_IF_FALSE 78
@@ -257,8 +256,9 @@ static int continue_after_statement(const upy_ncode *code,
  * else part (j is the if's test, which goes to the else part: one that
  * starts with a `continue` is threaded through it), a `continue` or
  * `break` of the source (but a `continue` that ends the part before the
- * loop's last jump back, continue_ends_part, and one that reached code
- * follows, continue_after_statement); or
+ * loop's last jump back, continue_ends_part, one that reached code
+ * follows, continue_after_statement, and one before an else part,
+ * continue_before_else); or
  * when that jump has another handler (the way out of a try body: j ends an
  * if in it, and goes there already) or is unreachable: unthread.c undoes
  * the threading through those where it can tell the shape, and blocks.c
