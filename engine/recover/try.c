@@ -3525,8 +3525,7 @@ static int else_skips_cold_follow(const rec *r, const region *rg,
         else_left >= (int32_t)r->cfg.count)
         return 0;
     e = blk(r, else_left);
-    return e->end - e->start == 1 && ins(r, e->start)->op == N_JUMP &&
-           e->jump == rg->cont;
+    return rec_is_lone(r, e, N_JUMP) && e->jump == rg->cont;
 }
 
 /* Whether the try body left the region [rg->start, rg->end) at its end
@@ -3574,9 +3573,9 @@ static int cold_follow_joins_else(const rec *r, const region *rg, int32_t exit,
     for (q = follow; q < (int32_t)r->cfg.count && q - follow < 64; q++) {
         const upy_block *c = blk(r, q);
         /* (A lone jump has no handler: 3.12+ cover only what may raise.) */
-        int lone = c->end - c->start == 1 && ins(r, c->start)->op == N_JUMP;
         if (c->jump == exit && !c->is_handler &&
-            (c->handler == rg->handler || (lone && c->handler < 0)))
+            (c->handler == rg->handler ||
+             (rec_is_lone(r, c, N_JUMP) && c->handler < 0)))
             return 1;
     }
     return 0;

@@ -1,31 +1,13 @@
 """A `continue` after an inner if / elif chain that ends the body of an
 if with an else part, in a loop whose body goes on after that if (stop
 39, mine39; holdout toml decoder._unescape, open_lies_audit37.py
-continue_ending_if_branch_of_while).  3.8 / 3.9 peephole.c threads the
+continue_ending_if_branch_of_while, the shape with a raising last
+branch, which is not repeated here).  3.8 / 3.9 peephole.c threads the
 inner branches' jumps to the `continue` through it to the loop's top, and
 keeps the jump over the outer if's else part after the `continue`,
 unreachable.  Read as it was, the inner branches fell through to the code
 after the outer if: the `continue` was lost.  normalize/ifends.c
 continue_before_else."""
-
-
-def last_branch_raises(v):
-    i = 0
-    escaped = False
-    while i < len(v):
-        if escaped:
-            escaped = False
-            if v[i] == "n":
-                v = v[:i - 1] + "\n" + v[i + 1:]
-            elif v[i] == "u":
-                i += 1
-            else:
-                raise ValueError(v[i])
-            continue
-        elif v[i] == "\\":
-            escaped = True
-        i += 1
-    return v
 
 
 def last_branch_falls_through(v):
