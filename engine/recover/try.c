@@ -3553,32 +3553,80 @@ static int body_skips_cold_follow(const rec *r, const region *rg, int32_t exit,
 }
 
 /* Whether the code after the try, at follow, laid out past the else
- * part read at exit (push_cold_blocks_to_end: only the handlers reach
- * it), jumps into that else part: it was no else part, but code that the
- * body and the code after the try share, which a one-shot `while True:`
- * whose body the try starts leaves for with a `break` (flowgraph.c drops
- * the loop's unreachable back edge).  Read as it is, the shared code ran
- * as the try's else part, and the code after the try after it
- * (snowballstemmer english_stemmer EnglishStemmer.__r_mark_regions, 3.13:
- * `while True:` / `try: ...; break` / `except lab1: pass` / code /
- * `break`, then code; one_shot_loops.py).  The walk looks at the 64
- * blocks from follow (the rule's few statements), so that many tries
- * cost linear time.  Not recovered. */
-static int cold_follow_joins_else(const rec *r, const region *rg, int32_t exit,
-                                  int32_t follow) {
+ * part or the body's way out (push_cold_blocks_to_end: only the handlers
+ * reach it), jumps to `to` in the 64 blocks from follow (the rule's few
+ * statements, so that many tries cost linear time). */
+static int cold_follow_jumps_to(const rec *r, const region *rg, int32_t follow,
+                                int32_t to) {
     int32_t q;
-    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || follow <= exit ||
-        exit == rg->follow)
-        return 0;
     for (q = follow; q < (int32_t)r->cfg.count && q - follow < 64; q++) {
         const upy_block *c = blk(r, q);
         /* (A lone jump has no handler: 3.12+ cover only what may raise.) */
-        if (c->jump == exit && !c->is_handler &&
+        if (c->jump == to && !c->is_handler &&
             (c->handler == rg->handler ||
              (rec_is_lone(r, c, N_JUMP) && c->handler < 0)))
             return 1;
     }
     return 0;
+}
+
+/* Where the body that left the try at exit goes on: past the lone jump
+ * at exit, unless that is the loop's break or continue. */
+static int32_t body_way_on(const rec *r, const region *rg, int32_t exit) {
+    int32_t to;
+    if (!rec_is_lone(r, blk(r, exit), N_JUMP))
+        return exit;
+    to = blk(r, exit)->jump;
+    return to == rg->cont || to == rg->brk ? exit : to;
+}
+
+/* Whether the code after the try, at follow, laid out past the else
+ * part read at exit, jumps into that else part: it was no else part, but
+ * code that the body and the code after the try share, which a one-shot
+ * `while True:` whose body the try starts leaves for with a `break`
+ * (flowgraph.c drops the loop's unreachable back edge).  Read as it is,
+ * the shared code ran as the try's else part, and the code after the try
+ * after it (snowballstemmer english_stemmer
+ * EnglishStemmer.__r_mark_regions, 3.13: `while True:` / `try: ...;
+ * break` / `except lab1: pass` / code / `break`, then code;
+ * one_shot_loops.py).  The body's `break` may be a lone jump to the
+ * shared code, as where a second such try follows (french_stemmer
+ * FrenchStemmer.__r_mark_regions, 3.12 / 3.13:
+ * one_shot_loops.py::two_tries_share_the_break).  Not recovered. */
+static int cold_follow_joins_else(const rec *r, const region *rg, int32_t exit,
+                                  int32_t follow) {
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || follow <= exit ||
+        exit == rg->follow)
+        return 0;
+    return cold_follow_jumps_to(r, rg, follow, exit) ||
+           cold_follow_jumps_to(r, rg, follow, body_way_on(r, rg, exit));
+}
+
+/* Whether the body with no else part leaves the try by a lone jump over
+ * the code after the try, at follow (cold, laid out past the handlers:
+ * only they reach it), to where that code jumps too: the `break` of a
+ * one-shot `while True:` (flowgraph.c drops its unreachable back edge)
+ * in a branch of an if statement, which goes where the if does.  Read as
+ * it is, the code after the try ran after the body too (snowballstemmer
+ * estonian_stemmer EstonianStemmer.__r_case_ending, polish_stemmer
+ * PolishStemmer.__r_remove_endings, 3.12 / 3.13: `if c:` / `while True:`
+ * / `try: ...; break` / `except lab0: pass` / code / `break`;
+ * one_shot_loops.py::branch_try_break).  (A handler's own code going on
+ * where the body does, `if c: try: ... / except E: x = 1`, is no code
+ * after the try: follow is that jump, or where it goes.  Nor is the
+ * code after the region, where the cold exit of a with statement in the
+ * body jumps too.)  Not recovered. */
+static int body_jumps_over_cold_follow(const rec *r, const region *rg,
+                                       int32_t exit, int32_t follow) {
+    int32_t on;
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || follow <= exit ||
+        follow >= (int32_t)r->cfg.count || follow == rg->follow)
+        return 0;
+    on = body_way_on(r, rg, exit);
+    return on != exit && on != follow &&
+           !(rec_is_lone(r, blk(r, follow), N_JUMP) &&
+             blk(r, follow)->jump == on) &&
+           cold_follow_jumps_to(r, rg, follow, on);
 }
 
 int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
@@ -3917,7 +3965,9 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         }
         if (!star && orelse.len && cold_follow_joins_else(r, rg, exit, follow))
             return rec_fail_region(r, b, rg, out);
-        if (!star && !orelse.len && body_skips_cold_follow(r, rg, exit, follow))
+        if (!star && !orelse.len &&
+            (body_skips_cold_follow(r, rg, exit, follow) ||
+             body_jumps_over_cold_follow(r, rg, exit, follow)))
             return rec_fail_region(r, b, rg, out);
         RETURN_IF_ERROR(break_ends_body(r, exit, h, &body, &orelse));
         s->u.try_.orelse = upy_vec_stmts(&orelse);

@@ -145,3 +145,85 @@ def inner_loop_then_continue(s):
         s.pos = v_1
         break
     return True
+
+
+def two_tries_share_the_break(s, a, b, c, log):
+    # snowballstemmer french_stemmer FrenchStemmer.__r_mark_regions (3.12 /
+    # 3.13): the first try's `break` falls into the code after the loop,
+    # which the second try's `break` and the fallback's jump back to.
+    r = None
+    try:
+        while True:
+            v = s.pos
+            try:
+                if not a(1):
+                    raise lab1()
+                s.pos += 1
+                break
+            except lab1:
+                pass
+            s.pos = v
+            try:
+                if b(2) == 0:
+                    raise lab1()
+                break
+            except lab1:
+                pass
+            s.pos = v
+            if c(3):
+                raise lab0()
+            s.pos += 1
+            break
+        r = s.pos
+    except lab0:
+        pass
+    log.append(r)
+    return True
+
+
+def branch_try_break(s, k, g, lv, x):
+    # snowballstemmer estonian_stemmer EstonianStemmer.__r_case_ending
+    # (3.12 / 3.13): the try's `break` jumps to where the if goes on, over
+    # the fallback that the handler reaches.
+    if k == 1:
+        while True:
+            try:
+                if not g(1):
+                    raise lab0()
+                break
+            except lab0:
+                pass
+            if not lv():
+                return False
+            break
+    else:
+        v = x()
+        if v < 4:
+            return False
+        s.pos = v
+    s.delete()
+    return True
+
+
+def elif_branch_try_break(s, k, r1):
+    # snowballstemmer polish_stemmer PolishStemmer.__r_remove_endings (3.12
+    # / 3.13): the same in an elif branch.
+    if k == 1:
+        s.a()
+    elif k == 3:
+        while True:
+            try:
+                if not r1():
+                    raise lab0()
+                s.d()
+                break
+            except lab0:
+                pass
+            s.f("s")
+            break
+    elif k == 4:
+        s.f("l")
+    else:
+        s.e()
+    s.g()
+    return True
