@@ -4392,6 +4392,38 @@ static int32_t past_earlier_handlers(const rec *r, int32_t e, int32_t h) {
     return x < count && (blk(r, x)->handler == h || rec_under(r, x, h)) ? x : e;
 }
 
+/* Whether block e is the jump over a try's handlers that 3.8-3.9 keep
+ * after a body that ends in `break` or `continue` (peephole.c drops
+ * unreachable code after a return only; layout keeps_jump_after_exit),
+ * inside the range of handler h: the block before it ends in the body's
+ * jump, and the code after it (the nested try's handler, whose cleanup
+ * handler h encloses) is under h.  blocks.c gives unreachable code no
+ * handler, so the range seemed to end there,
+ * and with it a loop in the body of h's try, whose tail was read as that
+ * try's else part.  Worked example (3.9, snowballstemmer persian_stemmer
+ * PersianStemmer.__r_Delete_ZWNJ; one_shot_loops.py
+ * inner_loop_then_continue):
+ *
+ *     while True:                 0  v_1 = s.pos         (handler 17)
+ *         try:                    3  ... s.match()       (handler 7)
+ *             while True:        16  JUMP 49  (break: the `continue`)
+ *                 try: ...       17  JUMP 29  (unreachable, no handler)
+ *                     break      18  handler 7 ... POP_EXCEPT; JUMP 29
+ *                 except: pass   29  s.pos = v_2 ...     (handler 17)
+ *                 ...            41  ... JUMP 3  (the inner loop's end)
+ *             continue           49  JUMP 0
+ *         except lab0: pass      51  handler 17 ...
+ *         ...
+ *
+ * The range goes on past it; the block itself adds nothing to it. */
+static int dead_jump_in_range(const rec *r, int32_t e, int32_t h) {
+    const upy_block *d = blk(r, e);
+    return r->ncode.layout->keeps_jump_after_exit && d->rpo == UINT32_MAX &&
+           d->handler == UPY_NO_BLOCK && rec_is_lone(r, d, N_JUMP) && e > 0 &&
+           ins(r, blk(r, e - 1)->end - 1)->op == N_JUMP &&
+           e + 1 < (int32_t)r->cfg.count && rec_under(r, e + 1, h);
+}
+
 int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
                           const region *rg) {
     int32_t e = b, end = b + 1;
@@ -4469,6 +4501,8 @@ int32_t rec_protected_end(const rec *r, int32_t b, int32_t h,
              * after the copy (3.11), claimed with it. */
             e = rec_past_claimed_handlers(r, e) - 1;
             end = e + 1;
+        } else if (dead_jump_in_range(r, e, h)) {
+            /* (Nothing reaches it: see dead_jump_in_range.) */
         } else if (loop_way_out(r, e, 1, NULL) == e && !blk(r, e)->is_handler) {
             /* The jump ending a branch of an if in the body, threaded to
              * where the body goes on (the loop header, for a try ending a

@@ -6,7 +6,10 @@ no loop is left to read, and 3.12+ lay the code after the try, which only
 the handler reaches, past the handlers (push_cold_blocks_to_end).  Read
 as straight code, the fallback ran after a match too.  Marked where not
 read (recover/try.c else_skips_cold_follow, body_skips_cold_follow,
-cold_follow_joins_else); open_lies_audit37.py has the first forms."""
+cold_follow_joins_else; stop 40: body_jumps_over_cold_follow, and for
+3.8 / 3.9, whose peephole.c keeps the loop's back edge unreachable,
+body_leaves_region_over_follow); open_lies_audit37.py has the first
+forms."""
 
 
 class lab0(Exception):
@@ -117,12 +120,12 @@ def for_loop_one_shot(s, items):
 
 def inner_loop_then_continue(s):
     # snowballstemmer persian_stemmer PersianStemmer.__r_Delete_ZWNJ,
-    # serbian_stemmer SerbianStemmer.__r_prelude (3.8 / 3.9: the output
-    # loops forever): an UNMARKED LIE on 3.8 / 3.9, open.  The try body's
-    # `break` leaves the unreachable jump over the handlers behind
-    # (peephole.c), which blocks.c gives no handler: the outer try's range
-    # ends there, the inner loop with it, and the inner loop's tail and the
-    # `continue` were read as the outer try's else part.
+    # serbian_stemmer SerbianStemmer.__r_prelude (3.8 / 3.9: main's output
+    # loops forever).  The try body's `break` leaves the unreachable jump
+    # over the handlers behind (peephole.c), which blocks.c gives no
+    # handler: the outer try's range ended there, the inner loop with it,
+    # and the inner loop's tail and the `continue` were read as the outer
+    # try's else part (recover/structure.c dead_jump_in_range, stop 40).
     while True:
         v_1 = s.pos
         try:
