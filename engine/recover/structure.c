@@ -1028,6 +1028,23 @@ static int32_t way_out_jump(const rec *r, int32_t b) {
     return rec_is_lone(r, nb, N_JUMP) ? b + 1 : UPY_NO_BLOCK;
 }
 
+/* Whether the then part [then_start, then_end) of an if that ends an
+ * except clause ends in the clause's way out (POP_EXCEPT, the jump), which
+ * pops the exception below the statements' depth: the else part starts
+ * from the stack as it was.  3.13's inline_small_or_no_lineno_blocks
+ * (flowgraph.c; layout copies_jump_blocks) copies that way out into the
+ * then part, which jumped to it, before the else part (`except OSError:`
+ * / `if size > 5: size *= 2` / `else: return None` in a loop;
+ * try_else_break_clause_if_raise.py clause_if_return); read from the
+ * stack the then part left, the else part's POP_EXCEPT found no
+ * exception to pop. */
+static int then_ends_in_way_out(const rec *r, int32_t then_start,
+                                int32_t then_end) {
+    return then_end > then_start && then_end <= (int32_t)r->cfg.count &&
+           ins(r, blk(r, then_end - 1)->start)->op == N_POP_EXCEPT &&
+           way_out_jump(r, then_end - 1) == then_end - 1;
+}
+
 /* The target of the way out of an except clause in [then_start,
  * else_start) when it leaves region rg backwards, else UPY_NO_BLOCK.  With
  * the handlers laid out after the code (3.12+), each branch of an if that
@@ -2361,6 +2378,14 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         r->done[on_false - 1] = 1;
         then_end = on_false - 1;
     }
+    if (els_end != UPY_NO_BLOCK && on_false < els_end && !saved &&
+        then_ends_in_way_out(r, on_true, then_end)) {
+        sp = r->sp;
+        saved = upy_arena_array(r->scratch, sp + 1, sizeof *saved);
+        if (!saved)
+            return rec_oom(r);
+        memcpy(saved, r->stack, sp * sizeof *saved);
+    }
     then_rg = rec_sub_region(rg, on_true, then_end,
                              els_end != UPY_NO_BLOCK ? els_end : on_false);
     then_rg.falls_to_loop =
@@ -2374,7 +2399,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
      * test hid one so until stop 34): not recovered. */
     if (then_exit != UPY_NO_BLOCK && r->sp > then_sp)
         return rec_fail_region(r, c->first, rg, out);
-    if (saved) {
+    if (saved && way_out != UPY_NO_BLOCK) {
         region else_rg = rec_sub_region(rg, on_false, rg->end, way_out);
         memcpy(r->stack, saved, sp * sizeof *saved);
         r->sp = sp;
@@ -2400,6 +2425,10 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = way_out;
     } else if (els_end != UPY_NO_BLOCK && on_false < els_end) {
         region else_rg = rec_sub_region(rg, on_false, els_end, els_end);
+        if (saved) {
+            memcpy(r->stack, saved, sp * sizeof *saved);
+            r->sp = sp;
+        }
         RETURN_IF_ERROR(rec_region(r, on_false, &else_rg, &orelse, NULL));
         *next = els_end;
     } else if (then_rg.falls_to_loop && body.len) {
