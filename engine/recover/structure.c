@@ -4427,9 +4427,9 @@ static int32_t past_earlier_handlers(const rec *r, int32_t e, int32_t h) {
  * inside the range of handler h: the block before it ends in the body's
  * jump, and the code after it (the nested try's handler, whose cleanup
  * handler h encloses) is under h.  blocks.c gives unreachable code no
- * handler, so the range seemed to end there,
- * and with it a loop in the body of h's try, whose tail was read as that
- * try's else part.  Worked example (3.9, snowballstemmer persian_stemmer
+ * handler, so the range seemed to end there, and with it a loop in the
+ * body of h's try, whose tail was read as that try's else part.  Worked
+ * example (3.9, snowballstemmer persian_stemmer
  * PersianStemmer.__r_Delete_ZWNJ; one_shot_loops.py
  * inner_loop_then_continue):
  *
