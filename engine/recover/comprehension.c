@@ -288,9 +288,14 @@ static upy_expr *from_loop(rec *r, upy_expr_kind kind, const upy_stmt *loop,
 
 upy_expr *rec_inlined_comprehension(rec *r, const upy_expr *accumulator,
                                     const upy_stmt *loop) {
-    upy_expr_kind kind = accumulator->kind == UPY_E_LIST  ? UPY_E_LISTCOMP
-                         : accumulator->kind == UPY_E_SET ? UPY_E_SETCOMP
-                                                          : UPY_E_DICTCOMP;
+    upy_expr_kind kind;
+    /* (The loop's body may have stored over the display's stack slot in
+     * corrupt code: then there is no comprehension to make.) */
+    if (!rec_is_accumulator(accumulator))
+        return NULL;
+    kind = accumulator->kind == UPY_E_LIST  ? UPY_E_LISTCOMP
+           : accumulator->kind == UPY_E_SET ? UPY_E_SETCOMP
+                                            : UPY_E_DICTCOMP;
     return from_loop(r, kind, loop, loop->u.for_.iter);
 }
 
