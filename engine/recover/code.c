@@ -666,6 +666,25 @@ static int index_names(rec *r) {
     return SUCCESS;
 }
 
+/* Each instruction's entries of both tables (table_entries), in one walk
+ * of the instructions. */
+static int index_table_entries(rec *r) {
+    uint32_t i, n = r->ncode.count;
+    int32_t *names_at =
+        upy_arena_array_uncleared(r->scratch, n + 1, sizeof *names_at);
+    int32_t *consts_at =
+        upy_arena_array_uncleared(r->scratch, n + 1, sizeof *consts_at);
+    if (!names_at || !consts_at)
+        return rec_oom(r);
+    for (i = 0; i < n; i++) {
+        names_at[i] = rec_table_entry(r, i, 0);
+        consts_at[i] = rec_table_entry(r, i, 1);
+    }
+    r->table_entries[0] = names_at;
+    r->table_entries[1] = consts_at;
+    return SUCCESS;
+}
+
 /* Fills r's maps of co_names and co_consts (rec.h: entries), then each
  * instruction's entries (table_entries). */
 static int index_tables(rec *r) {
@@ -683,16 +702,7 @@ static int index_tables(rec *r) {
                 upy_index_map_put_first(&r->entries[table],
                                         upy_seq_item(t, k), (int32_t)k);
     }
-    for (table = 0; table < 2; table++) {
-        uint32_t i, n = r->ncode.count;
-        int32_t *at =
-            upy_arena_array_uncleared(r->scratch, n + 1, sizeof *at);
-        if (!at)
-            return rec_oom(r);
-        for (i = 0; i < n; i++)
-            at[i] = rec_table_entry(r, i, table);
-        r->table_entries[table] = at;
-    }
+    RETURN_IF_ERROR(index_table_entries(r));
     r->const_shown = upy_arena_array(
         r->arena, upy_seq_len(r->code->consts) + 1, sizeof(uint8_t));
     r->const_tested_at = upy_arena_array_uncleared(
