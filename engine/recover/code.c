@@ -700,8 +700,10 @@ static int index_table_entries(rec *r) {
     if (!names_at || !consts_at)
         return rec_oom(r);
     for (i = 0; i < n; i++) {
-        names_at[i] = rec_table_entry(r, i, 0);
-        consts_at[i] = rec_table_entry(r, i, 1);
+        /* (Most instructions carry no object: no entry of either.) */
+        int has_obj = ins(r, i)->obj != NULL;
+        names_at[i] = has_obj ? rec_table_entry(r, i, 0) : -1;
+        consts_at[i] = has_obj ? rec_table_entry(r, i, 1) : -1;
     }
     r->table_entries[0] = names_at;
     r->table_entries[1] = consts_at;
