@@ -121,6 +121,10 @@ typedef struct norm {
     int32_t *empty_try_at;
     int32_t *empty_body_of; /* the N_EMPTY_BODY put before it, or UNSET */
     int32_t *jumps_to;      /* how many jumps go to it */
+    /* Per code unit (byte offset / 2): the decoded instruction that
+     * starts there, or UNSET (norm_index_of_offset). */
+    int32_t *index_at;
+    uint32_t units;
     /* A copy's first instruction: the first one of the block it copies
      * (undo_duplicate_exits); UNSET. */
     int32_t *copy_of;

@@ -635,9 +635,31 @@ static uint32_t names_bound(const rec *r) {
     return n < r->ncode.count ? (uint32_t)n : r->ncode.count;
 }
 
+/* The slots of index_names' memory of the names it added lately, by the
+ * address of their text. */
+#define RECENT_NAMES 32
+
+static uint32_t recent_slot(const char *name) {
+    return (uint32_t)((uintptr_t)name >> 3) & (RECENT_NAMES - 1);
+}
+
+/* Adds name to set unless the same text (by address) went in lately: a
+ * function's instructions name a few str objects again and again (self,
+ * its locals), and comparing an address costs less than hashing the text,
+ * which was a third of index_names. */
+static void add_name(upy_name_set *set, const char **recent, const char *name) {
+    uint32_t slot = recent_slot(name);
+    if (recent[slot] == name)
+        return;
+    recent[slot] = name;
+    upy_name_set_add(set, name);
+}
+
 /* Fills r's name sets (rec.h) from the code's instructions. */
 static int index_names(rec *r) {
     uint32_t i, n = r->ncode.count, names = names_bound(r);
+    const char *recent_variable[RECENT_NAMES] = {0};
+    const char *recent_used[RECENT_NAMES] = {0};
     if (upy_name_set_init(&r->variable_names, r->scratch, names) ||
         upy_name_set_init(&r->used_names, r->scratch, names))
         return rec_oom(r);
@@ -648,9 +670,9 @@ static int index_names(rec *r) {
             continue;
         if (in->op == N_LOAD || in->op == N_STORE || in->op == N_DELETE ||
             in->op == N_LOAD_CLOSURE)
-            upy_name_set_add(&r->variable_names, name);
+            add_name(&r->variable_names, recent_variable, name);
         if (in->op != N_LOAD_CONST && !is_local_use(in))
-            upy_name_set_add(&r->used_names, name);
+            add_name(&r->used_names, recent_used, name);
     }
     n = (uint32_t)upy_seq_len(r->code->names);
     r->name_used = upy_arena_array(r->scratch, n + 1, 1);
@@ -658,11 +680,33 @@ static int index_names(rec *r) {
         return rec_oom(r);
     r->used_names_end = 0;
     for (i = 0; i < n; i++) {
-        r->name_used[i] = (uint8_t)upy_name_set_has(&r->used_names,
-                                                    str_at(r->code->names, i));
+        const char *name = str_at(r->code->names, i);
+        r->name_used[i] = (uint8_t)(recent_used[recent_slot(name)] == name ||
+                                    upy_name_set_has(&r->used_names, name));
         if (r->name_used[i])
             r->used_names_end = i + 1;
     }
+    return SUCCESS;
+}
+
+/* Each instruction's entries of both tables (table_entries), in one walk
+ * of the instructions. */
+static int index_table_entries(rec *r) {
+    uint32_t i, n = r->ncode.count;
+    int32_t *names_at =
+        upy_arena_array_uncleared(r->scratch, n + 1, sizeof *names_at);
+    int32_t *consts_at =
+        upy_arena_array_uncleared(r->scratch, n + 1, sizeof *consts_at);
+    if (!names_at || !consts_at)
+        return rec_oom(r);
+    for (i = 0; i < n; i++) {
+        /* (Most instructions carry no object: no entry of either.) */
+        int has_obj = ins(r, i)->obj != NULL;
+        names_at[i] = has_obj ? rec_table_entry(r, i, 0) : -1;
+        consts_at[i] = has_obj ? rec_table_entry(r, i, 1) : -1;
+    }
+    r->table_entries[0] = names_at;
+    r->table_entries[1] = consts_at;
     return SUCCESS;
 }
 
@@ -683,16 +727,7 @@ static int index_tables(rec *r) {
                 upy_index_map_put_first(&r->entries[table],
                                         upy_seq_item(t, k), (int32_t)k);
     }
-    for (table = 0; table < 2; table++) {
-        uint32_t i, n = r->ncode.count;
-        int32_t *at =
-            upy_arena_array_uncleared(r->scratch, n + 1, sizeof *at);
-        if (!at)
-            return rec_oom(r);
-        for (i = 0; i < n; i++)
-            at[i] = rec_table_entry(r, i, table);
-        r->table_entries[table] = at;
-    }
+    RETURN_IF_ERROR(index_table_entries(r));
     r->const_shown = upy_arena_array(
         r->arena, upy_seq_len(r->code->consts) + 1, sizeof(uint8_t));
     r->const_tested_at = upy_arena_array_uncleared(
