@@ -54,6 +54,38 @@ static int ends_named_clause(const upy_ncode *code, const uint8_t *reached,
     return 1;
 }
 
+/* The dead way out of a named clause at i, its POP_EXCEPT and jump once
+ * the clearing of the name between them is dropped, takes the handler of
+ * the clause's last code before it (the name cleanup's), as the dead way
+ * out of a clause with no name has its clause's: it is the clause's end,
+ * not code after the try.  blocks.c covers it by the clause's frame, the
+ * handler of neither the clause's code nor the try's, and the try around
+ * it (where there is one) then ended there.  Worked example, 3.9 (urllib3
+ * contrib/emscripten/fetch.py _run_sync_with_timeout):
+ *
+ *     try:
+ *         try: return run(p)
+ *         except E as err:
+ *             if c: raise A()
+ *             else: raise B()      RAISE_VARARGS 1   (name cleanup's)
+ *                                  POP_EXCEPT        (dead, the frame's)
+ *                                  JUMP_FORWARD end  (dead, the frame's)
+ *     finally: clear(p)
+ *
+ * The finally body's dead copy on the normal way out after it was not
+ * found, and the rest of the function was marked. */
+static void take_clause_handler(upy_ncode *code, uint32_t i) {
+    const upy_nin *last;
+    if (i == 0)
+        return;
+    last = &code->ins[i - 1];
+    code->ins[i].handler = code->ins[i + 4].handler = last->handler;
+    code->ins[i].handler_depth = code->ins[i + 4].handler_depth =
+        last->handler_depth;
+    code->ins[i].handler_lasti = code->ins[i + 4].handler_lasti =
+        last->handler_lasti;
+}
+
 unpyc_status upy_normalize_unreached_cleanups(upy_ncode *code, upy_arena *arena,
                                               unpyc_error *err) {
     uint8_t *reached, *dropped;
@@ -71,6 +103,7 @@ unpyc_status upy_normalize_unreached_cleanups(upy_ncode *code, upy_arena *arena,
         if (!ends_named_clause(code, reached, i))
             continue;
         dropped[i + 1] = dropped[i + 2] = dropped[i + 3] = 1;
+        take_clause_handler(code, i);
         any = 1;
     }
     if (any && upy_ncode_drop(code, dropped, arena) != UNPYC_OK)

@@ -941,6 +941,29 @@ static int32_t handler_way_back(const rec *r, int32_t h, int32_t else_start,
     return best;
 }
 
+/* Whether block b, which no code reaches, is the way out that compile.c
+ * compiler_try_except puts after an except clause's body, POP_EXCEPT and
+ * the jump to the end of the try (the name's clearing between them
+ * dropped by normalize/unreached.c), where the body never runs off its
+ * end (3.8-3.9 keep it: upy_layout.keeps_jump_after_exit): the clause's
+ * last block but for the handler that clears its name, going back to
+ * the loop.  Read as code, its jump would be a `continue` no source
+ * wrote (`while True:` / `try: ...` / `except E:` / `if c: raise A()` /
+ * `else: raise B()`; trio _unix_pipes FdStream.receive_some).  A written
+ * `continue` there has a copy of its own before it. */
+static int dead_clause_way_out(const rec *r, int32_t b, const region *rg) {
+    const upy_block *bb = blk(r, b);
+    int32_t k;
+    if (!r->ncode.layout->keeps_jump_after_exit || bb->rpo != UINT32_MAX ||
+        bb->end - bb->start != 2 || ins(r, bb->start)->op != N_POP_EXCEPT ||
+        bb->jump != rg->cont || b >= rg->end)
+        return 0;
+    for (k = b + 1; k < rg->end; k++)
+        if (!blk(r, k)->is_handler)
+            return 0;
+    return 1;
+}
+
 /* Whether block b, which no code reaches, ends in the jump over an else
  * part that 3.8-3.9 leave after a then part ending in raise, break or
  * continue (upy_layout.keeps_jump_after_exit), or in an if / else whose
@@ -2119,6 +2142,23 @@ static int false_way_lost(const rec *r, const region *rg, int32_t on_false) {
            !rec_same_code(r, ob->start, fb->start, ob->end - ob->start);
 }
 
+/* Whether way t of a test in region rg goes to the region's end where
+ * running off the region goes past it, to rg->follow: into the else part
+ * of an if / else whose then part rg is, which no written statement of
+ * the then part reaches.  The test was only part of a condition the
+ * network did not take whole (`if a or f(x if c else y):`: the second
+ * operand's own branches kept it out, and its test, read as an if of the
+ * then part of `if not a:`, jumps to the body that `a` jumps to, the else
+ * part; sqlglot Parser._parse_limit).  Read as it is, that way would run
+ * off the then part: not recovered.  (Not where the region's end is a
+ * copy of the code after the if / else that the if took as that code,
+ * done: copied_join.) */
+static int enters_else_part(const rec *r, const region *rg, int32_t t) {
+    return t != UPY_NO_BLOCK && t == rg->end && rg->follow != UPY_NO_BLOCK &&
+           rg->follow > rg->end && t != rg->brk && t != rg->cont &&
+           t != rg->loop && !r->done[t];
+}
+
 /* Whether block b, a way out of the try body rg by the lone jump of a
  * break or continue (lone_loop_jump), is the statement of the body's last
  * if, where the test's other way is such a jump too: the compiler lays
@@ -2354,7 +2394,8 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
      * goes would lose its code: the if is marked unrecovered instead.  So
      * is a test with no true way (crafted code, found by the fuzzer). */
     if (on_true == UPY_NO_BLOCK || false_way_lost(r, rg, on_false) ||
-        unread_loop_jump_then(r, rg, on_true, on_false))
+        unread_loop_jump_then(r, rg, on_true, on_false) ||
+        enters_else_part(r, rg, on_true) || enters_else_part(r, rg, on_false))
         return rec_fail_region(r, c->first, rg, out);
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;
@@ -6863,6 +6904,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                 b = bb->jump;
                 continue;
             }
+            if (dead_clause_way_out(r, b, rg))
+                return SUCCESS;
             st = loop_jump(r, bb->jump, rg, out);
             if (st > 0 && written_dead_code(r, b, rg) != UPY_NO_BLOCK) {
                 b = written_dead_code(r, b, rg);
