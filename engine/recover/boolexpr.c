@@ -325,8 +325,38 @@ static int32_t past_cleanup_jump(const rec *r, int32_t h, int32_t b) {
     return bb->jump;
 }
 
+/* Whether the code of block bb before instruction end computes one value
+ * and nothing else. */
+static int pushes_one(const rec *r, const upy_block *bb, uint32_t end) {
+    int depth = 0;
+    uint32_t i;
+    for (i = bb->start; i < end && depth >= 0; i++)
+        depth = value_step(r, i, bb->start, depth);
+    return depth == 1;
+}
+
+/* Where the two values of `x if c else y` meet, as part of a value whose
+ * own operands are under the test c ending block b (`f(x if c else y)`):
+ * the next block computes x and jumps to the join, the block b jumps to
+ * computes y and runs into the join (compile.c compiler_ifexp); else
+ * UPY_NO_BLOCK.  (Arms of more than one block are not followed.) */
+static int32_t value_if_exp_join(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b), *x, *y;
+    int32_t join = b + 3;
+    if (bb->next != b + 1 || bb->jump != b + 2 || join >= (int32_t)r->cfg.count)
+        return UPY_NO_BLOCK;
+    x = blk(r, b + 1);
+    y = blk(r, b + 2);
+    if (ins(r, x->end - 1)->op != N_JUMP || x->jump != join ||
+        y->next != join || y->jump != UPY_NO_BLOCK ||
+        !upy_cfg_entered_only_from(&r->cfg, b + 1, join, b, b + 1) ||
+        !pushes_one(r, x, x->end - 1) || !pushes_one(r, y, y->end))
+        return UPY_NO_BLOCK;
+    return join;
+}
+
 int32_t rec_flow_test_last(const rec *r, int32_t t) {
-    int32_t b = t;
+    int32_t b = t, join;
     int depth = 0, flows = 0, guard = 0;
     uint32_t i = blk(r, t)->start;
     while (b != UPY_NO_BLOCK && guard++ < 64) {
@@ -342,6 +372,15 @@ int32_t rec_flow_test_last(const rec *r, int32_t t) {
         for (; i + 1 < bb->end; i++)
             if ((depth = value_step(r, i, bb->start, depth)) < 0)
                 return UPY_NO_BLOCK;
+        /* `x if c else y` in the value (`a or f(x if c else y)`): its
+         * test on top of the value's operands, its arms one value. */
+        if (last->op == N_POP_JUMP_IF && depth >= 2 &&
+            (join = value_if_exp_join(r, b)) != UPY_NO_BLOCK) {
+            b = join;
+            i = blk(r, b)->start;
+            flows++;
+            continue;
+        }
         if (last->op == N_POP_JUMP_IF)
             return flows && depth == 1 ? b : UPY_NO_BLOCK;
         /* (The blocks of the loop, or of the operands after the first,
@@ -878,10 +917,10 @@ static int collect_network(rec *r, int32_t b, uint32_t start, const region *rg,
 
 /* Runs the blocks of a network member whose test runs through control
  * flow of its own value (rec_flow_test_last: the loops of inlined
- * comprehensions, `x or y` values), up to the POP_JUMP_IF ending its last
- * block; its value is then on the stack.  Where that flow reads as no
- * value after all (rec_inlined_loop finds no accumulator), the member is
- * marked and its value missing. */
+ * comprehensions, `x or y` values, conditional expressions), up to the
+ * POP_JUMP_IF ending its last block; its value is then on the stack.  Where
+ * that flow reads as no value after all (rec_inlined_loop finds no
+ * accumulator), the member is marked and its value missing. */
 static int run_through_flow(rec *r, const net_node *node, const region *rg,
                              upy_ptr_vec *out) {
     int32_t b = node->block, next, on;
@@ -899,7 +938,8 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
         if ((uint32_t)stop != bb->end) {
             upy_nop op = (upy_nop)ins(r, (uint32_t)stop)->op;
             st = (uint32_t)stop + 1 != bb->end ||
-                 (op != N_FOR_ITER && op != N_JUMP_IF_OR_POP);
+                 (op != N_FOR_ITER && op != N_JUMP_IF_OR_POP &&
+                  op != N_POP_JUMP_IF);
             if (!st && op == N_FOR_ITER)
                 st = rec_inlined_loop(r, b, rg, &next, out);
             else if (!st) {
@@ -908,8 +948,10 @@ static int run_through_flow(rec *r, const net_node *node, const region *rg,
             }
             if (st < 0)
                 return ERROR;
-            st = st || next != bb->jump ||
-                 (op == N_JUMP_IF_OR_POP && way.at != blk(r, next)->start);
+            st = st ||
+                 next != (op == N_POP_JUMP_IF ? value_if_exp_join(r, b)
+                                              : bb->jump) ||
+                 (op != N_FOR_ITER && way.at != blk(r, next)->start);
             /* (The jump over the loop's cleanup is the loop's.) */
             if (!st && op == N_FOR_ITER &&
                 (on = past_cleanup_jump(r, b, next)) != next) {

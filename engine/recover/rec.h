@@ -626,11 +626,12 @@ int rec_condition(rec *r, int32_t b, const region *rg, rec_cond *c,
 
 /* A test whose code runs through control flow of its own value: the
  * loops of comprehensions 3.12+ inlined in it (`c and [x for x in y]` in
- * a condition) and `x or y` / `x and y` values (`c or (x or 0) >= 1`),
- * each one value.  The blocks from t on compute one value with no
- * statement and the last ends in a POP_JUMP_IF on it: that last block,
- * else UPY_NO_BLOCK (also for a test of one block, rec_is_test_block's,
- * and where a block inside is reached from outside the test). */
+ * a condition), `x or y` / `x and y` values (`c or (x or 0) >= 1`) and
+ * conditional expressions (`c or f(x if d else y)`), each one value.  The
+ * blocks from t on compute one value with no statement and the last ends in a
+ * POP_JUMP_IF on it: that last block, else UPY_NO_BLOCK (also for a test of one
+ * block, rec_is_test_block's, and where a block inside is reached from outside
+ * the test). */
 int32_t rec_flow_test_last(const rec *r, int32_t t);
 upy_expr *rec_negate(rec *r, upy_expr *e);
 /* Whether block b only computes one value, with no statements, and ends

@@ -13,9 +13,12 @@ place of sqlglot's) `sqlglot.parse_one("SELECT a FROM t LIMIT 5")` raises
 ParseError.  `if a or (b if c else d):` with the conditional expression
 alone as the operand is marked on 3.10, 3.12 and 3.13 and printed right on
 3.8, 3.9, 3.11; nested under another `if ... and ...:` the chained
-comparisons are printed right on every version.  Marked on every version
-since stop 41 (recover/structure.c enters_else_part: the test read as an
-if in the then part jumps into the else part); still not recovered.
+comparisons are printed right on every version.  Stop 41:
+limit_when_skipped_or_matched is recovered on every version (boolexpr.c
+rec_flow_test_last follows a conditional expression in an operand's
+value; boolop_ifexp_operand.py); fits_in_byte is marked on every version
+(recover/structure.c enters_else_part: the test read as an if in the then
+part jumps into the else part), not yet recovered.
 
 ruamel.yaml constructor Constructor.find_python_name (3.8, 3.9, 3.12): a
 `while` loop whose body ends in `try: f(); break` / `except E: continue` is
