@@ -818,6 +818,19 @@ static int in_network(const net_node *nodes, int n, int32_t b) {
     return 0;
 }
 
+/* Whether block p is the cleanup of a chained comparison that jumps on
+ * past the test its last link holds into, laid out right after it:
+ * POP_TOP; JUMP, the chain being the first operand of an `and` inside an
+ * `or` (`if lo <= n <= hi and c or d:`, sqlglot _simplify_integer_cast).
+ * (Where the link holds into the body of an if, `if a < b < c: return` +
+ * `if d: ...`, the next statement's test is no part of this condition.) */
+static int is_cleanup_jump(const rec *r, int32_t p) {
+    const upy_block *pb = blk(r, p);
+    return pb->end - pb->start == 2 && ins(r, pb->start)->op == N_POP_TOP &&
+           ins(r, pb->start + 1)->op == N_JUMP && pb->jump > p + 1 &&
+           rec_is_test_block(r, p + 1);
+}
+
 /* Whether block p is in the network, or is a lone jump or a lone POP_TOP
  * only members go to: a chained comparison that fails into the next test
  * pops its middle operand there, the last link's failing way jumping over
@@ -830,7 +843,8 @@ static int reached_from_network(const rec *r, const net_node *nodes, int n,
     if (in_network(nodes, n, p))
         return 1;
     if (!pb->npreds ||
-        !(is_forwarding_jump(r, p) || rec_is_lone(r, pb, N_POP_TOP)))
+        !(is_forwarding_jump(r, p) || rec_is_lone(r, pb, N_POP_TOP) ||
+          is_cleanup_jump(r, p)))
         return 0;
     for (k = 0; k < pb->npreds; k++)
         if (!in_network(nodes, n, pb->preds[k]))
