@@ -6010,6 +6010,19 @@ int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
            bb->jump <= b;
 }
 
+/* Whether block q, of a copy before the return ending block b, goes on
+ * into the copy: it falls into the block after it, or, all skipped, jumps
+ * forward to a block up to b (the end of the then part of an if / else in
+ * the copied finally body, over the else part: `finally: if r: g()` /
+ * `else: h()`, 3.8 / 3.9). */
+static int goes_on_in_copy(const rec *r, int32_t q, int32_t b) {
+    const upy_block *qb = blk(r, q);
+    if (qb->next == q + 1)
+        return 1;
+    return qb->next == UPY_NO_BLOCK && qb->jump > q + 1 && qb->jump <= b &&
+           ins(r, qb->end - 1)->op == N_JUMP && rec_is_unwinding(r, q);
+}
+
 /* The first block of the copies before the constant's load ending block
  * b, when they all came (skipped) from blocks falling into b, the first of
  * them after the NOP of the return's line: a copy with a branch of its
@@ -6020,12 +6033,17 @@ int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
  * g()`.  b when there is none. */
 static int32_t split_copy_start(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    uint32_t i;
+    uint32_t i, load = bb->end - 2;
     int32_t p = b;
-    for (i = bb->start; i + 2 < bb->end; i++)
+    /* (3.8 / 3.9 pop the iterators of the for loops the return leaves
+     * after the copies, before the load.) */
+    while (load > bb->start && ins(r, load - 1)->op == N_POP_TOP &&
+           !r->skip[load - 1])
+        load--;
+    for (i = bb->start; i < load; i++)
         if (!r->skip[i])
             return b;
-    while (p > 0 && blk(r, p - 1)->next == p &&
+    while (p > 0 && goes_on_in_copy(r, p - 1, b) &&
            (rec_is_unwinding(r, p - 1) ||
             (is_exit_copy(r, p - 1) & EXIT_LEAVES)) &&
            ins(r, blk(r, p)->start)->lead_line < 0)
@@ -6117,6 +6135,12 @@ static int unwinds_to_return(const rec *r, int32_t b, int value_loaded) {
          * the copy, where the test jumps.) */
         if (leaving_test_way_on(r, b) != UPY_NO_BLOCK) {
             b = leaving_test_way_on(r, b);
+            continue;
+        }
+        /* (The then part of an if / else in the copy, skipped whole: on
+         * over the else part, where its jump goes; see goes_on_in_copy.) */
+        if (ins(r, bb->end - 1)->op == N_JUMP && bb->jump > b) {
+            b = bb->jump;
             continue;
         }
         if (bb->next != b + 1 || !upy_nin_falls_through(ins(r, bb->end - 1)))
@@ -6456,12 +6480,16 @@ static int32_t leaving_test_way_on(const rec *r, int32_t b) {
 /* Where the walk goes on from block b, all skipped code that runs on:
  * where its skipped jump forward goes where a kept value waits through it
  * (over the else part of an if / else in a copy of a finally body that a
- * return leaves through), or past a test whose way on leaves
+ * return leaves through), or to the return of a constant after such a
+ * copy (3.8 / 3.9: `try: if c: return` / `finally: if r: f()` / `else:
+ * g()`; stopped at the jump, the walk lost the return, and read before,
+ * the return became the inner try's else part, IPython
+ * ExecutionMagics.run), or past a test whose way on leaves
  * (leaving_test_way_on); else the next block. */
 static int32_t skipped_block_way_on(const rec *r, int32_t b, const region *rg) {
     const upy_block *bb = blk(r, b);
     if (r->skip[bb->end - 1] && ins(r, bb->end - 1)->op == N_JUMP &&
-        bb->jump > b && r->sp > rg->base)
+        bb->jump > b && (r->sp > rg->base || rec_is_copied_return(r, bb->jump)))
         return bb->jump;
     if (leaving_test_way_on(r, b) != UPY_NO_BLOCK)
         return leaving_test_way_on(r, b);
