@@ -2234,6 +2234,31 @@ static int else_up_to_then_exit(rec *r, const region *rg, int32_t on_false,
     return SUCCESS;
 }
 
+/* Whether block b, the then part of an if, is the lone jump of a `break`
+ * to block d, the dead `else: break` ending a while loop's body (nothing
+ * falls into it), a lone jump to the loop's exit: 3.8 / 3.9 peephole.c
+ * threaded the jumps to d (the last elif's test) to the exit and left d
+ * unreachable, and normalize/unthread.c unthread_loop_breaks sends the
+ * loop's jumps to the exit back to d, the written break with them.  Read
+ * as the jump over an else part, d became the join of the if chain it
+ * starts: the break printed after the chain, where an arm that goes back
+ * to the loop ran into it (graphql-core Lexer.read_comment; tests/
+ * constructs/open_lies_audit40.py scan_while_letters_or_digits). */
+static int jumps_to_dead_break(const rec *r, const region *rg, int32_t b) {
+    const upy_block *bb, *db;
+    if (!r->ncode.layout->keeps_jump_after_exit || b == UPY_NO_BLOCK ||
+        b >= (int32_t)r->cfg.count || r->done[b] || rg->brk == UPY_NO_BLOCK ||
+        rg->loop == UPY_NO_BLOCK)
+        return 0;
+    bb = blk(r, b);
+    if (!rec_is_lone(r, bb, N_JUMP) || bb->jump <= b ||
+        bb->jump >= (int32_t)r->cfg.count || falls_into(r, bb->jump))
+        return 0;
+    db = blk(r, bb->jump);
+    return rec_is_lone(r, db, N_JUMP) && inside(rg, bb->jump) &&
+           is_break(rg, db->jump);
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
@@ -2286,7 +2311,12 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         return emit_if(r, c->start, test, &body, NULL, out);
     }
     /* A branch straight to break / continue (the compiler threads the
-     * jump of `if c: break` into the condition). */
+     * jump of `if c: break` into the condition; a break sent to 3.8 /
+     * 3.9's dead `else: break` goes through it). */
+    if (jumps_to_dead_break(r, rg, on_true)) {
+        r->done[on_true] = 1;
+        on_true = blk(r, blk(r, on_true)->jump)->jump;
+    }
     if (is_break(rg, on_true) || on_true == rg->cont) {
         if (loop_jump(r, on_true, rg, &body) < 0)
             return ERROR;
