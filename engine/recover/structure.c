@@ -2234,36 +2234,60 @@ static int else_up_to_then_exit(rec *r, const region *rg, int32_t on_false,
     return SUCCESS;
 }
 
-/* Whether block b, the then part of an if, is the lone jump of a `break`
- * to block d, the dead `else: break` ending a while loop's body (nothing
- * falls into it), a lone jump to the loop's exit: 3.8 / 3.9 peephole.c
- * threaded the jumps to d (the last elif's test) to the exit and left d
- * unreachable, and normalize/unthread.c unthread_loop_breaks sends the
- * loop's jumps to the exit back to d, the written break with them.  Read
- * as the jump over an else part, d became the join of the if chain it
- * starts: the break printed after the chain, where an arm that goes back
- * to the loop ran into it (graphql-core Lexer.read_comment; tests/
- * constructs/open_lies_audit40.py scan_while_letters_or_digits). */
-static int jumps_to_dead_break(const rec *r, const region *rg, int32_t b) {
-    const upy_block *bb, *db;
-    if (!r->ncode.layout->keeps_jump_after_exit || b == UPY_NO_BLOCK ||
-        b >= (int32_t)r->cfg.count || r->done[b] || rg->brk == UPY_NO_BLOCK ||
-        rg->loop == UPY_NO_BLOCK)
-        return 0;
-    bb = blk(r, b);
-    if (!rec_is_lone(r, bb, N_JUMP) || bb->jump <= b ||
-        bb->jump >= (int32_t)r->cfg.count || falls_into(r, bb->jump))
-        return 0;
-    db = blk(r, bb->jump);
-    return rec_is_lone(r, db, N_JUMP) && inside(rg, bb->jump) &&
-           is_break(rg, db->jump);
+/* The dead `else: break` ending a while loop's body that the then part
+ * [on_true, on_false) of an if in region rg ends by jumping to, a `break`
+ * of its own: block d, a lone jump to the loop's exit inside rg, that
+ * nothing falls into, the nearest place past on_false the then part jumps
+ * to (then_jump_end); UPY_NO_BLOCK when there is none.  3.8 / 3.9
+ * peephole.c threaded the last elif's test through d to the exit and
+ * left d unreachable, and normalize/unthread.c unthread_loop_breaks sends
+ * the loop's jumps to the exit back to d, a written break with them.
+ * Read as the jump over an else part, d became the join of the if chain
+ * it starts: `if a: pass` / `elif b: ...`, the dead break printed after
+ * the chain, where an arm that goes back to the loop ran into it
+ * (graphql-core Lexer.read_comment; tests/constructs/
+ * open_lies_audit40.py scan_while_letters_or_digits). */
+static int32_t then_breaks_to_dead_else(const rec *r, const region *rg,
+                                        int32_t on_true, int32_t on_false) {
+    const upy_block *lb, *db;
+    int32_t d;
+    if (!r->ncode.layout->keeps_jump_after_exit || rg->loop == UPY_NO_BLOCK ||
+        on_true == UPY_NO_BLOCK || on_false == UPY_NO_BLOCK ||
+        on_true >= on_false || !inside(rg, on_true) || !inside(rg, on_false))
+        return UPY_NO_BLOCK;
+    lb = blk(r, on_false - 1);
+    d = lb->jump;
+    if (ins(r, lb->end - 1)->op != N_JUMP || d <= on_false || !inside(rg, d) ||
+        falls_into(r, d) || then_jump_end(r, on_true, on_false, rg) != d)
+        return UPY_NO_BLOCK;
+    db = blk(r, d);
+    return rec_is_lone(r, db, N_JUMP) && is_break(rg, db->jump) ? d
+                                                                : UPY_NO_BLOCK;
+}
+
+/* `if c: ...; break` whose break jumps to the dead `else: break` d
+ * (then_breaks_to_dead_else): the then part up to that jump, and the
+ * break; the region goes on at on_false.  (Not recovered where the then
+ * part goes on elsewhere.) */
+static int if_then_dead_break(rec *r, const rec_cond *c, const region *rg,
+                              int32_t d, int32_t *next, upy_ptr_vec *out) {
+    upy_ptr_vec body = {0};
+    int32_t then_exit;
+    region then_rg = rec_sub_region(rg, c->on_true, c->on_false, d);
+    RETURN_IF_ERROR(rec_region(r, c->on_true, &then_rg, &body, &then_exit));
+    if (then_exit != d)
+        return rec_fail_region(r, c->first, rg, out);
+    if (emit_simple(r, &body, UPY_S_BREAK))
+        return ERROR;
+    *next = c->on_false;
+    return emit_if(r, c->start, c->test, &body, NULL, out);
 }
 
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
     int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
-    int32_t way_out = UPY_NO_BLOCK, pass_jump, tail_end, tb, then_exit;
+    int32_t way_out = UPY_NO_BLOCK, pass_jump, tail_end, tb, then_exit, dead;
     uint32_t then_sp;
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
@@ -2311,18 +2335,17 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         return emit_if(r, c->start, test, &body, NULL, out);
     }
     /* A branch straight to break / continue (the compiler threads the
-     * jump of `if c: break` into the condition; a break sent to 3.8 /
-     * 3.9's dead `else: break` goes through it). */
-    if (jumps_to_dead_break(r, rg, on_true)) {
-        r->done[on_true] = 1;
-        on_true = blk(r, blk(r, on_true)->jump)->jump;
-    }
+     * jump of `if c: break` into the condition). */
     if (is_break(rg, on_true) || on_true == rg->cont) {
         if (loop_jump(r, on_true, rg, &body) < 0)
             return ERROR;
         *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
+    if (on_true == c->on_true && on_false == c->on_false &&
+        (dead = then_breaks_to_dead_else(r, rg, on_true, on_false)) !=
+            UPY_NO_BLOCK)
+        return if_then_dead_break(r, c, rg, dead, next, out);
     if (on_false == rg->brk && on_true < on_false && on_false <= rg->end &&
         rg->loop != UPY_NO_BLOCK && rg->cont == rg->loop &&
         only_continues(r, rg->loop)) {

@@ -11,10 +11,15 @@ from the output.  peephole.c threads the last elif's test through the
 `else: break` to the loop's exit and leaves that jump dead;
 normalize/unthread.c unthread_loop_breaks sends the loop's jumps to the
 exit back to it, the written `if a: break` with them, and the if read that
-dead break as its join.  recover/structure.c jumps_to_dead_break reads the
-break as a break.  Variants: a third arm (scan_while_three_arms, lied
-too), the loop in a for (scan_while_in_for), a for loop
-(scan_for_letters_or_digits, read right before).
+dead break as its join.  recover/structure.c then_breaks_to_dead_else
+reads the jump there as a break.  Variants: a third arm
+(scan_while_three_arms), two breaks before the chain
+(two_breaks_then_chain), the first break in an if
+(nested_break_then_chain), a statement before it
+(break_after_stmt_then_chain), all of which lied on 3.8 / 3.9 too; the
+loop in a for (scan_while_in_for), an else part on the loop
+(break_then_chain_loop_else), a for loop (scan_for_letters_or_digits),
+read right before.
 
 IPython core.magics.execution ExecutionMagics.run (3.8, 3.9): in a try whose
 finally holds an if/else, an inner try whose body ends in `if c: ...;
@@ -110,6 +115,68 @@ def scan_while_in_for(lines, out):
                 break
         out.append(position)
     return out
+
+
+def two_breaks_then_chain(body, position):
+    while position < len(body):
+        char = body[position]
+        if char == "#":
+            break
+        if char in "\r\n":
+            break
+        if char.isalpha():
+            position += 1
+        elif char.isdigit():
+            position += 2
+        else:
+            break
+    return position
+
+
+def nested_break_then_chain(body, position, strict):
+    while position < len(body):
+        char = body[position]
+        if strict:
+            if char in "\r\n":
+                break
+        if char.isalpha():
+            position += 1
+        elif char.isdigit():
+            position += 2
+        else:
+            break
+    return position
+
+
+def break_then_chain_loop_else(body, position, out):
+    while position < len(body):
+        char = body[position]
+        if char in "\r\n":
+            break
+        if char.isalpha():
+            position += 1
+        elif char.isdigit():
+            position += 2
+        else:
+            break
+    else:
+        out.append("done")
+    return position
+
+
+def break_after_stmt_then_chain(body, position, out):
+    while position < len(body):
+        char = body[position]
+        if char in "\r\n":
+            out.append("nl")
+            break
+        if char.isalpha():
+            position += 1
+        elif char.isdigit():
+            position += 2
+        else:
+            break
+    return position
 
 
 def return_value_in_try_under_finally_branches(opts, out, restore):
