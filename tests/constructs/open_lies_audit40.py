@@ -35,8 +35,11 @@ and skipped_block_way_on walked only blocks falling into each other: the
 return was left out of the inner try's body.  Variants: an elif in the
 finally (return_in_try_under_finally_elif), the tries in a for loop, whose
 return pops the iterator after the copy (return_in_try_under_finally_in_for),
-a try between the two (return_in_nested_try_under_finally_branches), all
-of which lied on 3.8 / 3.9, and `return nruns` (marked on every version).
+a try between the two (return_in_nested_try_under_finally_branches), no
+inner try (return_in_body_under_finally_branches), a while loop
+(return_in_try_under_finally_branches_while), an if in the finally's then
+part (return_in_try_under_finally_nested_if), all of which lied on 3.8 /
+3.9, and `return nruns` (marked on every version).
 """
 
 
@@ -250,6 +253,62 @@ def return_in_nested_try_under_finally_branches(opts, out, restore):
         out.append("after")
     finally:
         if restore:
+            out.append("r")
+        else:
+            out.append("f")
+
+
+def return_in_body_under_finally_branches(opts, out, restore):
+    try:
+        nruns = int(opts.get("N", 1))
+        if nruns < 1:
+            out.append("bad")
+            return
+        out.append(nruns)
+    finally:
+        if restore:
+            out.append("r")
+        else:
+            out.append("f")
+    out.append("tail")
+
+
+def return_in_try_under_finally_branches_while(runs, out, restore):
+    i = 0
+    while i < len(runs):
+        opts = runs[i]
+        i += 1
+        try:
+            try:
+                nruns = int(opts["N"])
+                if nruns < 1:
+                    out.append("bad")
+                    return
+            except KeyError:
+                nruns = 1
+            out.append(nruns)
+        finally:
+            if restore:
+                out.append("r")
+            else:
+                out.append("f")
+    out.append("end")
+
+
+def return_in_try_under_finally_nested_if(opts, out, restore, deep):
+    try:
+        try:
+            nruns = int(opts["N"])
+            if nruns < 1:
+                out.append("bad")
+                return
+        except KeyError:
+            nruns = 1
+        out.append(nruns)
+    finally:
+        if restore:
+            if deep:
+                out.append("d")
             out.append("r")
         else:
             out.append("f")
