@@ -2274,11 +2274,60 @@ static int else_up_to_then_exit(rec *r, const region *rg, int32_t on_false,
     return SUCCESS;
 }
 
+/* The dead `else: break` ending a while loop's body that the then part
+ * [on_true, on_false) of an if in region rg ends by jumping to, a `break`
+ * of its own: block d, a lone jump to the loop's exit inside rg, that
+ * nothing falls into, the nearest place past on_false the then part jumps
+ * to (then_jump_end); UPY_NO_BLOCK when there is none.  3.8 / 3.9
+ * peephole.c threaded the last elif's test through d to the exit and
+ * left d unreachable, and normalize/unthread.c unthread_loop_breaks sends
+ * the loop's jumps to the exit back to d, a written break with them.
+ * Read as the jump over an else part, d became the join of the if chain
+ * it starts: `if a: pass` / `elif b: ...`, the dead break printed after
+ * the chain, where an arm that goes back to the loop ran into it
+ * (graphql-core Lexer.read_comment; tests/constructs/
+ * open_lies_audit40.py scan_while_letters_or_digits). */
+static int32_t then_breaks_to_dead_else(const rec *r, const region *rg,
+                                        int32_t on_true, int32_t on_false) {
+    const upy_block *lb, *db;
+    int32_t d;
+    if (!r->ncode.layout->keeps_jump_after_exit || rg->loop == UPY_NO_BLOCK ||
+        on_true == UPY_NO_BLOCK || on_false == UPY_NO_BLOCK ||
+        on_true >= on_false || !inside(rg, on_true) || !inside(rg, on_false))
+        return UPY_NO_BLOCK;
+    lb = blk(r, on_false - 1);
+    d = lb->jump;
+    if (ins(r, lb->end - 1)->op != N_JUMP || d <= on_false || !inside(rg, d) ||
+        falls_into(r, d) || then_jump_end(r, on_true, on_false, rg) != d)
+        return UPY_NO_BLOCK;
+    db = blk(r, d);
+    return rec_is_lone(r, db, N_JUMP) && is_break(rg, db->jump) ? d
+                                                                : UPY_NO_BLOCK;
+}
+
+/* `if c: ...; break` whose break jumps to the dead `else: break` d
+ * (then_breaks_to_dead_else): the then part up to that jump, and the
+ * break; the region goes on at on_false.  (Not recovered where the then
+ * part goes on elsewhere.) */
+static int if_then_dead_break(rec *r, const rec_cond *c, const region *rg,
+                              int32_t d, int32_t *next, upy_ptr_vec *out) {
+    upy_ptr_vec body = {0};
+    int32_t then_exit;
+    region then_rg = rec_sub_region(rg, c->on_true, c->on_false, d);
+    RETURN_IF_ERROR(rec_region(r, c->on_true, &then_rg, &body, &then_exit));
+    if (then_exit != d)
+        return rec_fail_region(r, c->first, rg, out);
+    if (emit_simple(r, &body, UPY_S_BREAK))
+        return ERROR;
+    *next = c->on_false;
+    return emit_if(r, c->start, c->test, &body, NULL, out);
+}
+
 static int structure_if(rec *r, const rec_cond *c, const region *rg,
                         int32_t *next, upy_ptr_vec *out) {
     upy_expr *test = c->test;
     int32_t on_true = c->on_true, on_false = c->on_false, then_end, els_end;
-    int32_t way_out = UPY_NO_BLOCK, pass_jump, tail_end, tb, then_exit;
+    int32_t way_out = UPY_NO_BLOCK, pass_jump, tail_end, tb, then_exit, dead;
     uint32_t then_sp;
     upy_ptr_vec body = {0}, orelse = {0};
     region then_rg;
@@ -2333,6 +2382,10 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
+    if (on_true == c->on_true && on_false == c->on_false &&
+        (dead = then_breaks_to_dead_else(r, rg, on_true, on_false)) !=
+            UPY_NO_BLOCK)
+        return if_then_dead_break(r, c, rg, dead, next, out);
     if (on_false == rg->brk && on_true < on_false && on_false <= rg->end &&
         rg->loop != UPY_NO_BLOCK && rg->cont == rg->loop &&
         only_continues(r, rg->loop)) {
@@ -6051,6 +6104,19 @@ int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
            bb->jump <= b;
 }
 
+/* Whether block q, of a copy before the return ending block b, goes on
+ * into the copy: it falls into the block after it, or, all skipped, jumps
+ * forward to a block up to b (the end of the then part of an if / else in
+ * the copied finally body, over the else part: `finally: if r: g()` /
+ * `else: h()`, 3.8 / 3.9). */
+static int goes_on_in_copy(const rec *r, int32_t q, int32_t b) {
+    const upy_block *qb = blk(r, q);
+    if (qb->next == q + 1)
+        return 1;
+    return qb->next == UPY_NO_BLOCK && qb->jump > q + 1 && qb->jump <= b &&
+           ins(r, qb->end - 1)->op == N_JUMP && rec_is_unwinding(r, q);
+}
+
 /* The first block of the copies before the constant's load ending block
  * b, when they all came (skipped) from blocks falling into b, the first of
  * them after the NOP of the return's line: a copy with a branch of its
@@ -6061,12 +6127,17 @@ int rec_loops_back_within(const rec *r, int32_t b, int32_t from) {
  * g()`.  b when there is none. */
 static int32_t split_copy_start(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b);
-    uint32_t i;
+    uint32_t i, load = bb->end - 2;
     int32_t p = b;
-    for (i = bb->start; i + 2 < bb->end; i++)
+    /* (3.8 / 3.9 pop the iterators of the for loops the return leaves
+     * after the copies, before the load.) */
+    while (load > bb->start && ins(r, load - 1)->op == N_POP_TOP &&
+           !r->skip[load - 1])
+        load--;
+    for (i = bb->start; i < load; i++)
         if (!r->skip[i])
             return b;
-    while (p > 0 && blk(r, p - 1)->next == p &&
+    while (p > 0 && goes_on_in_copy(r, p - 1, b) &&
            (rec_is_unwinding(r, p - 1) ||
             (is_exit_copy(r, p - 1) & EXIT_LEAVES)) &&
            ins(r, blk(r, p)->start)->lead_line < 0)
@@ -6158,6 +6229,12 @@ static int unwinds_to_return(const rec *r, int32_t b, int value_loaded) {
          * the copy, where the test jumps.) */
         if (leaving_test_way_on(r, b) != UPY_NO_BLOCK) {
             b = leaving_test_way_on(r, b);
+            continue;
+        }
+        /* (The then part of an if / else in the copy, skipped whole: on
+         * over the else part, where its jump goes; see goes_on_in_copy.) */
+        if (ins(r, bb->end - 1)->op == N_JUMP && bb->jump > b) {
+            b = bb->jump;
             continue;
         }
         if (bb->next != b + 1 || !upy_nin_falls_through(ins(r, bb->end - 1)))
@@ -6497,12 +6574,16 @@ static int32_t leaving_test_way_on(const rec *r, int32_t b) {
 /* Where the walk goes on from block b, all skipped code that runs on:
  * where its skipped jump forward goes where a kept value waits through it
  * (over the else part of an if / else in a copy of a finally body that a
- * return leaves through), or past a test whose way on leaves
+ * return leaves through), or to the return of a constant after such a
+ * copy (3.8 / 3.9: `try: if c: return` / `finally: if r: f()` / `else:
+ * g()`; stopped at the jump, the walk lost the return, and read before,
+ * the return became the inner try's else part, IPython
+ * ExecutionMagics.run), or past a test whose way on leaves
  * (leaving_test_way_on); else the next block. */
 static int32_t skipped_block_way_on(const rec *r, int32_t b, const region *rg) {
     const upy_block *bb = blk(r, b);
     if (r->skip[bb->end - 1] && ins(r, bb->end - 1)->op == N_JUMP &&
-        bb->jump > b && r->sp > rg->base)
+        bb->jump > b && (r->sp > rg->base || rec_is_copied_return(r, bb->jump)))
         return bb->jump;
     if (leaving_test_way_on(r, b) != UPY_NO_BLOCK)
         return leaving_test_way_on(r, b);
