@@ -67,7 +67,7 @@ static int64_t clauses_join(norm *nm, uint32_t h, int32_t cleanup) {
 /* The byte offset of the handler decoded instruction i is under, -1 when
  * none or one no source statement makes (a generator's wrapper: dead). */
 static int64_t handler_at(const norm *nm, uint32_t i) {
-    const upy_exc_entry *e = norm_entry_at(nm, at(nm, i)->offset);
+    const upy_exc_entry *e = norm_entry_of(nm, i);
     int32_t h = e ? norm_index_of_offset(nm, e->target) : -1;
     return h >= 0 && !nm->dead[h] ? (int64_t)e->target : -1;
 }

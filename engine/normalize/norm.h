@@ -145,8 +145,12 @@ typedef struct norm {
      * put_load_fast); NULL when no slot is such. */
     uint8_t *loads_cell;
     /* The exception table's entries are in order and apart, as CPython
-     * writes them: entry_at() can search them by halves. */
+     * writes them: entry_at() can search them by halves, and index_entries
+     * walk them. */
     uint8_t entries_in_order;
+    /* Per decoded instruction: the exception-table entry covering it, or
+     * NULL; itself NULL when the code has no table (norm_entry_of). */
+    const upy_exc_entry **entry_of;
     /* operand_start's stack depths, per neutral instruction of the range
      * it tries, and the instructions its tries may still visit (each try
      * walks its range: crafted code of many long operands would cost
@@ -167,6 +171,11 @@ static inline int op_is(const norm *nm, uint32_t i, uint16_t op) {
     return i < nm->dec->count && nm->dec->instrs[i].op == op;
 }
 
+/* The exception-table entry covering decoded instruction i, or NULL. */
+static inline const upy_exc_entry *norm_entry_of(const norm *nm, uint32_t i) {
+    return nm->entry_of ? nm->entry_of[i] : NULL;
+}
+
 /* Whether decoded instruction i + 1 is `op` and no jump goes to it: the
  * two make one idiom. */
 static inline int followed_by(const norm *nm, uint32_t i, uint16_t op) {
@@ -178,8 +187,6 @@ unpyc_status norm_fail_memory(norm *nm);
 unpyc_status norm_unsupported(norm *nm, uint32_t i);
 /* The decoded instruction at byte offset `offset`, or -1. */
 int32_t norm_index_of_offset(const norm *nm, int64_t offset);
-/* The exception-table entry covering byte offset `offset`, or NULL. */
-const upy_exc_entry *norm_entry_at(const norm *nm, uint32_t offset);
 /* Whether control never goes on from decoded instruction i to the next
  * (an unconditional jump, a return or a raise). */
 int norm_ends_without_fall(const norm *nm, uint32_t i);

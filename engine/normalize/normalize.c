@@ -364,10 +364,9 @@ static int entries_in_order(const upy_exc_table *t) {
 }
 
 /* The exception-table entry covering byte offset `offset`, or NULL: the
- * first one, for a table out of order.  Every instruction asks, so an
- * ordered table is searched by halves (a function of thousands of tries
- * has thousands of entries). */
-const upy_exc_entry *norm_entry_at(const norm *nm, uint32_t offset) {
+ * first one, for a table out of order.  An ordered table is searched by
+ * halves (a function of thousands of tries has thousands of entries). */
+static const upy_exc_entry *entry_at(const norm *nm, uint32_t offset) {
     const upy_exc_table *t = &nm->dec->exceptions;
     uint32_t i, lo = 0, hi = t->count;
     if (!nm->entries_in_order) {
@@ -386,6 +385,39 @@ const upy_exc_entry *norm_entry_at(const norm *nm, uint32_t offset) {
     }
     return lo > 0 && offset < t->entries[lo - 1].end ? &t->entries[lo - 1]
                                                      : NULL;
+}
+
+/* Fills entry_of, the entry covering each decoded instruction (NULL when
+ * the code has no exception table).  Every instruction asks, in resolve
+ * and the walk: a search by halves each was over a tenth of resolve on
+ * whole modules.  An ordered table's entries (starts strictly ascending,
+ * decode rejects empty ranges) are walked beside the instructions, whose
+ * offsets ascend too; the copies joined back keep them.  -1 when out of
+ * memory. */
+static int index_entries(norm *nm) {
+    const upy_exc_table *t = &nm->dec->exceptions;
+    uint32_t i, next = 0, count = nm->dec->count;
+    nm->entry_of = NULL;
+    if (!t->count)
+        return 0;
+    nm->entry_of =
+        upy_arena_array_uncleared(nm->arena, count, sizeof *nm->entry_of);
+    if (!nm->entry_of)
+        return -1;
+    for (i = 0; i < count; i++) {
+        uint32_t offset = at(nm, i)->offset;
+        if (!nm->entries_in_order) {
+            nm->entry_of[i] = entry_at(nm, offset);
+            continue;
+        }
+        /* next: how many entries start at or before offset. */
+        while (next < t->count && t->entries[next].start <= offset)
+            next++;
+        nm->entry_of[i] = next > 0 && offset < t->entries[next - 1].end
+                              ? &t->entries[next - 1]
+                              : NULL;
+    }
+    return 0;
 }
 
 /* Whether the NOP at decoded instruction k is a statement of its own.
@@ -418,11 +450,10 @@ static uint32_t lead_nops(const norm *nm, uint32_t i, uint8_t *joined) {
     while (k > 0 && !nm->is_target[k]) {
         k--;
         if (op_is(nm, k, UPY_OP_NOP) && !handler_found) {
-            handler = norm_entry_at(nm, at(nm, i)->offset);
+            handler = norm_entry_of(nm, i);
             handler_found = 1;
         }
-        if (op_is(nm, k, UPY_OP_NOP) &&
-            norm_entry_at(nm, at(nm, k)->offset) == handler) {
+        if (op_is(nm, k, UPY_OP_NOP) && norm_entry_of(nm, k) == handler) {
             n += (uint32_t)nop_is_statement(nm, k);
             first = k;
         } else if (!op_is(nm, k, UPY_OP_EXTENDED_ARG) &&
@@ -489,7 +520,7 @@ static int encloses(const norm *nm, const upy_exc_entry *outer,
     uint32_t steps = 0;
     while (inner && (!outer || inner->target != outer->target) &&
            steps++ < nm->dec->exceptions.count)
-        inner = norm_entry_at(nm, inner->target);
+        inner = entry_at(nm, inner->target);
     return outer ? inner != NULL : inner == NULL;
 }
 
@@ -511,7 +542,7 @@ static int encloses(const norm *nm, const upy_exc_entry *outer,
  * jumps over it.) */
 static int is_pass_block(norm *nm, uint32_t i) {
     uint32_t first = i, j = i + 1, before;
-    const upy_exc_entry *handler = norm_entry_at(nm, at(nm, i)->offset);
+    const upy_exc_entry *handler = norm_entry_of(nm, i);
     if (!nop_is_statement(nm, i))
         return 0;
     while (first > 0 && !nm->is_target[first] &&
@@ -528,9 +559,9 @@ static int is_pass_block(norm *nm, uint32_t i) {
            at(nm, before - 1)->line != at(nm, first)->line &&
            !jumped_back_into(nm, first, j) &&
            joined_from_before(nm, first, j) &&
-           encloses(nm, norm_entry_at(nm, at(nm, j)->offset), handler) &&
-           norm_entry_at(nm, at(nm, first)->offset) == handler &&
-           norm_entry_at(nm, at(nm, j - 1)->offset) == handler;
+           encloses(nm, norm_entry_of(nm, j), handler) &&
+           norm_entry_of(nm, first) == handler &&
+           norm_entry_of(nm, j - 1) == handler;
 }
 
 /* The run of NOPs around decoded instruction i: [*first, *end). */
@@ -860,7 +891,7 @@ static uint32_t await_cleanup_offset(const norm *nm, uint32_t i, uint32_t end) {
     int32_t t;
     for (; i < end && !op_is(nm, i, UPY_OP_YIELD_VALUE); i++)
         ;
-    e = i < end ? norm_entry_at(nm, at(nm, i)->offset) : NULL;
+    e = i < end ? norm_entry_of(nm, i) : NULL;
     t = e ? norm_index_of_offset(nm, e->target) : -1;
     return t >= 0 && op_is(nm, (uint32_t)t, UPY_OP_CLEANUP_THROW)
                ? at(nm, (uint32_t)t)->offset
@@ -955,7 +986,7 @@ static void find_empty_tries(norm *nm) {
         int32_t a;
         if (!op_is(nm, p, UPY_OP_PUSH_EXC_INFO) || nm->is_target[p])
             continue;
-        cleanup = norm_entry_at(nm, at(nm, p)->offset);
+        cleanup = norm_entry_of(nm, p);
         if (!cleanup || cleanup->depth < 1)
             continue;
         a = empty_body_anchor(nm, p);
@@ -1062,7 +1093,7 @@ static int32_t exception_match_jump(const norm *nm, uint32_t i) {
  * the SETUP_FINALLY right before it that 3.8-3.10 wrap the await of the
  * next item in (compile.c compiler_async_for). */
 static int32_t async_for_exit(const norm *nm, uint32_t i) {
-    const upy_exc_entry *e = norm_entry_at(nm, at(nm, i)->offset);
+    const upy_exc_entry *e = norm_entry_of(nm, i);
     int32_t h = e ? norm_index_of_offset(nm, e->target) : -1;
     if (!e && i > 0 && op_is(nm, i - 1, UPY_OP_SETUP_FINALLY))
         h = norm_index_of_offset(nm, at(nm, i - 1)->target);
@@ -1133,7 +1164,7 @@ static int32_t inverted_back_jump(const norm *nm, uint32_t i) {
      * hole in the try's range), a written `if not c: continue` on one
      * line has the try's (imaplib's `if not uid: continue` in a loop in a
      * module-level try). */
-    if (norm_entry_at(nm, at(nm, j)->offset))
+    if (norm_entry_of(nm, j))
         return -1;
     if (j + 1 < nm->dec->count ? in->target != at(nm, j + 1)->offset
                                : in->target <= at(nm, j)->offset)
@@ -1681,7 +1712,6 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
     }
     for (k = 0; k < nm->n; k++) {
         upy_nin *in = &nm->out[k];
-        const upy_instr *from = at(nm, (uint32_t)nm->handler_of[k]);
         const upy_exc_entry *e;
         if (nm->target_off[k] >= 0) {
             int32_t t = norm_index_of_offset(nm, nm->target_off[k]);
@@ -1692,11 +1722,11 @@ static unpyc_status resolve(norm *nm, upy_ncode *out) {
                                 (unsigned)in->offset);
             in->target = nm->first_of[t];
         }
-        e = norm_entry_at(nm, from->offset);
+        e = norm_entry_of(nm, (uint32_t)nm->handler_of[k]);
         if (nm->empty_handler[k] != UNSET) {
             /* (The cleanup's entry covers the handler's entry.) */
             int32_t h = nm->empty_handler[k];
-            e = norm_entry_at(nm, at(nm, (uint32_t)h)->offset);
+            e = norm_entry_of(nm, (uint32_t)h);
             if (e && e->depth >= 1 && nm->first_of[h] < (int32_t)nm->n) {
                 in->handler = nm->first_of[h];
                 in->handler_depth = (uint16_t)(e->depth - 1);
@@ -1751,6 +1781,8 @@ unpyc_status upy_normalize_in(const upy_decoded *dec, upy_version version,
     if (alloc_tables(&nm, count) || index_offsets(&nm))
         return norm_fail_memory(&nm);
     nm.entries_in_order = (uint8_t)entries_in_order(&dec->exceptions);
+    if (index_entries(&nm))
+        return norm_fail_memory(&nm);
     /* (Tens of thousands of operands of real code, each in a few dozen
      * tries.) */
     nm.operand_budget = (uint64_t)1 << 26;

@@ -24,6 +24,8 @@
 /* Requests up to this size are cleared by a loop of aligned stores
  * (alloc_cleared); bigger ones by memset. */
 #define ARENA_FAST_SIZE 256
+/* Most of those are nodes of at most this many bytes (alloc_cleared). */
+#define ARENA_CLEAR_SPAN 64
 
 struct upy_arena_chunk {
     upy_arena_chunk *next;
@@ -318,6 +320,17 @@ static void *alloc_cleared(upy_arena *arena, size_t size) {
         chunk->size - chunk->used < rounded)
         return reserve(arena, size, 1);
     p = chunk->payload + chunk->used;
+    /* A node of up to ARENA_CLEAR_SPAN bytes with that much room in front:
+     * one clearing of a constant size (a few stores, no loop), past the
+     * request into the chunk's unused room, which no one holds yet.  The
+     * loop's exit, after a varying count, was mispredicted for most
+     * requests (cachegrind --branch-sim). */
+    if (rounded <= ARENA_CLEAR_SPAN &&
+        chunk->size - chunk->used >= ARENA_CLEAR_SPAN) {
+        chunk->used += rounded;
+        memset(p, 0, ARENA_CLEAR_SPAN);
+        return p;
+    }
     chunk->used += rounded;
     for (k = 0; k < rounded; k += ARENA_ALIGN)
         memset(p + k, 0, ARENA_ALIGN); /* one aligned store each */

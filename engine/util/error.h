@@ -11,7 +11,10 @@
  * callers can write `return upy_fail(err, UNPYC_E_TRUNCATED, pos, "...")`.
  * offset is -1 when the failure has no position. */
 #if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
+/* cold: the paths to a failure are laid out apart from the working code
+ * and taken as unlikely, so the code run on every instruction is denser
+ * in the instruction cache. */
+__attribute__((format(printf, 4, 5), cold))
 #endif
 unpyc_status
 upy_fail(unpyc_error *err, unpyc_status status, long long offset,
