@@ -3020,6 +3020,19 @@ static int32_t breaks_past_clause_end(const rec *r, int32_t header,
     return end;
 }
 
+/* Whether a test in the blocks [start, exit), not the copy of a while
+ * loop's test at the bottom (skipped), fails to block exit. */
+static int tests_fail_to(const rec *r, int32_t start, int32_t exit) {
+    int32_t b;
+    for (b = start; b < exit; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->jump == exit && ins(r, bb->end - 1)->op == N_POP_JUMP_IF &&
+            !r->skip[bb->end - 1])
+            return 1;
+    }
+    return 0;
+}
+
 /* Where the breaks of a loop with body [start, exit) in region rg go: the
  * furthest forward jump out of the body that stays in the region, else
  * `exit`.  *far is where a jump is a break too (region.brk_threaded): the
@@ -3087,10 +3100,16 @@ static int32_t break_target(const rec *r, int32_t start, int32_t exit,
         return brk;
     }
     /* (The breaks go where the loop's exit, a lone jump, goes: there is
-     * no else part for them to skip.) */
-    if (brk == exit && away != UPY_NO_BLOCK && eb &&
-        rec_is_lone(r, eb, N_JUMP) && eb->jump == away) {
-        *far = away;
+     * no else part for them to skip.  With no jump out of the body but to
+     * the exit, a jump there is read as one to where the exit goes
+     * (rec_jumped_to): a break too.  3.8, `while c: ...; if d: ...` /
+     * `else: break` + code, its body long enough for EXTENDED_ARG:
+     * peephole.c threads d's failing jump through the break's, whose dead
+     * copy normalize drops.) */
+    if (brk == exit && eb && rec_is_lone(r, eb, N_JUMP) &&
+        (away == UPY_NO_BLOCK ? eb->jump > exit && tests_fail_to(r, start, exit)
+                              : eb->jump == away)) {
+        *far = eb->jump;
         return brk;
     }
     if (brk == exit && away != UPY_NO_BLOCK) {
@@ -3945,6 +3964,14 @@ static int32_t top_only_end(const rec *r, const rec_cond *c, int32_t exit,
         if (j > exit && (stop == UPY_NO_BLOCK || j < stop))
             stop = j;
     }
+    /* (A loop that ends an if's then part fails to where the if goes on,
+     * past its else part: the code up to the then part's end is the
+     * loop's, when only the loop reaches it.  3.12, `if a:` / `while c:
+     * ...; try: f(); break` / `except E: continue` / `else: ...`: the
+     * break's jump over the else part ends it.) */
+    if (stop != UPY_NO_BLOCK && stop > rg->end && rg->end > exit &&
+        blk(r, rg->end - 1)->rpo != UINT32_MAX)
+        stop = rg->end;
     if (stop == UPY_NO_BLOCK || stop > rg->end ||
         stop > (int32_t)r->cfg.count ||
         upy_nin_falls_through(ins(r, blk(r, stop - 1)->end - 1)))
@@ -4096,6 +4123,28 @@ static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
     return b == to;
 }
 
+/* The end of the blocks from exit (before block to) that are leftovers of
+ * the loop at header laid out after its last jump back: unreached code
+ * (peephole.c of 3.8/3.9 leaves the jumps of a try's normal exits, aimed
+ * at the header, after its handler) or code of the loop that only
+ * re-raises (an except clause's END_FINALLY when it does not match, and
+ * the handler around that clause's body).  Example (3.8): `if a:` /
+ * `while c: ...; try: f(); break` / `except E: continue` / `else: ...`:
+ * the test fails past the else part, through the jump over it that
+ * follows the handler's re-raise; the loop ends at that jump too. */
+static int32_t leftovers_end(const rec *r, int32_t header, int32_t exit,
+                             int32_t to) {
+    int32_t b;
+    for (b = exit; b < to && b < (int32_t)r->cfg.count; b++) {
+        const upy_block *bb = blk(r, b);
+        if (jumps_on_to(r, b, to) ||
+            (bb->rpo != UINT32_MAX && (!upy_cfg_dominates(&r->cfg, header, b) ||
+                                       ins(r, bb->end - 1)->op != N_RERAISE)))
+            break;
+    }
+    return b;
+}
+
 /* `while test: body`: the compiler emits the test before the loop and a
  * copy at its bottom, jumping back into the body when true.  The test c
  * (instructions [c->start, end of block c->last]) leads to the loop header
@@ -4103,7 +4152,7 @@ static int jumps_on_to(const rec *r, int32_t b, int32_t to) {
 static int structure_while(rec *r, const rec_cond *c, const region *rg,
                            int32_t *next, upy_ptr_vec *out) {
     int32_t header = c->on_true, last, exit, end, brk, far, clause_end,
-            inner_end, anchor = c->on_false, copy = UPY_NO_BLOCK;
+            inner_end, anchor = c->on_false, copy = UPY_NO_BLOCK, k;
     int32_t body_start = c->on_true;
     uint32_t test_len = blk(r, c->last)->end - c->start, bottom = 0, gap = 0;
     int top_only = 0, ends_finally, tail_breaks = 0;
@@ -4158,11 +4207,19 @@ static int structure_while(rec *r, const rec_cond *c, const region *rg,
      * and that jump is the branch's way out, not part of the test.  (It
      * can be the region's own way out: the jump over the handlers at the
      * end of a try body that the loop ends.) */
+    /* (That jump can follow leftovers of the loop: leftovers_end.) */
+    if (anchor > exit && (k = leftovers_end(r, header, exit, anchor)) > exit &&
+        k <= rg->end && jumps_on_to(r, k, anchor))
+        exit = end = k;
     if (anchor > exit && exit <= rg->end && exit < (int32_t)r->cfg.count &&
         jumps_on_to(r, exit, anchor)) {
         anchor = exit;
         r->done[exit] = 0;
     }
+    /* Or, the loop ending its region with no bottom test (top_only_end),
+     * it went to where the region goes on: past an if's else part. */
+    if (top_only && anchor > exit && exit == rg->end && anchor == rg->follow)
+        anchor = exit;
     /* Or it went to a copy of the return block the loop runs into, which
      * can lie past the end of the region (after the else part of an if the
      * loop ends). */
