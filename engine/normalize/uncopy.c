@@ -316,12 +316,14 @@ static int join_copy(uncopy *u, uint32_t e) {
         /* The jump the copy replaced ended the code before it, on its
          * line: the line of a `pass` right before it, whose NOP it made
          * redundant (flowgraph.c propagate_line_numbers,
-         * remove_redundant_nops).  It keeps the copy's handler, the
-         * block's: a jump out of a try body under the try's handler is
-         * 3.13's copy of the way out to an else part (try.c
-         * body_jumps_on_under). */
-        if (ins[x].lead_nops == 1 && ins[x].lead_line >= 0 &&
-            !ins[x].lead_nops_joined) {
+         * remove_redundant_nops), or of a `break` after an if statement,
+         * whose NOP the if's test jumps to (read on the line before, the
+         * jump was the if's body's: `if c: f()` / `break` read as `if
+         * not c: break` / `f()`, and with c the loop went round again).  It
+         * keeps the copy's handler, the block's: a jump out of a try body under
+         * the try's handler is 3.13's copy of the way out to an else part
+         * (try.c body_jumps_on_under). */
+        if (ins[x].lead_nops == 1 && ins[x].lead_line >= 0) {
             ins[x].line = ins[x].lead_line;
             ins[x].lead_nops = 0;
             ins[x].lead_line = -1;

@@ -3658,11 +3658,32 @@ static void resume_past_clause_break(rec *r, int32_t header, int32_t brk) {
     r->resume_at = i;
 }
 
+/* Whether the body of a `while True:` loop whose blocks end at `exit`
+ * left them for `left`, code after the loop in the region around it that
+ * is neither the loop's end nor where a break goes, nor where that region
+ * goes on: the loop's output would go round again there.  The
+ * handlers of a try in the body that go on to a return after the loop's
+ * code, the code its break runs into (3.11 `try: ...; continue` / `except
+ * E: pass` / `else: p = f()` / `return p`, laid out as `else: ...;
+ * return p` after the loop's last jump back, where no copy of the return
+ * is made): not recovered, marked. */
+static int goes_on_past_loop(const rec *r, const region *rg, int32_t left,
+                             int32_t exit, int32_t brk, int32_t far) {
+    /* (A break's lone jump, 3.8's, goes on where the code after the loop
+     * starts.) */
+    if (brk != UPY_NO_BLOCK && brk < (int32_t)r->cfg.count &&
+        rec_is_lone(r, blk(r, brk), N_JUMP) && blk(r, brk)->jump == left)
+        return 0;
+    return inside(rg, left) && left > exit && left != brk && left != far &&
+           left != rg->follow && left != rg->brk && left != rg->cont;
+}
+
 /* `while True:` (or a while whose test the compiler did not invert): the
  * body is the loop [header, last], exits are breaks. */
 static int structure_while_true(rec *r, int32_t header, const region *rg,
                                 int32_t *next, upy_ptr_vec *out) {
     int32_t last = while_true_last(r, header, rg), exit = last + 1, brk, far, b;
+    int32_t left = UPY_NO_BLOCK;
     int runs_into;
     rec_resume moved_exit = {UPY_NO_BLOCK, 0};
     upy_ptr_vec body = {0};
@@ -3713,10 +3734,12 @@ static int structure_while_true(rec *r, int32_t header, const region *rg,
              upy_nin_falls_through(ins(r, blk(r, b)->end - 1))))
             body_rg.brk_moved = 0;
     body_rg.moved_exit = &moved_exit;
-    if (rec_region(r, header, &body_rg, &body, NULL) ||
+    if (rec_region(r, header, &body_rg, &body, &left) ||
         (runs_into && end_with_break(r, &body, brk)))
         return ERROR;
     r->sp = rg->base;
+    if (goes_on_past_loop(r, rg, left, exit, brk, far))
+        return rec_fail_region(r, header, rg, out);
     if (moved_exit.block != UPY_NO_BLOCK) {
         brk = moved_exit.block;
         r->done[brk] = 0;

@@ -47,7 +47,10 @@ read_until_deadline(port, 3, lambda: True), port.get() handing out b"a",
 b"b", b"c" and port.logger set, gives b"a" (one "read timeout") from the
 source and b"abc" (three) from the output.  It takes a call in the
 `return` after the loop (`return bytes(data)`): with `return data` 3.12
-prints it right.
+prints it right.  Printed right on every version since stop 41 (lie41c,
+normalize/uncopy.c join_copy: the jump joined back in place of the copy
+of the return takes the line of the break's NOP, which the inner if's
+test jumps to, not the line of the log call before it).
 
 pyserial tools.miniterm ask_for_port (3.11): `while True: ...; try: i =
 int(p) - 1; if not 0 <= i < n: ...; continue` / `except ValueError: pass` /
@@ -57,7 +60,9 @@ and `p = ports[i]; return p` after the loop): a name that is not a number
 asks again instead of being returned.  Exit 0, unmarked.
 ask_for_port(["/dev/ttyUSB0", "1"], ["COM1", "COM2"]) gives "/dev/ttyUSB0"
 from the source and "COM1" from the output on 3.11 (3.8, 3.9 mark it;
-3.10, 3.12, 3.13 are right).
+3.10, 3.12, 3.13 are right).  Marked on 3.11 since stop 41 (lie41c,
+recover/structure.c goes_on_past_loop: the loop body's walk left for the
+return, code after the loop that is not where its break goes).
 
 ruamel.yaml scanner Scanner.scan_block_scalar (3.8, 3.9): at the end of a
 `while` body, `if c: ... else: break` is printed without the `else: break`,
