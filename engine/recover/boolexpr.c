@@ -1961,6 +1961,9 @@ static int branch_value(rec *r, int32_t b, int32_t join, uint32_t tail,
                         const region *rg, upy_expr **v, upy_ptr_vec *out) {
     uint32_t depth = r->sp, len = out->len;
     unsigned marks = r->unrecovered;
+    /* (A test with no way there: crafted code, found by the fuzzer.) */
+    if (b == UPY_NO_BLOCK || b >= (int32_t)r->cfg.count)
+        return NOT_THIS;
     if (value_from(r, b, blk(r, b)->start, join, tail, rg, out) < 0)
         return ERROR;
     if (r->unrecovered == marks && (r->sp != depth + 1 || out->len != len))
