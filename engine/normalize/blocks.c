@@ -759,10 +759,17 @@ static int leaves_handler(const bs *b, uint32_t p) {
  * (POP_BLOCK; the exit call; a jump): that around the with, when the
  * with's body never falls off its end (p returns or raises).  3.10's
  * compiler drops the exit; left without a handler it would split the
- * block around the with (a try whose finally body follows it). */
+ * block around the with (a try whose finally body follows it).  A
+ * POP_BLOCK followed by a jump is no with's exit but a try's end in the
+ * with (compile.c compiler_try_except: POP_BLOCK; JUMP_FORWARD), dead
+ * after a body that left by a break: `with a, b:` / `while True:` /
+ * `try: g(); break` / `except E: h()` + `h()`.  Given the outer with's
+ * block, its jump split the inner with's body, and the code after the
+ * loop was marked (stdlib test_io _test_nonblock_pipe_write, 3.8/3.9). */
 static block *dead_with_exit_block(const bs *b, uint32_t p) {
     block *k = b->st[p].top;
-    if (upy_nin_falls_through(ins(b, p)) || !k || k->kind != B_WITH)
+    if (upy_nin_falls_through(ins(b, p)) || !k || k->kind != B_WITH ||
+        (p + 2 < b->n && ins(b, p + 2)->op == N_JUMP))
         return NULL;
     for (k = k->up; k && (k->kind == B_FRAME || k->kind == B_LASTI);)
         k = k->up;
