@@ -10,6 +10,25 @@ the output on 3.8 and 3.9; 3.10-3.13 print it right.  In pymysql,
 `Connection.connect()` with no bind_address (the default) never calls
 socket.create_connection: `sock` stays None and the connection fails with
 "'NoneType' object has no attribute 'setsockopt'".
+
+pg8000 converters make_param (3.13): in an except handler, `for k, v in
+items: try: if isinstance(value, k): func = v; break` / `except TypeError:
+pass` is printed as `try: if ...: func = v` / `except TypeError: continue` /
+`else: break`: the loop stops after the first type that does not match.
+Exit 0, unmarked.  converter_for({str: str.upper, int: hex}, True) gives
+"0x1" from the source and "True" from the output on 3.13; 3.8-3.12 print it
+right (3.10 with a copy of the return in a for-else, which runs the same).
+Without the try / except KeyError around the loop 3.13 prints it right
+(`except TypeError: continue`, the break kept).
+
+passlib tests.test_ext_django DjangoBehaviorTest._do_test_available_scheme
+(3.13): in an except handler, `while True: x = f(); if x: break` followed by
+code after the try is printed as `while 1: x = f(); if x: pass` / `else:
+continue`: the loop never ends.  Exit 0, unmarked.
+first_nonempty_sample({}, "x", iter(["", "", "s"]).__next__, []) gives "s"
+from the source; the output loops until the iterator is spent and raises
+StopIteration on 3.13; 3.8-3.12 print it right.  The same loop in an else
+arm instead of a handler is printed right.
 """
 
 
@@ -24,3 +43,30 @@ def connect_retrying(flag, attempt):
         except OSError:
             continue
     return got, n
+
+
+def converter_for(py_types, value):
+    try:
+        func = py_types[type(value)]
+    except KeyError:
+        func = str
+        for k, v in py_types.items():
+            try:
+                if isinstance(value, k):
+                    func = v
+                    break
+            except TypeError:
+                pass
+    return func(value)
+
+
+def first_nonempty_sample(samples, scheme, get, log):
+    try:
+        secret = samples[scheme]
+    except KeyError:
+        while True:
+            secret = get()
+            if secret:
+                break
+    log.append(secret)
+    return secret
