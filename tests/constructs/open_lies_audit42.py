@@ -24,7 +24,10 @@ Exit 0, unmarked.  converter_for({str: str.upper, int: hex}, True) gives
 "0x1" from the source and "True" from the output on 3.13; 3.8-3.12 print it
 right (3.10 with a copy of the return in a for-else, which runs the same).
 Without the try / except KeyError around the loop 3.13 prints it right
-(`except TypeError: continue`, the break kept).
+(`except TypeError: continue`, the break kept).  The real package on 3.13
+with the decompiled converters.py: make_param(PY_TYPES, Color.RED), Color a
+`str, enum.Enum` with RED = "r", gives "r" from the source and "Color.RED"
+from the output (str's converter is never reached).
 
 passlib tests.test_ext_django DjangoBehaviorTest._do_test_available_scheme
 (3.13): in an except handler, `while True: x = f(); if x: break` followed by
