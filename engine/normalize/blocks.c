@@ -137,6 +137,11 @@ typedef struct bs {
      * through, or falls into a jump target (see place_cleanup). */
     int32_t *run_end;
     uint64_t copy_budget; /* see copies_exit */
+    /* What becomes of a try no path reaches (walk_dead_tries), and
+     * whether the code has one. */
+    uint8_t walk_dead;
+    uint8_t met_dead;
+    uint32_t *jumps_in; /* how many jumps go to each instruction, to drop */
 } bs;
 
 static const upy_nin *ins(const bs *b, uint32_t i) {
@@ -415,16 +420,97 @@ static unpyc_status step(bs *b, uint32_t i) {
     return reach(b, i, (int32_t)i + 1, t);
 }
 
-/* Follows every path from the first instruction. */
-static unpyc_status walk(bs *b) {
-    state s0 = {0, 0, -1, 0, NULL};
+/* Follows every path from the instructions reach() queued. */
+static unpyc_status walk_queued(bs *b) {
     unpyc_status st;
-    if ((st = reach(b, 0, 0, s0)) != UNPYC_OK)
-        return st;
     while (b->nwork)
         if ((st = step(b, b->work[--b->nwork])) != UNPYC_OK)
             return st;
     return UNPYC_OK;
+}
+
+/* Whether instruction i uses the values of an exception, which only the
+ * block stack of a handler says how to read. */
+static int uses_exception(const bs *b, uint32_t i) {
+    uint16_t op = ins(b, i)->op;
+    return op == N_JUMP_IF_NOT_EXC_MATCH || op == N_ROT_FOUR;
+}
+
+/* Whether the run of dead code [p, *end) that starts at p (*end set) is
+ * code the source wrote after a return, raise, break or continue that
+ * holds a try whose handler uses the exception's values: its first line
+ * comes after every line of the code before it, top_line.  (Other dead
+ * code that holds one, such as what 3.9's peephole.c leaves of the copy
+ * of a finally body on the way out of a try body that returns, repeats
+ * lines.) */
+static int is_dead_try(const bs *b, uint32_t p, int32_t top_line,
+                       uint32_t *end) {
+    uint32_t q;
+    int uses = 0;
+    for (q = p; q < b->n && b->st[q].depth < 0; q++)
+        uses |= uses_exception(b, q);
+    *end = q;
+    return uses && ins(b, p)->line > top_line;
+}
+
+/* The greater of top_line and the line of instruction i. */
+static int32_t top_line_with(const bs *b, uint32_t i, int32_t top_line) {
+    return ins(b, i)->line > top_line ? ins(b, i)->line : top_line;
+}
+
+/* 3.8 and 3.9 keep a try statement after a return or raise: the
+ * peephole optimizer removes dead code only to the end of its basic block
+ * (peephole.c, RETURN_VALUE), and a handler starts a new one.  No path
+ * reaches such a try (is_dead_try), yet its handler needs the block
+ * stack: the walk gives it the one of the code before, as if that fell
+ * through into it, which is the block stack and depth compile.c had when
+ * it wrote the try:
+ *
+ *     raise                 RAISE_VARARGS 0
+ *     try: pass             SETUP_FINALLY h     (dead from here)
+ *     except E: pass        ...  h: DUP_TOP; LOAD_NAME E; ...
+ *
+ * After a return or break that left blocks (`with`, `try`) the code
+ * before has fewer than the compiler had; where the walk fails so,
+ * upy_normalize_blocks drops the dead try instead (drop_dead). */
+static unpyc_status walk_dead_tries(bs *b) {
+    uint32_t i, end;
+    int32_t top_line = -1;
+    unpyc_status st;
+    state s;
+    for (i = 0; i < b->n; i++) {
+        if (b->st[i].depth >= 0) {
+            top_line = top_line_with(b, i, top_line);
+            continue;
+        }
+        /* (A run of dead code starts at i, past instruction 0.) */
+        if (is_dead_try(b, i, top_line, &end)) {
+            b->met_dead = 1;
+            if (!b->walk_dead)
+                return UNPYC_OK;
+            s = b->st[i - 1];
+            s.depth += upy_nin_stack_effect(ins(b, i - 1), 0);
+            s.ndepth += new_effect(b, i - 1, 0);
+            if ((st = reach(b, i - 1, (int32_t)i, s)) != UNPYC_OK ||
+                (st = walk_queued(b)) != UNPYC_OK)
+                return st;
+        }
+        for (; i < end; i++)
+            top_line = top_line_with(b, i, top_line);
+        i--;
+    }
+    return UNPYC_OK;
+}
+
+/* Follows every path from the first instruction, then into the dead
+ * tries 3.8 and 3.9 keep. */
+static unpyc_status walk(bs *b) {
+    state s0 = {0, 0, -1, 0, NULL};
+    unpyc_status st;
+    if ((st = reach(b, 0, 0, s0)) != UNPYC_OK ||
+        (st = walk_queued(b)) != UNPYC_OK)
+        return st;
+    return walk_dead_tries(b);
 }
 
 /* Whether the code after the POP_EXCEPT at i is the way out of its
@@ -863,15 +949,61 @@ static block *dead_code_with(const bs *b, uint32_t i) {
     return k && k->kind == B_WITH ? k : NULL;
 }
 
-/* Dead code keeps no block instruction. */
+/* Counts the jumps to each instruction in b->jumps_in. */
+static unpyc_status count_jumps_in(bs *b) {
+    uint32_t k;
+    int32_t to;
+    b->jumps_in = upy_arena_array(b->arena, b->n, sizeof *b->jumps_in);
+    if (!b->jumps_in)
+        return no_memory(b);
+    for (k = 0; k < b->n; k++)
+        if ((to = ins(b, k)->target) >= 0 && (uint32_t)to < b->n)
+            b->jumps_in[to]++;
+    return UNPYC_OK;
+}
+
+/* Drops the dead try [p, end) (is_dead_try), as 3.10's compile.c
+ * remove_unreachable drops dead code.  Where other code jumps into it,
+ * it is refused. */
+static unpyc_status drop_dead_try(bs *b, uint32_t p, uint32_t end) {
+    uint32_t k, jumps_from_outside = 0;
+    int32_t to;
+    for (k = p; k < end; k++) {
+        to = ins(b, k)->target;
+        jumps_from_outside += b->jumps_in[k];
+        jumps_from_outside -= to >= (int32_t)p && to < (int32_t)end;
+    }
+    if (jumps_from_outside)
+        return odd(b, p, "unreachable exception code");
+    for (k = p; k < end; k++)
+        b->act[k] = A_DROP;
+    return UNPYC_OK;
+}
+
+/* Dead code keeps no block instruction; a dead try the walk did not
+ * follow goes (walk_dead_tries). */
 static unpyc_status drop_dead(bs *b) {
-    uint32_t i;
+    uint32_t i, end = 0;
+    int32_t top_line = -1;
+    unpyc_status st;
+    if (!b->walk_dead && (st = count_jumps_in(b)) != UNPYC_OK)
+        return st;
     for (i = 0; i < b->n; i++) {
         uint16_t op = ins(b, i)->op;
+        if (b->st[i].depth < 0 && b->st[i - 1].depth >= 0 && !b->walk_dead &&
+            is_dead_try(b, i, top_line, &end)) {
+            if ((st = drop_dead_try(b, i, end)) != UNPYC_OK)
+                return st;
+            for (; i < end; i++)
+                top_line = top_line_with(b, i, top_line);
+            i--;
+            continue;
+        }
+        top_line = top_line_with(b, i, top_line);
         if (b->st[i].depth >= 0)
             continue;
         b->st[i].top = dead_code_with(b, i);
-        if (op == N_JUMP_IF_NOT_EXC_MATCH || op == N_ROT_FOUR)
+        if (uses_exception(b, i))
             return odd(b, i, "unreachable exception code");
         if (op == N_SETUP_FINALLY || op == N_SETUP_WITH || op == N_POP_BLOCK)
             b->act[i] = A_DROP;
@@ -879,23 +1011,44 @@ static unpyc_status drop_dead(bs *b) {
     return UNPYC_OK;
 }
 
-unpyc_status upy_normalize_blocks(upy_ncode *code, upy_arena *arena,
-                                  unpyc_error *err) {
+/* One pass over code (see the top of the file); walk_dead says whether it
+ * walks a dead try or drops it, *met_dead whether it met one. */
+static unpyc_status normalize_blocks(upy_ncode *code, upy_arena *arena,
+                                     unpyc_error *err, int walk_dead,
+                                     int *met_dead) {
     bs b;
     unpyc_status st;
-    if (!has_blocks(code))
-        return UNPYC_OK;
     memset(&b, 0, sizeof b);
     b.code = code;
     b.arena = arena;
     b.err = err;
     b.n = code->count;
     b.copy_budget = COPY_SEARCH_BUDGET;
+    b.walk_dead = (uint8_t)walk_dead;
     if (alloc_tables(&b))
         return no_memory(&b);
-    if ((st = walk(&b)) != UNPYC_OK || (st = drop_dead(&b)) != UNPYC_OK)
+    st = walk(&b);
+    *met_dead = b.met_dead;
+    if (st != UNPYC_OK || (st = drop_dead(&b)) != UNPYC_OK)
         return st;
     if ((st = place_cleanups(&b)) != UNPYC_OK)
         return st;
     return rebuild(&b, code);
+}
+
+/* A pass that fails leaves code as it was: where the walk into a dead try
+ * failed, the pass runs again and drops that try. */
+unpyc_status upy_normalize_blocks(upy_ncode *code, upy_arena *arena,
+                                  unpyc_error *err) {
+    unpyc_error walk_err = {UNPYC_OK, -1, ""};
+    unpyc_status st;
+    int met_dead = 0;
+    if (!has_blocks(code))
+        return UNPYC_OK;
+    st = normalize_blocks(code, arena, &walk_err, 1, &met_dead);
+    if (st == UNPYC_E_UNSUPPORTED && met_dead)
+        return normalize_blocks(code, arena, err, 0, &met_dead);
+    if (st != UNPYC_OK)
+        return upy_fail(err, st, walk_err.offset, "%s", walk_err.message);
+    return UNPYC_OK;
 }

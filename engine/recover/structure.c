@@ -6755,6 +6755,19 @@ static int loop_breaks_outer(const rec *r, int32_t b, const region *rg,
     return 0;
 }
 
+/* Whether dead block d, after block b that ends in a raise under no
+ * handler, starts a try (nested_in): one the source wrote there, which
+ * normalize/blocks.c walked with the block stack of the code before it
+ * (walk_dead_tries).  (Read in a loop body, after a continue, or in an
+ * except clause, such a try is dropped, as 3.10+ drop it.) */
+static int starts_dead_try(const rec *r, int32_t b, int32_t d) {
+    int32_t try_handler;
+    return blk(r, b)->handler == UPY_NO_BLOCK &&
+           ins(r, blk(r, b)->end - 1)->op == N_RAISE &&
+           nested_in(r, blk(r, d)->handler, UPY_NO_BLOCK, &try_handler) &&
+           try_handler != UPY_NO_BLOCK;
+}
+
 /* The block after b, whose code ends in a raise, break or continue,
  * where code the source wrote after that statement starts, which nothing
  * reaches: 3.8-3.9 keep it (peephole.c drops unreachable code after a
@@ -6773,7 +6786,9 @@ static int32_t written_dead_code(const rec *r, int32_t b, const region *rg) {
         d == rg->follow || d >= (int32_t)r->cfg.count || r->done[d])
         return UPY_NO_BLOCK;
     db = blk(r, d);
-    if (db->rpo != UINT32_MAX || db->handler != blk(r, b)->handler ||
+    if (db->handler != blk(r, b)->handler && !starts_dead_try(r, b, d))
+        return UPY_NO_BLOCK;
+    if (db->rpo != UINT32_MAX ||
         ins(r, db->start)->line <= ins(r, blk(r, b)->end - 1)->line ||
         db->is_handler || rec_is_lone(r, db, N_JUMP) ||
         (db->end - db->start == 2 && ins(r, db->start)->op == N_LOAD_CONST &&

@@ -14,7 +14,8 @@ verdict:
 * equivalent: the output compiles to equivalent code;
 * marked: the output holds an "unpyc: could not recover" region, or a
   comment that an instruction is not supported yet (3.8-3.10 SETUP_*: the
-  code it starts is left out), what makes the command exit 9 (counted
+  code it starts is left out) or that a block stack or finally body is not
+  read (the function is left out), what makes the command exit 9 (counted
   here whatever the oracle says; "equivalent anyway" is a false alarm);
 * differs: unmarked output that compiles to different code, a lie
   ("noted" counts those where a "# unpyc:" comment says something);
@@ -55,10 +56,13 @@ from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, 
 from . import roundtrip
 
 MARK = "unpyc: could not recover this "
-# The engine's comment where normalize met an instruction it cannot lower:
-# the code from there is left out, so the output is as incomplete as a
-# marked region.
-UNSUPPORTED = re.compile(r"# unpyc: (\w+) at offset \d+ is not supported by the decompiler yet")
+# The engine's comment where normalize met an instruction it cannot lower,
+# or a 3.8-3.10 block stack or finally body it cannot read: the code (from
+# there, or the whole function) is left out, so the output is as
+# incomplete as a marked region, and the command exits 9 on it.
+UNSUPPORTED = re.compile(r"# unpyc: ([\w' ]+?) at offset \d+(?: is not supported by the"
+                         r" decompiler yet|: a (?:block stack|finally body) the decompiler"
+                         r" does not read yet)")
 # The engine's comment where it recovered a return / break / continue
 # outside a function or loop: structure read wrong, counted as unrecovered
 # (the command exits 9 on it), so as marked as a region.
