@@ -1133,10 +1133,18 @@ static void emit_field(printer *p, const upy_expr *f, unsigned kind, int bans) {
         putc_(p, '!');
         putc_(p, (char)conversion);
     }
+    /* A spec's fields nest in the field; crafted code can chain specs
+     * without end (FORMAT_VALUE's spec another FORMAT_VALUE's result), so
+     * they count as expression depth does (fuzz: a stack overflow). */
+    if (spec && p->depth >= UPY_PRINT_MAX_DEPTH) {
+        p->issues |= UPY_PRINT_TOO_DEEP;
+        return;
+    }
     if (spec) {
         /* The spec's text is the f-string's own literal text, its fields
          * nested fields. */
         putc_(p, ':');
+        p->depth++;
         if (spec->kind == UPY_E_JOINEDSTR) {
             uint32_t i;
             for (i = 0; i < spec->u.joined.len && !stopped(p); i++) {
@@ -1149,6 +1157,7 @@ static void emit_field(printer *p, const upy_expr *f, unsigned kind, int bans) {
         } else {
             emit_field(p, spec, kind, bans);
         }
+        p->depth--;
     }
     putc_(p, '}');
 }
