@@ -417,12 +417,35 @@ static int jumps_past_else(const upy_ncode *code, uint32_t i, uint32_t d) {
  * to the code right after d.  A dead jump inside the body fails that:
  * the jump to the end of an inner if's branch that ends in a try /
  * finally, say, after which the next `elif` test starts (stdlib pkgutil
- * ImpLoader.get_code), goes where the outer test goes too. */
+ * ImpLoader.get_code), goes where the outer test goes too.
+ *
+ * Nor can it where i's test goes inside it: the if ends there, no
+ * jump was threaded, and d is the dead jump back of a loop that starts
+ * at that join (peephole.c leaves it after the try body's `break`).
+ * Worked example (3.8 after blocks.c; real world pymysql
+ * Connection.connect, connect_retrying in
+ * tests/constructs/open_lies_audit42.py):
+ *
+ *     if flag:                 3  POP_JUMP_IF_FALSE 6
+ *         n = 1                4  n = 1
+ *     while True:
+ *         try:                 6  got = attempt()    (handler 11)
+ *             got = attempt()
+ *             break            9  JUMP 25
+ *         except OSError:     10  JUMP 6   (end of the body, unreachable)
+ *             continue        11  PUSH_EXC_INFO ...; JUMP 6
+ *     return got, n           25  ...
+ *
+ * Sent to 10, the test went round the loop when false: the loop was
+ * printed inside the if, and never ran when the test failed. */
 static int ends_if_body(const upy_ncode *code, uint32_t i, uint32_t d) {
     uint16_t last = code->ins[d - 1].op;
+    int32_t t = code->ins[i].target;
     uint32_t k;
     int past;
     if (last != N_JUMP && last != N_RETURN && last != N_RAISE)
+        return 0;
+    if (t > (int32_t)i && t < (int32_t)d)
         return 0;
     if (joins_past_else(code, d))
         return 1;

@@ -3234,6 +3234,31 @@ static void restore_body_stack(rec *r, const kept_stack *k) {
     r->sp = k->sp;
 }
 
+/* Whether a lone jump that nothing reaches lies between block exit, where
+ * the try body leaves by a jump, and the handlers at block h: the
+ * compiler's jump over the handlers (compile.c compiler_try_except:
+ * POP_BLOCK; JUMP_FORWARD to the else part), which peephole.c leaves
+ * behind, unreachable, after a `break` written last in the body.  A
+ * written `else: break` is laid out after the handlers; the body's jump
+ * to it is right before them.  Worked example (3.8 after blocks.c;
+ * connect_retrying in tests/constructs/open_lies_audit42.py):
+ *
+ *     while True:
+ *         try:                 6  got = attempt()    (handler 11)
+ *             got = attempt()
+ *             break            9  JUMP 25            (exit)
+ *                             10  JUMP 6             (nothing reaches it)
+ *         except OSError:     11  PUSH_EXC_INFO ...  (h)
+ *             continue
+ *     return got, n           25  ...
+ *
+ * Read without it, the break was printed as the try's `else: break`,
+ * which runs the same and recompiles to a jump of its own. */
+static int dead_jump_over_handlers(const rec *r, int32_t exit, int32_t h) {
+    const upy_block *d = blk(r, exit + 1);
+    return exit + 2 == h && !d->npreds && rec_is_lone(r, d, N_JUMP);
+}
+
 /* Moves the else part of a try to the end of its body where it is one
  * `break` read before the handlers (exit < h): where the version lays a
  * written else part out after them (upy_layout.else_after_handlers), that
@@ -3249,7 +3274,10 @@ static void restore_body_stack(rec *r, const kept_stack *k) {
  * handlers, moves back before them where the version copies the small
  * exit it then is (POP_TOP; LOAD_FAST z; RETURN_VALUE, 3.10 optimize_cfg's
  * inlining of small exit blocks) into the body's JUMP_FORWARD to it: the
- * break's line, before the first handler's or after it, tells. */
+ * break's line, before the first handler's or after it, tells.  Where the
+ * version keeps unreachable code, the compiler's own jump over the
+ * handlers, after a break that ends the body, tells too
+ * (dead_jump_over_handlers). */
 static int break_ends_body(rec *r, int32_t exit, int32_t h, upy_ptr_vec *body,
                            upy_ptr_vec *orelse) {
     const upy_stmt *only = orelse->len == 1 ? orelse->items[0] : NULL;
@@ -3261,8 +3289,9 @@ static int break_ends_body(rec *r, int32_t exit, int32_t h, upy_ptr_vec *body,
     pop = ins(r, blk(r, exit)->start);
     while (i < r->ncode.count && ins(r, i)->line < 0)
         i++;
-    if (pop->op != N_POP_TOP || pop->line < 0 || i == r->ncode.count ||
-        pop->line >= ins(r, i)->line)
+    if (!dead_jump_over_handlers(r, exit, h) &&
+        (pop->op != N_POP_TOP || pop->line < 0 || i == r->ncode.count ||
+         pop->line >= ins(r, i)->line))
         return SUCCESS;
     if (upy_vec_push(r->arena, body, orelse->items[0]))
         return rec_oom(r);

@@ -15,6 +15,9 @@ gives 0 from the source and None from the output on 3.8 / 3.9: the loop is
 printed as an `if ok():` inside the first `if`, then `if not ok(): return
 n`.  With `except E: pass` in place of `continue` 3.8 / 3.9 mark it; with
 `if / else` before the loop, or no `if`, or no try, they print it right.
+Fixed by lie42a (normalize/unthread.c ends_if_body; recover/try.c
+dead_jump_over_handlers keeps the break in the try body): both round
+trip on 3.8 / 3.9; variants in if_then_retry_loop.py.
 
 pg8000 converters make_param (3.13): in an except handler, `for k, v in
 items: try: if isinstance(value, k): func = v; break` / `except TypeError:
