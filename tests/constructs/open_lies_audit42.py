@@ -16,7 +16,8 @@ printed as an `if ok():` inside the first `if`, then `if not ok(): return
 n`.  With `except E: pass` in place of `continue` 3.8 / 3.9 mark it; with
 `if / else` before the loop, or no `if`, or no try, they print it right.
 
-pg8000 converters make_param (3.13): in an except handler, `for k, v in
+pg8000 converters make_param (3.13; fixed by lie42b,
+normalize/clausebreaks.c, now equivalent): in an except handler, `for k, v in
 items: try: if isinstance(value, k): func = v; break` / `except TypeError:
 pass` is printed as `try: if ...: func = v` / `except TypeError: continue` /
 `else: break`: the loop stops after the first type that does not match.
@@ -30,7 +31,8 @@ with the decompiled converters.py: make_param(PY_TYPES, Color.RED), Color a
 from the output (str's converter is never reached).
 
 passlib tests.test_ext_django DjangoBehaviorTest._do_test_available_scheme
-(3.13): in an except handler, `while True: x = f(); if x: break` followed by
+(3.13; fixed by lie42b, normalize/clausebreaks.c, now equivalent): in an
+except handler, `while True: x = f(); if x: break` followed by
 code after the try is printed as `while 1: x = f(); if x: pass` / `else:
 continue`: the loop never ends.  Exit 0, unmarked.
 first_nonempty_sample({}, "x", iter(["", "", "s"]).__next__, []) gives "s"
