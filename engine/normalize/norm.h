@@ -14,8 +14,8 @@
  *                given back as the jump.
  *
  * The passes over neutral instructions (blocks.c, finally.c, exits.c,
- * unthread.c, uncopy.c, clausebreaks.c, layout.c) run after the walk and need none of it:
- * their entry points are in normalize.h.
+ * unthread.c, uncopy.c, clausebreaks.c, layout.c) run after the walk and need
+ * none of it: their entry points are in normalize.h.
  */
 #ifndef UPY_NORM_H
 #define UPY_NORM_H
