@@ -120,3 +120,55 @@ def try_body_break(table, key, get, log):
                 value = 0
     log.append(value)
     return value
+
+
+# Loops in two nested clauses, each left by a break (3.13 main: the outer
+# loop's break printed `if x: pass` / `else: continue`, never ending).
+def nested_loops_in_clauses(table, key, get, E, log):
+    value = 0
+    try:
+        value = table[key]
+    except KeyError:
+        while True:
+            try:
+                value = get()
+            except E:
+                while True:
+                    value = get()
+                    if value:
+                        break
+            if value > 2:
+                break
+    log.append(value)
+    return value
+
+
+# A try / finally in the loop: the break runs the finally body first.
+def finally_in_loop(table, key, get, log):
+    try:
+        value = table[key]
+    except KeyError:
+        while True:
+            try:
+                value = get()
+                if value:
+                    break
+            finally:
+                log.append(1)
+    log.append(value)
+    return value
+
+
+# The try in an outer loop's body: the clause's end goes back to the
+# outer loop's code after the try (3.13 main: printed `if x: pass` /
+# `else: continue`, the inner loop never ending).
+def clause_loop_in_outer_loop(items, table, get, log):
+    for item in items:
+        try:
+            value = table[item]
+        except KeyError:
+            while True:
+                value = get()
+                if value:
+                    break
+        log.append(value)
