@@ -14,8 +14,8 @@
  *                given back as the jump.
  *
  * The passes over neutral instructions (blocks.c, finally.c, exits.c,
- * unthread.c, uncopy.c, layout.c) run after the walk and need none of it:
- * their entry points are in normalize.h.
+ * unthread.c, uncopy.c, clausebreaks.c, layout.c) run after the walk and need
+ * none of it: their entry points are in normalize.h.
  */
 #ifndef UPY_NORM_H
 #define UPY_NORM_H
@@ -97,6 +97,10 @@ typedef struct norm_rules {
      * ROT_TWO / ROT_THREE / ROT_FOUR up to 4 (3.11's pattern_helper_rotate:
      * SWAP n, ..., SWAP 2). */
     uint8_t rotates_captures;
+    /* 3.13's flowgraph.c inline_small_or_no_lineno_blocks copies the end
+     * of an except clause (no line) into the jump of a break out of a loop
+     * that ends the clause (clausebreaks.c). */
+    uint8_t copies_clause_ends_into_breaks;
     upy_layout layout;
 } norm_rules;
 

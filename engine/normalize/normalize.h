@@ -56,6 +56,11 @@ unpyc_status upy_normalize_const_returns(upy_ncode *code, upy_arena *arena,
  * runs it before upy_normalize_layout). */
 unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,
                                   unpyc_error *err);
+/* clausebreaks.c: turns 3.13's copies of an except clause's end in the
+ * breaks of a loop that ends the clause back into jumps to the loop's exit
+ * (the rules table says which versions). */
+unpyc_status upy_normalize_clause_breaks(upy_ncode *code, upy_arena *arena,
+                                         unpyc_error *err);
 /* unthread.c: undoes 3.9 peephole.c's threading of a try's jumps to its
  * end through the jump there (the rules table says which versions). */
 unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,

@@ -19,7 +19,8 @@ Fixed by lie42a (normalize/unthread.c ends_if_body; recover/try.c
 dead_jump_over_handlers keeps the break in the try body): both round
 trip on 3.8 / 3.9; variants in if_then_retry_loop.py.
 
-pg8000 converters make_param (3.13): in an except handler, `for k, v in
+pg8000 converters make_param (3.13; fixed by lie42b,
+normalize/clausebreaks.c, now equivalent): in an except handler, `for k, v in
 items: try: if isinstance(value, k): func = v; break` / `except TypeError:
 pass` is printed as `try: if ...: func = v` / `except TypeError: continue` /
 `else: break`: the loop stops after the first type that does not match.
@@ -33,7 +34,8 @@ with the decompiled converters.py: make_param(PY_TYPES, Color.RED), Color a
 from the output (str's converter is never reached).
 
 passlib tests.test_ext_django DjangoBehaviorTest._do_test_available_scheme
-(3.13): in an except handler, `while True: x = f(); if x: break` followed by
+(3.13; fixed by lie42b, normalize/clausebreaks.c, now equivalent): in an
+except handler, `while True: x = f(); if x: break` followed by
 code after the try is printed as `while 1: x = f(); if x: pass` / `else:
 continue`: the loop never ends.  Exit 0, unmarked.
 first_nonempty_sample({}, "x", iter(["", "", "s"]).__next__, []) gives "s"
