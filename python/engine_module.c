@@ -11,6 +11,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "code_reader.h"
 #include "unpyc.h"
 
 /* Raises module.EngineError(status_name, message, offset or None). */
@@ -143,10 +144,25 @@ static int utf8_names(PyObject *given, PyObject **held, const char ***names,
     return 0;
 }
 
+/* The options of a call given the tuple of stable globals (or NULL): the
+ * names are kept in *held and *names (NULL and NULL when none are given);
+ * -1 on error. */
+static int stable_options(PyObject *stable, PyObject **held,
+                          const char ***names,
+                          unpyc_decompile_options *options) {
+    Py_ssize_t n_names = 0;
+    if (stable && PyTuple_Size(stable) == 0)
+        stable = NULL; /* the usual call: nothing to convert */
+    if (stable && utf8_names(stable, held, names, &n_names) < 0)
+        return -1;
+    options->stable_globals = *names;
+    options->n_stable_globals = (size_t)n_names;
+    return 0;
+}
+
 static PyObject *decompile_marshal(PyObject *module, PyObject *args) {
     PyObject *data, *stable = NULL, *held = NULL, *result = NULL;
     const char **names = NULL;
-    Py_ssize_t n_names = 0;
     int major, minor;
     char *buf, *out = NULL;
     Py_ssize_t len;
@@ -161,11 +177,7 @@ static PyObject *decompile_marshal(PyObject *module, PyObject *args) {
         return NULL;
     if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
         return NULL;
-    if (stable && PyTuple_Size(stable) == 0)
-        stable = NULL; /* the usual call: nothing to convert */
-    if (!stable || utf8_names(stable, &held, &names, &n_names) == 0) {
-        options.stable_globals = names;
-        options.n_stable_globals = (size_t)n_names;
+    if (stable_options(stable, &held, &names, &options) == 0) {
         Py_BEGIN_ALLOW_THREADS st = unpyc_decompile_marshal_with(
             (const uint8_t *)buf, (size_t)len, major, minor, &options, &out,
             &out_len, &unrecovered, &err);
@@ -212,7 +224,7 @@ static PyObject *pyc_version(PyObject *module, PyObject *args) {
  * made: PyObject_GetAttrString makes a str each time, and interning them
  * per call was a fifth of stand_ins_needed's cost on a small function. */
 typedef struct {
-    PyObject *co_consts, *co_code, *co_name, *co_varnames;
+    PyObject *attr_names[N_CODE_ATTRS]; /* by code_attr */
 } engine_state;
 
 static engine_state *state_of(PyObject *module) {
@@ -421,8 +433,8 @@ static int code_needs_stand_ins(PyObject *code, const value_ops *ops,
 static int code_and_ops(PyObject *module, PyObject *args, const char *format,
                         PyObject **code, value_ops *ops) {
     const engine_state *state = state_of(module);
-    ops->co_consts = state->co_consts;
-    ops->co_code = state->co_code;
+    ops->co_consts = state->attr_names[ATTR_CONSTS];
+    ops->co_code = state->attr_names[ATTR_CODE];
     if (!PyArg_ParseTuple(args, format, code, &ops->load_const,
                           &ops->make_function, &ops->extended_arg, &ops->cache))
         return -1;
@@ -476,13 +488,14 @@ static int all_identifiers(PyObject *names) {
  * cost around the engine on a small function. */
 static PyObject *names_printable(PyObject *module, PyObject *code) {
     const engine_state *state = state_of(module);
-    PyObject *name = PyObject_GetAttr(code, state->co_name), *varnames = NULL;
+    PyObject *name = PyObject_GetAttr(code, state->attr_names[ATTR_NAME]),
+             *varnames = NULL;
     int valid = -1;
 
     if (name && PyUnicode_Check(name)) {
         valid = PyUnicode_CompareWithASCIIString(name, "<module>") == 0;
         if (!valid && PyUnicode_IsIdentifier(name)) {
-            varnames = PyObject_GetAttr(code, state->co_varnames);
+            varnames = PyObject_GetAttr(code, state->attr_names[ATTR_VARNAMES]);
             valid = varnames ? all_identifiers(varnames) : -1;
         }
     } else if (name) {
@@ -491,6 +504,47 @@ static PyObject *names_printable(PyObject *module, PyObject *code) {
     Py_XDECREF(name);
     Py_XDECREF(varnames);
     return valid < 0 ? NULL : PyBool_FromLong(valid);
+}
+
+/* decompile_marshal's answer for a live code object of the running
+ * interpreter, read by code_reader.c without marshal data, or None when the
+ * caller is to hand the engine marshal.dumps of it instead: what the reader
+ * leaves to the marshal reader, every failure (its message and offset are
+ * the marshal path's to give), and code with a part not recovered (its mark
+ * may quote a failure that names an offset in the marshal data). */
+static PyObject *decompile_code(PyObject *module, PyObject *args) {
+    PyObject *code, *stable = NULL, *held = NULL, *result = NULL;
+    const char **names = NULL;
+    int major, minor;
+    char *out = NULL;
+    size_t out_len = 0;
+    unsigned unrecovered = 0;
+    unpyc_decompile_options options;
+    unpyc_error err;
+    unpyc_status st;
+    live_source source;
+
+    if (!PyArg_ParseTuple(args, "Oii|O!:decompile_code", &code, &major, &minor,
+                          &PyTuple_Type, &stable))
+        return NULL;
+    if (stable_options(stable, &held, &names, &options) == 0) {
+        live_source_init(&source, code, state_of(module)->attr_names);
+        st = upy_decompile_read(read_live_code, &source, major, minor, &options,
+                                &out, &out_len, &unrecovered, &err);
+        if (source.released)
+            PyEval_RestoreThread(source.released);
+        live_source_end(&source);
+        if (st == UNPYC_OK && unrecovered == 0) {
+            result = finish_source(module, st, out, out_len, unrecovered, &err);
+        } else {
+            unpyc_free(out);
+            result = Py_None;
+            Py_INCREF(result);
+        }
+    }
+    PyMem_Free(names);
+    Py_XDECREF(held);
+    return result;
 }
 
 static PyMethodDef engine_methods[] = {
@@ -516,6 +570,13 @@ static PyMethodDef engine_methods[] = {
      "major.minor.  stable_globals: names of globals the caller vouches "
      "are bound and never rebound while the code runs (unpyc.h, "
      "unpyc_decompile_options)."},
+    {"decompile_code", decompile_code, METH_VARARGS,
+     "decompile_code(code, major: int, minor: int, stable_globals: tuple = ())"
+     " -> (str, int) or None\n\n"
+     "decompile_marshal(marshal.dumps(code), ...), read from the live code "
+     "object without marshal data; None when the answer is to be had from "
+     "decompile_marshal (a constant or field the reader leaves to marshal "
+     "data, a failure, a part not recovered)."},
     {"stand_ins_needed", stand_ins_needed, METH_VARARGS,
      "stand_ins_needed(code, opcodes: (int, int, int, int)) -> bool\n\n"
      "Whether code or its nested code holds a constant that is not a "
@@ -536,25 +597,22 @@ static PyMethodDef engine_methods[] = {
 
 static void free_state(void *module) {
     engine_state *state = state_of(module);
+    int k;
     if (!state)
         return;
-    Py_CLEAR(state->co_consts);
-    Py_CLEAR(state->co_code);
-    Py_CLEAR(state->co_name);
-    Py_CLEAR(state->co_varnames);
+    for (k = 0; k < N_CODE_ATTRS; k++)
+        Py_CLEAR(state->attr_names[k]);
 }
 
 /* Interns the attribute names into the module's state; -1 on error. */
 static int init_state(PyObject *module) {
     engine_state *state = state_of(module);
-    state->co_consts = PyUnicode_InternFromString("co_consts");
-    state->co_code = PyUnicode_InternFromString("co_code");
-    state->co_name = PyUnicode_InternFromString("co_name");
-    state->co_varnames = PyUnicode_InternFromString("co_varnames");
-    return state->co_consts && state->co_code && state->co_name &&
-                   state->co_varnames
-               ? 0
-               : -1;
+    int k;
+    for (k = 0; k < N_CODE_ATTRS; k++)
+        if (!(state->attr_names[k] =
+                  PyUnicode_InternFromString(code_attr_names[k])))
+            return -1;
+    return 0;
 }
 
 static struct PyModuleDef engine_module = {

@@ -1,8 +1,10 @@
 """unpyc: a Python bytecode decompiler written in C.
 
 The engine (libunpyc) reads marshal data and .pyc files of CPython 3.8 to
-3.13 itself, whichever Python runs it.  This package hands it the bytes of a
-code object of the running interpreter (marshal.dumps) or of a file.
+3.13 itself, whichever Python runs it.  This package hands it a code object
+of the running interpreter (read by the extension as marshal data of it
+would read; marshal.dumps where that reader leaves it) or the bytes of a
+file.
 """
 
 from __future__ import annotations
@@ -134,10 +136,10 @@ def decompile(obj: Any, *, verify: bool = True, on_mismatch: str = "annotate",
     stand_ins = StandIns(code_of(obj))
     code = stand_ins.code
     stable = tuple(sorted(stable_globals)) if stable_globals else ()
-    source, unrecovered = _decompile_marshal(code, stable)
+    source, unrecovered = _decompile_code(code, stable)
     if not _engine.names_printable(code) and not source.startswith("lambda"):
         code, note = with_valid_names(code)
-        source, unrecovered = _decompile_marshal(code, stable)
+        source, unrecovered = _decompile_code(code, stable)
         source = note + source
     text = stand_ins.shown(source)
     if not verify:
@@ -183,7 +185,14 @@ def _verification_problem(obj: Any, code: CodeType, source: str) -> Optional[str
     return problem
 
 
-def _decompile_marshal(code: CodeType, stable_globals: Tuple[str, ...]) -> Tuple[str, int]:
+def _decompile_code(code: CodeType, stable_globals: Tuple[str, ...]) -> Tuple[str, int]:
+    # The extension reads the live code object, with no marshal data
+    # (python/code_reader.c); what it leaves to marshal data, a failure and
+    # code with a part not recovered (whose mark may name an offset in the
+    # marshal data) are answered from marshal.dumps, as before.
+    result = _engine.decompile_code(code, _MAJOR, _MINOR, stable_globals)
+    if result is not None:
+        return result
     try:
         return _engine.decompile_marshal(marshal.dumps(code), _MAJOR, _MINOR, stable_globals)
     except _engine.EngineError as e:
