@@ -20,15 +20,18 @@
  * What it does not read exactly as marshal data would read, it leaves to
  * the marshal path (source->left): sets and frozensets (3.11+ marshal
  * writes their items sorted), ints past 60 bits, str holding lone
- * surrogates, objects of any other type, nesting past the marshal reader's
- * limit.  The caller then decompiles marshal.dumps of the code, which also
- * says every failure, so errors and their offsets stay the marshal path's.
+ * surrogates, objects of any other type; nor what the package shows by
+ * a stand-in (unpyc/_placeholders.py): constants no literal makes (the
+ * types above), code objects loaded as values (scan_code_values), nesting
+ * past CONSTANT_DEPTH_LIMIT (under the marshal reader's limit).  The
+ * caller then takes the package's general way (stand-ins, marshal.dumps),
+ * which also says every failure, so errors and their offsets stay the
+ * marshal path's.
  */
 #include "code_reader.h"
 
 #include <string.h>
 
-#include "read/marshal.h"
 #include "util/error.h"
 
 #if !defined(Py_LIMITED_API) || Py_LIMITED_API + 0 < 0x030A0000
@@ -46,10 +49,11 @@ const char *const code_attr_names[N_CODE_ATTRS] = {
 };
 
 void live_source_init(live_source *source, PyObject *code,
-                      PyObject *const *attr_names) {
+                      PyObject *const *attr_names, const value_ops *ops) {
     memset(source, 0, sizeof *source);
     source->code = code;
     source->attr_names = attr_names;
+    source->ops = ops;
     source->held.items = source->held.inline_items;
     source->held.cap = sizeof source->held.inline_items / sizeof(PyObject *);
 }
@@ -287,7 +291,7 @@ static upy_object *read_value(live_read *r, PyObject *o) {
     upy_object *read;
 
     r->size++;
-    if (r->depth >= UPY_MARSHAL_MAX_DEPTH)
+    if (r->depth >= CONSTANT_DEPTH_LIMIT)
         return NULL;
     if (o == Py_None || o == Py_True || o == Py_False || o == Py_Ellipsis)
         return upy_object_new(r->arena, o == Py_None    ? UPY_NONE
@@ -303,9 +307,10 @@ static upy_object *read_value(live_read *r, PyObject *o) {
 }
 
 /* A field of a code object, of the kind the marshal reader demands (a
- * tuple of names: UPY_TUPLE of UPY_STR); NULL when it is not. */
+ * tuple of names: UPY_TUPLE of UPY_STR); NULL when it is not.  *given
+ * (when not NULL) gets the Python object. */
 static upy_object *read_field(live_read *r, PyObject *code, code_attr attr,
-                              upy_kind kind, int names) {
+                              upy_kind kind, int names, PyObject **given) {
     PyObject *value = held_attr(r, code, attr);
     upy_object *read = value ? read_value(r, value) : NULL;
     size_t k;
@@ -314,6 +319,8 @@ static upy_object *read_field(live_read *r, PyObject *code, code_attr attr,
     for (k = 0; names && k < read->u.seq.len; k++)
         if (read->u.seq.items[k]->kind != UPY_STR)
             return NULL;
+    if (given)
+        *given = value;
     return read;
 }
 
@@ -380,27 +387,35 @@ static int read_code_ints(live_read *r, PyObject *code, upy_code *co) {
 }
 
 static upy_object *read_code(live_read *r, PyObject *code) {
+    PyObject *consts = NULL;
     int localsplus = r->minor >= 11;
     upy_object *read = upy_object_new(r->arena, UPY_CODE);
     upy_code *co = upy_arena_alloc(r->arena, sizeof *co);
     if (!read || !co || read_code_ints(r, code, co) < 0)
         return NULL;
     read->u.code = co;
-    if (!(co->code = read_field(r, code, ATTR_CODE, UPY_BYTES, 0)) ||
-        !(co->consts = read_field(r, code, ATTR_CONSTS, UPY_TUPLE, 0)) ||
-        !(co->names = read_field(r, code, ATTR_NAMES, UPY_TUPLE, 1)) ||
-        !(co->varnames = read_field(r, code, ATTR_VARNAMES, UPY_TUPLE, 1)) ||
-        !(co->freevars = read_field(r, code, ATTR_FREEVARS, UPY_TUPLE, 1)) ||
-        !(co->cellvars = read_field(r, code, ATTR_CELLVARS, UPY_TUPLE, 1)) ||
-        !(co->filename = read_field(r, code, ATTR_FILENAME, UPY_STR, 0)) ||
-        !(co->name = read_field(r, code, ATTR_NAME, UPY_STR, 0)) ||
-        (localsplus &&
-         !(co->qualname = read_field(r, code, ATTR_QUALNAME, UPY_STR, 0))) ||
+    if (!(co->code = read_field(r, code, ATTR_CODE, UPY_BYTES, 0, NULL)) ||
+        !(co->consts =
+              read_field(r, code, ATTR_CONSTS, UPY_TUPLE, 0, &consts)) ||
+        scan_code_values(code, consts, r->source->ops, NULL) != 0 ||
+        !(co->names = read_field(r, code, ATTR_NAMES, UPY_TUPLE, 1, NULL)) ||
+        !(co->varnames =
+              read_field(r, code, ATTR_VARNAMES, UPY_TUPLE, 1, NULL)) ||
+        !(co->freevars =
+              read_field(r, code, ATTR_FREEVARS, UPY_TUPLE, 1, NULL)) ||
+        !(co->cellvars =
+              read_field(r, code, ATTR_CELLVARS, UPY_TUPLE, 1, NULL)) ||
+        !(co->filename =
+              read_field(r, code, ATTR_FILENAME, UPY_STR, 0, NULL)) ||
+        !(co->name = read_field(r, code, ATTR_NAME, UPY_STR, 0, NULL)) ||
+        (localsplus && !(co->qualname = read_field(r, code, ATTR_QUALNAME,
+                                                   UPY_STR, 0, NULL))) ||
         !(co->linetable =
               read_field(r, code, r->minor >= 10 ? ATTR_LINETABLE : ATTR_LNOTAB,
-                         UPY_BYTES, 0)) ||
-        (localsplus && !(co->exceptiontable = read_field(
-                             r, code, ATTR_EXCEPTIONTABLE, UPY_BYTES, 0))))
+                         UPY_BYTES, 0, NULL)) ||
+        (localsplus &&
+         !(co->exceptiontable =
+               read_field(r, code, ATTR_EXCEPTIONTABLE, UPY_BYTES, 0, NULL))))
         return NULL;
     return localsplus && put_localsplus(r, co) < 0 ? NULL : read;
 }

@@ -216,10 +216,6 @@ static PyObject *pyc_version(PyObject *module, PyObject *args) {
  * code objects loaded as values live here; the stand-ins are made in Python.
  */
 
-/* Nesting of constants and code objects past which a constant counts as
- * one that needs a stand-in instead of being walked further. */
-#define CONSTANT_DEPTH_LIMIT 1000
-
 /* The attribute names the helpers read, interned once when the module is
  * made: PyObject_GetAttrString makes a str each time, and interning them
  * per call was a fifth of stand_ins_needed's cost on a small function. */
@@ -230,14 +226,6 @@ typedef struct {
 static engine_state *state_of(PyObject *module) {
     return (engine_state *)PyModule_GetState(module);
 }
-
-/* The running interpreter's opcodes the scan reads (from dis.opmap, so the
- * one binary serves every version), and the module's attribute names
- * (borrowed). */
-typedef struct {
-    int load_const, make_function, extended_arg, cache;
-    PyObject *co_consts, *co_code;
-} value_ops;
 
 /* Constants marshal writes and reads back as what they were, and the
  * engine prints as literals (exact types: a subclass is something else). */
@@ -353,8 +341,8 @@ static int holds_code(PyObject *consts, PyTypeObject *code_type) {
  * object code loads as a value, not to make a function of: no source
  * makes such a value.  Returns how many it found (without values: 0 or 1,
  * it stops at the first), -1 on error. */
-static Py_ssize_t scan_code_values(PyObject *code, PyObject *consts,
-                                   const value_ops *ops, PyObject *values) {
+Py_ssize_t scan_code_values(PyObject *code, PyObject *consts,
+                            const value_ops *ops, PyObject *values) {
     PyObject *code_bytes;
     Py_ssize_t found = -1, len, n, at, index;
     char *raw;
@@ -481,13 +469,12 @@ static int all_identifiers(PyObject *names) {
 }
 
 /* Whether the engine's statement for a code object alone is valid Python as
- * far as names go: a module's, or a def or class whose name and variables
- * are identifiers (a lambda's is a lambda expression when its body is one;
- * the caller looks).  Asked of every code object decompiled: in Python,
- * str.isidentifier over co_varnames took a fifth of the package's own
- * cost around the engine on a small function. */
-static PyObject *names_printable(PyObject *module, PyObject *code) {
-    const engine_state *state = state_of(module);
+ * far as names go (names_printable; -1 on error): a module's, or a def or class
+ * whose name and variables are identifiers (a lambda's is a lambda expression
+ * when its body is one; the caller looks).  Asked of every code object
+ * decompiled: in Python, str.isidentifier over co_varnames took a fifth of the
+ * package's own cost around the engine on a small function. */
+static int printable_names(const engine_state *state, PyObject *code) {
     PyObject *name = PyObject_GetAttr(code, state->attr_names[ATTR_NAME]),
              *varnames = NULL;
     int valid = -1;
@@ -503,44 +490,61 @@ static PyObject *names_printable(PyObject *module, PyObject *code) {
     }
     Py_XDECREF(name);
     Py_XDECREF(varnames);
+    return valid;
+}
+
+static PyObject *names_printable(PyObject *module, PyObject *code) {
+    int valid = printable_names(state_of(module), code);
     return valid < 0 ? NULL : PyBool_FromLong(valid);
 }
 
-/* decompile_marshal's answer for a live code object of the running
- * interpreter, read by code_reader.c without marshal data, or None when the
- * caller is to hand the engine marshal.dumps of it instead: what the reader
- * leaves to the marshal reader, every failure (its message and offset are
- * the marshal path's to give), and code with a part not recovered (its mark
- * may quote a failure that names an offset in the marshal data). */
+/* The engine's answer for a live code object of the running interpreter,
+ * read by code_reader.c without marshal data, in the usual case: when
+ * unpyc.decompile would take it as it is (no constant needs a stand-in,
+ * names_printable) and the engine recovers all of it.  Otherwise None, and
+ * the caller takes the package's general way (StandIns, marshal.dumps,
+ * decompile_marshal): what the reader leaves to it, every failure (its
+ * message and offset are the marshal path's to give) and code with a part
+ * not recovered (its mark may quote a failure naming an offset in the
+ * marshal data). */
 static PyObject *decompile_code(PyObject *module, PyObject *args) {
-    PyObject *code, *stable = NULL, *held = NULL, *result = NULL;
+    const engine_state *state = state_of(module);
+    PyObject *code, *stable, *held = NULL, *result = NULL;
     const char **names = NULL;
-    int major, minor;
+    int major, minor, printable;
     char *out = NULL;
     size_t out_len = 0;
     unsigned unrecovered = 0;
     unpyc_decompile_options options;
     unpyc_error err;
-    unpyc_status st;
+    unpyc_status st = UNPYC_E_UNSUPPORTED;
     live_source source;
+    value_ops ops;
 
-    if (!PyArg_ParseTuple(args, "Oii|O!:decompile_code", &code, &major, &minor,
-                          &PyTuple_Type, &stable))
+    if (!PyArg_ParseTuple(args, "OiiO!(iiii):decompile_code", &code, &major,
+                          &minor, &PyTuple_Type, &stable, &ops.load_const,
+                          &ops.make_function, &ops.extended_arg, &ops.cache))
         return NULL;
-    if (stable_options(stable, &held, &names, &options) == 0) {
-        live_source_init(&source, code, state_of(module)->attr_names);
+    ops.co_consts = state->attr_names[ATTR_CONSTS];
+    ops.co_code = state->attr_names[ATTR_CODE];
+    if (stable_options(stable, &held, &names, &options) < 0)
+        return NULL;
+    printable = printable_names(state, code);
+    PyErr_Clear(); /* the general way says what went wrong */
+    if (printable == 1) {
+        live_source_init(&source, code, state->attr_names, &ops);
         st = upy_decompile_read(read_live_code, &source, major, minor, &options,
                                 &out, &out_len, &unrecovered, &err);
         if (source.released)
             PyEval_RestoreThread(source.released);
         live_source_end(&source);
-        if (st == UNPYC_OK && unrecovered == 0) {
-            result = finish_source(module, st, out, out_len, unrecovered, &err);
-        } else {
-            unpyc_free(out);
-            result = Py_None;
-            Py_INCREF(result);
-        }
+    }
+    if (st == UNPYC_OK && unrecovered == 0) {
+        result = finish_source(module, st, out, out_len, unrecovered, &err);
+    } else {
+        unpyc_free(out);
+        result = Py_None;
+        Py_INCREF(result);
     }
     PyMem_Free(names);
     Py_XDECREF(held);
@@ -571,12 +575,14 @@ static PyMethodDef engine_methods[] = {
      "are bound and never rebound while the code runs (unpyc.h, "
      "unpyc_decompile_options)."},
     {"decompile_code", decompile_code, METH_VARARGS,
-     "decompile_code(code, major: int, minor: int, stable_globals: tuple = ())"
-     " -> (str, int) or None\n\n"
+     "decompile_code(code, major: int, minor: int, stable_globals: tuple,"
+     " opcodes: (int, int, int, int)) -> (str, int) or None\n\n"
      "decompile_marshal(marshal.dumps(code), ...), read from the live code "
-     "object without marshal data; None when the answer is to be had from "
-     "decompile_marshal (a constant or field the reader leaves to marshal "
-     "data, a failure, a part not recovered)."},
+     "object without marshal data, when the code needs no stand-in and "
+     "names_printable(code); None when the answer is to be had the general "
+     "way (stand-ins, unprintable names, a constant or field the reader "
+     "leaves to marshal data, a failure, a part not recovered).  opcodes: "
+     "as stand_ins_needed's."},
     {"stand_ins_needed", stand_ins_needed, METH_VARARGS,
      "stand_ins_needed(code, opcodes: (int, int, int, int)) -> bool\n\n"
      "Whether code or its nested code holds a constant that is not a "
