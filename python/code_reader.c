@@ -124,7 +124,7 @@ static int seen_add(live_read *r, PyObject *key, upy_object *value) {
     seen_entry *old = r->seen, *entry;
     size_t old_cap = r->seen_cap, k;
     if (2 * (r->seen_len + 1) > r->seen_cap) {
-        r->seen_cap = old_cap ? 2 * old_cap : 32;
+        r->seen_cap = old_cap ? 2 * old_cap : 128;
         r->seen = upy_arena_array(r->arena, r->seen_cap, sizeof *r->seen);
         if (!r->seen)
             return -1;
