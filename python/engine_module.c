@@ -498,6 +498,32 @@ static PyObject *names_printable(PyObject *module, PyObject *code) {
     return valid < 0 ? NULL : PyBool_FromLong(valid);
 }
 
+/* decompile_code's arguments, unpacked without a format string (parsing
+ * "OiiO!(iiii)" took a fortieth of a small function's call). */
+static int code_arguments(PyObject *args, PyObject **code, int *major,
+                          int *minor, PyObject **stable, value_ops *ops) {
+    PyObject *major_given, *minor_given, *opcodes;
+    int *const opcode[4] = {&ops->load_const, &ops->make_function,
+                            &ops->extended_arg, &ops->cache};
+    Py_ssize_t k;
+
+    if (!PyArg_UnpackTuple(args, "decompile_code", 5, 5, code, &major_given,
+                           &minor_given, stable, &opcodes))
+        return -1;
+    if (!PyTuple_Check(*stable) || !PyTuple_Check(opcodes) ||
+        PyTuple_Size(opcodes) != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "decompile_code: stable_globals must be a tuple and "
+                        "opcodes a tuple of 4 ints");
+        return -1;
+    }
+    *major = (int)PyLong_AsLong(major_given);
+    *minor = (int)PyLong_AsLong(minor_given);
+    for (k = 0; k < 4; k++)
+        *opcode[k] = (int)PyLong_AsLong(PyTuple_GetItem(opcodes, k));
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 /* The engine's answer for a live code object of the running interpreter,
  * read by code_reader.c without marshal data, in the usual case: when
  * unpyc.decompile would take it as it is (no constant needs a stand-in,
@@ -521,9 +547,7 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
     live_source source;
     value_ops ops;
 
-    if (!PyArg_ParseTuple(args, "OiiO!(iiii):decompile_code", &code, &major,
-                          &minor, &PyTuple_Type, &stable, &ops.load_const,
-                          &ops.make_function, &ops.extended_arg, &ops.cache))
+    if (code_arguments(args, &code, &major, &minor, &stable, &ops) < 0)
         return NULL;
     ops.co_consts = state->attr_names[ATTR_CONSTS];
     ops.co_code = state->attr_names[ATTR_CODE];
