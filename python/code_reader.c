@@ -18,9 +18,9 @@
  * CO_FAST_HIDDEN bit, which nothing in the engine reads.
  *
  * What it does not read exactly as marshal data would read, it leaves to
- * the marshal path (source->left): sets and frozensets (3.11+ marshal
- * writes their items sorted), ints past 60 bits, str holding lone
- * surrogates, objects of any other type; nor what the package shows by
+ * the marshal path (source->left): 3.11+'s frozensets (read_frozenset),
+ * ints past 60 bits, str holding lone surrogates, objects of any other
+ * type; nor what the package shows by
  * a stand-in (unpyc/_placeholders.py): constants no literal makes (the
  * types above), code objects loaded as values (scan_code_values), nesting
  * past CONSTANT_DEPTH_LIMIT (under the marshal reader's limit).  The
@@ -252,6 +252,25 @@ static upy_object *read_tuple(live_read *r, PyObject *o) {
 
 static upy_object *read_code(live_read *r, PyObject *code);
 
+/* A frozenset of 3.8-3.10, whose marshal writes the items in iteration
+ * order (3.11+ marshal sorts them by their marshal data, whose FLAG_REF
+ * bits depend on reference counts this reader cannot see: left to it). */
+static upy_object *read_frozenset(live_read *r, PyObject *o) {
+    PyObject *items = r->minor < 11 ? PySequence_List(o) : NULL;
+    Py_ssize_t n = items ? PyList_Size(items) : 0, k;
+    upy_object *read =
+        items ? upy_object_new_seq(r->arena, UPY_FROZENSET, (size_t)n) : NULL;
+    if (read)
+        r->size += 5;
+    for (k = 0; read && k < n; k++)
+        if (!(read->u.seq.items[k] = read_value(r, PyList_GetItem(items, k))))
+            read = NULL;
+    if (read)
+        read->u.seq.len = (size_t)n;
+    Py_XDECREF(items);
+    return read;
+}
+
 /* What the marshal reader reads of what marshal writes of o, for the
  * kinds of objects a code object holds; NULL for the others. */
 static upy_object *read_object(live_read *r, PyObject *o) {
@@ -265,6 +284,8 @@ static upy_object *read_object(live_read *r, PyObject *o) {
         return read_bytes(r, o);
     if (Py_TYPE(o) == r->code_type)
         return read_code(r, o);
+    if (PyFrozenSet_CheckExact(o))
+        return read_frozenset(r, o);
     if (PyFloat_CheckExact(o)) {
         upy_object *read = upy_object_new(r->arena, UPY_FLOAT);
         if (read)
