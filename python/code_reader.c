@@ -20,13 +20,12 @@
  * What it does not read exactly as marshal data would read, it leaves to
  * the marshal path (source->left): 3.11+'s frozensets (read_frozenset),
  * ints past 60 bits, str holding lone surrogates, objects of any other
- * type; nor what the package shows by
- * a stand-in (unpyc/_placeholders.py): constants no literal makes (the
- * types above), code objects loaded as values (scan_code_values), nesting
- * past CONSTANT_DEPTH_LIMIT (under the marshal reader's limit).  The
- * caller then takes the package's general way (stand-ins, marshal.dumps),
- * which also says every failure, so errors and their offsets stay the
- * marshal path's.
+ * type; and what the package shows by a stand-in (unpyc/_placeholders.py):
+ * constants no literal makes (the types above), code objects loaded as
+ * values (scan_code_values), nesting past CONSTANT_DEPTH_LIMIT (under the
+ * marshal reader's limit).  The caller then takes the package's general
+ * way (stand-ins, marshal.dumps), which also says every failure, so errors
+ * and their offsets stay the marshal path's.
  */
 #include "code_reader.h"
 
@@ -35,8 +34,9 @@
 #include "util/error.h"
 
 #if !defined(Py_LIMITED_API) || Py_LIMITED_API + 0 < 0x030A0000
-/* In the stable ABI from 3.10; 3.8 and 3.9 export the same function (it is
- * public since 3.3), called there only from 3.10 on (read_str). */
+/* In the stable ABI from 3.10; 3.8 and 3.9 export the same function (public
+ * since 3.3), so the one build loads everywhere; read_str calls it only
+ * from 3.10 on. */
 PyAPI_FUNC(const char *) PyUnicode_AsUTF8AndSize(PyObject *, Py_ssize_t *);
 #endif
 

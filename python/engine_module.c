@@ -1,12 +1,14 @@
 /*
  * engine_module.c - unpyc._engine, the CPython binding of libunpyc.
  *
- * Thin on purpose: bytes in, str out, and one exception type carrying the
- * engine's status name, message and offset; the unpyc package turns that
- * into its own exception classes.  Built against the stable ABI (3.8), so
- * the same binary imports on every supported interpreter.  The engine runs
- * without the GIL: it touches no Python object.  Besides the engine's
- * calls, two helpers of unpyc/_placeholders.py read code objects (below).
+ * Thin on purpose: bytes or a live code object in (decompile_code: read by
+ * code_reader.c, with the GIL, into the engine's own structs), str out,
+ * and one exception type carrying the engine's status name, message and
+ * offset; the unpyc package turns that into its own exception classes.
+ * Built against the stable ABI (3.8), so the same binary imports on every
+ * supported interpreter.  The engine runs without the GIL: it touches no
+ * Python object.  Besides the engine's calls, two helpers of
+ * unpyc/_placeholders.py read code objects (below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
