@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 
+#include "api.h"
 #include "print/disasm.h"
 #include "print/source.h"
 #include "read/marshal.h"
@@ -105,21 +106,62 @@ static size_t held_peak(const upy_arena *arena, size_t body_text_cap,
            (body_text_cap > output_cap ? body_text_cap : output_cap);
 }
 
-/* Reads the marshalled code object at data[0..len) and decompiles it;
- * *peak_bytes (when not NULL) gets held_peak. */
-static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
-                                        size_t base_offset, upy_version version,
-                                        const unpyc_decompile_options *given,
-                                        char **out, size_t *out_len,
-                                        unsigned *unrecovered,
-                                        size_t *peak_bytes, unpyc_error *err) {
-    upy_arena arena;
+/* The limits of the arena a decompilation runs in, for an input of len
+ * bytes. */
+static size_t decompile_arena_limit(size_t len) {
+    size_t read = read_arena_limit(len);
+    size_t recover =
+        scaled_limit(len, RECOVER_ARENA_BASE, RECOVER_ARENA_PER_INPUT_BYTE,
+                     DECODE_ARENA_LIMIT);
+    return read > (size_t)-1 - recover ? (size_t)-1 : read + recover;
+}
+
+/* The input length of a reader that tells it as it reads (marshal data
+ * is under 4 GiB: upy_marshal_read). */
+#define UPY_LENGTH_UNKNOWN ((size_t)-1)
+
+/* Marshal data of a code object, read by read_marshal. */
+typedef struct marshal_source {
+    const uint8_t *data;
+    size_t len;
+    size_t base_offset;
+} marshal_source;
+
+static unpyc_status read_marshal(void *source, upy_version version,
+                                 upy_arena *arena, upy_code **code,
+                                 size_t *size, unpyc_error *err) {
+    const marshal_source *m = source;
     upy_object *obj = NULL;
+    unpyc_status st = upy_marshal_read(m->data, m->len, m->base_offset, version,
+                                       arena, &obj, NULL, err);
+    if (st == UNPYC_OK && obj->kind != UPY_CODE)
+        st = upy_fail(err, UNPYC_E_CORRUPT, (long long)m->base_offset,
+                      "the marshal data holds no code object");
+    if (st == UNPYC_OK)
+        *code = obj->u.code;
+    *size = m->len;
+    return st;
+}
+
+/* Reads the code object by read and decompiles it; *peak_bytes (when not
+ * NULL) gets held_peak.  input_len is the input's length when it is known
+ * before reading (marshal data: the read runs under the limits), or
+ * UPY_LENGTH_UNKNOWN when the reader tells it (a live code object: the
+ * limits are set after the read, and a read that took more than they allow
+ * fails). */
+static unpyc_status decompile_from(upy_code_reader read, void *source,
+                                   size_t input_len, upy_version version,
+                                   const unpyc_decompile_options *given,
+                                   char **out, size_t *out_len,
+                                   unsigned *unrecovered, size_t *peak_bytes,
+                                   unpyc_error *err) {
+    upy_arena arena;
+    upy_code *code = NULL;
     upy_strbuf sb, body_text;
     upy_stmt_list body;
     upy_recover_options options;
     unsigned lost = 0;
-    size_t body_text_cap;
+    size_t body_text_cap, len = input_len;
     unpyc_status st;
 
     options.max_depth = MAX_CODE_DEPTH;
@@ -129,21 +171,23 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
      * of a module was most of its peak memory): see rec_def_body. */
     options.print_body = upy_print_body;
     options.print_text = &body_text;
-    upy_sb_init(&body_text, output_limit(len));
-    upy_arena_init(&arena, read_arena_limit(len) +
-                               scaled_limit(len, RECOVER_ARENA_BASE,
-                                            RECOVER_ARENA_PER_INPUT_BYTE,
-                                            DECODE_ARENA_LIMIT));
+    upy_arena_init(&arena, input_len == UPY_LENGTH_UNKNOWN
+                               ? 0
+                               : decompile_arena_limit(input_len));
     upy_arena_seed(&arena);
+    st = read(source, version, &arena, &code, &len, err);
+    if (st == UNPYC_OK && input_len == UPY_LENGTH_UNKNOWN) {
+        arena.limit = decompile_arena_limit(len);
+        if (arena.allocated > arena.limit)
+            st = upy_fail(err, UNPYC_E_TOO_LARGE, -1,
+                          "the code object needs more memory than the "
+                          "engine allows for an input of %zu bytes",
+                          len);
+    }
+    upy_sb_init(&body_text, output_limit(len));
     upy_sb_init(&sb, output_limit(len));
-    st = upy_marshal_read(data, len, base_offset, version, &arena, &obj, NULL,
-                          err);
-    if (st == UNPYC_OK && obj->kind != UPY_CODE)
-        st = upy_fail(err, UNPYC_E_CORRUPT, (long long)base_offset,
-                      "the marshal data holds no code object");
     if (st == UNPYC_OK)
-        st = upy_recover(obj->u.code, version, &options, &arena, &body, &lost,
-                         err);
+        st = upy_recover(code, version, &options, &arena, &body, &lost, err);
     /* (Every def's and class's body is printed by now: the buffer they
      * were printed in, as big as the biggest of them, is not kept while
      * the output grows.) */
@@ -174,6 +218,21 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
     upy_sb_release(&sb);
     upy_arena_release(&arena);
     return st;
+}
+
+/* Reads the marshalled code object at data[0..len) and decompiles it. */
+static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
+                                        size_t base_offset, upy_version version,
+                                        const unpyc_decompile_options *given,
+                                        char **out, size_t *out_len,
+                                        unsigned *unrecovered,
+                                        size_t *peak_bytes, unpyc_error *err) {
+    marshal_source source;
+    source.data = data;
+    source.len = len;
+    source.base_offset = base_offset;
+    return decompile_from(read_marshal, &source, len, version, given, out,
+                          out_len, unrecovered, peak_bytes, err);
 }
 
 static int valid_call(const uint8_t *data, unpyc_dis_format format,
@@ -308,6 +367,25 @@ unpyc_status unpyc_decompile_marshal_with(const uint8_t *data, size_t len,
         return st;
     return decompile_code_data(data, len, 0, version, options, out, out_len,
                                unrecovered, NULL, err);
+}
+
+unpyc_status upy_decompile_read(upy_code_reader read, void *source, int major,
+                                int minor,
+                                const unpyc_decompile_options *options,
+                                char **out, size_t *out_len,
+                                unsigned *unrecovered, unpyc_error *err) {
+    upy_version version;
+    unpyc_status st;
+
+    clear_error(err);
+    if (!read || !out || !valid_options(options))
+        return upy_fail(err, UNPYC_E_USAGE, -1, "invalid arguments");
+    *out = NULL;
+    st = marshal_version(major, minor, &version, err);
+    if (st != UNPYC_OK)
+        return st;
+    return decompile_from(read, source, UPY_LENGTH_UNKNOWN, version, options,
+                          out, out_len, unrecovered, NULL, err);
 }
 
 unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,

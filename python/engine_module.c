@@ -1,16 +1,19 @@
 /*
  * engine_module.c - unpyc._engine, the CPython binding of libunpyc.
  *
- * Thin on purpose: bytes in, str out, and one exception type carrying the
- * engine's status name, message and offset; the unpyc package turns that
- * into its own exception classes.  Built against the stable ABI (3.8), so
- * the same binary imports on every supported interpreter.  The engine runs
- * without the GIL: it touches no Python object.  Besides the engine's
- * calls, two helpers of unpyc/_placeholders.py read code objects (below).
+ * Thin on purpose: bytes or a live code object in (decompile_code: read by
+ * code_reader.c, with the GIL, into the engine's own structs), str out,
+ * and one exception type carrying the engine's status name, message and
+ * offset; the unpyc package turns that into its own exception classes.
+ * Built against the stable ABI (3.8), so the same binary imports on every
+ * supported interpreter.  The engine runs without the GIL: it touches no
+ * Python object.  Besides the engine's calls, two helpers of
+ * unpyc/_placeholders.py read code objects (below).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "code_reader.h"
 #include "unpyc.h"
 
 /* Raises module.EngineError(status_name, message, offset or None). */
@@ -143,10 +146,25 @@ static int utf8_names(PyObject *given, PyObject **held, const char ***names,
     return 0;
 }
 
+/* The options of a call given the tuple of stable globals (or NULL): the
+ * names are kept in *held and *names (NULL and NULL when none are given);
+ * -1 on error. */
+static int stable_options(PyObject *stable, PyObject **held,
+                          const char ***names,
+                          unpyc_decompile_options *options) {
+    Py_ssize_t n_names = 0;
+    if (stable && PyTuple_Size(stable) == 0)
+        stable = NULL; /* the usual call: nothing to convert */
+    if (stable && utf8_names(stable, held, names, &n_names) < 0)
+        return -1;
+    options->stable_globals = *names;
+    options->n_stable_globals = (size_t)n_names;
+    return 0;
+}
+
 static PyObject *decompile_marshal(PyObject *module, PyObject *args) {
     PyObject *data, *stable = NULL, *held = NULL, *result = NULL;
     const char **names = NULL;
-    Py_ssize_t n_names = 0;
     int major, minor;
     char *buf, *out = NULL;
     Py_ssize_t len;
@@ -161,11 +179,7 @@ static PyObject *decompile_marshal(PyObject *module, PyObject *args) {
         return NULL;
     if (PyBytes_AsStringAndSize(data, &buf, &len) < 0)
         return NULL;
-    if (stable && PyTuple_Size(stable) == 0)
-        stable = NULL; /* the usual call: nothing to convert */
-    if (!stable || utf8_names(stable, &held, &names, &n_names) == 0) {
-        options.stable_globals = names;
-        options.n_stable_globals = (size_t)n_names;
+    if (stable_options(stable, &held, &names, &options) == 0) {
         Py_BEGIN_ALLOW_THREADS st = unpyc_decompile_marshal_with(
             (const uint8_t *)buf, (size_t)len, major, minor, &options, &out,
             &out_len, &unrecovered, &err);
@@ -204,28 +218,16 @@ static PyObject *pyc_version(PyObject *module, PyObject *args) {
  * code objects loaded as values live here; the stand-ins are made in Python.
  */
 
-/* Nesting of constants and code objects past which a constant counts as
- * one that needs a stand-in instead of being walked further. */
-#define CONSTANT_DEPTH_LIMIT 1000
-
 /* The attribute names the helpers read, interned once when the module is
  * made: PyObject_GetAttrString makes a str each time, and interning them
  * per call was a fifth of stand_ins_needed's cost on a small function. */
 typedef struct {
-    PyObject *co_consts, *co_code, *co_name, *co_varnames;
+    PyObject *attr_names[N_CODE_ATTRS]; /* by code_attr */
 } engine_state;
 
 static engine_state *state_of(PyObject *module) {
     return (engine_state *)PyModule_GetState(module);
 }
-
-/* The running interpreter's opcodes the scan reads (from dis.opmap, so the
- * one binary serves every version), and the module's attribute names
- * (borrowed). */
-typedef struct {
-    int load_const, make_function, extended_arg, cache;
-    PyObject *co_consts, *co_code;
-} value_ops;
 
 /* Constants marshal writes and reads back as what they were, and the
  * engine prints as literals (exact types: a subclass is something else). */
@@ -341,8 +343,8 @@ static int holds_code(PyObject *consts, PyTypeObject *code_type) {
  * object code loads as a value, not to make a function of: no source
  * makes such a value.  Returns how many it found (without values: 0 or 1,
  * it stops at the first), -1 on error. */
-static Py_ssize_t scan_code_values(PyObject *code, PyObject *consts,
-                                   const value_ops *ops, PyObject *values) {
+Py_ssize_t scan_code_values(PyObject *code, PyObject *consts,
+                            const value_ops *ops, PyObject *values) {
     PyObject *code_bytes;
     Py_ssize_t found = -1, len, n, at, index;
     char *raw;
@@ -421,8 +423,8 @@ static int code_needs_stand_ins(PyObject *code, const value_ops *ops,
 static int code_and_ops(PyObject *module, PyObject *args, const char *format,
                         PyObject **code, value_ops *ops) {
     const engine_state *state = state_of(module);
-    ops->co_consts = state->co_consts;
-    ops->co_code = state->co_code;
+    ops->co_consts = state->attr_names[ATTR_CONSTS];
+    ops->co_code = state->attr_names[ATTR_CODE];
     if (!PyArg_ParseTuple(args, format, code, &ops->load_const,
                           &ops->make_function, &ops->extended_arg, &ops->cache))
         return -1;
@@ -469,20 +471,20 @@ static int all_identifiers(PyObject *names) {
 }
 
 /* Whether the engine's statement for a code object alone is valid Python as
- * far as names go: a module's, or a def or class whose name and variables
- * are identifiers (a lambda's is a lambda expression when its body is one;
- * the caller looks).  Asked of every code object decompiled: in Python,
- * str.isidentifier over co_varnames took a fifth of the package's own
- * cost around the engine on a small function. */
-static PyObject *names_printable(PyObject *module, PyObject *code) {
-    const engine_state *state = state_of(module);
-    PyObject *name = PyObject_GetAttr(code, state->co_name), *varnames = NULL;
+ * far as names go (names_printable; -1 on error): a module's, or a def or class
+ * whose name and variables are identifiers (a lambda's is a lambda expression
+ * when its body is one; the caller looks).  Asked of every code object
+ * decompiled: in Python, str.isidentifier over co_varnames took a fifth of the
+ * package's own cost around the engine on a small function. */
+static int printable_names(const engine_state *state, PyObject *code) {
+    PyObject *name = PyObject_GetAttr(code, state->attr_names[ATTR_NAME]),
+             *varnames = NULL;
     int valid = -1;
 
     if (name && PyUnicode_Check(name)) {
         valid = PyUnicode_CompareWithASCIIString(name, "<module>") == 0;
         if (!valid && PyUnicode_IsIdentifier(name)) {
-            varnames = PyObject_GetAttr(code, state->co_varnames);
+            varnames = PyObject_GetAttr(code, state->attr_names[ATTR_VARNAMES]);
             valid = varnames ? all_identifiers(varnames) : -1;
         }
     } else if (name) {
@@ -490,7 +492,89 @@ static PyObject *names_printable(PyObject *module, PyObject *code) {
     }
     Py_XDECREF(name);
     Py_XDECREF(varnames);
+    return valid;
+}
+
+static PyObject *names_printable(PyObject *module, PyObject *code) {
+    int valid = printable_names(state_of(module), code);
     return valid < 0 ? NULL : PyBool_FromLong(valid);
+}
+
+/* decompile_code's arguments, unpacked without a format string (parsing
+ * "OiiO!(iiii)" took a fortieth of a small function's call). */
+static int code_arguments(PyObject *args, PyObject **code, int *major,
+                          int *minor, PyObject **stable, value_ops *ops) {
+    PyObject *major_given, *minor_given, *opcodes;
+    int *const opcode[4] = {&ops->load_const, &ops->make_function,
+                            &ops->extended_arg, &ops->cache};
+    Py_ssize_t k;
+
+    if (!PyArg_UnpackTuple(args, "decompile_code", 5, 5, code, &major_given,
+                           &minor_given, stable, &opcodes))
+        return -1;
+    if (!PyTuple_Check(*stable) || !PyTuple_Check(opcodes) ||
+        PyTuple_Size(opcodes) != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "decompile_code: stable_globals must be a tuple and "
+                        "opcodes a tuple of 4 ints");
+        return -1;
+    }
+    *major = (int)PyLong_AsLong(major_given);
+    *minor = (int)PyLong_AsLong(minor_given);
+    for (k = 0; k < 4; k++)
+        *opcode[k] = (int)PyLong_AsLong(PyTuple_GetItem(opcodes, k));
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* The engine's answer for a live code object of the running interpreter,
+ * read by code_reader.c without marshal data, in the usual case: when
+ * unpyc.decompile would take it as it is (no constant needs a stand-in,
+ * names_printable) and the engine recovers all of it.  Otherwise None, and
+ * the caller takes the package's general way (StandIns, marshal.dumps,
+ * decompile_marshal): what the reader leaves to it, every failure (its
+ * message and offset are the marshal path's to give) and code with a part
+ * not recovered (its mark may quote a failure naming an offset in the
+ * marshal data). */
+static PyObject *decompile_code(PyObject *module, PyObject *args) {
+    const engine_state *state = state_of(module);
+    PyObject *code, *stable, *held = NULL, *result = NULL;
+    const char **names = NULL;
+    int major, minor, printable;
+    char *out = NULL;
+    size_t out_len = 0;
+    unsigned unrecovered = 0;
+    unpyc_decompile_options options;
+    unpyc_error err;
+    unpyc_status st = UNPYC_E_UNSUPPORTED;
+    live_source source;
+    value_ops ops;
+
+    if (code_arguments(args, &code, &major, &minor, &stable, &ops) < 0)
+        return NULL;
+    ops.co_consts = state->attr_names[ATTR_CONSTS];
+    ops.co_code = state->attr_names[ATTR_CODE];
+    if (stable_options(stable, &held, &names, &options) < 0)
+        return NULL;
+    printable = printable_names(state, code);
+    PyErr_Clear(); /* the general way says what went wrong */
+    if (printable == 1) {
+        live_source_init(&source, code, state->attr_names, &ops);
+        st = upy_decompile_read(read_live_code, &source, major, minor, &options,
+                                &out, &out_len, &unrecovered, &err);
+        if (source.released)
+            PyEval_RestoreThread(source.released);
+        live_source_end(&source);
+    }
+    if (st == UNPYC_OK && unrecovered == 0) {
+        result = finish_source(module, st, out, out_len, unrecovered, &err);
+    } else {
+        unpyc_free(out);
+        result = Py_None;
+        Py_INCREF(result);
+    }
+    PyMem_Free(names);
+    Py_XDECREF(held);
+    return result;
 }
 
 static PyMethodDef engine_methods[] = {
@@ -516,6 +600,15 @@ static PyMethodDef engine_methods[] = {
      "major.minor.  stable_globals: names of globals the caller vouches "
      "are bound and never rebound while the code runs (unpyc.h, "
      "unpyc_decompile_options)."},
+    {"decompile_code", decompile_code, METH_VARARGS,
+     "decompile_code(code, major: int, minor: int, stable_globals: tuple,"
+     " opcodes: (int, int, int, int)) -> (str, int) or None\n\n"
+     "decompile_marshal(marshal.dumps(code), ...), read from the live code "
+     "object without marshal data, when the code needs no stand-in and "
+     "names_printable(code); None when the answer is to be had the general "
+     "way (stand-ins, unprintable names, a constant or field the reader "
+     "leaves to marshal data, a failure, a part not recovered).  opcodes: "
+     "as stand_ins_needed's."},
     {"stand_ins_needed", stand_ins_needed, METH_VARARGS,
      "stand_ins_needed(code, opcodes: (int, int, int, int)) -> bool\n\n"
      "Whether code or its nested code holds a constant that is not a "
@@ -536,25 +629,22 @@ static PyMethodDef engine_methods[] = {
 
 static void free_state(void *module) {
     engine_state *state = state_of(module);
+    int k;
     if (!state)
         return;
-    Py_CLEAR(state->co_consts);
-    Py_CLEAR(state->co_code);
-    Py_CLEAR(state->co_name);
-    Py_CLEAR(state->co_varnames);
+    for (k = 0; k < N_CODE_ATTRS; k++)
+        Py_CLEAR(state->attr_names[k]);
 }
 
 /* Interns the attribute names into the module's state; -1 on error. */
 static int init_state(PyObject *module) {
     engine_state *state = state_of(module);
-    state->co_consts = PyUnicode_InternFromString("co_consts");
-    state->co_code = PyUnicode_InternFromString("co_code");
-    state->co_name = PyUnicode_InternFromString("co_name");
-    state->co_varnames = PyUnicode_InternFromString("co_varnames");
-    return state->co_consts && state->co_code && state->co_name &&
-                   state->co_varnames
-               ? 0
-               : -1;
+    int k;
+    for (k = 0; k < N_CODE_ATTRS; k++)
+        if (!(state->attr_names[k] =
+                  PyUnicode_InternFromString(code_attr_names[k])))
+            return -1;
+    return 0;
 }
 
 static struct PyModuleDef engine_module = {

@@ -98,13 +98,22 @@ results["invalid_caught"] = "does not compile" in (verify_decompiled(code, "def 
 
 # on_mismatch="annotate" returns the text with the difference on top; the
 # engine's own output is replaced here by a wrong one, as no correct
-# decompiler output can be made to differ.
+# decompiler output can be made to differ (both entry points the package
+# calls: decompile_code for a live code object, decompile_marshal where it
+# hands the engine marshal data).
 engine = unpyc._engine
 real = engine.decompile_marshal
+real_code = engine.decompile_code
 def wrong_engine(data, major, minor, stable_globals=()):
     text, unrecovered = real(data, major, minor, stable_globals)
     return text.replace("total += item", "total -= item"), unrecovered
+def wrong_code(code, major, minor, stable_globals, opcodes):
+    result = real_code(code, major, minor, stable_globals, opcodes)
+    if result is None:
+        return None
+    return result[0].replace("total += item", "total -= item"), result[1]
 engine.decompile_marshal = wrong_engine
+engine.decompile_code = wrong_code
 try:
     annotated = unpyc.decompile(sample_mod.helper)
     results["annotate"] = annotated.startswith("# unpyc: not equivalent: helper: instruction ")
@@ -116,6 +125,7 @@ try:
         results["raise"] = "total -= item" in e.source and bool(e.detail)
 finally:
     engine.decompile_marshal = real
+    engine.decompile_code = real_code
 try:
     unpyc.decompile(code, verify=True, on_mismatch="ignore")
     results["bad_flag"] = False

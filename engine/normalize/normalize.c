@@ -982,6 +982,9 @@ static void find_empty_tries(norm *nm) {
     uint32_t p;
     /* (A few hundred scans of the largest real code.) */
     nm->scan_budget = (uint64_t)1 << 26;
+    if (!nm->entry_of)
+        return; /* no table: no cleanup entry, nothing below finds a try
+                   (the walk was 0.17 k Ir of a small function's 33 k) */
     for (p = 0; p < nm->dec->count; p++) {
         const upy_exc_entry *cleanup;
         int32_t a;

@@ -147,48 +147,6 @@ static unpyc_status read_size(reader *r, size_t *size, size_t min_bytes,
     return UNPYC_OK;
 }
 
-static upy_object *new_object(reader *r, upy_kind kind) {
-    upy_object *o = upy_arena_alloc(r->arena, sizeof *o);
-    if (o)
-        o->kind = kind;
-    return o;
-}
-
-/* A sequence object of kind with room for n items, the array right after
- * the object in one allocation (a tuple and its items took two; a code
- * object has five tuples or more, three of them names_of_kind's);
- * u.seq.len is left 0.  (n is at most the input's length, under 4 GiB.) */
-static upy_object *new_seq(reader *r, upy_kind kind, size_t n) {
-    upy_object *o;
-    _Static_assert(sizeof(upy_object) % _Alignof(upy_object *) == 0,
-                   "the items that follow an object are aligned");
-    if (n > (SIZE_MAX - sizeof *o) / sizeof(upy_object *))
-        return NULL;
-    o = upy_arena_alloc(r->arena, sizeof *o + n * sizeof(upy_object *));
-    if (o) {
-        o->kind = kind;
-        o->u.seq.items = (upy_object **)(o + 1);
-    }
-    return o;
-}
-
-/* A str object holding a NUL-terminated copy of the next n bytes of the
- * input, the text right after the object in one allocation (a str and
- * its text took two: names are most of a code object's objects). */
-static upy_object *new_str(reader *r, size_t n) {
-    /* (n is at most the input's length, under 4 GiB: no overflow.) */
-    upy_object *o = upy_arena_alloc(r->arena, sizeof *o + n + 1);
-    uint8_t *text;
-    if (!o)
-        return NULL;
-    text = (uint8_t *)(o + 1);
-    memcpy(text, r->data + r->pos, n);
-    text[n] = 0;
-    o->kind = UPY_STR;
-    o->u.bytes.data = text;
-    return o;
-}
-
 /* The index of the first byte of s[0, n) at or over 0x80, or n: eight
  * bytes a step (a str of a .pyc is ASCII in all but a few, and checking
  * its names byte by byte was a hundredth of a small function's cost). */
@@ -288,7 +246,8 @@ static unpyc_status read_text(reader *r, uint8_t type, upy_object **result) {
      * strings; bytes (co_code, the line and exception tables: a third of
      * a .pyc) stay where they are in the input, which the entry points'
      * callers hold for the whole call. */
-    o = kind == UPY_STR ? new_str(r, n) : new_object(r, kind);
+    o = kind == UPY_STR ? upy_object_new_str(r->arena, r->data + r->pos, n)
+                        : upy_object_new(r->arena, kind);
     if (!o)
         return fail_alloc(r);
     if (kind == UPY_BYTES)
@@ -315,7 +274,7 @@ static unpyc_status read_long(reader *r, upy_object **result) {
     n = (size_t)(signed_n < 0 ? -(int64_t)signed_n : signed_n);
     if (n > (r->len - r->pos) / 2)
         return need(r, 2 * n, "an int");
-    o = new_object(r, UPY_INT);
+    o = upy_object_new(r->arena, UPY_INT);
     digits = upy_arena_array(r->arena, n ? n : 1, sizeof *digits);
     if (!o || !digits)
         return fail_alloc(r);
@@ -489,7 +448,7 @@ static upy_object *names_of_kind(reader *r, const upy_code *co, uint8_t bit,
     upy_object *o;
     for (i = 0; i < n; i++)
         k += (co->localspluskinds->u.bytes.data[i] & bit) != 0;
-    o = new_seq(r, UPY_TUPLE, k);
+    o = upy_object_new_seq(r->arena, UPY_TUPLE, k);
     if (!o)
         return NULL;
     k = 0;
@@ -606,37 +565,37 @@ static unpyc_status read_value(reader *r, uint8_t type, upy_object **result,
     case TYPE_TRUE:
     case TYPE_STOPITER:
     case TYPE_ELLIPSIS:
-        o = new_object(r, type == TYPE_NONE       ? UPY_NONE
-                          : type == TYPE_FALSE    ? UPY_FALSE
-                          : type == TYPE_TRUE     ? UPY_TRUE
-                          : type == TYPE_STOPITER ? UPY_STOPITER
-                                                  : UPY_ELLIPSIS);
+        o = upy_object_new(r->arena, type == TYPE_NONE       ? UPY_NONE
+                                     : type == TYPE_FALSE    ? UPY_FALSE
+                                     : type == TYPE_TRUE     ? UPY_TRUE
+                                     : type == TYPE_STOPITER ? UPY_STOPITER
+                                                             : UPY_ELLIPSIS);
         break;
     case TYPE_INT: {
         int32_t v;
         if ((st = read_i32(r, &v, "an int")) != UNPYC_OK)
             return st;
-        if ((o = new_object(r, UPY_INT)))
+        if ((o = upy_object_new(r->arena, UPY_INT)))
             o->u.integer.value = v;
         break;
     }
     case TYPE_LONG:
         return read_long(r, result);
     case TYPE_FLOAT:
-        if ((o = new_object(r, UPY_FLOAT)))
+        if ((o = upy_object_new(r->arena, UPY_FLOAT)))
             st = read_float_text(r, &o->u.real);
         break;
     case TYPE_BINARY_FLOAT:
-        if ((o = new_object(r, UPY_FLOAT)))
+        if ((o = upy_object_new(r->arena, UPY_FLOAT)))
             st = read_double(r, &o->u.real, "a float");
         break;
     case TYPE_COMPLEX:
-        if ((o = new_object(r, UPY_COMPLEX)) &&
+        if ((o = upy_object_new(r->arena, UPY_COMPLEX)) &&
             (st = read_float_text(r, &o->u.complex.real)) == UNPYC_OK)
             st = read_float_text(r, &o->u.complex.imag);
         break;
     case TYPE_BINARY_COMPLEX:
-        if ((o = new_object(r, UPY_COMPLEX)) &&
+        if ((o = upy_object_new(r->arena, UPY_COMPLEX)) &&
             (st = read_double(r, &o->u.complex.real, "a complex")) == UNPYC_OK)
             st = read_double(r, &o->u.complex.imag, "a complex");
         break;
@@ -666,22 +625,22 @@ static unpyc_status read_value(reader *r, uint8_t type, upy_object **result,
         }
         if (st != UNPYC_OK)
             return st;
-        o = new_seq(r,
-                    type == TYPE_LIST        ? UPY_LIST
-                    : type == TYPE_SET       ? UPY_SET
-                    : type == TYPE_FROZENSET ? UPY_FROZENSET
-                                             : UPY_TUPLE,
-                    n);
+        o = upy_object_new_seq(r->arena,
+                               type == TYPE_LIST        ? UPY_LIST
+                               : type == TYPE_SET       ? UPY_SET
+                               : type == TYPE_FROZENSET ? UPY_FROZENSET
+                                                        : UPY_TUPLE,
+                               n);
         if (o)
             st = read_items(r, o, n);
         break;
     }
     case TYPE_DICT:
-        if ((o = new_object(r, UPY_DICT)))
+        if ((o = upy_object_new(r->arena, UPY_DICT)))
             st = read_dict(r, o);
         break;
     case TYPE_CODE:
-        if ((o = new_object(r, UPY_CODE)))
+        if ((o = upy_object_new(r->arena, UPY_CODE)))
             st = read_code(r, o);
         break;
     case TYPE_SLICE:

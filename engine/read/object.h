@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/arena.h"
+
 /* A CPython version; only major 3, minor 8 to 13 are read today. */
 typedef struct upy_version {
     uint8_t major;
@@ -125,6 +127,18 @@ struct upy_code {
     upy_object *linetable;
     upy_object *exceptiontable; /* bytes, 3.11+ */
 };
+
+/* A cleared object of kind in arena; NULL when out of memory (or over the
+ * arena's limit). */
+upy_object *upy_object_new(upy_arena *arena, upy_kind kind);
+
+/* A sequence object of kind with room for n items (u.seq.items set,
+ * u.seq.len left 0). */
+upy_object *upy_object_new_seq(upy_arena *arena, upy_kind kind, size_t n);
+
+/* A str object holding a NUL-terminated copy of text[0, n) (UTF-8; the
+ * offset is left 0). */
+upy_object *upy_object_new_str(upy_arena *arena, const uint8_t *text, size_t n);
 
 /* Convenience accessors; they return NULL / 0 on a kind mismatch. */
 static inline size_t upy_seq_len(const upy_object *o) {

@@ -1,8 +1,10 @@
 """unpyc: a Python bytecode decompiler written in C.
 
 The engine (libunpyc) reads marshal data and .pyc files of CPython 3.8 to
-3.13 itself, whichever Python runs it.  This package hands it the bytes of a
-code object of the running interpreter (marshal.dumps) or of a file.
+3.13 itself, whichever Python runs it.  This package hands it a code object
+of the running interpreter (read by the extension as marshal data of it
+would read; marshal.dumps where that reader leaves it) or the bytes of a
+file.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, Dict, Iterable, Optional, Tuple
 
 from . import _engine
 from ._objects import assumed_imports, code_of, inferred_imports, module_symbols, with_valid_names
-from ._placeholders import StandIns
+from ._placeholders import _VALUE_OPS, StandIns
 from .errors import (
     BadMagicError,
     BadReferenceError,
@@ -131,22 +133,24 @@ def decompile(obj: Any, *, verify: bool = True, on_mismatch: str = "annotate",
     """
     if on_mismatch not in ("raise", "annotate"):
         raise ValueError("on_mismatch must be 'raise' or 'annotate', not %r" % (on_mismatch,))
-    stand_ins = StandIns(code_of(obj))
-    code = stand_ins.code
+    code = code_of(obj)
     stable = tuple(sorted(stable_globals)) if stable_globals else ()
-    source, unrecovered = _decompile_marshal(code, stable)
-    if not _engine.names_printable(code) and not source.startswith("lambda"):
-        code, note = with_valid_names(code)
-        source, unrecovered = _decompile_marshal(code, stable)
-        source = note + source
-    text = stand_ins.shown(source)
+    # The usual case in one call: the extension reads the code object as it
+    # is (no marshal data) and says None where the general way is needed.
+    read = _engine.decompile_code(code, _MAJOR, _MINOR, stable, _VALUE_OPS)
+    if read is not None:
+        text, unrecovered = read
+        compilable, name = text, code.co_name
+    else:
+        text, unrecovered, stand_ins, code = _decompile_generally(code, stable)
+        compilable, name = stand_ins.compilable(text), stand_ins.code.co_name
     if not verify:
         return text
-    problem = _verification_problem(obj, code, stand_ins.compilable(text))
+    problem = _verification_problem(obj, code, compilable)
     if problem is None:
         return text
     verdict = "not equivalent"
-    if stand_ins.code.co_name in _COMPREHENSIONS:
+    if name in _COMPREHENSIONS:
         verdict = "not verified (a comprehension's code alone, as a def, need not compile back to it)"
     if on_mismatch == "annotate":
         return "# unpyc: %s: %s\n%s" % (verdict, " ".join(problem.split()), text)
@@ -181,6 +185,22 @@ def _verification_problem(obj: Any, code: CodeType, source: str) -> Optional[str
         if verify_decompiled(code, source, module=scope(code)) is None:
             return None
     return problem
+
+
+def _decompile_generally(code: CodeType, stable_globals: Tuple[str, ...]
+                         ) -> Tuple[str, int, StandIns, CodeType]:
+    """The source of code (with its stand-ins shown), the count of parts not
+    recovered, the stand-ins, and the code the source is to compile back to:
+    by way of marshal.dumps, and a copy of the code with valid names where
+    names_printable says they are not."""
+    stand_ins = StandIns(code)
+    code = stand_ins.code
+    source, unrecovered = _decompile_marshal(code, stable_globals)
+    if not _engine.names_printable(code) and not source.startswith("lambda"):
+        code, note = with_valid_names(code)
+        source, unrecovered = _decompile_marshal(code, stable_globals)
+        source = note + source
+    return stand_ins.shown(source), unrecovered, stand_ins, code
 
 
 def _decompile_marshal(code: CodeType, stable_globals: Tuple[str, ...]) -> Tuple[str, int]:

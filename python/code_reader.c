@@ -1,0 +1,468 @@
+/*
+ * code_reader.c - the engine's code struct (read/object.h) built from a
+ * live code object of the running interpreter, field by field, as the
+ * marshal reader (engine/read/marshal.c) builds it from marshal.dumps of
+ * the same object: the package's decompile then runs no marshal.dumps and
+ * the engine no marshal read (perf41: the two together were ~12 k of the
+ * ~68 k instructions of a small function's call).
+ *
+ * Same graph as the marshal reader's: marshal writes an object seen before
+ * as a reference to it, and the reader shares it; here an object met again
+ * (by address, in the table `seen`) is shared too.  3.11+ marshal writes
+ * co_localsplusnames and co_localspluskinds, which Python does not show:
+ * they are put together from co_varnames, co_cellvars and co_freevars as
+ * CPython's compiler and code constructor lay them out (the locals, then
+ * the cells that are no local, then the free variables; a local that is a
+ * cell is both), and varnames, cellvars and freevars are CPython's own,
+ * which the marshal reader derives from those two.  The kinds lack 3.12's
+ * CO_FAST_HIDDEN bit, which nothing in the engine reads.
+ *
+ * What it does not read exactly as marshal data would read, it leaves to
+ * the marshal path (source->left): 3.11+'s frozensets (read_frozenset),
+ * ints past 60 bits, str holding lone surrogates, objects of any other
+ * type; and what the package shows by a stand-in (unpyc/_placeholders.py):
+ * constants no literal makes (the types above), code objects loaded as
+ * values (scan_code_values), nesting past CONSTANT_DEPTH_LIMIT (under the
+ * marshal reader's limit).  The caller then takes the package's general
+ * way (stand-ins, marshal.dumps), which also says every failure, so errors
+ * and their offsets stay the marshal path's.
+ */
+#include "code_reader.h"
+
+#include <string.h>
+
+#include "util/error.h"
+
+#if !defined(Py_LIMITED_API) || Py_LIMITED_API + 0 < 0x030A0000
+/* In the stable ABI from 3.10; 3.8 and 3.9 export the same function (public
+ * since 3.3), so the one build loads everywhere; read_str calls it only
+ * from 3.10 on. */
+PyAPI_FUNC(const char *) PyUnicode_AsUTF8AndSize(PyObject *, Py_ssize_t *);
+#endif
+
+const char *const code_attr_names[N_CODE_ATTRS] = {
+    "co_argcount",  "co_posonlyargcount", "co_kwonlyargcount", "co_nlocals",
+    "co_stacksize", "co_flags",           "co_firstlineno",    "co_code",
+    "co_consts",    "co_names",           "co_varnames",       "co_cellvars",
+    "co_freevars",  "co_filename",        "co_name",           "co_qualname",
+    "co_lnotab",    "co_linetable",       "co_exceptiontable",
+};
+
+void live_source_init(live_source *source, PyObject *code,
+                      PyObject *const *attr_names, const value_ops *ops) {
+    memset(source, 0, sizeof *source);
+    source->code = code;
+    source->attr_names = attr_names;
+    source->ops = ops;
+    source->held.items = source->held.inline_items;
+    source->held.cap = sizeof source->held.inline_items / sizeof(PyObject *);
+}
+
+void live_source_end(live_source *source) {
+    held_objects *held = &source->held;
+    size_t k;
+    for (k = 0; k < held->n; k++)
+        Py_DECREF(held->items[k]);
+    if (held->items != held->inline_items)
+        PyMem_Free(held->items);
+    held->n = 0;
+}
+
+/* Takes o's reference into held; -1 (o released) when out of memory. */
+static int hold(held_objects *held, PyObject *o) {
+    if (held->n == held->cap) {
+        size_t cap = held->cap * 2;
+        PyObject **grown = PyMem_Malloc(cap * sizeof *grown);
+        if (!grown) {
+            Py_DECREF(o);
+            return -1;
+        }
+        memcpy(grown, held->items, held->n * sizeof *grown);
+        if (held->items != held->inline_items)
+            PyMem_Free(held->items);
+        held->items = grown;
+        held->cap = cap;
+    }
+    held->items[held->n++] = o;
+    return 0;
+}
+
+/* An object read, by the address of the Python object it was read from. */
+typedef struct seen_entry {
+    PyObject *key;
+    upy_object *value;
+} seen_entry;
+
+/* One read: where the objects go and what was met so far. */
+typedef struct live_read {
+    live_source *source;
+    upy_arena *arena;
+    int minor;
+    PyTypeObject *code_type;
+    size_t size; /* a lower bound of the marshal data's length */
+    seen_entry *seen;
+    size_t seen_len, seen_cap; /* seen_cap: a power of 2 */
+    int depth;
+} live_read;
+
+static size_t seen_index(const live_read *r, const PyObject *key) {
+    uint64_t h = (uint64_t)(uintptr_t)key * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 32) & (r->seen_cap - 1);
+}
+
+/* The entry of key, or the free entry where it goes. */
+static seen_entry *seen_find(const live_read *r, const PyObject *key) {
+    size_t i = seen_index(r, key);
+    while (r->seen[i].key && r->seen[i].key != key)
+        i = (i + 1) & (r->seen_cap - 1);
+    return &r->seen[i];
+}
+
+/* Records key -> value, the table kept at most half full; -1 when out of
+ * memory. */
+static int seen_add(live_read *r, PyObject *key, upy_object *value) {
+    seen_entry *old = r->seen, *entry;
+    size_t old_cap = r->seen_cap, k;
+    if (2 * (r->seen_len + 1) > r->seen_cap) {
+        r->seen_cap = old_cap ? 2 * old_cap : 128;
+        r->seen = upy_arena_array(r->arena, r->seen_cap, sizeof *r->seen);
+        if (!r->seen)
+            return -1;
+        for (k = 0; k < old_cap; k++)
+            if (old[k].key)
+                *seen_find(r, old[k].key) = old[k];
+    }
+    entry = seen_find(r, key);
+    entry->key = key;
+    entry->value = value;
+    r->seen_len++;
+    return 0;
+}
+
+/* A getattr of o, held until the decompilation is over; NULL on error. */
+static PyObject *held_attr(live_read *r, PyObject *o, code_attr attr) {
+    PyObject *value = PyObject_GetAttr(o, r->source->attr_names[attr]);
+    if (value && hold(&r->source->held, value) < 0)
+        return NULL;
+    return value;
+}
+
+/* An int field as marshal writes it (a 32-bit int; the marshal reader
+ * refuses a negative one, but co_flags); -1 when it is not such. */
+static int read_int_attr(live_read *r, PyObject *code, code_attr attr,
+                         int32_t *value) {
+    PyObject *number = PyObject_GetAttr(code, r->source->attr_names[attr]);
+    long long v = number ? PyLong_AsLongLong(number) : -1;
+    Py_XDECREF(number);
+    if (v < (attr == ATTR_FLAGS ? INT32_MIN : 0) || v > INT32_MAX)
+        return -1;
+    *value = (int32_t)v;
+    r->size += 4;
+    return 0;
+}
+
+static upy_object *read_value(live_read *r, PyObject *o);
+
+/* An int as the marshal reader reads what marshal writes of it: a 32-bit
+ * one as TYPE_INT (the value alone), a bigger one as TYPE_LONG (15-bit
+ * digits too); NULL past 60 bits (4 digits: the marshal reader's is_big
+ * form is left to it). */
+static upy_object *read_int(live_read *r, PyObject *o) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    unsigned long long magnitude;
+    uint16_t *digits;
+    upy_object *read;
+    uint32_t n = 0;
+
+    if (overflow || (v == -1 && PyErr_Occurred()) || v >= (1LL << 60) ||
+        v <= -(1LL << 60))
+        return NULL;
+    read = upy_object_new(r->arena, UPY_INT);
+    if (!read)
+        return NULL;
+    read->u.integer.value = v;
+    r->size += 5;
+    if (v >= INT32_MIN && v <= INT32_MAX)
+        return read;
+    magnitude = v < 0 ? (unsigned long long)-v : (unsigned long long)v;
+    digits = upy_arena_array(r->arena, 4, sizeof *digits);
+    if (!digits)
+        return NULL;
+    for (; magnitude; magnitude >>= 15)
+        digits[n++] = (uint16_t)(magnitude & 0x7FFF);
+    read->u.integer.digits = digits;
+    read->u.integer.ndigits = n;
+    read->u.integer.negative = v < 0;
+    r->size += 2 * n;
+    return read;
+}
+
+/* A str as UTF-8; NULL when it holds a lone surrogate (marshal writes it
+ * with "surrogatepass", left to the marshal path).  From 3.10 on the str's
+ * own UTF-8 (kept in it: an ASCII str's text as it is) is copied, with no
+ * bytes object made for it. */
+static upy_object *read_str(live_read *r, PyObject *o) {
+    PyObject *utf8 = NULL;
+    upy_object *read = NULL;
+    const char *text;
+    char *copy;
+    Py_ssize_t len;
+    if (r->minor >= 10) {
+        text = PyUnicode_AsUTF8AndSize(o, &len);
+    } else {
+        utf8 = PyUnicode_AsUTF8String(o);
+        text = utf8 && PyBytes_AsStringAndSize(utf8, &copy, &len) == 0 ? copy
+                                                                       : NULL;
+    }
+    if (text) {
+        read = upy_object_new_str(r->arena, (const uint8_t *)text, (size_t)len);
+        r->size += 2 + (size_t)len;
+    }
+    Py_XDECREF(utf8);
+    return read;
+}
+
+/* Bytes, read in place: the object is held (its tuple or code object, or
+ * held_attr) until the engine is done. */
+static upy_object *read_bytes(live_read *r, PyObject *o) {
+    upy_object *read = upy_object_new(r->arena, UPY_BYTES);
+    char *data;
+    Py_ssize_t len;
+    if (!read || PyBytes_AsStringAndSize(o, &data, &len) < 0)
+        return NULL;
+    read->u.bytes.data = (const uint8_t *)data;
+    read->u.bytes.len = (size_t)len;
+    r->size += 5 + (size_t)len;
+    return read;
+}
+
+static upy_object *read_tuple(live_read *r, PyObject *o) {
+    Py_ssize_t n = PyTuple_Size(o), k;
+    upy_object *read = upy_object_new_seq(r->arena, UPY_TUPLE, (size_t)n);
+    if (!read)
+        return NULL;
+    r->size += 2;
+    for (k = 0; k < n; k++)
+        if (!(read->u.seq.items[k] = read_value(r, PyTuple_GetItem(o, k))))
+            return NULL;
+    read->u.seq.len = (size_t)n;
+    return read;
+}
+
+static upy_object *read_code(live_read *r, PyObject *code);
+
+/* A frozenset of 3.8-3.10, whose marshal writes the items in iteration
+ * order (3.11+ marshal sorts them by their marshal data, whose FLAG_REF
+ * bits depend on reference counts this reader cannot see: left to it). */
+static upy_object *read_frozenset(live_read *r, PyObject *o) {
+    PyObject *items = r->minor < 11 ? PySequence_List(o) : NULL;
+    Py_ssize_t n = items ? PyList_Size(items) : 0, k;
+    upy_object *read =
+        items ? upy_object_new_seq(r->arena, UPY_FROZENSET, (size_t)n) : NULL;
+    if (read)
+        r->size += 5;
+    for (k = 0; read && k < n; k++)
+        if (!(read->u.seq.items[k] = read_value(r, PyList_GetItem(items, k))))
+            read = NULL;
+    if (read)
+        read->u.seq.len = (size_t)n;
+    Py_XDECREF(items);
+    return read;
+}
+
+/* What the marshal reader reads of what marshal writes of o, for the
+ * kinds of objects a code object holds; NULL for the others. */
+static upy_object *read_object(live_read *r, PyObject *o) {
+    if (PyUnicode_CheckExact(o))
+        return read_str(r, o);
+    if (PyTuple_CheckExact(o))
+        return read_tuple(r, o);
+    if (PyLong_CheckExact(o))
+        return read_int(r, o);
+    if (PyBytes_CheckExact(o))
+        return read_bytes(r, o);
+    if (Py_TYPE(o) == r->code_type)
+        return read_code(r, o);
+    if (PyFrozenSet_CheckExact(o))
+        return read_frozenset(r, o);
+    if (PyFloat_CheckExact(o)) {
+        upy_object *read = upy_object_new(r->arena, UPY_FLOAT);
+        if (read)
+            read->u.real = PyFloat_AsDouble(o);
+        r->size += 9;
+        return read;
+    }
+    if (PyComplex_CheckExact(o)) {
+        upy_object *read = upy_object_new(r->arena, UPY_COMPLEX);
+        if (read) {
+            read->u.complex.real = PyComplex_RealAsDouble(o);
+            read->u.complex.imag = PyComplex_ImagAsDouble(o);
+        }
+        r->size += 17;
+        return read;
+    }
+    return NULL;
+}
+
+/* An object of a code object's fields or constants; NULL when it is left
+ * to the marshal path (or on error). */
+static upy_object *read_value(live_read *r, PyObject *o) {
+    seen_entry *entry;
+    upy_object *read;
+
+    r->size++;
+    if (r->depth >= CONSTANT_DEPTH_LIMIT)
+        return NULL;
+    if (o == Py_None || o == Py_True || o == Py_False || o == Py_Ellipsis)
+        return upy_object_new(r->arena, o == Py_None    ? UPY_NONE
+                                        : o == Py_True  ? UPY_TRUE
+                                        : o == Py_False ? UPY_FALSE
+                                                        : UPY_ELLIPSIS);
+    if (r->seen_cap && (entry = seen_find(r, o))->key)
+        return entry->value;
+    r->depth++;
+    read = read_object(r, o);
+    r->depth--;
+    return read && seen_add(r, o, read) == 0 ? read : NULL;
+}
+
+/* A field of a code object, of the kind the marshal reader demands (a
+ * tuple of names: UPY_TUPLE of UPY_STR); NULL when it is not.  *given
+ * (when not NULL) gets the Python object. */
+static upy_object *read_field(live_read *r, PyObject *code, code_attr attr,
+                              upy_kind kind, int names, PyObject **given) {
+    PyObject *value = held_attr(r, code, attr);
+    upy_object *read = value ? read_value(r, value) : NULL;
+    size_t k;
+    if (!read || read->kind != kind)
+        return NULL;
+    for (k = 0; names && k < read->u.seq.len; k++)
+        if (read->u.seq.items[k]->kind != UPY_STR)
+            return NULL;
+    if (given)
+        *given = value;
+    return read;
+}
+
+/* Whether names (a tuple) holds the object name. */
+static int holds_name(const upy_object *names, const upy_object *name) {
+    size_t k;
+    for (k = 0; k < names->u.seq.len; k++)
+        if (names->u.seq.items[k] == name)
+            return 1;
+    return 0;
+}
+
+/* co_localsplusnames and co_localspluskinds of a 3.11+ code object, from
+ * its varnames, cellvars and freevars; -1 when out of memory. */
+static int put_localsplus(live_read *r, upy_code *co) {
+    size_t nv = co->varnames->u.seq.len, nc = co->cellvars->u.seq.len,
+           nf = co->freevars->u.seq.len, n = 0, k;
+    upy_object *names = upy_object_new_seq(r->arena, UPY_TUPLE, nv + nc + nf);
+    upy_object *kinds = upy_object_new(r->arena, UPY_BYTES);
+    uint8_t *kind = upy_arena_alloc(r->arena, nv + nc + nf + 1);
+    if (!names || !kinds || !kind)
+        return -1;
+    for (k = 0; k < nv; k++, n++) {
+        names->u.seq.items[n] = co->varnames->u.seq.items[k];
+        kind[n] =
+            UPY_FAST_LOCAL |
+            (holds_name(co->cellvars, names->u.seq.items[n]) ? UPY_FAST_CELL
+                                                             : 0);
+    }
+    for (k = 0; k < nc; k++)
+        if (!holds_name(co->varnames, co->cellvars->u.seq.items[k])) {
+            names->u.seq.items[n] = co->cellvars->u.seq.items[k];
+            kind[n++] = UPY_FAST_CELL;
+        }
+    for (k = 0; k < nf; k++, n++) {
+        names->u.seq.items[n] = co->freevars->u.seq.items[k];
+        kind[n] = UPY_FAST_FREE;
+    }
+    names->u.seq.len = n;
+    kinds->u.bytes.data = kind;
+    kinds->u.bytes.len = n;
+    co->localsplusnames = names;
+    co->localspluskinds = kinds;
+    co->nlocals = (int)nv;
+    return 0;
+}
+
+/* The int fields, in the order marshal writes them. */
+static int read_code_ints(live_read *r, PyObject *code, upy_code *co) {
+    int32_t flags, firstlineno;
+    if (read_int_attr(r, code, ATTR_ARGCOUNT, &co->argcount) < 0 ||
+        read_int_attr(r, code, ATTR_POSONLYARGCOUNT, &co->posonlyargcount) <
+            0 ||
+        read_int_attr(r, code, ATTR_KWONLYARGCOUNT, &co->kwonlyargcount) < 0 ||
+        (r->minor < 11 &&
+         read_int_attr(r, code, ATTR_NLOCALS, &co->nlocals) < 0) ||
+        read_int_attr(r, code, ATTR_STACKSIZE, &co->stacksize) < 0 ||
+        read_int_attr(r, code, ATTR_FLAGS, &flags) < 0 ||
+        read_int_attr(r, code, ATTR_FIRSTLINENO, &firstlineno) < 0)
+        return -1;
+    co->flags = (uint32_t)flags;
+    co->firstlineno = firstlineno;
+    return 0;
+}
+
+static upy_object *read_code(live_read *r, PyObject *code) {
+    PyObject *consts = NULL;
+    int localsplus = r->minor >= 11;
+    upy_object *read = upy_object_new(r->arena, UPY_CODE);
+    upy_code *co = upy_arena_alloc(r->arena, sizeof *co);
+    if (!read || !co || read_code_ints(r, code, co) < 0)
+        return NULL;
+    read->u.code = co;
+    if (!(co->code = read_field(r, code, ATTR_CODE, UPY_BYTES, 0, NULL)) ||
+        !(co->consts =
+              read_field(r, code, ATTR_CONSTS, UPY_TUPLE, 0, &consts)) ||
+        scan_code_values(code, consts, r->source->ops, NULL) != 0 ||
+        !(co->names = read_field(r, code, ATTR_NAMES, UPY_TUPLE, 1, NULL)) ||
+        !(co->varnames =
+              read_field(r, code, ATTR_VARNAMES, UPY_TUPLE, 1, NULL)) ||
+        !(co->freevars =
+              read_field(r, code, ATTR_FREEVARS, UPY_TUPLE, 1, NULL)) ||
+        !(co->cellvars =
+              read_field(r, code, ATTR_CELLVARS, UPY_TUPLE, 1, NULL)) ||
+        !(co->filename =
+              read_field(r, code, ATTR_FILENAME, UPY_STR, 0, NULL)) ||
+        !(co->name = read_field(r, code, ATTR_NAME, UPY_STR, 0, NULL)) ||
+        (localsplus && !(co->qualname = read_field(r, code, ATTR_QUALNAME,
+                                                   UPY_STR, 0, NULL))) ||
+        !(co->linetable =
+              read_field(r, code, r->minor >= 10 ? ATTR_LINETABLE : ATTR_LNOTAB,
+                         UPY_BYTES, 0, NULL)) ||
+        (localsplus &&
+         !(co->exceptiontable =
+               read_field(r, code, ATTR_EXCEPTIONTABLE, UPY_BYTES, 0, NULL))))
+        return NULL;
+    return localsplus && put_localsplus(r, co) < 0 ? NULL : read;
+}
+
+unpyc_status read_live_code(void *source, upy_version version, upy_arena *arena,
+                            upy_code **code, size_t *size, unpyc_error *err) {
+    live_source *s = source;
+    live_read r;
+    upy_object *read = NULL;
+
+    memset(&r, 0, sizeof r);
+    r.source = s;
+    r.arena = arena;
+    r.minor = version.minor;
+    r.code_type = Py_TYPE(s->code);
+    if (version.major == 3 && version.minor >= 8 && version.minor <= 13)
+        read = read_value(&r, s->code);
+    *size = r.size;
+    if (read && read->kind == UPY_CODE)
+        *code = read->u.code;
+    else
+        s->left = 1;
+    PyErr_Clear();
+    s->released = PyEval_SaveThread();
+    if (s->left)
+        return upy_fail(err, UNPYC_E_UNSUPPORTED, -1,
+                        "the code object is left to the marshal reader");
+    return UNPYC_OK;
+}
