@@ -118,7 +118,7 @@ static int loop_around(const upy_ncode *code, uint32_t p, uint32_t j,
                        uint32_t *header, uint32_t *back, uint64_t *budget) {
     int32_t t = code->ins[j].target, c;
     uint32_t i;
-    *header = NONE;
+    *header = *back = NONE;
     if (*budget < code->count)
         return 0;
     *budget -= code->count;
