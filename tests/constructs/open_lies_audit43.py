@@ -11,9 +11,12 @@ The real stemmer with the decompiled romanian.py: `stem("lucraseră")`
 gives "lucr" from the source and "lucraser" from the output, on every
 version.  Reduced: break_after_nested_if_in_try.
 
-A variant with one `if` (break_in_if_in_try) lies on 3.10, 3.12 and 3.13
-only: the `break` leaves the `if` (3.10: at the end of the try body; 3.12
-/ 3.13: after the try); 3.8, 3.9, 3.11 print it right.
+With a try-else (break_after_nested_if_in_try_else) it lies on every
+version too.  A variant with one `if` (break_in_if_in_try) lies on 3.10,
+3.12 and 3.13 only: the `break` leaves the `if` (3.10: at the end of the
+try body; 3.12 / 3.13: after the try); 3.8, 3.9, 3.11 print it right; the
+same in a while loop (break_in_if_in_try_while) and with code after the
+try in the loop body (break_in_if_in_try_then_code).
 
 websocket-client _http._open_socket (3.8, 3.9): `while not err: try:
 connect() / except E: err = e; continue / else: break` with a while-else
@@ -22,7 +25,10 @@ as `while True: if not err: try ... else: break`: once err is set the loop
 spins for ever.  Exit 0, unmarked.  The real package on 3.8 / 3.9 with
 the decompiled _http.py: `websocket.create_connection("ws://127.0.0.1:1")`
 raises ConnectionRefusedError from the source and hangs from the output.
-Reduced: retry_while_not_err (3.10-3.13 print it right).
+Reduced: retry_while_not_err (3.10-3.13 print it right); with a counted
+`while n < 3:` and no for-else, retry_while_counted, the same on 3.8 /
+3.9.  Without the try (`if ok(): break` in the while) 3.8 / 3.9 print it
+right.
 """
 
 
@@ -134,3 +140,24 @@ def break_after_nested_if_in_try_else(items):
         else:
             out += 10
     return out
+
+
+def retry_while_counted(hosts, refuse):
+    """retry_while_not_err with a counted `while n < 3:` and no for-else
+    (3.8, 3.9): the same endless `while True: if n < 3:`.
+    retry_while_counted(["a", "b"], f) with f raising OSError for "a":
+    ("b", 1) from the source; the output never returns."""
+    for host in hosts:
+        n = 0
+        while n < 3:
+            n += 1
+            try:
+                refuse(host)
+            except OSError:
+                continue
+            else:
+                break
+        else:
+            continue
+        break
+    return host, n
