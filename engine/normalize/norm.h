@@ -101,6 +101,10 @@ typedef struct norm_rules {
      * of an except clause (no line) into the jump of a break out of a loop
      * that ends the clause (clausebreaks.c). */
     uint8_t copies_clause_ends_into_breaks;
+    /* 3.12+ flowgraph.c push_cold_blocks_to_end lays the code only an
+     * exception reaches after all other code (coldblocks.c puts some of it
+     * back). */
+    uint8_t pushes_cold_blocks_to_end;
     upy_layout layout;
 } norm_rules;
 

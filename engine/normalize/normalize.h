@@ -61,6 +61,11 @@ unpyc_status upy_normalize_uncopy(upy_ncode *code, upy_arena *arena,
  * (the rules table says which versions). */
 unpyc_status upy_normalize_clause_breaks(upy_ncode *code, upy_arena *arena,
                                          unpyc_error *err);
+/* coldblocks.c: puts an except clause that ends a loop's body, which
+ * 3.12+ flowgraph.c push_cold_blocks_to_end laid out after all other code,
+ * back after the try's else part (the rules table says which versions). */
+unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
+                                       unpyc_error *err);
 /* unthread.c: undoes 3.9 peephole.c's threading of a try's jumps to its
  * end through the jump there (the rules table says which versions). */
 unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,

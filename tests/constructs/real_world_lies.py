@@ -322,8 +322,9 @@ def chain_in_and_in_or_in_loop_then_return(ns, a, b, c, v, d):
 def try_else_break_in_while_true_in_try(pool_request, timeout, Unavailable):
     # 3.12+ moves the code after the loop in place of the `else: break`,
     # out of the outer try's protected range: the break was lost and the
-    # loop ran on (httpcore ConnectionPool.handle_request); now the region
-    # is marked, not recovered (known failure).
+    # loop ran on (httpcore ConnectionPool.handle_request); then the region
+    # was marked (lieloop); normalize/coldblocks.c (stop 43) puts the
+    # except clause and the loop's jump back after the break again.
     try:
         while True:
             connection = pool_request.wait(timeout=timeout)
