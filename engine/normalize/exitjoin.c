@@ -67,10 +67,12 @@ static int ends_handler_with_const_return(const norm *nm, uint32_t i,
  * finally's, a with's or a handler's body and holds code 3.11 gives a line
  * (compile.c), so does not copy: a with's __exit__ call, a finally body, a
  * return written after the try (3.10 inlines it, extend_block).  An
- * `except ... as e` body's end with a constant's return stays copied:
- * only the copies tell recovery the return is the one after the try
+ * `except ... as e` body's end with a constant's return stays copied
+ * here: only the copies tell recovery the return is the one after the try
  * (`except E as e: if c: f()` then `return None` reads as `return` in the
- * handler once they are one block).  Joined, the end of a loop in the
+ * handler once they are one block), but where that return is the implicit
+ * one, with no line, undo_named_clause_exit_copies joins them, and the
+ * line tells recovery instead.  Joined, the end of a loop in the
  * handler (`while tb: ...` then `return frames`) is one block, as in
  * 3.11, and not a copy recovery finds no statement for. */
 static int has_lined_code(const norm *nm, uint32_t i, uint32_t end) {
