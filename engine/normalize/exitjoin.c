@@ -1,6 +1,7 @@
 /*
- * exitjoin.c - 3.10's copies of exit blocks that leave a block, joined
- * back to the block before normalize.c lowers the code.
+ * exitjoin.c - 3.10's copies of exit blocks that leave a block, and 3.10 /
+ * 3.11's of the way out of a named except clause, joined back to the
+ * block before normalize.c lowers the code.
  *
  * 3.10's compile.c copies a small exit block, or one with no line number,
  * into each jump to it (duplicate_exits_without_lineno, extend_block).
@@ -30,14 +31,23 @@ uint32_t norm_exit_block_end(const norm *nm, uint32_t s) {
     return 0;
 }
 
-int norm_same_code(const norm *nm, uint32_t s, uint32_t c, uint32_t n) {
+int norm_same_ops(const norm *nm, uint32_t s, uint32_t c, uint32_t n) {
     uint32_t k;
-    if (c + n > nm->dec->count)
+    if (s + n > nm->dec->count || c + n > nm->dec->count)
         return 0;
     for (k = 0; k < n; k++)
         if (at(nm, s + k)->op != at(nm, c + k)->op ||
-            at(nm, s + k)->arg != at(nm, c + k)->arg ||
-            (k > 0 && at(nm, s + k)->line != at(nm, c + k)->line))
+            at(nm, s + k)->arg != at(nm, c + k)->arg)
+            return 0;
+    return 1;
+}
+
+int norm_same_code(const norm *nm, uint32_t s, uint32_t c, uint32_t n) {
+    uint32_t k;
+    if (!norm_same_ops(nm, s, c, n))
+        return 0;
+    for (k = 1; k < n; k++)
+        if (at(nm, s + k)->line != at(nm, c + k)->line)
             return 0;
     return 1;
 }
@@ -57,10 +67,12 @@ static int ends_handler_with_const_return(const norm *nm, uint32_t i,
  * finally's, a with's or a handler's body and holds code 3.11 gives a line
  * (compile.c), so does not copy: a with's __exit__ call, a finally body, a
  * return written after the try (3.10 inlines it, extend_block).  An
- * `except ... as e` body's end with a constant's return stays copied:
- * only the copies tell recovery the return is the one after the try
+ * `except ... as e` body's end with a constant's return stays copied
+ * here: only the copies tell recovery the return is the one after the try
  * (`except E as e: if c: f()` then `return None` reads as `return` in the
- * handler once they are one block).  Joined, the end of a loop in the
+ * handler once they are one block), but where that return is the implicit
+ * one, with no line, undo_named_clause_exit_copies joins them, and the
+ * line tells recovery instead.  Joined, the end of a loop in the
  * handler (`while tb: ...` then `return frames`) is one block, as in
  * 3.11, and not a copy recovery finds no statement for. */
 static int has_lined_code(const norm *nm, uint32_t i, uint32_t end) {
@@ -227,4 +239,91 @@ unpyc_status norm_put_jump_instead(norm *nm, uint32_t i) {
         return norm_fail_memory(nm);
     nm->target_off[nm->n - 1] = at(nm, (uint32_t)nm->jump_instead[i])->offset;
     return UNPYC_OK;
+}
+
+/* The store and delete of a name that clear it, by scope. */
+static const uint16_t name_clears[][2] = {
+    {UPY_OP_STORE_FAST, UPY_OP_DELETE_FAST},
+    {UPY_OP_STORE_NAME, UPY_OP_DELETE_NAME},
+    {UPY_OP_STORE_DEREF, UPY_OP_DELETE_DEREF},
+    {UPY_OP_STORE_GLOBAL, UPY_OP_DELETE_GLOBAL},
+};
+
+/* Whether decoded instructions i, i + 1 store a name and delete it. */
+static int clears_name(const norm *nm, uint32_t i) {
+    size_t k;
+    for (k = 0; k < sizeof name_clears / sizeof name_clears[0]; k++)
+        if (op_is(nm, i, name_clears[k][0]) &&
+            op_is(nm, i + 1, name_clears[k][1]) &&
+            at(nm, i)->arg == at(nm, i + 1)->arg)
+            return 1;
+    return 0;
+}
+
+/* Whether the exit block [s, end) is the way out of an `except E as e:`
+ * clause with the return after the try inlined, and no line of its own:
+ * [POP_BLOCK;] POP_EXCEPT; LOAD_CONST None; STORE e; DELETE e, then the
+ * return (compile.c compiler_try_except compiles the name's cleanup with
+ * no line; 3.10's POP_BLOCK ends the handler of that cleanup), each
+ * instruction on the line propagate_line_numbers gave the first. */
+static int is_named_clause_exit(const norm *nm, uint32_t s, uint32_t end) {
+    uint32_t k = op_is(nm, s, UPY_OP_POP_BLOCK) ? s + 1 : s;
+    return end > k + 4 && op_is(nm, k, UPY_OP_POP_EXCEPT) &&
+           op_is(nm, k + 1, UPY_OP_LOAD_CONST) && at(nm, k + 1)->argobj &&
+           at(nm, k + 1)->argobj->kind == UPY_NONE && clears_name(nm, k + 2) &&
+           !norm_changes_line(nm, s, end);
+}
+
+/* Whether decoded instructions s and c are under the same handler. */
+static int same_entry(const norm *nm, uint32_t s, uint32_t c) {
+    const upy_exc_entry *a = norm_entry_of(nm, s), *b = norm_entry_of(nm, c);
+    return a == b || (a && b && a->target == b->target &&
+                      a->depth == b->depth && a->lasti == b->lasti);
+}
+
+/* Undoes duplicate_exits_without_lineno (3.10 / 3.11 compile.c) where it
+ * copied the way out of an `except E as e:` clause at the end of the
+ * code: the return after the try is inlined into it (3.10 extend_block,
+ * 3.11 inline_small_exit_blocks), which leaves an exit block of six or
+ * seven instructions with no line, and each jump to it gets a copy, laid
+ * out right after it, on the jump's line.  Worked example (3.11):
+ *
+ *     try:                          ...
+ *         f = urlopen(url)     220  (line 23) POP_EXCEPT; err = None;
+ *     except HTTPError as err:           del err; return None
+ *         if err.code == 401:  232  (line 22) the same   <- `>= 400` fails
+ *             x = 1            244  (line 21) the same   <- after x = 1
+ *         elif a and b:        256  (line 22) the same   <- `< 500` fails
+ *             y = 1
+ *
+ * The copies are longer than the exits recovery takes for copies of one
+ * (at most four instructions, MAX_COPY_SIZE): read as two exits, the
+ * `and` became nested ifs and one copy was held by no statement.  Jumps
+ * to a copy go to the block again, one way out as the compiler made it
+ * before the pass, and the copies emit nothing; recovery tells the
+ * implicit return from a written one by its line (a written one has its
+ * own: tidy.c written_return).  (3.12+ make the same copies, of five
+ * instructions with RETURN_CONST, which recovery reads as they are: not
+ * enabled there.) */
+unpyc_status norm_undo_named_clause_exit_copies(norm *nm, upy_decoded *joined) {
+    uint32_t i, end, n, c, copies = 0;
+    if (!nm->rules->copies_named_clause_exits)
+        return UNPYC_OK;
+    for (i = 0; i < nm->dec->count; i++) {
+        if (nm->skip[i] || !(end = norm_exit_block_end(nm, i)) ||
+            !is_named_clause_exit(nm, i, end))
+            continue;
+        n = end - i;
+        for (c = end;
+             c < nm->dec->count && nm->is_target[c] && !nm->skip[c] &&
+             norm_exit_block_end(nm, c) == c + n &&
+             norm_same_ops(nm, i, c, n) && is_named_clause_exit(nm, c, c + n) &&
+             same_entry(nm, i, c);
+             c += n, copies++) {
+            memset(&nm->skip[c], 1, n);
+            nm->copy_of[c] = (int32_t)i;
+        }
+        i = c - 1;
+    }
+    return copies ? norm_retarget_copies(nm, joined) : UNPYC_OK;
 }

@@ -4,8 +4,9 @@
  * normalize.c lowers them (private to engine/normalize).
  *
  *   normalize.c  the walk over the decoded instructions and lower_one();
- *   exitjoin.c   3.10's copies of exit blocks that leave a block, joined
- *                back before the walk;
+ *   exitjoin.c   3.10's copies of exit blocks that leave a block, 3.10 /
+ *                3.11's of a named clause's way out, joined back before
+ *                the walk;
  *   exitlines.c  3.10's copies of exit blocks a statement with no line
  *                starts, joined back before the walk;
  *   patterns.c   3.10's match statement code, lowered as 3.11 writes it;
@@ -88,6 +89,11 @@ typedef struct norm_rules {
      * expression statement's POP_TOP) into each jump to it, whatever
      * lines the rest has (undo_unlined_exit_copies). */
     uint8_t copies_statement_exits;
+    /* 3.10-3.11 copy the way out of an `except E as e:` clause with the
+     * return after the try inlined (no line) into each jump to it
+     * (compile.c duplicate_exits_without_lineno; undone by
+     * undo_named_clause_exit_copies). */
+    uint8_t copies_named_clause_exits;
     /* 3.10's MATCH_CLASS and MATCH_KEYS push a bool above their result,
      * which POP_JUMP_IF_FALSE tests; 3.11+ test the result itself against
      * None (compile.c compiler_pattern_class: COPY 1; POP_JUMP_IF_NONE). */
@@ -223,6 +229,9 @@ int32_t norm_with_exit_call(const norm *nm, uint32_t i);
 /* The end (one past its return or raise) of the exit block starting at
  * decoded instruction s: straight code that nothing jumps into, or 0. */
 uint32_t norm_exit_block_end(const norm *nm, uint32_t s);
+/* Whether the n decoded instructions from c are those from s: the same
+ * ops and opargs, whatever their lines. */
+int norm_same_ops(const norm *nm, uint32_t s, uint32_t c, uint32_t n);
 /* Whether the n decoded instructions from c do what those from s do, on
  * the same lines but for the first: a copy keeps the lines of its block,
  * and its first instruction takes the line of the jump to it. */
@@ -237,6 +246,7 @@ int norm_changes_line(const norm *nm, uint32_t s, uint32_t end);
  * jump targets are marked anew. */
 unpyc_status norm_retarget_copies(norm *nm, upy_decoded *joined);
 unpyc_status norm_undo_duplicate_exits(norm *nm, upy_decoded *joined);
+unpyc_status norm_undo_named_clause_exit_copies(norm *nm, upy_decoded *joined);
 void norm_undo_extended_with_exits(norm *nm);
 unpyc_status norm_put_jump_instead(norm *nm, uint32_t i);
 

@@ -75,6 +75,7 @@ static const norm_rules rules_table[] = {
      .function_qualname = 1,
      .copies_pop_block_exits = 1,
      .copies_statement_exits = 1,
+     .copies_named_clause_exits = 1,
      .match_pushes_bool = 1,
      .rotates_captures = 1,
      .layout = {.copies_exits = 1,
@@ -87,6 +88,7 @@ static const norm_rules rules_table[] = {
     {.minor = 11,
      .global_null = 1,
      .call_slots = 2,
+     .copies_named_clause_exits = 1,
      .layout = {.copies_exits = 1,
                 .written_exits_keep_jumps = 1,
                 .keeps_while_true_const = 1,
@@ -1799,6 +1801,8 @@ unpyc_status upy_normalize_in(const upy_decoded *dec, upy_version version,
     if ((st = norm_undo_duplicate_exits(&nm, &joined)) != UNPYC_OK)
         return st;
     if ((st = norm_undo_unlined_exit_copies(&nm, &joined)) != UNPYC_OK)
+        return st;
+    if ((st = norm_undo_named_clause_exit_copies(&nm, &joined)) != UNPYC_OK)
         return st;
     norm_undo_extended_with_exits(&nm);
     mark_dead_handlers(&nm);

@@ -500,6 +500,13 @@ enum { MAX_COPY_SIZE = 4 };
  * 3.12+ into the failing end of a chained comparison too), so two ways to
  * one exit end in equal blocks. */
 int rec_copies_of_exit(const rec *r, int32_t a, int32_t b);
+/* Whether instruction i of block b has the line of the code that runs
+ * or jumps into b: 3.10 / 3.11 give an exit with no line (the implicit
+ * `return None`, and the way out of a clause it is inlined into) the line
+ * of the jump or the code before it (compile.c propagate_line_numbers,
+ * duplicate_exits_without_lineno), where a written return has a line of
+ * its own. */
+int rec_has_line_of_a_pred(const rec *r, int32_t b, uint32_t i);
 /* Whether block b's handler chain reaches handler h: b's handler, that
  * handler's own (its cleanup), and so on out.  (At most 64 steps, a
  * guard: CPython's limit on nested blocks, CO_MAXBLOCKS, keeps real

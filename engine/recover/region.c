@@ -59,3 +59,12 @@ int rec_clears_a_name(const rec *r, uint32_t i) {
     return i + 1 < r->ncode.count &&
            rec_is_name_cleanup(r, i, rec_str(ins(r, i + 1)->obj));
 }
+
+int rec_has_line_of_a_pred(const rec *r, int32_t b, uint32_t i) {
+    const upy_block *bb = blk(r, b);
+    uint32_t k;
+    for (k = 0; k < bb->npreds; k++)
+        if (ins(r, blk(r, bb->preds[k])->end - 1)->line == ins(r, i)->line)
+            return 1;
+    return 0;
+}

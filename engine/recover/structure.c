@@ -4402,19 +4402,6 @@ static int body_reaches(const rec *r, int32_t b, int32_t h) {
     return 1;
 }
 
-/* Whether instruction i of block b has the line of the code that runs
- * or jumps into b: 3.10 gives a copy of an exit with no line (the
- * implicit `return None`) the line of the jump it took the place of
- * (compile.c propagate_line_numbers). */
-static int has_line_of_a_pred(const rec *r, int32_t b, uint32_t i) {
-    const upy_block *bb = blk(r, b);
-    uint32_t k;
-    for (k = 0; k < bb->npreds; k++)
-        if (ins(r, blk(r, bb->preds[k])->end - 1)->line == ins(r, i)->line)
-            return 1;
-    return 0;
-}
-
 /* Whether block b is a constant's `return` in the body of a try with
  * handler h that the protected range leaves out: the compiler pops the
  * try's block (and the handlers of clauses around it: POP_EXCEPT) before
@@ -4453,7 +4440,7 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
      * a written return, on a line of its own: a copy of the implicit
      * `return None` takes the line of the code before it.) */
     if (!r->ncode.layout->cold_handlers &&
-        (!is_copied_exit(r, b + 1) || has_line_of_a_pred(r, b, i)))
+        (!is_copied_exit(r, b + 1) || rec_has_line_of_a_pred(r, b, i)))
         return 0;
     for (k = 0; k < nb->npreds; k++)
         if (nb->preds[k] < b && blk(r, nb->preds[k])->handler == h &&

@@ -116,7 +116,8 @@ static int written_return(const rec *r, const upy_stmt *s) {
             r->ncode.layout->written_exits_keep_jumps ||
             b->start != clause_exit_before(r, i - 1))
             return 0;
-        return b->npreds > 1;
+        return b->npreds > 1 &&
+               !rec_has_line_of_a_pred(r, r->cfg.block_of[i - 1], i);
     }
     /* (Only where the compiler copies the implicit return into the ways
      * that reach it does one reached several ways read as written:

@@ -1551,6 +1551,22 @@ static int rest_goes_on_to_copy(const rec *r, const region *rg, int32_t follow,
            copy_of_block(r, follow, cc);
 }
 
+/* Whether block b is a clause's way out ([the name's cleanup;] return
+ * None after its POP_EXCEPT) that several ways reach, on the line of one
+ * of them: the implicit return at the end of the code, which has no line
+ * (3.10 compile.c extend_block inlines it into the way out), whose copies
+ * for each jump (duplicate_exits_without_lineno) exitjoin.c joined back.
+ * A `return` written in the clause has a line of its own. */
+static int falls_off_end_of_code(const rec *r, int32_t b) {
+    const upy_block *bb = blk(r, b);
+    uint32_t e = bb->end - 1;
+    return bb->end - bb->start >= 3 && ins(r, e)->op == N_RETURN &&
+           upy_nin_loads_none(ins(r, e - 1)) &&
+           (ins(r, e - 2)->op == N_POP_EXCEPT ||
+            ins(r, e - 2)->op == N_DELETE) &&
+           bb->npreds > 1 && rec_has_line_of_a_pred(r, b, e);
+}
+
 /* Whether a clause of the try whose handlers are the blocks [h, past)
  * ends the finally body that region rg is in early (a copy of the body's
  * final RERAISE, rec_ends_finally_early, or a jump to it, 3.8 / 3.9's
@@ -1569,17 +1585,24 @@ static int rest_goes_on_to_copy(const rec *r, const region *rg, int32_t follow,
  *
  * Read as code after the try, rr() ran after a KeyError too.  (Not in a
  * loop of the finally body, whose break to the body's end is such a copy
- * too.) */
+ * too.)  Outside a finally body, a clause that falls off the end of the
+ * code (falls_off_end_of_code) does so: 3.10, `try: f = u()` / `except E
+ * as e: if a: x = 1` / `elif b and c: y = 1` / `else: g(f)` lays out
+ * g(f) after the clause, whose way out ends in the implicit return; read
+ * as code after the try, the clause's way out read as a `return` written
+ * there, which compiles with no copies. */
 static int clause_skips_rest(const rec *r, int32_t h, int32_t past,
                              const region *rg) {
     int32_t b;
-    if (!rg->finally_end || rg->brk != UPY_NO_BLOCK || past <= h ||
-        past >= rg->end)
+    if (rg->brk != UPY_NO_BLOCK || past <= h || past >= rg->end)
         return 0;
     for (b = h; b < past; b++) {
         int32_t t = blk(r, b)->jump;
-        if (rec_ends_finally_early(r, blk(r, b)->end - 1, rg->finally_end) ||
-            (t != UPY_NO_BLOCK && blk(r, t)->start == rg->finally_end))
+        if (!rg->finally_end ? falls_off_end_of_code(r, b)
+                             : rec_ends_finally_early(r, blk(r, b)->end - 1,
+                                                      rg->finally_end) ||
+                                   (t != UPY_NO_BLOCK &&
+                                    blk(r, t)->start == rg->finally_end))
             return 1;
     }
     return 0;
