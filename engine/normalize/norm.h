@@ -14,8 +14,8 @@
  *                given back as the jump.
  *
  * The passes over neutral instructions (blocks.c, finally.c, exits.c,
- * unthread.c, uncopy.c, clausebreaks.c, layout.c) run after the walk and need
- * none of it: their entry points are in normalize.h.
+ * unthread.c, uncopy.c, clausebreaks.c, withexits.c, layout.c) run after
+ * the walk and need none of it: their entry points are in normalize.h.
  */
 #ifndef UPY_NORM_H
 #define UPY_NORM_H
@@ -101,6 +101,10 @@ typedef struct norm_rules {
      * of an except clause (no line) into the jump of a break out of a loop
      * that ends the clause (clausebreaks.c). */
     uint8_t copies_clause_ends_into_breaks;
+    /* The same pass copies the end of a try body (POP_BLOCK, a jump; no
+     * line) into the jump that ends a with's suppressed exception, with
+     * the try's outer handler (withexits.c). */
+    uint8_t copies_try_ends_into_with_exits;
     upy_layout layout;
 } norm_rules;
 
