@@ -430,19 +430,23 @@ static unpyc_status walk_queued(bs *b) {
 }
 
 /* Whether instruction i uses the values of an exception, which only the
- * block stack of a handler says how to read. */
+ * block stack of a handler says how to read: an except clause's match, a
+ * with's __exit__ call (WITH_EXCEPT_START, as finally.c gives 3.8's
+ * WITH_CLEANUP_START back). */
 static int uses_exception(const bs *b, uint32_t i) {
     uint16_t op = ins(b, i)->op;
-    return op == N_JUMP_IF_NOT_EXC_MATCH || op == N_ROT_FOUR;
+    return op == N_JUMP_IF_NOT_EXC_MATCH || op == N_ROT_FOUR ||
+           op == N_WITH_EXCEPT_START;
 }
 
 /* Whether the run of dead code [p, *end) that starts at p (*end set) is
  * code the source wrote after a return, raise, break or continue that
- * holds a try whose handler uses the exception's values: its first line
- * comes after every line of the code before it, top_line.  (Other dead
- * code that holds one, such as what 3.9's peephole.c leaves of the copy
- * of a finally body on the way out of a try body that returns, repeats
- * lines.) */
+ * holds a try or with whose handler uses the exception's values (a dead
+ * with: campaign seed 4343 programs 218 and 241, `continue` / `with a:
+ * pass`, marked before): its first line comes after every line of the
+ * code before it, top_line.  (Other dead code that holds one, such as
+ * what 3.9's peephole.c leaves of the copy of a finally body on the way
+ * out of a try body that returns, repeats lines.) */
 static int is_dead_try(const bs *b, uint32_t p, int32_t top_line,
                        uint32_t *end) {
     uint32_t q;

@@ -15,8 +15,8 @@
  *                given back as the jump.
  *
  * The passes over neutral instructions (blocks.c, finally.c, exits.c,
- * unthread.c, uncopy.c, clausebreaks.c, layout.c) run after the walk and need
- * none of it: their entry points are in normalize.h.
+ * unthread.c, uncopy.c, clausebreaks.c, withexits.c, layout.c) run after
+ * the walk and need none of it: their entry points are in normalize.h.
  */
 #ifndef UPY_NORM_H
 #define UPY_NORM_H
@@ -111,6 +111,10 @@ typedef struct norm_rules {
      * exception reaches after all other code (coldblocks.c puts some of it
      * back). */
     uint8_t pushes_cold_blocks_to_end;
+    /* The same pass copies the end of a try body (POP_BLOCK, a jump; no
+     * line) into the jump that ends a with's suppressed exception, with
+     * the try's outer handler (withexits.c). */
+    uint8_t copies_try_ends_into_with_exits;
     upy_layout layout;
 } norm_rules;
 

@@ -117,6 +117,7 @@ static const norm_rules rules_table[] = {
      .fuses_const_return = 1,
      .copies_clause_ends_into_breaks = 1,
      .pushes_cold_blocks_to_end = 1,
+     .copies_try_ends_into_with_exits = 1,
      .layout = {.cold_handlers = 1,
                 .copies_exits = 1,
                 .copies_jump_blocks = 1,
@@ -1851,6 +1852,8 @@ unpyc_status upy_normalize_in(const upy_decoded *dec, upy_version version,
         st = upy_normalize_uncopy(out, arena, err);
     if (st == UNPYC_OK && nm.rules->copies_clause_ends_into_breaks)
         st = upy_normalize_clause_breaks(out, arena, err);
+    if (st == UNPYC_OK && nm.rules->copies_try_ends_into_with_exits)
+        st = upy_normalize_with_exits(out);
     if (st == UNPYC_OK && nm.rules->pushes_cold_blocks_to_end)
         st = upy_normalize_cold_blocks(out, arena, err);
     if (st == UNPYC_OK && nm.rules->asserts_load_global)

@@ -66,6 +66,10 @@ unpyc_status upy_normalize_clause_breaks(upy_ncode *code, upy_arena *arena,
  * back after the try's else part (the rules table says which versions). */
 unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
                                        unpyc_error *err);
+/* withexits.c: gives the jump that ends a with's suppressed exception
+ * the handler of the with's code where 3.13 copied a try body's end into
+ * it (the rules table says which versions). */
+unpyc_status upy_normalize_with_exits(upy_ncode *code);
 /* unthread.c: undoes 3.9 peephole.c's threading of a try's jumps to its
  * end through the jump there (the rules table says which versions). */
 unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,

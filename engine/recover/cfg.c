@@ -127,8 +127,8 @@ static int predecessors(const edge_source *es, graph_walk *w,
         fill[i] = preds->start[i];
     }
     preds->start[w->n] = total;
-    preds->items = upy_arena_array_uncleared(w->arena, total ? total : 1,
-                                             sizeof(int32_t));
+    preds->items =
+        upy_arena_array_uncleared(w->arena, total ? total : 1, sizeof(int32_t));
     if (!preds->items)
         return ERROR;
     for (i = 0; i < w->n; i++) {
@@ -143,8 +143,8 @@ static int predecessors(const edge_source *es, graph_walk *w,
 /* The Lengauer-Tarjan state, indexed by depth-first (preorder) number,
  * 1 up to count; 0 is no node. */
 typedef struct lt_state {
-    int32_t *vertex;                      /* number -> node */
-    uint32_t *num;                        /* node -> number, 0: unreached */
+    int32_t *vertex; /* number -> node */
+    uint32_t *num;   /* node -> number, 0: unreached */
     uint32_t *parent, *semi, *label, *ancestor, *idom;
     uint32_t *bucket, *bucket_next, *path; /* buckets as linked lists */
     uint32_t count;
@@ -220,9 +220,9 @@ static void lt_semidominators(lt_state *lt, const pred_lists *preds) {
 }
 
 static int lt_alloc(upy_arena *arena, lt_state *lt, uint32_t n) {
-    uint32_t **arrays[] = {&lt->num,      &lt->parent, &lt->semi,
-                           &lt->label,    &lt->ancestor, &lt->idom,
-                           &lt->bucket,   &lt->bucket_next, &lt->path};
+    uint32_t **arrays[] = {&lt->num,    &lt->parent,      &lt->semi,
+                           &lt->label,  &lt->ancestor,    &lt->idom,
+                           &lt->bucket, &lt->bucket_next, &lt->path};
     size_t k, count = sizeof arrays / sizeof arrays[0];
     uint32_t *block;
     memset(lt, 0, sizeof *lt);
@@ -440,8 +440,8 @@ static int leaves_code(const upy_block *b) {
  * memory. */
 static uint8_t *blocks_reaching_exit(const upy_cfg *cfg, upy_arena *arena) {
     uint8_t *reach = upy_arena_array(arena, cfg->count ? cfg->count : 1, 1);
-    int32_t *stack = upy_arena_array(arena, cfg->count ? cfg->count : 1,
-                                     sizeof(int32_t));
+    int32_t *stack =
+        upy_arena_array(arena, cfg->count ? cfg->count : 1, sizeof(int32_t));
     uint32_t i, sp = 0, k;
     if (!reach || !stack)
         return NULL;
@@ -552,19 +552,14 @@ static void mark_loops(upy_cfg *cfg) {
     }
 }
 
-/* Propagates stack depths from the entry; a handler starts at its
- * unwind depth plus the exception (and the offset, with lasti). */
-static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
-                                   unpyc_error *err) {
-    int32_t *work = upy_arena_array(arena, cfg->count + 1, sizeof(int32_t));
-    uint32_t nwork = 0;
-
-    if (!work)
-        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
-    if (!cfg->count)
-        return UNPYC_OK;
-    cfg->blocks[0].depth_in = 0;
-    work[nwork++] = 0;
+/* Propagates stack depths from the blocks on work[0, nwork), whose
+ * depth_in is set; a handler starts at its unwind depth plus the exception
+ * (and the offset, with lasti).  In reached code (dead = 0) an impossible
+ * depth or two that meet is corrupt code; in code no way reaches (dead = 1,
+ * see seed_dead_depths) the walk only stops there. */
+static unpyc_status propagate_depths(upy_cfg *cfg, int32_t *work,
+                                     uint32_t nwork, int dead,
+                                     unpyc_error *err) {
     while (nwork) {
         int32_t bi = work[--nwork];
         upy_block *b = &cfg->blocks[bi];
@@ -573,12 +568,17 @@ static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
 
         for (i = b->start; i + 1 < b->end; i++) {
             depth += upy_nin_stack_effect(&cfg->code->ins[i], 0);
-            if (depth < 0 || depth >= UPY_MAX_STACK_EFFECT)
+            if (depth < 0 || depth >= UPY_MAX_STACK_EFFECT) {
+                if (dead)
+                    break;
                 return upy_fail(
                     err, UNPYC_E_CORRUPT, (long long)cfg->code->ins[i].offset,
                     "stack depth %ld at offset %u is impossible", (long)depth,
                     (unsigned)cfg->code->ins[i].offset);
+            }
         }
+        if (i + 1 < b->end)
+            continue;
         if (b->next != UPY_NO_BLOCK) {
             targets[nt] = b->next;
             target_depth[nt++] =
@@ -597,15 +597,19 @@ static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
         }
         for (i = 0; i < nt; i++) {
             upy_block *t = &cfg->blocks[targets[i]];
-            if (target_depth[i] < 0 || target_depth[i] >= UPY_MAX_STACK_EFFECT)
+            if (target_depth[i] < 0 ||
+                target_depth[i] >= UPY_MAX_STACK_EFFECT) {
+                if (dead)
+                    continue;
                 return upy_fail(err, UNPYC_E_CORRUPT,
                                 (long long)cfg->code->ins[b->end - 1].offset,
                                 "stack underflow at offset %u",
                                 (unsigned)cfg->code->ins[b->end - 1].offset);
+            }
             if (t->depth_in < 0) {
                 t->depth_in = target_depth[i];
                 work[nwork++] = targets[i];
-            } else if (t->depth_in != target_depth[i]) {
+            } else if (t->depth_in != target_depth[i] && !dead) {
                 return upy_fail(err, UNPYC_E_CORRUPT,
                                 (long long)cfg->code->ins[t->start].offset,
                                 "stack depths %d and %d meet at offset %u",
@@ -614,6 +618,61 @@ static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
             }
         }
     }
+    return UNPYC_OK;
+}
+
+/* The stack depth where control would go on after block b's last
+ * instruction, or -1 when b's own depth is not known. */
+static int32_t depth_after(const upy_cfg *cfg, const upy_block *b) {
+    int32_t depth = b->depth_in;
+    uint32_t i;
+    if (depth < 0)
+        return -1;
+    for (i = b->start; i < b->end; i++)
+        depth += upy_nin_stack_effect(&cfg->code->ins[i], 0);
+    return depth >= 0 && depth < UPY_MAX_STACK_EFFECT ? depth : -1;
+}
+
+/* Depths for code no way reaches: 3.8-3.9 keep the statements after a
+ * raise, break or continue (peephole.c drops code after a return only).
+ * Such code starts where the statement before it would have gone on, at
+ * the depth after its last instruction (`raise E` pops what it loaded:
+ * the depth of the statement boundary), as the compiler laid it out;
+ * from there the depths run as in reached code.  Without them a
+ * conditional expression there reads as an if statement whose branches
+ * leave a value, which is marked (campaign seed 4343, 3.8 / 3.9:
+ * `raise 0` / `x = 1 if u else 2`). */
+static void seed_dead_depths(upy_cfg *cfg, int32_t *work, unpyc_error *err) {
+    uint32_t i;
+    for (i = 1; i < cfg->count; i++) {
+        upy_block *b = &cfg->blocks[i];
+        int32_t depth;
+        if (b->depth_in >= 0 || cfg->blocks[i - 1].next != UPY_NO_BLOCK ||
+            (depth = depth_after(cfg, &cfg->blocks[i - 1])) < 0)
+            continue;
+        b->depth_in = depth;
+        work[0] = (int32_t)i;
+        (void)propagate_depths(cfg, work, 1, 1, err);
+    }
+}
+
+/* Propagates stack depths from the entry, then into code no way
+ * reaches. */
+static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
+                                   unpyc_error *err) {
+    int32_t *work = upy_arena_array(arena, cfg->count + 1, sizeof(int32_t));
+    unpyc_status st;
+
+    if (!work)
+        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    if (!cfg->count)
+        return UNPYC_OK;
+    cfg->blocks[0].depth_in = 0;
+    work[0] = 0;
+    st = propagate_depths(cfg, work, 1, 0, err);
+    if (st != UNPYC_OK)
+        return st;
+    seed_dead_depths(cfg, work, err);
     return UNPYC_OK;
 }
 
