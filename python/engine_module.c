@@ -529,12 +529,13 @@ static int code_arguments(PyObject *args, PyObject **code, int *major,
 /* The engine's answer for a live code object of the running interpreter,
  * read by code_reader.c without marshal data, in the usual case: when
  * unpyc.decompile would take it as it is (no constant needs a stand-in,
- * names_printable) and the engine recovers all of it.  Otherwise None, and
- * the caller takes the package's general way (StandIns, marshal.dumps,
- * decompile_marshal): what the reader leaves to it, every failure (its
- * message and offset are the marshal path's to give) and code with a part
- * not recovered (its mark may quote a failure naming an offset in the
- * marshal data). */
+ * names_printable) and the engine's marks, if any, read the same for
+ * marshal data.  Otherwise None, and the caller takes the package's general
+ * way (StandIns, marshal.dumps, decompile_marshal): what the reader leaves
+ * to it, every failure (its message and offset are the marshal path's to
+ * give) and code with a part whose mark may quote the input
+ * (upy_decompile_read's input_marks: an offset in the marshal data, or the
+ * memory limit its length sets). */
 static PyObject *decompile_code(PyObject *module, PyObject *args) {
     const engine_state *state = state_of(module);
     PyObject *code, *stable, *held = NULL, *result = NULL;
@@ -542,7 +543,7 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
     int major, minor, printable;
     char *out = NULL;
     size_t out_len = 0;
-    unsigned unrecovered = 0;
+    unsigned unrecovered = 0, input_marks = 0;
     unpyc_decompile_options options;
     unpyc_error err;
     unpyc_status st = UNPYC_E_UNSUPPORTED;
@@ -560,12 +561,13 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
     if (printable == 1) {
         live_source_init(&source, code, state->attr_names, &ops);
         st = upy_decompile_read(read_live_code, &source, major, minor, &options,
-                                &out, &out_len, &unrecovered, &err);
+                                &out, &out_len, &unrecovered, &input_marks,
+                                &err);
         if (source.released)
             PyEval_RestoreThread(source.released);
         live_source_end(&source);
     }
-    if (st == UNPYC_OK && unrecovered == 0) {
+    if (st == UNPYC_OK && input_marks == 0) {
         result = finish_source(module, st, out, out_len, unrecovered, &err);
     } else {
         unpyc_free(out);
