@@ -18,10 +18,10 @@
  * CO_FAST_HIDDEN bit, which nothing in the engine reads.
  *
  * What it does not read exactly as marshal data would read, it leaves to
- * the marshal path (source->left): str holding lone surrogates, objects of
- * any other type; and what the package shows by a stand-in
- * (unpyc/_placeholders.py): constants no literal makes (the types above), code
- * objects loaded as values (scan_code_values), nesting past
+ * the marshal path (source->left): objects of any type but those read
+ * here (read_object; str with lone surrogates included); and what the package
+ * shows by a stand-in (unpyc/_placeholders.py): constants no literal makes (the
+ * types above), code objects loaded as values (scan_code_values), nesting past
  * CONSTANT_DEPTH_LIMIT (under the marshal reader's limit).  The caller then
  * takes the package's general way (stand-ins, marshal.dumps), which also says
  * every failure, so errors and their offsets stay the marshal path's.
@@ -260,20 +260,23 @@ static upy_object *read_int(live_read *r, PyObject *o) {
     return read;
 }
 
-/* A str as UTF-8; NULL when it holds a lone surrogate (marshal writes it
- * with "surrogatepass", left to the marshal path).  From 3.10 on the str's
- * own UTF-8 (kept in it: an ASCII str's text as it is) is copied, with no
- * bytes object made for it. */
+/* A str as UTF-8, as marshal writes it: with "surrogatepass", so that a
+ * lone surrogate ('\udc80') is the three bytes ED B2 80, which the marshal
+ * reader's check lets through.  From 3.10 on the str's own UTF-8 (kept in
+ * it: an ASCII str's text as it is) is copied, with no bytes object made
+ * for it; a str that has none (a lone surrogate) and every str before 3.10
+ * are encoded. */
 static upy_object *read_str(live_read *r, PyObject *o) {
     PyObject *utf8 = NULL;
     upy_object *read = NULL;
-    const char *text;
+    const char *text = NULL;
     char *copy;
     Py_ssize_t len;
-    if (r->minor >= 10) {
+    if (r->minor >= 10)
         text = PyUnicode_AsUTF8AndSize(o, &len);
-    } else {
-        utf8 = PyUnicode_AsUTF8String(o);
+    if (!text) {
+        PyErr_Clear();
+        utf8 = PyUnicode_AsEncodedString(o, "utf-8", "surrogatepass");
         text = utf8 && PyBytes_AsStringAndSize(utf8, &copy, &len) == 0 ? copy
                                                                        : NULL;
     }
