@@ -528,14 +528,16 @@ static int code_arguments(PyObject *args, PyObject **code, int *major,
 
 /* The engine's answer for a live code object of the running interpreter,
  * read by code_reader.c without marshal data, in the usual case: when
- * unpyc.decompile would take it as it is (no constant needs a stand-in,
- * names_printable) and the engine's marks, if any, read the same for
- * marshal data.  Otherwise None, and the caller takes the package's general
- * way (StandIns, marshal.dumps, decompile_marshal): what the reader leaves
- * to it, every failure (its message and offset are the marshal path's to
- * give) and code with a part whose mark may quote the input
- * (upy_decompile_read's input_marks: an offset in the marshal data, or the
- * memory limit its length sets). */
+ * unpyc.decompile would take it as it is (no constant needs a stand-in;
+ * names_printable, or the source a lambda expression) and the engine's
+ * marks, if any, read the same for marshal data.  False when only the names
+ * stand in the way (a comprehension's code: the caller renames them first,
+ * with_valid_names, and need not decompile it as it is).  Otherwise None,
+ * and the caller takes the package's general way (StandIns, marshal.dumps,
+ * decompile_marshal): what the reader leaves to it, every failure (its
+ * message and offset are the marshal path's to give) and code with a part
+ * whose mark may quote the input (upy_decompile_read's input_marks: an
+ * offset in the marshal data, or the memory limit its length sets). */
 static PyObject *decompile_code(PyObject *module, PyObject *args) {
     const engine_state *state = state_of(module);
     PyObject *code, *stable, *held = NULL, *result = NULL;
@@ -558,7 +560,7 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
         return NULL;
     printable = printable_names(state, code);
     PyErr_Clear(); /* the general way says what went wrong */
-    if (printable == 1) {
+    if (printable >= 0) {
         live_source_init(&source, code, state->attr_names, &ops);
         st = upy_decompile_read(read_live_code, &source, major, minor, &options,
                                 &out, &out_len, &unrecovered, &input_marks,
@@ -567,11 +569,12 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
             PyEval_RestoreThread(source.released);
         live_source_end(&source);
     }
-    if (st == UNPYC_OK && input_marks == 0) {
+    if (st == UNPYC_OK && input_marks == 0 &&
+        (printable == 1 || strncmp(out, "lambda", 6) == 0)) {
         result = finish_source(module, st, out, out_len, unrecovered, &err);
     } else {
         unpyc_free(out);
-        result = Py_None;
+        result = st == UNPYC_OK && input_marks == 0 ? Py_False : Py_None;
         Py_INCREF(result);
     }
     PyMem_Free(names);
@@ -604,13 +607,15 @@ static PyMethodDef engine_methods[] = {
      "unpyc_decompile_options)."},
     {"decompile_code", decompile_code, METH_VARARGS,
      "decompile_code(code, major: int, minor: int, stable_globals: tuple,"
-     " opcodes: (int, int, int, int)) -> (str, int) or None\n\n"
+     " opcodes: (int, int, int, int)) -> (str, int), False or None\n\n"
      "decompile_marshal(marshal.dumps(code), ...), read from the live code "
      "object without marshal data, when the code needs no stand-in and "
-     "names_printable(code); None when the answer is to be had the general "
-     "way (stand-ins, unprintable names, a constant or field the reader "
-     "leaves to marshal data, a failure, a part not recovered).  opcodes: "
-     "as stand_ins_needed's."},
+     "names_printable(code) or the source is a lambda expression; False "
+     "when only the names are not printable (rename them, then decompile); "
+     "None when the answer is to be had the general way (stand-ins, a "
+     "constant or field the reader leaves to marshal data, a failure, a "
+     "mark that may quote the marshal data).  opcodes: as "
+     "stand_ins_needed's."},
     {"stand_ins_needed", stand_ins_needed, METH_VARARGS,
      "stand_ins_needed(code, opcodes: (int, int, int, int)) -> bool\n\n"
      "Whether code or its nested code holds a constant that is not a "
