@@ -511,7 +511,7 @@ static int read_code_ints(live_read *r, PyObject *code, upy_code *co) {
 
 static upy_object *read_code(live_read *r, PyObject *code) {
     PyObject *consts = NULL;
-    int localsplus = r->minor >= 11;
+    int localsplus = r->minor >= 11, top = code == r->source->code;
     upy_object *read = upy_object_new(r->arena, UPY_CODE);
     upy_code *co = upy_arena_alloc(r->arena, sizeof *co);
     if (!read || !co || read_code_ints(r, code, co) < 0)
@@ -522,15 +522,16 @@ static upy_object *read_code(live_read *r, PyObject *code) {
               read_field(r, code, ATTR_CONSTS, UPY_TUPLE, 0, &consts)) ||
         scan_code_values(code, consts, r->source->ops, NULL) != 0 ||
         !(co->names = read_field(r, code, ATTR_NAMES, UPY_TUPLE, 1, NULL)) ||
-        !(co->varnames =
-              read_field(r, code, ATTR_VARNAMES, UPY_TUPLE, 1, NULL)) ||
+        !(co->varnames = read_field(r, code, ATTR_VARNAMES, UPY_TUPLE, 1,
+                                    top ? &r->source->varnames : NULL)) ||
         !(co->freevars =
               read_field(r, code, ATTR_FREEVARS, UPY_TUPLE, 1, NULL)) ||
         !(co->cellvars =
               read_field(r, code, ATTR_CELLVARS, UPY_TUPLE, 1, NULL)) ||
         !(co->filename =
               read_field(r, code, ATTR_FILENAME, UPY_STR, 0, NULL)) ||
-        !(co->name = read_field(r, code, ATTR_NAME, UPY_STR, 0, NULL)) ||
+        !(co->name = read_field(r, code, ATTR_NAME, UPY_STR, 0,
+                                top ? &r->source->name : NULL)) ||
         (localsplus && !(co->qualname = read_field(r, code, ATTR_QUALNAME,
                                                    UPY_STR, 0, NULL))) ||
         !(co->linetable =

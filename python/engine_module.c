@@ -471,22 +471,29 @@ static int all_identifiers(PyObject *names) {
 }
 
 /* Whether the engine's statement for a code object alone is valid Python as
- * far as names go (names_printable; -1 on error): a module's, or a def or class
- * whose name and variables are identifiers (a lambda's is a lambda expression
- * when its body is one; the caller looks).  Asked of every code object
- * decompiled: in Python, str.isidentifier over co_varnames took a fifth of the
- * package's own cost around the engine on a small function. */
+ * far as names go (names_printable; -1 on error), given its co_name and
+ * co_varnames: a module's, or a def or class whose name and variables are
+ * identifiers (a lambda's is a lambda expression when its body is one; the
+ * caller looks).  Asked of every code object decompiled: in Python,
+ * str.isidentifier over co_varnames took a fifth of the package's own cost
+ * around the engine on a small function. */
+static int printable(PyObject *name, PyObject *varnames) {
+    int valid = PyUnicode_CompareWithASCIIString(name, "<module>") == 0;
+    if (!valid && PyUnicode_IsIdentifier(name))
+        valid = all_identifiers(varnames);
+    return valid;
+}
+
+/* printable() of a code object's own fields. */
 static int printable_names(const engine_state *state, PyObject *code) {
     PyObject *name = PyObject_GetAttr(code, state->attr_names[ATTR_NAME]),
              *varnames = NULL;
     int valid = -1;
 
     if (name && PyUnicode_Check(name)) {
-        valid = PyUnicode_CompareWithASCIIString(name, "<module>") == 0;
-        if (!valid && PyUnicode_IsIdentifier(name)) {
-            varnames = PyObject_GetAttr(code, state->attr_names[ATTR_VARNAMES]);
-            valid = varnames ? all_identifiers(varnames) : -1;
-        }
+        varnames = PyObject_GetAttr(code, state->attr_names[ATTR_VARNAMES]);
+        valid = varnames && PyTuple_Check(varnames) ? printable(name, varnames)
+                                                    : -1;
     } else if (name) {
         PyErr_SetString(PyExc_TypeError, "a code object is needed");
     }
@@ -542,7 +549,7 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
     const engine_state *state = state_of(module);
     PyObject *code, *stable, *held = NULL, *result = NULL;
     const char **names = NULL;
-    int major, minor, printable;
+    int major, minor, names_valid;
     char *out = NULL;
     size_t out_len = 0;
     unsigned unrecovered = 0, input_marks = 0;
@@ -558,23 +565,22 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
     ops.co_code = state->attr_names[ATTR_CODE];
     if (stable_options(stable, &held, &names, &options) < 0)
         return NULL;
-    printable = printable_names(state, code);
+    live_source_init(&source, code, state->attr_names, &ops);
+    st = upy_decompile_read(read_live_code, &source, major, minor, &options,
+                            &out, &out_len, &unrecovered, &input_marks, &err);
+    if (source.released)
+        PyEval_RestoreThread(source.released);
+    /* (The names check reads the fields the reader holds: once read, they
+     * are a str and a tuple of str.) */
+    names_valid = st == UNPYC_OK ? printable(source.name, source.varnames) : -1;
     PyErr_Clear(); /* the general way says what went wrong */
-    if (printable >= 0) {
-        live_source_init(&source, code, state->attr_names, &ops);
-        st = upy_decompile_read(read_live_code, &source, major, minor, &options,
-                                &out, &out_len, &unrecovered, &input_marks,
-                                &err);
-        if (source.released)
-            PyEval_RestoreThread(source.released);
-        live_source_end(&source);
-    }
+    live_source_end(&source);
     if (st == UNPYC_OK && input_marks == 0 &&
-        (printable == 1 || strncmp(out, "lambda", 6) == 0)) {
+        (names_valid == 1 || strncmp(out, "lambda", 6) == 0)) {
         result = finish_source(module, st, out, out_len, unrecovered, &err);
     } else {
         unpyc_free(out);
-        result = st == UNPYC_OK && input_marks == 0 ? Py_False : Py_None;
+        result = names_valid == 0 && input_marks == 0 ? Py_False : Py_None;
         Py_INCREF(result);
     }
     PyMem_Free(names);
