@@ -144,7 +144,9 @@ static unpyc_status read_marshal(void *source, upy_version version,
 }
 
 /* Reads the code object by read and decompiles it; *peak_bytes (when not
- * NULL) gets held_peak.  input_len is the input's length when it is known
+ * NULL) gets held_peak, *input_marks (when not NULL) the count of parts not
+ * recovered whose mark may quote the input (upy_recover_options).
+ * input_len is the input's length when it is known
  * before reading (marshal data: the read runs under the limits), or
  * UPY_LENGTH_UNKNOWN when the reader tells it (a live code object: the
  * limits are set after the read, and a read that took more than they allow
@@ -154,7 +156,7 @@ static unpyc_status decompile_from(upy_code_reader read, void *source,
                                    const unpyc_decompile_options *given,
                                    char **out, size_t *out_len,
                                    unsigned *unrecovered, size_t *peak_bytes,
-                                   unpyc_error *err) {
+                                   unsigned *input_marks, unpyc_error *err) {
     upy_arena arena;
     upy_code *code = NULL;
     upy_strbuf sb, body_text;
@@ -171,6 +173,9 @@ static unpyc_status decompile_from(upy_code_reader read, void *source,
      * of a module was most of its peak memory): see rec_def_body. */
     options.print_body = upy_print_body;
     options.print_text = &body_text;
+    options.input_marks = input_marks;
+    if (input_marks)
+        *input_marks = 0;
     upy_arena_init(&arena, input_len == UPY_LENGTH_UNKNOWN
                                ? 0
                                : decompile_arena_limit(input_len));
@@ -232,7 +237,7 @@ static unpyc_status decompile_code_data(const uint8_t *data, size_t len,
     source.len = len;
     source.base_offset = base_offset;
     return decompile_from(read_marshal, &source, len, version, given, out,
-                          out_len, unrecovered, peak_bytes, err);
+                          out_len, unrecovered, peak_bytes, NULL, err);
 }
 
 static int valid_call(const uint8_t *data, unpyc_dis_format format,
@@ -373,7 +378,8 @@ unpyc_status upy_decompile_read(upy_code_reader read, void *source, int major,
                                 int minor,
                                 const unpyc_decompile_options *options,
                                 char **out, size_t *out_len,
-                                unsigned *unrecovered, unpyc_error *err) {
+                                unsigned *unrecovered, unsigned *input_marks,
+                                unpyc_error *err) {
     upy_version version;
     unpyc_status st;
 
@@ -385,7 +391,7 @@ unpyc_status upy_decompile_read(upy_code_reader read, void *source, int major,
     if (st != UNPYC_OK)
         return st;
     return decompile_from(read, source, UPY_LENGTH_UNKNOWN, version, options,
-                          out, out_len, unrecovered, NULL, err);
+                          out, out_len, unrecovered, NULL, input_marks, err);
 }
 
 unpyc_status unpyc_decompile_marshal(const uint8_t *data, size_t len, int major,

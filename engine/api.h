@@ -24,11 +24,16 @@ typedef unpyc_status (*upy_code_reader)(void *source, upy_version version,
                                         size_t *size, unpyc_error *err);
 
 /* unpyc_decompile_marshal_with, the code object read by read(source, ...)
- * instead of from marshal data. */
+ * instead of from marshal data.  *input_marks (when not NULL) gets how many
+ * of the parts not recovered have a mark that may read differently when
+ * the same code object is decompiled from its marshal data (a failure on
+ * corrupt input quotes offsets in that data; the memory limit scales with
+ * its length): when 0, the output is the marshal path's. */
 unpyc_status upy_decompile_read(upy_code_reader read, void *source, int major,
                                 int minor,
                                 const unpyc_decompile_options *options,
                                 char **out, size_t *out_len,
-                                unsigned *unrecovered, unpyc_error *err);
+                                unsigned *unrecovered, unsigned *input_marks,
+                                unpyc_error *err);
 
 #endif /* UPY_API_H */

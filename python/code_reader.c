@@ -18,14 +18,13 @@
  * CO_FAST_HIDDEN bit, which nothing in the engine reads.
  *
  * What it does not read exactly as marshal data would read, it leaves to
- * the marshal path (source->left): 3.11+'s frozensets (read_frozenset),
- * ints past 60 bits, str holding lone surrogates, objects of any other
- * type; and what the package shows by a stand-in (unpyc/_placeholders.py):
- * constants no literal makes (the types above), code objects loaded as
- * values (scan_code_values), nesting past CONSTANT_DEPTH_LIMIT (under the
- * marshal reader's limit).  The caller then takes the package's general
- * way (stand-ins, marshal.dumps), which also says every failure, so errors
- * and their offsets stay the marshal path's.
+ * the marshal path (source->left): objects of any type but those read
+ * here (read_object; str with lone surrogates included); and what the package
+ * shows by a stand-in (unpyc/_placeholders.py): constants no literal makes (the
+ * types above), code objects loaded as values (scan_code_values), nesting past
+ * CONSTANT_DEPTH_LIMIT (under the marshal reader's limit).  The caller then
+ * takes the package's general way (stand-ins, marshal.dumps), which also says
+ * every failure, so errors and their offsets stay the marshal path's.
  */
 #include "code_reader.h"
 
@@ -39,6 +38,15 @@
  * from 3.10 on. */
 PyAPI_FUNC(const char *) PyUnicode_AsUTF8AndSize(PyObject *, Py_ssize_t *);
 #endif
+
+/* marshal.h, which the stable ABI leaves out; the function is public and
+ * exported by every supported interpreter (3.8 on): read_frozenset sorts a
+ * 3.11+ frozenset's items by it, as marshal does. */
+PyAPI_FUNC(PyObject *) PyMarshal_WriteObjectToString(PyObject *, int);
+
+/* The version of marshal data the package's marshal.dumps writes (the
+ * default, Py_MARSHAL_VERSION, 4 on 3.8-3.13). */
+#define MARSHAL_VERSION 4
 
 const char *const code_attr_names[N_CODE_ATTRS] = {
     "co_argcount",  "co_posonlyargcount", "co_kwonlyargcount", "co_nlocals",
@@ -163,10 +171,63 @@ static int read_int_attr(live_read *r, PyObject *code, code_attr attr,
 
 static upy_object *read_value(live_read *r, PyObject *o);
 
+/* Fills digits[0..n) with the 15-bit digits, least significant first, of
+ * the little-endian bytes data[0..len).  Example: 2**64, bytes 0 x8 then 1,
+ * gives 0, 0, 0, 0, 16 (16 * 2**60). */
+static void fill_digits(const unsigned char *data, size_t len, uint16_t *digits,
+                        size_t n) {
+    uint32_t pending = 0;
+    int bits = 0;
+    size_t k, d = 0;
+    for (k = 0; k < len; k++) {
+        pending |= (uint32_t)data[k] << bits;
+        for (bits += 8; bits >= 15 && d < n; bits -= 15, pending >>= 15)
+            digits[d++] = (uint16_t)(pending & 0x7FFF);
+    }
+    if (d < n)
+        digits[d] = (uint16_t)(pending & 0x7FFF);
+}
+
+/* An int past 60 bits in the marshal reader's is_big form: its magnitude's
+ * 15-bit digits (from int.to_bytes: the stable ABI shows no digits). */
+static upy_object *read_big_int(live_read *r, PyObject *o, int negative) {
+    PyObject *magnitude = PyNumber_Absolute(o), *bits = NULL, *bytes = NULL;
+    long nbits = -1;
+    upy_object *read = NULL;
+    uint16_t *digits = NULL;
+    size_t n = 0;
+
+    if (magnitude)
+        bits = PyObject_CallMethod(magnitude, "bit_length", NULL);
+    if (bits)
+        nbits = PyLong_AsLong(bits);
+    if (nbits > 60 && nbits < INT32_MAX / 2)
+        bytes = PyObject_CallMethod(magnitude, "to_bytes", "ns",
+                                    (Py_ssize_t)(nbits + 7) / 8, "little");
+    if (bytes) {
+        n = ((size_t)nbits + 14) / 15;
+        read = upy_object_new(r->arena, UPY_INT);
+        digits = upy_arena_array(r->arena, n, sizeof *digits);
+    }
+    if (read && digits) {
+        fill_digits((const unsigned char *)PyBytes_AsString(bytes),
+                    (size_t)PyBytes_Size(bytes), digits, n);
+        read->u.integer.digits = digits;
+        read->u.integer.ndigits = (uint32_t)n;
+        read->u.integer.is_big = 1;
+        read->u.integer.negative = (uint8_t)negative;
+        r->size += 5 + 2 * n;
+    }
+    Py_XDECREF(magnitude);
+    Py_XDECREF(bits);
+    Py_XDECREF(bytes);
+    return read && digits ? read : NULL;
+}
+
 /* An int as the marshal reader reads what marshal writes of it: a 32-bit
  * one as TYPE_INT (the value alone), a bigger one as TYPE_LONG (15-bit
- * digits too); NULL past 60 bits (4 digits: the marshal reader's is_big
- * form is left to it). */
+ * digits too; past 60 bits, 4 digits, the marshal reader's is_big form:
+ * read_big_int). */
 static upy_object *read_int(live_read *r, PyObject *o) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -175,9 +236,10 @@ static upy_object *read_int(live_read *r, PyObject *o) {
     upy_object *read;
     uint32_t n = 0;
 
-    if (overflow || (v == -1 && PyErr_Occurred()) || v >= (1LL << 60) ||
-        v <= -(1LL << 60))
+    if (v == -1 && PyErr_Occurred())
         return NULL;
+    if (overflow || v >= (1LL << 60) || v <= -(1LL << 60))
+        return read_big_int(r, o, overflow ? overflow < 0 : v < 0);
     read = upy_object_new(r->arena, UPY_INT);
     if (!read)
         return NULL;
@@ -198,20 +260,23 @@ static upy_object *read_int(live_read *r, PyObject *o) {
     return read;
 }
 
-/* A str as UTF-8; NULL when it holds a lone surrogate (marshal writes it
- * with "surrogatepass", left to the marshal path).  From 3.10 on the str's
- * own UTF-8 (kept in it: an ASCII str's text as it is) is copied, with no
- * bytes object made for it. */
+/* A str as UTF-8, as marshal writes it: with "surrogatepass", so that a
+ * lone surrogate ('\udc80') is the three bytes ED B2 80, which the marshal
+ * reader's check lets through.  From 3.10 on the str's own UTF-8 (kept in
+ * it: an ASCII str's text as it is) is copied, with no bytes object made
+ * for it; a str that has none (a lone surrogate) and every str before 3.10
+ * are encoded. */
 static upy_object *read_str(live_read *r, PyObject *o) {
     PyObject *utf8 = NULL;
     upy_object *read = NULL;
-    const char *text;
+    const char *text = NULL;
     char *copy;
     Py_ssize_t len;
-    if (r->minor >= 10) {
+    if (r->minor >= 10)
         text = PyUnicode_AsUTF8AndSize(o, &len);
-    } else {
-        utf8 = PyUnicode_AsUTF8String(o);
+    if (!text) {
+        PyErr_Clear();
+        utf8 = PyUnicode_AsEncodedString(o, "utf-8", "surrogatepass");
         text = utf8 && PyBytes_AsStringAndSize(utf8, &copy, &len) == 0 ? copy
                                                                        : NULL;
     }
@@ -252,19 +317,56 @@ static upy_object *read_tuple(live_read *r, PyObject *o) {
 
 static upy_object *read_code(live_read *r, PyObject *code);
 
-/* A frozenset of 3.8-3.10, whose marshal writes the items in iteration
- * order (3.11+ marshal sorts them by their marshal data, whose FLAG_REF
- * bits depend on reference counts this reader cannot see: left to it). */
+/* The items of a 3.11+ frozenset as marshal writes them: sorted as
+ * (marshal data of the item alone, item) pairs (w_complex_object, bpo-37596:
+ * sorted(v, key=marshal.dumps)).  An item's FLAG_REF bit is set unless its
+ * reference count is 1 (w_ref), so each is dumped holding the references
+ * marshal holds then: 3.11 and 3.12 walk the set by borrowed references
+ * (_PySet_NextEntry), so the one this walk takes is released before the
+ * dump (the set holds the item); 3.13 takes one (_PySet_NextEntryRef) and
+ * keeps it through the dump.  Example: a str of one holder, 'a b' in
+ * frozenset({'a b', 'x'}), is dumped without the flag by 3.11 ('z' type
+ * byte, sorted before 'x', whose interned str is always flagged: 0xDA) and
+ * with it by 3.13.  A list of pairs; NULL on error (an item marshal
+ * refuses: the marshal path says what). */
+static PyObject *marshal_order(PyObject *set, int minor) {
+    PyObject *pairs = PyList_New(0), *walk = PyObject_GetIter(set), *item,
+             *dump, *pair;
+    int failed = !pairs || !walk;
+    while (!failed && (item = PyIter_Next(walk))) {
+        if (minor < 13)
+            Py_DECREF(item);
+        dump = PyMarshal_WriteObjectToString(item, MARSHAL_VERSION);
+        pair = dump ? PyTuple_Pack(2, dump, item) : NULL;
+        failed = !pair || PyList_Append(pairs, pair) < 0;
+        if (minor >= 13)
+            Py_DECREF(item);
+        Py_XDECREF(dump);
+        Py_XDECREF(pair);
+    }
+    Py_XDECREF(walk);
+    if (failed || PyErr_Occurred() || PyList_Sort(pairs) < 0)
+        Py_CLEAR(pairs);
+    return pairs;
+}
+
+/* A frozenset, its items in the order marshal writes them: iteration order
+ * on 3.8-3.10, marshal_order's from 3.11 on. */
 static upy_object *read_frozenset(live_read *r, PyObject *o) {
-    PyObject *items = r->minor < 11 ? PySequence_List(o) : NULL;
+    int sorted = r->minor >= 11;
+    PyObject *items = sorted ? marshal_order(o, r->minor) : PySequence_List(o),
+             *item;
     Py_ssize_t n = items ? PyList_Size(items) : 0, k;
     upy_object *read =
         items ? upy_object_new_seq(r->arena, UPY_FROZENSET, (size_t)n) : NULL;
     if (read)
         r->size += 5;
-    for (k = 0; read && k < n; k++)
-        if (!(read->u.seq.items[k] = read_value(r, PyList_GetItem(items, k))))
+    for (k = 0; read && k < n; k++) {
+        item = PyList_GetItem(items, k);
+        if (!(read->u.seq.items[k] =
+                  read_value(r, sorted ? PyTuple_GetItem(item, 1) : item)))
             read = NULL;
+    }
     if (read)
         read->u.seq.len = (size_t)n;
     Py_XDECREF(items);
@@ -409,7 +511,7 @@ static int read_code_ints(live_read *r, PyObject *code, upy_code *co) {
 
 static upy_object *read_code(live_read *r, PyObject *code) {
     PyObject *consts = NULL;
-    int localsplus = r->minor >= 11;
+    int localsplus = r->minor >= 11, top = code == r->source->code;
     upy_object *read = upy_object_new(r->arena, UPY_CODE);
     upy_code *co = upy_arena_alloc(r->arena, sizeof *co);
     if (!read || !co || read_code_ints(r, code, co) < 0)
@@ -420,15 +522,16 @@ static upy_object *read_code(live_read *r, PyObject *code) {
               read_field(r, code, ATTR_CONSTS, UPY_TUPLE, 0, &consts)) ||
         scan_code_values(code, consts, r->source->ops, NULL) != 0 ||
         !(co->names = read_field(r, code, ATTR_NAMES, UPY_TUPLE, 1, NULL)) ||
-        !(co->varnames =
-              read_field(r, code, ATTR_VARNAMES, UPY_TUPLE, 1, NULL)) ||
+        !(co->varnames = read_field(r, code, ATTR_VARNAMES, UPY_TUPLE, 1,
+                                    top ? &r->source->varnames : NULL)) ||
         !(co->freevars =
               read_field(r, code, ATTR_FREEVARS, UPY_TUPLE, 1, NULL)) ||
         !(co->cellvars =
               read_field(r, code, ATTR_CELLVARS, UPY_TUPLE, 1, NULL)) ||
         !(co->filename =
               read_field(r, code, ATTR_FILENAME, UPY_STR, 0, NULL)) ||
-        !(co->name = read_field(r, code, ATTR_NAME, UPY_STR, 0, NULL)) ||
+        !(co->name = read_field(r, code, ATTR_NAME, UPY_STR, 0,
+                                top ? &r->source->name : NULL)) ||
         (localsplus && !(co->qualname = read_field(r, code, ATTR_QUALNAME,
                                                    UPY_STR, 0, NULL))) ||
         !(co->linetable =

@@ -74,6 +74,9 @@ typedef struct live_source {
     const value_ops *ops;        /* for the scan for code loaded as values */
     PyThreadState *released;     /* set when the reader gave up the GIL */
     int left;                    /* the reader left the code to marshal */
+    /* The code object's co_name and co_varnames once read (held), for the
+     * caller's names check: NULL when the read stopped before them. */
+    PyObject *name, *varnames;
     held_objects held;
 } live_source;
 

@@ -471,22 +471,29 @@ static int all_identifiers(PyObject *names) {
 }
 
 /* Whether the engine's statement for a code object alone is valid Python as
- * far as names go (names_printable; -1 on error): a module's, or a def or class
- * whose name and variables are identifiers (a lambda's is a lambda expression
- * when its body is one; the caller looks).  Asked of every code object
- * decompiled: in Python, str.isidentifier over co_varnames took a fifth of the
- * package's own cost around the engine on a small function. */
+ * far as names go (names_printable; -1 on error), given its co_name and
+ * co_varnames: a module's, or a def or class whose name and variables are
+ * identifiers (a lambda's is a lambda expression when its body is one; the
+ * caller looks).  Asked of every code object decompiled: in Python,
+ * str.isidentifier over co_varnames took a fifth of the package's own cost
+ * around the engine on a small function. */
+static int printable(PyObject *name, PyObject *varnames) {
+    int valid = PyUnicode_CompareWithASCIIString(name, "<module>") == 0;
+    if (!valid && PyUnicode_IsIdentifier(name))
+        valid = all_identifiers(varnames);
+    return valid;
+}
+
+/* printable() of a code object's own fields. */
 static int printable_names(const engine_state *state, PyObject *code) {
     PyObject *name = PyObject_GetAttr(code, state->attr_names[ATTR_NAME]),
              *varnames = NULL;
     int valid = -1;
 
     if (name && PyUnicode_Check(name)) {
-        valid = PyUnicode_CompareWithASCIIString(name, "<module>") == 0;
-        if (!valid && PyUnicode_IsIdentifier(name)) {
-            varnames = PyObject_GetAttr(code, state->attr_names[ATTR_VARNAMES]);
-            valid = varnames ? all_identifiers(varnames) : -1;
-        }
+        varnames = PyObject_GetAttr(code, state->attr_names[ATTR_VARNAMES]);
+        valid = varnames && PyTuple_Check(varnames) ? printable(name, varnames)
+                                                    : -1;
     } else if (name) {
         PyErr_SetString(PyExc_TypeError, "a code object is needed");
     }
@@ -528,21 +535,24 @@ static int code_arguments(PyObject *args, PyObject **code, int *major,
 
 /* The engine's answer for a live code object of the running interpreter,
  * read by code_reader.c without marshal data, in the usual case: when
- * unpyc.decompile would take it as it is (no constant needs a stand-in,
- * names_printable) and the engine recovers all of it.  Otherwise None, and
- * the caller takes the package's general way (StandIns, marshal.dumps,
+ * unpyc.decompile would take it as it is (no constant needs a stand-in;
+ * names_printable, or the source a lambda expression) and the engine's
+ * marks, if any, read the same for marshal data.  False when only the names
+ * stand in the way (a comprehension's code: the caller renames them first,
+ * with_valid_names, and need not decompile it as it is).  Otherwise None,
+ * and the caller takes the package's general way (StandIns, marshal.dumps,
  * decompile_marshal): what the reader leaves to it, every failure (its
  * message and offset are the marshal path's to give) and code with a part
- * not recovered (its mark may quote a failure naming an offset in the
- * marshal data). */
+ * whose mark may quote the input (upy_decompile_read's input_marks: an
+ * offset in the marshal data, or the memory limit its length sets). */
 static PyObject *decompile_code(PyObject *module, PyObject *args) {
     const engine_state *state = state_of(module);
     PyObject *code, *stable, *held = NULL, *result = NULL;
     const char **names = NULL;
-    int major, minor, printable;
+    int major, minor, names_valid;
     char *out = NULL;
     size_t out_len = 0;
-    unsigned unrecovered = 0;
+    unsigned unrecovered = 0, input_marks = 0;
     unpyc_decompile_options options;
     unpyc_error err;
     unpyc_status st = UNPYC_E_UNSUPPORTED;
@@ -555,21 +565,22 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
     ops.co_code = state->attr_names[ATTR_CODE];
     if (stable_options(stable, &held, &names, &options) < 0)
         return NULL;
-    printable = printable_names(state, code);
+    live_source_init(&source, code, state->attr_names, &ops);
+    st = upy_decompile_read(read_live_code, &source, major, minor, &options,
+                            &out, &out_len, &unrecovered, &input_marks, &err);
+    if (source.released)
+        PyEval_RestoreThread(source.released);
+    /* (The names check reads the fields the reader holds: once read, they
+     * are a str and a tuple of str.) */
+    names_valid = st == UNPYC_OK ? printable(source.name, source.varnames) : -1;
     PyErr_Clear(); /* the general way says what went wrong */
-    if (printable == 1) {
-        live_source_init(&source, code, state->attr_names, &ops);
-        st = upy_decompile_read(read_live_code, &source, major, minor, &options,
-                                &out, &out_len, &unrecovered, &err);
-        if (source.released)
-            PyEval_RestoreThread(source.released);
-        live_source_end(&source);
-    }
-    if (st == UNPYC_OK && unrecovered == 0) {
+    live_source_end(&source);
+    if (st == UNPYC_OK && input_marks == 0 &&
+        (names_valid == 1 || strncmp(out, "lambda", 6) == 0)) {
         result = finish_source(module, st, out, out_len, unrecovered, &err);
     } else {
         unpyc_free(out);
-        result = Py_None;
+        result = names_valid == 0 && input_marks == 0 ? Py_False : Py_None;
         Py_INCREF(result);
     }
     PyMem_Free(names);
@@ -602,13 +613,15 @@ static PyMethodDef engine_methods[] = {
      "unpyc_decompile_options)."},
     {"decompile_code", decompile_code, METH_VARARGS,
      "decompile_code(code, major: int, minor: int, stable_globals: tuple,"
-     " opcodes: (int, int, int, int)) -> (str, int) or None\n\n"
+     " opcodes: (int, int, int, int)) -> (str, int), False or None\n\n"
      "decompile_marshal(marshal.dumps(code), ...), read from the live code "
      "object without marshal data, when the code needs no stand-in and "
-     "names_printable(code); None when the answer is to be had the general "
-     "way (stand-ins, unprintable names, a constant or field the reader "
-     "leaves to marshal data, a failure, a part not recovered).  opcodes: "
-     "as stand_ins_needed's."},
+     "names_printable(code) or the source is a lambda expression; False "
+     "when only the names are not printable (rename them, then decompile); "
+     "None when the answer is to be had the general way (stand-ins, a "
+     "constant or field the reader leaves to marshal data, a failure, a "
+     "mark that may quote the marshal data).  opcodes: as "
+     "stand_ins_needed's."},
     {"stand_ins_needed", stand_ins_needed, METH_VARARGS,
      "stand_ins_needed(code, opcodes: (int, int, int, int)) -> bool\n\n"
      "Whether code or its nested code holds a constant that is not a "

@@ -2143,10 +2143,15 @@ static code_kind kind_of(const upy_code *co) {
     return CODE_FUNCTION;
 }
 
-/* A body of one unrecovered statement saying why: 0, or -1 when out of
- * memory. */
-static int unrecovered_body(upy_arena *arena, const char *why,
+/* A body of one unrecovered statement saying why (the failure's message):
+ * 0, or -1 when out of memory.  Counted in options->input_marks too when
+ * the text may depend on the input's form rather than on the code: a
+ * corrupt input (decode quotes offsets in the marshal data) or the memory
+ * limit (set by the input's length). */
+static int unrecovered_body(upy_arena *arena, const unpyc_error *failure,
+                            const upy_recover_options *options,
                             upy_stmt_list *body, unsigned *unrecovered) {
+    const char *why = failure->message;
     size_t size = strlen(why) + sizeof "unpyc: ";
     upy_stmt *s = upy_stmt_new(arena, UPY_S_UNRECOVERED);
     char *text = upy_arena_alloc(arena, size);
@@ -2158,6 +2163,9 @@ static int unrecovered_body(upy_arena *arena, const char *why,
     body->items[0] = s;
     body->len = 1;
     (*unrecovered)++;
+    if (options->input_marks && (failure->status == UNPYC_E_CORRUPT ||
+                                 failure->status == UNPYC_E_TOO_LARGE))
+        (*options->input_marks)++;
     return SUCCESS;
 }
 
@@ -2257,7 +2265,7 @@ static int recover_in(const rec *parent, const upy_code *co, code_kind kind,
         return ERROR;
     }
     if (st != UNPYC_OK)
-        return unrecovered_body(arena, local.message, body, unrecovered);
+        return unrecovered_body(arena, &local, options, body, unrecovered);
     r.done = upy_arena_array(scratch, r.cfg.count + 1, 1);
     r.skip = upy_arena_array(scratch, r.ncode.count + 1, 1);
     r.evaluated = upy_arena_array(scratch, r.ncode.count + 1, 1);
@@ -2376,7 +2384,7 @@ static int recover_body(const rec *parent, const upy_code *co, code_kind kind,
         /* Over the memory limit: this code object alone is lost, and what
          * it took is given back for the code after it. */
         upy_arena_rollback(arena, &mark);
-        return unrecovered_body(arena, local.message, body, unrecovered);
+        return unrecovered_body(arena, &local, options, body, unrecovered);
     }
     if (failed && err && err->status == UNPYC_OK)
         *err = local;

@@ -33,6 +33,12 @@ typedef struct upy_recover_options {
     upy_stmt *(*print_body)(const upy_stmt_list *body, upy_version version,
                             upy_strbuf *print_text, upy_arena *arena);
     upy_strbuf *print_text;
+    /* When not NULL, counts the code objects lost to a failure whose mark
+     * may read differently for another form of the same code object (a
+     * live one, or its marshal data): UNPYC_E_CORRUPT (decode's messages
+     * quote offsets in the input) and UNPYC_E_TOO_LARGE (the memory limit
+     * scales with the input's length). */
+    unsigned *input_marks;
 } upy_recover_options;
 
 /* Recovers co: for a module code object the module's statements; for any

@@ -136,13 +136,15 @@ def decompile(obj: Any, *, verify: bool = True, on_mismatch: str = "annotate",
     code = code_of(obj)
     stable = tuple(sorted(stable_globals)) if stable_globals else ()
     # The usual case in one call: the extension reads the code object as it
-    # is (no marshal data) and says None where the general way is needed.
+    # is (no marshal data) and says None where the general way is needed,
+    # False where only the names are (a comprehension's code).
     read = _engine.decompile_code(code, _MAJOR, _MINOR, stable, _VALUE_OPS)
-    if read is not None:
+    if read:
         text, unrecovered = read
         compilable, name = text, code.co_name
     else:
-        text, unrecovered, stand_ins, code = _decompile_generally(code, stable)
+        text, unrecovered, stand_ins, code = _decompile_generally(
+            code, stable, as_is=read is None)
         compilable, name = stand_ins.compilable(text), stand_ins.code.co_name
     if not verify:
         return text
@@ -187,20 +189,24 @@ def _verification_problem(obj: Any, code: CodeType, source: str) -> Optional[str
     return problem
 
 
-def _decompile_generally(code: CodeType, stable_globals: Tuple[str, ...]
+def _decompile_generally(code: CodeType, stable_globals: Tuple[str, ...], as_is: bool = True
                          ) -> Tuple[str, int, StandIns, CodeType]:
     """The source of code (with its stand-ins shown), the count of parts not
     recovered, the stand-ins, and the code the source is to compile back to:
     by way of marshal.dumps, and a copy of the code with valid names where
-    names_printable says they are not."""
+    names_printable says they are not and the source is no lambda
+    expression.  as_is=False: the caller knows that already (decompile_code
+    said False), so the code is decompiled renamed only."""
     stand_ins = StandIns(code)
     code = stand_ins.code
-    source, unrecovered = _decompile_marshal(code, stable_globals)
-    if not _engine.names_printable(code) and not source.startswith("lambda"):
-        code, note = with_valid_names(code)
+    if as_is:
         source, unrecovered = _decompile_marshal(code, stable_globals)
-        source = note + source
-    return stand_ins.shown(source), unrecovered, stand_ins, code
+        if _engine.names_printable(code) or source.startswith("lambda"):
+            return stand_ins.shown(source), unrecovered, stand_ins, code
+    code, note = with_valid_names(code)
+    read = _engine.decompile_code(code, _MAJOR, _MINOR, stable_globals, _VALUE_OPS)
+    source, unrecovered = read if read else _decompile_marshal(code, stable_globals)
+    return stand_ins.shown(note + source), unrecovered, stand_ins, code
 
 
 def _decompile_marshal(code: CodeType, stable_globals: Tuple[str, ...]) -> Tuple[str, int]:
