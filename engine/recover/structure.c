@@ -1468,12 +1468,12 @@ int32_t rec_first_handler_from(rec *r, int32_t b, int32_t end) {
  * alike after the else part's start (copies into elif parts come before
  * it), before any handler laid out there, inside the region or where it
  * runs off to (in a loop, that is the way out of a break: the copy of
- * the code after the loop in place of its jump).  Read as a return of the then part, the copy's names and
- * constants would take their slots before the else part's.  Both
- * start a statement: a return's own block after its value (of `return
- * a if c else b`, or after a with's exit) is no copy of one; and no handler covers them: a
- * return in a with or try leaves through copies of the cleanup, alike
- * for every return there. */
+ * the code after the loop in place of its jump).  Read as a return of the then
+ * part, the copy's names and constants would take their slots before the else
+ * part's.  Both start a statement: a return's own block after its value (of
+ * `return a if c else b`, or after a with's exit) is no copy of one; and no
+ * handler covers them: a return in a with or try leaves through copies of the
+ * cleanup, alike for every return there. */
 static int32_t copied_join(rec *r, const rec_cond *cond, int32_t then_start,
                            int32_t else_start, const region *rg) {
     int32_t c = else_start - 1, x, found = UPY_NO_BLOCK;
@@ -1661,26 +1661,6 @@ static int32_t lone_loop_jump(const rec *r, const region *rg, int32_t b) {
     return blk(r, b)->jump;
 }
 
-/* Whether an if with outcomes on_true, inside region rg, and on_false,
- * past its end, is the last statement of a try body whose then part ends
- * by a break or continue: rg is that body (the block at its end is no
- * longer under its handler), that block is the lone jump of the break or
- * continue (see lone_loop_jump), reached only by running off the then
- * part, and the test's other way goes past it. */
-static int ends_body_by_loop_jump(const rec *r, const region *rg,
-                                  int32_t on_true, int32_t on_false) {
-    const upy_block *eb;
-    if (rg->handler == UPY_NO_BLOCK || !inside(rg, on_true) ||
-        on_false == UPY_NO_BLOCK || on_false <= rg->end || rg->end <= on_true ||
-        rg->end >= (int32_t)r->cfg.count)
-        return 0;
-    eb = blk(r, rg->end);
-    return eb->handler != rg->handler && eb->npreds == 1 &&
-           eb->preds[0] == rg->end - 1 &&
-           blk(r, rg->end - 1)->next == rg->end &&
-           lone_loop_jump(r, rg, rg->end) != UPY_NO_BLOCK;
-}
-
 /* Whether the innermost loop of region rg is a for loop (a POP_TOP before
  * the code of its exit pops the iterator; in a while loop, a value). */
 static int in_for_loop(const rec *r, const region *rg) {
@@ -1720,6 +1700,113 @@ static int only_leaves(const rec *r, const region *rg, int32_t b) {
     return n <= MAX_EXIT_COPY && eb->end - eb->start >= n &&
            ins(r, eb->end - 1)->op == N_RETURN &&
            rec_same_code(r, i, eb->end - n, n);
+}
+
+/* Where block b goes when it is a break of rg's loop that the compiler
+ * wrote as a copy of the small exit block at the loop's exit, which
+ * returns, in place of its jump (flowgraph.c inline_small_exit_blocks,
+ * 3.10 compile.c), laid out past the protected range of the try body rg
+ * (compile.c compiler_unwind_fblock pops the try's block first): a for
+ * loop's pops the iterator first.  rg's loop exit, else UPY_NO_BLOCK.
+ * In `while i < n:` / `try: if x > 0: break` / `except E: pass` +
+ * `return x[0]`, 3.12 lays out the test, then `x[0]; RETURN_VALUE` out of
+ * the handler's range: read as `return x[0]` in the try, a TypeError of
+ * x[0] would be caught. */
+static int32_t exit_copy_break(const rec *r, const region *rg, int32_t b) {
+    const upy_block *bb, *eb;
+    uint32_t i, n;
+    if (!r->ncode.layout->copies_exits || b == UPY_NO_BLOCK ||
+        b >= (int32_t)r->cfg.count || b == rg->brk || rg->brk == UPY_NO_BLOCK ||
+        rg->brk >= (int32_t)r->cfg.count)
+        return UPY_NO_BLOCK;
+    bb = blk(r, b);
+    eb = blk(r, rg->brk);
+    i = bb->start;
+    while (i + 1 < bb->end && r->skip[i])
+        i++;
+    if (in_for_loop(r, rg)) {
+        if (ins(r, i)->op != N_POP_TOP)
+            return UPY_NO_BLOCK;
+        i++;
+    }
+    n = bb->end - i;
+    /* (The whole exit: a copy of its tail is a break past the loop's
+     * else part, to the return after it.) */
+    if (bb->is_handler || bb->handler == rg->handler || !n ||
+        n > MAX_EXIT_COPY || eb->start + n > r->ncode.count ||
+        ins(r, eb->start + n - 1)->op != N_RETURN ||
+        !rec_same_code(r, i, eb->start, n))
+        return UPY_NO_BLOCK;
+    return rg->brk;
+}
+
+/* Where block b goes when it is a way out of rg's loop by a break or
+ * continue: its lone jump (lone_loop_jump) or a copy of the loop's exit
+ * (exit_copy_break); else UPY_NO_BLOCK. */
+static int32_t loop_jump_or_copy(const rec *r, const region *rg, int32_t b) {
+    int32_t t = lone_loop_jump(r, rg, b);
+    return t != UPY_NO_BLOCK ? t : exit_copy_break(r, rg, b);
+}
+
+/* Whether an if with outcomes on_true, inside region rg, and on_false,
+ * past its end, is the last statement of a try body whose then part ends
+ * by a break, continue or return: rg is that body (the block at its end
+ * is no longer under its handler: compile.c compiler_unwind_fblock pops
+ * the try's block before the unwinding of the way out, the iterator's
+ * POP_TOP, and its jump or return), that block is the way out (its
+ * lone jump, a copy of the loop's exit in place of the jump, or the pop
+ * of a for loop's iterator and a return, read with it), reached only from
+ * the then part, and the test's other way goes past it.  In
+ *     for s in suffixes:          FOR_ITER
+ *         try:                    ... POP_JUMP_IF_FALSE L (the test)
+ *             if w.endswith(s):   w = w[:-1]
+ *                 w = w[:-1]      POP_TOP; LOAD_FAST w; RETURN_VALUE (rg's end)
+ *                 break        L: JUMP_BACKWARD <FOR_ITER>
+ *         except ValueError:
+ *             pass
+ *     return w
+ * (3.12) the break is the then part's; read as code after the try, the
+ * loop stopped after the first suffix (3.10, 3.12, 3.13; and on every
+ * version where the then part ends in an if that joins at the break:
+ * whoosh RomanianStemmer.stem). */
+static int ends_body_by_loop_jump(const rec *r, const region *rg,
+                                  int32_t on_true, int32_t on_false) {
+    const upy_block *eb;
+    int32_t k;
+    if (rg->handler == UPY_NO_BLOCK || !inside(rg, on_true) ||
+        on_false == UPY_NO_BLOCK || on_false <= rg->end || rg->end <= on_true ||
+        rg->end >= (int32_t)r->cfg.count ||
+        blk(r, rg->end - 1)->next != rg->end)
+        return 0;
+    eb = blk(r, rg->end);
+    if (eb->handler == rg->handler || !eb->npreds)
+        return 0;
+    /* The lone jump that only running off the then part reaches. */
+    if (eb->npreds == 1 && eb->preds[0] == rg->end - 1 &&
+        lone_loop_jump(r, rg, rg->end) != UPY_NO_BLOCK)
+        return 1;
+    /* Other ways out, where nothing after them is under the handler
+     * again: there the protected range goes on past a hole, and the
+     * body with it (in `try: if v: try: a() / except K: continue` +
+     * `b()` / `except E: ...`, 3.8, the inner clause's continue is the
+     * hole). */
+    for (k = rg->end + 1; k < (int32_t)r->cfg.count; k++)
+        if (blk(r, k)->handler == rg->handler)
+            return 0;
+    /* (Nor where a test in the then part jumps out elsewhere: 3.13 keeps
+     * a jump back of its own for each test, so in `if a:` / `if b: x()`
+     * / `break` the if on b jumps to its own JUMP_BACKWARD; that if is
+     * the one that ends the body so.) */
+    for (k = on_true; k < rg->end; k++)
+        if (blk(r, k)->jump > rg->end && blk(r, k)->jump != on_false &&
+            ins(r, blk(r, k)->end - 1)->op == N_POP_JUMP_IF)
+            return 0;
+    return rg->loop != UPY_NO_BLOCK &&
+           upy_cfg_entered_only_from(&r->cfg, rg->end, rg->end + 1, on_true,
+                                     rg->end) &&
+           (loop_jump_or_copy(r, rg, rg->end) != UPY_NO_BLOCK ||
+            (in_for_loop(r, rg) && ins(r, eb->start)->op == N_POP_TOP &&
+             ins(r, eb->end - 1)->op == N_RETURN));
 }
 
 /* Whether block b is a break of rg's for loop whose way out 3.12+ made
@@ -1807,10 +1894,9 @@ static int else_is_written_continue(const rec *r, const rec_cond *c,
     const upy_block *eb;
     int32_t f = c->on_false;
     if (rg->loop == UPY_NO_BLOCK || rg->cont != rg->loop ||
-        !falls_to_loop(r, rg) || f != then_end ||
-        f != rg->end - 1 || !body->len ||
-        ((const upy_stmt *)body->items[body->len - 1])->kind !=
-            UPY_S_CONTINUE)
+        !falls_to_loop(r, rg) || f != then_end || f != rg->end - 1 ||
+        !body->len ||
+        ((const upy_stmt *)body->items[body->len - 1])->kind != UPY_S_CONTINUE)
         return 0;
     eb = blk(r, f);
     return rec_is_lone(r, eb, N_JUMP) && eb->jump == rg->loop && eb->npreds &&
@@ -1898,9 +1984,9 @@ static int while_true_breaks_to_loop(const rec *r, int32_t from, int32_t to,
  * on_false to rg's end: running off the then part goes back to the loop
  * (an if ending it jumps there when its test fails, where 3.12 threads
  * the jump: `if a: if b: x` + `else: y` is no `if not b: continue`). */
-static int then_goes_to_loop(const rec *r, const rec_cond *c,
-                             const region *rg, int32_t on_true,
-                             int32_t on_false, int32_t then_end) {
+static int then_goes_to_loop(const rec *r, const rec_cond *c, const region *rg,
+                             int32_t on_true, int32_t on_false,
+                             int32_t then_end) {
     return on_false == c->on_false && on_false < rg->end &&
            ((r->ncode.layout->threads_loop_jumps && falls_to_loop(r, rg) &&
              goes_on_to_loop(r, on_true, then_end, rg->loop)) ||
@@ -1990,9 +2076,8 @@ static int ends_in_with_off_to_loop(const rec *r, const region *rg,
  * that runs off its end (ends_in_with_off_to_loop), is an if / else: the
  * rest of the loop body, which only goes back to the loop, is its else
  * part. */
-static int then_with_runs_off(const rec *r, const rec_cond *c,
-                              const region *rg, int32_t then_end,
-                              const upy_ptr_vec *body) {
+static int then_with_runs_off(const rec *r, const rec_cond *c, const region *rg,
+                              int32_t then_end, const upy_ptr_vec *body) {
     return c->on_false == then_end && then_end < rg->end &&
            ends_in_with_off_to_loop(r, rg, body) &&
            leaves_only_to_loop(r, then_end, rg->end, rg->loop);
@@ -2035,9 +2120,8 @@ static int then_with_leaves_region(const rec *r, const region *rg,
     *ret = UINT32_MAX;
     *copy_len = 0;
     if (rg->follow == UPY_NO_BLOCK) {
-        if (rg->end != (int32_t)r->cfg.count ||
-            ins(r, j)->op != N_LOAD_CONST || ins(r, j + 1)->op != N_RETURN ||
-            rec_same_code(r, j, f, 2))
+        if (rg->end != (int32_t)r->cfg.count || ins(r, j)->op != N_LOAD_CONST ||
+            ins(r, j + 1)->op != N_RETURN || rec_same_code(r, j, f, 2))
             return 0;
         *ret = j;
         return 1;
@@ -2432,14 +2516,45 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         return emit_if(r, c->start, test, &body, &orelse, out);
     }
     if (ends_body_by_loop_jump(r, rg, on_true, on_false)) {
-        /* The then part ends the try body the region is by a break or
-         * continue, whose lone jump is left out of the protected range:
-         * the test jumps over it to where the body goes on. */
+        /* The then part ends the try body the region is by a break,
+         * continue or return, whose unwinding is left out of the
+         * protected range: the test jumps over it to where the body goes
+         * on.  A jump or a copy of the loop's exit is a break or continue;
+         * other code there is read under no handler, and must read as a
+         * break (to a return after the loop's else part) or as a return
+         * of a value computed before or of a constant: a return of more,
+         * printed in the try, would run its code under the handler. */
+        int32_t jump = loop_jump_or_copy(r, rg, rg->end);
+        int leaves = only_leaves(r, rg, rg->end);
         region then_rg = rec_sub_region(rg, on_true, rg->end, rg->end);
-        if (rec_region(r, on_true, &then_rg, &body, NULL) ||
-            loop_jump(r, lone_loop_jump(r, rg, rg->end), rg, &body) < 0)
-            return ERROR;
-        r->done[rg->end] = 1;
+        region way_rg = rec_sub_region(rg, rg->end, rg->end + 1, UPY_NO_BLOCK);
+        const upy_stmt *last;
+        way_rg.handler = blk(r, rg->end)->handler;
+        RETURN_IF_ERROR(rec_region(r, on_true, &then_rg, &body, &then_exit));
+        /* (An if in the then part read the way out as its own and goes
+         * on by a lone jump of the loop: 3.13 keeps one per test, `if a:`
+         * / `if b: x(); continue` has `if b:` jump back by its own.  Any
+         * other way on would lose code: not recovered.) */
+        if (then_exit != rg->end && then_exit != UPY_NO_BLOCK) {
+            if (!r->done[rg->end] ||
+                loop_jump(r, lone_loop_jump(r, rg, then_exit), rg, &body) <= 0)
+                return rec_fail_region(r, c->first, rg, out);
+            r->done[then_exit] = 1;
+            *next = on_false;
+            return emit_if(r, c->start, test, &body, NULL, out);
+        }
+        if (jump != UPY_NO_BLOCK) {
+            if (loop_jump(r, jump, rg, &body) < 0)
+                return ERROR;
+            r->done[rg->end] = 1;
+        } else {
+            RETURN_IF_ERROR(rec_region(r, rg->end, &way_rg, &body, &then_exit));
+            last = body.len ? body.items[body.len - 1] : NULL;
+            if (then_exit != UPY_NO_BLOCK || !last ||
+                (last->kind != UPY_S_BREAK &&
+                 !(leaves && last->kind == UPY_S_RETURN)))
+                return rec_fail_region(r, c->first, rg, out);
+        }
         *next = on_false;
         return emit_if(r, c->start, test, &body, NULL, out);
     }
@@ -3788,8 +3903,7 @@ uint32_t rec_copy_size(const rec *r, uint32_t from, uint32_t to) {
  * at the bottom): the loop goes on at the exit itself, so the copy holds
  * the same statements.  Marked skipped and done when only the loop's
  * blocks reach it. */
-static void drop_exit_copy(rec *r, int32_t copy, int32_t first,
-                           int32_t last) {
+static void drop_exit_copy(rec *r, int32_t copy, int32_t first, int32_t last) {
     const upy_block *cb = blk(r, copy);
     uint32_t k;
     for (k = 0; k < cb->npreds; k++) {
@@ -4407,8 +4521,8 @@ static int body_reaches(const rec *r, int32_t b, int32_t h) {
  * try's block (and the handlers of clauses around it: POP_EXCEPT) before
  * it loads the constant (a bare `return` in a branch of the body), and
  * the iterators of the loops it leaves (POP_TOP).  The
- * body leads to it (body_reaches), and the block after it is the lone jump of the
- * body's normal way out, which only a branch of the body that skips the
+ * body leads to it (body_reaches), and the block after it is the lone jump of
+ * the body's normal way out, which only a branch of the body that skips the
  * return reaches: were the return an else part, the body would go on to
  * it, and nothing would jump past it. */
 static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
@@ -4418,8 +4532,8 @@ static int is_return_in_body(const rec *r, int32_t b, int32_t h) {
         return 0;
     nb = blk(r, b + 1);
     /* (A return in a for loop pops its iterator first.) */
-    while (i < bb->end && (ins(r, i)->op == N_POP_EXCEPT ||
-                           ins(r, i)->op == N_POP_TOP))
+    while (i < bb->end &&
+           (ins(r, i)->op == N_POP_EXCEPT || ins(r, i)->op == N_POP_TOP))
         i++;
     if (i + 2 != bb->end || ins(r, i)->op != N_LOAD_CONST ||
         ins(r, i + 1)->op != N_RETURN || !body_reaches(r, b, h) ||
@@ -4921,8 +5035,8 @@ static void skip_suppressed_copy(rec *r, int32_t handler, uint32_t at) {
  * that is a copy of the small exit block that follows region rg (3.12+
  * copy it in place of the jump there), the copy is that block's, where
  * the with goes on. */
-static void suppressed_copy_of_follow(rec *r, const region *rg,
-                                      int32_t *cont, uint32_t *off) {
+static void suppressed_copy_of_follow(rec *r, const region *rg, int32_t *cont,
+                                      uint32_t *off) {
     uint32_t at, n;
     if (rg->follow == UPY_NO_BLOCK || rg->follow >= (int32_t)r->cfg.count ||
         *cont == UPY_NO_BLOCK || *cont >= (int32_t)r->cfg.count ||
@@ -5281,7 +5395,7 @@ static int structure_with(rec *r, int32_t b, uint32_t i, const region *rg,
         else
             suppressed_copy_of_follow(r, rg, &cont, &exit_len);
     } else if (exit_len && handler != UPY_NO_BLOCK && cont != UPY_NO_BLOCK &&
-             cont < (int32_t)r->cfg.count)
+               cont < (int32_t)r->cfg.count)
         skip_suppressed_copy(r, handler, blk(r, cont)->start + exit_len);
     r->sp = depth - 1;
     r->base = rg->base;
@@ -6022,9 +6136,9 @@ static int break_alone_in_clause(const rec *r, uint32_t i, const region *rg) {
     if (i < 2)
         return 0;
     p = ins(r, i - 1);
-    if (rg->except_name ? p->op != N_STORE ||
-                              strcmp(rec_str(p->obj), rg->except_name) != 0
-                        : p->op != N_POP_TOP)
+    if (rg->except_name
+            ? p->op != N_STORE || strcmp(rec_str(p->obj), rg->except_name) != 0
+            : p->op != N_POP_TOP)
         return 0;
     return blk(r, r->cfg.block_of[i - 1])->start == i - 1 ||
            ins(r, i - 2)->op == N_PUSH_EXC_INFO;
@@ -6053,8 +6167,7 @@ static int copies_moved_exit(const rec *r, const region *rg, int32_t b,
            copied_lines(r, at, moved->at, n);
 }
 
-static int moved_exit_from(rec *r, int32_t b, uint32_t *at,
-                           const region *rg) {
+static int moved_exit_from(rec *r, int32_t b, uint32_t *at, const region *rg) {
     uint32_t start = *at;
     const upy_nin *first;
     int32_t brk_line;
@@ -6592,8 +6705,7 @@ static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return,
 static int pops_into_break(const rec *r, int32_t b, const region *rg) {
     const upy_block *pb;
     if (b == UPY_NO_BLOCK || b != rg->brk || b == 0 ||
-        b >= (int32_t)r->cfg.count || !in_for_loop(r, rg) ||
-        r->sp >= rg->base)
+        b >= (int32_t)r->cfg.count || !in_for_loop(r, rg) || r->sp >= rg->base)
         return 0;
     pb = blk(r, b - 1);
     return pb->next == b && inside(rg, b - 1) &&
@@ -6857,6 +6969,16 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                             r->done[b] = 1;
                         return st < 0 ? ERROR : SUCCESS;
                     }
+                }
+                /* Or the copy of the loop's exit in place of a break's
+                 * jump (exit_copy_break), where the test of an if ending
+                 * the try body goes when true: `while i < n:` / `try: if
+                 * x > 0: break` / `except E: pass` + `return x[0]` (3.12)
+                 * was `if x > 0: pass`, the break lost. */
+                if (inside(rg, b) && !r->done[b] &&
+                    exit_copy_break(r, rg, b) != UPY_NO_BLOCK) {
+                    r->done[b] = 1;
+                    return emit_simple(r, out, UPY_S_BREAK);
                 }
                 return leave(r, b, rg, out, exit);
             }
