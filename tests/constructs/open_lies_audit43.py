@@ -1,22 +1,9 @@
 """Open lies found by audit43 (stop 43) in holdout 10 (tests/realworld/holdout10.txt).
 
-whoosh lang.snowball.romanian RomanianStemmer.stem (every version, 3.8-3.13):
-step 3's `for suffix in suffixes: try: if word.endswith(suffix): if suffix
-in rv: ...; break` / `except UnicodeDecodeError: continue` is printed with
-the `break` out of the `if word.endswith(suffix):` -- at the end of the try
-body (3.8-3.10, 3.12), in the try's `else:` (3.11, 3.13), and on 3.8-3.12
-with the two ifs merged into `if word.endswith(suffix) and suffix in rv:`.
-The loop stops after the first suffix whatever it is.  Exit 0, unmarked.
-The real stemmer with the decompiled romanian.py: `stem("lucraseră")`
-gives "lucr" from the source and "lucraser" from the output, on every
-version.  Reduced: break_after_nested_if_in_try.
-
-With a try-else (break_after_nested_if_in_try_else) it lies on every
-version too.  A variant with one `if` (break_in_if_in_try) lies on 3.10,
-3.12 and 3.13 only: the `break` leaves the `if` (3.10: at the end of the
-try body; 3.12 / 3.13: after the try); 3.8, 3.9, 3.11 print it right; the
-same in a while loop (break_in_if_in_try_while) and with code after the
-try in the loop body (break_in_if_in_try_then_code).
+whoosh lang.snowball.romanian RomanianStemmer.stem (every version): a
+`break` under an `if` in a try in a loop was printed out of its `if`.
+Fixed by lie43a (recover/structure.c ends_body_by_loop_jump); its reduced
+functions moved to break_under_if_in_try.py.
 
 websocket-client _http._open_socket (3.8, 3.9): `while not err: try:
 connect() / except E: err = e; continue / else: break` with a while-else
@@ -30,37 +17,6 @@ Reduced: retry_while_not_err (3.10-3.13 print it right); with a counted
 3.9.  Without the try (`if ok(): break` in the while) 3.8 / 3.9 print it
 right.
 """
-
-
-def break_after_nested_if_in_try(word, suffixes, rv):
-    """`break` after a nested `if` inside `if` in a try in a for: the break
-    leaves its `if` (every version).
-    break_after_nested_if_in_try("ab", ("c", "b"), "b"): "a" from the
-    source, "ab" from the output."""
-    for suffix in suffixes:
-        try:
-            if word.endswith(suffix):
-                if suffix in rv:
-                    word = word[: -len(suffix)]
-                break
-        except UnicodeDecodeError:
-            continue
-    return word
-
-
-def break_in_if_in_try(word, suffixes):
-    """`if c: x; break` alone in a try in a for, `except E: pass`: the break
-    leaves its `if` (3.10, 3.12, 3.13).
-    break_in_if_in_try("ab", ("c", "b")): "a" from the source, "ab" from
-    the output."""
-    for suffix in suffixes:
-        try:
-            if word.endswith(suffix):
-                word = word[:-1]
-                break
-        except ValueError:
-            pass
-    return word
 
 
 def retry_while_not_err(hosts, connect):
@@ -87,59 +43,6 @@ def retry_while_not_err(hosts, connect):
         if err:
             raise err
     return host
-
-
-def break_in_if_in_try_while(items):
-    """The same in a while loop (3.10, 3.12, 3.13).
-    break_in_if_in_try_while([-1, 2, 3]): 2 from the source, 0 from the
-    output."""
-    i = 0
-    out = 0
-    while i < len(items):
-        x = items[i]
-        i += 1
-        try:
-            if x > 0:
-                out = x
-                break
-        except TypeError:
-            pass
-    return out
-
-
-def break_in_if_in_try_then_code(items):
-    """The same with code after the try in the loop body (3.10, 3.12,
-    3.13).
-    break_in_if_in_try_then_code([-1, 2, 3]): 2 from the source, 0 from
-    the output."""
-    out = 0
-    for x in items:
-        try:
-            if x > 0:
-                out = x
-                break
-        except TypeError:
-            pass
-        out -= 1
-    return out
-
-
-def break_after_nested_if_in_try_else(items):
-    """break_after_nested_if_in_try with a try-else (every version).
-    break_after_nested_if_in_try_else([-1, 2, 3]): 10 from the source, 0
-    from the output."""
-    out = 0
-    for x in items:
-        try:
-            if x > 0:
-                if x > 5:
-                    out = x
-                break
-        except TypeError:
-            continue
-        else:
-            out += 10
-    return out
 
 
 def retry_while_counted(hosts, refuse):
