@@ -867,6 +867,70 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
     return UNPYC_OK;
 }
 
+/* Where the while loop with head h, whose body's jump back is e (the last
+ * jump to h, reached or not: after an `else: break` ending the body it is
+ * dead), had its test fail to, when peephole.c threaded the test through
+ * the jump there to an outer loop's header: that jump, which the test
+ * alone reached, with a line of its own (a written `else: continue`; the
+ * outer loop's jump back after a while loop that ends its body has the
+ * line of the loop's last statement, and whiletest.c reads it so).  -1
+ * when there is none.  compile.c compiler_while puts the code the test
+ * fails to, the else part or what follows the loop, right after e. */
+static int32_t while_else_continue(const upy_ncode *code,
+                                   const uint8_t *reached, uint32_t h,
+                                   uint32_t e) {
+    const upy_nin *a = e + 1 < code->count ? &code->ins[e + 1] : NULL;
+    if (!a || a->op != N_JUMP || reached[e + 1] || a->target < 0 ||
+        a->target >= (int32_t)h || a->line == code->ins[e].line)
+        return -1;
+    return (int32_t)e + 1;
+}
+
+/* The tests of each while loop that goes to an outer loop's header
+ * through its else part's `continue` (while_else_continue) go to that
+ * `continue` again.  Worked example (3.8, websocket-client
+ * _http._open_socket; retry_while_not_err in
+ * tests/constructs/while_else_continue_retry.py, shortened):
+ *
+ *     for host in hosts:          4  FOR_ITER 43
+ *         err = None
+ *         while not err:          8  LOAD err; 9 POP_JUMP_IF_TRUE 4
+ *             try:                                  was -> 39
+ *                 connect(host)  14  JUMP 37   (the try body's way out)
+ *             except OSError as error:
+ *                 err = error
+ *                 continue       26  JUMP 8
+ *             else:
+ *                 break          37  JUMP 40;  38 JUMP 8 (dead)
+ *         else:
+ *             continue           39  JUMP 4    (dead)
+ *         break                  40  POP_TOP; JUMP 47
+ *
+ * Read as it is, the test failing left no loop: `while True: if not
+ * err: ...`, which never ends once err is set. */
+static void unthread_while_tests(upy_ncode *code, uint8_t *reached,
+                                 const int32_t *last_jump_to) {
+    uint32_t h, k;
+    for (h = 0; h < code->count; h++) {
+        int32_t e = last_jump_to[h], a, end;
+        if (e < 0 || (a = while_else_continue(code, reached, h, (uint32_t)e)) < 0)
+            continue;
+        end = upy_ncode_jump_end(code, a);
+        for (k = h; k < (uint32_t)e && !upy_nin_ends_statement(&code->ins[k]);
+             k++) {
+            upy_nin *in = &code->ins[k];
+            if (in->op != N_POP_JUMP_IF ||
+                upy_ncode_jump_end(code, in->target) != end)
+                continue;
+            in->target = a;
+            if (reached[a] != REACHED) {
+                reached[a] = TAKEN_AGAIN;
+                take_handler_of(code, k, (uint32_t)a);
+            }
+        }
+    }
+}
+
 /* Points the jump at j, the end of a chained comparison's cleanup in a
  * condition, where peephole.c pointed the comparison's last test, which
  * compile.c (compiler_jump_if) sent to the same place: the jump that
@@ -909,10 +973,12 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
     uint8_t *reached = upy_arena_array(arena, code->count + 1, 1);
     uint8_t *loop_head = upy_arena_array(arena, code->count + 1, 1);
     uint32_t *work = upy_arena_array(arena, code->count + 1, sizeof *work);
+    int32_t *last_jump_to =
+        upy_arena_array(arena, code->count + 1, sizeof *last_jump_to);
     unpyc_status st;
     uint64_t budget = ELSE_EXIT_BUDGET;
     uint32_t j;
-    if (!reached || !loop_head || !work)
+    if (!reached || !loop_head || !work || !last_jump_to)
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     if (!code->count)
         return UNPYC_OK;
@@ -920,8 +986,14 @@ unpyc_status upy_normalize_unthread(upy_ncode *code, upy_arena *arena,
         thread_chain_cleanup(code, j);
     upy_ncode_mark_reached(code, reached, work);
     for (j = 0; j < code->count; j++)
-        if (code->ins[j].target >= 0 && code->ins[j].target <= (int32_t)j)
+        last_jump_to[j] = -1;
+    for (j = 0; j < code->count; j++)
+        if (code->ins[j].target >= 0 && code->ins[j].target <= (int32_t)j) {
             loop_head[code->ins[j].target] = 1;
+            if (code->ins[j].op == N_JUMP)
+                last_jump_to[code->ins[j].target] = (int32_t)j;
+        }
+    unthread_while_tests(code, reached, last_jump_to);
     for (j = 0; j < code->count; j++) {
         int32_t d;
         if (!ends_try_part(code, reached, j))
