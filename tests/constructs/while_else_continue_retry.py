@@ -311,3 +311,24 @@ def while_true_if_else_break(hosts, connect):
             continue
         n = -n
     return host, n
+
+
+def retry_while_counted(hosts, refuse):
+    """retry_while_not_err (holdout 10, audit43) with a counted `while n < 3:` and no for-else
+    (3.8, 3.9 before lie43b): the same endless `while True: if n < 3:`.
+    retry_while_counted(["a", "b"], f) with f raising OSError for "a":
+    ("b", 1) from the source; the output never returns."""
+    for host in hosts:
+        n = 0
+        while n < 3:
+            n += 1
+            try:
+                refuse(host)
+            except OSError:
+                continue
+            else:
+                break
+        else:
+            continue
+        break
+    return host, n
