@@ -302,8 +302,7 @@ static int tests_inner_statement(const upy_ncode *code, uint32_t k,
                                  uint32_t end, uint32_t d) {
     int32_t t = code->ins[k].target;
     return code->ins[k].op == N_POP_JUMP_IF && t > (int32_t)end &&
-           t <= (int32_t)d + 1 && t != (int32_t)d &&
-           t != code->ins[d].target;
+           t <= (int32_t)d + 1 && t != (int32_t)d && t != code->ins[d].target;
 }
 
 /* Whether d can be where the test at i went as the last test of its
@@ -913,7 +912,8 @@ static void unthread_while_tests(upy_ncode *code, uint8_t *reached,
     uint32_t h, k;
     for (h = 0; h < code->count; h++) {
         int32_t e = last_jump_to[h], a, end;
-        if (e < 0 || (a = while_else_continue(code, reached, h, (uint32_t)e)) < 0)
+        if (e < 0 ||
+            (a = while_else_continue(code, reached, h, (uint32_t)e)) < 0)
             continue;
         end = upy_ncode_jump_end(code, a);
         for (k = h; k < (uint32_t)e && !upy_nin_ends_statement(&code->ins[k]);
