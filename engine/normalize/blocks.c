@@ -429,14 +429,18 @@ static unpyc_status walk_queued(bs *b) {
     return UNPYC_OK;
 }
 
-/* Whether instruction i uses the values of an exception, which only the
- * block stack of a handler says how to read: an except clause's match, a
- * with's __exit__ call (WITH_EXCEPT_START, as finally.c gives 3.8's
- * WITH_CLEANUP_START back). */
-static int uses_exception(const bs *b, uint32_t i) {
+/* Whether instruction i matches an exception against an except clause's
+ * type, which only the block stack of a handler says how to read. */
+static int matches_exception(const bs *b, uint32_t i) {
     uint16_t op = ins(b, i)->op;
-    return op == N_JUMP_IF_NOT_EXC_MATCH || op == N_ROT_FOUR ||
-           op == N_WITH_EXCEPT_START;
+    return op == N_JUMP_IF_NOT_EXC_MATCH || op == N_ROT_FOUR;
+}
+
+/* Whether instruction i uses the values of an exception: an except
+ * clause's match, or a with's __exit__ call (WITH_EXCEPT_START, as
+ * finally.c gives 3.8's WITH_CLEANUP_START back). */
+static int uses_exception(const bs *b, uint32_t i) {
+    return matches_exception(b, i) || ins(b, i)->op == N_WITH_EXCEPT_START;
 }
 
 /* Whether the run of dead code [p, *end) that starts at p (*end set) is
@@ -1007,7 +1011,11 @@ static unpyc_status drop_dead(bs *b) {
         if (b->st[i].depth >= 0)
             continue;
         b->st[i].top = dead_code_with(b, i);
-        if (uses_exception(b, i))
+        /* A dead with's handler outside a dead statement is what 3.9's
+         * peephole.c leaves of a finally body copied on a return's way out
+         * (its lines repeat; neo4j _pool connection_creator): recovery reads
+         * it as code that never runs.  A dead match it cannot. */
+        if (matches_exception(b, i))
             return odd(b, i, "unreachable exception code");
         if (op == N_SETUP_FINALLY || op == N_SETUP_WITH || op == N_POP_BLOCK)
             b->act[i] = A_DROP;
