@@ -1714,6 +1714,13 @@ static upy_expr *keep_operands(rec *r, int32_t b, int32_t target,
             break;
         r->done[link] = 1;
         b = blk(r, link)->next;
+        if (b == UPY_NO_BLOCK) {
+            /* The link ends the code (only malformed code does): no
+             * operand follows it. */
+            rec_unrecovered(r, out, blk(r, link)->start, blk(r, link)->end,
+                            "expression");
+            break;
+        }
         if (b == end)
             break;
     }
@@ -1941,6 +1948,12 @@ static int keep_jump(rec *r, int32_t b, const region *rg, rec_resume *resume,
         keep_grouped(x.expr, j->arg == UPY_JUMP_FALSE);
         if (r->ncode.layout->threads_jumps_of_one_line)
             x.expr->own_line = 1;
+    }
+    if (bb->next == UPY_NO_BLOCK) {
+        /* The jump ends the code (only malformed code does): no operand
+         * follows it. */
+        rec_unrecovered(r, out, bb->start, bb->end, "expression");
+        return SUCCESS;
     }
     rest = keep_operands(r, bb->next, target, j->arg, UPY_NO_BLOCK, rg, out);
     if (!rest)
