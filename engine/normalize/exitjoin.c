@@ -241,37 +241,24 @@ unpyc_status norm_put_jump_instead(norm *nm, uint32_t i) {
     return UNPYC_OK;
 }
 
-/* The store and delete of a name that clear it, by scope. */
-static const uint16_t name_clears[][2] = {
-    {UPY_OP_STORE_FAST, UPY_OP_DELETE_FAST},
-    {UPY_OP_STORE_NAME, UPY_OP_DELETE_NAME},
-    {UPY_OP_STORE_DEREF, UPY_OP_DELETE_DEREF},
-    {UPY_OP_STORE_GLOBAL, UPY_OP_DELETE_GLOBAL},
-};
-
-/* Whether decoded instructions i, i + 1 store a name and delete it. */
-static int clears_name(const norm *nm, uint32_t i) {
-    size_t k;
-    for (k = 0; k < sizeof name_clears / sizeof name_clears[0]; k++)
-        if (op_is(nm, i, name_clears[k][0]) &&
-            op_is(nm, i + 1, name_clears[k][1]) &&
-            at(nm, i)->arg == at(nm, i + 1)->arg)
-            return 1;
-    return 0;
-}
-
-/* Whether the exit block [s, end) is the way out of an `except E as e:`
- * clause with the return after the try inlined, and no line of its own:
- * [POP_BLOCK;] POP_EXCEPT; LOAD_CONST None; STORE e; DELETE e, then the
- * return (compile.c compiler_try_except compiles the name's cleanup with
- * no line; 3.10's POP_BLOCK ends the handler of that cleanup), each
- * instruction on the line propagate_line_numbers gave the first. */
-static int is_named_clause_exit(const norm *nm, uint32_t s, uint32_t end) {
-    uint32_t k = op_is(nm, s, UPY_OP_POP_BLOCK) ? s + 1 : s;
-    return end > k + 4 && op_is(nm, k, UPY_OP_POP_EXCEPT) &&
-           op_is(nm, k + 1, UPY_OP_LOAD_CONST) && at(nm, k + 1)->argobj &&
-           at(nm, k + 1)->argobj->kind == UPY_NONE && clears_name(nm, k + 2) &&
-           !norm_changes_line(nm, s, end);
+/* The end of the exit block at s when it is the way out of an `except E
+ * as e:` clause with the return after the try inlined, and no line of its
+ * own: [POP_BLOCK;] POP_EXCEPT; LOAD_CONST None; STORE e; DELETE e, then
+ * the return (compile.c compiler_try_except compiles the name's cleanup
+ * with no line; 3.10's POP_BLOCK ends the handler of that cleanup), each
+ * instruction on the line propagate_line_numbers gave the first; else 0.
+ * The instructions are matched before the block's end is looked for: that
+ * scan runs to the next jump, and from every instruction of long straight
+ * code it would cost the square of its length. */
+static uint32_t named_clause_exit_end(const norm *nm, uint32_t s) {
+    uint32_t k = op_is(nm, s, UPY_OP_POP_BLOCK) ? s + 1 : s, end;
+    if (!op_is(nm, k, UPY_OP_POP_EXCEPT) ||
+        !op_is(nm, k + 1, UPY_OP_LOAD_CONST) || !at(nm, k + 1)->argobj ||
+        at(nm, k + 1)->argobj->kind != UPY_NONE ||
+        !norm_stores_and_deletes_name(nm, k + 2))
+        return 0;
+    end = norm_exit_block_end(nm, s);
+    return end > k + 4 && !norm_changes_line(nm, s, end) ? end : 0;
 }
 
 /* Whether decoded instructions s and c are under the same handler. */
@@ -310,15 +297,12 @@ unpyc_status norm_undo_named_clause_exit_copies(norm *nm, upy_decoded *joined) {
     if (!nm->rules->copies_named_clause_exits)
         return UNPYC_OK;
     for (i = 0; i < nm->dec->count; i++) {
-        if (nm->skip[i] || !(end = norm_exit_block_end(nm, i)) ||
-            !is_named_clause_exit(nm, i, end))
+        if (nm->skip[i] || !(end = named_clause_exit_end(nm, i)))
             continue;
         n = end - i;
-        for (c = end;
-             c < nm->dec->count && nm->is_target[c] && !nm->skip[c] &&
-             norm_exit_block_end(nm, c) == c + n &&
-             norm_same_ops(nm, i, c, n) && is_named_clause_exit(nm, c, c + n) &&
-             same_entry(nm, i, c);
+        for (c = end; c < nm->dec->count && nm->is_target[c] && !nm->skip[c] &&
+                      named_clause_exit_end(nm, c) == c + n &&
+                      norm_same_ops(nm, i, c, n) && same_entry(nm, i, c);
              c += n, copies++) {
             memset(&nm->skip[c], 1, n);
             nm->copy_of[c] = (int32_t)i;

@@ -228,6 +228,9 @@ unpyc_status norm_emit_jump(norm *nm, upy_nop op, int32_t arg, uint32_t i,
 /* The index of the CALL_FUNCTION 3 of a with's __exit__ call starting at
  * decoded instruction i (3.8-3.10), or -1. */
 int32_t norm_with_exit_call(const norm *nm, uint32_t i);
+/* Whether decoded instructions i, i + 1 store a name and delete it, in
+ * one scope: how an `except E as e:` clause clears its name. */
+int norm_stores_and_deletes_name(const norm *nm, uint32_t i);
 
 /* exitjoin.c */
 /* The end (one past its return or raise) of the exit block starting at

@@ -1247,6 +1247,21 @@ static unpyc_status put_rotation(norm *nm, uint32_t i) {
     return UNPYC_OK;
 }
 
+/* Whether decoded instructions i, i + 1 store a name and delete it, in
+ * one scope (STORE_FAST e; DELETE_FAST e): how an `except E as e:`
+ * clause clears its name, read before lowering by lowerings[] so that it
+ * is what upy_nin_clears_name sees after. */
+int norm_stores_and_deletes_name(const norm *nm, uint32_t i) {
+    const lowering *store, *del;
+    if (i + 1 >= nm->dec->count)
+        return 0;
+    store = &lowerings[at(nm, i)->op];
+    del = &lowerings[at(nm, i + 1)->op];
+    return store->kind == LOWER_NAMED && store->nop == N_STORE &&
+           del->kind == LOWER_NAMED && del->nop == N_DELETE &&
+           store->arg == del->arg && at(nm, i)->arg == at(nm, i + 1)->arg;
+}
+
 /* One neutral instruction made as lowerings[] says. */
 static unpyc_status lower_by_table(norm *nm, const lowering *lw, uint32_t i) {
     const upy_instr *in = at(nm, i);

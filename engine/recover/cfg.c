@@ -642,18 +642,23 @@ static int32_t depth_after(const upy_cfg *cfg, const upy_block *b) {
  * conditional expression there reads as an if statement whose branches
  * leave a value, which is marked (campaign seed 4343, 3.8 / 3.9:
  * `raise 0` / `x = 1 if u else 2`). */
-static void seed_dead_depths(upy_cfg *cfg, int32_t *work, unpyc_error *err) {
+static unpyc_status seed_dead_depths(upy_cfg *cfg, int32_t *work,
+                                     unpyc_error *err) {
     uint32_t i;
     for (i = 1; i < cfg->count; i++) {
         upy_block *b = &cfg->blocks[i];
         int32_t depth;
+        unpyc_status st;
         if (b->depth_in >= 0 || cfg->blocks[i - 1].next != UPY_NO_BLOCK ||
             (depth = depth_after(cfg, &cfg->blocks[i - 1])) < 0)
             continue;
         b->depth_in = depth;
         work[0] = (int32_t)i;
-        (void)propagate_depths(cfg, work, 1, 1, err);
+        st = propagate_depths(cfg, work, 1, 1, err);
+        if (st != UNPYC_OK)
+            return st;
     }
+    return UNPYC_OK;
 }
 
 /* Propagates stack depths from the entry, then into code no way
@@ -672,8 +677,7 @@ static unpyc_status compute_depths(upy_cfg *cfg, upy_arena *arena,
     st = propagate_depths(cfg, work, 1, 0, err);
     if (st != UNPYC_OK)
         return st;
-    seed_dead_depths(cfg, work, err);
-    return UNPYC_OK;
+    return seed_dead_depths(cfg, work, err);
 }
 
 /* Both dominator trees of code with one block (no jump, no handler: most
