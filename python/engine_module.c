@@ -223,6 +223,7 @@ static PyObject *pyc_version(PyObject *module, PyObject *args) {
  * per call was a fifth of stand_ins_needed's cost on a small function. */
 typedef struct {
     PyObject *attr_names[N_CODE_ATTRS]; /* by code_attr */
+    code_getters getters;
 } engine_state;
 
 static engine_state *state_of(PyObject *module) {
@@ -565,7 +566,7 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
     ops.co_code = state->attr_names[ATTR_CODE];
     if (stable_options(stable, &held, &names, &options) < 0)
         return NULL;
-    live_source_init(&source, code, state->attr_names, &ops);
+    live_source_init(&source, code, state->attr_names, &state->getters, &ops);
     st = upy_decompile_read(read_live_code, &source, major, minor, &options,
                             &out, &out_len, &unrecovered, &input_marks, &err);
     if (source.released)
@@ -647,9 +648,11 @@ static void free_state(void *module) {
         return;
     for (k = 0; k < N_CODE_ATTRS; k++)
         Py_CLEAR(state->attr_names[k]);
+    code_getters_clear(&state->getters);
 }
 
-/* Interns the attribute names into the module's state; -1 on error. */
+/* Interns the attribute names into the module's state and takes the code
+ * type's descriptors of them; -1 on error. */
 static int init_state(PyObject *module) {
     engine_state *state = state_of(module);
     int k;
@@ -657,7 +660,7 @@ static int init_state(PyObject *module) {
         if (!(state->attr_names[k] =
                   PyUnicode_InternFromString(code_attr_names[k])))
             return -1;
-    return 0;
+    return code_getters_init(&state->getters, state->attr_names);
 }
 
 static struct PyModuleDef engine_module = {
