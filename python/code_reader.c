@@ -32,13 +32,6 @@
 
 #include "util/error.h"
 
-#if !defined(Py_LIMITED_API) || Py_LIMITED_API + 0 < 0x030A0000
-/* In the stable ABI from 3.10; 3.8 and 3.9 export the same function (public
- * since 3.3), so the one build loads everywhere; read_str calls it only
- * from 3.10 on. */
-PyAPI_FUNC(const char *) PyUnicode_AsUTF8AndSize(PyObject *, Py_ssize_t *);
-#endif
-
 /* marshal.h, which the stable ABI leaves out; the function is public and
  * exported by every supported interpreter (3.8 on): read_frozenset sorts a
  * 3.11+ frozenset's items by it, as marshal does. */

@@ -10,6 +10,13 @@
 
 #include "api.h"
 
+#if !defined(Py_LIMITED_API) || Py_LIMITED_API + 0 < 0x030A0000
+/* In the stable ABI from 3.10; 3.8 and 3.9 export the same function (public
+ * since 3.3), so the one build loads everywhere; read_str and the names
+ * check call it only from 3.10 on. */
+PyAPI_FUNC(const char *) PyUnicode_AsUTF8AndSize(PyObject *, Py_ssize_t *);
+#endif
+
 /* The code object attributes the reader reads, by index into the names
  * the module interns once (code_attr_names). */
 typedef enum code_attr {
