@@ -643,13 +643,26 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
 }
 
 /* Whether the code at `at`, the same as the finally body [fstart, fstart +
- * flen), runs under a handler other than that of the exit jump e after it,
- * where that body's first instruction runs under the finally's cleanup
- * only (as its RERAISE does): then it is code of the try body, under a
- * try nested in it, not a copy.  The compiler leaves those trys before it
- * copies the finally body in front of an exit (compile.c
- * compiler_unwind_fblock_stack pops their blocks first), so a copy runs
- * under the handler around the whole statement, as the exit does.  (3.11:
+ * flen) before the exit jump e, runs under a handler that no copy of that
+ * body runs under: then it is code of the try body, not a copy.  The
+ * compiler pops the blocks of the finally and of the trys nested in its
+ * body before it copies the finally body in front of an exit (compile.c
+ * compiler_unwind_fblock_stack; FINALLY_TRY: POP_BLOCK first), so a copy
+ * runs under the handler around the whole statement, as the exit does.
+ * Two handlers tell the body's code:
+ *   - the finally's own (the block holding fstart is its entry,
+ *     PUSH_EXC_INFO).  (3.11:
+ *
+ *     try: a()                  b(); c()  <- under the finally's handler
+ *     except: pass              JUMP_FORWARD L
+ *     else: b(); c()            ...
+ *     finally: c()           L: c()       <- the copy, shared with the
+ *                                            except clause's way out
+ *
+ *     read the else part's c() as a copy before its jump and dropped it.)
+ *   - one other than the exit jump's, where the finally body's first
+ *     instruction runs under the finally's cleanup only (as its RERAISE
+ *     does): a try nested in the try body.  (3.11:
  *
  *     try:
  *         try:                  if x: g()
@@ -659,31 +672,15 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
  *     finally:
  *         a()
  *
- * read a() as the copy and dropped it.) */
-static int runs_under_body_handler(const rec *r, uint32_t at, uint32_t fstart,
-                                   uint32_t flen, uint32_t e) {
+ *     read a() as the copy and dropped it.) */
+static int runs_under_try_handler(const rec *r, uint32_t at, uint32_t fstart,
+                                  uint32_t flen, uint32_t e) {
+    const upy_block *entry = blk(r, r->cfg.block_of[fstart]);
+    if (entry->is_handler && ins(r, at)->handler == (int32_t)entry->start)
+        return 1;
     return fstart + flen < r->ncode.count && ins(r, e)->op == N_JUMP &&
            ins(r, fstart)->handler == ins(r, fstart + flen)->handler &&
            ins(r, at)->handler != ins(r, e)->handler;
-}
-
-/* Whether the code at `at` runs under the handler of the finally whose
- * body starts at fstart (the block holding fstart is that handler's entry,
- * PUSH_EXC_INFO): then it is code of the try body, not a copy.  A copy in
- * front of an exit runs after the compiler popped the finally's block
- * (compile.c compiler_unwind_fblock_stack, FINALLY_TRY: POP_BLOCK first).
- * (3.11:
- *
- *     try: a()                  b(); c()  <- under the finally's handler
- *     except: pass              JUMP_FORWARD L
- *     else: b(); c()            ...
- *     finally: c()           L: c()       <- the copy, shared with the
- *                                            except clause's way out
- *
- * read the else part's c() as a copy before its jump and dropped it.) */
-static int runs_under_own_handler(const rec *r, uint32_t at, uint32_t fstart) {
-    const upy_block *entry = blk(r, r->cfg.block_of[fstart]);
-    return entry->is_handler && ins(r, at)->handler == (int32_t)entry->start;
 }
 
 /* Whether a branch of the copy [at, at + n) of the finally body [fstart,
@@ -907,8 +904,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
             break_copy_end(r, e, fstart, flen))
             stop = break_copy_end(r, e, fstart, flen);
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
-            runs_under_body_handler(r, stop - flen, fstart, flen, e) ||
-            runs_under_own_handler(r, stop - flen, fstart))
+            runs_under_try_handler(r, stop - flen, fstart, flen, e))
             continue;
         RETURN_IF_ERROR(rec_skip_copy(r, stop - flen, fstart, flen));
         skip_exit_copies(r, stop - flen, fstart, flen, stop, e);
