@@ -3480,12 +3480,6 @@ static int took_code_after_empty_body(const rec *r, int32_t b, int32_t h,
     return 0;
 }
 
-/* Whether a jump to block t is a break or continue of region rg's loop. */
-static int is_loop_jump_target(const region *rg, int32_t t) {
-    return rg->loop != UPY_NO_BLOCK && (t == rg->brk || t == rg->brk_threaded ||
-                                        t == rg->cont || t == rg->loop);
-}
-
 /* Whether a way out of the try body at block b through a copy of its
  * finally body (skipped), before the copy on the normal way out at block
  * exit, jumps forward past the code after the try (block follow) to code
@@ -3511,11 +3505,15 @@ static int copy_jumps_past_follow(const rec *r, int32_t b, int32_t exit,
         return 0;
     after = blk(r, follow)->start;
     for (i = blk(r, b)->start + 1; i < blk(r, exit)->start; i++) {
-        int32_t t = ins(r, i)->target;
+        int32_t t = ins(r, i)->target, tb;
         if (ins(r, i)->op != N_JUMP || r->skip[i] || !r->skip[i - 1] ||
             t <= (int32_t)after || t >= (int32_t)r->ncode.count)
             continue;
-        if (!is_loop_jump_target(rg, r->cfg.block_of[t]))
+        /* (A break or continue of rg's loop.) */
+        tb = r->cfg.block_of[t];
+        if (rg->loop == UPY_NO_BLOCK ||
+            (tb != rg->brk && tb != rg->brk_threaded && tb != rg->cont &&
+             tb != rg->loop))
             return 1;
     }
     return 0;
