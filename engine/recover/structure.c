@@ -1901,25 +1901,23 @@ static int else_is_written_continue(const rec *r, const rec_cond *c,
            goes_on_to_loop(r, c->on_true, then_end, rg->loop);
 }
 
-/* Whether block b lies in the body of a for loop whose header is a block
- * from `from` on: its jump to the header of the loop around is a break of
- * that loop (pops_to_outer_loop). */
-static int in_inner_for(const rec *r, int32_t from, int32_t b) {
+/* Whether block b of a then part that starts at block `from`, jumping back
+ * to the header of the loop around, goes on to that loop's next turn, not
+ * out of a loop inside the then part by a jump the compiler threaded to
+ * that header: neither the break of a for loop whose header is a block
+ * from `from` on and whose body b lies in (pops_to_outer_loop), nor a lone
+ * jump on the line of the code before it (a written `continue` has a line
+ * of its own), where an inner while loop's test at the bottom of its body
+ * goes when it fails. */
+static int continues_loop_around(const rec *r, int32_t from, int32_t b) {
+    const upy_block *bb = blk(r, b);
     int32_t h;
     for (h = from; h < b; h++)
         if (ins(r, blk(r, h)->end - 1)->op == N_FOR_ITER && blk(r, h)->jump > b)
-            return 1;
-    return 0;
-}
-
-/* Whether block bb is a lone jump on the line of the code before it: no
- * written `continue` (that has its own line), but where an inner while
- * loop's test at the bottom of its body goes when it fails, threaded to
- * the header of the loop around. */
-static int exit_jump_of_while(const rec *r, const upy_block *bb) {
-    return bb->end - bb->start == 1 && bb->start > 0 &&
-           ins(r, bb->start - 1)->op == N_POP_JUMP_IF &&
-           ins(r, bb->start)->line == ins(r, bb->start - 1)->line;
+            return 0;
+    return !(bb->end - bb->start == 1 && bb->start > 0 &&
+             ins(r, bb->start - 1)->op == N_POP_JUMP_IF &&
+             ins(r, bb->start)->line == ins(r, bb->start - 1)->line);
 }
 
 /* The parts of an if ending a loop body whose both parts go back to the
@@ -2019,7 +2017,7 @@ static int then_never_runs_off(const rec *r, const rec_cond *c,
         const upy_block *bb = blk(r, b);
         if (bb->next == then_end ||
             (ins(r, bb->end - 1)->op == N_JUMP && bb->jump == rg->loop &&
-             !in_inner_for(r, c->on_true, b) && !exit_jump_of_while(r, bb)))
+             continues_loop_around(r, c->on_true, b)))
             return 0;
     }
     return 1;
