@@ -426,13 +426,6 @@ static int body_walk_start(rec *r, body_walk *w, int32_t from, int32_t end,
     return SUCCESS;
 }
 
-/* Whether block b (after a block h protects) is entered by falling off
- * the end of block b - 1. */
-static int falls_into(const rec *r, int32_t b) {
-    return b < (int32_t)r->cfg.count && blk(r, b - 1)->next == b &&
-           upy_nin_falls_through(ins(r, blk(r, b)->start - 1));
-}
-
 /* The walk's next block, or -1 after the last. */
 static int32_t body_walk_next(const rec *r, body_walk *w) {
     if (w->b < w->end)
@@ -447,7 +440,7 @@ static int32_t body_walk_next(const rec *r, body_walk *w) {
             /* u visited: the block it falls into, unless under h too. */
             w->k++;
             if ((w->k == w->k_end || r->under_blocks[w->k] != u + 1) &&
-                falls_into(r, u + 1))
+                upy_cfg_falls_into(&r->cfg, u + 1))
                 return w->b = u + 1;
         }
     }
@@ -1015,7 +1008,7 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
         h = blk(r, then_start - 1)->handler;
     for (b = then_start;
          best == UPY_NO_BLOCK && b < else_start && b < (int32_t)r->cfg.count &&
-         !(else_start > then_start && falls_into(r, else_start) &&
+         !(else_start > then_start && upy_cfg_falls_into(&r->cfg, else_start) &&
            blk(r, else_start - 1)->rpo != UINT32_MAX);
          b++) {
         int32_t bh = blk(r, b)->handler;
@@ -1041,7 +1034,7 @@ static int32_t way_out_jump(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b), *nb;
     if (ins(r, bb->end - 1)->op == N_JUMP)
         return b;
-    if (!falls_into(r, b + 1))
+    if (!upy_cfg_falls_into(&r->cfg, b + 1))
         return UPY_NO_BLOCK;
     nb = blk(r, b + 1);
     return rec_is_lone(r, nb, N_JUMP) ? b + 1 : UPY_NO_BLOCK;
@@ -2376,7 +2369,8 @@ static int32_t then_breaks_to_dead_else(const rec *r, const region *rg,
     lb = blk(r, on_false - 1);
     d = lb->jump;
     if (ins(r, lb->end - 1)->op != N_JUMP || d <= on_false || !inside(rg, d) ||
-        falls_into(r, d) || then_jump_end(r, on_true, on_false, rg) != d)
+        upy_cfg_falls_into(&r->cfg, d) ||
+        then_jump_end(r, on_true, on_false, rg) != d)
         return UPY_NO_BLOCK;
     db = blk(r, d);
     return rec_is_lone(r, db, N_JUMP) && is_break(rg, db->jump) ? d
