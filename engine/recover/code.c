@@ -1902,18 +1902,6 @@ static int is_class_end_copy(const rec *r, const upy_block *bb) {
  * came out with `pass` for the return: the finally body's copy split by
  * its `if` hid the return after it, the call ran as a lone value, and only
  * the return was left out. */
-/* Whether block b is in the body of a for loop: a header ending in
- * FOR_ITER dominates it.  (A with's way on when __exit__ swallows the
- * exception, POP_EXCEPT; POP_TOP; POP_TOP; RETURN_CONST None, has the same
- * unrun POP_TOP, of the exit, outside any loop.) */
-static int in_for_loop(const rec *r, int32_t b) {
-    while ((b = blk(r, b)->idom) != UPY_NO_BLOCK)
-        if (blk(r, b)->is_loop_header &&
-            ins(r, blk(r, b)->end - 1)->op == N_FOR_ITER)
-            return 1;
-    return 0;
-}
-
 /* Whether the `return None` ending block bb follows a POP_TOP recovery
  * never ran: the pop of a for loop's iterator, so the return leaves the
  * loop (a `return` or a `break` to the function's end) and is no implicit
@@ -1929,9 +1917,19 @@ static int in_for_loop(const rec *r, int32_t b) {
  * `if e: pass` and ran none of it. */
 static int pops_unrun_iterator(const rec *r, const upy_block *bb) {
     uint32_t pop = bb->end - 3;
-    return bb->end - bb->start >= 3 && ins(r, pop)->op == N_POP_TOP &&
-           !r->evaluated[pop] && !r->skip[pop] &&
-           in_for_loop(r, (int32_t)(bb - blk(r, 0)));
+    int32_t b = (int32_t)(bb - blk(r, 0));
+    if (bb->end - bb->start < 3 || ins(r, pop)->op != N_POP_TOP ||
+        r->evaluated[pop] || r->skip[pop])
+        return 0;
+    /* The block is in the body of a for loop: a header ending in FOR_ITER
+     * dominates it.  (A with's way on when __exit__ swallows the
+     * exception, POP_EXCEPT; POP_TOP; POP_TOP; RETURN_CONST None, has the
+     * same unrun POP_TOP, of the exit, outside any loop.) */
+    while ((b = blk(r, b)->idom) != UPY_NO_BLOCK)
+        if (blk(r, b)->is_loop_header &&
+            ins(r, blk(r, b)->end - 1)->op == N_FOR_ITER)
+            return 1;
+    return 0;
 }
 
 /* The blocks ending in a return that recovery ran, which return_printed
