@@ -1373,7 +1373,7 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
     return 1;
 }
 
-/* Whether the n instructions at i are the code after a `while True:`
+/* Whether the n instructions at `at` are the code after a `while True:`
  * that has none after it (region.brk_moved), moved in place of a break:
  * the break's line left on the POP_EXCEPT before it (at - 1), and its
  * lines after all the loop's but those of the same code moved in place of
@@ -1381,14 +1381,6 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
  * before it).  Code after the try, the loop's last statement, has its
  * lines after all the loop's too, but also an instance without such a
  * mark, where the try's body goes on. */
-static int is_moved_copy_at(const rec *r, uint32_t j, uint32_t at, uint32_t n,
-                            int32_t line) {
-    return j != at && j + n <= r->ncode.count &&
-           rec_same_code(r, j, at, n) && j > 0 &&
-           ((ins(r, j)->lead_line >= 0 && ins(r, j)->lead_line < line) ||
-            ins(r, j - 1)->op == N_POP_EXCEPT);
-}
-
 static int is_moved_break(const rec *r, const region *rg, uint32_t at,
                           uint32_t n) {
     int32_t line = ins(r, at)->line, b, last = rg->loop;
@@ -1407,13 +1399,15 @@ static int is_moved_break(const rec *r, const region *rg, uint32_t at,
             last = b;
     end = blk(r, last)->end;
     for (i = blk(r, rg->loop)->start; i < end; i++) {
-        if (i == at) {
+        /* (This copy, or the same code moved in place of another break,
+         * with its mark.) */
+        if (i == at ||
+            (i + n <= r->ncode.count && rec_same_code(r, i, at, n) && i > 0 &&
+             ((ins(r, i)->lead_line >= 0 && ins(r, i)->lead_line < line) ||
+              ins(r, i - 1)->op == N_POP_EXCEPT)))
             i += n - 1;
-        } else if (is_moved_copy_at(r, i, at, n, line)) {
-            i += n - 1;
-        } else if (ins(r, i)->line >= line) {
+        else if (ins(r, i)->line >= line)
             return 0;
-        }
     }
     return 1;
 }
