@@ -557,19 +557,6 @@ static uint32_t first_on_line(const rec *r, int32_t line) {
     return lo;
 }
 
-/* Whether the code at a is a copy of the code [t0, t1) on the same
- * lines: one the compiler made of T (a copy folded away already, in an
- * if nested in B or A), not code written alike. */
-static int copy_on_lines(const rec *r, uint32_t a, uint32_t t0, uint32_t t1) {
-    uint32_t k;
-    if (a == t0 || !rec_same_code(r, a, t0, t1 - t0))
-        return 0;
-    for (k = 0; k < t1 - t0; k++)
-        if (ins(r, a + k)->line != ins(r, t0 + k)->line)
-            return 0;
-    return 1;
-}
-
 /* Where an entry is used: 1 in the tail T (or its copy), 2 in B, 4
  * elsewhere. */
 enum { IN_TAIL = 1, IN_B = 2, IN_ELSEWHERE = 4 };
@@ -736,9 +723,11 @@ static void mark_copies(rec *r, uint8_t in) {
             r->in_copy[i] = in;
 }
 
-/* Finds the copies of T's code [t0, t1) on its lines (copy_on_lines),
- * among the instructions of its first line, into rec.copies, unless they
- * are there already. */
+/* Finds the copies of T's code [t0, t1) on its lines, among the
+ * instructions of its first line, into rec.copies, unless they are there
+ * already: the same code on the same lines is a copy the compiler made of
+ * T (a copy folded away already, in an if nested in B or A), not code
+ * written alike. */
 static int copies_of(rec *r, uint32_t t0, uint32_t t1) {
     int32_t line = ins(r, t0)->line;
     uint32_t k, n = 0;
@@ -753,11 +742,14 @@ static int copies_of(rec *r, uint32_t t0, uint32_t t1) {
     }
     mark_copies(r, 0);
     for (k = first_on_line(r, line);
-         t1 > t0 && k < r->ncode.count && r->by_line[k].line == line; k++)
-        if (copy_on_lines(r, r->by_line[k].at, t0, t1)) {
-            r->copies[n].from = r->by_line[k].at;
-            r->copies[n++].to = r->by_line[k].at + (t1 - t0);
+         t1 > t0 && k < r->ncode.count && r->by_line[k].line == line; k++) {
+        uint32_t at = r->by_line[k].at;
+        if (at != t0 && rec_same_code(r, at, t0, t1 - t0) &&
+            rec_same_lines(r, at, t0, t1 - t0)) {
+            r->copies[n].from = at;
+            r->copies[n++].to = at + (t1 - t0);
         }
+    }
     qsort(r->copies, n, sizeof *r->copies, span_order);
     r->n_copies = merge_sorted(r->copies, n);
     r->copies_t0 = t0;
