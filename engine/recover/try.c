@@ -3572,30 +3572,6 @@ static int else_skips_cold_follow(const rec *r, const region *rg,
     return rec_is_lone(r, e, N_JUMP) && e->jump == rg->cont;
 }
 
-/* Whether the try body left the region [rg->start, rg->end) at its end
- * (or past it, where nothing follows the region), at exit, while the
- * handlers go on at follow, code past exit that the region's handler
- * still protects and that no statement around explains: the code after
- * the try, which only the handlers reach, laid out past them
- * (push_cold_blocks_to_end), and which the body skips.  The body's
- * `break` out of a one-shot `while True:` (flowgraph.c drops its
- * unreachable back edge) that ends the body of an enclosing try goes
- * straight to the code after that try.  Read as it is, the code after the
- * inner try ran after its body too (snowballstemmer english_stemmer
- * EnglishStemmer.__r_Step_1b, catalan_stemmer CatalanStemmer._stem, 3.12 /
- * 3.13: `try:` / `while True:` / `try: ...; break` / `except lab1: pass` /
- * code / `break` / `except lab0: pass`; one_shot_loops.py).  Not
- * recovered. */
-static int body_skips_cold_follow(const rec *r, const region *rg, int32_t exit,
-                                  int32_t follow) {
-    return exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
-           (exit == rg->end ||
-            (exit > rg->end && rg->follow == UPY_NO_BLOCK)) &&
-           follow > exit && follow < (int32_t)r->cfg.count &&
-           blk(r, follow)->handler == rg->handler && exit != rg->follow &&
-           follow != rg->follow && exit != rg->brk && exit != rg->cont;
-}
-
 /* Whether the code after the try, at follow, laid out past the else
  * part or the body's way out (push_cold_blocks_to_end: only the handlers
  * reach it), jumps to `to` in the 64 blocks from follow (the rule's few
@@ -3646,49 +3622,60 @@ static int cold_follow_joins_else(const rec *r, const region *rg, int32_t exit,
            cold_follow_jumps_to(r, rg, follow, body_way_on(r, rg, exit));
 }
 
-/* Whether the body with no else part leaves the try by a lone jump over
- * the code after the try, at follow (cold, laid out past the handlers:
- * only they reach it), to where that code jumps too: the `break` of a
- * one-shot `while True:` (flowgraph.c drops its unreachable back edge)
- * in a branch of an if statement, which goes where the if does.  Read as
- * it is, the code after the try ran after the body too (snowballstemmer
- * estonian_stemmer EstonianStemmer.__r_case_ending, polish_stemmer
- * PolishStemmer.__r_remove_endings, 3.12 / 3.13: `if c:` / `while True:`
- * / `try: ...; break` / `except lab0: pass` / code / `break`;
- * one_shot_loops.py::branch_try_break).  (A handler's own code going on
- * where the body does, `if c: try: ... / except E: x = 1`, is no code
- * after the try: follow is that jump, or where it goes.  Nor is the
- * code after the region, where the cold exit of a with statement in the
- * body jumps too.)  Not recovered. */
-static int body_jumps_over_cold_follow(const rec *r, const region *rg,
-                                       int32_t exit, int32_t follow) {
+/* Whether the body, with no else part, leaves the try at exit past the
+ * code after the try, at follow, which only the handlers reach and which
+ * no statement around explains: read as it is, that code ran after the
+ * body too.  Each shape is the `break` out of a one-shot `while True:`
+ * whose back edge nothing reaches (flowgraph.c drops it; 3.8 / 3.9
+ * peephole.c keeps it, unreachable, and no loop is read).  Not recovered.
+ *   - The body leaves the region [rg->start, rg->end) at its end (or past
+ *     it, where nothing follows the region), while the handlers go on at
+ *     follow, past exit, code that the region's handler still protects:
+ *     the code after the try laid out past the handlers
+ *     (push_cold_blocks_to_end), which the break, ending the body of an
+ *     enclosing try, skips for the code after that try (snowballstemmer
+ *     english_stemmer EnglishStemmer.__r_Step_1b, catalan_stemmer
+ *     CatalanStemmer._stem, 3.12 / 3.13: `try:` / `while True:` / `try:
+ *     ...; break` / `except lab1: pass` / code / `break` / `except lab0:
+ *     pass`; one_shot_loops.py).
+ *   - The body leaves by a lone jump over that code, cold, to where that
+ *     code jumps too: the break in a branch of an if statement, which
+ *     goes where the if does (snowballstemmer estonian_stemmer
+ *     EstonianStemmer.__r_case_ending, polish_stemmer
+ *     PolishStemmer.__r_remove_endings, 3.12 / 3.13: `if c:` / `while
+ *     True:` / `try: ...; break` / `except lab0: pass` / code / `break`;
+ *     one_shot_loops.py::branch_try_break).  (A handler's own code going
+ *     on where the body does, `if c: try: ... / except E: x = 1`, is no
+ *     code after the try: follow is that jump, or where it goes.  Nor is
+ *     the code after the region, where the cold exit of a with statement
+ *     in the body jumps too.)
+ *   - The body leaves the region by a lone jump at exit to code past it,
+ *     while the handlers go on at follow inside the region: the break
+ *     goes to the `continue` after the one-shot loop, past the enclosing
+ *     try's body (3.8 / 3.9, open_lies_audit37.py
+ *     one_shot_loop_break_in_try: `while True:` / `try:` / `while True:`
+ *     / `try: ...; break` / `except KeyError: pass` / code / `raise
+ *     IndexError` / `continue` / `except IndexError: pass`). */
+static int body_skips_cold_follow(const rec *r, const region *rg, int32_t exit,
+                                  int32_t follow) {
     int32_t on;
-    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || follow <= exit ||
-        follow >= (int32_t)r->cfg.count || follow == rg->follow)
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK)
         return 0;
-    on = body_way_on(r, rg, exit);
-    return on != exit && on != follow &&
-           !(rec_is_lone(r, blk(r, follow), N_JUMP) &&
-             blk(r, follow)->jump == on) &&
-           cold_follow_jumps_to(r, rg, follow, on);
-}
-
-/* Whether the body with no else part leaves the region by a lone jump
- * at exit to code past it that no statement around explains, while the
- * handlers go on at follow inside the region: the code after the try,
- * which the output would run after the body too.  The body's `break` out
- * of a one-shot `while True:` whose back edge nothing reaches (3.8 / 3.9
- * peephole.c keeps it, unreachable; no loop is read) goes to the
- * `continue` after that loop, past the enclosing try's body
- * (open_lies_audit37.py one_shot_loop_break_in_try: `while True:` /
- * `try:` / `while True:` / `try: ...; break` / `except KeyError: pass` /
- * code / `raise IndexError` / `continue` / `except IndexError: pass`).
- * Not recovered. */
-static int body_leaves_region_over_follow(const rec *r, const region *rg,
-                                          int32_t exit, int32_t follow) {
-    int32_t on;
-    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || follow == exit ||
-        follow < rg->start || follow >= rg->end ||
+    if ((exit == rg->end || (exit > rg->end && rg->follow == UPY_NO_BLOCK)) &&
+        follow > exit && follow < (int32_t)r->cfg.count &&
+        blk(r, follow)->handler == rg->handler && exit != rg->follow &&
+        follow != rg->follow && exit != rg->brk && exit != rg->cont)
+        return 1;
+    if (follow > exit && follow < (int32_t)r->cfg.count &&
+        follow != rg->follow) {
+        on = body_way_on(r, rg, exit);
+        if (on != exit && on != follow &&
+            !(rec_is_lone(r, blk(r, follow), N_JUMP) &&
+              blk(r, follow)->jump == on) &&
+            cold_follow_jumps_to(r, rg, follow, on))
+            return 1;
+    }
+    if (follow == exit || follow < rg->start || follow >= rg->end ||
         !rec_is_lone(r, blk(r, exit), N_JUMP))
         return 0;
     on = blk(r, exit)->jump;
@@ -4032,10 +4019,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         }
         if (!star && orelse.len && cold_follow_joins_else(r, rg, exit, follow))
             return rec_fail_region(r, b, rg, out);
-        if (!star && !orelse.len &&
-            (body_skips_cold_follow(r, rg, exit, follow) ||
-             body_jumps_over_cold_follow(r, rg, exit, follow) ||
-             body_leaves_region_over_follow(r, rg, exit, follow)))
+        if (!star && !orelse.len && body_skips_cold_follow(r, rg, exit, follow))
             return rec_fail_region(r, b, rg, out);
         RETURN_IF_ERROR(break_ends_body(r, exit, h, &body, &orelse));
         s->u.try_.orelse = upy_vec_stmts(&orelse);
