@@ -6686,20 +6686,6 @@ static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return,
     return rec_emit(r, out, s);
 }
 
-/* Whether the walk, leaving region rg for block b, runs into where the
- * breaks of the for loop around go, having popped the loop's iterator
- * (the last instruction before b, falling through): a break whose jump
- * the compiler left out, the code after the loop coming next (3.11). */
-static int pops_into_break(const rec *r, int32_t b, const region *rg) {
-    const upy_block *pb;
-    if (b == UPY_NO_BLOCK || b != rg->brk || b == 0 ||
-        b >= (int32_t)r->cfg.count || !in_for_loop(r, rg) || r->sp >= rg->base)
-        return 0;
-    pb = blk(r, b - 1);
-    return pb->next == b && inside(rg, b - 1) &&
-           ins(r, pb->end - 1)->op == N_POP_TOP;
-}
-
 /* Whether every instruction of block b is marked skipped. */
 static int all_skipped(const rec *r, int32_t b) {
     uint32_t i;
@@ -6813,23 +6799,36 @@ static uint32_t iterators_popped_before(const rec *r, uint32_t p) {
     return (p - 1 - iterator_pops_before(r, p - 1, 0)) / 2;
 }
 
-/* Whether the walk, going on at block b outside region rg after a loop
- * statement ending it, goes where the breaks of rg's own loop go: that
- * loop's breaks leave the loop around too, which is a break of each.
- * 3.12+ lays the code after a `while True:` in place of the `else: break`
- * of a try in it, so in `while True:` / `try: a = f()` / `except E: pass`
- * / `else: break` + a second such loop + `while True:` / `try: g()` /
- * `except S: break` + `return a` the second and third loops read as the
- * first's else part; the third's breaks jump to that return: a break
- * after the third loop and one after the second, or both would run off
- * back into the loops around them. */
-static int loop_breaks_outer(const rec *r, int32_t b, const region *rg,
-                             const upy_ptr_vec *out) {
+/* Whether the walk, leaving region rg for block b, goes where the breaks
+ * of rg's loop go by a break that has no jump of its own:
+ *   - in a for loop, having popped the loop's iterator (the last
+ *     instruction before b, falling through): the compiler left the jump
+ *     out, the code after the loop coming next (3.11);
+ *   - in a while loop, after a loop statement ending rg: that loop's
+ *     breaks leave the loop around too, which is a break of each.  3.12+
+ *     lays the code after a `while True:` in place of the `else: break`
+ *     of a try in it, so in `while True:` / `try: a = f()` / `except E:
+ *     pass` / `else: break` + a second such loop + `while True:` / `try:
+ *     g()` / `except S: break` + `return a` the second and third loops
+ *     read as the first's else part; the third's breaks jump to that
+ *     return: a break after the third loop and one after the second, or
+ *     both would run off back into the loops around them. */
+static int leaves_as_break(const rec *r, int32_t b, const region *rg,
+                           const upy_ptr_vec *out) {
     const upy_stmt *last =
         out->len ? (const upy_stmt *)out->items[out->len - 1] : NULL;
+    const upy_block *pb;
     int32_t i;
+    if (in_for_loop(r, rg)) {
+        if (b == UPY_NO_BLOCK || b != rg->brk || b == 0 ||
+            b >= (int32_t)r->cfg.count || r->sp >= rg->base)
+            return 0;
+        pb = blk(r, b - 1);
+        return pb->next == b && inside(rg, b - 1) &&
+               ins(r, pb->end - 1)->op == N_POP_TOP;
+    }
     if (!last || (last->kind != UPY_S_WHILE && last->kind != UPY_S_FOR) ||
-        rg->loop == UPY_NO_BLOCK || !is_break(rg, b) || in_for_loop(r, rg))
+        rg->loop == UPY_NO_BLOCK || !is_break(rg, b))
         return 0;
     /* (A jump there that is no loop's test failing: a break.  The walk
      * goes on at the exit of a loop that ends the region all the same; in
@@ -6908,7 +6907,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                 return ERROR;
             if (st == SUCCESS)
                 continue;
-            if (pops_into_break(r, b, rg) || loop_breaks_outer(r, b, rg, out))
+            if (leaves_as_break(r, b, rg, out))
                 return emit_simple(r, out, UPY_S_BREAK);
             return leave(r, b, rg, out, exit);
         }
