@@ -1982,40 +1982,6 @@ static int then_goes_to_loop(const rec *r, const rec_cond *c, const region *rg,
            blk(r, on_false)->end - blk(r, on_false)->start > 1;
 }
 
-/* Whether the if on c, ending a loop body (region rg runs off to the
- * loop's header), is an if / else whose then part [on_true, then_end)
- * never runs off its end: its `continue` (the last of body) stands for no
- * jump of its own, and the rest of rg is the else part.  The compiler
- * drops the then part's jump over the else part as unreachable, and
- * threads jumps to where it went (a break of an inner for loop, to the
- * header of this one), so `if c: A; continue` + B would keep a jump the
- * original lacks.  A written `continue` is a lone jump of the then part
- * to the header; a then part that goes back by the jump ending its code
- * is the threads_loop_jumps branch's; an else part that is a lone jump
- * back is no code of the source (the test of `assert a if c else 6`
- * whose constant the compiler folded). */
-static int then_never_runs_off(const rec *r, const rec_cond *c,
-                               const region *rg, int32_t then_end,
-                               const upy_ptr_vec *body) {
-    int32_t b;
-    if (rg->loop == UPY_NO_BLOCK || rg->cont != rg->loop ||
-        !falls_to_loop(r, rg) || c->on_false != then_end ||
-        then_end >= rg->end || !body->len ||
-        ((const upy_stmt *)body->items[body->len - 1])->kind !=
-            UPY_S_CONTINUE ||
-        !leaves_only_to_loop(r, then_end, rg->end, rg->loop) ||
-        blk(r, then_end)->end - blk(r, then_end)->start < 2)
-        return 0;
-    for (b = c->on_true; b < then_end; b++) {
-        const upy_block *bb = blk(r, b);
-        if (bb->next == then_end ||
-            (ins(r, bb->end - 1)->op == N_JUMP && bb->jump == rg->loop &&
-             continues_loop_around(r, c->on_true, b)))
-            return 0;
-    }
-    return 1;
-}
-
 /* The instruction after the pops that start the way on of with statement
  * s where its __exit__ swallowed an exception (its handler's POP_TOP;
  * POP_EXCEPT; POP_TOP; POP_TOP), or UINT32_MAX when not found. */
@@ -2059,15 +2025,44 @@ static int ends_in_with_off_to_loop(const rec *r, const region *rg,
            ins(r, j)->target == (int32_t)blk(r, rg->loop)->start;
 }
 
-/* Whether the if on c, whose then part [on_true, then_end) ends in a with
- * that runs off its end (ends_in_with_off_to_loop), is an if / else: the
- * rest of the loop body, which only goes back to the loop, is its else
- * part. */
-static int then_with_runs_off(const rec *r, const rec_cond *c, const region *rg,
-                              int32_t then_end, const upy_ptr_vec *body) {
-    return c->on_false == then_end && then_end < rg->end &&
-           ends_in_with_off_to_loop(r, rg, body) &&
-           leaves_only_to_loop(r, then_end, rg->end, rg->loop);
+/* Whether the if on c, ending a loop body (region rg runs off to the
+ * loop's header), is an if / else: the `continue` ending its then part
+ * [on_true, then_end) (the last of body) stands for no jump of its own,
+ * and the rest of rg, which only goes back to the loop, is the else part.
+ * Two then parts:
+ *   - one that never runs off its end.  The compiler drops the then
+ *     part's jump over the else part as unreachable, and threads jumps to
+ *     where it went (a break of an inner for loop, to the header of this
+ *     one), so `if c: A; continue` + B would keep a jump the original
+ *     lacks.  A written `continue` is a lone jump of the then part to the
+ *     header; a then part that goes back by the jump ending its code is
+ *     the threads_loop_jumps branch's; an else part that is a lone jump
+ *     back is no code of the source (the test of `assert a if c else 6`
+ *     whose constant the compiler folded);
+ *   - one that ends in a with that runs off its end
+ *     (ends_in_with_off_to_loop). */
+static int rest_is_else_part(const rec *r, const rec_cond *c, const region *rg,
+                             int32_t then_end, const upy_ptr_vec *body) {
+    int32_t b;
+    if (rg->loop == UPY_NO_BLOCK || rg->cont != rg->loop ||
+        !falls_to_loop(r, rg) || c->on_false != then_end ||
+        then_end >= rg->end || !body->len ||
+        ((const upy_stmt *)body->items[body->len - 1])->kind !=
+            UPY_S_CONTINUE ||
+        !leaves_only_to_loop(r, then_end, rg->end, rg->loop))
+        return 0;
+    if (ends_in_with_off_to_loop(r, rg, body))
+        return 1;
+    if (blk(r, then_end)->end - blk(r, then_end)->start < 2)
+        return 0;
+    for (b = c->on_true; b < then_end; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->next == then_end ||
+            (ins(r, bb->end - 1)->op == N_JUMP && bb->jump == rg->loop &&
+             continues_loop_around(r, c->on_true, b)))
+            return 0;
+    }
+    return 1;
 }
 
 /* How many instructions from `at` on are a copy of the small exit block
@@ -2640,8 +2635,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         RETURN_IF_ERROR(emit_if(r, c->start, test, &body, &orelse, out));
         /* Where an enclosing region goes on elsewhere, as above. */
         return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
-    } else if (then_never_runs_off(r, c, rg, then_end, &body) ||
-               then_with_runs_off(r, c, rg, then_end, &body)) {
+    } else if (rest_is_else_part(r, c, rg, then_end, &body)) {
         RETURN_IF_ERROR(else_back_to_loop(r, on_false, rg, &body, &orelse));
         *next = UPY_NO_BLOCK;
     } else if (else_is_written_continue(r, c, rg, then_end, &body)) {
