@@ -2185,46 +2185,6 @@ static int runs_off_into_return(rec *r, int32_t b, const region *rg,
     return emit_const_return(r, blk(r, b)->start, out);
 }
 
-/* Whether on_false, where a test of region rg jumps when false, is a
- * return of its own outside the region while running off the region ends
- * in another return: a branch of a conditional expression in the test
- * went to a copy of the if's small exit (flowgraph.c
- * inline_small_exit_blocks, 3.10 and 3.12+), so the test's ways no longer
- * meet where an if can join them, and sending on_false to the region's
- * end would run the other return (issue 16). */
-static int false_way_lost(const rec *r, const region *rg, int32_t on_false) {
-    const upy_block *ob, *fb;
-    if (on_false == UPY_NO_BLOCK || inside(rg, on_false) ||
-        on_false == rg->end || on_false == rg->follow ||
-        rg->follow == UPY_NO_BLOCK || on_false >= (int32_t)r->cfg.count ||
-        rg->follow >= (int32_t)r->cfg.count)
-        return 0;
-    ob = blk(r, on_false);
-    fb = blk(r, rg->follow);
-    if (ins(r, ob->end - 1)->op != N_RETURN ||
-        ins(r, fb->end - 1)->op != N_RETURN)
-        return 0;
-    return ob->end - ob->start != fb->end - fb->start ||
-           !rec_same_code(r, ob->start, fb->start, ob->end - ob->start);
-}
-
-/* Whether way t of a test in region rg goes to the region's end where
- * running off the region goes past it, to rg->follow: into the else part
- * of an if / else whose then part rg is, which no written statement of
- * the then part reaches.  The test was only part of a condition the
- * network did not take whole (`if a or f(x if c else y):`: the second
- * operand's own branches kept it out, and its test, read as an if of the
- * then part of `if not a:`, jumps to the body that `a` jumps to, the else
- * part; sqlglot Parser._parse_limit).  Read as it is, that way would run
- * off the then part: not recovered.  (Not where the region's end is a
- * copy of the code after the if / else that the if took as that code,
- * done: copied_join.) */
-static int enters_else_part(const rec *r, const region *rg, int32_t t) {
-    return t != UPY_NO_BLOCK && t == rg->end && rg->follow != UPY_NO_BLOCK &&
-           rg->follow > rg->end && t != rg->brk && t != rg->cont &&
-           t != rg->loop && !r->done[t];
-}
-
 /* Whether block b, a way out of the try body rg by the lone jump of a
  * break or continue (lone_loop_jump), is the statement of the body's last
  * if, where the test's other way is such a jump too: the compiler lays
@@ -2244,24 +2204,63 @@ static int then_jump_at_body_end(const region *rg, int32_t b) {
     return rg->handler != UPY_NO_BLOCK && b == rg->end;
 }
 
-/* Whether the then part of an if ending the try body rg, laid out right
- * after the protected range (on_true, rg's end) while the test's other way
- * leaves the region too, ends in a jump of rg's loop that lone_loop_jump
- * did not read: its unwinding is more than a skipped copy (the exit of a
- * with around the try, not yet skipped).  The region's end would take
- * both ways, and the break would be lost: `for i in xs:` / `with lock:` /
- * `try: if g(i): break` / `except E: pass` came out as `if g(i): pass`
- * (3.8, 3.9, 3.11).  Marked. */
-static int unread_loop_jump_then(const rec *r, const region *rg,
-                                 int32_t on_true, int32_t on_false) {
-    const upy_block *tb;
-    if (rg->handler == UPY_NO_BLOCK || on_true != rg->end ||
-        on_false == on_true || inside(rg, on_false) ||
-        on_true >= (int32_t)r->cfg.count)
+/* Whether a way of the test of an if in region rg, on_true or on_false,
+ * would lose code that it runs, read as it is: not recovered.  Three
+ * shapes:
+ *   - on_false is a return of its own outside the region while running
+ *     off the region ends in another return: a branch of a conditional
+ *     expression in the test went to a copy of the if's small exit
+ *     (flowgraph.c inline_small_exit_blocks, 3.10 and 3.12+), so the
+ *     test's ways no longer meet where an if can join them, and sending
+ *     on_false to the region's end would run the other return (issue 16);
+ *   - the then part, ending the try body rg and laid out right after the
+ *     protected range (on_true, rg's end) while on_false leaves the region
+ *     too, ends in a jump of rg's loop that lone_loop_jump did not read:
+ *     its unwinding is more than a skipped copy (the exit of a with around
+ *     the try, not yet skipped).  The region's end would take both ways,
+ *     and the break would be lost: `for i in xs:` / `with lock:` / `try:
+ *     if g(i): break` / `except E: pass` came out as `if g(i): pass` (3.8,
+ *     3.9, 3.11);
+ *   - a way goes to the region's end where running off the region goes
+ *     past it, to rg->follow: into the else part of an if / else whose
+ *     then part rg is, which no written statement of the then part
+ *     reaches.  The test was only part of a condition the network did not
+ *     take whole (`if a or f(x if c else y):`: the second operand's own
+ *     branches kept it out, and its test, read as an if of the then part
+ *     of `if not a:`, jumps to the body that `a` jumps to, the else part;
+ *     sqlglot Parser._parse_limit).  That way would run off the then part.
+ *     (Not where the region's end is a copy of the code after the if /
+ *     else that the if took as that code, done: copied_join.) */
+static int if_loses_a_way(const rec *r, const region *rg, int32_t on_true,
+                          int32_t on_false) {
+    int32_t ways[2] = {on_true, on_false}, t;
+    const upy_block *ob, *fb;
+    int k;
+    for (k = 0; k < 2; k++) {
+        t = ways[k];
+        if (t != UPY_NO_BLOCK && t == rg->end && rg->follow != UPY_NO_BLOCK &&
+            rg->follow > rg->end && t != rg->brk && t != rg->cont &&
+            t != rg->loop && !r->done[t])
+            return 1;
+    }
+    if (rg->handler != UPY_NO_BLOCK && on_true == rg->end &&
+        on_false != on_true && !inside(rg, on_false) &&
+        on_true < (int32_t)r->cfg.count &&
+        ins(r, blk(r, on_true)->end - 1)->op == N_JUMP &&
+        (is_break(rg, blk(r, on_true)->jump) ||
+         blk(r, on_true)->jump == rg->cont))
+        return 1;
+    if (on_false == UPY_NO_BLOCK || inside(rg, on_false) ||
+        on_false == rg->end || on_false == rg->follow ||
+        rg->follow == UPY_NO_BLOCK || on_false >= (int32_t)r->cfg.count ||
+        rg->follow >= (int32_t)r->cfg.count)
         return 0;
-    tb = blk(r, on_true);
-    return ins(r, tb->end - 1)->op == N_JUMP &&
-           (is_break(rg, tb->jump) || tb->jump == rg->cont);
+    ob = blk(r, on_false);
+    fb = blk(r, rg->follow);
+    return ins(r, ob->end - 1)->op == N_RETURN &&
+           ins(r, fb->end - 1)->op == N_RETURN &&
+           (ob->end - ob->start != fb->end - fb->start ||
+            !rec_same_code(r, ob->start, fb->start, ob->end - ob->start));
 }
 
 /* Whether the then part `body` of an if, read up to on_false, ends in a
@@ -2544,9 +2543,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     /* A false way out of the region elsewhere than where running off it
      * goes would lose its code: the if is marked unrecovered instead.  So
      * is a test with no true way (crafted code, found by the fuzzer). */
-    if (on_true == UPY_NO_BLOCK || false_way_lost(r, rg, on_false) ||
-        unread_loop_jump_then(r, rg, on_true, on_false) ||
-        enters_else_part(r, rg, on_true) || enters_else_part(r, rg, on_false))
+    if (on_true == UPY_NO_BLOCK || if_loses_a_way(r, rg, on_true, on_false))
         return rec_fail_region(r, c->first, rg, out);
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;
