@@ -1843,30 +1843,27 @@ static int has_effect(const upy_nin *in) {
     }
 }
 
-/* Whether block bb is a cleanup handler the compiler adds around a
- * construct, which the construct stands for: it only resets local names
- * and re-raises.  (The end of `except E as name`: name = None; del name;
- * a 3.12+ inlined comprehension putting back the locals it saved.) */
-static int is_cleanup_handler(const rec *r, const upy_block *bb) {
+/* Whether block bb is code the compiler adds that no source statement is
+ * in, so that the construct it belongs to stands for it:
+ *   - a cleanup handler around a construct, which only resets local names
+ *     and re-raises (the end of `except E as name`: name = None; del name;
+ *     a 3.12+ inlined comprehension putting back the locals it saved);
+ *   - a copy of a class body's end, which the compiler puts in each branch
+ *     that reaches it: it only returns, after storing what every class
+ *     body stores by itself (3.13's __static_attributes__, __classcell__
+ *     where a method uses super()); one copy the structure took stands for
+ *     the others. */
+static int is_compiler_code(const rec *r, const upy_block *bb) {
     uint32_t i;
-    if (ins(r, bb->end - 1)->op != N_RERAISE)
-        return 0;
-    for (i = bb->start; i + 1 < bb->end; i++) {
-        const upy_nin *in = ins(r, i);
-        if (in->op != N_STORE && in->op != N_DELETE && in->op != N_SWAP &&
-            in->op != N_POP_TOP && !upy_nin_loads_none(in))
-            return 0;
+    if (ins(r, bb->end - 1)->op == N_RERAISE) {
+        for (i = bb->start; i + 1 < bb->end; i++) {
+            const upy_nin *in = ins(r, i);
+            if (in->op != N_STORE && in->op != N_DELETE && in->op != N_SWAP &&
+                in->op != N_POP_TOP && !upy_nin_loads_none(in))
+                return 0;
+        }
+        return 1;
     }
-    return 1;
-}
-
-/* Whether block bb is a copy of a class body's end, which the compiler
- * puts in each branch that reaches it: it only returns, after storing
- * what every class body stores by itself (3.13's __static_attributes__,
- * __classcell__ where a method uses super()).  No source statement is in
- * it, so one copy the structure took stands for the others. */
-static int is_class_end_copy(const rec *r, const upy_block *bb) {
-    uint32_t i;
     if (!r->is_class_body || ins(r, bb->end - 1)->op != N_RETURN)
         return 0;
     for (i = bb->start; i + 1 < bb->end; i++) {
@@ -1986,8 +1983,7 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
     run_returns rr = {NULL, 0, 0};
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
-        if (bb->rpo == UINT32_MAX || r->done[b] || is_cleanup_handler(r, bb) ||
-            is_class_end_copy(r, bb))
+        if (bb->rpo == UINT32_MAX || r->done[b] || is_compiler_code(r, bb))
             continue;
         for (i = bb->start; i < bb->end; i++)
             if (!r->evaluated[i] && !r->skip[i] &&
