@@ -2111,25 +2111,6 @@ static int32_t past_return_copies(const rec *r, int32_t ret) {
     return on;
 }
 
-/* Whether the try body of handler h goes on after the RETURN ending block
- * ret (a return in the middle of it): its protected range starts again
- * right after, or after the copies of the return that branches ending
- * the finally body early jump to in the copies before it. */
-static int body_goes_on(const rec *r, int32_t ret, int32_t h) {
-    int32_t on = past_return_copies(r,
-                                    rec_past_claimed_handlers(r, ret + 1) - 1),
-            count = (int32_t)r->cfg.count;
-    if (on >= count)
-        return 0;
-    if (!blk(r, on)->is_handler)
-        return blk(r, on)->handler == h;
-    /* (3.11 lays the handlers of a try nested in the body out inline: the
-     * body goes on in them after a return in its else part, `try:` /
-     * `with a:` / `try: f()` / `except E: pass` / `else: return 1` /
-     * `finally: if c: g()`.) */
-    return !r->ncode.layout->cold_handlers && rec_under(r, on, h);
-}
-
 /* The last block of the way out of a return that ends a branch of the
  * try body [b, end)'s last statement (`if c: return x`), laid out (copies
  * of the finally body, RETURN) before the branch that goes on to the
@@ -2155,13 +2136,31 @@ static int32_t branch_return_end(const rec *r, int32_t b, int32_t end,
     return UPY_NO_BLOCK;
 }
 
-/* Whether the blocks [end, ret] are a copy of a finally body split from
- * its RETURN, which it runs under handlers of its own (a try in the finally
- * body; 3.11 lays their handlers out after the RETURN, and the try body
- * may go on after those). */
-static int copy_split_from_return(const rec *r, int32_t end, int32_t ret) {
-    return ret == end + 1 && rec_is_lone(r, blk(r, ret), N_RETURN) &&
-           blk(r, end)->handler == ret + 1;
+/* Whether the try body of handler h goes on after the RETURN ending block
+ * ret (a return in the middle of it, the body's protected range ending
+ * at block end before it):
+ *   - its protected range starts again right after, or after the copies
+ *     of the return that branches ending the finally body early jump to in
+ *     the copies before it.  (3.11 lays the handlers of a try nested in
+ *     the body out inline: the body goes on in them after a return in its
+ *     else part, `try:` / `with a:` / `try: f()` / `except E: pass` /
+ *     `else: return 1` / `finally: if c: g()`.)
+ *   - the blocks [end, ret] are a copy of a finally body split from its
+ *     RETURN, which it runs under handlers of its own (a try in the
+ *     finally body; 3.11 lays their handlers out after the RETURN, and the
+ *     try body may go on after those). */
+static int body_goes_on(const rec *r, int32_t end, int32_t ret, int32_t h) {
+    int32_t on = past_return_copies(r,
+                                    rec_past_claimed_handlers(r, ret + 1) - 1),
+            count = (int32_t)r->cfg.count;
+    if (ret == end + 1 && rec_is_lone(r, blk(r, ret), N_RETURN) &&
+        blk(r, end)->handler == ret + 1)
+        return 1;
+    if (on >= count)
+        return 0;
+    if (!blk(r, on)->is_handler)
+        return blk(r, on)->handler == h;
+    return !r->ncode.layout->cold_handlers && rec_under(r, on, h);
 }
 
 /* Marks the copies of the finally body [fstart, fstart + flen) before the
@@ -2183,8 +2182,7 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
         ret = return_after(r, end, rg, fstart, flen);
         if (branch_return_end(r, b, end, ret) != UPY_NO_BLOCK)
             branch_return = branch_return_end(r, b, end, ret);
-        else if (!body_goes_on(r, ret, h) &&
-                 !copy_split_from_return(r, end, ret))
+        else if (!body_goes_on(r, end, ret, h))
             ret = end;
         RETURN_IF_ERROR(
             rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen));
