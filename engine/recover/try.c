@@ -317,17 +317,6 @@ static uint32_t source_count(const rec *r, uint32_t from, uint32_t to) {
     return n;
 }
 
-/* Whether the POP_EXCEPT at instruction i ends a clause of a try nested
- * in clause body `body` rather than the clause itself: the exception it
- * pops is one more on the stack than the clause's statements start with
- * (depths at the starts of their blocks). */
-static int pops_inner_clause(const rec *r, const upy_stmt_list *body,
-                             uint32_t i) {
-    int32_t at = blk(r, r->cfg.block_of[i])->depth_in;
-    int32_t first = blk(r, r->cfg.block_of[body->items[0]->start])->depth_in;
-    return first >= 0 && at > first;
-}
-
 /* Whether code [i, e) works on what is under it (a loop's iterator a
  * return pops): then it is the clause's way out, not a statement.  A
  * POP_TOP of a value the code made (an expression statement) is one. */
@@ -343,15 +332,27 @@ static int works_under(const rec *r, uint32_t i, uint32_t e) {
     return 0;
 }
 
-/* Whether the POP_EXCEPT at instruction p runs on to instruction e in one
- * block, or in the next: the code after a try in a try body that ends it
- * is the code after the outer try, which that try's handler does not
- * protect, as it does the POP_EXCEPT. */
-static int runs_on_to(const rec *r, uint32_t p, uint32_t e) {
-    int32_t b = r->cfg.block_of[p];
-    return b == r->cfg.block_of[e] ||
-           (blk(r, b)->end == p + 1 && blk(r, b)->next == b + 1 &&
-            r->cfg.block_of[p + 1] == b + 1 && r->cfg.block_of[e] == b + 1);
+/* Whether the POP_EXCEPT at instruction p ends clause body `body` itself
+ * and runs on to instruction e, its way out:
+ *   - it runs on to e in one block, or in the next: the code after a try
+ *     in a try body that ends it is the code after the outer try, which
+ *     that try's handler does not protect, as it does the POP_EXCEPT;
+ *   - it ends no clause of a try nested in the body (one after the
+ *     body's first statement starts may): the exception it pops is no
+ *     more on the stack than the clause's statements start with (depths
+ *     at the starts of their blocks). */
+static int ends_clause_into(const rec *r, const upy_stmt_list *body, uint32_t p,
+                            uint32_t e) {
+    int32_t b = r->cfg.block_of[p], at, first;
+    if (b != r->cfg.block_of[e] &&
+        !(blk(r, b)->end == p + 1 && blk(r, b)->next == b + 1 &&
+          r->cfg.block_of[p + 1] == b + 1 && r->cfg.block_of[e] == b + 1))
+        return 0;
+    if (body->items[0]->start >= p)
+        return 1;
+    at = blk(r, b)->depth_in;
+    first = blk(r, r->cfg.block_of[body->items[0]->start])->depth_in;
+    return first < 0 || at <= first;
 }
 
 /* Whether instruction e is the RERAISE 0 that ends a finally body in its
@@ -384,8 +385,7 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
     for (p = e; p > 0 && e - p < 8 && ins(r, p - 1)->op != N_POP_EXCEPT; p--)
         ;
     if (!p || ins(r, p - 1)->op != N_POP_EXCEPT ||
-        !runs_on_to(r, p - 1, e) ||
-        (body->items[0]->start + 1 < p && pops_inner_clause(r, body, p - 1)))
+        !ends_clause_into(r, body, p - 1, e))
         return body->len;
     i = p--;
     /* The name cleanup of `except E as name` comes first. */
