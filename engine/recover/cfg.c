@@ -528,6 +528,10 @@ int upy_cfg_dominates(const upy_cfg *cfg, int32_t a, int32_t b) {
            (ba->dom_enter < bb->dom_enter && bb->dom_leave < ba->dom_leave);
 }
 
+int upy_cfg_falls_into(const upy_cfg *cfg, int32_t b) {
+    return b > 0 && b < (int32_t)cfg->count && cfg->blocks[b - 1].next == b;
+}
+
 int upy_cfg_entered_only_from(const upy_cfg *cfg, int32_t from, int32_t to,
                               int32_t lo, int32_t hi) {
     int32_t b;
