@@ -31,7 +31,9 @@ typedef struct upy_block {
     int32_t *preds;  /* normal-edge predecessors */
     uint32_t npreds;
     int32_t idom;       /* immediate dominator; UPY_NO_BLOCK for the entry and
-                           unreachable blocks */
+                           the entries of unreachable code (whose blocks
+                           have trees of their own: cfg.c
+                           dead_dominators) */
     int32_t ipdom;      /* immediate post-dominator; UPY_NO_BLOCK when it is
                            the virtual exit or there is none */
     uint32_t rpo;       /* reverse post-order number; UINT32_MAX when
