@@ -48,20 +48,20 @@ static int jumps_past(norm *nm, uint32_t t, uint32_t b, uint32_t k) {
 }
 
 /* Whether the jump at decoded instruction k (h < k < i - 1) lies in a
- * loop nested in the one whose header is h: a jump back at b, but the
- * outer loop's last (i - 1), to a header t with h < t <= k, the loop from
- * t to b leaving past k.  k may lie after b: 3.10 lays a try's else part
- * after its handlers, 3.12+ the handlers, a clause's `continue`, after the
- * outer loop. */
+ * loop nested in the one whose header is h: a jump back at b < i - 1 to
+ * a header t with h < t <= k, the loop from t to b leaving past k.  k may
+ * lie after b: 3.10 lays a try's else part after its handlers.  (The
+ * jumps back after i are no loop's: 3.12+ lay the handlers after all
+ * other code, and a clause that falls off jumps back to the try's join;
+ * an inner loop that goes back only from there is not seen.) */
 static int in_inner_loop(norm *nm, uint32_t h, uint32_t k, uint32_t i) {
     uint32_t b;
     int32_t t;
-    if (nm->scan_budget < (uint64_t)nm->dec->count)
+    if (nm->scan_budget < (uint64_t)(i - h))
         return 0;
-    nm->scan_budget -= nm->dec->count;
-    for (b = h + 1; b < nm->dec->count; b++) {
-        if (b == i - 1 || !jumps_back(nm, b) ||
-            at(nm, b)->target <= at(nm, h)->offset ||
+    nm->scan_budget -= i - h;
+    for (b = h + 1; b < i - 1; b++) {
+        if (!jumps_back(nm, b) || at(nm, b)->target <= at(nm, h)->offset ||
             at(nm, b)->target > at(nm, k)->offset)
             continue;
         t = norm_index_of_offset(nm, at(nm, b)->target);
