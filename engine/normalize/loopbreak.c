@@ -140,6 +140,13 @@ static int stays_out_of_loop(norm *nm, uint32_t h, uint32_t i) {
     return out;
 }
 
+/* Whether decoded instructions a and b are under one handler, or both
+ * under none. */
+static int same_handler(const norm *nm, uint32_t a, uint32_t b) {
+    const upy_exc_entry *ea = norm_entry_of(nm, a), *eb = norm_entry_of(nm, b);
+    return ea == eb || (ea && eb && ea->target == eb->target);
+}
+
 int norm_is_removed_loop_break(norm *nm, uint32_t i) {
     int32_t h;
     if (!nm->rules->removes_redundant_jumps || i < 2 ||
@@ -149,10 +156,12 @@ int norm_is_removed_loop_break(norm *nm, uint32_t i) {
      * (a conditional one is a while loop's test at the bottom). */
     if (!jumps_back(nm, i - 1) || !norm_ends_without_fall(nm, i - 1))
         return 0;
-    /* A jump after the NOP is no code of the exit but a way on (a try's
-     * way out past its handlers): a jump to it reads as a jump into the
-     * try's end, not as a break (`try: while c: ...` / `except E:`). */
-    if (norm_ends_without_fall(nm, i + 1))
+    /* The exit must be code of the try the loop is in, if any: where the
+     * loop ends a try's body, the way on (a jump past the handlers, or the
+     * code after the try, 3.12+) reads as the try's end, and a jump to it
+     * as leaving the try, the break lost (`try: while c: ...` / `except
+     * E:`). */
+    if (norm_ends_without_fall(nm, i + 1) || !same_handler(nm, i, i + 1))
         return 0;
     h = norm_index_of_offset(nm, at(nm, i - 1)->target);
     return h >= 0 && (uint32_t)h < i - 1 &&
