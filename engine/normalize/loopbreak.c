@@ -25,8 +25,11 @@
  * jumps leaving loops nested in the outer one and no code after it goes
  * back into the outer loop: control leaves the loop there.  A NOP that a
  * statement of the outer body left (`pass`) has the rest of the body after
- * it, which goes back to the header.
- */
+ * it, which goes back to the header.  (Where the exit is a small return,
+ * 3.10 and 3.12+ copy it after the NOP and uncopy.c gives the copy back as
+ * the jump; 3.11 copies only the implicit return.  A jump to the NOP from
+ * a loop's handler that 3.12+ laid out after all other code is not seen:
+ * tests/constructs/loop_break_after_inner_else.py.) */
 #include "normalize/norm.h"
 
 /* Whether decoded instruction k jumps to an offset at or before its own. */

@@ -13,6 +13,8 @@
  *   unpack.c     3.8's BUILD_*_UNPACK, lowered as 3.9's container build;
  *   coldjump.c   3.12+'s NOP left of the jump ending a try's else part,
  *                given back as the jump.
+ *   loopbreak.c  3.10+'s NOP left of a loop's last `break`, given back
+ *                as the jump.
  *
  * The passes over neutral instructions (blocks.c, finally.c, exits.c,
  * unthread.c, uncopy.c, clausebreaks.c, withexits.c, layout.c) run after
