@@ -340,8 +340,11 @@ static uint32_t clause_way_out(const upy_ncode *code, uint32_t h, uint32_t c) {
 
 /* The last jump back of the loop that holds the try body [first, last]:
  * the last warm jump past `last` to an instruction at or before `first`
- * (the loop's header), where no jump from [first, that jump] leaves past
- * it; NONE when none. */
+ * (the loop's header), where no jump from the loop [header, that jump]
+ * leaves past it; NONE when none.  (A loop that leaves other than by the
+ * clause has its exit, or its else part, right after its last jump back,
+ * where the break's exit does not go: `for x in xs: try: ... / except E:
+ * break / else: raise L` lays the else part there.) */
 static uint32_t loop_end(const upy_ncode *code, uint32_t first, uint32_t last,
                          uint32_t cold) {
     uint32_t k, end = NONE;
@@ -352,7 +355,7 @@ static uint32_t loop_end(const upy_ncode *code, uint32_t first, uint32_t last,
     }
     if (end == NONE)
         return NONE;
-    for (k = first; k <= end; k++)
+    for (k = (uint32_t)code->ins[end].target; k <= end; k++)
         if (code->ins[k].target > (int32_t)end)
             return NONE;
     return end;
@@ -377,7 +380,7 @@ static int is_loop_exit(const upy_ncode *code, uint32_t h, uint32_t c,
 }
 
 static uint32_t clause_moves(const upy_ncode *code, uint32_t h, uint32_t cold,
-                             cold_move *m);
+                             int alone, cold_move *m);
 
 /* Whether [from, to) holds only clauses that go back too: alone (their
  * way out goes to warm code) or with a break to the same exit `to`
@@ -393,7 +396,7 @@ static int clauses_between(const upy_ncode *code, uint32_t from, uint32_t to,
         uint32_t n;
         if (code->ins[k].op != N_PUSH_EXC_INFO)
             return 0;
-        n = clause_moves(code, k, cold, m);
+        n = clause_moves(code, k, cold, 1, m);
         if (!n || (n == 2 && m[1].from != to))
             return 0;
         k = m[0].to + 1;
@@ -428,7 +431,7 @@ static int clauses_between(const upy_ncode *code, uint32_t from, uint32_t to,
  * as 3.11 lays it out.  Moved alone, the clause would leave the exit
  * where the loop's reading takes it for code after the outer loop. */
 static uint32_t clause_moves(const upy_ncode *code, uint32_t h, uint32_t cold,
-                             cold_move *m) {
+                             int alone, cold_move *m) {
     uint32_t c = clauses_end(code, h), first, last, j, e, end;
     if (c == NONE || !try_body(code, h, cold, &first, &last) ||
         last + 1 >= cold || !upy_nin_falls_through(&code->ins[last]) ||
@@ -437,12 +440,17 @@ static uint32_t clause_moves(const upy_ncode *code, uint32_t h, uint32_t cold,
     m[0] = (cold_move){h, c, last + 1, BODY_JUMP};
     j = clause_way_out(code, h, c);
     if (j == NONE || j < cold)
-        return j == NONE ? 0 : 1;
+        return j != NONE && alone;
     e = streak_end(code, j);
     end = loop_end(code, first, last, cold);
     if (!clauses_between(code, c + 1, j, cold) || e == NONE || end == NONE ||
         upy_nin_falls_through(&code->ins[end]) ||
         !is_loop_exit(code, h, c, j, e, end))
+        return 0;
+    /* (Where nothing lies between the loop and its clause, the exit
+     * follows the clause as it follows the loop in 3.11's layout: recover
+     * reads that as it is.) */
+    if (end + 1 == h)
         return 0;
     m[1] = (cold_move){j, e, end + 1, NO_JUMP};
     return 2;
@@ -461,13 +469,14 @@ static uint8_t *mark_jumped(const upy_ncode *code, upy_arena *arena) {
     return jumped;
 }
 
-/* Whether the moves m[0, n) are free to make: their places and
- * instructions are no other move's. */
+/* Whether the moves m[0, n) are free to make: their places are warm
+ * code, and their places and instructions are no other move's. */
 static int moves_free(const cold_move *m, uint32_t n, const int32_t *move_before,
-                      const uint8_t *moved) {
+                      const uint8_t *moved, uint32_t cold) {
     uint32_t k, i;
     for (k = 0; k < n; k++) {
-        if (move_before[m[k].before] >= 0 || (k && m[k].before == m[0].before))
+        if (m[k].before >= cold || move_before[m[k].before] >= 0 ||
+            (k && m[k].before == m[0].before))
             return 0;
         for (i = m[k].from; i <= m[k].to; i++)
             if (moved[i])
@@ -494,12 +503,12 @@ static uint32_t find_moves(const upy_ncode *code, const uint8_t *jumped,
         if (streak_move(code, jumped, h, cold, &budget, &m[0]))
             n = 1;
         else
-            n = clause_moves(code, h, cold, m);
+            n = clause_moves(code, h, cold, 0, m);
         /* (A clause that breaks to an exit an earlier one moves.) */
         if (n == 2 && moved[m[1].from] && move_before[m[1].before] >= 0 &&
             moves[move_before[m[1].before]].from == m[1].from)
             n = 1;
-        if (!n || !moves_free(m, n, move_before, moved))
+        if (!n || !moves_free(m, n, move_before, moved, cold))
             continue;
         for (k = 0; k < n; k++) {
             move_before[m[k].before] = (int32_t)count;
