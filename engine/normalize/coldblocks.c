@@ -340,11 +340,7 @@ static uint32_t clause_way_out(const upy_ncode *code, uint32_t h, uint32_t c) {
 
 /* The last jump back of the loop that holds the try body [first, last]:
  * the last warm jump past `last` to an instruction at or before `first`
- * (the loop's header), where no jump from the loop [header, that jump]
- * leaves past it; NONE when none.  (A loop that leaves other than by the
- * clause has its exit, or its else part, right after its last jump back,
- * where the break's exit does not go: `for x in xs: try: ... / except E:
- * break / else: raise L` lays the else part there.) */
+ * (the loop's header); NONE when none. */
 static uint32_t loop_end(const upy_ncode *code, uint32_t first, uint32_t last,
                          uint32_t cold) {
     uint32_t k, end = NONE;
@@ -353,12 +349,37 @@ static uint32_t loop_end(const upy_ncode *code, uint32_t first, uint32_t last,
         if (in->op == N_JUMP && in->target >= 0 && in->target <= (int32_t)first)
             end = k;
     }
-    if (end == NONE)
-        return NONE;
-    for (k = (uint32_t)code->ins[end].target; k <= end; k++)
-        if (code->ins[k].target > (int32_t)end)
-            return NONE;
     return end;
+}
+
+/* Where compiler_while / compiler_for laid the exit a break of the loop
+ * that ends at `end` (its last jump back) goes to: right after the loop,
+ * or, where the loop leaves other than by the break (its test, FOR_ITER),
+ * after the else part it leaves to, right after the loop too, straight
+ * code that does not fall into the exit (`for x in xs: try: ... / except
+ * E: break / else: raise L`); NONE when unsure. */
+static uint32_t break_exit_place(const upy_ncode *code, const uint8_t *jumped,
+                                 uint32_t end, uint32_t cold) {
+    uint32_t k, header = (uint32_t)code->ins[end].target;
+    int leaves = 0;
+    for (k = header; k <= end; k++) {
+        int32_t t = code->ins[k].target;
+        if (t > (int32_t)end + 1)
+            return NONE;
+        leaves |= t == (int32_t)end + 1;
+    }
+    if (!leaves)
+        return end + 1;
+    for (k = end + 1; k < cold; k++) {
+        const upy_nin *in = &code->ins[k];
+        if (k > end + 1 && jumped[k])
+            return NONE;
+        if (!upy_nin_falls_through(in))
+            return k + 1;
+        if (in->target >= 0)
+            return NONE;
+    }
+    return NONE;
 }
 
 /* Whether the loop's exit [j, e], laid out cold, is entered by jumps from
@@ -379,8 +400,9 @@ static int is_loop_exit(const upy_ncode *code, uint32_t h, uint32_t c,
     return 1;
 }
 
-static uint32_t clause_moves(const upy_ncode *code, uint32_t h, uint32_t cold,
-                             int alone, cold_move *m);
+static uint32_t clause_moves(const upy_ncode *code, const uint8_t *jumped,
+                             uint32_t h, uint32_t cold, int alone,
+                             uint64_t *budget, cold_move *m);
 
 /* Whether [from, to) holds only clauses that go back too: alone (their
  * way out goes to warm code) or with a break to the same exit `to`
@@ -388,15 +410,16 @@ static uint32_t clause_moves(const upy_ncode *code, uint32_t h, uint32_t cold,
  * except OSError: ...; break`, the inner clause laid out first, the outer
  * one between it and the loop's exit).  Clauses nest no deeper than the
  * code does. */
-static int clauses_between(const upy_ncode *code, uint32_t from, uint32_t to,
-                           uint32_t cold) {
+static int clauses_between(const upy_ncode *code, const uint8_t *jumped,
+                           uint32_t from, uint32_t to, uint32_t cold,
+                           uint64_t *budget) {
     uint32_t k = from;
     cold_move m[2];
     while (k < to) {
         uint32_t n;
         if (code->ins[k].op != N_PUSH_EXC_INFO)
             return 0;
-        n = clause_moves(code, k, cold, 1, m);
+        n = clause_moves(code, jumped, k, cold, 1, budget, m);
         if (!n || (n == 2 && m[1].from != to))
             return 0;
         k = m[0].to + 1;
@@ -430,9 +453,15 @@ static int clauses_between(const upy_ncode *code, uint32_t from, uint32_t to,
  * becomes x = next(it); JUMP D; H ...; D: d.append(x); JUMP T; B ...,
  * as 3.11 lays it out.  Moved alone, the clause would leave the exit
  * where the loop's reading takes it for code after the outer loop. */
-static uint32_t clause_moves(const upy_ncode *code, uint32_t h, uint32_t cold,
-                             int alone, cold_move *m) {
-    uint32_t c = clauses_end(code, h), first, last, j, e, end;
+static uint32_t clause_moves(const upy_ncode *code, const uint8_t *jumped,
+                             uint32_t h, uint32_t cold, int alone,
+                             uint64_t *budget, cold_move *m) {
+    uint32_t c, first, last, j, e, end, place;
+    /* (Each look costs a few scans of the code; out of budget, no move.) */
+    if (*budget < 8 * (uint64_t)code->count)
+        return 0;
+    *budget -= 8 * (uint64_t)code->count;
+    c = clauses_end(code, h);
     if (c == NONE || !try_body(code, h, cold, &first, &last) ||
         last + 1 >= cold || !upy_nin_falls_through(&code->ins[last]) ||
         !is_own_clause(code, h, c, cold))
@@ -443,16 +472,17 @@ static uint32_t clause_moves(const upy_ncode *code, uint32_t h, uint32_t cold,
         return j != NONE && alone;
     e = streak_end(code, j);
     end = loop_end(code, first, last, cold);
-    if (!clauses_between(code, c + 1, j, cold) || e == NONE || end == NONE ||
+    if (!clauses_between(code, jumped, c + 1, j, cold, budget) || e == NONE || end == NONE ||
         upy_nin_falls_through(&code->ins[end]) ||
-        !is_loop_exit(code, h, c, j, e, end))
+        !is_loop_exit(code, h, c, j, e, end) ||
+        (place = break_exit_place(code, jumped, end, cold)) == NONE)
         return 0;
     /* (Where nothing lies between the loop and its clause, the exit
      * follows the clause as it follows the loop in 3.11's layout: recover
      * reads that as it is.) */
-    if (end + 1 == h)
+    if (place == h)
         return 0;
-    m[1] = (cold_move){j, e, end + 1, NO_JUMP};
+    m[1] = (cold_move){j, e, place, NO_JUMP};
     return 2;
 }
 
@@ -503,7 +533,7 @@ static uint32_t find_moves(const upy_ncode *code, const uint8_t *jumped,
         if (streak_move(code, jumped, h, cold, &budget, &m[0]))
             n = 1;
         else
-            n = clause_moves(code, h, cold, 0, m);
+            n = clause_moves(code, jumped, h, cold, 0, &budget, m);
         /* (A clause that breaks to an exit an earlier one moves.) */
         if (n == 2 && moved[m[1].from] && move_before[m[1].before] >= 0 &&
             moves[move_before[m[1].before]].from == m[1].from)
