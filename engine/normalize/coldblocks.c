@@ -1,6 +1,8 @@
 /*
  * coldblocks.c - unpush_cold_blocks: an except clause that ends a loop's
- * body, put back in line where 3.12+ laid it out after all other code.
+ * body, or that breaks out of a `while True:`, put back in line where
+ * 3.12+ laid it out after all other code (the second shape: see
+ * clause_moves).
  *
  * 3.12's flowgraph.c push_cold_blocks_to_end marks cold the blocks that
  * only an exception reaches (mark_cold: from the handlers, through jumps
@@ -404,23 +406,18 @@ static uint32_t clause_moves(const upy_ncode *code, const uint8_t *jumped,
                              uint32_t h, uint32_t cold, int alone,
                              uint64_t *budget, cold_move *m);
 
-/* Whether [from, to) holds only clauses that go back too: alone (their
- * way out goes to warm code) or with a break to the same exit `to`
- * (os.walk 3.12: `try: try: e = next(it) / except StopIteration: break /
- * except OSError: ...; break`, the inner clause laid out first, the outer
- * one between it and the loop's exit).  Clauses nest no deeper than the
- * code does. */
+/* Whether [from, to) holds only clauses that go back alone, their way
+ * out into warm code (os.walk 3.12: the clause of the try after the one
+ * whose clause breaks, `except OSError: is_dir = False`, laid out between
+ * that clause and the loop's exit). */
 static int clauses_between(const upy_ncode *code, const uint8_t *jumped,
                            uint32_t from, uint32_t to, uint32_t cold,
                            uint64_t *budget) {
     uint32_t k = from;
     cold_move m[2];
     while (k < to) {
-        uint32_t n;
-        if (code->ins[k].op != N_PUSH_EXC_INFO)
-            return 0;
-        n = clause_moves(code, jumped, k, cold, 1, budget, m);
-        if (!n || (n == 2 && m[1].from != to))
+        if (code->ins[k].op != N_PUSH_EXC_INFO ||
+            clause_moves(code, jumped, k, cold, 1, budget, m) != 1)
             return 0;
         k = m[0].to + 1;
     }
@@ -472,8 +469,8 @@ static uint32_t clause_moves(const upy_ncode *code, const uint8_t *jumped,
         return j != NONE && alone;
     e = streak_end(code, j);
     end = loop_end(code, first, last, cold);
-    if (!clauses_between(code, jumped, c + 1, j, cold, budget) || e == NONE || end == NONE ||
-        upy_nin_falls_through(&code->ins[end]) ||
+    if (!clauses_between(code, jumped, c + 1, j, cold, budget) || e == NONE ||
+        end == NONE || upy_nin_falls_through(&code->ins[end]) ||
         !is_loop_exit(code, h, c, j, e, end) ||
         (place = break_exit_place(code, jumped, end, cold)) == NONE)
         return 0;
@@ -501,8 +498,9 @@ static uint8_t *mark_jumped(const upy_ncode *code, upy_arena *arena) {
 
 /* Whether the moves m[0, n) are free to make: their places are warm
  * code, and their places and instructions are no other move's. */
-static int moves_free(const cold_move *m, uint32_t n, const int32_t *move_before,
-                      const uint8_t *moved, uint32_t cold) {
+static int moves_free(const cold_move *m, uint32_t n,
+                      const int32_t *move_before, const uint8_t *moved,
+                      uint32_t cold) {
     uint32_t k, i;
     for (k = 0; k < n; k++) {
         if (m[k].before >= cold || move_before[m[k].before] >= 0 ||
@@ -523,21 +521,19 @@ static uint32_t find_moves(const upy_ncode *code, const uint8_t *jumped,
                            uint32_t cold, cold_move *moves,
                            int32_t *move_before, uint8_t *moved) {
     uint64_t budget = COLD_BLOCKS_BUDGET;
-    uint32_t h, count = 0;
+    uint32_t h, count = 0, exit_from = 0;
     for (h = cold; h < code->count && budget >= code->count; h++) {
         cold_move m[2];
         uint32_t n, k, i;
         if (code->ins[h].op != N_PUSH_EXC_INFO || moved[h])
             continue;
         budget -= code->count;
+        /* (Clauses between a clause that breaks and the exit it moves go
+         * back alone, as clauses_between found.) */
         if (streak_move(code, jumped, h, cold, &budget, &m[0]))
             n = 1;
         else
-            n = clause_moves(code, jumped, h, cold, 0, &budget, m);
-        /* (A clause that breaks to an exit an earlier one moves.) */
-        if (n == 2 && moved[m[1].from] && move_before[m[1].before] >= 0 &&
-            moves[move_before[m[1].before]].from == m[1].from)
-            n = 1;
+            n = clause_moves(code, jumped, h, cold, h < exit_from, &budget, m);
         if (!n || !moves_free(m, n, move_before, moved, cold))
             continue;
         for (k = 0; k < n; k++) {
@@ -546,6 +542,8 @@ static uint32_t find_moves(const upy_ncode *code, const uint8_t *jumped,
             for (i = m[k].from; i <= m[k].to; i++)
                 moved[i] = 1;
         }
+        if (n == 2)
+            exit_from = m[1].from;
         h = m[0].to;
     }
     return count;
@@ -575,9 +573,9 @@ static upy_nin break_jump(const upy_nin *w, uint32_t to, const upy_nin *back) {
 
 /* The try body's jump over its clause, moved back before instruction
  * `to`: on the line of the body's last instruction `last` (as 3.11 lays
- * it out), under the
- * handler of the clause's cleanup `cleanup`, which is the try's
- * surroundings', a target renumbered after. */
+ * it out), under the handler of the clause's cleanup `cleanup`, the
+ * try's surroundings' (an outer try's clause, where the clauses of two
+ * nested tries go back together), a target renumbered after. */
 static upy_nin body_jump(const upy_nin *last, uint32_t to,
                          const upy_nin *cleanup) {
     upy_nin jump = break_jump(last, to, cleanup);
@@ -608,7 +606,8 @@ static uint32_t lay_out(const upy_ncode *code, const cold_move *moves,
         if (move_before[i] >= 0) {
             const cold_move *m = &moves[move_before[i]];
             if (m->jump == BODY_JUMP)
-                out[at++] = body_jump(&code->ins[i - 1], i, &code->ins[m->to]);
+                out[at++] = body_jump(&code->ins[i - 1], i,
+                                      &code->ins[clause_end(code, m->from)]);
             else if (m->jump == BREAK_JUMP)
                 out[at++] = break_jump(&code->ins[i], i, &code->ins[m->to]);
             for (k = m->from; k <= m->to; k++) {
