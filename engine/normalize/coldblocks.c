@@ -324,20 +324,26 @@ static int is_own_clause(const upy_ncode *code, uint32_t h, uint32_t c,
     return 1;
 }
 
-/* The one instruction outside the clause [h, c] that its jumps go to
- * (a break's target, the code after the try ...); NONE when none or
- * more than one. */
-static uint32_t clause_way_out(const upy_ncode *code, uint32_t h, uint32_t c) {
-    uint32_t k, out = NONE;
+/* Where the clause [h, c] leaves to: the one cold instruction outside
+ * it that its jumps go to (a break's exit that only the clause reaches),
+ * else the first warm one (the code after the try, a continue's loop
+ * header); NONE when none or two cold ones. */
+static uint32_t clause_way_out(const upy_ncode *code, uint32_t h, uint32_t c,
+                               uint32_t cold) {
+    uint32_t k, warm = NONE, out = NONE;
     for (k = h; k <= c; k++) {
         int32_t t = code->ins[k].target;
         if (t < 0 || (t >= (int32_t)h && t <= (int32_t)c))
             continue;
+        if ((uint32_t)t < cold) {
+            warm = warm == NONE ? (uint32_t)t : warm;
+            continue;
+        }
         if (out != NONE && out != (uint32_t)t)
             return NONE;
         out = (uint32_t)t;
     }
-    return out;
+    return out != NONE ? out : warm;
 }
 
 /* The last jump back of the loop that holds the try body [first, last]:
@@ -464,7 +470,7 @@ static uint32_t clause_moves(const upy_ncode *code, const uint8_t *jumped,
         !is_own_clause(code, h, c, cold))
         return 0;
     m[0] = (cold_move){h, c, last + 1, BODY_JUMP};
-    j = clause_way_out(code, h, c);
+    j = clause_way_out(code, h, c, cold);
     if (j == NONE || j < cold)
         return j != NONE && alone;
     e = streak_end(code, j);

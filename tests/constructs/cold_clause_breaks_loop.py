@@ -130,3 +130,60 @@ def for_else_break(stack, it, out):
         else:
             raise LookupError
         out.append(1)
+
+
+def break_or_continue_clauses(stack, it, out):
+    while stack:
+        stack.pop()
+        while True:
+            try:
+                x = next(it)
+            except StopIteration:
+                break
+            except ValueError:
+                continue
+            out.append(x)
+        out.append(1)
+
+
+def break_through_finally(stack, it, out):
+    while stack:
+        stack.pop()
+        while True:
+            try:
+                x = next(it)
+            except StopIteration:
+                break
+            finally:
+                out.append('f')
+            out.append(x)
+        out.append(1)
+
+
+def break_in_try_finally_in_loop(stack, it, out):
+    while stack:
+        stack.pop()
+        try:
+            while True:
+                try:
+                    x = next(it)
+                except StopIteration as e:
+                    out.append(e.value)
+                    break
+                out.append(x)
+        finally:
+            out.append('g')
+        out.append(1)
+
+
+def break_in_with_in_generator(stack, it):
+    while stack:
+        stack.pop()
+        with it:
+            while True:
+                try:
+                    x = next(it)
+                except StopIteration:
+                    break
+                yield x
+        yield 1
