@@ -577,11 +577,12 @@ static upy_nin break_jump(const upy_nin *w, uint32_t to, const upy_nin *back) {
     return jump;
 }
 
-/* The try body's jump over its clause, moved back before instruction
+/* The try body's jump over its clauses, moved back before instruction
  * `to`: on the line of the body's last instruction `last` (as 3.11 lays
- * it out), under the handler of the clause's cleanup `cleanup`, the
- * try's surroundings' (an outer try's clause, where the clauses of two
- * nested tries go back together), a target renumbered after. */
+ * it out), under the handler of the last clause's cleanup `cleanup`, the
+ * try's surroundings' (where the clauses of two nested tries go back
+ * together, the outer try's: its body ends with the inner one's), a
+ * target renumbered after. */
 static upy_nin body_jump(const upy_nin *last, uint32_t to,
                          const upy_nin *cleanup) {
     upy_nin jump = break_jump(last, to, cleanup);
@@ -612,8 +613,7 @@ static uint32_t lay_out(const upy_ncode *code, const cold_move *moves,
         if (move_before[i] >= 0) {
             const cold_move *m = &moves[move_before[i]];
             if (m->jump == BODY_JUMP)
-                out[at++] = body_jump(&code->ins[i - 1], i,
-                                      &code->ins[clause_end(code, m->from)]);
+                out[at++] = body_jump(&code->ins[i - 1], i, &code->ins[m->to]);
             else if (m->jump == BREAK_JUMP)
                 out[at++] = break_jump(&code->ins[i], i, &code->ins[m->to]);
             for (k = m->from; k <= m->to; k++) {
