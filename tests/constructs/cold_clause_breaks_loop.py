@@ -6,9 +6,13 @@ push_cold_blocks_to_end), and a copy of the return lies between.
 
 normalize/coldblocks.c clause_moves puts the clause back after its try's
 body and the code after the inner loop after its last jump back, as 3.11
-lays them out.  Before it, 3.12 read the clause as `pass` and the rest of
-the inner loop as an else part ending in `continue`: the loop never ended
-(an unmarked lie on 3.12, marked on 3.13).
+lays them out (after the else part where the loop has one).  Before it,
+3.12 read the clause as `pass` and the rest of the inner loop as an else
+part ending in `continue`: the loop never ended (an unmarked lie on 3.12
+in break_in_with_in_loop, second_try_after_break, break_or_continue_clauses
+and others, marked on 3.13); for_else_break printed a `break` of the outer
+loop (an unmarked lie on 3.12 and 3.13).  break_in_for_with (a clause that
+returns beside one that breaks) stays marked on every version.
 """
 
 
