@@ -6167,6 +6167,23 @@ static int copies_moved_exit(const rec *r, const region *rg, int32_t b,
            copied_lines(r, at, moved->at, n);
 }
 
+/* Whether the code from instruction `at` of block b may be the code after
+ * a `while True:` moved in place of a break (is_moved_exit,
+ * moved_exit_from): no other code was read as that (rg->moved_exit), or
+ * this is a copy of it.  The code after the loop is one: of two different
+ * codes that each look moved, the second is a statement of the loop.
+ * 3.10+, `try:` / `while True:` / `if a(): return True` / `if b(): ...` /
+ * `else: return False` / `finally: f()`: each return is the copy of f()
+ * on lines after the loop's, then its constant; both read as the code
+ * after the loop, the second overwrote the first, and `return True`
+ * printed `break` to `return False` (holdout 11 kazoo
+ * Semaphore._inner_acquire). */
+static int may_be_moved_exit(const rec *r, const region *rg, int32_t b,
+                             uint32_t at) {
+    return rg->moved_exit->block == UPY_NO_BLOCK ||
+           rg->moved_exit->block == b || copies_moved_exit(r, rg, b, at);
+}
+
 static int moved_exit_from(rec *r, int32_t b, uint32_t *at, const region *rg) {
     uint32_t start = *at;
     const upy_nin *first;
@@ -7069,7 +7086,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             r->done[b] = b != rg->brk;
             return emit_simple(r, out, UPY_S_BREAK);
         }
-        if (moved_exit_from(r, b, &start, rg)) {
+        if (moved_exit_from(r, b, &start, rg) &&
+            may_be_moved_exit(r, rg, b, start)) {
             r->resume_block = UPY_NO_BLOCK;
             *exit = UPY_NO_BLOCK;
             if (copies_moved_exit(r, rg, b, start)) {
@@ -7150,7 +7168,8 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                 drop_copied_statements(r, bb, (uint32_t)stop, rg, out);
                 return emit_simple(r, out, UPY_S_BREAK);
             }
-            if (is_moved_exit(r, bb, (uint32_t)stop, rg)) {
+            if (is_moved_exit(r, bb, (uint32_t)stop, rg) &&
+                may_be_moved_exit(r, rg, b, r->stmt_start)) {
                 rec_pop(r);
                 *rg->moved_exit = (rec_resume){b, r->stmt_start};
                 return emit_simple(r, out, UPY_S_BREAK);
