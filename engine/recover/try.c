@@ -4039,8 +4039,11 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 erg.follow = rg->follow;
                 RETURN_IF_ERROR(rec_region(r, follow, &erg, &orelse, &follow));
             }
+            /* (A break the else part's walk wrote from a lone jump of its
+             * own is no way on lost: only code before the jump runs into
+             * it.) */
             way_on = orelse.len ? h - 1 : exit;
-            if (follow == UPY_NO_BLOCK &&
+            if (follow == UPY_NO_BLOCK && (!orelse.len || way_on > exit) &&
                 breaks_over_handlers(r, way_on, exit, rg) &&
                 emit_break_at(r, blk(r, way_on)->start, &orelse))
                 return ERROR;
