@@ -6093,11 +6093,22 @@ static int entered_after_loop(const rec *r, uint32_t p, uint32_t ret,
     return later;
 }
 
+static int copies_moved_exit(const rec *r, const region *rg, int32_t b,
+                             uint32_t at);
+
 /* Whether the return at instruction ret, the statement from r->stmt_start
  * in block bb, is the code after a `while True:` that has none after it
  * (region.brk_moved), moved in place of a break: on lines after all the
  * loop's, and the break's own line left as a NOP before it or its names
- * and constants entered after the loop's. */
+ * and constants entered after the loop's.  The code after the loop is
+ * one: where another code was read as it (rg->moved_exit), this must be a
+ * copy of that (copies_moved_exit), else it is a statement of the loop.
+ * 3.10+, `try:` / `while True:` / `if a(): return True` / `if b(): ...` /
+ * `else: return False` / `finally: f()`: each return is the copy of f()
+ * on lines after the loop's, then its constant; both read as the code
+ * after the loop, the second overwrote the first, and `return True`
+ * printed `break` to `return False` (holdout 11 kazoo
+ * Semaphore._inner_acquire, audit44). */
 static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
                          const region *rg) {
     uint32_t p = r->stmt_start, i, loop_end;
@@ -6114,6 +6125,10 @@ static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
     for (i = p; i <= ret; i++)
         if (ins(r, i)->line != line)
             return 0;
+    if (rg->moved_exit->block != UPY_NO_BLOCK &&
+        rg->moved_exit->block != (int32_t)r->cfg.block_of[bb->start] &&
+        !copies_moved_exit(r, rg, (int32_t)r->cfg.block_of[bb->start], p))
+        return 0;
     return ins(r, p)->lead_line >= 0 ? ins(r, p)->lead_line < line
                                      : entered_after_loop(r, p, ret, rg->loop);
 }
@@ -6167,23 +6182,6 @@ static int copies_moved_exit(const rec *r, const region *rg, int32_t b,
            copied_lines(r, at, moved->at, n);
 }
 
-/* Whether the code from instruction `at` of block b may be the code after
- * a `while True:` moved in place of a break (is_moved_exit,
- * moved_exit_from): no other code was read as that (rg->moved_exit), or
- * this is a copy of it.  The code after the loop is one: of two different
- * codes that each look moved, the second is a statement of the loop.
- * 3.10+, `try:` / `while True:` / `if a(): return True` / `if b(): ...` /
- * `else: return False` / `finally: f()`: each return is the copy of f()
- * on lines after the loop's, then its constant; both read as the code
- * after the loop, the second overwrote the first, and `return True`
- * printed `break` to `return False` (holdout 11 kazoo
- * Semaphore._inner_acquire). */
-static int may_be_moved_exit(const rec *r, const region *rg, int32_t b,
-                             uint32_t at) {
-    return rg->moved_exit->block == UPY_NO_BLOCK ||
-           rg->moved_exit->block == b || copies_moved_exit(r, rg, b, at);
-}
-
 static int moved_exit_from(rec *r, int32_t b, uint32_t *at, const region *rg) {
     uint32_t start = *at;
     const upy_nin *first;
@@ -6213,7 +6211,10 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at, const region *rg) {
          * no break's, imaplib IMAP4._get_tagged_response). */
         return 0;
     }
-    if (!moved_exit_after(r, b, start, brk_line, rg))
+    /* (The code after the loop is one: see is_moved_exit.) */
+    if (!moved_exit_after(r, b, start, brk_line, rg) ||
+        (rg->moved_exit->block != UPY_NO_BLOCK && rg->moved_exit->block != b &&
+         !copies_moved_exit(r, rg, b, start)))
         return 0;
     *at = start;
     return 1;
@@ -7086,8 +7087,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
             r->done[b] = b != rg->brk;
             return emit_simple(r, out, UPY_S_BREAK);
         }
-        if (moved_exit_from(r, b, &start, rg) &&
-            may_be_moved_exit(r, rg, b, start)) {
+        if (moved_exit_from(r, b, &start, rg)) {
             r->resume_block = UPY_NO_BLOCK;
             *exit = UPY_NO_BLOCK;
             if (copies_moved_exit(r, rg, b, start)) {
@@ -7168,8 +7168,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                 drop_copied_statements(r, bb, (uint32_t)stop, rg, out);
                 return emit_simple(r, out, UPY_S_BREAK);
             }
-            if (is_moved_exit(r, bb, (uint32_t)stop, rg) &&
-                may_be_moved_exit(r, rg, b, r->stmt_start)) {
+            if (is_moved_exit(r, bb, (uint32_t)stop, rg)) {
                 rec_pop(r);
                 *rg->moved_exit = (rec_resume){b, r->stmt_start};
                 return emit_simple(r, out, UPY_S_BREAK);

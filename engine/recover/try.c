@@ -1815,8 +1815,8 @@ static int breaks_over_handlers(const rec *r, int32_t j, int32_t exit,
     if (j < exit)
         return 0;
     before = j > exit ? blk(r, j - 1) : NULL;
-    if (before && (before->next != j ||
-                   !upy_nin_falls_through(ins(r, before->end - 1))))
+    if (before &&
+        (before->next != j || !upy_nin_falls_through(ins(r, before->end - 1))))
         return 0;
     return r->done[j] && rec_is_lone(r, eb, N_JUMP) &&
            eb->jump != UPY_NO_BLOCK &&
