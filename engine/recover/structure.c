@@ -6072,11 +6072,22 @@ static int entered_after_loop(const rec *r, uint32_t p, uint32_t ret,
     return later;
 }
 
+static int copies_moved_exit(const rec *r, const region *rg, int32_t b,
+                             uint32_t at);
+
 /* Whether the return at instruction ret, the statement from r->stmt_start
  * in block bb, is the code after a `while True:` that has none after it
  * (region.brk_moved), moved in place of a break: on lines after all the
  * loop's, and the break's own line left as a NOP before it or its names
- * and constants entered after the loop's. */
+ * and constants entered after the loop's.  The code after the loop is
+ * one: where another code was read as it (rg->moved_exit), this must be a
+ * copy of that (copies_moved_exit), else it is a statement of the loop.
+ * 3.10+, `try:` / `while True:` / `if a(): return True` / `if b(): ...` /
+ * `else: return False` / `finally: f()`: each return is the copy of f()
+ * on lines after the loop's, then its constant; both read as the code
+ * after the loop, the second overwrote the first, and `return True`
+ * printed `break` to `return False` (holdout 11 kazoo
+ * Semaphore._inner_acquire, audit44). */
 static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
                          const region *rg) {
     uint32_t p = r->stmt_start, i, loop_end;
@@ -6093,6 +6104,10 @@ static int is_moved_exit(const rec *r, const upy_block *bb, uint32_t ret,
     for (i = p; i <= ret; i++)
         if (ins(r, i)->line != line)
             return 0;
+    if (rg->moved_exit->block != UPY_NO_BLOCK &&
+        rg->moved_exit->block != (int32_t)r->cfg.block_of[bb->start] &&
+        !copies_moved_exit(r, rg, (int32_t)r->cfg.block_of[bb->start], p))
+        return 0;
     return ins(r, p)->lead_line >= 0 ? ins(r, p)->lead_line < line
                                      : entered_after_loop(r, p, ret, rg->loop);
 }
@@ -6175,7 +6190,10 @@ static int moved_exit_from(rec *r, int32_t b, uint32_t *at, const region *rg) {
          * no break's, imaplib IMAP4._get_tagged_response). */
         return 0;
     }
-    if (!moved_exit_after(r, b, start, brk_line, rg))
+    /* (The code after the loop is one: see is_moved_exit.) */
+    if (!moved_exit_after(r, b, start, brk_line, rg) ||
+        (rg->moved_exit->block != UPY_NO_BLOCK && rg->moved_exit->block != b &&
+         !copies_moved_exit(r, rg, b, start)))
         return 0;
     *at = start;
     return 1;

@@ -1790,17 +1790,29 @@ static int32_t else_jumps_past(const rec *r, int32_t exit, int32_t h,
     return UPY_NO_BLOCK;
 }
 
-/* Whether block exit, the way on of a try body over its handlers (laid out
+/* Whether block j, the way on of a try body over its handlers (laid out
  * in place), is a lone jump to the break target of rg's loop that a test
  * of the body read its false way through (so it is done and the walk of
  * the else part found no statement there): running off the body breaks
  * all the same.  3.11, `while n < 30:` / `try: if a: n += 10` / `except
  * E: continue` / `break`: POP_JUMP_FORWARD_IF_FALSE to the JUMP_FORWARD
  * over the handler, which goes to the break's NOP; the test read as `if
- * not a: break`, the try's own way on lost, so the loop ran on. */
-static int breaks_over_handlers(const rec *r, int32_t exit, const region *rg) {
-    const upy_block *eb = blk(r, exit);
-    return r->done[exit] && rec_is_lone(r, eb, N_JUMP) &&
+ * not a: break`, the try's own way on lost, so the loop ran on.  The
+ * same where an else part [exit, j) runs off into j, the test of the if
+ * ending it read through j: `except E: continue` / `else: g(); if a:
+ * n += 10` + `break` (holdout 11 httplib2 Http._conn_request: `if not
+ * a: break` / `n += 10`, the loop went round again, every GET sent
+ * twice). */
+static int breaks_over_handlers(const rec *r, int32_t j, int32_t exit,
+                                const region *rg) {
+    const upy_block *eb = blk(r, j), *before;
+    if (j < exit)
+        return 0;
+    before = j > exit ? blk(r, j - 1) : NULL;
+    if (before &&
+        (before->next != j || !upy_nin_falls_through(ins(r, before->end - 1))))
+        return 0;
+    return r->done[j] && rec_is_lone(r, eb, N_JUMP) &&
            eb->jump != UPY_NO_BLOCK &&
            (eb->jump == rg->brk || eb->jump == rg->brk_threaded);
 }
@@ -3986,6 +3998,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * before the handlers: that is an else part (code after the
              * try would follow the handlers). */
             region erg = *rg;
+            int32_t way_on;
             erg.start = exit;
             erg.end = h;
             erg.follow = UPY_NO_BLOCK;
@@ -4003,9 +4016,13 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
                 erg.follow = rg->follow;
                 RETURN_IF_ERROR(rec_region(r, follow, &erg, &orelse, &follow));
             }
-            if (follow == UPY_NO_BLOCK && !orelse.len &&
-                breaks_over_handlers(r, exit, rg) &&
-                emit_break_at(r, blk(r, exit)->start, &orelse))
+            /* (A break the else part's walk wrote from a lone jump of its
+             * own is no way on lost: only code before the jump runs into
+             * it.) */
+            way_on = orelse.len ? h - 1 : exit;
+            if (follow == UPY_NO_BLOCK && (!orelse.len || way_on > exit) &&
+                breaks_over_handlers(r, way_on, exit, rg) &&
+                emit_break_at(r, blk(r, way_on)->start, &orelse))
                 return ERROR;
         } else if (follow == UPY_NO_BLOCK && exit != UPY_NO_BLOCK &&
                    !in_place && exit >= rg->start && exit < rg->end) {

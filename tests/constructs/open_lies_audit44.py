@@ -32,46 +32,6 @@ def break_after_for_else_continue(items, extra):
     return out
 
 
-def return_true_false_in_loop_in_finally(leases, blocking, log):
-    """kazoo Semaphore._inner_acquire (3.10, 3.12, 3.13): `return True`
-    and `return False` in a while True loop in a try / finally are printed
-    as two `break`s and one `return False` after the loop.
-    return_true_false_in_loop_in_finally([True], True, []): True from the
-    source, False from the output."""
-    it = iter(leases)
-    try:
-        while True:
-            if next(it):
-                return True
-            if blocking:
-                log.append("wait")
-            else:
-                return False
-    finally:
-        log.append("release")
-
-
-def break_after_try_else_if(items, method):
-    """httplib2 Http._conn_request (3.11): a while loop whose try-else ends
-    in an `if`, then `break` after the try: the output breaks only where
-    the `if` is false and goes round again where it is true.
-    break_after_try_else_if("abcd", "GET"): ["b", "decoded"] from the
-    source, ["b", "decoded", "c", "decoded", "d", "decoded"] from the
-    output (httplib2 sends every GET twice)."""
-    i = 0
-    out = []
-    while i < 3:
-        i += 1
-        try:
-            x = items[i]
-        except IndexError:
-            continue
-        else:
-            out.append(x)
-            if method != "HEAD":
-                out.append("decoded")
-        break
-    return out
 
 
 def break_in_handler_then_code(s, ends):
