@@ -66,9 +66,13 @@ enum { COLD_BLOCKS_BUDGET = 1 << 26 };
 #define NONE UINT32_MAX
 
 /* Where a streak goes: [from, to] moves before instruction `before`,
- * after a new jump to it (the break's). */
+ * after a new jump to it (the break's), under the handler of its jump
+ * back to the loop's header, instruction `back`. */
 typedef struct cold_move {
-    uint32_t from, to, before;
+    uint32_t from, to, before, back;
+    /* The try body's breaks, the jumps from [breaks_from, before) to
+     * `before`, go to the new jump (before = breaks_from: none). */
+    uint32_t breaks_from;
 } cold_move;
 
 /* The instructions reached from the entry without an exception
@@ -126,12 +130,14 @@ static uint32_t streak_end(const upy_ncode *code, uint32_t h) {
 }
 
 /* Whether the streak [h, e] holds code of its own only: the jumps in it
- * stay in it but its last, no jump from outside enters it, no handler of
- * code outside it but warm code's (to h) is in it, nothing falls into h
- * and no with's handler is in it (which goes back to the code after the
- * with's exit, not to a loop). */
+ * stay in it but its jumps back to the loop's header (at or before
+ * `first`, the try body's first instruction) and its breaks (to w, where
+ * it goes), no jump from outside enters it, no handler of code outside it
+ * but warm code's (to h) is in it, nothing falls into h and no with's
+ * handler is in it (which goes back to the code after the with's exit,
+ * not to a loop). */
 static int is_own_streak(const upy_ncode *code, uint32_t h, uint32_t e,
-                         uint32_t cold) {
+                         uint32_t cold, uint32_t first, uint32_t w) {
     uint32_t i;
     if (upy_nin_falls_through(&code->ins[h - 1]))
         return 0;
@@ -139,8 +145,11 @@ static int is_own_streak(const upy_ncode *code, uint32_t h, uint32_t e,
         const upy_nin *in = &code->ins[i];
         int inside = i >= h && i <= e;
         int to_inside = in->target >= (int32_t)h && in->target <= (int32_t)e;
+        int leaves_loop_body =
+            in->target == (int32_t)w || (in->op == N_JUMP && in->target >= 0 &&
+                                         in->target <= (int32_t)first);
         if (inside && (in->op == N_WITH_EXCEPT_START ||
-                       (in->target >= 0 && !to_inside && i != e)))
+                       (in->target >= 0 && !to_inside && !leaves_loop_body)))
             return 0;
         if (!inside && (to_inside || (in->handler > (int32_t)h &&
                                       in->handler <= (int32_t)e)))
@@ -193,6 +202,49 @@ static uint32_t else_part_end(const upy_ncode *code, const uint8_t *jumped,
     return NONE;
 }
 
+/* Where the try body [first, last] breaks out of the loop that the
+ * streak goes round: the first instruction W after it that a break's NOP
+ * came before (lead_line: the NOP on a line of its own, under the try's
+ * handler or not), reached from the body (a jump to W, or the body
+ * falling into it) past code under `handler` that does not fall through
+ * (the body's returns); NONE when none.  3.11 lays the break out as the
+ * NOP and a jump over the handler to W, which a jump from the body to the
+ * break reaches; 3.12 drops the jump to the next block, the NOP, and sends
+ * those jumps to W.  Worked example (3.12; tests/constructs
+ * break_ends_try_in_loop.py retry_handler_breaks_under_if):
+ *
+ *     while True:              L:  r = next(it)          (handler H)
+ *         try:                     if r != 't': goto W
+ *             r = next(it)         raise TimeoutError()
+ *             if r == 't':     W:  log.append(r)  (lead_line: the break)
+ *                 raise ...        return log
+ *             break            H:  ...; if len(log) > limit: goto W
+ *         except TimeoutError:     log.append('retry'); JUMP L
+ *             if ...:
+ *                 break
+ *             log.append('retry')
+ *     log.append(r)
+ *     return log
+ */
+static uint32_t body_break_exit(const upy_ncode *code, uint32_t first,
+                                uint32_t last, uint32_t cold, int32_t handler) {
+    uint32_t w = last + 1, k;
+    while (w < cold && code->ins[w].lead_line < 0) {
+        if (code->ins[w].handler != handler ||
+            upy_nin_falls_through(&code->ins[w]))
+            return NONE;
+        w++;
+    }
+    if (w >= cold || code->ins[w].handler != handler)
+        return NONE;
+    if (w == last + 1 && upy_nin_falls_through(&code->ins[last]))
+        return w;
+    for (k = first; k < w; k++)
+        if (code->ins[k].target == (int32_t)w)
+            return w;
+    return NONE;
+}
+
 /* Whether instruction w is on a line after every line of the streak [h,
  * e) (its jump back has the loop's line): code the source wrote after
  * the try, not code a break runs on its way out.  (`with c:` / `for ...:`
@@ -233,25 +285,45 @@ static int has_copy(const upy_ncode *code, uint32_t h, uint32_t e,
     return 0;
 }
 
+/* The streak [h, e]'s jump back to the loop's header (at or before
+ * `first`): its last instruction, or where that raises or returns (the
+ * handler ends in `continue` or `raise`), its first jump back; NONE when
+ * none.  Worked example (3.12; tests/constructs
+ * break_ends_try_in_loop.py for_return_then_break_in_if): in `while True:
+ * try: ...; break` / `except KeyError: if p is None: continue` / `raise`
+ * no clause falls through: the streak ends in the RERAISE of its
+ * cleanup, its `continue` is the jump back. */
+static uint32_t streak_jump_back(const upy_ncode *code, uint32_t h, uint32_t e,
+                                 uint32_t first) {
+    uint32_t k;
+    for (k = code->ins[e].op == N_JUMP ? e : h; k <= e; k++)
+        if (code->ins[k].op == N_JUMP && code->ins[k].target >= 0 &&
+            (uint32_t)code->ins[k].target <= first)
+            return k;
+    return NONE;
+}
+
 /* The move the streak at handler h (a PUSH_EXC_INFO of the cold code)
  * asks for, if any (see the head comment). */
 static int streak_move(const upy_ncode *code, const uint8_t *jumped, uint32_t h,
                        uint32_t cold, uint64_t *budget, cold_move *m) {
-    uint32_t e = streak_end(code, h), first, last, x;
-    const upy_nin *back;
-    if (e == NONE || code->ins[e].op != N_JUMP ||
-        !try_body(code, h, cold, &first, &last))
+    uint32_t e = streak_end(code, h), first, last, back, x;
+    if (e == NONE || !try_body(code, h, cold, &first, &last) ||
+        (back = streak_jump_back(code, h, e, first)) == NONE)
         return 0;
-    back = &code->ins[e];
-    if (back->target < 0 || (uint32_t)back->target > first ||
-        !is_own_streak(code, h, e, cold) || has_copy(code, h, e, cold, budget))
-        return 0;
-    x = else_part_end(code, jumped, last, cold, back->handler);
-    if (x == NONE || !follows_in_source(code, h, e, x))
+    x = else_part_end(code, jumped, last, cold, code->ins[back].handler);
+    m->breaks_from = x;
+    if (x == NONE) {
+        x = body_break_exit(code, first, last, cold, code->ins[back].handler);
+        m->breaks_from = first;
+    }
+    if (x == NONE || !is_own_streak(code, h, e, cold, first, x) ||
+        has_copy(code, h, e, cold, budget) || !follows_in_source(code, h, e, x))
         return 0;
     m->from = h;
     m->to = e;
     m->before = x;
+    m->back = back;
     return 1;
 }
 
@@ -325,7 +397,7 @@ static uint32_t lay_out(const upy_ncode *code, const cold_move *moves,
             continue;
         if (move_before[i] >= 0) {
             const cold_move *m = &moves[move_before[i]];
-            out[at++] = break_jump(&code->ins[i], i, &code->ins[m->to]);
+            out[at++] = break_jump(&code->ins[i], i, &code->ins[m->back]);
             for (k = m->from; k <= m->to; k++) {
                 new_index[k] = at;
                 out[at++] = code->ins[k];
@@ -341,6 +413,20 @@ static uint32_t lay_out(const upy_ncode *code, const cold_move *moves,
         at++;
     }
     return at;
+}
+
+/* Sends the try body's breaks of each move (body_break_exit) to the jump
+ * laid out before its streak, once the code is renumbered: out[] holds
+ * the new code, new_index the place of each old instruction. */
+static void send_breaks_to_jump(const upy_ncode *code, const cold_move *moves,
+                                uint32_t count, const uint32_t *new_index,
+                                upy_nin *out) {
+    uint32_t m, i;
+    for (m = 0; m < count; m++)
+        for (i = moves[m].breaks_from; i < moves[m].before; i++)
+            if (code->ins[i].target == (int32_t)moves[m].before)
+                out[new_index[i]].target =
+                    (int32_t)new_index[moves[m].from] - 1;
 }
 
 unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
@@ -383,6 +469,7 @@ unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
         if (out[i].handler >= 0)
             out[i].handler = (int32_t)new_index[out[i].handler];
     }
+    send_breaks_to_jump(code, moves, count, new_index, out);
     code->ins = out;
     code->count = n;
     return UNPYC_OK;
