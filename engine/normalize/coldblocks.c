@@ -71,8 +71,10 @@ enum { COLD_BLOCKS_BUDGET = 1 << 26 };
 typedef struct cold_move {
     uint32_t from, to, before, back;
     /* The try body's breaks, the jumps from [breaks_from, before) to
-     * `before`, go to the new jump (before = breaks_from: none). */
+     * `before`, go to the new jump (before = breaks_from: none); so do
+     * the streak's where clauses_join is set (see send_breaks_to_jump). */
     uint32_t breaks_from;
+    uint8_t clauses_join;
 } cold_move;
 
 /* The instructions reached from the entry without an exception
@@ -317,6 +319,8 @@ static int streak_move(const upy_ncode *code, const uint8_t *jumped, uint32_t h,
         x = body_break_exit(code, first, last, cold, code->ins[back].handler);
         m->breaks_from = first;
     }
+    m->clauses_join =
+        x != NONE && m->breaks_from == first && code->ins[x].lead_nops_joined;
     if (x == NONE || !is_own_streak(code, h, e, cold, first, x) ||
         has_copy(code, h, e, cold, budget) || !follows_in_source(code, h, e, x))
         return 0;
@@ -417,16 +421,84 @@ static uint32_t lay_out(const upy_ncode *code, const cold_move *moves,
 
 /* Sends the try body's breaks of each move (body_break_exit) to the jump
  * laid out before its streak, once the code is renumbered: out[] holds
- * the new code, new_index the place of each old instruction. */
+ * the new code, new_index the place of each old instruction.  Where the
+ * break's NOP was a jump target (lead_nops_joined: the NOP after the try,
+ * `try: x` / `except E: ...` / `break`), the clauses' jumps to W went to
+ * the break too: they fall through to it (tarfile TarFile.next 3.12:
+ * else each clause is printed ending in a `break` of its own). */
 static void send_breaks_to_jump(const upy_ncode *code, const cold_move *moves,
                                 uint32_t count, const uint32_t *new_index,
                                 upy_nin *out) {
     uint32_t m, i;
-    for (m = 0; m < count; m++)
-        for (i = moves[m].breaks_from; i < moves[m].before; i++)
-            if (code->ins[i].target == (int32_t)moves[m].before)
-                out[new_index[i]].target =
-                    (int32_t)new_index[moves[m].from] - 1;
+    for (m = 0; m < count; m++) {
+        const cold_move *mv = &moves[m];
+        uint32_t end = mv->clauses_join ? mv->to + 1 : mv->before;
+        for (i = mv->breaks_from; i < end; i++)
+            if ((i < mv->before || i >= mv->from) &&
+                code->ins[i].target == (int32_t)mv->before)
+                out[new_index[i]].target = (int32_t)new_index[mv->from] - 1;
+    }
+}
+
+/* Whether instruction j is a cold jump that ends a try body and that
+ * jumps from cold code that the try protected reach (j is under none of
+ * their handlers: the try's block was popped), entered by jumps only,
+ * to warm code. */
+static int is_cold_try_end(const upy_ncode *code, uint32_t cold, uint32_t i,
+                           uint32_t j) {
+    const upy_nin *end = &code->ins[j];
+    return j >= cold && j > i && end->op == N_JUMP && end->target >= 0 &&
+           end->target < (int32_t)cold &&
+           end->handler != code->ins[i].handler &&
+           !upy_nin_falls_through(&code->ins[j - 1]);
+}
+
+/* 3.12's flowgraph.c optimize_basic_block threads a jump to a jump
+ * (jump_thread) while the end of a try body is still POP_BLOCK and its
+ * jump over the handlers (convert_pseudo_ops makes the POP_BLOCK a NOP
+ * later), so a break out of a loop that ends a try body, from an except
+ * clause of a try in that loop, jumps to that jump; both are cold, and
+ * push_cold_blocks_to_end lays the jump out after the clause, far from
+ * the loop's exit.  3.13 threads it.  This pass threads it as 3.13 does;
+ * the jump it went to, entered by no other, is left unreached.  Worked
+ * example (3.12; tests/constructs exit_ends_handler_in_loop.py
+ * break_in_handler_then_code):
+ *
+ *     try:                         L:  ends.append(...)   (handler H, H2)
+ *         while True:                  JUMP L
+ *             try:                 W:  n = len(ends); return n
+ *                 ends.append(...) H:  match ValueError: POP_EXCEPT
+ *             except ValueError:       JUMP J                 (H2)
+ *                 break                ...
+ *     except ValueError:           J:  JUMP W                 (none)
+ *         pass                     H2: ...
+ *     n = len(ends)
+ *
+ * Read as it lies, the clause's break goes to the end of the outer try,
+ * not out of the loop: printed `pass` and the loop never ends. */
+static void thread_cold_try_ends(upy_ncode *code, uint32_t cold) {
+    uint32_t i;
+    for (i = cold; i < code->count; i++) {
+        upy_nin *in = &code->ins[i];
+        if (in->op == N_JUMP && in->target >= 0 &&
+            (uint32_t)in->target < code->count &&
+            is_cold_try_end(code, cold, i, (uint32_t)in->target))
+            in->target = code->ins[in->target].target;
+    }
+}
+
+unpyc_status upy_normalize_cold_try_ends(upy_ncode *code, upy_arena *arena,
+                                         unpyc_error *err) {
+    uint8_t *warm;
+    uint32_t cold;
+    if (code->count < 2)
+        return UNPYC_OK;
+    warm = mark_warm(code, arena);
+    if (!warm)
+        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    if ((cold = cold_start(code, warm)) != NONE && cold > 0)
+        thread_cold_try_ends(code, cold);
+    return UNPYC_OK;
 }
 
 unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
