@@ -441,15 +441,21 @@ static void send_breaks_to_jump(const upy_ncode *code, const cold_move *moves,
 }
 
 /* Whether instruction j is a cold jump that ends a try body and that
- * jumps from cold code that the try protected reach (j is under none of
- * their handlers: the try's block was popped), entered by jumps only,
- * to warm code. */
+ * the jump i from cold code that the try protected reaches (j is under
+ * none of i's handlers: the try's block was popped), entered by jumps
+ * only, to warm code.  The jump that ends a try body has no line of its
+ * own: it takes the line of the jump that reaches it
+ * (propagate_line_numbers), where a `break` or `continue` written after
+ * the try, popped the same way, has its own (pyparsing
+ * _NestedExpr.parseImpl 3.12: `if stack: ...` / `else: return ...` /
+ * `continue` at the end of a try body in a loop, all cold). */
 static int is_cold_try_end(const upy_ncode *code, uint32_t cold, uint32_t i,
                            uint32_t j) {
     const upy_nin *end = &code->ins[j];
     return j >= cold && j > i && end->op == N_JUMP && end->target >= 0 &&
            end->target < (int32_t)cold &&
            end->handler != code->ins[i].handler &&
+           end->line == code->ins[i].line &&
            !upy_nin_falls_through(&code->ins[j - 1]);
 }
 
