@@ -32,13 +32,6 @@
 
 #include "util/error.h"
 
-#if !defined(Py_LIMITED_API) || Py_LIMITED_API + 0 < 0x030A0000
-/* In the stable ABI from 3.10; 3.8 and 3.9 export the same function (public
- * since 3.3), so the one build loads everywhere; read_str calls it only
- * from 3.10 on. */
-PyAPI_FUNC(const char *) PyUnicode_AsUTF8AndSize(PyObject *, Py_ssize_t *);
-#endif
-
 /* marshal.h, which the stable ABI leaves out; the function is public and
  * exported by every supported interpreter (3.8 on): read_frozenset sorts a
  * 3.11+ frozenset's items by it, as marshal does. */
@@ -56,11 +49,57 @@ const char *const code_attr_names[N_CODE_ATTRS] = {
     "co_lnotab",    "co_linetable",       "co_exceptiontable",
 };
 
+/* The data descriptor's tp_descr_get, or NULL (the error cleared). */
+static descrgetfunc data_descr_get(PyObject *descr) {
+    descrgetfunc get =
+        (descrgetfunc)PyType_GetSlot(Py_TYPE(descr), Py_tp_descr_get);
+    if (!get || !PyType_GetSlot(Py_TYPE(descr), Py_tp_descr_set))
+        get = NULL;
+    PyErr_Clear();
+    return get;
+}
+
+int code_getters_init(code_getters *getters, PyObject *const *attr_names) {
+    PyObject *types = PyImport_ImportModule("types"), *type = NULL;
+    int k;
+    memset(getters, 0, sizeof *getters);
+    if (types)
+        type = PyObject_GetAttrString(types, "CodeType");
+    Py_XDECREF(types);
+    if (type && !PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "types.CodeType is not a type");
+        Py_CLEAR(type);
+    }
+    if (!type)
+        return -1;
+    getters->type = (PyTypeObject *)type;
+    for (k = 0; k < N_CODE_ATTRS; k++) {
+        /* (A type's getattr gives the descriptor of an instance field.) */
+        PyObject *descr = PyObject_GetAttr(type, attr_names[k]);
+        getters->get[k] = descr ? data_descr_get(descr) : NULL;
+        if (getters->get[k])
+            getters->descr[k] = descr;
+        else
+            Py_XDECREF(descr);
+        PyErr_Clear();
+    }
+    return 0;
+}
+
+void code_getters_clear(code_getters *getters) {
+    int k;
+    for (k = 0; k < N_CODE_ATTRS; k++)
+        Py_CLEAR(getters->descr[k]);
+    Py_CLEAR(getters->type);
+}
+
 void live_source_init(live_source *source, PyObject *code,
-                      PyObject *const *attr_names, const value_ops *ops) {
+                      PyObject *const *attr_names, const code_getters *getters,
+                      const value_ops *ops) {
     memset(source, 0, sizeof *source);
     source->code = code;
     source->attr_names = attr_names;
+    source->getters = getters;
     source->ops = ops;
     source->held.items = source->held.inline_items;
     source->held.cap = sizeof source->held.inline_items / sizeof(PyObject *);
@@ -147,9 +186,19 @@ static int seen_add(live_read *r, PyObject *key, upy_object *value) {
     return 0;
 }
 
+/* o's attribute attr, a new reference (NULL on error): what
+ * PyObject_GetAttr gives, by the code type's descriptor when o is of that
+ * type (code_getters). */
+static PyObject *code_attr_of(const live_read *r, PyObject *o, code_attr attr) {
+    const code_getters *g = r->source->getters;
+    if (g->type == Py_TYPE(o) && g->get[attr])
+        return g->get[attr](g->descr[attr], o, (PyObject *)g->type);
+    return PyObject_GetAttr(o, r->source->attr_names[attr]);
+}
+
 /* A getattr of o, held until the decompilation is over; NULL on error. */
 static PyObject *held_attr(live_read *r, PyObject *o, code_attr attr) {
-    PyObject *value = PyObject_GetAttr(o, r->source->attr_names[attr]);
+    PyObject *value = code_attr_of(r, o, attr);
     if (value && hold(&r->source->held, value) < 0)
         return NULL;
     return value;
@@ -159,7 +208,7 @@ static PyObject *held_attr(live_read *r, PyObject *o, code_attr attr) {
  * refuses a negative one, but co_flags); -1 when it is not such. */
 static int read_int_attr(live_read *r, PyObject *code, code_attr attr,
                          int32_t *value) {
-    PyObject *number = PyObject_GetAttr(code, r->source->attr_names[attr]);
+    PyObject *number = code_attr_of(r, code, attr);
     long long v = number ? PyLong_AsLongLong(number) : -1;
     Py_XDECREF(number);
     if (v < (attr == ATTR_FLAGS ? INT32_MIN : 0) || v > INT32_MAX)

@@ -223,6 +223,8 @@ static PyObject *pyc_version(PyObject *module, PyObject *args) {
  * per call was a fifth of stand_ins_needed's cost on a small function. */
 typedef struct {
     PyObject *attr_names[N_CODE_ATTRS]; /* by code_attr */
+    code_getters getters;
+    int minor; /* the running interpreter's minor version */
 } engine_state;
 
 static engine_state *state_of(PyObject *module) {
@@ -458,14 +460,37 @@ static PyObject *code_values(PyObject *module, PyObject *args) {
     return values;
 }
 
+/* Whether the str name is an identifier.  From 3.10 on (minor) ASCII text
+ * is read here, as str.isidentifier reads it: a letter or _, then
+ * letters, digits and _ (an ASCII str's UTF-8 is its own text, no copy);
+ * other text by PyUnicode_IsIdentifier, which took ~270 instructions a
+ * name (perf44: ~0.8 k of a median function's call). */
+static int is_identifier(PyObject *name, int minor) {
+    Py_ssize_t k, len = 0;
+    const char *text = minor >= 10 ? PyUnicode_AsUTF8AndSize(name, &len) : NULL;
+    if (!text) {
+        PyErr_Clear(); /* a lone surrogate: no UTF-8 */
+        return PyUnicode_IsIdentifier(name);
+    }
+    for (k = 0; k < len; k++) {
+        unsigned char c = (unsigned char)text[k];
+        if (c >= 0x80)
+            return PyUnicode_IsIdentifier(name);
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (k > 0 && c >= '0' && c <= '9')))
+            return 0;
+    }
+    return len > 0;
+}
+
 /* Whether every str of the tuple names is an identifier; -1 on error. */
-static int all_identifiers(PyObject *names) {
+static int all_identifiers(PyObject *names, int minor) {
     Py_ssize_t k, n = PyTuple_Size(names);
     int valid = n < 0 ? -1 : 1;
     for (k = 0; k < n && valid == 1; k++) {
         PyObject *name = PyTuple_GetItem(names, k);
         valid =
-            !name ? -1 : PyUnicode_Check(name) && PyUnicode_IsIdentifier(name);
+            !name ? -1 : PyUnicode_Check(name) && is_identifier(name, minor);
     }
     return valid;
 }
@@ -477,10 +502,10 @@ static int all_identifiers(PyObject *names) {
  * caller looks).  Asked of every code object decompiled: in Python,
  * str.isidentifier over co_varnames took a fifth of the package's own cost
  * around the engine on a small function. */
-static int printable(PyObject *name, PyObject *varnames) {
+static int printable(PyObject *name, PyObject *varnames, int minor) {
     int valid = PyUnicode_CompareWithASCIIString(name, "<module>") == 0;
-    if (!valid && PyUnicode_IsIdentifier(name))
-        valid = all_identifiers(varnames);
+    if (!valid && is_identifier(name, minor))
+        valid = all_identifiers(varnames, minor);
     return valid;
 }
 
@@ -492,8 +517,9 @@ static int printable_names(const engine_state *state, PyObject *code) {
 
     if (name && PyUnicode_Check(name)) {
         varnames = PyObject_GetAttr(code, state->attr_names[ATTR_VARNAMES]);
-        valid = varnames && PyTuple_Check(varnames) ? printable(name, varnames)
-                                                    : -1;
+        valid = varnames && PyTuple_Check(varnames)
+                    ? printable(name, varnames, state->minor)
+                    : -1;
     } else if (name) {
         PyErr_SetString(PyExc_TypeError, "a code object is needed");
     }
@@ -565,14 +591,16 @@ static PyObject *decompile_code(PyObject *module, PyObject *args) {
     ops.co_code = state->attr_names[ATTR_CODE];
     if (stable_options(stable, &held, &names, &options) < 0)
         return NULL;
-    live_source_init(&source, code, state->attr_names, &ops);
+    live_source_init(&source, code, state->attr_names, &state->getters, &ops);
     st = upy_decompile_read(read_live_code, &source, major, minor, &options,
                             &out, &out_len, &unrecovered, &input_marks, &err);
     if (source.released)
         PyEval_RestoreThread(source.released);
     /* (The names check reads the fields the reader holds: once read, they
      * are a str and a tuple of str.) */
-    names_valid = st == UNPYC_OK ? printable(source.name, source.varnames) : -1;
+    names_valid = st == UNPYC_OK
+                      ? printable(source.name, source.varnames, state->minor)
+                      : -1;
     PyErr_Clear(); /* the general way says what went wrong */
     live_source_end(&source);
     if (st == UNPYC_OK && input_marks == 0 &&
@@ -647,9 +675,23 @@ static void free_state(void *module) {
         return;
     for (k = 0; k < N_CODE_ATTRS; k++)
         Py_CLEAR(state->attr_names[k]);
+    code_getters_clear(&state->getters);
 }
 
-/* Interns the attribute names into the module's state; -1 on error. */
+/* The running interpreter's minor version, from sys.version_info; -1 on
+ * error. */
+static int running_minor(void) {
+    PyObject *info = PySys_GetObject("version_info"); /* borrowed */
+    PyObject *minor = info ? PySequence_GetItem(info, 1) : NULL;
+    long value = minor ? PyLong_AsLong(minor) : -1;
+    Py_XDECREF(minor);
+    if (!info && !PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, "no sys.version_info");
+    return (int)value;
+}
+
+/* Interns the attribute names into the module's state and takes the code
+ * type's descriptors of them; -1 on error. */
 static int init_state(PyObject *module) {
     engine_state *state = state_of(module);
     int k;
@@ -657,7 +699,9 @@ static int init_state(PyObject *module) {
         if (!(state->attr_names[k] =
                   PyUnicode_InternFromString(code_attr_names[k])))
             return -1;
-    return 0;
+    if ((state->minor = running_minor()) < 0)
+        return -1;
+    return code_getters_init(&state->getters, state->attr_names);
 }
 
 static struct PyModuleDef engine_module = {

@@ -1,6 +1,8 @@
 /*
  * coldblocks.c - unpush_cold_blocks: an except clause that ends a loop's
- * body, put back in line where 3.12+ laid it out after all other code.
+ * body, or that breaks out of a `while True:`, put back in line where
+ * 3.12+ laid it out after all other code (the second shape: see
+ * clause_moves).
  *
  * 3.12's flowgraph.c push_cold_blocks_to_end marks cold the blocks that
  * only an exception reaches (mark_cold: from the handlers, through jumps
@@ -65,14 +67,22 @@ enum { COLD_BLOCKS_BUDGET = 1 << 26 };
 
 #define NONE UINT32_MAX
 
+/* What goes before a moved streak: the break's jump, made of the NOP
+ * before `before`; the try body's jump over its clause; nothing (the
+ * code before does not fall through). */
+typedef enum cold_jump { BREAK_JUMP, BODY_JUMP, NO_JUMP } cold_jump;
+
 /* Where a streak goes: [from, to] moves before instruction `before`,
- * after a new jump to it (the break's), under the handler of its jump
- * back to the loop's header, instruction `back`. */
+ * after `jump`; a break's jump goes under the handler of the streak's
+ * jump back to the loop's header, instruction `back`. */
 typedef struct cold_move {
-    uint32_t from, to, before, back;
-    /* The try body's breaks, the jumps from [breaks_from, before) to
-     * `before`, go to the new jump (before = breaks_from: none); so do
-     * the streak's where clauses_join is set (see send_breaks_to_jump). */
+    uint32_t from, to, before;
+    cold_jump jump;
+    uint32_t back;
+    /* With a break's jump: the try body's breaks, the jumps from
+     * [breaks_from, before) to `before`, go to it (before = breaks_from:
+     * none); so do the streak's where clauses_join is set (see
+     * send_breaks_to_jump). */
     uint32_t breaks_from;
     uint8_t clauses_join;
 } cold_move;
@@ -104,15 +114,15 @@ static uint8_t *mark_warm(const upy_ncode *code, upy_arena *arena) {
     return warm;
 }
 
-/* The first cold instruction, where all after it are cold and all before
- * it warm (push_cold_blocks_to_end's layout), or NONE. */
+/* The first cold instruction, where all after it are cold (push_cold_
+ * blocks_to_end's layout): the one after the last warm one, or NONE.
+ * Code before it that no way reaches but from the cold code is warm
+ * code's exit, a copy of the return laid there by
+ * duplicate_exits_without_lineno, which runs after the move. */
 static uint32_t cold_start(const upy_ncode *code, const uint8_t *warm) {
-    uint32_t c = 0, i;
-    while (c < code->count && warm[c])
-        c++;
-    for (i = c; i < code->count; i++)
-        if (warm[i])
-            return NONE;
+    uint32_t c = code->count;
+    while (c > 0 && !warm[c - 1])
+        c--;
     return c < code->count ? c : NONE;
 }
 
@@ -328,7 +338,234 @@ static int streak_move(const upy_ncode *code, const uint8_t *jumped, uint32_t h,
     m->to = e;
     m->before = x;
     m->back = back;
+    m->jump = BREAK_JUMP;
     return 1;
+}
+
+/* The last instruction of the except clause at handler h: the end of its
+ * cleanup (COPY 3; POP_EXCEPT; RERAISE 1), the handler of h, which the
+ * compiler lays last in the clause; NONE when h has none after it. */
+static uint32_t clause_end(const upy_ncode *code, uint32_t h) {
+    int32_t cleanup = code->ins[h].handler;
+    uint32_t k;
+    if (cleanup <= (int32_t)h)
+        return NONE;
+    for (k = (uint32_t)cleanup; k < code->count; k++)
+        if (!upy_nin_falls_through(&code->ins[k]))
+            return k;
+    return NONE;
+}
+
+/* The end of the clauses from h on that go back together: the clause at
+ * h and each clause after it whose try's body lies in those before it
+ * (`try: try: A / except E: ... / except F: ...`: the outer try's body is
+ * the inner try and its clause, all cold but A; the compiler laid the
+ * outer clause right after the inner one); NONE when h has none. */
+static uint32_t clauses_end(const upy_ncode *code, uint32_t h) {
+    uint32_t c = clause_end(code, h), i;
+    while (c != NONE && c + 1 < code->count &&
+           code->ins[c + 1].op == N_PUSH_EXC_INFO) {
+        int32_t outer = (int32_t)c + 1, body = 0;
+        for (i = 0; i < code->count; i++)
+            if (code->ins[i].handler == outer) {
+                if (i < h || i > c)
+                    return c;
+                body = 1;
+            }
+        if (!body)
+            return c;
+        c = clause_end(code, c + 1);
+    }
+    return c;
+}
+
+/* Whether the clause [h, c] holds code of its own only: nothing falls
+ * into h, no jump from outside enters it, no handler of code outside it
+ * is in it but warm code's (to h), and it is no with's handler. */
+static int is_own_clause(const upy_ncode *code, uint32_t h, uint32_t c,
+                         uint32_t cold) {
+    uint32_t i;
+    if (upy_nin_falls_through(&code->ins[h - 1]))
+        return 0;
+    for (i = 0; i < code->count; i++) {
+        const upy_nin *in = &code->ins[i];
+        if (i >= h && i <= c) {
+            if (in->op == N_WITH_EXCEPT_START)
+                return 0;
+            continue;
+        }
+        if ((in->target >= (int32_t)h && in->target <= (int32_t)c) ||
+            (in->handler > (int32_t)h && in->handler <= (int32_t)c) ||
+            (in->handler == (int32_t)h && i >= cold))
+            return 0;
+    }
+    return 1;
+}
+
+/* Where the clause [h, c] leaves to: the one cold instruction outside
+ * it that its jumps go to (a break's exit that only the clause reaches),
+ * else the first warm one (the code after the try, a continue's loop
+ * header); NONE when none or two cold ones. */
+static uint32_t clause_way_out(const upy_ncode *code, uint32_t h, uint32_t c,
+                               uint32_t cold) {
+    uint32_t k, warm = NONE, out = NONE;
+    for (k = h; k <= c; k++) {
+        int32_t t = code->ins[k].target;
+        if (t < 0 || (t >= (int32_t)h && t <= (int32_t)c))
+            continue;
+        if ((uint32_t)t < cold) {
+            warm = warm == NONE ? (uint32_t)t : warm;
+            continue;
+        }
+        if (out != NONE && out != (uint32_t)t)
+            return NONE;
+        out = (uint32_t)t;
+    }
+    return out != NONE ? out : warm;
+}
+
+/* The last jump back of the loop that holds the try body [first, last]:
+ * the last warm jump past `last` to an instruction at or before `first`
+ * (the loop's header); NONE when none. */
+static uint32_t loop_end(const upy_ncode *code, uint32_t first, uint32_t last,
+                         uint32_t cold) {
+    uint32_t k, end = NONE;
+    for (k = last + 1; k < cold; k++) {
+        const upy_nin *in = &code->ins[k];
+        if (in->op == N_JUMP && in->target >= 0 && in->target <= (int32_t)first)
+            end = k;
+    }
+    return end;
+}
+
+/* Where compiler_while / compiler_for laid the exit a break of the loop
+ * that ends at `end` (its last jump back) goes to: right after the loop,
+ * or, where the loop leaves other than by the break (its test, FOR_ITER),
+ * after the else part it leaves to, right after the loop too, straight
+ * code that does not fall into the exit (`for x in xs: try: ... / except
+ * E: break / else: raise L`); NONE when unsure. */
+static uint32_t break_exit_place(const upy_ncode *code, const uint8_t *jumped,
+                                 uint32_t end, uint32_t cold) {
+    uint32_t k, header = (uint32_t)code->ins[end].target;
+    int leaves = 0;
+    for (k = header; k <= end; k++) {
+        int32_t t = code->ins[k].target;
+        if (t > (int32_t)end + 1)
+            return NONE;
+        leaves |= t == (int32_t)end + 1;
+    }
+    if (!leaves)
+        return end + 1;
+    for (k = end + 1; k < cold; k++) {
+        const upy_nin *in = &code->ins[k];
+        if (k > end + 1 && jumped[k])
+            return NONE;
+        if (!upy_nin_falls_through(in))
+            return k + 1;
+        if (in->target >= 0)
+            return NONE;
+    }
+    return NONE;
+}
+
+/* Whether the loop's exit [j, e], laid out cold, is entered by jumps from
+ * the clause [h, c] only, and none of its jumps goes back into the loop
+ * (header, end]. */
+static int is_loop_exit(const upy_ncode *code, uint32_t h, uint32_t c,
+                        uint32_t j, uint32_t e, uint32_t end) {
+    int32_t header = code->ins[end].target;
+    uint32_t i;
+    for (i = 0; i < code->count; i++) {
+        int32_t t = code->ins[i].target;
+        int inside = i >= j && i <= e;
+        if (!inside && t >= (int32_t)j && t <= (int32_t)e && (i < h || i > c))
+            return 0;
+        if (inside && t > header && t <= (int32_t)end)
+            return 0;
+    }
+    return 1;
+}
+
+static uint32_t clause_moves(const upy_ncode *code, const uint8_t *jumped,
+                             uint32_t h, uint32_t cold, int alone,
+                             uint64_t *budget, cold_move *m);
+
+/* Whether [from, to) holds only clauses that go back alone, their way
+ * out into warm code (os.walk 3.12: the clause of the try after the one
+ * whose clause breaks, `except OSError: is_dir = False`, laid out between
+ * that clause and the loop's exit). */
+static int clauses_between(const upy_ncode *code, const uint8_t *jumped,
+                           uint32_t from, uint32_t to, uint32_t cold,
+                           uint64_t *budget) {
+    uint32_t k = from;
+    cold_move m[2];
+    while (k < to) {
+        if (code->ins[k].op != N_PUSH_EXC_INFO ||
+            clause_moves(code, jumped, k, cold, 1, budget, m) != 1)
+            return 0;
+        k = m[0].to + 1;
+    }
+    return k == to;
+}
+
+/* The moves the except clause at handler h (a PUSH_EXC_INFO of the cold
+ * code) asks for, into m (0, 1 or 2 of them).  The clause goes back to
+ * where compile.c compiler_try_except laid it, right after the try's
+ * body, which falls into the code after it (the else part or the code
+ * after the try) over a jump that remove_redundant_jumps dropped once
+ * push_cold_blocks_to_end had moved the clause away.  Where the clause
+ * leaves by a break to code that only it reaches (the loop is a `while
+ * True:`), that code went cold with it: it goes back after the loop's
+ * last jump back, where compiler_while laid the loop's exit.  Worked
+ * example (3.12; tests/constructs cold_clause_breaks_loop.py
+ * break_in_with_in_loop):
+ *
+ *     while s:                 L:  s.pop(); BEFORE_WITH
+ *         s.pop()              T:  x = next(it)      (handler H)
+ *         with it:                 d.append(x); JUMP T
+ *             while True:          RETURN_CONST None
+ *                 try:             ...
+ *                     x = next(it) H:  PUSH_EXC_INFO; match StopIteration
+ *                 except StopIteration:  POP_EXCEPT; JUMP B
+ *                     break            (cleanups)
+ *                 d.append(x)      B:  the with's exit; d.append(1)
+ *         d.append(1)                  s?; JUMP L ...
+ *
+ * becomes x = next(it); JUMP D; H ...; D: d.append(x); JUMP T; B ...,
+ * as 3.11 lays it out.  Moved alone, the clause would leave the exit
+ * where the loop's reading takes it for code after the outer loop. */
+static uint32_t clause_moves(const upy_ncode *code, const uint8_t *jumped,
+                             uint32_t h, uint32_t cold, int alone,
+                             uint64_t *budget, cold_move *m) {
+    uint32_t c, first, last, j, e, end, place;
+    /* (Each look costs a few scans of the code; out of budget, no move.) */
+    if (*budget < 8 * (uint64_t)code->count)
+        return 0;
+    *budget -= 8 * (uint64_t)code->count;
+    c = clauses_end(code, h);
+    if (c == NONE || !try_body(code, h, cold, &first, &last) ||
+        last + 1 >= cold || !upy_nin_falls_through(&code->ins[last]) ||
+        !is_own_clause(code, h, c, cold))
+        return 0;
+    m[0] =
+        (cold_move){.from = h, .to = c, .before = last + 1, .jump = BODY_JUMP};
+    j = clause_way_out(code, h, c, cold);
+    if (j == NONE || j < cold)
+        return j != NONE && alone;
+    e = streak_end(code, j);
+    end = loop_end(code, first, last, cold);
+    if (!clauses_between(code, jumped, c + 1, j, cold, budget) || e == NONE ||
+        end == NONE || upy_nin_falls_through(&code->ins[end]) ||
+        !is_loop_exit(code, h, c, j, e, end) ||
+        (place = break_exit_place(code, jumped, end, cold)) == NONE)
+        return 0;
+    /* (Where nothing lies between the loop and its clause, the exit
+     * follows the clause as it follows the loop in 3.11's layout: recover
+     * reads that as it is.) */
+    if (place == h)
+        return 0;
+    m[1] = (cold_move){.from = j, .to = e, .before = place, .jump = NO_JUMP};
+    return 2;
 }
 
 /* Whether each instruction is a jump's target: 1 each. */
@@ -344,25 +581,55 @@ static uint8_t *mark_jumped(const upy_ncode *code, upy_arena *arena) {
     return jumped;
 }
 
+/* Whether the moves m[0, n) are free to make: their places are warm
+ * code, and their places and instructions are no other move's. */
+static int moves_free(const cold_move *m, uint32_t n,
+                      const int32_t *move_before, const uint8_t *moved,
+                      uint32_t cold) {
+    uint32_t k, i;
+    for (k = 0; k < n; k++) {
+        if (m[k].before >= cold || move_before[m[k].before] >= 0 ||
+            (k && m[k].before == m[0].before))
+            return 0;
+        for (i = m[k].from; i <= m[k].to; i++)
+            if (moved[i])
+                return 0;
+    }
+    return 1;
+}
+
 /* The moves the cold code asks for, into moves (at most one per
  * instruction), *count of them; at most one streak goes before an
- * instruction (move_before: its move, or -1). */
+ * instruction (move_before: its move, or -1); moved: 1 for each
+ * instruction a move takes. */
 static uint32_t find_moves(const upy_ncode *code, const uint8_t *jumped,
                            uint32_t cold, cold_move *moves,
-                           int32_t *move_before) {
+                           int32_t *move_before, uint8_t *moved) {
     uint64_t budget = COLD_BLOCKS_BUDGET;
-    uint32_t h, count = 0;
+    uint32_t h, count = 0, exit_from = 0;
     for (h = cold; h < code->count && budget >= code->count; h++) {
-        cold_move m;
-        if (code->ins[h].op != N_PUSH_EXC_INFO)
+        cold_move m[2];
+        uint32_t n, k, i;
+        if (code->ins[h].op != N_PUSH_EXC_INFO || moved[h])
             continue;
         budget -= code->count;
-        if (!streak_move(code, jumped, h, cold, &budget, &m) ||
-            move_before[m.before] >= 0)
+        /* (Clauses between a clause that breaks and the exit it moves go
+         * back alone, as clauses_between found.) */
+        if (streak_move(code, jumped, h, cold, &budget, &m[0]))
+            n = 1;
+        else
+            n = clause_moves(code, jumped, h, cold, h < exit_from, &budget, m);
+        if (!n || !moves_free(m, n, move_before, moved, cold))
             continue;
-        move_before[m.before] = (int32_t)count;
-        moves[count++] = m;
-        h = m.to;
+        for (k = 0; k < n; k++) {
+            move_before[m[k].before] = (int32_t)count;
+            moves[count++] = m[k];
+            for (i = m[k].from; i <= m[k].to; i++)
+                moved[i] = 1;
+        }
+        if (n == 2)
+            exit_from = m[1].from;
+        h = m[0].to;
     }
     return count;
 }
@@ -389,9 +656,32 @@ static upy_nin break_jump(const upy_nin *w, uint32_t to, const upy_nin *back) {
     return jump;
 }
 
-/* Lays out code again with each move made (the break's jump, then the
- * streak, before W, whose NOP the jump is); new_index maps each old
- * instruction to its place. */
+/* The try body's jump over its clauses, moved back before instruction
+ * `to`: on the line of the body's last instruction `last` (as 3.11 lays
+ * it out), under the handler of the last clause's cleanup `cleanup`, the
+ * try's surroundings' (where the clauses of two nested tries go back
+ * together, the outer try's: its body ends with the inner one's), a
+ * target renumbered after. */
+static upy_nin body_jump(const upy_nin *last, uint32_t to,
+                         const upy_nin *cleanup) {
+    upy_nin jump = break_jump(last, to, cleanup);
+    jump.line = last->line;
+    return jump;
+}
+
+/* Whether the last instruction `in` of the loop's exit that move m
+ * lays out again is a jump to the code it now falls into, which
+ * remove_redundant_jumps would drop there (its index becomes that
+ * code's): the jump to the return after a `while` loop, a copy of the
+ * return that duplicate_exits_without_lineno left in place. */
+static int is_redundant_exit(const cold_move *m, const upy_nin *in) {
+    return m->jump == NO_JUMP && in->op == N_JUMP &&
+           in->target == (int32_t)m->before && !in->lead_nops;
+}
+
+/* Lays out code again with each move made (the new jump, then the
+ * streak, before `before`); new_index maps each old instruction to its
+ * place. */
 static uint32_t lay_out(const upy_ncode *code, const cold_move *moves,
                         const int32_t *move_before, const uint8_t *moved,
                         upy_nin *out, uint32_t *new_index) {
@@ -401,15 +691,20 @@ static uint32_t lay_out(const upy_ncode *code, const cold_move *moves,
             continue;
         if (move_before[i] >= 0) {
             const cold_move *m = &moves[move_before[i]];
-            out[at++] = break_jump(&code->ins[i], i, &code->ins[m->back]);
+            if (m->jump == BODY_JUMP)
+                out[at++] = body_jump(&code->ins[i - 1], i, &code->ins[m->to]);
+            else if (m->jump == BREAK_JUMP)
+                out[at++] = break_jump(&code->ins[i], i, &code->ins[m->back]);
             for (k = m->from; k <= m->to; k++) {
                 new_index[k] = at;
+                if (k == m->to && is_redundant_exit(m, &code->ins[k]))
+                    break;
                 out[at++] = code->ins[k];
             }
         }
         new_index[i] = at;
         out[at] = code->ins[i];
-        if (move_before[i] >= 0) {
+        if (move_before[i] >= 0 && moves[move_before[i]].jump == BREAK_JUMP) {
             out[at].lead_nops = 0;
             out[at].lead_nops_joined = 0;
             out[at].lead_line = -1;
@@ -433,6 +728,8 @@ static void send_breaks_to_jump(const upy_ncode *code, const cold_move *moves,
     for (m = 0; m < count; m++) {
         const cold_move *mv = &moves[m];
         uint32_t end = mv->clauses_join ? mv->to + 1 : mv->before;
+        if (mv->jump != BREAK_JUMP)
+            continue;
         for (i = mv->breaks_from; i < end; i++)
             if ((i < mv->before || i >= mv->from) &&
                 code->ins[i].target == (int32_t)mv->before)
@@ -511,7 +808,7 @@ unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
                                        unpyc_error *err) {
     uint8_t *warm, *jumped, *moved;
     int32_t *move_before;
-    uint32_t cold, count, i, k, n, *new_index;
+    uint32_t cold, count, i, n, *new_index;
     cold_move *moves;
     upy_nin *out;
 
@@ -530,12 +827,9 @@ unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
         return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
     for (i = 0; i < code->count; i++)
         move_before[i] = -1;
-    count = find_moves(code, jumped, cold, moves, move_before);
+    count = find_moves(code, jumped, cold, moves, move_before, moved);
     if (!count)
         return UNPYC_OK;
-    for (i = 0; i < count; i++)
-        for (k = moves[i].from; k <= moves[i].to; k++)
-            moved[k] = 1;
     out = upy_arena_array(arena, code->count + count, sizeof *out);
     new_index = upy_arena_array(arena, code->count, sizeof *new_index);
     if (!out || !new_index)

@@ -248,8 +248,9 @@ unpyc_status norm_put_jump_instead(norm *nm, uint32_t i) {
  * with no line; 3.10's POP_BLOCK ends the handler of that cleanup), each
  * instruction on the line propagate_line_numbers gave the first; else 0.
  * The instructions are matched before the block's end is looked for: that
- * scan runs to the next jump, and from every instruction of long straight
- * code it would cost the square of its length. */
+ * scan runs to the next jump, and from every instruction it cost ~3.5 k
+ * instructions a median 3.11 function (perf44) and the square of the
+ * length of long straight code. */
 static uint32_t named_clause_exit_end(const norm *nm, uint32_t s) {
     uint32_t k = op_is(nm, s, UPY_OP_POP_BLOCK) ? s + 1 : s, end;
     if (!op_is(nm, k, UPY_OP_POP_EXCEPT) ||

@@ -13,6 +13,8 @@
  *   unpack.c     3.8's BUILD_*_UNPACK, lowered as 3.9's container build;
  *   coldjump.c   3.12+'s NOP left of the jump ending a try's else part,
  *                given back as the jump.
+ *   loopbreak.c  3.10+'s NOP left of a loop's last `break`, given back
+ *                as the jump.
  *
  * The passes over neutral instructions (blocks.c, finally.c, exits.c,
  * unthread.c, uncopy.c, clausebreaks.c, withexits.c, layout.c) run after
@@ -119,6 +121,11 @@ typedef struct norm_rules {
      * line) into the jump that ends a with's suppressed exception, with
      * the try's outer handler (withexits.c). */
     uint8_t copies_try_ends_into_with_exits;
+    /* 3.10's compile.c optimize_cfg, 3.11's compile.c and 3.12+'s
+     * flowgraph.c remove_redundant_jumps make a jump to the block laid out
+     * next a NOP that keeps its line: a loop's last `break` among them
+     * (loopbreak.c). */
+    uint8_t removes_redundant_jumps;
     upy_layout layout;
 } norm_rules;
 
@@ -275,6 +282,12 @@ unpyc_status norm_put_match_test(norm *nm, upy_nop op, uint32_t i);
  * else part that 3.12+ dropped (flowgraph.c push_cold_blocks_to_end,
  * remove_redundant_jumps): it goes to the instruction after it. */
 int norm_is_dropped_else_jump(norm *nm, uint32_t i);
+
+/* loopbreak.c */
+/* Whether the NOP at decoded instruction i is the `break` ending a loop's
+ * body that 3.10+ remove_redundant_jumps dropped for the loop's exit
+ * right after it: it goes to the instruction after it. */
+int norm_is_removed_loop_break(norm *nm, uint32_t i);
 
 /* unpack.c */
 unpyc_status norm_lower_unpack(norm *nm, uint32_t i);

@@ -78,6 +78,7 @@ static const norm_rules rules_table[] = {
      .copies_named_clause_exits = 1,
      .match_pushes_bool = 1,
      .rotates_captures = 1,
+     .removes_redundant_jumps = 1,
      .layout = {.copies_exits = 1,
                 .keeps_while_true_const = 1,
                 .keeps_unused_consts = 1,
@@ -89,6 +90,7 @@ static const norm_rules rules_table[] = {
      .global_null = 1,
      .call_slots = 2,
      .copies_named_clause_exits = 1,
+     .removes_redundant_jumps = 1,
      .layout = {.copies_exits = 1,
                 .written_exits_keep_jumps = 1,
                 .keeps_while_true_const = 1,
@@ -103,6 +105,7 @@ static const norm_rules rules_table[] = {
      .fuses_const_return = 1,
      .pushes_cold_blocks_to_end = 1,
      .keeps_jumps_to_try_ends = 1,
+     .removes_redundant_jumps = 1,
      .layout = {.cold_handlers = 1,
                 .copies_exits = 1,
                 .threads_loop_jumps = 1,
@@ -119,6 +122,7 @@ static const norm_rules rules_table[] = {
      .copies_clause_ends_into_breaks = 1,
      .pushes_cold_blocks_to_end = 1,
      .copies_try_ends_into_with_exits = 1,
+     .removes_redundant_jumps = 1,
      .layout = {.cold_handlers = 1,
                 .copies_exits = 1,
                 .copies_jump_blocks = 1,
@@ -1286,7 +1290,7 @@ static unpyc_status lower_by_table(norm *nm, const lowering *lw, uint32_t i) {
 }
 
 static unpyc_status lower_nop(norm *nm, uint32_t i) {
-    if (norm_is_dropped_else_jump(nm, i)) {
+    if (norm_is_dropped_else_jump(nm, i) || norm_is_removed_loop_break(nm, i)) {
         if (!norm_emit(nm, N_JUMP, 0, NULL, i))
             return norm_fail_memory(nm);
         nm->target_off[nm->n - 1] = at(nm, i + 1)->offset;

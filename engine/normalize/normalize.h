@@ -63,7 +63,9 @@ unpyc_status upy_normalize_clause_breaks(upy_ncode *code, upy_arena *arena,
                                          unpyc_error *err);
 /* coldblocks.c: puts an except clause that ends a loop's body, which
  * 3.12+ flowgraph.c push_cold_blocks_to_end laid out after all other code,
- * back after the try's else part (the rules table says which versions). */
+ * back after the try's else part, and a clause that breaks out of a
+ * `while True:` back after its try's body, the loop's exit after the loop
+ * (the rules table says which versions). */
 unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
                                        unpyc_error *err);
 /* coldblocks.c: threads the jump of a break out of a loop that ends a

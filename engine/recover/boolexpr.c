@@ -649,20 +649,6 @@ static int chain_test(rec *r, rec_cond *c, const region *rg, upy_ptr_vec *out) {
     return 1;
 }
 
-/* Whether control reaching a or b does the same: the same block, or two
- * copies of one exit block (the compiler copies a small exit block into
- * each jump to it, so the two outcomes of `if a and b: ... ` at the end of
- * a function can be two `return None` blocks).  The copy not used is
- * marked done. */
-static int only_jumped_to(const rec *r, int32_t b) {
-    const upy_block *bb = blk(r, b);
-    uint32_t k;
-    for (k = 0; k < bb->npreds; k++)
-        if (blk(r, bb->preds[k])->next == b)
-            return 0;
-    return 1;
-}
-
 /* Whether blocks a and b are copies of the RERAISE that ends a finally
  * body in its handler, each made for a jump to it (3.10+
  * duplicate_exits_without_lineno, compile.c, flowgraph.c from 3.12: the
@@ -675,10 +661,15 @@ static int reraise_copies(const rec *r, int32_t a, int32_t b) {
     const upy_block *ab = blk(r, a), *bb = blk(r, b);
     return rec_is_lone(r, ab, N_RERAISE) && rec_is_lone(r, bb, N_RERAISE) &&
            ins(r, ab->start)->arg == ins(r, bb->start)->arg &&
-           ab->handler == bb->handler && only_jumped_to(r, a) &&
-           only_jumped_to(r, b);
+           ab->handler == bb->handler && !upy_cfg_falls_into(&r->cfg, a) &&
+           !upy_cfg_falls_into(&r->cfg, b);
 }
 
+/* Whether control reaching a or b does the same: the same block, or two
+ * copies of one exit block (the compiler copies a small exit block into
+ * each jump to it, so the two outcomes of `if a and b: ... ` at the end of
+ * a function can be two `return None` blocks).  The copy not used is
+ * marked done. */
 static int same_dest(rec *r, int32_t a, int32_t b) {
     const upy_block *ab, *bb;
     const upy_nin *first;
@@ -715,13 +706,13 @@ static int same_dest(rec *r, int32_t a, int32_t b) {
      * (duplicate_exits_without_lineno). */
     if (!none && !r->is_class_body && first->line >= 0 &&
         rec_same_lines(r, ab->start, bb->start, n) &&
-        (only_jumped_to(r, a) || only_jumped_to(r, b)))
+        (!upy_cfg_falls_into(&r->cfg, a) || !upy_cfg_falls_into(&r->cfg, b)))
         return 1;
     /* Else a copy is made for a jump; a then-body reached by falling
      * through is a statement of its own (`if a: return 0` / `if b: return
      * 0`), and two returns of a value on different lines are two. */
-    return (none || r->is_class_body) && only_jumped_to(r, a) &&
-           only_jumped_to(r, b);
+    return (none || r->is_class_body) && !upy_cfg_falls_into(&r->cfg, a) &&
+           !upy_cfg_falls_into(&r->cfg, b);
 }
 
 /* A test written one way.  In a test the compiler turns each `not` into

@@ -372,11 +372,14 @@ static int normal_predecessors(upy_cfg *cfg, upy_arena *arena) {
     return SUCCESS;
 }
 
-/* Numbers the reachable blocks' spans in the dominator tree (see
- * upy_block.dom_enter): children are listed by idom, then walked with an
- * explicit stack, so that deep trees cannot exhaust the C stack. */
-static int number_dominator_tree(upy_cfg *cfg, upy_arena *arena) {
-    uint32_t n = cfg->count, i, sp = 0, clock = 0;
+/* Numbers the spans of the blocks in a dominator tree (see
+ * upy_block.dom_enter), in_tree[i] set: children are listed by idom, then
+ * walked with an explicit stack from each root (the entry, then each
+ * root of code no path reaches), so that deep trees cannot exhaust the C
+ * stack. */
+static int number_dominator_tree(upy_cfg *cfg, upy_arena *arena,
+                                 const uint8_t *in_tree) {
+    uint32_t n = cfg->count, i, root, sp = 0, clock = 0;
     int32_t *first = upy_arena_array(arena, n, sizeof(int32_t));
     int32_t *sibling = upy_arena_array(arena, n, sizeof(int32_t));
     int32_t *stack = upy_arena_array(arena, n, sizeof(int32_t));
@@ -388,24 +391,110 @@ static int number_dominator_tree(upy_cfg *cfg, upy_arena *arena) {
     memset(entered, 0, n);
     for (i = n; i-- > 1;) {
         int32_t p = cfg->blocks[i].idom;
-        if (p != UPY_NO_BLOCK && cfg->blocks[i].rpo != UINT32_MAX) {
+        if (p != UPY_NO_BLOCK && in_tree[i]) {
             sibling[i] = first[p];
             first[p] = (int32_t)i;
         }
     }
-    stack[sp++] = 0;
-    while (sp) {
-        int32_t b = stack[sp - 1];
-        if (!entered[b]) {
-            int32_t c;
-            entered[b] = 1;
-            cfg->blocks[b].dom_enter = clock++;
-            for (c = first[b]; c != UPY_NO_BLOCK; c = sibling[c])
-                stack[sp++] = c;
-        } else {
-            cfg->blocks[b].dom_leave = clock++;
-            sp--;
+    for (root = 0; root < n; root++) {
+        if (!in_tree[root] || cfg->blocks[root].idom != UPY_NO_BLOCK)
+            continue;
+        stack[sp++] = (int32_t)root;
+        while (sp) {
+            int32_t b = stack[sp - 1];
+            if (!entered[b]) {
+                int32_t c;
+                entered[b] = 1;
+                cfg->blocks[b].dom_enter = clock++;
+                for (c = first[b]; c != UPY_NO_BLOCK; c = sibling[c])
+                    stack[sp++] = c;
+            } else {
+                cfg->blocks[b].dom_leave = clock++;
+                sp--;
+            }
         }
+    }
+    return SUCCESS;
+}
+
+/* The successors of dead block i that are dead too, into list (at most
+ * 3); the edges into reached code are left out. */
+static uint32_t dead_successors(const upy_cfg *cfg, uint32_t i, int32_t *list) {
+    const upy_block *b = &cfg->blocks[i];
+    int32_t succ[3] = {b->next, b->jump, b->handler};
+    uint32_t k, n = 0;
+    for (k = 0; k < 3; k++)
+        if (succ[k] != UPY_NO_BLOCK && cfg->blocks[succ[k]].rpo == UINT32_MAX)
+            list[n++] = succ[k];
+    return n;
+}
+
+/* The entries of code no path reaches, as the virtual root's successors
+ * (es->rev[cfg->count]): in layout order, each dead block that those
+ * before it do not reach along dead edges (es->rev).  The first block of
+ * a stretch after a raise, break or continue is one; the handler of a
+ * dead try is not (its try's body reaches it), nor the else of a dead
+ * if, so that a dead loop's header dominates all of its body. */
+static int dead_entries(const upy_cfg *cfg, edge_source *es, upy_arena *arena) {
+    uint32_t i, sp = 0, k, root = cfg->count;
+    uint8_t *reached = upy_arena_array(arena, cfg->count, 1);
+    int32_t *stack = upy_arena_array(arena, cfg->count, sizeof(int32_t));
+    if (!reached || !stack)
+        return ERROR;
+    for (i = 0; i < cfg->count; i++) {
+        if (cfg->blocks[i].rpo != UINT32_MAX || reached[i])
+            continue;
+        es->rev[root][es->nrev[root]++] = (int32_t)i;
+        reached[i] = 1;
+        stack[sp++] = (int32_t)i;
+        while (sp) {
+            int32_t b = stack[--sp];
+            for (k = 0; k < es->nrev[b]; k++)
+                if (!reached[es->rev[b][k]]) {
+                    reached[es->rev[b][k]] = 1;
+                    stack[sp++] = es->rev[b][k];
+                }
+        }
+    }
+    return SUCCESS;
+}
+
+/* Dominators of code no path reaches: those of the graph of its blocks
+ * alone, rooted at a virtual node (cfg->count) with an edge to each
+ * of its entries (dead_entries); a block the root dominates alone roots a tree
+ * of its own (idom UPY_NO_BLOCK).  Reached blocks keep theirs, and the
+ * trees stay apart: no dead block dominates a reached one or the other
+ * way.  Without them no loop of dead code had a header, and
+ * `raise e` / `while c: with m: pass` (3.8 / 3.9) was marked "could not
+ * recover this region" (campaign seed 4444, program 192).  Sets
+ * in_tree[i] for the dead blocks in a tree. */
+static int dead_dominators(upy_cfg *cfg, upy_arena *arena, uint8_t *in_tree) {
+    edge_source es = {cfg, 1, NULL, NULL};
+    graph_walk w;
+    uint32_t i, n = cfg->count + 1;
+    memset(&w, 0, sizeof w);
+    w.arena = arena;
+    w.n = n;
+    es.rev = upy_arena_array(arena, n, sizeof(int32_t *));
+    es.nrev = upy_arena_array(arena, n, sizeof(uint32_t));
+    if (!es.rev || !es.nrev ||
+        !(es.rev[cfg->count] = upy_arena_array(arena, n, sizeof(int32_t))))
+        return ERROR;
+    for (i = 0; i < cfg->count; i++) {
+        es.rev[i] = upy_arena_array(arena, 3, sizeof(int32_t));
+        if (!es.rev[i])
+            return ERROR;
+        if (cfg->blocks[i].rpo == UINT32_MAX)
+            es.nrev[i] = dead_successors(cfg, i, es.rev[i]);
+    }
+    RETURN_IF_ERROR(dead_entries(cfg, &es, arena));
+    RETURN_IF_ERROR(dominators(&es, &w, (int32_t)cfg->count));
+    for (i = 0; i < cfg->count; i++) {
+        if (cfg->blocks[i].rpo != UINT32_MAX || w.idom[i] == UPY_NO_BLOCK)
+            continue;
+        in_tree[i] = 1;
+        cfg->blocks[i].idom =
+            w.idom[i] == (int32_t)cfg->count ? UPY_NO_BLOCK : w.idom[i];
     }
     return SUCCESS;
 }
@@ -414,7 +503,10 @@ static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
     edge_source es = {cfg, 0, NULL, NULL};
     graph_walk w;
     uint32_t i;
+    uint8_t *in_tree = upy_arena_array(arena, cfg->count, 1);
 
+    if (!in_tree)
+        return ERROR;
     memset(&w, 0, sizeof w);
     w.arena = arena;
     w.n = cfg->count;
@@ -426,8 +518,10 @@ static int compute_dominators(upy_cfg *cfg, upy_arena *arena) {
         cfg->blocks[i].idom = i == 0 ? UPY_NO_BLOCK : w.idom[i];
         cfg->blocks[i].dom_enter = UINT32_MAX;
         cfg->blocks[i].dom_leave = 0;
+        in_tree[i] = w.number[i] != UINT32_MAX;
     }
-    return number_dominator_tree(cfg, arena);
+    RETURN_IF_ERROR(dead_dominators(cfg, arena, in_tree));
+    return number_dominator_tree(cfg, arena, in_tree);
 }
 
 /* Whether block b leaves the code: a return or a raise, no normal edge out. */
@@ -521,11 +615,16 @@ int upy_cfg_dominates(const upy_cfg *cfg, int32_t a, int32_t b) {
         return 0;
     ba = &cfg->blocks[a];
     bb = &cfg->blocks[b];
-    /* (An unreachable block is in no span, and dominated by none.) */
+    /* (A block in no span is dominated by none; the trees of unreachable
+     * code, dead_dominators, hold spans apart from the entry's.) */
     if (bb->dom_enter == UINT32_MAX)
         return 0;
     return a == b ||
            (ba->dom_enter < bb->dom_enter && bb->dom_leave < ba->dom_leave);
+}
+
+int upy_cfg_falls_into(const upy_cfg *cfg, int32_t b) {
+    return b > 0 && b < (int32_t)cfg->count && cfg->blocks[b - 1].next == b;
 }
 
 int upy_cfg_entered_only_from(const upy_cfg *cfg, int32_t from, int32_t to,
@@ -539,15 +638,44 @@ int upy_cfg_entered_only_from(const upy_cfg *cfg, int32_t from, int32_t to,
     return 1;
 }
 
+/* Whether the edge from block `from` to block h closes a loop: h
+ * dominates `from`.  In code no path reaches (3.8 / 3.9 keep code after
+ * a raise, break or continue: peephole.c drops code after a return
+ * only), h must dominate every block laid out from h to the last one that
+ * jumps back to it as well: the handler of a dead try that
+ * normalize/blocks.c does not walk (a bare `except:`, no match) is dead
+ * code of its own there, which the loop could not hold (`raise e` /
+ * `while c: try: pass / except: pass` stays read as an if, as before).
+ * A lone jump back to h may be such code: the jump to the loop's next
+ * turn that 3.8 / 3.9 leave after the END_FINALLY of a try in a loop,
+ * which nothing reaches (every way out of the try jumps there itself). */
+static int closes_loop(const upy_cfg *cfg, int32_t from, int32_t h) {
+    int32_t k, last = from;
+    const upy_block *b;
+    if (h == UPY_NO_BLOCK || !upy_cfg_dominates(cfg, h, from))
+        return 0;
+    if (cfg->blocks[h].rpo != UINT32_MAX)
+        return 1;
+    for (k = from + 1; k < (int32_t)cfg->count; k++)
+        if (cfg->blocks[k].next == h || cfg->blocks[k].jump == h)
+            last = k;
+    for (k = h; k <= last; k++) {
+        b = &cfg->blocks[k];
+        if (!upy_cfg_dominates(cfg, h, k) &&
+            !(b->jump == h && b->next == UPY_NO_BLOCK &&
+              b->end - b->start == 1))
+            return 0;
+    }
+    return 1;
+}
+
 static void mark_loops(upy_cfg *cfg) {
     uint32_t i;
     for (i = 0; i < cfg->count; i++) {
         const upy_block *b = &cfg->blocks[i];
-        if (b->next != UPY_NO_BLOCK &&
-            upy_cfg_dominates(cfg, b->next, (int32_t)i))
+        if (closes_loop(cfg, (int32_t)i, b->next))
             cfg->blocks[b->next].is_loop_header = 1;
-        if (b->jump != UPY_NO_BLOCK &&
-            upy_cfg_dominates(cfg, b->jump, (int32_t)i))
+        if (closes_loop(cfg, (int32_t)i, b->jump))
             cfg->blocks[b->jump].is_loop_header = 1;
     }
 }

@@ -31,7 +31,9 @@ typedef struct upy_block {
     int32_t *preds;  /* normal-edge predecessors */
     uint32_t npreds;
     int32_t idom;       /* immediate dominator; UPY_NO_BLOCK for the entry and
-                           unreachable blocks */
+                           the entries of unreachable code (whose blocks
+                           have trees of their own: cfg.c
+                           dead_dominators) */
     int32_t ipdom;      /* immediate post-dominator; UPY_NO_BLOCK when it is
                            the virtual exit or there is none */
     uint32_t rpo;       /* reverse post-order number; UINT32_MAX when
@@ -60,6 +62,11 @@ unpyc_status upy_cfg_build(const upy_ncode *code, upy_arena *arena,
 
 /* Whether block a dominates block b (every block dominates itself). */
 int upy_cfg_dominates(const upy_cfg *cfg, int32_t a, int32_t b);
+
+/* Whether block b is entered by falling off the end of block b - 1 (the
+ * one block whose fall-through successor it can be, blocks being laid out
+ * in code order); no for the first block and for one past the last. */
+int upy_cfg_falls_into(const upy_cfg *cfg, int32_t b);
 
 /* Whether every normal-edge predecessor of each block in [from, to) is
  * one of the blocks [lo, hi): the stretch of code is entered only from

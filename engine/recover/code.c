@@ -1843,30 +1843,27 @@ static int has_effect(const upy_nin *in) {
     }
 }
 
-/* Whether block bb is a cleanup handler the compiler adds around a
- * construct, which the construct stands for: it only resets local names
- * and re-raises.  (The end of `except E as name`: name = None; del name;
- * a 3.12+ inlined comprehension putting back the locals it saved.) */
-static int is_cleanup_handler(const rec *r, const upy_block *bb) {
+/* Whether block bb is code the compiler adds that no source statement is
+ * in, so that the construct it belongs to stands for it:
+ *   - a cleanup handler around a construct, which only resets local names
+ *     and re-raises (the end of `except E as name`: name = None; del name;
+ *     a 3.12+ inlined comprehension putting back the locals it saved);
+ *   - a copy of a class body's end, which the compiler puts in each branch
+ *     that reaches it: it only returns, after storing what every class
+ *     body stores by itself (3.13's __static_attributes__, __classcell__
+ *     where a method uses super()); one copy the structure took stands for
+ *     the others. */
+static int is_compiler_code(const rec *r, const upy_block *bb) {
     uint32_t i;
-    if (ins(r, bb->end - 1)->op != N_RERAISE)
-        return 0;
-    for (i = bb->start; i + 1 < bb->end; i++) {
-        const upy_nin *in = ins(r, i);
-        if (in->op != N_STORE && in->op != N_DELETE && in->op != N_SWAP &&
-            in->op != N_POP_TOP && !upy_nin_loads_none(in))
-            return 0;
+    if (ins(r, bb->end - 1)->op == N_RERAISE) {
+        for (i = bb->start; i + 1 < bb->end; i++) {
+            const upy_nin *in = ins(r, i);
+            if (in->op != N_STORE && in->op != N_DELETE && in->op != N_SWAP &&
+                in->op != N_POP_TOP && !upy_nin_loads_none(in))
+                return 0;
+        }
+        return 1;
     }
-    return 1;
-}
-
-/* Whether block bb is a copy of a class body's end, which the compiler
- * puts in each branch that reaches it: it only returns, after storing
- * what every class body stores by itself (3.13's __static_attributes__,
- * __classcell__ where a method uses super()).  No source statement is in
- * it, so one copy the structure took stands for the others. */
-static int is_class_end_copy(const rec *r, const upy_block *bb) {
-    uint32_t i;
     if (!r->is_class_body || ins(r, bb->end - 1)->op != N_RETURN)
         return 0;
     for (i = bb->start; i + 1 < bb->end; i++) {
@@ -1902,18 +1899,6 @@ static int is_class_end_copy(const rec *r, const upy_block *bb) {
  * came out with `pass` for the return: the finally body's copy split by
  * its `if` hid the return after it, the call ran as a lone value, and only
  * the return was left out. */
-/* Whether block b is in the body of a for loop: a header ending in
- * FOR_ITER dominates it.  (A with's way on when __exit__ swallows the
- * exception, POP_EXCEPT; POP_TOP; POP_TOP; RETURN_CONST None, has the same
- * unrun POP_TOP, of the exit, outside any loop.) */
-static int in_for_loop(const rec *r, int32_t b) {
-    while ((b = blk(r, b)->idom) != UPY_NO_BLOCK)
-        if (blk(r, b)->is_loop_header &&
-            ins(r, blk(r, b)->end - 1)->op == N_FOR_ITER)
-            return 1;
-    return 0;
-}
-
 /* Whether the `return None` ending block bb follows a POP_TOP recovery
  * never ran: the pop of a for loop's iterator, so the return leaves the
  * loop (a `return` or a `break` to the function's end) and is no implicit
@@ -1929,9 +1914,19 @@ static int in_for_loop(const rec *r, int32_t b) {
  * `if e: pass` and ran none of it. */
 static int pops_unrun_iterator(const rec *r, const upy_block *bb) {
     uint32_t pop = bb->end - 3;
-    return bb->end - bb->start >= 3 && ins(r, pop)->op == N_POP_TOP &&
-           !r->evaluated[pop] && !r->skip[pop] &&
-           in_for_loop(r, (int32_t)(bb - blk(r, 0)));
+    int32_t b = (int32_t)(bb - blk(r, 0));
+    if (bb->end - bb->start < 3 || ins(r, pop)->op != N_POP_TOP ||
+        r->evaluated[pop] || r->skip[pop])
+        return 0;
+    /* The block is in the body of a for loop: a header ending in FOR_ITER
+     * dominates it.  (A with's way on when __exit__ swallows the
+     * exception, POP_EXCEPT; POP_TOP; POP_TOP; RETURN_CONST None, has the
+     * same unrun POP_TOP, of the exit, outside any loop.) */
+    while ((b = blk(r, b)->idom) != UPY_NO_BLOCK)
+        if (blk(r, b)->is_loop_header &&
+            ins(r, blk(r, b)->end - 1)->op == N_FOR_ITER)
+            return 1;
+    return 0;
 }
 
 /* The blocks ending in a return that recovery ran, which return_printed
@@ -1988,8 +1983,7 @@ static void check_placed(rec *r, upy_ptr_vec *out) {
     run_returns rr = {NULL, 0, 0};
     for (b = 0; b < r->cfg.count; b++) {
         const upy_block *bb = blk(r, b);
-        if (bb->rpo == UINT32_MAX || r->done[b] || is_cleanup_handler(r, bb) ||
-            is_class_end_copy(r, bb))
+        if (bb->rpo == UINT32_MAX || r->done[b] || is_compiler_code(r, bb))
             continue;
         for (i = bb->start; i < bb->end; i++)
             if (!r->evaluated[i] && !r->skip[i] &&

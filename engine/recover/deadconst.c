@@ -513,6 +513,20 @@ static upy_expr *dead_iterable(rec *r, uint32_t start) {
     return r->ncode.layout->keeps_unused_consts ? NULL : rec_const(r, &empty);
 }
 
+/* The def, class or type alias whose type parameter scope is co (3.12+),
+ * starting at instruction `start`: `raise e` then `class C[T]: pass`
+ * keeps the scope "<generic parameters of C>" in the module's co_consts[0]
+ * (remove_unused_consts keeps that slot), and it is the class statement
+ * that numbers it again, not a comprehension.  NULL for a generic def
+ * with defaults: its scope takes them as arguments, computed outside by
+ * code the compiler dropped. */
+static upy_stmt *generic_statement(rec *r, const upy_code *co, uint32_t start) {
+    upy_stmt *s = co->argcount ? NULL : rec_generic_body(r, co, NULL, 0);
+    if (s)
+        rec_set_start(r, s, start);
+    return s;
+}
+
 /* A statement that compiles code object co and what the code around it
  * numbered with it (a def's or class's name): the lambda, comprehension,
  * def or class it is the code of; NULL when there is none. */
@@ -523,6 +537,8 @@ static upy_stmt *code_statement(rec *r, const upy_code *co, uint32_t start) {
     int ok = 1;
     if (!name)
         return NULL;
+    if (rec_is_generic_scope(co))
+        return generic_statement(r, co, start);
     if (!(co->flags & CO_OPTIMIZED)) {
         s = rec_stmt(r, UPY_S_CLASSDEF);
         if (!s)

@@ -426,13 +426,6 @@ static int body_walk_start(rec *r, body_walk *w, int32_t from, int32_t end,
     return SUCCESS;
 }
 
-/* Whether block b (after a block h protects) is entered by falling off
- * the end of block b - 1. */
-static int falls_into(const rec *r, int32_t b) {
-    return b < (int32_t)r->cfg.count && blk(r, b - 1)->next == b &&
-           upy_nin_falls_through(ins(r, blk(r, b)->start - 1));
-}
-
 /* The walk's next block, or -1 after the last. */
 static int32_t body_walk_next(const rec *r, body_walk *w) {
     if (w->b < w->end)
@@ -447,7 +440,7 @@ static int32_t body_walk_next(const rec *r, body_walk *w) {
             /* u visited: the block it falls into, unless under h too. */
             w->k++;
             if ((w->k == w->k_end || r->under_blocks[w->k] != u + 1) &&
-                falls_into(r, u + 1))
+                upy_cfg_falls_into(&r->cfg, u + 1))
                 return w->b = u + 1;
         }
     }
@@ -643,13 +636,26 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
 }
 
 /* Whether the code at `at`, the same as the finally body [fstart, fstart +
- * flen), runs under a handler other than that of the exit jump e after it,
- * where that body's first instruction runs under the finally's cleanup
- * only (as its RERAISE does): then it is code of the try body, under a
- * try nested in it, not a copy.  The compiler leaves those trys before it
- * copies the finally body in front of an exit (compile.c
- * compiler_unwind_fblock_stack pops their blocks first), so a copy runs
- * under the handler around the whole statement, as the exit does.  (3.11:
+ * flen) before the exit jump e, runs under a handler that no copy of that
+ * body runs under: then it is code of the try body, not a copy.  The
+ * compiler pops the blocks of the finally and of the trys nested in its
+ * body before it copies the finally body in front of an exit (compile.c
+ * compiler_unwind_fblock_stack; FINALLY_TRY: POP_BLOCK first), so a copy
+ * runs under the handler around the whole statement, as the exit does.
+ * Two handlers tell the body's code:
+ *   - the finally's own (the block holding fstart is its entry,
+ *     PUSH_EXC_INFO).  (3.11:
+ *
+ *     try: a()                  b(); c()  <- under the finally's handler
+ *     except: pass              JUMP_FORWARD L
+ *     else: b(); c()            ...
+ *     finally: c()           L: c()       <- the copy, shared with the
+ *                                            except clause's way out
+ *
+ *     read the else part's c() as a copy before its jump and dropped it.)
+ *   - one other than the exit jump's, where the finally body's first
+ *     instruction runs under the finally's cleanup only (as its RERAISE
+ *     does): a try nested in the try body.  (3.11:
  *
  *     try:
  *         try:                  if x: g()
@@ -659,31 +665,15 @@ static int skip_finally_return_copy(rec *r, uint32_t e, uint32_t fstart,
  *     finally:
  *         a()
  *
- * read a() as the copy and dropped it.) */
-static int runs_under_body_handler(const rec *r, uint32_t at, uint32_t fstart,
-                                   uint32_t flen, uint32_t e) {
+ *     read a() as the copy and dropped it.) */
+static int runs_under_try_handler(const rec *r, uint32_t at, uint32_t fstart,
+                                  uint32_t flen, uint32_t e) {
+    const upy_block *entry = blk(r, r->cfg.block_of[fstart]);
+    if (entry->is_handler && ins(r, at)->handler == (int32_t)entry->start)
+        return 1;
     return fstart + flen < r->ncode.count && ins(r, e)->op == N_JUMP &&
            ins(r, fstart)->handler == ins(r, fstart + flen)->handler &&
            ins(r, at)->handler != ins(r, e)->handler;
-}
-
-/* Whether the code at `at` runs under the handler of the finally whose
- * body starts at fstart (the block holding fstart is that handler's entry,
- * PUSH_EXC_INFO): then it is code of the try body, not a copy.  A copy in
- * front of an exit runs after the compiler popped the finally's block
- * (compile.c compiler_unwind_fblock_stack, FINALLY_TRY: POP_BLOCK first).
- * (3.11:
- *
- *     try: a()                  b(); c()  <- under the finally's handler
- *     except: pass              JUMP_FORWARD L
- *     else: b(); c()            ...
- *     finally: c()           L: c()       <- the copy, shared with the
- *                                            except clause's way out
- *
- * read the else part's c() as a copy before its jump and dropped it.) */
-static int runs_under_own_handler(const rec *r, uint32_t at, uint32_t fstart) {
-    const upy_block *entry = blk(r, r->cfg.block_of[fstart]);
-    return entry->is_handler && ins(r, at)->handler == (int32_t)entry->start;
 }
 
 /* Whether a branch of the copy [at, at + n) of the finally body [fstart,
@@ -907,8 +897,7 @@ int rec_skip_finally(rec *r, int32_t start, int32_t end, int32_t from,
             break_copy_end(r, e, fstart, flen))
             stop = break_copy_end(r, e, fstart, flen);
         if (stop < flen || !copy_to_exit(r, stop - flen, fstart, flen, e) ||
-            runs_under_body_handler(r, stop - flen, fstart, flen, e) ||
-            runs_under_own_handler(r, stop - flen, fstart))
+            runs_under_try_handler(r, stop - flen, fstart, flen, e))
             continue;
         RETURN_IF_ERROR(rec_skip_copy(r, stop - flen, fstart, flen));
         skip_exit_copies(r, stop - flen, fstart, flen, stop, e);
@@ -1019,7 +1008,7 @@ static int32_t else_end(const rec *r, int32_t then_start, int32_t else_start,
         h = blk(r, then_start - 1)->handler;
     for (b = then_start;
          best == UPY_NO_BLOCK && b < else_start && b < (int32_t)r->cfg.count &&
-         !(else_start > then_start && falls_into(r, else_start) &&
+         !(else_start > then_start && upy_cfg_falls_into(&r->cfg, else_start) &&
            blk(r, else_start - 1)->rpo != UINT32_MAX);
          b++) {
         int32_t bh = blk(r, b)->handler;
@@ -1045,7 +1034,7 @@ static int32_t way_out_jump(const rec *r, int32_t b) {
     const upy_block *bb = blk(r, b), *nb;
     if (ins(r, bb->end - 1)->op == N_JUMP)
         return b;
-    if (!falls_into(r, b + 1))
+    if (!upy_cfg_falls_into(&r->cfg, b + 1))
         return UPY_NO_BLOCK;
     nb = blk(r, b + 1);
     return rec_is_lone(r, nb, N_JUMP) ? b + 1 : UPY_NO_BLOCK;
@@ -1905,25 +1894,23 @@ static int else_is_written_continue(const rec *r, const rec_cond *c,
            goes_on_to_loop(r, c->on_true, then_end, rg->loop);
 }
 
-/* Whether block b lies in the body of a for loop whose header is a block
- * from `from` on: its jump to the header of the loop around is a break of
- * that loop (pops_to_outer_loop). */
-static int in_inner_for(const rec *r, int32_t from, int32_t b) {
+/* Whether block b of a then part that starts at block `from`, jumping back
+ * to the header of the loop around, goes on to that loop's next turn, not
+ * out of a loop inside the then part by a jump the compiler threaded to
+ * that header: neither the break of a for loop whose header is a block
+ * from `from` on and whose body b lies in (pops_to_outer_loop), nor a lone
+ * jump on the line of the code before it (a written `continue` has a line
+ * of its own), where an inner while loop's test at the bottom of its body
+ * goes when it fails. */
+static int continues_loop_around(const rec *r, int32_t from, int32_t b) {
+    const upy_block *bb = blk(r, b);
     int32_t h;
     for (h = from; h < b; h++)
         if (ins(r, blk(r, h)->end - 1)->op == N_FOR_ITER && blk(r, h)->jump > b)
-            return 1;
-    return 0;
-}
-
-/* Whether block bb is a lone jump on the line of the code before it: no
- * written `continue` (that has its own line), but where an inner while
- * loop's test at the bottom of its body goes when it fails, threaded to
- * the header of the loop around. */
-static int exit_jump_of_while(const rec *r, const upy_block *bb) {
-    return bb->end - bb->start == 1 && bb->start > 0 &&
-           ins(r, bb->start - 1)->op == N_POP_JUMP_IF &&
-           ins(r, bb->start)->line == ins(r, bb->start - 1)->line;
+            return 0;
+    return !(bb->end - bb->start == 1 && bb->start > 0 &&
+             ins(r, bb->start - 1)->op == N_POP_JUMP_IF &&
+             ins(r, bb->start)->line == ins(r, bb->start - 1)->line);
 }
 
 /* The parts of an if ending a loop body whose both parts go back to the
@@ -1995,40 +1982,6 @@ static int then_goes_to_loop(const rec *r, const rec_cond *c, const region *rg,
            blk(r, on_false)->end - blk(r, on_false)->start > 1;
 }
 
-/* Whether the if on c, ending a loop body (region rg runs off to the
- * loop's header), is an if / else whose then part [on_true, then_end)
- * never runs off its end: its `continue` (the last of body) stands for no
- * jump of its own, and the rest of rg is the else part.  The compiler
- * drops the then part's jump over the else part as unreachable, and
- * threads jumps to where it went (a break of an inner for loop, to the
- * header of this one), so `if c: A; continue` + B would keep a jump the
- * original lacks.  A written `continue` is a lone jump of the then part
- * to the header; a then part that goes back by the jump ending its code
- * is the threads_loop_jumps branch's; an else part that is a lone jump
- * back is no code of the source (the test of `assert a if c else 6`
- * whose constant the compiler folded). */
-static int then_never_runs_off(const rec *r, const rec_cond *c,
-                               const region *rg, int32_t then_end,
-                               const upy_ptr_vec *body) {
-    int32_t b;
-    if (rg->loop == UPY_NO_BLOCK || rg->cont != rg->loop ||
-        !falls_to_loop(r, rg) || c->on_false != then_end ||
-        then_end >= rg->end || !body->len ||
-        ((const upy_stmt *)body->items[body->len - 1])->kind !=
-            UPY_S_CONTINUE ||
-        !leaves_only_to_loop(r, then_end, rg->end, rg->loop) ||
-        blk(r, then_end)->end - blk(r, then_end)->start < 2)
-        return 0;
-    for (b = c->on_true; b < then_end; b++) {
-        const upy_block *bb = blk(r, b);
-        if (bb->next == then_end ||
-            (ins(r, bb->end - 1)->op == N_JUMP && bb->jump == rg->loop &&
-             !in_inner_for(r, c->on_true, b) && !exit_jump_of_while(r, bb)))
-            return 0;
-    }
-    return 1;
-}
-
 /* The instruction after the pops that start the way on of with statement
  * s where its __exit__ swallowed an exception (its handler's POP_TOP;
  * POP_EXCEPT; POP_TOP; POP_TOP), or UINT32_MAX when not found. */
@@ -2072,15 +2025,44 @@ static int ends_in_with_off_to_loop(const rec *r, const region *rg,
            ins(r, j)->target == (int32_t)blk(r, rg->loop)->start;
 }
 
-/* Whether the if on c, whose then part [on_true, then_end) ends in a with
- * that runs off its end (ends_in_with_off_to_loop), is an if / else: the
- * rest of the loop body, which only goes back to the loop, is its else
- * part. */
-static int then_with_runs_off(const rec *r, const rec_cond *c, const region *rg,
-                              int32_t then_end, const upy_ptr_vec *body) {
-    return c->on_false == then_end && then_end < rg->end &&
-           ends_in_with_off_to_loop(r, rg, body) &&
-           leaves_only_to_loop(r, then_end, rg->end, rg->loop);
+/* Whether the if on c, ending a loop body (region rg runs off to the
+ * loop's header), is an if / else: the `continue` ending its then part
+ * [on_true, then_end) (the last of body) stands for no jump of its own,
+ * and the rest of rg, which only goes back to the loop, is the else part.
+ * Two then parts:
+ *   - one that never runs off its end.  The compiler drops the then
+ *     part's jump over the else part as unreachable, and threads jumps to
+ *     where it went (a break of an inner for loop, to the header of this
+ *     one), so `if c: A; continue` + B would keep a jump the original
+ *     lacks.  A written `continue` is a lone jump of the then part to the
+ *     header; a then part that goes back by the jump ending its code is
+ *     the threads_loop_jumps branch's; an else part that is a lone jump
+ *     back is no code of the source (the test of `assert a if c else 6`
+ *     whose constant the compiler folded);
+ *   - one that ends in a with that runs off its end
+ *     (ends_in_with_off_to_loop). */
+static int rest_is_else_part(const rec *r, const rec_cond *c, const region *rg,
+                             int32_t then_end, const upy_ptr_vec *body) {
+    int32_t b;
+    if (rg->loop == UPY_NO_BLOCK || rg->cont != rg->loop ||
+        !falls_to_loop(r, rg) || c->on_false != then_end ||
+        then_end >= rg->end || !body->len ||
+        ((const upy_stmt *)body->items[body->len - 1])->kind !=
+            UPY_S_CONTINUE ||
+        !leaves_only_to_loop(r, then_end, rg->end, rg->loop))
+        return 0;
+    if (ends_in_with_off_to_loop(r, rg, body))
+        return 1;
+    if (blk(r, then_end)->end - blk(r, then_end)->start < 2)
+        return 0;
+    for (b = c->on_true; b < then_end; b++) {
+        const upy_block *bb = blk(r, b);
+        if (bb->next == then_end ||
+            (ins(r, bb->end - 1)->op == N_JUMP && bb->jump == rg->loop &&
+             continues_loop_around(r, c->on_true, b)))
+            return 0;
+    }
+    return 1;
 }
 
 /* How many instructions from `at` on are a copy of the small exit block
@@ -2203,46 +2185,6 @@ static int runs_off_into_return(rec *r, int32_t b, const region *rg,
     return emit_const_return(r, blk(r, b)->start, out);
 }
 
-/* Whether on_false, where a test of region rg jumps when false, is a
- * return of its own outside the region while running off the region ends
- * in another return: a branch of a conditional expression in the test
- * went to a copy of the if's small exit (flowgraph.c
- * inline_small_exit_blocks, 3.10 and 3.12+), so the test's ways no longer
- * meet where an if can join them, and sending on_false to the region's
- * end would run the other return (issue 16). */
-static int false_way_lost(const rec *r, const region *rg, int32_t on_false) {
-    const upy_block *ob, *fb;
-    if (on_false == UPY_NO_BLOCK || inside(rg, on_false) ||
-        on_false == rg->end || on_false == rg->follow ||
-        rg->follow == UPY_NO_BLOCK || on_false >= (int32_t)r->cfg.count ||
-        rg->follow >= (int32_t)r->cfg.count)
-        return 0;
-    ob = blk(r, on_false);
-    fb = blk(r, rg->follow);
-    if (ins(r, ob->end - 1)->op != N_RETURN ||
-        ins(r, fb->end - 1)->op != N_RETURN)
-        return 0;
-    return ob->end - ob->start != fb->end - fb->start ||
-           !rec_same_code(r, ob->start, fb->start, ob->end - ob->start);
-}
-
-/* Whether way t of a test in region rg goes to the region's end where
- * running off the region goes past it, to rg->follow: into the else part
- * of an if / else whose then part rg is, which no written statement of
- * the then part reaches.  The test was only part of a condition the
- * network did not take whole (`if a or f(x if c else y):`: the second
- * operand's own branches kept it out, and its test, read as an if of the
- * then part of `if not a:`, jumps to the body that `a` jumps to, the else
- * part; sqlglot Parser._parse_limit).  Read as it is, that way would run
- * off the then part: not recovered.  (Not where the region's end is a
- * copy of the code after the if / else that the if took as that code,
- * done: copied_join.) */
-static int enters_else_part(const rec *r, const region *rg, int32_t t) {
-    return t != UPY_NO_BLOCK && t == rg->end && rg->follow != UPY_NO_BLOCK &&
-           rg->follow > rg->end && t != rg->brk && t != rg->cont &&
-           t != rg->loop && !r->done[t];
-}
-
 /* Whether block b, a way out of the try body rg by the lone jump of a
  * break or continue (lone_loop_jump), is the statement of the body's last
  * if, where the test's other way is such a jump too: the compiler lays
@@ -2262,24 +2204,63 @@ static int then_jump_at_body_end(const region *rg, int32_t b) {
     return rg->handler != UPY_NO_BLOCK && b == rg->end;
 }
 
-/* Whether the then part of an if ending the try body rg, laid out right
- * after the protected range (on_true, rg's end) while the test's other way
- * leaves the region too, ends in a jump of rg's loop that lone_loop_jump
- * did not read: its unwinding is more than a skipped copy (the exit of a
- * with around the try, not yet skipped).  The region's end would take
- * both ways, and the break would be lost: `for i in xs:` / `with lock:` /
- * `try: if g(i): break` / `except E: pass` came out as `if g(i): pass`
- * (3.8, 3.9, 3.11).  Marked. */
-static int unread_loop_jump_then(const rec *r, const region *rg,
-                                 int32_t on_true, int32_t on_false) {
-    const upy_block *tb;
-    if (rg->handler == UPY_NO_BLOCK || on_true != rg->end ||
-        on_false == on_true || inside(rg, on_false) ||
-        on_true >= (int32_t)r->cfg.count)
+/* Whether a way of the test of an if in region rg, on_true or on_false,
+ * would lose code that it runs, read as it is: not recovered.  Three
+ * shapes:
+ *   - on_false is a return of its own outside the region while running
+ *     off the region ends in another return: a branch of a conditional
+ *     expression in the test went to a copy of the if's small exit
+ *     (flowgraph.c inline_small_exit_blocks, 3.10 and 3.12+), so the
+ *     test's ways no longer meet where an if can join them, and sending
+ *     on_false to the region's end would run the other return (issue 16);
+ *   - the then part, ending the try body rg and laid out right after the
+ *     protected range (on_true, rg's end) while on_false leaves the region
+ *     too, ends in a jump of rg's loop that lone_loop_jump did not read:
+ *     its unwinding is more than a skipped copy (the exit of a with around
+ *     the try, not yet skipped).  The region's end would take both ways,
+ *     and the break would be lost: `for i in xs:` / `with lock:` / `try:
+ *     if g(i): break` / `except E: pass` came out as `if g(i): pass` (3.8,
+ *     3.9, 3.11);
+ *   - a way goes to the region's end where running off the region goes
+ *     past it, to rg->follow: into the else part of an if / else whose
+ *     then part rg is, which no written statement of the then part
+ *     reaches.  The test was only part of a condition the network did not
+ *     take whole (`if a or f(x if c else y):`: the second operand's own
+ *     branches kept it out, and its test, read as an if of the then part
+ *     of `if not a:`, jumps to the body that `a` jumps to, the else part;
+ *     sqlglot Parser._parse_limit).  That way would run off the then part.
+ *     (Not where the region's end is a copy of the code after the if /
+ *     else that the if took as that code, done: copied_join.) */
+static int if_loses_a_way(const rec *r, const region *rg, int32_t on_true,
+                          int32_t on_false) {
+    int32_t ways[2] = {on_true, on_false}, t;
+    const upy_block *ob, *fb;
+    int k;
+    for (k = 0; k < 2; k++) {
+        t = ways[k];
+        if (t != UPY_NO_BLOCK && t == rg->end && rg->follow != UPY_NO_BLOCK &&
+            rg->follow > rg->end && t != rg->brk && t != rg->cont &&
+            t != rg->loop && !r->done[t])
+            return 1;
+    }
+    if (rg->handler != UPY_NO_BLOCK && on_true == rg->end &&
+        on_false != on_true && !inside(rg, on_false) &&
+        on_true < (int32_t)r->cfg.count &&
+        ins(r, blk(r, on_true)->end - 1)->op == N_JUMP &&
+        (is_break(rg, blk(r, on_true)->jump) ||
+         blk(r, on_true)->jump == rg->cont))
+        return 1;
+    if (on_false == UPY_NO_BLOCK || inside(rg, on_false) ||
+        on_false == rg->end || on_false == rg->follow ||
+        rg->follow == UPY_NO_BLOCK || on_false >= (int32_t)r->cfg.count ||
+        rg->follow >= (int32_t)r->cfg.count)
         return 0;
-    tb = blk(r, on_true);
-    return ins(r, tb->end - 1)->op == N_JUMP &&
-           (is_break(rg, tb->jump) || tb->jump == rg->cont);
+    ob = blk(r, on_false);
+    fb = blk(r, rg->follow);
+    return ins(r, ob->end - 1)->op == N_RETURN &&
+           ins(r, fb->end - 1)->op == N_RETURN &&
+           (ob->end - ob->start != fb->end - fb->start ||
+            !rec_same_code(r, ob->start, fb->start, ob->end - ob->start));
 }
 
 /* Whether the then part `body` of an if, read up to on_false, ends in a
@@ -2382,7 +2363,8 @@ static int32_t then_breaks_to_dead_else(const rec *r, const region *rg,
     lb = blk(r, on_false - 1);
     d = lb->jump;
     if (ins(r, lb->end - 1)->op != N_JUMP || d <= on_false || !inside(rg, d) ||
-        falls_into(r, d) || then_jump_end(r, on_true, on_false, rg) != d)
+        upy_cfg_falls_into(&r->cfg, d) ||
+        then_jump_end(r, on_true, on_false, rg) != d)
         return UPY_NO_BLOCK;
     db = blk(r, d);
     return rec_is_lone(r, db, N_JUMP) && is_break(rg, db->jump) ? d
@@ -2561,9 +2543,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
     /* A false way out of the region elsewhere than where running off it
      * goes would lose its code: the if is marked unrecovered instead.  So
      * is a test with no true way (crafted code, found by the fuzzer). */
-    if (on_true == UPY_NO_BLOCK || false_way_lost(r, rg, on_false) ||
-        unread_loop_jump_then(r, rg, on_true, on_false) ||
-        enters_else_part(r, rg, on_true) || enters_else_part(r, rg, on_false))
+    if (on_true == UPY_NO_BLOCK || if_loses_a_way(r, rg, on_true, on_false))
         return rec_fail_region(r, c->first, rg, out);
     if (!inside(rg, on_false) || on_false < on_true)
         on_false = rg->end;
@@ -2652,8 +2632,7 @@ static int structure_if(rec *r, const rec_cond *c, const region *rg,
         RETURN_IF_ERROR(emit_if(r, c->start, test, &body, &orelse, out));
         /* Where an enclosing region goes on elsewhere, as above. */
         return falls_to_loop(r, rg) ? 0 : emit_simple(r, out, UPY_S_CONTINUE);
-    } else if (then_never_runs_off(r, c, rg, then_end, &body) ||
-               then_with_runs_off(r, c, rg, then_end, &body)) {
+    } else if (rest_is_else_part(r, c, rg, then_end, &body)) {
         RETURN_IF_ERROR(else_back_to_loop(r, on_false, rg, &body, &orelse));
         *next = UPY_NO_BLOCK;
     } else if (else_is_written_continue(r, c, rg, then_end, &body)) {
@@ -6698,20 +6677,6 @@ static int emit_break_to_return(rec *r, upy_ptr_vec *out, uint32_t to_return,
     return rec_emit(r, out, s);
 }
 
-/* Whether the walk, leaving region rg for block b, runs into where the
- * breaks of the for loop around go, having popped the loop's iterator
- * (the last instruction before b, falling through): a break whose jump
- * the compiler left out, the code after the loop coming next (3.11). */
-static int pops_into_break(const rec *r, int32_t b, const region *rg) {
-    const upy_block *pb;
-    if (b == UPY_NO_BLOCK || b != rg->brk || b == 0 ||
-        b >= (int32_t)r->cfg.count || !in_for_loop(r, rg) || r->sp >= rg->base)
-        return 0;
-    pb = blk(r, b - 1);
-    return pb->next == b && inside(rg, b - 1) &&
-           ins(r, pb->end - 1)->op == N_POP_TOP;
-}
-
 /* Whether every instruction of block b is marked skipped. */
 static int all_skipped(const rec *r, int32_t b) {
     uint32_t i;
@@ -6825,23 +6790,36 @@ static uint32_t iterators_popped_before(const rec *r, uint32_t p) {
     return (p - 1 - iterator_pops_before(r, p - 1, 0)) / 2;
 }
 
-/* Whether the walk, going on at block b outside region rg after a loop
- * statement ending it, goes where the breaks of rg's own loop go: that
- * loop's breaks leave the loop around too, which is a break of each.
- * 3.12+ lays the code after a `while True:` in place of the `else: break`
- * of a try in it, so in `while True:` / `try: a = f()` / `except E: pass`
- * / `else: break` + a second such loop + `while True:` / `try: g()` /
- * `except S: break` + `return a` the second and third loops read as the
- * first's else part; the third's breaks jump to that return: a break
- * after the third loop and one after the second, or both would run off
- * back into the loops around them. */
-static int loop_breaks_outer(const rec *r, int32_t b, const region *rg,
-                             const upy_ptr_vec *out) {
+/* Whether the walk, leaving region rg for block b, goes where the breaks
+ * of rg's loop go by a break that has no jump of its own:
+ *   - in a for loop, having popped the loop's iterator (the last
+ *     instruction before b, falling through): the compiler left the jump
+ *     out, the code after the loop coming next (3.11);
+ *   - in a while loop, after a loop statement ending rg: that loop's
+ *     breaks leave the loop around too, which is a break of each.  3.12+
+ *     lays the code after a `while True:` in place of the `else: break`
+ *     of a try in it, so in `while True:` / `try: a = f()` / `except E:
+ *     pass` / `else: break` + a second such loop + `while True:` / `try:
+ *     g()` / `except S: break` + `return a` the second and third loops
+ *     read as the first's else part; the third's breaks jump to that
+ *     return: a break after the third loop and one after the second, or
+ *     both would run off back into the loops around them. */
+static int leaves_as_break(const rec *r, int32_t b, const region *rg,
+                           const upy_ptr_vec *out) {
     const upy_stmt *last =
         out->len ? (const upy_stmt *)out->items[out->len - 1] : NULL;
+    const upy_block *pb;
     int32_t i;
+    if (in_for_loop(r, rg)) {
+        if (b == UPY_NO_BLOCK || b != rg->brk || b == 0 ||
+            b >= (int32_t)r->cfg.count || r->sp >= rg->base)
+            return 0;
+        pb = blk(r, b - 1);
+        return pb->next == b && inside(rg, b - 1) &&
+               ins(r, pb->end - 1)->op == N_POP_TOP;
+    }
     if (!last || (last->kind != UPY_S_WHILE && last->kind != UPY_S_FOR) ||
-        rg->loop == UPY_NO_BLOCK || !is_break(rg, b) || in_for_loop(r, rg))
+        rg->loop == UPY_NO_BLOCK || !is_break(rg, b))
         return 0;
     /* (A jump there that is no loop's test failing: a break.  The walk
      * goes on at the exit of a loop that ends the region all the same; in
@@ -6920,7 +6898,7 @@ static int walk(rec *r, int32_t b, const region *rg, upy_ptr_vec *out,
                 return ERROR;
             if (st == SUCCESS)
                 continue;
-            if (pops_into_break(r, b, rg) || loop_breaks_outer(r, b, rg, out))
+            if (leaves_as_break(r, b, rg, out))
                 return emit_simple(r, out, UPY_S_BREAK);
             return leave(r, b, rg, out, exit);
         }

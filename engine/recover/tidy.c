@@ -50,24 +50,6 @@ static int is_return_none(const upy_stmt *s) {
            (!s->u.value || rec_is_const_none(s->u.value));
 }
 
-/* Whether block b is entered by an unconditional forward jump from
- * another line.  (Cold exception handlers jump back to exits without
- * copying them.  A block without a line of its own takes the line of the
- * jump into it: 3.11 lays the code after a with out past the with's
- * handler, and the with's exit jumps there, to a copy of the implicit
- * return when the with ends a branch of a final if.) */
-static int jumped_to(const rec *r, const upy_block *b) {
-    uint32_t k;
-    for (k = 0; k < b->npreds; k++) {
-        const upy_block *p = blk(r, b->preds[k]);
-        const upy_nin *jump = ins(r, p->end - 1);
-        if (jump->op == N_JUMP && p->start < b->start && blk(r, p->jump) == b &&
-            jump->line != ins(r, b->start)->line)
-            return 1;
-    }
-    return 0;
-}
-
 /* Where the block that holds the None load at `at` of a return starts
  * when the way out of an except clause runs into it: the clause's
  * POP_EXCEPT (and the name cleanup of `except E as name`) start the
@@ -81,16 +63,43 @@ static uint32_t clause_exit_before(const rec *r, uint32_t at) {
     return k > 0 && in[k - 1].op == N_POP_EXCEPT ? k - 1 : at;
 }
 
-/* Whether block b is reached more than one way: from several blocks, or
- * by both ways on from a conditional jump to right after it (the test
- * of `if x or True: pass` jumps over the NOP the folded `True` left to
- * where it runs on to anyway). */
-static int reached_two_ways(const rec *r, const upy_block *b) {
+/* Whether block b, which starts a return of None, is reached as no copy
+ * of the implicit return is (see written_return), where the compiler
+ * copies that return into the ways that reach it:
+ *   - where it copies it into every jump (upy_layout.copies_exits), by
+ *     more than one way: from several blocks, or by both ways on from a
+ *     conditional jump to right after it (the test of `if x or True:
+ *     pass` jumps over the NOP the folded `True` left to where it runs on
+ *     to anyway);
+ *   - where written exits keep their jumps (3.11,
+ *     upy_layout.written_exits_keep_jumps), by an unconditional forward
+ *     jump from another line.  (Cold exception handlers jump back to exits
+ *     without copying them.  A block without a line of its own takes the
+ *     line of the jump into it: 3.11 lays the code after a with out past
+ *     the with's handler, and the with's exit jumps there, to a copy of the
+ *     implicit return when the with ends a branch of a final if.)
+ * 3.8-3.9 end every body in the one return: no. */
+static int reached_as_written(const rec *r, const upy_block *b) {
     const upy_block *p;
-    if (b->npreds != 1)
-        return b->npreds > 1;
-    p = blk(r, b->preds[0]);
-    return p->jump != UPY_NO_BLOCK && p->jump == p->next;
+    uint32_t k;
+    if (r->ncode.layout->copies_exits && b->npreds > 1)
+        return 1;
+    if (r->ncode.layout->copies_exits && b->npreds == 1) {
+        p = blk(r, b->preds[0]);
+        if (p->jump != UPY_NO_BLOCK && p->jump == p->next)
+            return 1;
+    }
+    if (!r->ncode.layout->written_exits_keep_jumps)
+        return 0;
+    for (k = 0; k < b->npreds; k++) {
+        const upy_nin *jump;
+        p = blk(r, b->preds[k]);
+        jump = ins(r, p->end - 1);
+        if (jump->op == N_JUMP && p->start < b->start && blk(r, p->jump) == b &&
+            jump->line != ins(r, b->start)->line)
+            return 1;
+    }
+    return 0;
 }
 
 /* Whether return statement s is one the source wrote: since 3.10 the
@@ -119,11 +128,7 @@ static int written_return(const rec *r, const upy_stmt *s) {
         return b->npreds > 1 &&
                !rec_has_line_of_a_pred(r, r->cfg.block_of[i - 1], i);
     }
-    /* (Only where the compiler copies the implicit return into the ways
-     * that reach it does one reached several ways read as written:
-     * 3.8-3.9 end every body in the one return.) */
-    return (r->ncode.layout->copies_exits && reached_two_ways(r, b)) ||
-           (r->ncode.layout->written_exits_keep_jumps && jumped_to(r, b));
+    return reached_as_written(r, b);
 }
 
 /* The implicit `return None` at the end of a body, and its copies the
@@ -557,19 +562,6 @@ static uint32_t first_on_line(const rec *r, int32_t line) {
     return lo;
 }
 
-/* Whether the code at a is a copy of the code [t0, t1) on the same
- * lines: one the compiler made of T (a copy folded away already, in an
- * if nested in B or A), not code written alike. */
-static int copy_on_lines(const rec *r, uint32_t a, uint32_t t0, uint32_t t1) {
-    uint32_t k;
-    if (a == t0 || !rec_same_code(r, a, t0, t1 - t0))
-        return 0;
-    for (k = 0; k < t1 - t0; k++)
-        if (ins(r, a + k)->line != ins(r, t0 + k)->line)
-            return 0;
-    return 1;
-}
-
 /* Where an entry is used: 1 in the tail T (or its copy), 2 in B, 4
  * elsewhere. */
 enum { IN_TAIL = 1, IN_B = 2, IN_ELSEWHERE = 4 };
@@ -736,9 +728,11 @@ static void mark_copies(rec *r, uint8_t in) {
             r->in_copy[i] = in;
 }
 
-/* Finds the copies of T's code [t0, t1) on its lines (copy_on_lines),
- * among the instructions of its first line, into rec.copies, unless they
- * are there already. */
+/* Finds the copies of T's code [t0, t1) on its lines, among the
+ * instructions of its first line, into rec.copies, unless they are there
+ * already: the same code on the same lines is a copy the compiler made of
+ * T (a copy folded away already, in an if nested in B or A), not code
+ * written alike. */
 static int copies_of(rec *r, uint32_t t0, uint32_t t1) {
     int32_t line = ins(r, t0)->line;
     uint32_t k, n = 0;
@@ -753,11 +747,14 @@ static int copies_of(rec *r, uint32_t t0, uint32_t t1) {
     }
     mark_copies(r, 0);
     for (k = first_on_line(r, line);
-         t1 > t0 && k < r->ncode.count && r->by_line[k].line == line; k++)
-        if (copy_on_lines(r, r->by_line[k].at, t0, t1)) {
-            r->copies[n].from = r->by_line[k].at;
-            r->copies[n++].to = r->by_line[k].at + (t1 - t0);
+         t1 > t0 && k < r->ncode.count && r->by_line[k].line == line; k++) {
+        uint32_t at = r->by_line[k].at;
+        if (at != t0 && rec_same_code(r, at, t0, t1 - t0) &&
+            rec_same_lines(r, at, t0, t1 - t0)) {
+            r->copies[n].from = at;
+            r->copies[n++].to = at + (t1 - t0);
         }
+    }
     qsort(r->copies, n, sizeof *r->copies, span_order);
     r->n_copies = merge_sorted(r->copies, n);
     r->copies_t0 = t0;

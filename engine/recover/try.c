@@ -317,17 +317,6 @@ static uint32_t source_count(const rec *r, uint32_t from, uint32_t to) {
     return n;
 }
 
-/* Whether the POP_EXCEPT at instruction i ends a clause of a try nested
- * in clause body `body` rather than the clause itself: the exception it
- * pops is one more on the stack than the clause's statements start with
- * (depths at the starts of their blocks). */
-static int pops_inner_clause(const rec *r, const upy_stmt_list *body,
-                             uint32_t i) {
-    int32_t at = blk(r, r->cfg.block_of[i])->depth_in;
-    int32_t first = blk(r, r->cfg.block_of[body->items[0]->start])->depth_in;
-    return first >= 0 && at > first;
-}
-
 /* Whether code [i, e) works on what is under it (a loop's iterator a
  * return pops): then it is the clause's way out, not a statement.  A
  * POP_TOP of a value the code made (an expression statement) is one. */
@@ -343,15 +332,27 @@ static int works_under(const rec *r, uint32_t i, uint32_t e) {
     return 0;
 }
 
-/* Whether the POP_EXCEPT at instruction p runs on to instruction e in one
- * block, or in the next: the code after a try in a try body that ends it
- * is the code after the outer try, which that try's handler does not
- * protect, as it does the POP_EXCEPT. */
-static int runs_on_to(const rec *r, uint32_t p, uint32_t e) {
-    int32_t b = r->cfg.block_of[p];
-    return b == r->cfg.block_of[e] ||
-           (blk(r, b)->end == p + 1 && blk(r, b)->next == b + 1 &&
-            r->cfg.block_of[p + 1] == b + 1 && r->cfg.block_of[e] == b + 1);
+/* Whether the POP_EXCEPT at instruction p ends clause body `body` itself
+ * and runs on to instruction e, its way out:
+ *   - it runs on to e in one block, or in the next: the code after a try
+ *     in a try body that ends it is the code after the outer try, which
+ *     that try's handler does not protect, as it does the POP_EXCEPT;
+ *   - it ends no clause of a try nested in the body (one after the
+ *     body's first statement starts may): the exception it pops is no
+ *     more on the stack than the clause's statements start with (depths
+ *     at the starts of their blocks). */
+static int ends_clause_into(const rec *r, const upy_stmt_list *body, uint32_t p,
+                            uint32_t e) {
+    int32_t b = r->cfg.block_of[p], at, first;
+    if (b != r->cfg.block_of[e] &&
+        !(blk(r, b)->end == p + 1 && blk(r, b)->next == b + 1 &&
+          r->cfg.block_of[p + 1] == b + 1 && r->cfg.block_of[e] == b + 1))
+        return 0;
+    if (body->items[0]->start >= p)
+        return 1;
+    at = blk(r, b)->depth_in;
+    first = blk(r, r->cfg.block_of[body->items[0]->start])->depth_in;
+    return first < 0 || at <= first;
 }
 
 /* Whether instruction e is the RERAISE 0 that ends a finally body in its
@@ -384,8 +385,7 @@ static uint32_t copy_in_clause(const rec *r, const upy_stmt_list *body,
     for (p = e; p > 0 && e - p < 8 && ins(r, p - 1)->op != N_POP_EXCEPT; p--)
         ;
     if (!p || ins(r, p - 1)->op != N_POP_EXCEPT ||
-        !runs_on_to(r, p - 1, e) ||
-        (body->items[0]->start + 1 < p && pops_inner_clause(r, body, p - 1)))
+        !ends_clause_into(r, body, p - 1, e))
         return body->len;
     i = p--;
     /* The name cleanup of `except E as name` comes first. */
@@ -1373,7 +1373,7 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
     return 1;
 }
 
-/* Whether the n instructions at i are the code after a `while True:`
+/* Whether the n instructions at `at` are the code after a `while True:`
  * that has none after it (region.brk_moved), moved in place of a break:
  * the break's line left on the POP_EXCEPT before it (at - 1), and its
  * lines after all the loop's but those of the same code moved in place of
@@ -1381,14 +1381,6 @@ static int break_copy(rec *r, const region *rg, upy_stmt *s,
  * before it).  Code after the try, the loop's last statement, has its
  * lines after all the loop's too, but also an instance without such a
  * mark, where the try's body goes on. */
-static int is_moved_copy_at(const rec *r, uint32_t j, uint32_t at, uint32_t n,
-                            int32_t line) {
-    return j != at && j + n <= r->ncode.count &&
-           rec_same_code(r, j, at, n) && j > 0 &&
-           ((ins(r, j)->lead_line >= 0 && ins(r, j)->lead_line < line) ||
-            ins(r, j - 1)->op == N_POP_EXCEPT);
-}
-
 static int is_moved_break(const rec *r, const region *rg, uint32_t at,
                           uint32_t n) {
     int32_t line = ins(r, at)->line, b, last = rg->loop;
@@ -1407,13 +1399,15 @@ static int is_moved_break(const rec *r, const region *rg, uint32_t at,
             last = b;
     end = blk(r, last)->end;
     for (i = blk(r, rg->loop)->start; i < end; i++) {
-        if (i == at) {
+        /* (This copy, or the same code moved in place of another break,
+         * with its mark.) */
+        if (i == at ||
+            (i + n <= r->ncode.count && rec_same_code(r, i, at, n) && i > 0 &&
+             ((ins(r, i)->lead_line >= 0 && ins(r, i)->lead_line < line) ||
+              ins(r, i - 1)->op == N_POP_EXCEPT)))
             i += n - 1;
-        } else if (is_moved_copy_at(r, i, at, n, line)) {
-            i += n - 1;
-        } else if (ins(r, i)->line >= line) {
+        else if (ins(r, i)->line >= line)
             return 0;
-        }
     }
     return 1;
 }
@@ -2150,25 +2144,6 @@ static int32_t past_return_copies(const rec *r, int32_t ret) {
     return on;
 }
 
-/* Whether the try body of handler h goes on after the RETURN ending block
- * ret (a return in the middle of it): its protected range starts again
- * right after, or after the copies of the return that branches ending
- * the finally body early jump to in the copies before it. */
-static int body_goes_on(const rec *r, int32_t ret, int32_t h) {
-    int32_t on = past_return_copies(r,
-                                    rec_past_claimed_handlers(r, ret + 1) - 1),
-            count = (int32_t)r->cfg.count;
-    if (on >= count)
-        return 0;
-    if (!blk(r, on)->is_handler)
-        return blk(r, on)->handler == h;
-    /* (3.11 lays the handlers of a try nested in the body out inline: the
-     * body goes on in them after a return in its else part, `try:` /
-     * `with a:` / `try: f()` / `except E: pass` / `else: return 1` /
-     * `finally: if c: g()`.) */
-    return !r->ncode.layout->cold_handlers && rec_under(r, on, h);
-}
-
 /* The last block of the way out of a return that ends a branch of the
  * try body [b, end)'s last statement (`if c: return x`), laid out (copies
  * of the finally body, RETURN) before the branch that goes on to the
@@ -2194,13 +2169,31 @@ static int32_t branch_return_end(const rec *r, int32_t b, int32_t end,
     return UPY_NO_BLOCK;
 }
 
-/* Whether the blocks [end, ret] are a copy of a finally body split from
- * its RETURN, which it runs under handlers of its own (a try in the finally
- * body; 3.11 lays their handlers out after the RETURN, and the try body
- * may go on after those). */
-static int copy_split_from_return(const rec *r, int32_t end, int32_t ret) {
-    return ret == end + 1 && rec_is_lone(r, blk(r, ret), N_RETURN) &&
-           blk(r, end)->handler == ret + 1;
+/* Whether the try body of handler h goes on after the RETURN ending block
+ * ret (a return in the middle of it, the body's protected range ending
+ * at block end before it):
+ *   - its protected range starts again right after, or after the copies
+ *     of the return that branches ending the finally body early jump to in
+ *     the copies before it.  (3.11 lays the handlers of a try nested in
+ *     the body out inline: the body goes on in them after a return in its
+ *     else part, `try:` / `with a:` / `try: f()` / `except E: pass` /
+ *     `else: return 1` / `finally: if c: g()`.)
+ *   - the blocks [end, ret] are a copy of a finally body split from its
+ *     RETURN, which it runs under handlers of its own (a try in the
+ *     finally body; 3.11 lays their handlers out after the RETURN, and the
+ *     try body may go on after those). */
+static int body_goes_on(const rec *r, int32_t end, int32_t ret, int32_t h) {
+    int32_t on = past_return_copies(r,
+                                    rec_past_claimed_handlers(r, ret + 1) - 1),
+            count = (int32_t)r->cfg.count;
+    if (ret == end + 1 && rec_is_lone(r, blk(r, ret), N_RETURN) &&
+        blk(r, end)->handler == ret + 1)
+        return 1;
+    if (on >= count)
+        return 0;
+    if (!blk(r, on)->is_handler)
+        return blk(r, on)->handler == h;
+    return !r->ncode.layout->cold_handlers && rec_under(r, on, h);
 }
 
 /* Marks the copies of the finally body [fstart, fstart + flen) before the
@@ -2222,8 +2215,7 @@ static int32_t skip_finally_copies(rec *r, int32_t b, int32_t h, int32_t end,
         ret = return_after(r, end, rg, fstart, flen);
         if (branch_return_end(r, b, end, ret) != UPY_NO_BLOCK)
             branch_return = branch_return_end(r, b, end, ret);
-        else if (!body_goes_on(r, ret, h) &&
-                 !copy_split_from_return(r, end, ret))
+        else if (!body_goes_on(r, end, ret, h))
             ret = end;
         RETURN_IF_ERROR(
             rec_skip_finally(r, b, ret, from, UPY_NO_BLOCK, fstart, flen));
@@ -3513,12 +3505,6 @@ static int took_code_after_empty_body(const rec *r, int32_t b, int32_t h,
     return 0;
 }
 
-/* Whether a jump to block t is a break or continue of region rg's loop. */
-static int is_loop_jump_target(const region *rg, int32_t t) {
-    return rg->loop != UPY_NO_BLOCK && (t == rg->brk || t == rg->brk_threaded ||
-                                        t == rg->cont || t == rg->loop);
-}
-
 /* Whether a way out of the try body at block b through a copy of its
  * finally body (skipped), before the copy on the normal way out at block
  * exit, jumps forward past the code after the try (block follow) to code
@@ -3544,11 +3530,15 @@ static int copy_jumps_past_follow(const rec *r, int32_t b, int32_t exit,
         return 0;
     after = blk(r, follow)->start;
     for (i = blk(r, b)->start + 1; i < blk(r, exit)->start; i++) {
-        int32_t t = ins(r, i)->target;
+        int32_t t = ins(r, i)->target, tb;
         if (ins(r, i)->op != N_JUMP || r->skip[i] || !r->skip[i - 1] ||
             t <= (int32_t)after || t >= (int32_t)r->ncode.count)
             continue;
-        if (!is_loop_jump_target(rg, r->cfg.block_of[t]))
+        /* (A break or continue of rg's loop.) */
+        tb = r->cfg.block_of[t];
+        if (rg->loop == UPY_NO_BLOCK ||
+            (tb != rg->brk && tb != rg->brk_threaded && tb != rg->cont &&
+             tb != rg->loop))
             return 1;
     }
     return 0;
@@ -3613,30 +3603,6 @@ static int else_skips_cold_follow(const rec *r, const region *rg,
     return rec_is_lone(r, e, N_JUMP) && e->jump == rg->cont;
 }
 
-/* Whether the try body left the region [rg->start, rg->end) at its end
- * (or past it, where nothing follows the region), at exit, while the
- * handlers go on at follow, code past exit that the region's handler
- * still protects and that no statement around explains: the code after
- * the try, which only the handlers reach, laid out past them
- * (push_cold_blocks_to_end), and which the body skips.  The body's
- * `break` out of a one-shot `while True:` (flowgraph.c drops its
- * unreachable back edge) that ends the body of an enclosing try goes
- * straight to the code after that try.  Read as it is, the code after the
- * inner try ran after its body too (snowballstemmer english_stemmer
- * EnglishStemmer.__r_Step_1b, catalan_stemmer CatalanStemmer._stem, 3.12 /
- * 3.13: `try:` / `while True:` / `try: ...; break` / `except lab1: pass` /
- * code / `break` / `except lab0: pass`; one_shot_loops.py).  Not
- * recovered. */
-static int body_skips_cold_follow(const rec *r, const region *rg, int32_t exit,
-                                  int32_t follow) {
-    return exit != UPY_NO_BLOCK && follow != UPY_NO_BLOCK &&
-           (exit == rg->end ||
-            (exit > rg->end && rg->follow == UPY_NO_BLOCK)) &&
-           follow > exit && follow < (int32_t)r->cfg.count &&
-           blk(r, follow)->handler == rg->handler && exit != rg->follow &&
-           follow != rg->follow && exit != rg->brk && exit != rg->cont;
-}
-
 /* Whether the code after the try, at follow, laid out past the else
  * part or the body's way out (push_cold_blocks_to_end: only the handlers
  * reach it), jumps to `to` in the 64 blocks from follow (the rule's few
@@ -3687,49 +3653,60 @@ static int cold_follow_joins_else(const rec *r, const region *rg, int32_t exit,
            cold_follow_jumps_to(r, rg, follow, body_way_on(r, rg, exit));
 }
 
-/* Whether the body with no else part leaves the try by a lone jump over
- * the code after the try, at follow (cold, laid out past the handlers:
- * only they reach it), to where that code jumps too: the `break` of a
- * one-shot `while True:` (flowgraph.c drops its unreachable back edge)
- * in a branch of an if statement, which goes where the if does.  Read as
- * it is, the code after the try ran after the body too (snowballstemmer
- * estonian_stemmer EstonianStemmer.__r_case_ending, polish_stemmer
- * PolishStemmer.__r_remove_endings, 3.12 / 3.13: `if c:` / `while True:`
- * / `try: ...; break` / `except lab0: pass` / code / `break`;
- * one_shot_loops.py::branch_try_break).  (A handler's own code going on
- * where the body does, `if c: try: ... / except E: x = 1`, is no code
- * after the try: follow is that jump, or where it goes.  Nor is the
- * code after the region, where the cold exit of a with statement in the
- * body jumps too.)  Not recovered. */
-static int body_jumps_over_cold_follow(const rec *r, const region *rg,
-                                       int32_t exit, int32_t follow) {
+/* Whether the body, with no else part, leaves the try at exit past the
+ * code after the try, at follow, which only the handlers reach and which
+ * no statement around explains: read as it is, that code ran after the
+ * body too.  Each shape is the `break` out of a one-shot `while True:`
+ * whose back edge nothing reaches (flowgraph.c drops it; 3.8 / 3.9
+ * peephole.c keeps it, unreachable, and no loop is read).  Not recovered.
+ *   - The body leaves the region [rg->start, rg->end) at its end (or past
+ *     it, where nothing follows the region), while the handlers go on at
+ *     follow, past exit, code that the region's handler still protects:
+ *     the code after the try laid out past the handlers
+ *     (push_cold_blocks_to_end), which the break, ending the body of an
+ *     enclosing try, skips for the code after that try (snowballstemmer
+ *     english_stemmer EnglishStemmer.__r_Step_1b, catalan_stemmer
+ *     CatalanStemmer._stem, 3.12 / 3.13: `try:` / `while True:` / `try:
+ *     ...; break` / `except lab1: pass` / code / `break` / `except lab0:
+ *     pass`; one_shot_loops.py).
+ *   - The body leaves by a lone jump over that code, cold, to where that
+ *     code jumps too: the break in a branch of an if statement, which
+ *     goes where the if does (snowballstemmer estonian_stemmer
+ *     EstonianStemmer.__r_case_ending, polish_stemmer
+ *     PolishStemmer.__r_remove_endings, 3.12 / 3.13: `if c:` / `while
+ *     True:` / `try: ...; break` / `except lab0: pass` / code / `break`;
+ *     one_shot_loops.py::branch_try_break).  (A handler's own code going
+ *     on where the body does, `if c: try: ... / except E: x = 1`, is no
+ *     code after the try: follow is that jump, or where it goes.  Nor is
+ *     the code after the region, where the cold exit of a with statement
+ *     in the body jumps too.)
+ *   - The body leaves the region by a lone jump at exit to code past it,
+ *     while the handlers go on at follow inside the region: the break
+ *     goes to the `continue` after the one-shot loop, past the enclosing
+ *     try's body (3.8 / 3.9, open_lies_audit37.py
+ *     one_shot_loop_break_in_try: `while True:` / `try:` / `while True:`
+ *     / `try: ...; break` / `except KeyError: pass` / code / `raise
+ *     IndexError` / `continue` / `except IndexError: pass`). */
+static int body_skips_cold_follow(const rec *r, const region *rg, int32_t exit,
+                                  int32_t follow) {
     int32_t on;
-    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || follow <= exit ||
-        follow >= (int32_t)r->cfg.count || follow == rg->follow)
+    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK)
         return 0;
-    on = body_way_on(r, rg, exit);
-    return on != exit && on != follow &&
-           !(rec_is_lone(r, blk(r, follow), N_JUMP) &&
-             blk(r, follow)->jump == on) &&
-           cold_follow_jumps_to(r, rg, follow, on);
-}
-
-/* Whether the body with no else part leaves the region by a lone jump
- * at exit to code past it that no statement around explains, while the
- * handlers go on at follow inside the region: the code after the try,
- * which the output would run after the body too.  The body's `break` out
- * of a one-shot `while True:` whose back edge nothing reaches (3.8 / 3.9
- * peephole.c keeps it, unreachable; no loop is read) goes to the
- * `continue` after that loop, past the enclosing try's body
- * (open_lies_audit37.py one_shot_loop_break_in_try: `while True:` /
- * `try:` / `while True:` / `try: ...; break` / `except KeyError: pass` /
- * code / `raise IndexError` / `continue` / `except IndexError: pass`).
- * Not recovered. */
-static int body_leaves_region_over_follow(const rec *r, const region *rg,
-                                          int32_t exit, int32_t follow) {
-    int32_t on;
-    if (exit == UPY_NO_BLOCK || follow == UPY_NO_BLOCK || follow == exit ||
-        follow < rg->start || follow >= rg->end ||
+    if ((exit == rg->end || (exit > rg->end && rg->follow == UPY_NO_BLOCK)) &&
+        follow > exit && follow < (int32_t)r->cfg.count &&
+        blk(r, follow)->handler == rg->handler && exit != rg->follow &&
+        follow != rg->follow && exit != rg->brk && exit != rg->cont)
+        return 1;
+    if (follow > exit && follow < (int32_t)r->cfg.count &&
+        follow != rg->follow) {
+        on = body_way_on(r, rg, exit);
+        if (on != exit && on != follow &&
+            !(rec_is_lone(r, blk(r, follow), N_JUMP) &&
+              blk(r, follow)->jump == on) &&
+            cold_follow_jumps_to(r, rg, follow, on))
+            return 1;
+    }
+    if (follow == exit || follow < rg->start || follow >= rg->end ||
         !rec_is_lone(r, blk(r, exit), N_JUMP))
         return 0;
     on = blk(r, exit)->jump;
@@ -4078,10 +4055,7 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
         }
         if (!star && orelse.len && cold_follow_joins_else(r, rg, exit, follow))
             return rec_fail_region(r, b, rg, out);
-        if (!star && !orelse.len &&
-            (body_skips_cold_follow(r, rg, exit, follow) ||
-             body_jumps_over_cold_follow(r, rg, exit, follow) ||
-             body_leaves_region_over_follow(r, rg, exit, follow)))
+        if (!star && !orelse.len && body_skips_cold_follow(r, rg, exit, follow))
             return rec_fail_region(r, b, rg, out);
         RETURN_IF_ERROR(break_ends_body(r, exit, h, &body, &orelse));
         s->u.try_.orelse = upy_vec_stmts(&orelse);
