@@ -73,10 +73,18 @@ enum { COLD_BLOCKS_BUDGET = 1 << 26 };
 typedef enum cold_jump { BREAK_JUMP, BODY_JUMP, NO_JUMP } cold_jump;
 
 /* Where a streak goes: [from, to] moves before instruction `before`,
- * after `jump`. */
+ * after `jump`; a break's jump goes under the handler of the streak's
+ * jump back to the loop's header, instruction `back`. */
 typedef struct cold_move {
     uint32_t from, to, before;
     cold_jump jump;
+    uint32_t back;
+    /* With a break's jump: the try body's breaks, the jumps from
+     * [breaks_from, before) to `before`, go to it (before = breaks_from:
+     * none); so do the streak's where clauses_join is set (see
+     * send_breaks_to_jump). */
+    uint32_t breaks_from;
+    uint8_t clauses_join;
 } cold_move;
 
 /* The instructions reached from the entry without an exception
@@ -134,12 +142,14 @@ static uint32_t streak_end(const upy_ncode *code, uint32_t h) {
 }
 
 /* Whether the streak [h, e] holds code of its own only: the jumps in it
- * stay in it but its last, no jump from outside enters it, no handler of
- * code outside it but warm code's (to h) is in it, nothing falls into h
- * and no with's handler is in it (which goes back to the code after the
- * with's exit, not to a loop). */
+ * stay in it but its jumps back to the loop's header (at or before
+ * `first`, the try body's first instruction) and its breaks (to w, where
+ * it goes), no jump from outside enters it, no handler of code outside it
+ * but warm code's (to h) is in it, nothing falls into h and no with's
+ * handler is in it (which goes back to the code after the with's exit,
+ * not to a loop). */
 static int is_own_streak(const upy_ncode *code, uint32_t h, uint32_t e,
-                         uint32_t cold) {
+                         uint32_t cold, uint32_t first, uint32_t w) {
     uint32_t i;
     if (upy_nin_falls_through(&code->ins[h - 1]))
         return 0;
@@ -147,8 +157,11 @@ static int is_own_streak(const upy_ncode *code, uint32_t h, uint32_t e,
         const upy_nin *in = &code->ins[i];
         int inside = i >= h && i <= e;
         int to_inside = in->target >= (int32_t)h && in->target <= (int32_t)e;
+        int leaves_loop_body =
+            in->target == (int32_t)w || (in->op == N_JUMP && in->target >= 0 &&
+                                         in->target <= (int32_t)first);
         if (inside && (in->op == N_WITH_EXCEPT_START ||
-                       (in->target >= 0 && !to_inside && i != e)))
+                       (in->target >= 0 && !to_inside && !leaves_loop_body)))
             return 0;
         if (!inside && (to_inside || (in->handler > (int32_t)h &&
                                       in->handler <= (int32_t)e)))
@@ -201,6 +214,49 @@ static uint32_t else_part_end(const upy_ncode *code, const uint8_t *jumped,
     return NONE;
 }
 
+/* Where the try body [first, last] breaks out of the loop that the
+ * streak goes round: the first instruction W after it that a break's NOP
+ * came before (lead_line: the NOP on a line of its own, under the try's
+ * handler or not), reached from the body (a jump to W, or the body
+ * falling into it) past code under `handler` that does not fall through
+ * (the body's returns); NONE when none.  3.11 lays the break out as the
+ * NOP and a jump over the handler to W, which a jump from the body to the
+ * break reaches; 3.12 drops the jump to the next block, the NOP, and sends
+ * those jumps to W.  Worked example (3.12; tests/constructs
+ * break_ends_try_in_loop.py retry_handler_breaks_under_if):
+ *
+ *     while True:              L:  r = next(it)          (handler H)
+ *         try:                     if r != 't': goto W
+ *             r = next(it)         raise TimeoutError()
+ *             if r == 't':     W:  log.append(r)  (lead_line: the break)
+ *                 raise ...        return log
+ *             break            H:  ...; if len(log) > limit: goto W
+ *         except TimeoutError:     log.append('retry'); JUMP L
+ *             if ...:
+ *                 break
+ *             log.append('retry')
+ *     log.append(r)
+ *     return log
+ */
+static uint32_t body_break_exit(const upy_ncode *code, uint32_t first,
+                                uint32_t last, uint32_t cold, int32_t handler) {
+    uint32_t w = last + 1, k;
+    while (w < cold && code->ins[w].lead_line < 0) {
+        if (code->ins[w].handler != handler ||
+            upy_nin_falls_through(&code->ins[w]))
+            return NONE;
+        w++;
+    }
+    if (w >= cold || code->ins[w].handler != handler)
+        return NONE;
+    if (w == last + 1 && upy_nin_falls_through(&code->ins[last]))
+        return w;
+    for (k = first; k < w; k++)
+        if (code->ins[k].target == (int32_t)w)
+            return w;
+    return NONE;
+}
+
 /* Whether instruction w is on a line after every line of the streak [h,
  * e) (its jump back has the loop's line): code the source wrote after
  * the try, not code a break runs on its way out.  (`with c:` / `for ...:`
@@ -241,25 +297,47 @@ static int has_copy(const upy_ncode *code, uint32_t h, uint32_t e,
     return 0;
 }
 
+/* The streak [h, e]'s jump back to the loop's header (at or before
+ * `first`): its last instruction, or where that raises or returns (the
+ * handler ends in `continue` or `raise`), its first jump back; NONE when
+ * none.  Worked example (3.12; tests/constructs
+ * break_ends_try_in_loop.py for_return_then_break_in_if): in `while True:
+ * try: ...; break` / `except KeyError: if p is None: continue` / `raise`
+ * no clause falls through: the streak ends in the RERAISE of its
+ * cleanup, its `continue` is the jump back. */
+static uint32_t streak_jump_back(const upy_ncode *code, uint32_t h, uint32_t e,
+                                 uint32_t first) {
+    uint32_t k;
+    for (k = code->ins[e].op == N_JUMP ? e : h; k <= e; k++)
+        if (code->ins[k].op == N_JUMP && code->ins[k].target >= 0 &&
+            (uint32_t)code->ins[k].target <= first)
+            return k;
+    return NONE;
+}
+
 /* The move the streak at handler h (a PUSH_EXC_INFO of the cold code)
  * asks for, if any (see the head comment). */
 static int streak_move(const upy_ncode *code, const uint8_t *jumped, uint32_t h,
                        uint32_t cold, uint64_t *budget, cold_move *m) {
-    uint32_t e = streak_end(code, h), first, last, x;
-    const upy_nin *back;
-    if (e == NONE || code->ins[e].op != N_JUMP ||
-        !try_body(code, h, cold, &first, &last))
+    uint32_t e = streak_end(code, h), first, last, back, x;
+    if (e == NONE || !try_body(code, h, cold, &first, &last) ||
+        (back = streak_jump_back(code, h, e, first)) == NONE)
         return 0;
-    back = &code->ins[e];
-    if (back->target < 0 || (uint32_t)back->target > first ||
-        !is_own_streak(code, h, e, cold) || has_copy(code, h, e, cold, budget))
-        return 0;
-    x = else_part_end(code, jumped, last, cold, back->handler);
-    if (x == NONE || !follows_in_source(code, h, e, x))
+    x = else_part_end(code, jumped, last, cold, code->ins[back].handler);
+    m->breaks_from = x;
+    if (x == NONE) {
+        x = body_break_exit(code, first, last, cold, code->ins[back].handler);
+        m->breaks_from = first;
+    }
+    m->clauses_join =
+        x != NONE && m->breaks_from == first && code->ins[x].lead_nops_joined;
+    if (x == NONE || !is_own_streak(code, h, e, cold, first, x) ||
+        has_copy(code, h, e, cold, budget) || !follows_in_source(code, h, e, x))
         return 0;
     m->from = h;
     m->to = e;
     m->before = x;
+    m->back = back;
     m->jump = BREAK_JUMP;
     return 1;
 }
@@ -469,7 +547,8 @@ static uint32_t clause_moves(const upy_ncode *code, const uint8_t *jumped,
         last + 1 >= cold || !upy_nin_falls_through(&code->ins[last]) ||
         !is_own_clause(code, h, c, cold))
         return 0;
-    m[0] = (cold_move){h, c, last + 1, BODY_JUMP};
+    m[0] =
+        (cold_move){.from = h, .to = c, .before = last + 1, .jump = BODY_JUMP};
     j = clause_way_out(code, h, c, cold);
     if (j == NONE || j < cold)
         return j != NONE && alone;
@@ -485,7 +564,7 @@ static uint32_t clause_moves(const upy_ncode *code, const uint8_t *jumped,
      * reads that as it is.) */
     if (place == h)
         return 0;
-    m[1] = (cold_move){j, e, place, NO_JUMP};
+    m[1] = (cold_move){.from = j, .to = e, .before = place, .jump = NO_JUMP};
     return 2;
 }
 
@@ -615,7 +694,7 @@ static uint32_t lay_out(const upy_ncode *code, const cold_move *moves,
             if (m->jump == BODY_JUMP)
                 out[at++] = body_jump(&code->ins[i - 1], i, &code->ins[m->to]);
             else if (m->jump == BREAK_JUMP)
-                out[at++] = break_jump(&code->ins[i], i, &code->ins[m->to]);
+                out[at++] = break_jump(&code->ins[i], i, &code->ins[m->back]);
             for (k = m->from; k <= m->to; k++) {
                 new_index[k] = at;
                 if (k == m->to && is_redundant_exit(m, &code->ins[k]))
@@ -633,6 +712,96 @@ static uint32_t lay_out(const upy_ncode *code, const cold_move *moves,
         at++;
     }
     return at;
+}
+
+/* Sends the try body's breaks of each move (body_break_exit) to the jump
+ * laid out before its streak, once the code is renumbered: out[] holds
+ * the new code, new_index the place of each old instruction.  Where the
+ * break's NOP was a jump target (lead_nops_joined: the NOP after the try,
+ * `try: x` / `except E: ...` / `break`), the clauses' jumps to W went to
+ * the break too: they fall through to it (tarfile TarFile.next 3.12:
+ * else each clause is printed ending in a `break` of its own). */
+static void send_breaks_to_jump(const upy_ncode *code, const cold_move *moves,
+                                uint32_t count, const uint32_t *new_index,
+                                upy_nin *out) {
+    uint32_t m, i;
+    for (m = 0; m < count; m++) {
+        const cold_move *mv = &moves[m];
+        uint32_t end = mv->clauses_join ? mv->to + 1 : mv->before;
+        if (mv->jump != BREAK_JUMP)
+            continue;
+        for (i = mv->breaks_from; i < end; i++)
+            if ((i < mv->before || i >= mv->from) &&
+                code->ins[i].target == (int32_t)mv->before)
+                out[new_index[i]].target = (int32_t)new_index[mv->from] - 1;
+    }
+}
+
+/* Whether instruction j is a cold jump that ends a try body and that
+ * the jump i from cold code that the try protected reaches (j is under
+ * none of i's handlers: the try's block was popped), entered by jumps
+ * only, to warm code.  The jump that ends a try body has no line of its
+ * own: it takes the line of the jump that reaches it
+ * (propagate_line_numbers), where a `break` or `continue` written after
+ * the try, popped the same way, has its own (pyparsing
+ * _NestedExpr.parseImpl 3.12: `if stack: ...` / `else: return ...` /
+ * `continue` at the end of a try body in a loop, all cold). */
+static int is_cold_try_end(const upy_ncode *code, uint32_t cold, uint32_t i,
+                           uint32_t j) {
+    const upy_nin *end = &code->ins[j];
+    return j >= cold && j > i && end->op == N_JUMP && end->target >= 0 &&
+           end->target < (int32_t)cold &&
+           end->handler != code->ins[i].handler &&
+           end->line == code->ins[i].line &&
+           !upy_nin_falls_through(&code->ins[j - 1]);
+}
+
+/* 3.12's flowgraph.c optimize_basic_block threads a jump to a jump
+ * (jump_thread) while the end of a try body is still POP_BLOCK and its
+ * jump over the handlers (convert_pseudo_ops makes the POP_BLOCK a NOP
+ * later), so a break out of a loop that ends a try body, from an except
+ * clause of a try in that loop, jumps to that jump; both are cold, and
+ * push_cold_blocks_to_end lays the jump out after the clause, far from
+ * the loop's exit.  3.13 threads it.  This pass threads it as 3.13 does;
+ * the jump it went to, entered by no other, is left unreached.  Worked
+ * example (3.12; tests/constructs exit_ends_handler_in_loop.py
+ * break_in_handler_then_code):
+ *
+ *     try:                         L:  ends.append(...)   (handler H, H2)
+ *         while True:                  JUMP L
+ *             try:                 W:  n = len(ends); return n
+ *                 ends.append(...) H:  match ValueError: POP_EXCEPT
+ *             except ValueError:       JUMP J                 (H2)
+ *                 break                ...
+ *     except ValueError:           J:  JUMP W                 (none)
+ *         pass                     H2: ...
+ *     n = len(ends)
+ *
+ * Read as it lies, the clause's break goes to the end of the outer try,
+ * not out of the loop: printed `pass` and the loop never ends. */
+static void thread_cold_try_ends(upy_ncode *code, uint32_t cold) {
+    uint32_t i;
+    for (i = cold; i < code->count; i++) {
+        upy_nin *in = &code->ins[i];
+        if (in->op == N_JUMP && in->target >= 0 &&
+            (uint32_t)in->target < code->count &&
+            is_cold_try_end(code, cold, i, (uint32_t)in->target))
+            in->target = code->ins[in->target].target;
+    }
+}
+
+unpyc_status upy_normalize_cold_try_ends(upy_ncode *code, upy_arena *arena,
+                                         unpyc_error *err) {
+    uint8_t *warm;
+    uint32_t cold;
+    if (code->count < 2)
+        return UNPYC_OK;
+    warm = mark_warm(code, arena);
+    if (!warm)
+        return upy_fail(err, UNPYC_E_NOMEM, -1, "out of memory");
+    if ((cold = cold_start(code, warm)) != NONE && cold > 0)
+        thread_cold_try_ends(code, cold);
+    return UNPYC_OK;
 }
 
 unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
@@ -672,6 +841,7 @@ unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
         if (out[i].handler >= 0)
             out[i].handler = (int32_t)new_index[out[i].handler];
     }
+    send_breaks_to_jump(code, moves, count, new_index, out);
     code->ins = out;
     code->count = n;
     return UNPYC_OK;

@@ -113,6 +113,10 @@ typedef struct norm_rules {
      * exception reaches after all other code (coldblocks.c puts some of it
      * back). */
     uint8_t pushes_cold_blocks_to_end;
+    /* 3.12's flowgraph.c jump_thread does not see the jump that ends a
+     * try body past its POP_BLOCK: a cold clause's break out of a loop
+     * that ends the try body goes through that jump (coldblocks.c). */
+    uint8_t keeps_jumps_to_try_ends;
     /* The same pass copies the end of a try body (POP_BLOCK, a jump; no
      * line) into the jump that ends a with's suppressed exception, with
      * the try's outer handler (withexits.c). */

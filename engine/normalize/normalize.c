@@ -104,6 +104,7 @@ static const norm_rules rules_table[] = {
      .no_backward_cond = 1,
      .fuses_const_return = 1,
      .pushes_cold_blocks_to_end = 1,
+     .keeps_jumps_to_try_ends = 1,
      .removes_redundant_jumps = 1,
      .layout = {.cold_handlers = 1,
                 .copies_exits = 1,
@@ -1873,6 +1874,8 @@ unpyc_status upy_normalize_in(const upy_decoded *dec, upy_version version,
         st = upy_normalize_clause_breaks(out, arena, err);
     if (st == UNPYC_OK && nm.rules->copies_try_ends_into_with_exits)
         st = upy_normalize_with_exits(out);
+    if (st == UNPYC_OK && nm.rules->keeps_jumps_to_try_ends)
+        st = upy_normalize_cold_try_ends(out, arena, err);
     if (st == UNPYC_OK && nm.rules->pushes_cold_blocks_to_end)
         st = upy_normalize_cold_blocks(out, arena, err);
     if (st == UNPYC_OK && nm.rules->asserts_load_global)

@@ -68,6 +68,11 @@ unpyc_status upy_normalize_clause_breaks(upy_ncode *code, upy_arena *arena,
  * (the rules table says which versions). */
 unpyc_status upy_normalize_cold_blocks(upy_ncode *code, upy_arena *arena,
                                        unpyc_error *err);
+/* coldblocks.c: threads the jump of a break out of a loop that ends a
+ * try body, from a cold except clause, past the cold jump that ends the
+ * try body, as 3.13 does (the rules table says which versions). */
+unpyc_status upy_normalize_cold_try_ends(upy_ncode *code, upy_arena *arena,
+                                         unpyc_error *err);
 /* withexits.c: gives the jump that ends a with's suppressed exception
  * the handler of the with's code where 3.13 copied a try body's end into
  * it (the rules table says which versions). */

@@ -1927,6 +1927,39 @@ static int in_exit_copy(const rec *r, int32_t exit, uint32_t i) {
            rec_same_code(r, cb->start, e->start, e->end - e->start);
 }
 
+enum { NO_WAY_OUT = UINT32_MAX };
+
+/* The first instruction from i on that does not fall through, a few
+ * instructions on (the POP_EXCEPTs and name cleanups of clause ends), or
+ * NO_WAY_OUT. */
+static uint32_t way_out_end(const rec *r, uint32_t i) {
+    uint32_t k;
+    for (k = i; k < r->ncode.count && k - i < 8; k++)
+        if (!upy_nin_falls_through(ins(r, k)))
+            return k;
+    return NO_WAY_OUT;
+}
+
+/* Whether block x, where an else part stopped, leaves the enclosing
+ * clauses (POP_EXCEPT first) to another place than block follow, where
+ * the handlers go on (copies of one no-line clause end, popping one
+ * exception more or less, end in the same jump: tqdm.pandas 3.13).
+ * 3.13, in a for loop: `try: a = f()` / `except E: try: a = g()` /
+ * `except L: try: a = h()` / `except E: continue` copies the two outer
+ * clauses' ends (POP_EXCEPT; POP_EXCEPT; a jump to the code after the
+ * outer try) into the innermost try's way on; the `continue` after it,
+ * where the handler goes on, printed after the else part, would end it
+ * too (xmlschema XsdAttributeGroup.iter_decode, tests/constructs
+ * exit_ends_handler_in_loop.py continue_in_nested_handler). */
+static int leaves_clause_elsewhere(const rec *r, int32_t x, int32_t follow) {
+    uint32_t a = way_out_end(r, blk(r, x)->start),
+             b = way_out_end(r, blk(r, follow)->start);
+    return ins(r, blk(r, x)->start)->op == N_POP_EXCEPT && a != NO_WAY_OUT &&
+           b != NO_WAY_OUT &&
+           (ins(r, a)->op != ins(r, b)->op ||
+            ins(r, a)->target != ins(r, b)->target);
+}
+
 /* Takes the copies of block exit (see in_exit_copy) off the ends of the
  * clauses of try s: 1 when some clause ended in one. */
 static int strip_exit_copies(const rec *r, upy_stmt *s, int32_t exit) {
@@ -3948,9 +3981,14 @@ int rec_try(rec *r, int32_t b, int32_t h, const region *rg, int32_t *next,
              * enclosing statement explains, skips that code, which the
              * try's output would run after it: a `break` of a one-shot
              * `while True:` whose back edge the compiler removed as
-             * unreachable.  Not recovered.) */
-            if (else_left > follow &&
-                (else_left <= rg->end || erg.end > rg->end) &&
+             * unreachable.  Not recovered.  So does an else part that
+             * prints nothing and stops at a block of its own before where
+             * the handlers go on, leaving the enclosing clauses elsewhere
+             * (leaves_clause_elsewhere).) */
+            if (((else_left > follow &&
+                  (else_left <= rg->end || erg.end > rg->end)) ||
+                 (else_left >= exit && else_left < follow && !orelse.len &&
+                  leaves_clause_elsewhere(r, else_left, follow))) &&
                 else_left != rg->follow && else_left != rg->brk &&
                 else_left != rg->cont)
                 return rec_fail_region(r, b, rg, out);
