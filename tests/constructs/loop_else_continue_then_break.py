@@ -1,0 +1,200 @@
+"""A loop with an else part that goes round an outer loop (`else: continue`), then a `break` of the outer loop: 3.8-3.9's peephole.c threads the inner loop's break through that dead `break` (holdout 11 xmlschema XsdGroup.iter_decode)."""
+
+
+def break_after_for_else_continue(items, extra):
+    # xmlschema XsdGroup.iter_decode (3.8, 3.9; audit44): the output
+    # dropped the `break` after the for-else, so the code after it ran.
+    out = []
+    while items:
+        x = items.pop()
+        if x is None:
+            for e in extra:
+                out.append(e)
+                break
+            else:
+                continue
+            break
+        out.append(x)
+        break
+    return out
+
+
+def code_then_break(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        if x is None:
+            for e in extra:
+                out.append(e)
+                break
+            else:
+                continue
+            out.append("after")
+            break
+        out.append(x)
+        break
+    return out
+
+
+def break_under_if(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        if x is None:
+            for e in extra:
+                if e:
+                    out.append(e)
+                    break
+            else:
+                continue
+            break
+        out.append(x)
+    return out
+
+
+def longer_else_part(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        if x is None:
+            for e in extra:
+                if e:
+                    out.append(e)
+                    break
+            else:
+                out.append("none")
+                continue
+            break
+        out.append(x)
+    return out
+
+
+def while_else_continue(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        if x is None:
+            i = 0
+            while i < len(extra):
+                if extra[i]:
+                    out.append(extra[i])
+                    break
+                i += 1
+            else:
+                continue
+            break
+        out.append(x)
+    return out
+
+
+def in_a_for(items, extra):
+    out = []
+    for x in items:
+        if x is None:
+            for e in extra:
+                if e:
+                    out.append(e)
+                    break
+            else:
+                continue
+            break
+        out.append(x)
+    return out
+
+
+def nested_for(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        for y in [x, x]:
+            if y is None:
+                for e in extra:
+                    if e:
+                        out.append(e)
+                        break
+                else:
+                    continue
+                break
+            out.append(y)
+        else:
+            continue
+        break
+    return out
+
+
+def for_else_break_then_continue(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        if x is None:
+            for e in extra:
+                if e:
+                    out.append(e)
+                    break
+            else:
+                break
+            continue
+        out.append(x)
+    return out
+
+
+def no_else_continue_after(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        if x is None:
+            for e in extra:
+                if e:
+                    out.append(e)
+                    break
+            continue
+        out.append(x)
+        break
+    return out
+
+
+def for_else_continue_then_return(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        for e in extra:
+            if e == x:
+                out.append(e)
+                break
+        else:
+            continue
+        return out
+    return None
+
+
+def in_a_try(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        try:
+            for e in extra:
+                if e == x:
+                    out.append(e)
+                    break
+            else:
+                continue
+            break
+        except TypeError:
+            out.append("err")
+    return out
+
+
+async def async_for_else_continue(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        if x is None:
+            async for e in extra:
+                if e:
+                    out.append(e)
+                    break
+            else:
+                continue
+            break
+        out.append(x)
+    return out
