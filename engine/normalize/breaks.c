@@ -12,13 +12,9 @@
  * for_break_threaded.py), is undone before this pass by unthread.c
  * (unthread_loop_breaks); gcov over every corpus found it never left here.
  *
- * Where the else part is a single `continue` and the jump after it the
- * outer loop's `break`, peephole.c points the inner break where that
- * `break` goes, past the outer loop (threaded_past_else's example).
- *
  * A jump in a for loop's body (no inner loop around it) that goes back
- * to the outer header, or forward past the loop, through the jump after
- * the else part goes to that jump again: both run the same.
+ * to the outer header through the jump after the else part goes to that
+ * jump again: both run the same.
  */
 #include "normalize/normalize.h"
 
@@ -44,44 +40,21 @@ static int in_inner_loop(const upy_ncode *code, uint32_t k, uint32_t j) {
     return 0;
 }
 
-/* Whether jump j, a break that goes back to the header of an outer loop
- * or forward past the jump e + 1, went to that jump after the for loop's
- * else part, the single jump e, before peephole.c threaded it through
- * e + 1 (left unreachable where the else part leaves too).  With `else:
- * break`, e + 1 is the outer loop's jump back (holdout textual
- * dom.DOMNode._css_bases, for_else_break_in_while_true in
- * tests/constructs/loops_3839_breaks.py); with `else: continue`, the
- * outer loop's `break`.  Worked example (3.8, holdout 11 xmlschema
- * XsdGroup.iter_decode; break_after_for_else_continue in
- * tests/constructs/loop_else_continue_then_break.py):
- *
- *     while items:             4  POP_JUMP_IF_FALSE 66
- *         x = items.pop()
- *         if x is None:       22  POP_JUMP_IF_FALSE 52
- *             for e in extra: 28  FOR_ITER 48
- *                 out.append(e)
- *                 break       42  POP_TOP; 44 JUMP 66   was JUMP 50
- *             else:           46  JUMP 28   (dead)
- *                 continue    48  JUMP 4
- *             break           50  JUMP 66   (dead)
- *         out.append(x)       52  ...
- *         break
- *     return out              66
- *
- * Read as it is, the break left both loops from inside the for loop,
- * which no statement says: the outer `break` was dropped, and after the
- * for loop's break `out.append(x)` ran.  Only a threaded break leaves
- * the for loop's body for where e + 1 goes: a `continue` or `break` of
- * the outer loop cannot be written there. */
+/* Whether jump j, a break that goes back to the header of an outer loop,
+ * went to the jump e + 1 after the for loop's else part, the single jump
+ * e (`else: break`), before peephole.c threaded it through that jump, the
+ * outer loop's jump back (left unreachable where the else part leaves
+ * too; holdout textual dom.DOMNode._css_bases, for_else_break_in_while_true
+ * in tests/constructs/loops_3839_breaks.py).  Read as it is, the break
+ * went to the outer header from inside the for loop, which no statement
+ * says. */
 static int threaded_past_else(const upy_ncode *code, uint32_t j, uint32_t k,
                               uint32_t e) {
     const upy_nin *in = &code->ins[j], *exit = &code->ins[e];
     const upy_nin *after = &code->ins[e + 1];
-    return in->op == N_JUMP &&
-           (in->target < (int32_t)k || in->target > (int32_t)e + 1) &&
-           e + 1 < code->count && exit->target != in->target &&
-           after->op == N_JUMP && after->target == in->target &&
-           after->handler == in->handler;
+    return in->op == N_JUMP && in->target < (int32_t)k && e + 1 < code->count &&
+           exit->target != in->target && after->op == N_JUMP &&
+           after->target == in->target && after->handler == in->handler;
 }
 
 unpyc_status upy_normalize_unthread_breaks(upy_ncode *code) {

@@ -92,8 +92,8 @@ unpyc_status upy_normalize_assert_global(upy_ncode *code, upy_arena *arena,
                                          unpyc_error *err);
 
 /* breaks.c: undoes 3.8-3.9 peephole.c's threading of a for loop's break
- * through the jump after the loop's `else: break` or `else: continue`
- * (the rules table says which versions). */
+ * through the jump after the loop's `else: break` (the rules table says
+ * which versions). */
 unpyc_status upy_normalize_unthread_breaks(upy_ncode *code);
 
 /* ifends.c: undoes 3.8-3.9 peephole.c's threading of the jumps to the end

@@ -198,3 +198,103 @@ async def async_for_else_continue(items, extra):
             break
         out.append(x)
     return out
+
+
+def inner_loop_then_break(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        for e in extra:
+            for f in [e, x]:
+                if f:
+                    out.append(f)
+                    break
+            break
+        else:
+            continue
+        break
+    return out
+
+
+def inner_loop_break_then_code(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        for e in extra:
+            for f in [e, x]:
+                if f:
+                    break
+            else:
+                out.append("no f")
+            out.append(e)
+            break
+        else:
+            continue
+        break
+    return out
+
+
+def while_else_break_then_continue(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        i = 0
+        while i < len(extra):
+            if extra[i] == x:
+                out.append(i)
+                break
+            i += 1
+        else:
+            break
+        continue
+    return out
+
+
+def else_part_with_if(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        for e in extra:
+            if e == x:
+                out.append(e)
+                break
+        else:
+            if x:
+                continue
+            out.append("none")
+            continue
+        break
+    return out
+
+
+def for_in_while_true(items, extra):
+    out = []
+    while True:
+        if not items:
+            return out
+        x = items.pop()
+        for e in extra:
+            if e == x:
+                out.append(e)
+                break
+        else:
+            continue
+        break
+    out.append("end")
+    return out
+
+
+def break_in_try_finally(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        for e in extra:
+            try:
+                if e == x:
+                    break
+            finally:
+                out.append(e)
+        else:
+            continue
+        break
+    return out

@@ -11,27 +11,6 @@ where they lie; a fix moves each to the family of its shape.
 """
 
 
-def break_after_for_else_continue(items, extra):
-    """xmlschema XsdGroup.iter_decode (3.8, 3.9): in a while loop, a for
-    loop that breaks, its `else: continue`, then `break`: the output drops
-    the `break` after the for-else, so the code after it runs.
-    break_after_for_else_continue([1, None], ["e"]): ["e"] from the
-    source, ["e", None] from the output."""
-    out = []
-    while items:
-        x = items.pop()
-        if x is None:
-            for e in extra:
-                out.append(e)
-                break
-            else:
-                continue
-            break
-        out.append(x)
-        break
-    return out
-
-
 def return_true_false_in_loop_in_finally(leases, blocking, log):
     """kazoo Semaphore._inner_acquire (3.10, 3.12, 3.13): `return True`
     and `return False` in a while True loop in a try / finally are printed
