@@ -298,3 +298,107 @@ def break_in_try_finally(items, extra):
             continue
         break
     return out
+
+
+class _Cm:
+    def __init__(self, out):
+        self.out = out
+
+    def __enter__(self):
+        self.out.append("in")
+
+    def __exit__(self, *exc):
+        self.out.append("out")
+
+
+def in_a_with(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        with _Cm(out):
+            for e in extra:
+                if e == x:
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def outer_loop_has_else(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        for e in extra:
+            if e == x:
+                out.append(e)
+                break
+        else:
+            continue
+        break
+    else:
+        out.append("ran out")
+    return out
+
+
+def no_else_continue_dead_break(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        for e in extra:
+            if e == x:
+                out.append(e)
+                break
+        continue
+        break
+    return out
+
+
+def in_a_handler(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        try:
+            out.append(1 // x)
+        except (ZeroDivisionError, TypeError):
+            for e in extra:
+                if e == x:
+                    out.append(e)
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def in_a_generator(items, extra):
+    while items:
+        x = items.pop()
+        for e in extra:
+            if e == x:
+                yield e
+                break
+        else:
+            yield "none"
+            continue
+        yield "after"
+        break
+    yield "end"
+
+
+def break_under_two_ifs(items, extra):
+    out = []
+    while items:
+        x = items.pop()
+        for e in extra:
+            if e:
+                if e == x:
+                    out.append(e)
+                    break
+                out.append("e")
+        else:
+            continue
+        if x:
+            out.append("x")
+        break
+    return out
