@@ -402,3 +402,20 @@ def break_under_two_ifs(items, extra):
             out.append("x")
         break
     return out
+
+
+async def async_for_else_continue_then_code(items, extra):
+    # 3.12 / 3.13 (main too): the async for's exit (END_ASYNC_FOR, then
+    # the `continue`) lies in the cold code after the return; read as an
+    # outer `while True:`, the else part is lost and the code after the
+    # loop runs where the async for runs out.
+    out = []
+    while items:
+        x = items.pop()
+        async for e in extra:
+            if e:
+                break
+        else:
+            continue
+        out.append(x)
+    return out
