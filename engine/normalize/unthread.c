@@ -814,6 +814,60 @@ static void unthread_tests_to_break(upy_ncode *code, const uint8_t *reached,
     }
 }
 
+/* The jump right after the else part of the loop whose test (FOR_ITER)
+ * goes to t, where compile.c sends the loop's breaks: the else part ends
+ * in a jump z (`continue`, or `break`, of an outer loop), and z + 1 is
+ * an unreachable jump that goes elsewhere (the outer loop's `break` or
+ * jump back), which peephole.c threaded the breaks through; -1 if none.
+ * Where the loop has no else part, t is the code after it, and its
+ * breaks went to t, not where z + 1 goes. */
+static int32_t jump_after_else(const upy_ncode *code, const uint8_t *reached,
+                               int32_t t, uint64_t *budget) {
+    int32_t z;
+    if (t < 0)
+        return -1;
+    z = code->ins[t].op == N_JUMP ? t
+                                  : jump_ending_else(code, (uint32_t)t, budget);
+    if (z < 0 || (uint32_t)z + 1 >= code->count ||
+        code->ins[z + 1].op != N_JUMP || reached[z + 1] == REACHED ||
+        upy_ncode_jump_end(code, z + 1) == upy_ncode_jump_end(code, z))
+        return -1;
+    return z + 1;
+}
+
+/* The loop with head h and last jump back e (reached or not: after a
+ * `break` that ends the body it is dead): each break that peephole.c
+ * threaded through the jump after its else part (jump_after_else) goes
+ * to that jump again.  Worked example (3.8, holdout 11 xmlschema
+ * XsdGroup.iter_decode; break_after_for_else_continue in
+ * tests/constructs/loop_else_continue_then_break.py; offsets):
+ *
+ *     while items:             4  POP_JUMP_IF_FALSE 66
+ *         x = items.pop()
+ *         if x is None:       22  POP_JUMP_IF_FALSE 52
+ *             for e in extra: 28  FOR_ITER 48
+ *                 out.append(e)
+ *                 break       42  POP_TOP; 44 JUMP 66   was JUMP 50
+ *             else:           46  JUMP 28   (dead)
+ *                 continue    48  JUMP 4
+ *             break           50  JUMP 66   (dead)
+ *         out.append(x)       52  ...
+ *         break
+ *     return out              66
+ *
+ * Read as it is, the break left both loops from inside the for loop: the
+ * outer `break` was lost, and after the inner break `out.append(x)` ran.
+ * A while loop's breaks (`while i < n: ... / else: continue` + `break`)
+ * and those of a longer else part (`else: log(); continue`) read alike. */
+static void unthread_breaks_past_else(upy_ncode *code, uint8_t *reached,
+                                      uint32_t h, int32_t e, uint64_t *budget) {
+    int32_t t = e < 0 ? -1 : loop_exit(code, h, (uint32_t)e), w;
+    w = jump_after_else(code, reached, t, budget);
+    if (w >= 0)
+        unthread_loop_breaks(code, reached, h, h + 1, (uint32_t)t, (uint32_t)w,
+                             0);
+}
+
 /* Each loop: the last jump back to its head, where a jump follows.  When
  * a dead jump back to the head comes later (last_dead), that jump is in
  * the body, a dead `break` that peephole.c threaded the test before it
@@ -863,6 +917,10 @@ static unpyc_status unthread_breaks(upy_ncode *code, uint8_t *reached,
                 last_dead[b] > e ? upy_ncode_statement_end(code, b) : b + 1,
                 (uint32_t)e, (uint32_t)e + 1, last_dead[b] > e);
     }
+    for (b = 0; b < code->count; b++)
+        unthread_breaks_past_else(
+            code, reached, b,
+            last_back[b] > last_dead[b] ? last_back[b] : last_dead[b], budget);
     return UNPYC_OK;
 }
 
