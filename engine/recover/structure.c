@@ -1210,7 +1210,9 @@ static int falls_to_loop(const rec *r, const region *rg) {
     if (rg->falls_to_loop ||
         (rg->follow == rg->loop && rg->loop != UPY_NO_BLOCK))
         return 1;
-    if (rg->follow == UPY_NO_BLOCK)
+    /* (A follow at the code's end, block count, has no code: a loop of
+     * malformed code that breaks there.) */
+    if (rg->follow == UPY_NO_BLOCK || rg->follow >= (int32_t)r->cfg.count)
         return 0;
     fb = blk(r, rg->follow);
     return rec_is_lone(r, fb, N_JUMP) && fb->jump == rg->loop;
